@@ -1,0 +1,40 @@
+# Shoebook. `make run` and `make test` work from a fresh clone with only Python 3.11 installed.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+INSTALLED := $(VENV)/.installed
+
+.PHONY: run test lint format typecheck migrations-check ci clean
+
+$(INSTALLED): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(INSTALLED)
+
+run: $(INSTALLED)
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+test: $(INSTALLED)
+	$(BIN)/python -m pytest
+
+lint: $(INSTALLED)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+format: $(INSTALLED)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+typecheck: $(INSTALLED)
+	$(BIN)/mypy
+
+migrations-check: $(INSTALLED)
+	$(BIN)/python manage.py makemigrations --check --dry-run
+
+ci: lint migrations-check test
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache

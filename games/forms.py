@@ -1,0 +1,57 @@
+"""The rule-set form, shared by the Rules & odds page and the ``baccarat_odds`` command."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+
+from games.odds import MAX_DECKS, MIN_DECKS
+from games.payouts import MAX_COMMISSION, NoCommission, RuleSet, RuleSetError
+
+NO_COMMISSION_CHOICES = [
+    (NoCommission.NONE.value, "Commission on Banker wins"),
+    (NoCommission.EZ.value, "EZ Baccarat (Banker three-card 7 pushes)"),
+    (NoCommission.SUPER6.value, "Super 6 (Banker win on 6 pays 1:2)"),
+]
+
+
+class RuleSetForm(forms.Form):
+    decks = forms.TypedChoiceField(
+        choices=[(n, str(n)) for n in range(MIN_DECKS, MAX_DECKS + 1)],
+        coerce=int,
+        initial=8,
+    )
+    commission = forms.DecimalField(
+        label="Commission (%)",
+        required=False,
+        min_value=Decimal(0),
+        max_value=MAX_COMMISSION * 100,
+        decimal_places=2,
+        help_text="Blank: 5%, or none in a no-commission game.",
+    )
+    no_commission = forms.ChoiceField(
+        label="Banker pays", choices=NO_COMMISSION_CHOICES, initial=NoCommission.NONE.value
+    )
+    tie_pays = forms.TypedChoiceField(choices=[(8, "8:1"), (9, "9:1")], coerce=int, initial=8)
+    pair_pays = forms.TypedChoiceField(choices=[(11, "11:1"), (12, "12:1")], coerce=int, initial=11)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        try:
+            data["rules"] = RuleSet.from_options(
+                commission_percent=data.get("commission"),
+                no_commission=NoCommission(data["no_commission"]),
+                tie_pays=data["tie_pays"],
+                pair_pays=data["pair_pays"],
+            )
+        except RuleSetError as error:
+            raise forms.ValidationError(str(error)) from error
+        return data
+
+    @classmethod
+    def initial_data(cls) -> dict[str, Any]:
+        return {name: field.initial for name, field in cls.base_fields.items()}

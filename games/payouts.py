@@ -1,0 +1,331 @@
+"""Rule sets and bet resolution: what every bet pays under a table's rules.
+
+One table of returns (:func:`bet_return`) serves both the ledger (:func:`resolve_bet`, in
+``Decimal`` chips) and the odds engine (house edges, in exact fractions), so a payout cannot be
+priced one way and paid another. Plain Python, no Django.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any
+
+from games.rules import Outcome, Winner
+
+CENT = Decimal("0.01")
+ZERO = Decimal("0.00")
+MAX_COMMISSION = Decimal("0.10")
+
+
+def round_money(amount: Decimal | Fraction) -> Decimal:
+    """The one rounding rule for money: half-up (away from zero) to the cent."""
+    if isinstance(amount, Fraction):
+        amount = Decimal(amount.numerator) / Decimal(amount.denominator)
+    return amount.quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+class BetType(StrEnum):
+    PLAYER = "player"
+    BANKER = "banker"
+    TIE = "tie"
+    PLAYER_PAIR = "player_pair"
+    BANKER_PAIR = "banker_pair"
+    DRAGON_BONUS_PLAYER = "dragon_bonus_player"
+    DRAGON_BONUS_BANKER = "dragon_bonus_banker"
+    DRAGON_7 = "dragon_7"
+    PANDA_8 = "panda_8"
+
+    @property
+    def label(self) -> str:
+        return _BET_LABELS[self]
+
+
+_BET_LABELS = {
+    BetType.PLAYER: "Player",
+    BetType.BANKER: "Banker",
+    BetType.TIE: "Tie",
+    BetType.PLAYER_PAIR: "Player pair",
+    BetType.BANKER_PAIR: "Banker pair",
+    BetType.DRAGON_BONUS_PLAYER: "Dragon Bonus (Player)",
+    BetType.DRAGON_BONUS_BANKER: "Dragon Bonus (Banker)",
+    BetType.DRAGON_7: "Dragon 7",
+    BetType.PANDA_8: "Panda 8",
+}
+
+
+class SideBet(StrEnum):
+    PAIRS = "pairs"
+    DRAGON_BONUS = "dragon_bonus"
+    DRAGON_7 = "dragon_7"
+    PANDA_8 = "panda_8"
+
+    @property
+    def label(self) -> str:
+        return _SIDE_BET_LABELS[self]
+
+
+_SIDE_BET_LABELS = {
+    SideBet.PAIRS: "Pairs",
+    SideBet.DRAGON_BONUS: "Dragon Bonus",
+    SideBet.DRAGON_7: "Dragon 7",
+    SideBet.PANDA_8: "Panda 8",
+}
+
+SIDE_BET_TYPES: dict[SideBet, tuple[BetType, ...]] = {
+    SideBet.PAIRS: (BetType.PLAYER_PAIR, BetType.BANKER_PAIR),
+    SideBet.DRAGON_BONUS: (BetType.DRAGON_BONUS_PLAYER, BetType.DRAGON_BONUS_BANKER),
+    SideBet.DRAGON_7: (BetType.DRAGON_7,),
+    SideBet.PANDA_8: (BetType.PANDA_8,),
+}
+MAIN_BETS = (BetType.PLAYER, BetType.BANKER, BetType.TIE)
+
+
+class NoCommission(StrEnum):
+    NONE = "none"
+    EZ = "ez"  # Banker win with a three-card 7 pushes
+    SUPER6 = "super6"  # Banker win on 6 pays 1:2
+
+
+class RuleSetError(ValueError):
+    pass
+
+
+class BetError(ValueError):
+    pass
+
+
+MSG_BET_NOT_OFFERED = "{bet} is not offered under these rules."
+MSG_NEEDS_CARDS = "{bet} is settled from the cards; this hand was recorded without them."
+MSG_STAKE_NOT_POSITIVE = "A stake must be more than zero (got {stake})."
+MSG_STAKE_CENTS = "A stake is counted to the cent at most (got {stake})."
+
+# Dragon Bonus on a non-natural win, by margin (RULES.md); margins under 4 lose.
+DRAGON_BONUS_BY_MARGIN: dict[int, int] = {9: 30, 8: 10, 7: 6, 6: 4, 5: 2, 4: 1}
+DRAGON_7_PAYS = 40
+PANDA_8_PAYS = 25
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A table's rules, as data. Copied onto an event so later edits never change past results."""
+
+    commission_rate: Decimal = Decimal("0.05")
+    no_commission: NoCommission = NoCommission.NONE
+    tie_pays: int = 8
+    pair_pays: int = 11
+    side_bets: frozenset[SideBet] = field(default_factory=lambda: frozenset({SideBet.PAIRS}))
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.commission_rate, Decimal):
+            raise RuleSetError("The commission rate is a Decimal fraction, e.g. Decimal('0.05').")
+        if not ZERO <= self.commission_rate <= MAX_COMMISSION:
+            raise RuleSetError("Commission runs from 0% to 10%.")
+        if self.commission_rate != self.commission_rate.quantize(Decimal("0.0001")):
+            raise RuleSetError("Commission is set to a hundredth of a percent at most.")
+        if self.no_commission is not NoCommission.NONE and self.commission_rate != 0:
+            raise RuleSetError(
+                f"{self.no_commission.value} is a no-commission game: the commission must be 0%."
+            )
+        if self.tie_pays not in (8, 9):
+            raise RuleSetError("A tie pays 8:1 or 9:1.")
+        if self.pair_pays not in (11, 12):
+            raise RuleSetError("A pair pays 11:1 or 12:1.")
+
+    @property
+    def offered_bets(self) -> tuple[BetType, ...]:
+        offered_sides = [side for side in SideBet if side in self.side_bets]
+        return (*MAIN_BETS, *(bet for side in offered_sides for bet in SIDE_BET_TYPES[side]))
+
+    def offers(self, bet_type: BetType) -> bool:
+        return bet_type in self.offered_bets
+
+    def describe(self) -> str:
+        if self.no_commission is NoCommission.EZ:
+            banker = "EZ Baccarat (no commission; Banker three-card 7 pushes)"
+        elif self.no_commission is NoCommission.SUPER6:
+            banker = "Super 6 (no commission; Banker win on 6 pays 1:2)"
+        else:
+            banker = f"Banker {pays_label(self, BetType.BANKER)}"
+        sides = ", ".join(side.label for side in SideBet if side in self.side_bets) or "none"
+        return f"{banker}; Tie {self.tie_pays}:1; pairs {self.pair_pays}:1; side bets: {sides}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "commission_rate": str(self.commission_rate),
+            "no_commission": self.no_commission.value,
+            "tie_pays": self.tie_pays,
+            "pair_pays": self.pair_pays,
+            "side_bets": sorted(side.value for side in self.side_bets),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
+        try:
+            return cls(
+                commission_rate=Decimal(str(data.get("commission_rate", "0.05"))),
+                no_commission=NoCommission(data.get("no_commission", "none")),
+                tie_pays=int(data.get("tie_pays", 8)),
+                pair_pays=int(data.get("pair_pays", 11)),
+                side_bets=frozenset(SideBet(s) for s in data.get("side_bets", ["pairs"])),
+            )
+        except (ValueError, TypeError, InvalidOperation) as error:
+            raise RuleSetError(f"Not a rule set: {error}") from error
+
+    @classmethod
+    def from_options(
+        cls,
+        *,
+        commission_percent: Decimal | None = None,
+        no_commission: NoCommission = NoCommission.NONE,
+        tie_pays: int = 8,
+        pair_pays: int = 11,
+        side_bets: Iterable[SideBet] | None = None,
+    ) -> RuleSet:
+        """Build from the options hosts choose (commission as a percentage, as printed)."""
+        if commission_percent is None:
+            rate = Decimal("0.05") if no_commission is NoCommission.NONE else ZERO
+        elif no_commission is not NoCommission.NONE and commission_percent != 0:
+            raise RuleSetError(
+                f"{no_commission.value} is a no-commission game: leave the commission out."
+            )
+        else:
+            rate = commission_percent / 100
+        return cls(
+            commission_rate=rate,
+            no_commission=no_commission,
+            tie_pays=tie_pays,
+            pair_pays=pair_pays,
+            side_bets=frozenset(SideBet) if side_bets is None else frozenset(side_bets),
+        )
+
+
+STANDARD_RULES = RuleSet()
+
+
+def pays_label(rules: RuleSet, bet_type: BetType) -> str:
+    """How a bet pays under ``rules``, in the words on a layout."""
+    match bet_type:
+        case BetType.BANKER if rules.no_commission is NoCommission.EZ:
+            return "1:1; a three-card 7 pushes"
+        case BetType.BANKER if rules.no_commission is NoCommission.SUPER6:
+            return "1:1; a win on 6 pays 1:2"
+        case BetType.BANKER:
+            percent = (rules.commission_rate * 100).normalize()
+            return f"1:1 less {percent:f}% commission" if percent else "1:1"
+        case BetType.TIE:
+            return f"{rules.tie_pays}:1"
+        case BetType.PLAYER_PAIR | BetType.BANKER_PAIR:
+            return f"{rules.pair_pays}:1"
+        case BetType.DRAGON_BONUS_PLAYER | BetType.DRAGON_BONUS_BANKER:
+            return "natural 1:1; by 9 30:1 … by 4 1:1"
+        case BetType.DRAGON_7:
+            return f"{DRAGON_7_PAYS}:1"
+        case BetType.PANDA_8:
+            return f"{PANDA_8_PAYS}:1"
+    return "1:1"
+
+
+@dataclass(frozen=True)
+class Return:
+    """A bet's return per unit staked: ``win`` is the result at the bet's odds (−1 lost, 0 push),
+    ``commission`` the house's cut of it."""
+
+    win: Fraction
+    commission: Fraction = Fraction(0)
+
+
+LOSE = Return(Fraction(-1))
+PUSH = Return(Fraction(0))
+
+
+def _needs_cards(bet_type: BetType, outcome: Outcome) -> None:
+    if not outcome.has_cards:
+        raise BetError(MSG_NEEDS_CARDS.format(bet=bet_type.label))
+
+
+def _banker_return(rules: RuleSet, outcome: Outcome) -> Return:
+    if outcome.winner is Winner.TIE:
+        return PUSH
+    if outcome.winner is Winner.PLAYER:
+        return LOSE
+    if rules.no_commission is NoCommission.EZ:
+        _needs_cards(BetType.BANKER, outcome)
+        return PUSH if outcome.banker_three_card_seven else Return(Fraction(1))
+    if rules.no_commission is NoCommission.SUPER6:
+        _needs_cards(BetType.BANKER, outcome)
+        return Return(Fraction(1, 2)) if outcome.banker_total == 6 else Return(Fraction(1))
+    return Return(Fraction(1), Fraction(rules.commission_rate))
+
+
+def _dragon_bonus_return(side: Winner, outcome: Outcome) -> Return:
+    own_natural = outcome.player_natural if side is Winner.PLAYER else outcome.banker_natural
+    if outcome.natural and outcome.winner is Winner.TIE:
+        return PUSH
+    if outcome.winner is not side:
+        return LOSE
+    if own_natural:
+        return Return(Fraction(1))
+    pays = DRAGON_BONUS_BY_MARGIN.get(outcome.margin or 0)
+    return LOSE if pays is None else Return(Fraction(pays))
+
+
+def bet_return(rules: RuleSet, bet_type: BetType, outcome: Outcome) -> Return:
+    """What one unit staked on ``bet_type`` returns for ``outcome`` under ``rules``."""
+    if not rules.offers(bet_type):
+        raise BetError(MSG_BET_NOT_OFFERED.format(bet=bet_type.label))
+    winner = outcome.winner
+    match bet_type:
+        case BetType.PLAYER:
+            return {Winner.PLAYER: Return(Fraction(1)), Winner.TIE: PUSH}.get(winner, LOSE)
+        case BetType.BANKER:
+            return _banker_return(rules, outcome)
+        case BetType.TIE:
+            return Return(Fraction(rules.tie_pays)) if winner is Winner.TIE else LOSE
+        case BetType.PLAYER_PAIR:
+            return Return(Fraction(rules.pair_pays)) if outcome.player_pair else LOSE
+        case BetType.BANKER_PAIR:
+            return Return(Fraction(rules.pair_pays)) if outcome.banker_pair else LOSE
+        case BetType.DRAGON_BONUS_PLAYER | BetType.DRAGON_BONUS_BANKER:
+            _needs_cards(bet_type, outcome)
+            side = Winner.PLAYER if bet_type is BetType.DRAGON_BONUS_PLAYER else Winner.BANKER
+            return _dragon_bonus_return(side, outcome)
+        case BetType.DRAGON_7:
+            _needs_cards(bet_type, outcome)
+            return Return(Fraction(DRAGON_7_PAYS)) if outcome.banker_three_card_seven else LOSE
+        case BetType.PANDA_8:
+            _needs_cards(bet_type, outcome)
+            return Return(Fraction(PANDA_8_PAYS)) if outcome.player_three_card_eight else LOSE
+    raise BetError(f"Unknown bet type {bet_type!r}.")  # pragma: no cover - exhaustive match
+
+
+@dataclass(frozen=True)
+class BetResult:
+    """A settled bet, from the guest's side. The house's result is ``-net``."""
+
+    gross: Decimal
+    commission: Decimal
+    net: Decimal
+
+    @property
+    def house_net(self) -> Decimal:
+        return -self.net
+
+
+def check_stake(stake: Decimal) -> None:
+    if not stake > 0:
+        raise BetError(MSG_STAKE_NOT_POSITIVE.format(stake=stake))
+    if stake != stake.quantize(CENT):
+        raise BetError(MSG_STAKE_CENTS.format(stake=stake))
+
+
+def resolve_bet(rules: RuleSet, bet_type: BetType, stake: Decimal, outcome: Outcome) -> BetResult:
+    """Settle one bet in chips: gross (before commission), commission, net = gross − commission."""
+    check_stake(stake)
+    unit = bet_return(rules, bet_type, outcome)
+    gross = round_money(Fraction(stake) * unit.win)
+    commission = round_money(Fraction(stake) * unit.commission)
+    return BetResult(gross=gross, commission=commission, net=gross - commission)

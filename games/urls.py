@@ -1,0 +1,8 @@
+from django.urls import path
+
+from games import views
+
+app_name = "games"
+urlpatterns = [
+    path("", views.rules_and_odds, name="rules_and_odds"),
+]

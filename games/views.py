@@ -1,0 +1,30 @@
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from games.forms import RuleSetForm
+from games.odds import fraction_to_decimal, odds_table
+from games.payouts import pays_label
+
+
+def rules_and_odds(request: HttpRequest) -> HttpResponse:
+    """Exact odds and house edges for whatever rule set the form describes (GET, shareable)."""
+    form = RuleSetForm(RuleSetForm.initial_data() | request.GET.dict())
+    context: dict[str, object] = {"form": form}
+    if form.is_valid():
+        rules, decks = form.cleaned_data["rules"], form.cleaned_data["decks"]
+        table = odds_table(rules, decks)
+        context |= {
+            "rules": rules,
+            "decks": decks,
+            "outcomes": [
+                (winner, fraction_to_decimal(p * 100, 7), f"{p.numerator:,}/{p.denominator:,}")
+                for winner, p in table.outcomes.items()
+            ],
+            "edges": [
+                (bet, pays_label(rules, bet), fraction_to_decimal(edge * 100, 5), rules.offers(bet))
+                for bet, edge in table.house_edge.items()
+            ],
+        }
+    return render(request, "games/rules_and_odds.html", context)
