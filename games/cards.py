@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("s", "h", "d", "c")
+CARDS_PER_DECK = 52
+MIN_DECKS, MAX_DECKS = 1, 8
 
 _RANK_ALIASES: dict[str, str] = {rank: rank for rank in RANKS} | {"T": "10"}
 _SUIT_ALIASES: dict[str, str] = {
@@ -64,6 +66,12 @@ class Card:
 
     def __str__(self) -> str:
         return self.rank + (self.suit or "")
+
+
+def check_decks(decks: int) -> None:
+    """A shoe holds one to eight decks."""
+    if not MIN_DECKS <= decks <= MAX_DECKS:
+        raise ValueError(f"A shoe holds {MIN_DECKS} to {MAX_DECKS} decks (got {decks}).")
 
 
 def parse_card(token: str) -> Card:

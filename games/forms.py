@@ -7,7 +7,7 @@ from typing import Any
 
 from django import forms
 
-from games.odds import MAX_DECKS, MIN_DECKS
+from games.cards import MAX_DECKS, MIN_DECKS
 from games.payouts import MAX_COMMISSION, NoCommission, RuleSet, RuleSetError
 
 NO_COMMISSION_CHOICES = [

@@ -19,12 +19,9 @@ from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
 from functools import cache
 
+from games.cards import CARDS_PER_DECK, check_decks
 from games.payouts import BetType, RuleSet, SideBet, bet_return
 from games.rules import Outcome, Winner, banker_draws, decide_winner, player_draws
-
-MIN_DECKS, MAX_DECKS = 1, 8
-CARDS_PER_DECK = 52
-
 
 # Two cards by value, lower first, with the number of orders they can come in.
 _TWO_CARD_VALUES = [
@@ -51,11 +48,6 @@ class DealShape:
         )
 
 
-def _check_decks(decks: int) -> None:
-    if not MIN_DECKS <= decks <= MAX_DECKS:
-        raise ValueError(f"A shoe holds {MIN_DECKS} to {MAX_DECKS} decks (got {decks}).")
-
-
 def deal_denominator(decks: int) -> int:
     """The number of ordered six-card sequences from the top of an ``decks``-deck shoe."""
     cards = CARDS_PER_DECK * decks
@@ -68,7 +60,7 @@ def deal_denominator(decks: int) -> int:
 @cache
 def deal_counts(decks: int) -> dict[DealShape, int]:
     """How many ordered six-card sequences lead to each deal shape."""
-    _check_decks(decks)
+    check_decks(decks)
     remaining = [16 * decks] + [4 * decks] * 9
     cards = CARDS_PER_DECK * decks
     after_four, after_five = (cards - 4) * (cards - 5), cards - 5
@@ -149,7 +141,7 @@ def fraction_to_decimal(value: Fraction, places: int) -> Decimal:
 
 def pair_probability(decks: int) -> Fraction:
     """Chance that a side's first two cards share a rank: 13 ranks of 4·d cards each."""
-    _check_decks(decks)
+    check_decks(decks)
     per_rank, cards = 4 * decks, CARDS_PER_DECK * decks
     return Fraction(13 * per_rank * (per_rank - 1), cards * (cards - 1))
 
@@ -204,7 +196,7 @@ def odds_table(rules: RuleSet, decks: int) -> OddsTable:
     Side bets the rules do not offer are still priced, with their standard payouts, so a host can
     compare before offering them.
     """
-    _check_decks(decks)
+    check_decks(decks)
     pricing = RuleSet(
         commission_rate=rules.commission_rate,
         no_commission=rules.no_commission,

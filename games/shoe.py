@@ -8,8 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from games.cards import RANKS, SUITS, Card
-from games.odds import MAX_DECKS, MIN_DECKS
+from games.cards import RANKS, SUITS, Card, check_decks
 from games.rules import Hand, play_out
 
 # Six cards is the most one hand can take; a shoe never starts a hand it might not finish.
@@ -32,8 +31,7 @@ class Shoe:
         cut_from_end: int = 16,
         burn: bool = True,
     ) -> None:
-        if not MIN_DECKS <= decks <= MAX_DECKS:
-            raise ValueError(f"A shoe holds {MIN_DECKS} to {MAX_DECKS} decks (got {decks}).")
+        check_decks(decks)
         cards = [Card(rank, suit) for _ in range(decks) for suit in SUITS for rank in RANKS]
         if not MAX_CARDS_PER_HAND <= cut_from_end < len(cards) - MAX_CARDS_PER_HAND:
             raise ValueError(f"The cut card must leave room for a last hand (got {cut_from_end}).")
