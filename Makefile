@@ -14,6 +14,7 @@ $(INSTALLED): pyproject.toml
 
 run: $(INSTALLED)
 	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py load_demo --if-empty
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
 test: $(INSTALLED)

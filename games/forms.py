@@ -2,19 +2,35 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
 from django import forms
 
 from games.cards import MAX_DECKS, MIN_DECKS
-from games.payouts import MAX_COMMISSION, NoCommission, RuleSet, RuleSetError
+from games.payouts import MAX_COMMISSION, NoCommission, RuleSet, RuleSetError, SideBet
 
 NO_COMMISSION_CHOICES = [
     (NoCommission.NONE.value, "Commission on Banker wins"),
     (NoCommission.EZ.value, "EZ Baccarat (Banker three-card 7 pushes)"),
     (NoCommission.SUPER6.value, "Super 6 (Banker win on 6 pays 1:2)"),
 ]
+
+
+def rule_set_from_cleaned(data: dict[str, Any], side_bets: Iterable[str] | None = None) -> RuleSet:
+    """Build the rule set from a form's cleaned rule fields; a bad combination is a form error.
+    ``side_bets`` None prices every side bet (the odds page); a list offers just those."""
+    try:
+        return RuleSet.from_options(
+            commission_percent=data.get("commission"),
+            no_commission=NoCommission(data["no_commission"]),
+            tie_pays=data["tie_pays"],
+            pair_pays=data["pair_pays"],
+            side_bets=None if side_bets is None else [SideBet(s) for s in side_bets],
+        )
+    except RuleSetError as error:
+        raise forms.ValidationError(str(error)) from error
 
 
 class RuleSetForm(forms.Form):
@@ -39,17 +55,8 @@ class RuleSetForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if self.errors:
-            return data
-        try:
-            data["rules"] = RuleSet.from_options(
-                commission_percent=data.get("commission"),
-                no_commission=NoCommission(data["no_commission"]),
-                tie_pays=data["tie_pays"],
-                pair_pays=data["pair_pays"],
-            )
-        except RuleSetError as error:
-            raise forms.ValidationError(str(error)) from error
+        if not self.errors:
+            data["rules"] = rule_set_from_cleaned(data)
         return data
 
     @classmethod

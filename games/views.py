@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.contrib.auth.decorators import login_not_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -8,6 +9,7 @@ from games.odds import fraction_to_decimal, odds_table
 from games.payouts import pays_label
 
 
+@login_not_required
 def rules_and_odds(request: HttpRequest) -> HttpResponse:
     """Exact odds and house edges for whatever rule set the form describes (GET, shareable)."""
     form = RuleSetForm(RuleSetForm.initial_data() | request.GET.dict())

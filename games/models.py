@@ -1,0 +1,167 @@
+"""Nights, shoes and hands as played. Money (guests, bets, balances) lives in ``ledger``."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+
+from games.cards import MAX_DECKS, MIN_DECKS, Card, parse_cards
+from games.payouts import RuleSet
+from games.rules import Hand as DealtHand
+from games.rules import Outcome, Winner
+from ledger.money import MoneyField
+
+SEATS = range(1, 8)
+
+
+def standard_rules() -> dict[str, object]:
+    return RuleSet().to_dict()
+
+
+class Event(models.Model):
+    class Format(models.TextChoices):
+        BIG = "big", "Big baccarat"
+        MIDI = "midi", "Midi baccarat"
+        MINI = "mini", "Mini baccarat"
+
+    name = models.CharField(max_length=120)
+    date = models.DateField()
+    venue = models.CharField(max_length=120, blank=True)
+    format = models.CharField(max_length=4, choices=Format.choices, default=Format.MINI)
+    # A copy of the rule set, never a reference: editing a rule set later must not change the
+    # results of nights already played.
+    rules = models.JSONField(default=standard_rules)
+    decks = models.PositiveSmallIntegerField(default=8)
+    currency_symbol = models.CharField(max_length=4, default="$")
+    yen_per_chip = models.DecimalField(
+        max_digits=12,
+        decimal_places=4,
+        default=Decimal(100),
+        help_text="Yen for one chip unit (the reference night: $1 = ¥100).",
+    )
+    table_min = MoneyField(default=Decimal(10))
+    table_max = MoneyField(default=Decimal(1000))
+    hands_per_shoe = models.PositiveSmallIntegerField(default=40)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-date", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(decks__gte=MIN_DECKS, decks__lte=MAX_DECKS), name="event_decks_1_to_8"
+            ),
+            models.CheckConstraint(condition=Q(table_min__gt=0), name="event_table_min_positive"),
+            models.CheckConstraint(
+                condition=Q(table_max__gte=F("table_min")), name="event_table_max_over_min"
+            ),
+            models.CheckConstraint(condition=Q(yen_per_chip__gt=0), name="event_yen_rate_positive"),
+            models.CheckConstraint(
+                condition=Q(hands_per_shoe__gt=0), name="event_hands_per_shoe_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.date:%Y-%m-%d})"
+
+    @property
+    def rule_set(self) -> RuleSet:
+        return RuleSet.from_dict(self.rules)
+
+    @property
+    def is_open(self) -> bool:
+        return self.closed_at is None
+
+
+class Shoe(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="shoes")
+    number = models.PositiveSmallIntegerField()
+    opened_at = models.DateTimeField(default=timezone.now)
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+    )
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="shoe_number_unique"),
+            models.UniqueConstraint(
+                fields=["event"],
+                condition=Q(closed_at__isnull=True),
+                name="one_open_shoe_per_event",
+            ),
+            models.CheckConstraint(condition=Q(number__gte=1), name="shoe_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event.name} · shoe {self.number}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.closed_at is None
+
+
+class Hand(models.Model):
+    class Result(models.TextChoices):
+        PLAYER = Winner.PLAYER.value, "Player"
+        BANKER = Winner.BANKER.value, "Banker"
+        TIE = Winner.TIE.value, "Tie"
+
+    shoe = models.ForeignKey(Shoe, on_delete=models.PROTECT, related_name="hands")
+    number = models.PositiveSmallIntegerField()
+    player_cards = models.CharField(max_length=24, blank=True)
+    banker_cards = models.CharField(max_length=24, blank=True)
+    winner = models.CharField(max_length=6, choices=Result.choices)
+    player_pair = models.BooleanField(default=False)
+    banker_pair = models.BooleanField(default=False)
+    idempotency_key = models.UUIDField(null=True, blank=True, unique=True)
+    logged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    logged_at = models.DateTimeField(default=timezone.now)
+    version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        ordering = ["shoe", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["shoe", "number"], name="hand_number_unique_in_shoe"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
+            models.CheckConstraint(
+                condition=Q(player_cards="", banker_cards="")
+                | (~Q(player_cards="") & ~Q(banker_cards="")),
+                name="hand_cards_on_both_sides_or_none",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.shoe} · hand {self.number}"
+
+    @property
+    def has_cards(self) -> bool:
+        return bool(self.player_cards)
+
+    @property
+    def cards(self) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+        return parse_cards(self.player_cards), parse_cards(self.banker_cards)
+
+    def outcome(self) -> Outcome:
+        if self.has_cards:
+            player, banker = self.cards
+            return DealtHand(player, banker).outcome()
+        return Outcome(
+            Winner(self.winner), player_pair=self.player_pair, banker_pair=self.banker_pair
+        )

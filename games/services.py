@@ -1,0 +1,107 @@
+"""Writes for nights and shoes. Each is atomic, validated, and locks what it changes."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from games.models import Event, Shoe
+from games.payouts import RuleSet
+
+MSG_EVENT_CLOSED = "This event is closed: nothing more can be logged in it."
+MSG_SHOE_CLOSED = "Shoe {number} is closed: nothing more can be logged in it."
+MSG_SHOE_ALREADY_OPEN = "Shoe {number} is still open: close it before starting the next."
+MSG_CLOSE_SHOE_FIRST = "Shoe {number} is still open: close it before closing the event."
+
+
+@transaction.atomic
+def event_create(
+    *,
+    name: str,
+    date: date,
+    rules: RuleSet,
+    by: Any,
+    venue: str = "",
+    format: str = Event.Format.MINI,
+    decks: int = 8,
+    currency_symbol: str = "$",
+    yen_per_chip: Decimal = Decimal(100),
+    table_min: Decimal = Decimal(10),
+    table_max: Decimal = Decimal(1000),
+    hands_per_shoe: int = 40,
+) -> Event:
+    event = Event(
+        name=name,
+        date=date,
+        venue=venue,
+        format=format,
+        rules=rules.to_dict(),
+        decks=decks,
+        currency_symbol=currency_symbol,
+        yen_per_chip=yen_per_chip,
+        table_min=table_min,
+        table_max=table_max,
+        hands_per_shoe=hands_per_shoe,
+        created_by=by,
+    )
+    event.full_clean()
+    event.save()
+    return event
+
+
+def check_event_open(event: Event) -> None:
+    if not event.is_open:
+        raise ValidationError(MSG_EVENT_CLOSED, code="event_closed")
+
+
+def check_shoe_open(shoe: Shoe) -> None:
+    check_event_open(shoe.event)
+    if not shoe.is_open:
+        raise ValidationError(MSG_SHOE_CLOSED.format(number=shoe.number), code="shoe_closed")
+
+
+@transaction.atomic
+def shoe_start(*, event: Event, by: Any) -> Shoe:
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    check_event_open(event)
+    open_shoe = event.shoes.filter(closed_at__isnull=True).first()
+    if open_shoe is not None:
+        raise ValidationError(
+            MSG_SHOE_ALREADY_OPEN.format(number=open_shoe.number), code="shoe_open"
+        )
+    last = event.shoes.aggregate(last=Max("number"))["last"] or 0
+    shoe = Shoe(event=event, number=last + 1, opened_by=by)
+    shoe.full_clean()
+    shoe.save()
+    return shoe
+
+
+@transaction.atomic
+def shoe_close(*, shoe: Shoe, by: Any) -> Shoe:
+    shoe = Shoe.objects.select_for_update().select_related("event").get(pk=shoe.pk)
+    check_shoe_open(shoe)
+    shoe.closed_at = timezone.now()
+    shoe.closed_by = by
+    shoe.save(update_fields=["closed_at", "closed_by"])
+    return shoe
+
+
+@transaction.atomic
+def event_close(*, event: Event, by: Any) -> Event:
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    check_event_open(event)
+    open_shoe = event.shoes.filter(closed_at__isnull=True).first()
+    if open_shoe is not None:
+        raise ValidationError(
+            MSG_CLOSE_SHOE_FIRST.format(number=open_shoe.number), code="shoe_open"
+        )
+    event.closed_at = timezone.now()
+    event.closed_by = by
+    event.save(update_fields=["closed_at", "closed_by"])
+    return event

@@ -1,0 +1,183 @@
+"""Forms for the host's pages. They check what a form can (a number is a number, a stake is
+positive); the services check everything that depends on the table (seats, limits, rules)."""
+
+from __future__ import annotations
+
+import uuid
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+
+from games.forms import RuleSetForm, rule_set_from_cleaned
+from games.models import SEATS, Event
+from games.payouts import BetType, SideBet
+from games.rules import Winner
+from ledger.services import BetInput, ResultInput
+
+MSG_STAKE_NOT_A_NUMBER = "Seat {seat} · {bet}: the stake is not a number."
+MSG_STAKE_NOT_POSITIVE = "Seat {seat} · {bet}: a stake must be more than zero."
+MSG_STAKE_CENTS = "Seat {seat} · {bet}: a stake is counted to the cent at most."
+
+
+class EventForm(forms.ModelForm):  # type: ignore[type-arg]
+    commission = RuleSetForm.base_fields["commission"]
+    no_commission = RuleSetForm.base_fields["no_commission"]
+    tie_pays = RuleSetForm.base_fields["tie_pays"]
+    pair_pays = RuleSetForm.base_fields["pair_pays"]
+    side_bets = forms.MultipleChoiceField(
+        choices=[(side.value, side.label) for side in SideBet],
+        initial=[SideBet.PAIRS.value],
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    class Meta:
+        model = Event
+        fields = [
+            "name",
+            "date",
+            "venue",
+            "format",
+            "decks",
+            "currency_symbol",
+            "yen_per_chip",
+            "table_min",
+            "table_max",
+            "hands_per_shoe",
+        ]
+        widgets = {"date": forms.DateInput(attrs={"type": "date"})}
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not self.errors:
+            data["rule_set"] = rule_set_from_cleaned(data, side_bets=data.get("side_bets", []))
+        return data
+
+
+def stake_field_name(seat: int, bet_type: BetType) -> str:
+    return f"stake_{seat}_{bet_type.value}"
+
+
+class HandForm(forms.Form):
+    """One hand: its number (to catch two devices logging the same hand), an idempotency key
+    (to record a repeated submission once), cards or result, and a stake per seat and bet."""
+
+    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    idempotency_key = forms.UUIDField(widget=forms.HiddenInput)
+    player_cards = forms.CharField(required=False, max_length=40)
+    banker_cards = forms.CharField(required=False, max_length=40)
+    result = forms.ChoiceField(
+        required=False,
+        choices=[("", "From the cards")] + [(w.value, w.value.title()) for w in Winner],
+        widget=forms.RadioSelect,
+    )
+    player_pair = forms.BooleanField(required=False)
+    banker_pair = forms.BooleanField(required=False)
+
+    def __init__(self, *args: Any, bet_types: tuple[BetType, ...], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.bet_types = bet_types
+        for seat in SEATS:
+            for bet_type in bet_types:
+                names = {"seat": seat, "bet": bet_type.label}
+                self.fields[stake_field_name(seat, bet_type)] = forms.DecimalField(
+                    required=False,
+                    label=f"Seat {seat} {bet_type.label}",
+                    error_messages={
+                        "invalid": MSG_STAKE_NOT_A_NUMBER.format(**names),
+                        "max_decimal_places": MSG_STAKE_CENTS.format(**names),
+                        "max_digits": MSG_STAKE_CENTS.format(**names),
+                    },
+                    widget=forms.TextInput(
+                        attrs={"inputmode": "decimal", "autocomplete": "off", "class": "stake"}
+                    ),
+                )
+
+    @classmethod
+    def fresh(
+        cls,
+        *,
+        number: int,
+        bet_types: tuple[BetType, ...],
+        stakes: dict[str, Decimal] | None = None,
+    ) -> HandForm:
+        initial: dict[str, Any] = {"number": number, "idempotency_key": uuid.uuid4()}
+        return cls(initial=initial | (stakes or {}), bet_types=bet_types)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        for seat in SEATS:
+            for bet_type in self.bet_types:
+                name = stake_field_name(seat, bet_type)
+                stake = data.get(name)
+                if stake is not None and stake <= 0:
+                    self.add_error(
+                        name, MSG_STAKE_NOT_POSITIVE.format(seat=seat, bet=bet_type.label)
+                    )
+        return data
+
+    def bets(self) -> list[BetInput]:
+        return [
+            BetInput(seat=seat, bet_type=bet_type, stake=stake)
+            for seat in SEATS
+            for bet_type in self.bet_types
+            if (stake := self.cleaned_data.get(stake_field_name(seat, bet_type))) is not None
+        ]
+
+    def result_input(self) -> ResultInput | None:
+        winner = self.cleaned_data.get("result")
+        player_pair = self.cleaned_data.get("player_pair", False)
+        banker_pair = self.cleaned_data.get("banker_pair", False)
+        if not (winner or player_pair or banker_pair):
+            return None
+        return ResultInput(
+            winner=Winner(winner) if winner else None,
+            player_pair=player_pair,
+            banker_pair=banker_pair,
+        )
+
+    def service_arguments(self) -> dict[str, Any]:
+        return {
+            "bets": self.bets(),
+            "player_cards": self.cleaned_data.get("player_cards", ""),
+            "banker_cards": self.cleaned_data.get("banker_cards", ""),
+            "result": self.result_input(),
+        }
+
+    def stake_errors(self) -> list[str]:
+        return [
+            message
+            for name, messages in self.errors.items()
+            if name.startswith("stake_")
+            for message in messages
+        ]
+
+
+class CorrectionForm(HandForm):
+    reason = forms.CharField(max_length=300, widget=forms.TextInput(attrs={"size": 40}))
+    number = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    idempotency_key = forms.UUIDField(widget=forms.HiddenInput, required=False)
+
+
+class GuestAddForm(forms.Form):
+    name = forms.CharField(max_length=80, label="Guest's name")
+
+
+class BringBackForm(forms.Form):
+    from_event = forms.ModelChoiceField(queryset=Event.objects.none(), label="From")
+
+    def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["from_event"].queryset = Event.objects.exclude(pk=event.pk)
+
+
+def add_service_errors(form: forms.Form, error: ValidationError) -> None:
+    """Show a service's errors on the form: on the field they name, else at the top."""
+    if not hasattr(error, "error_dict"):
+        form.add_error(None, error)
+        return
+    for field, messages in error.message_dict.items():
+        target = field if field in form.fields and field != NON_FIELD_ERRORS else None
+        form.add_error(target, messages)

@@ -1,0 +1,147 @@
+"""Money: guests, who sat where, bets and their settlement, and the journal of corrections."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.db.models.functions import Lower
+from django.utils import timezone
+
+from games.models import SEATS, Event, Hand, Shoe
+from games.payouts import BetType
+from ledger.money import MoneyField
+
+SEAT_RANGE = Q(seat__gte=SEATS.start, seat__lte=SEATS.stop - 1)
+
+
+class Guest(models.Model):
+    name = models.CharField(max_length=80)
+    events = models.ManyToManyField(Event, through="EventGuest", related_name="guests")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = [Lower("name")]
+        constraints = [
+            models.UniqueConstraint(Lower("name"), name="guest_name_unique_ignoring_case"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class EventGuest(models.Model):
+    """A guest on an event's list: who may be seated that night."""
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="+")
+    guest = models.ForeignKey(Guest, on_delete=models.PROTECT, related_name="+")
+    added_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["event", "guest"], name="event_guest_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.guest} at {self.event}"
+
+
+class Seating(models.Model):
+    """A guest in a seat of a shoe from one hand number to another (inclusive).
+
+    ``to_hand`` is empty while the guest is still seated.
+    """
+
+    shoe = models.ForeignKey(Shoe, on_delete=models.PROTECT, related_name="seatings")
+    seat = models.PositiveSmallIntegerField()
+    guest = models.ForeignKey(Guest, on_delete=models.PROTECT, related_name="seatings")
+    from_hand = models.PositiveSmallIntegerField()
+    to_hand = models.PositiveSmallIntegerField(null=True, blank=True)
+    seated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    seated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["shoe", "seat", "from_hand"]
+        constraints = [
+            models.CheckConstraint(condition=SEAT_RANGE, name="seating_seat_1_to_7"),
+            models.CheckConstraint(
+                condition=Q(to_hand__isnull=True) | Q(to_hand__gte=F("from_hand")),
+                name="seating_ends_after_it_starts",
+            ),
+            models.UniqueConstraint(
+                fields=["shoe", "seat"],
+                condition=Q(to_hand__isnull=True),
+                name="one_guest_per_seat",
+            ),
+            models.UniqueConstraint(
+                fields=["shoe", "guest"],
+                condition=Q(to_hand__isnull=True),
+                name="one_seat_per_guest",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.guest} in seat {self.seat} from hand {self.from_hand}"
+
+
+class Bet(models.Model):
+    """One stake on one bet type, settled: gross (before commission), commission, net."""
+
+    BetTypes = models.TextChoices("BetTypes", [(b.value, b.label) for b in BetType])
+
+    hand = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="bets")
+    seat = models.PositiveSmallIntegerField()
+    guest = models.ForeignKey(Guest, on_delete=models.PROTECT, related_name="bets")
+    bet_type = models.CharField(max_length=24, choices=BetTypes.choices)
+    stake = MoneyField()
+    gross = MoneyField()
+    commission = MoneyField()
+    net = MoneyField()
+
+    class Meta:
+        ordering = ["hand", "seat", "id"]
+        constraints = [
+            models.CheckConstraint(condition=SEAT_RANGE, name="bet_seat_1_to_7"),
+            models.CheckConstraint(condition=Q(stake__gt=0), name="bet_stake_positive"),
+            models.CheckConstraint(
+                condition=Q(commission__gte=0), name="bet_commission_not_negative"
+            ),
+            models.CheckConstraint(
+                condition=Q(net=F("gross") - F("commission")),
+                name="bet_net_is_gross_less_commission",
+            ),
+            models.UniqueConstraint(
+                fields=["hand", "seat", "bet_type"], name="one_bet_type_per_seat"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.guest} {self.get_bet_type_display()} {self.stake}"
+
+
+class HandRevision(models.Model):
+    """The journal of changes to recorded hands, append-only: what a hand was before it was
+    corrected or undone, what it became, who did it, when and why."""
+
+    class Kind(models.TextChoices):
+        CORRECTION = "correction", "Correction"
+        UNDO = "undo", "Undo"
+
+    shoe = models.ForeignKey(Shoe, on_delete=models.PROTECT, related_name="revisions")
+    hand_number = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    reason = models.CharField(max_length=300, blank=True)
+    before = models.JSONField()
+    after = models.JSONField(null=True, blank=True)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    changed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["shoe", "hand_number", "changed_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} of hand {self.hand_number} ({self.shoe})"

@@ -1,0 +1,122 @@
+"""Reads that join tables, for the host's pages. Each runs a fixed number of queries, however
+long the night."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db.models import Count, QuerySet
+
+from games.models import SEATS, Event, Hand, Shoe
+from games.payouts import BetType
+from ledger.forms import stake_field_name
+from ledger.models import Bet, Guest, HandRevision, Seating
+from ledger.money import ZERO, money_sum
+from ledger.services import seatings_at
+
+
+@dataclass
+class SeatState:
+    seat: int
+    guest: Guest | None
+    last_bets: list[Bet] = field(default_factory=list)
+    shoe_net: Decimal = ZERO
+
+    @property
+    def last_net(self) -> Decimal | None:
+        """This seat's net on the last hand; ``None`` when it had no bet."""
+        if not self.last_bets:
+            return None
+        return sum((bet.net for bet in self.last_bets), ZERO)
+
+
+@dataclass
+class TableState:
+    shoe: Shoe
+    event: Event
+    next_number: int
+    last_hand: Hand | None
+    seats: list[SeatState]
+    guests: list[Guest]
+    recent_hands: list[Hand]
+
+    @property
+    def planned_reached(self) -> bool:
+        return self.next_number > self.event.hands_per_shoe
+
+    @property
+    def seated_guest_ids(self) -> set[int]:
+        return {seat.guest.pk for seat in self.seats if seat.guest is not None}
+
+    def repeat_stakes(self) -> dict[str, Decimal]:
+        """The last hand's stakes, for seats whose guest is still the one who placed them."""
+        return {
+            stake_field_name(bet.seat, BetType(bet.bet_type)): bet.stake
+            for seat in self.seats
+            for bet in seat.last_bets
+            if seat.guest is not None and bet.guest_id == seat.guest.pk
+        }
+
+
+def table_state(shoe: Shoe, recent: int = 8) -> TableState:
+    event = shoe.event
+    recent_hands = list(
+        shoe.hands.select_related("logged_by")
+        .annotate(guests_net=money_sum("bets__net"), bet_count=Count("bets"))
+        .order_by("-number")[:recent]
+    )
+    last_hand = recent_hands[0] if recent_hands else None
+    next_number = last_hand.number + 1 if last_hand else 1
+    seated = {
+        s.seat: s.guest
+        for s in Seating.objects.filter(seatings_at(shoe, next_number)).select_related("guest")
+    }
+    last_bets: dict[int, list[Bet]] = defaultdict(list)
+    if last_hand is not None:
+        for bet in Bet.objects.filter(hand=last_hand).order_by("seat", "id"):
+            last_bets[bet.seat].append(bet)
+    shoe_net = dict(
+        Bet.objects.filter(hand__shoe=shoe)
+        .values_list("guest_id")
+        .annotate(net=money_sum("net"))
+        .values_list("guest_id", "net")
+    )
+    seats = [
+        SeatState(
+            seat=seat,
+            guest=seated.get(seat),
+            last_bets=last_bets.get(seat, []),
+            shoe_net=shoe_net.get(seated[seat].pk, ZERO) if seat in seated else ZERO,
+        )
+        for seat in SEATS
+    ]
+    guests = list(Guest.objects.filter(events=event))
+    return TableState(
+        shoe=shoe,
+        event=event,
+        next_number=next_number,
+        last_hand=last_hand,
+        seats=seats,
+        guests=guests,
+        recent_hands=recent_hands,
+    )
+
+
+def events_for_list() -> QuerySet[Event]:
+    return Event.objects.annotate(shoe_count=Count("shoes", distinct=True))
+
+
+def event_shoes(event: Event) -> QuerySet[Shoe]:
+    return event.shoes.annotate(hand_count=Count("hands"))
+
+
+def hand_with_history(hand: Hand) -> tuple[list[Bet], list[HandRevision]]:
+    bets = list(hand.bets.select_related("guest").order_by("seat", "id"))
+    revisions = list(
+        HandRevision.objects.filter(shoe_id=hand.shoe_id, hand_number=hand.number)
+        .select_related("changed_by")
+        .order_by("-changed_at", "-id")
+    )
+    return bets, revisions

@@ -1,0 +1,444 @@
+"""Writes that touch money: guests, seating, hands and their bets, corrections.
+
+Every service is atomic and locks the shoe it writes to, so two devices at one table take turns.
+Bad input raises ``ValidationError`` keyed by the form field it concerns and changes nothing.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Max, Q
+from django.utils import timezone
+
+from games.cards import CardError, format_cards, parse_cards
+from games.models import SEATS, Event, Hand, Shoe
+from games.payouts import BetError, BetType, check_stake, resolve_bet
+from games.rules import Hand as DealtHand
+from games.rules import HandError, Outcome, Winner
+from games.services import check_event_open, check_shoe_open
+from ledger.models import Bet, EventGuest, Guest, HandRevision, Seating
+from ledger.money import format_chips
+
+MSG_GUEST_NAME_EMPTY = "A guest needs a name."
+MSG_GUEST_EXISTS = "There is already a guest called {name}."
+MSG_NOT_ON_LIST = "{guest} is not on this event's guest list."
+MSG_NO_SUCH_SEAT = "There is no seat {seat}: seats run 1–7."
+MSG_NO_RESULT = "Enter the cards, or the result (Player, Banker or Tie)."
+MSG_RESULT_CONTRADICTS = "The cards say {actual} ({player}–{banker}), not {given}."
+MSG_PAIR_CONTRADICTS = "The cards show no {side} pair."
+MSG_HAND_TAKEN = (
+    "Hand {number} was already recorded by {user} at {time}; the table now shows hand {next}."
+)
+MSG_HAND_OUT_OF_SEQUENCE = "The next hand in this shoe is hand {next}, not {number}."
+MSG_EMPTY_SEAT = "Seat {seat} is empty: seat a guest before taking a bet there."
+MSG_DUPLICATE_BET = "Seat {seat} · {bet}: entered twice."
+MSG_UNDER_MINIMUM = "Seat {seat} · {bet}: {stake} is under the table minimum of {minimum}."
+MSG_OVER_MAXIMUM = "Seat {seat} · {bet}: {stake} is over the table maximum of {maximum}."
+MSG_BET_PROBLEM = "Seat {seat} · {bet}: {problem}"
+MSG_NOTHING_TO_UNDO = "There is no hand to undo in this shoe."
+MSG_REASON_REQUIRED = "Say why the hand is being corrected."
+MSG_KEY_OTHER_SHOE = "This submission belongs to another shoe."
+
+
+class HandTaken(ValidationError):
+    """Another device recorded this hand number first (or the number is out of sequence)."""
+
+
+@dataclass(frozen=True)
+class BetInput:
+    seat: int
+    bet_type: BetType
+    stake: Decimal
+
+
+@dataclass(frozen=True)
+class ResultInput:
+    """The result as the host entered it: needed when the cards were not noted; checked against
+    the cards when they were. ``winner`` may be left out when the cards decide it."""
+
+    winner: Winner | None = None
+    player_pair: bool = False
+    banker_pair: bool = False
+
+
+# --- guests -------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def guest_create(*, name: str) -> Guest:
+    name = " ".join(name.split())
+    if not name:
+        raise ValidationError({"name": MSG_GUEST_NAME_EMPTY})
+    if Guest.objects.filter(name__iexact=name).exists():
+        raise ValidationError({"name": MSG_GUEST_EXISTS.format(name=name)})
+    guest = Guest(name=name)
+    guest.full_clean(validate_constraints=False)
+    guest.save()
+    return guest
+
+
+@transaction.atomic
+def event_guest_add(*, event: Event, name: str, by: Any) -> Guest:
+    """Put a guest on the event's list by name: a returning guest is found, a new one created."""
+    check_event_open(event)
+    name = " ".join(name.split())
+    guest = Guest.objects.filter(name__iexact=name).first() or guest_create(name=name)
+    EventGuest.objects.get_or_create(event=event, guest=guest)
+    return guest
+
+
+@transaction.atomic
+def event_guests_bring_back(*, event: Event, from_event: Event, by: Any) -> int:
+    """Everyone on ``from_event``'s list joins ``event``'s list; returns how many were added."""
+    check_event_open(event)
+    already = set(EventGuest.objects.filter(event=event).values_list("guest_id", flat=True))
+    returning = EventGuest.objects.filter(event=from_event).exclude(guest_id__in=already)
+    added = [EventGuest(event=event, guest_id=row.guest_id) for row in returning]
+    EventGuest.objects.bulk_create(added)
+    return len(added)
+
+
+# --- seating ------------------------------------------------------------------------------
+
+
+def next_hand_number(shoe: Shoe) -> int:
+    return (shoe.hands.aggregate(last=Max("number"))["last"] or 0) + 1
+
+
+def seatings_at(shoe: Shoe, number: int) -> Q:
+    return Q(shoe=shoe, from_hand__lte=number) & (Q(to_hand__isnull=True) | Q(to_hand__gte=number))
+
+
+def _end_seating(seating: Seating, next_number: int) -> None:
+    if seating.from_hand >= next_number:
+        seating.delete()  # seated but never played a hand: nothing to keep
+    else:
+        seating.to_hand = next_number - 1
+        seating.save(update_fields=["to_hand"])
+
+
+def _lock_open_shoe(shoe: Shoe) -> Shoe:
+    locked = Shoe.objects.select_for_update().select_related("event").get(pk=shoe.pk)
+    check_shoe_open(locked)
+    return locked
+
+
+def _check_seat(seat: int) -> None:
+    if seat not in SEATS:
+        raise ValidationError({"seat": MSG_NO_SUCH_SEAT.format(seat=seat)})
+
+
+@transaction.atomic
+def seat_guest(*, shoe: Shoe, seat: int, guest: Guest, by: Any) -> Seating:
+    """Seat a guest from the next hand on, freeing the seat's last occupant and the guest's old
+    seat."""
+    shoe = _lock_open_shoe(shoe)
+    _check_seat(seat)
+    if not EventGuest.objects.filter(event=shoe.event, guest=guest).exists():
+        raise ValidationError({"guest": MSG_NOT_ON_LIST.format(guest=guest)})
+    next_number = next_hand_number(shoe)
+    current = Seating.objects.filter(shoe=shoe, to_hand__isnull=True)
+    for seating in current.filter(Q(seat=seat) | Q(guest=guest)):
+        if seating.seat == seat and seating.guest_id == guest.pk:
+            return seating
+        _end_seating(seating, next_number)
+    return Seating.objects.create(
+        shoe=shoe, seat=seat, guest=guest, from_hand=next_number, seated_by=by
+    )
+
+
+@transaction.atomic
+def seat_clear(*, shoe: Shoe, seat: int, by: Any) -> None:
+    shoe = _lock_open_shoe(shoe)
+    _check_seat(seat)
+    seating = Seating.objects.filter(shoe=shoe, seat=seat, to_hand__isnull=True).first()
+    if seating is not None:
+        _end_seating(seating, next_hand_number(shoe))
+
+
+# --- hands --------------------------------------------------------------------------------
+
+
+def decide_outcome(
+    *, player_cards: str, banker_cards: str, result: ResultInput | None, decks: int
+) -> tuple[Outcome, str, str]:
+    """The hand's outcome, from the cards when given (a given result must agree), else from the
+    result alone. Returns the outcome and the cards as they will be stored."""
+    if not (player_cards.strip() or banker_cards.strip()):
+        if result is None or result.winner is None:
+            raise ValidationError({"result": MSG_NO_RESULT})
+        outcome = Outcome(
+            result.winner, player_pair=result.player_pair, banker_pair=result.banker_pair
+        )
+        return outcome, "", ""
+
+    errors: dict[str, str] = {}
+    sides = {}
+    for field, text in (("player_cards", player_cards), ("banker_cards", banker_cards)):
+        try:
+            sides[field] = parse_cards(text)
+        except CardError as error:
+            errors[field] = str(error)
+    if errors:
+        raise ValidationError(errors)
+    try:
+        dealt = DealtHand.from_cards(sides["player_cards"], sides["banker_cards"], decks=decks)
+    except HandError as error:
+        raise ValidationError({"player_cards": str(error)}) from error
+    outcome = dealt.outcome()
+    if result is not None:
+        _check_result_agrees(outcome, result)
+    return outcome, format_cards(dealt.player), format_cards(dealt.banker)
+
+
+def _check_result_agrees(outcome: Outcome, result: ResultInput) -> None:
+    if result.winner is not None and result.winner is not outcome.winner:
+        raise ValidationError(
+            {
+                "result": MSG_RESULT_CONTRADICTS.format(
+                    actual=outcome.winner.value.title(),
+                    player=outcome.player_total,
+                    banker=outcome.banker_total,
+                    given=result.winner.value.title(),
+                )
+            }
+        )
+    for side, claimed, actual in (
+        ("Player", result.player_pair, outcome.player_pair),
+        ("Banker", result.banker_pair, outcome.banker_pair),
+    ):
+        if claimed and not actual:
+            raise ValidationError({f"{side.lower()}_pair": MSG_PAIR_CONTRADICTS.format(side=side)})
+
+
+def _settle_bets(
+    *, shoe: Shoe, number: int, bets: Sequence[BetInput], outcome: Outcome
+) -> list[Bet]:
+    event = shoe.event
+    rules = event.rule_set
+    seated = {s.seat: s.guest for s in Seating.objects.filter(seatings_at(shoe, number))}
+    problems: list[str] = []
+    settled: list[Bet] = []
+    seen: set[tuple[int, BetType]] = set()
+    for bet in bets:
+        names = {"seat": bet.seat, "bet": bet.bet_type.label, "stake": format_chips(bet.stake)}
+        guest = seated.get(bet.seat)
+        if bet.seat not in SEATS:
+            problems.append(MSG_NO_SUCH_SEAT.format(seat=bet.seat))
+            continue
+        if guest is None:
+            problems.append(MSG_EMPTY_SEAT.format(seat=bet.seat))
+            continue
+        if (bet.seat, bet.bet_type) in seen:
+            problems.append(MSG_DUPLICATE_BET.format(**names))
+            continue
+        seen.add((bet.seat, bet.bet_type))
+        try:
+            check_stake(bet.stake)
+            result = resolve_bet(rules, bet.bet_type, bet.stake, outcome)
+        except BetError as error:
+            problems.append(MSG_BET_PROBLEM.format(**names, problem=error))
+            continue
+        if bet.stake < event.table_min:
+            problems.append(
+                MSG_UNDER_MINIMUM.format(**names, minimum=format_chips(event.table_min))
+            )
+        elif bet.stake > event.table_max:
+            problems.append(MSG_OVER_MAXIMUM.format(**names, maximum=format_chips(event.table_max)))
+        settled.append(
+            Bet(
+                seat=bet.seat,
+                guest=guest,
+                bet_type=bet.bet_type.value,
+                stake=bet.stake,
+                gross=result.gross,
+                commission=result.commission,
+                net=result.net,
+            )
+        )
+    if problems:
+        raise ValidationError({"bets": problems})
+    return settled
+
+
+def _taken(shoe: Shoe, number: int) -> HandTaken:
+    existing = shoe.hands.select_related("logged_by").filter(number=number).first()
+    if existing is None:
+        return HandTaken(
+            {
+                NON_FIELD_ERRORS: MSG_HAND_OUT_OF_SEQUENCE.format(
+                    number=number, next=next_hand_number(shoe)
+                )
+            }
+        )
+    local = timezone.localtime(existing.logged_at)
+    return HandTaken(
+        {
+            NON_FIELD_ERRORS: MSG_HAND_TAKEN.format(
+                number=number,
+                user=existing.logged_by,
+                time=f"{local:%H:%M:%S}",
+                next=next_hand_number(shoe),
+            )
+        }
+    )
+
+
+@transaction.atomic
+def hand_record(
+    *,
+    shoe: Shoe,
+    number: int,
+    bets: Sequence[BetInput],
+    by: Any,
+    player_cards: str = "",
+    banker_cards: str = "",
+    result: ResultInput | None = None,
+    idempotency_key: uuid.UUID | None = None,
+) -> Hand:
+    """Record the next hand of an open shoe with its bets, settled.
+
+    A submission repeated with the same ``idempotency_key`` (a double tap, a retry after a
+    dropped connection) returns the hand already recorded instead of recording it twice.
+    """
+    shoe = Shoe.objects.select_for_update().select_related("event").get(pk=shoe.pk)
+    if idempotency_key is not None:
+        existing = Hand.objects.filter(idempotency_key=idempotency_key).first()
+        if existing is not None:
+            if existing.shoe_id != shoe.pk:
+                raise ValidationError({NON_FIELD_ERRORS: MSG_KEY_OTHER_SHOE})
+            return existing
+    check_shoe_open(shoe)
+    if number != next_hand_number(shoe):
+        raise _taken(shoe, number)
+    outcome, player, banker = decide_outcome(
+        player_cards=player_cards, banker_cards=banker_cards, result=result, decks=shoe.event.decks
+    )
+    settled = _settle_bets(shoe=shoe, number=number, bets=bets, outcome=outcome)
+    hand = Hand(
+        shoe=shoe,
+        number=number,
+        idempotency_key=idempotency_key,
+        logged_by=by,
+        **_hand_fields(outcome, player, banker),
+    )
+    try:
+        with transaction.atomic():
+            hand.save()
+    except IntegrityError as error:  # a racing device got there first
+        raise _taken(shoe, number) from error
+    for bet in settled:
+        bet.hand = hand
+    Bet.objects.bulk_create(settled)
+    return hand
+
+
+def _hand_fields(outcome: Outcome, player: str, banker: str) -> dict[str, Any]:
+    return {
+        "player_cards": player,
+        "banker_cards": banker,
+        "winner": outcome.winner.value,
+        "player_pair": outcome.player_pair,
+        "banker_pair": outcome.banker_pair,
+    }
+
+
+def hand_snapshot(hand: Hand, bets: Iterable[Bet]) -> dict[str, Any]:
+    """A hand and its bets as plain JSON, for the journal of changes."""
+    return {
+        "number": hand.number,
+        "version": hand.version,
+        "player_cards": hand.player_cards,
+        "banker_cards": hand.banker_cards,
+        "winner": hand.winner,
+        "player_pair": hand.player_pair,
+        "banker_pair": hand.banker_pair,
+        "logged_by": str(hand.logged_by),
+        "logged_at": hand.logged_at.isoformat(),
+        "bets": [
+            {
+                "seat": bet.seat,
+                "guest_id": bet.guest_id,
+                "guest": str(bet.guest),
+                "bet_type": bet.bet_type,
+                "stake": str(bet.stake),
+                "gross": str(bet.gross),
+                "commission": str(bet.commission),
+                "net": str(bet.net),
+            }
+            for bet in bets
+        ],
+    }
+
+
+def _bets_of(hand: Hand) -> list[Bet]:
+    return list(Bet.objects.filter(hand=hand).select_related("guest").order_by("seat", "id"))
+
+
+@transaction.atomic
+def hand_undo(*, shoe: Shoe, by: Any) -> HandRevision:
+    """Take back the last hand of an open shoe. What it was stays in the journal."""
+    shoe = _lock_open_shoe(shoe)
+    hand = shoe.hands.select_related("logged_by").order_by("-number").first()
+    if hand is None:
+        raise ValidationError({NON_FIELD_ERRORS: MSG_NOTHING_TO_UNDO})
+    revision = HandRevision.objects.create(
+        shoe=shoe,
+        hand_number=hand.number,
+        kind=HandRevision.Kind.UNDO,
+        before=hand_snapshot(hand, _bets_of(hand)),
+        changed_by=by,
+    )
+    Bet.objects.filter(hand=hand).delete()
+    hand.delete()
+    return revision
+
+
+@transaction.atomic
+def hand_correct(
+    *,
+    hand: Hand,
+    bets: Sequence[BetInput],
+    reason: str,
+    by: Any,
+    player_cards: str = "",
+    banker_cards: str = "",
+    result: ResultInput | None = None,
+) -> Hand:
+    """Correct a recorded hand (cards, result, bets); every total follows. The version it
+    replaces, who changed it, when and why are kept in the journal."""
+    shoe = Shoe.objects.select_for_update().select_related("event").get(pk=hand.shoe_id)
+    check_event_open(shoe.event)
+    if not reason.strip():
+        raise ValidationError({"reason": MSG_REASON_REQUIRED})
+    hand = Hand.objects.select_related("logged_by").get(pk=hand.pk)
+    before = hand_snapshot(hand, _bets_of(hand))
+    outcome, player, banker = decide_outcome(
+        player_cards=player_cards, banker_cards=banker_cards, result=result, decks=shoe.event.decks
+    )
+    settled = _settle_bets(shoe=shoe, number=hand.number, bets=bets, outcome=outcome)
+    Bet.objects.filter(hand=hand).delete()
+    for field, value in _hand_fields(outcome, player, banker).items():
+        setattr(hand, field, value)
+    hand.version += 1
+    hand.save()
+    for bet in settled:
+        bet.hand = hand
+    Bet.objects.bulk_create(settled)
+    HandRevision.objects.create(
+        shoe=shoe,
+        hand_number=hand.number,
+        kind=HandRevision.Kind.CORRECTION,
+        reason=reason.strip(),
+        before=before,
+        after=hand_snapshot(hand, _bets_of(hand)),
+        changed_by=by,
+    )
+    return hand

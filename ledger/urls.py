@@ -1,0 +1,25 @@
+from django.urls import path
+
+from ledger import views
+
+app_name = "ledger"
+urlpatterns = [
+    path("events/", views.event_list, name="event_list"),
+    path("events/new/", views.event_create, name="event_create"),
+    path("events/<int:event_id>/", views.event_detail, name="event_detail"),
+    path("events/<int:event_id>/guests/", views.event_guest_add, name="event_guest_add"),
+    path(
+        "events/<int:event_id>/guests/bring-back/",
+        views.event_guests_bring_back,
+        name="event_guests_bring_back",
+    ),
+    path("events/<int:event_id>/shoes/", views.shoe_start, name="shoe_start"),
+    path("events/<int:event_id>/close/", views.event_close, name="event_close"),
+    path("shoes/<int:shoe_id>/", views.shoe_table, name="shoe_table"),
+    path("shoes/<int:shoe_id>/hands/", views.hand_record, name="hand_record"),
+    path("shoes/<int:shoe_id>/hands/undo/", views.hand_undo, name="hand_undo"),
+    path("shoes/<int:shoe_id>/seats/", views.seat_change, name="seat_change"),
+    path("shoes/<int:shoe_id>/deal/", views.deal_helper, name="deal_helper"),
+    path("shoes/<int:shoe_id>/close/", views.shoe_close, name="shoe_close"),
+    path("hands/<int:hand_id>/", views.hand_detail, name="hand_detail"),
+]

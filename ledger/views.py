@@ -1,0 +1,444 @@
+"""The host's pages: events, guests, the live table, hands and their corrections."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from games import services as game_services
+from games.cards import RANKS, Card, CardError, parse_card, parse_cards
+from games.models import SEATS, Event, Hand, Shoe
+from games.payouts import BetType
+from games.rules import CardsDue, HandError, cards_due
+from games.rules import Hand as DealtHand
+from ledger import services
+from ledger.forms import (
+    BringBackForm,
+    CorrectionForm,
+    EventForm,
+    GuestAddForm,
+    HandForm,
+    add_service_errors,
+    stake_field_name,
+)
+from ledger.models import Guest
+from ledger.roles import host_required, is_host, table_staff_required
+from ledger.selectors import event_shoes, events_for_list, hand_with_history, table_state
+
+# --- events -------------------------------------------------------------------------------
+
+
+@table_staff_required
+@require_GET
+def event_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "ledger/event_list.html", {"events": events_for_list()})
+
+
+@host_required
+def event_create(request: HttpRequest) -> HttpResponse:
+    form = EventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        fields = {name: form.cleaned_data[name] for name in EventForm.Meta.fields}
+        event = game_services.event_create(
+            **fields, rules=form.cleaned_data["rule_set"], by=request.user
+        )
+        messages.success(request, f"{event.name} is ready: add guests, then start a shoe.")
+        return redirect("ledger:event_detail", event.pk)
+    return render(request, "ledger/event_form.html", {"form": form})
+
+
+@table_staff_required
+@require_GET
+def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    return render(request, "ledger/event_detail.html", _event_context(event))
+
+
+def _event_context(event: Event, **forms: Any) -> dict[str, Any]:
+    shoes = list(event_shoes(event))
+    return {
+        "event": event,
+        "rules": event.rule_set,
+        "shoes": shoes,
+        "open_shoe": next((shoe for shoe in shoes if shoe.is_open), None),
+        "guests": Guest.objects.filter(events=event),
+        "guest_form": forms.get("guest_form") or GuestAddForm(),
+        "bring_back_form": forms.get("bring_back_form") or BringBackForm(event=event),
+    }
+
+
+def _event_action(request: HttpRequest, event: Event, action: Any, **forms: Any) -> HttpResponse:
+    """Run one service for an event page's form; on a refusal, show the page with the reason."""
+    try:
+        result = action()
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+        return render(request, "ledger/event_detail.html", _event_context(event, **forms))
+    return result if isinstance(result, HttpResponse) else redirect("ledger:event_detail", event.pk)
+
+
+@host_required
+@require_POST
+def event_guest_add(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    form = GuestAddForm(request.POST)
+    if not form.is_valid():
+        return render(request, "ledger/event_detail.html", _event_context(event, guest_form=form))
+    name = form.cleaned_data["name"]
+    return _event_action(
+        request,
+        event,
+        lambda: services.event_guest_add(event=event, name=name, by=request.user),
+        guest_form=form,
+    )
+
+
+@host_required
+@require_POST
+def event_guests_bring_back(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    form = BringBackForm(request.POST, event=event)
+    if not form.is_valid():
+        context = _event_context(event, bring_back_form=form)
+        return render(request, "ledger/event_detail.html", context)
+
+    def bring_back() -> None:
+        source = form.cleaned_data["from_event"]
+        added = services.event_guests_bring_back(event=event, from_event=source, by=request.user)
+        messages.success(request, f"{added} guest{'s' if added != 1 else ''} back from {source}.")
+
+    return _event_action(request, event, bring_back, bring_back_form=form)
+
+
+@host_required
+@require_POST
+def shoe_start(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+
+    def start() -> HttpResponse:
+        shoe = game_services.shoe_start(event=event, by=request.user)
+        return redirect("ledger:shoe_table", shoe.pk)
+
+    return _event_action(request, event, start)
+
+
+@host_required
+@require_POST
+def event_close(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+
+    def close() -> None:
+        game_services.event_close(event=event, by=request.user)
+        messages.success(request, f"{event.name} is closed.")
+
+    return _event_action(request, event, close)
+
+
+# --- the live table -----------------------------------------------------------------------
+
+
+def _get_shoe(shoe_id: int) -> Shoe:
+    return get_object_or_404(Shoe.objects.select_related("event"), pk=shoe_id)
+
+
+def _render_table(
+    request: HttpRequest,
+    shoe: Shoe,
+    form: HandForm | None = None,
+    *,
+    repeat: bool = False,
+    notice: str = "",
+    refusal: str = "",
+) -> HttpResponse:
+    state = table_state(shoe)
+    bet_types = state.event.rule_set.offered_bets
+    if form is None:
+        stakes = state.repeat_stakes() if repeat else None
+        form = HandForm.fresh(number=state.next_number, bet_types=bet_types, stakes=stakes)
+    rows = [
+        {"seat": seat, "fields": [form[stake_field_name(seat.seat, b)] for b in bet_types]}
+        for seat in state.seats
+    ]
+    context = {
+        "state": state,
+        "form": form,
+        "rows": rows,
+        "bet_types": bet_types,
+        "notice": notice,
+        "refusal": refusal,
+        "can_host": is_host(request.user),
+        "chips": _chip_values(state.event),
+        "ranks": RANKS,
+        "deal": deal_panel(
+            shoe.pk, form["player_cards"].value() or "", form["banker_cards"].value() or ""
+        ),
+    }
+    template = "ledger/_table.html" if request.htmx else "ledger/shoe_table.html"
+    return render(request, template, context)
+
+
+def _chip_values(event: Event) -> list[int]:
+    base = max(int(event.table_min), 1)
+    return [
+        value
+        for value in (base, base * 2, base * 5, base * 10, base * 50)
+        if value <= event.table_max
+    ]
+
+
+@table_staff_required
+@require_GET
+def shoe_table(request: HttpRequest, shoe_id: int) -> HttpResponse:
+    shoe = _get_shoe(shoe_id)
+    return _render_table(request, shoe, repeat=request.GET.get("repeat") == "1")
+
+
+def _after_write(request: HttpRequest, shoe: Shoe, notice: str) -> HttpResponse:
+    if request.htmx:
+        return _render_table(request, shoe, notice=notice)
+    messages.success(request, notice)
+    return redirect("ledger:shoe_table", shoe.pk)
+
+
+@table_staff_required
+@require_POST
+def hand_record(request: HttpRequest, shoe_id: int) -> HttpResponse:
+    shoe = _get_shoe(shoe_id)
+    form = HandForm(request.POST, bet_types=shoe.event.rule_set.offered_bets)
+    if form.is_valid():
+        try:
+            hand = services.hand_record(
+                shoe=shoe,
+                number=form.cleaned_data["number"],
+                idempotency_key=form.cleaned_data["idempotency_key"],
+                by=request.user,
+                **form.service_arguments(),
+            )
+        except services.HandTaken as error:
+            form = _renumbered(form, shoe)
+            add_service_errors(form, error)
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            return _after_write(request, shoe, _hand_notice(hand))
+    return _render_table(request, shoe, form)
+
+
+def _renumbered(form: HandForm, shoe: Shoe) -> HandForm:
+    """After another device took this hand number: keep what was typed, but for the next hand
+    and a new submission, so that saving again is a deliberate act."""
+    data = form.data.copy()
+    data["number"] = str(services.next_hand_number(shoe))
+    data["idempotency_key"] = str(uuid.uuid4())
+    renumbered = HandForm(data, bet_types=form.bet_types)
+    renumbered.is_valid()
+    return renumbered
+
+
+def _hand_notice(hand: Hand) -> str:
+    outcome = hand.outcome()
+    score = f" {outcome.player_total}–{outcome.banker_total}" if outcome.has_cards else ""
+    return f"Hand {hand.number} saved: {outcome.winner.value.title()}{score}."
+
+
+@table_staff_required
+@require_POST
+def seat_change(request: HttpRequest, shoe_id: int) -> HttpResponse:
+    shoe = _get_shoe(shoe_id)
+    try:
+        seat = int(request.POST.get("seat", ""))
+        guest_id = request.POST.get("guest", "")
+        if guest_id:
+            guest = get_object_or_404(Guest, pk=int(guest_id))
+            services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=request.user)
+            notice = f"{guest} sits in seat {seat}."
+        else:
+            services.seat_clear(shoe=shoe, seat=seat, by=request.user)
+            notice = f"Seat {seat} is free."
+    except ValueError:
+        return _table_refusal(request, shoe, "Choose a seat and a guest.")
+    except ValidationError as error:
+        return _table_refusal(request, shoe, " ".join(error.messages))
+    return _after_write(request, shoe, notice)
+
+
+def _table_refusal(request: HttpRequest, shoe: Shoe, message: str) -> HttpResponse:
+    if request.htmx:
+        return _render_table(request, shoe, refusal=message)
+    messages.error(request, message)
+    return redirect("ledger:shoe_table", shoe.pk)
+
+
+@table_staff_required
+@require_POST
+def hand_undo(request: HttpRequest, shoe_id: int) -> HttpResponse:
+    shoe = _get_shoe(shoe_id)
+    try:
+        revision = services.hand_undo(shoe=shoe, by=request.user)
+    except ValidationError as error:
+        return _table_refusal(request, shoe, " ".join(error.messages))
+    return _after_write(request, shoe, f"Hand {revision.hand_number} undone.")
+
+
+@host_required
+@require_POST
+def shoe_close(request: HttpRequest, shoe_id: int) -> HttpResponse:
+    shoe = _get_shoe(shoe_id)
+    try:
+        game_services.shoe_close(shoe=shoe, by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect("ledger:shoe_table", shoe.pk)
+    messages.success(request, f"Shoe {shoe.number} closed.")
+    return redirect("ledger:event_detail", shoe.event_id)
+
+
+@table_staff_required
+@require_GET
+def deal_helper(request: HttpRequest, shoe_id: int) -> HttpResponse:
+    """The card keypad's partial: add or take back a card in deal order and say what is due."""
+    _get_shoe(shoe_id)  # 404 for a shoe that does not exist
+    deal = deal_panel(
+        shoe_id,
+        request.GET.get("player_cards", ""),
+        request.GET.get("banker_cards", ""),
+        add=request.GET.get("add", ""),
+        back="back" in request.GET,
+    )
+    return render(request, "ledger/_deal.html", {"deal": deal, "ranks": RANKS})
+
+
+def deal_panel(
+    shoe_id: int, player_text: str, banker_text: str, *, add: str = "", back: bool = False
+) -> dict[str, Any]:
+    """The cards as typed or tapped so far, and what the dealer must do next."""
+    panel = {"shoe_id": shoe_id, "player_cards": player_text, "banker_cards": banker_text}
+    try:
+        player, banker = list(parse_cards(player_text)), list(parse_cards(banker_text))
+        if back:
+            _take_back(player, banker)
+        elif add:
+            _deal_next(player, banker, parse_card(add))
+        panel["player_cards"] = " ".join(str(card) for card in player)
+        panel["banker_cards"] = " ".join(str(card) for card in banker)
+        panel["status"] = _deal_status(tuple(player), tuple(banker))
+    except (CardError, HandError) as error:
+        panel["problem"] = str(error)
+    return panel
+
+
+def _deal_next(player: list[Card], banker: list[Card], card: Card) -> None:
+    if len(player) < 2 or len(banker) < 2:
+        (player if len(player) <= len(banker) else banker).append(card)
+        return
+    due = cards_due(tuple(player), tuple(banker))
+    if due.player:
+        player.append(card)
+    elif due.banker:
+        banker.append(card)
+    else:
+        raise HandError("The hand is complete: no more cards are due.")
+
+
+def _take_back(player: list[Card], banker: list[Card]) -> None:
+    if len(banker) == 3:
+        banker.pop()
+    elif len(player) == 3:
+        player.pop()
+    elif banker and len(banker) >= len(player):
+        banker.pop()
+    elif player:
+        player.pop()
+
+
+def _deal_status(player: tuple[Card, ...], banker: tuple[Card, ...]) -> str:
+    if not player and not banker:
+        return "Tap the cards in deal order: Player, Banker, Player, Banker."
+    if len(player) < 2 or len(banker) < 2:
+        side, held = ("Player", player) if len(player) <= len(banker) else ("Banker", banker)
+        return f"Next: {side}'s {'first' if not held else 'second'} card."
+    due: CardsDue = cards_due(player, banker)
+    if due.player:
+        return "Player draws a third card."
+    if due.banker:
+        return "Banker draws a third card."
+    outcome = DealtHand(player, banker).outcome()
+    natural = " (natural)" if outcome.natural else ""
+    if outcome.winner.value == "tie":
+        return f"Tie {outcome.player_total}–{outcome.banker_total}{natural}."
+    return (
+        f"{outcome.winner.value.title()} wins {outcome.player_total}–{outcome.banker_total}"
+        f"{natural}."
+    )
+
+
+# --- hands --------------------------------------------------------------------------------
+
+
+@table_staff_required
+def hand_detail(request: HttpRequest, hand_id: int) -> HttpResponse:
+    hand = get_object_or_404(Hand.objects.select_related("shoe__event", "logged_by"), pk=hand_id)
+    event = hand.shoe.event
+    bet_types = event.rule_set.offered_bets
+    form: CorrectionForm | None = None
+    if is_host(request.user):
+        if request.method == "POST":
+            form = CorrectionForm(request.POST, bet_types=bet_types)
+            if form.is_valid():
+                try:
+                    services.hand_correct(
+                        hand=hand,
+                        reason=form.cleaned_data["reason"],
+                        by=request.user,
+                        **form.service_arguments(),
+                    )
+                except ValidationError as error:
+                    add_service_errors(form, error)
+                else:
+                    messages.success(request, f"Hand {hand.number} corrected.")
+                    return redirect("ledger:hand_detail", hand.pk)
+        else:
+            form = CorrectionForm(initial=_correction_initial(hand), bet_types=bet_types)
+    elif request.method == "POST":
+        raise PermissionDenied
+    bets, revisions = hand_with_history(hand)
+    context = {
+        "hand": hand,
+        "event": event,
+        "outcome": hand.outcome(),
+        "bets": bets,
+        "revisions": revisions,
+        "form": form,
+        "stake_rows": _stake_rows(form, bet_types) if form else [],
+        "bet_types": bet_types,
+        "table_url": reverse("ledger:shoe_table", args=[hand.shoe_id]),
+    }
+    return render(request, "ledger/hand_detail.html", context)
+
+
+def _correction_initial(hand: Hand) -> dict[str, Any]:
+    initial: dict[str, Any] = {
+        "player_cards": hand.player_cards,
+        "banker_cards": hand.banker_cards,
+        "result": "" if hand.has_cards else hand.winner,
+        "player_pair": hand.player_pair and not hand.has_cards,
+        "banker_pair": hand.banker_pair and not hand.has_cards,
+    }
+    for bet in hand.bets.all():
+        initial[stake_field_name(bet.seat, BetType(bet.bet_type))] = bet.stake
+    return initial
+
+
+def _stake_rows(form: HandForm, bet_types: tuple[BetType, ...]) -> list[dict[str, Any]]:
+    return [
+        {"seat": seat, "fields": [form[stake_field_name(seat, b)] for b in bet_types]}
+        for seat in SEATS
+    ]
