@@ -46,10 +46,6 @@ class TableState:
     def planned_reached(self) -> bool:
         return self.next_number > self.event.hands_per_shoe
 
-    @property
-    def seated_guest_ids(self) -> set[int]:
-        return {seat.guest.pk for seat in self.seats if seat.guest is not None}
-
     def repeat_stakes(self) -> dict[str, Decimal]:
         """The last hand's stakes, for seats whose guest is still the one who placed them."""
         return {

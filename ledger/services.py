@@ -76,8 +76,9 @@ def guest_create(*, name: str) -> Guest:
     name = " ".join(name.split())
     if not name:
         raise ValidationError({"name": MSG_GUEST_NAME_EMPTY})
-    if Guest.objects.filter(name__iexact=name).exists():
-        raise ValidationError({"name": MSG_GUEST_EXISTS.format(name=name)})
+    existing = Guest.objects.filter(name__iexact=name).first()
+    if existing is not None:
+        raise ValidationError({"name": MSG_GUEST_EXISTS.format(name=existing.name)})
     guest = Guest(name=name)
     guest.full_clean(validate_constraints=False)
     guest.save()
@@ -191,7 +192,7 @@ def decide_outcome(
     try:
         dealt = DealtHand.from_cards(sides["player_cards"], sides["banker_cards"], decks=decks)
     except HandError as error:
-        raise ValidationError({"player_cards": str(error)}) from error
+        raise ValidationError({"cards": str(error)}) from error
     outcome = dealt.outcome()
     if result is not None:
         _check_result_agrees(outcome, result)

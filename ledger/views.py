@@ -32,6 +32,8 @@ from ledger.models import Guest
 from ledger.roles import host_required, is_host, table_staff_required
 from ledger.selectors import event_shoes, events_for_list, hand_with_history, table_state
 
+MSG_CHOOSE_SEAT = "Choose a seat and a guest."
+
 # --- events -------------------------------------------------------------------------------
 
 
@@ -157,6 +159,7 @@ def _render_table(
     repeat: bool = False,
     notice: str = "",
     refusal: str = "",
+    seating_open: bool = False,
 ) -> HttpResponse:
     state = table_state(shoe)
     bet_types = state.event.rule_set.offered_bets
@@ -174,6 +177,7 @@ def _render_table(
         "bet_types": bet_types,
         "notice": notice,
         "refusal": refusal,
+        "seating_open": seating_open or state.last_hand is None,
         "can_host": is_host(request.user),
         "chips": _chip_values(state.event),
         "ranks": RANKS,
@@ -201,9 +205,11 @@ def shoe_table(request: HttpRequest, shoe_id: int) -> HttpResponse:
     return _render_table(request, shoe, repeat=request.GET.get("repeat") == "1")
 
 
-def _after_write(request: HttpRequest, shoe: Shoe, notice: str) -> HttpResponse:
+def _after_write(
+    request: HttpRequest, shoe: Shoe, notice: str, *, seating_open: bool = False
+) -> HttpResponse:
     if request.htmx:
-        return _render_table(request, shoe, notice=notice)
+        return _render_table(request, shoe, notice=notice, seating_open=seating_open)
     messages.success(request, notice)
     return redirect("ledger:shoe_table", shoe.pk)
 
@@ -264,10 +270,10 @@ def seat_change(request: HttpRequest, shoe_id: int) -> HttpResponse:
             services.seat_clear(shoe=shoe, seat=seat, by=request.user)
             notice = f"Seat {seat} is free."
     except ValueError:
-        return _table_refusal(request, shoe, "Choose a seat and a guest.")
+        return _table_refusal(request, shoe, MSG_CHOOSE_SEAT)
     except ValidationError as error:
         return _table_refusal(request, shoe, " ".join(error.messages))
-    return _after_write(request, shoe, notice)
+    return _after_write(request, shoe, notice, seating_open=True)
 
 
 def _table_refusal(request: HttpRequest, shoe: Shoe, message: str) -> HttpResponse:

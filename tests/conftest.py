@@ -1,9 +1,24 @@
 from __future__ import annotations
 
-import pytest
+import uuid
+from datetime import date
+from decimal import Decimal
 
+import pytest
+from django.contrib.auth.models import Group, User
+
+from games import services as game_services
 from games.cards import parse_cards
+from games.payouts import BetType, RuleSet
 from games.rules import Hand
+from ledger import services
+from ledger.roles import DEALERS, HOSTS
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    # Hashing with the production algorithm would spend most of the suite's time on logins.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
@@ -14,3 +29,91 @@ def hand_from():
         return Hand.from_cards(parse_cards(player), parse_cards(banker))
 
     return build
+
+
+def make_user(username: str, role: str | None) -> User:
+    user = User.objects.create_user(username, password="pw-for-tests")
+    if role:
+        user.groups.add(Group.objects.get(name=role))
+    return user
+
+
+@pytest.fixture
+def host(db) -> User:
+    return make_user("hostess", HOSTS)
+
+
+@pytest.fixture
+def dealer(db) -> User:
+    return make_user("dealer", DEALERS)
+
+
+@pytest.fixture
+def outsider(db) -> User:
+    """Logged in, but neither host nor dealer."""
+    return make_user("stranger", None)
+
+
+@pytest.fixture
+def make_event(host):
+    def build(**overrides) -> object:
+        fields = {
+            "name": "Friday night",
+            "date": date(2026, 11, 20),
+            "rules": RuleSet(),
+            "by": host,
+            "table_min": Decimal(10),
+            "table_max": Decimal(1000),
+        }
+        return game_services.event_create(**(fields | overrides))
+
+    return build
+
+
+@pytest.fixture
+def event(make_event):
+    return make_event()
+
+
+GUEST_NAMES = ("Aki", "Ben", "Chie", "Daisuke", "Emi", "Fumio", "Goro", "Hana")
+
+
+@pytest.fixture
+def guests(event, host):
+    return [services.event_guest_add(event=event, name=name, by=host) for name in GUEST_NAMES]
+
+
+@pytest.fixture
+def shoe(event, host):
+    return game_services.shoe_start(event=event, by=host)
+
+
+@pytest.fixture
+def seated(shoe, guests, host):
+    """Seven guests in seats 1–7 (Hana, the eighth, waits)."""
+    for seat, guest in zip(range(1, 8), guests, strict=False):
+        services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
+    return {seat: guest for seat, guest in zip(range(1, 8), guests, strict=False)}
+
+
+def bet(seat: int, bet_type: str, stake: str | int) -> services.BetInput:
+    return services.BetInput(seat=seat, bet_type=BetType(bet_type), stake=Decimal(str(stake)))
+
+
+@pytest.fixture
+def record(host):
+    """Record the next hand of a shoe: ``record(shoe, "9 7", "J J 10", [bet(1, "player", 10)])``."""
+
+    def do(shoe, player="", banker="", bets=(), *, result=None, by=None, key=None):
+        return services.hand_record(
+            shoe=shoe,
+            number=services.next_hand_number(shoe),
+            bets=list(bets),
+            by=by or host,
+            player_cards=player,
+            banker_cards=banker,
+            result=result,
+            idempotency_key=key or uuid.uuid4(),
+        )
+
+    return do

@@ -1,0 +1,309 @@
+from __future__ import annotations
+
+import uuid
+from decimal import Decimal
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from games import services as game_services
+from games.models import Hand
+from games.payouts import RuleSet, SideBet
+from games.rules import Winner
+from ledger import services
+from ledger.models import Bet, HandRevision, Seating
+from ledger.money import money_sum
+from ledger.services import ResultInput
+from tests.conftest import bet
+
+D = Decimal
+pytestmark = pytest.mark.django_db
+
+
+def messages_of(raised: pytest.ExceptionInfo[ValidationError]) -> list[str]:
+    return raised.value.messages
+
+
+def nothing_written() -> bool:
+    return not Hand.objects.exists() and not Bet.objects.exists()
+
+
+def test_a_hand_from_the_cards_settles_every_bet(seated, shoe, record):
+    hand = record(
+        shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "banker", 50), bet(3, "banker_pair", 10)]
+    )
+    assert (hand.number, hand.winner, hand.banker_pair, hand.player_pair) == (1, "player", True, False)
+    settled = {b.seat: (b.guest, b.gross, b.commission, b.net) for b in hand.bets.all()}
+    assert settled == {
+        1: (seated[1], D("100.00"), D("0.00"), D("100.00")),
+        2: (seated[2], D("-50.00"), D("0.00"), D("-50.00")),
+        3: (seated[3], D("110.00"), D("0.00"), D("110.00")),
+    }
+
+
+def test_a_winning_banker_bet_pays_less_commission(seated, shoe, record):
+    hand = record(shoe, "8 K", "9 K", [bet(2, "banker", 50)])
+    only = hand.bets.get()
+    assert (only.gross, only.commission, only.net) == (D("50.00"), D("2.50"), D("47.50"))
+
+
+def test_a_tie_pushes_player_and_banker_and_pays_the_tie(seated, shoe, record):
+    hand = record(shoe, "8 K", "8 Q", [bet(1, "player", 20), bet(2, "banker", 20), bet(3, "tie", 10)])
+    assert {b.seat: b.net for b in hand.bets.all()} == {1: D(0), 2: D(0), 3: D("80.00")}
+
+
+def test_a_hand_from_the_result_alone(seated, shoe, record):
+    result = ResultInput(Winner.BANKER, player_pair=True)
+    hand = record(shoe, bets=[bet(1, "banker", 100), bet(2, "player_pair", 10)], result=result)
+    assert (hand.player_cards, hand.winner, hand.player_pair) == ("", "banker", True)
+    assert {b.seat: b.net for b in hand.bets.all()} == {1: D("95.00"), 2: D("110.00")}
+
+
+def test_cards_are_stored_in_one_spelling(seated, shoe, record):
+    hand = record(shoe, "t, 9h", "k♠ Q")
+    assert (hand.player_cards, hand.banker_cards) == ("10 9h", "Ks Q")
+
+
+@pytest.mark.parametrize(
+    ("cards", "bets", "result", "field", "message"),
+    [
+        (("9 7", "J J 10"), [bet(1, "player", 5)], None, "bets",
+         services.MSG_UNDER_MINIMUM.format(seat=1, bet="Player", stake="5", minimum="10")),
+        (("9 7", "J J 10"), [bet(1, "player", 1500)], None, "bets",
+         services.MSG_OVER_MAXIMUM.format(seat=1, bet="Player", stake="1,500", maximum="1,000")),
+        (("9 7", "J J 10"), [bet(1, "player", 0)], None, "bets", "more than zero"),
+        (("9 7", "J J 10"), [bet(1, "player", -10)], None, "bets", "more than zero"),
+        (("9 7", "J J 10"), [bet(1, "player", "10.005")], None, "bets", "to the cent"),
+        (("9 7", "J J 10"), [bet(8, "player", 10)], None, "bets",
+         services.MSG_NO_SUCH_SEAT.format(seat=8)),
+        (("9 7", "J J 10"), [bet(1, "dragon_7", 10)], None, "bets", "Dragon 7 is not offered"),
+        (("9 7", "J J 10"), [bet(1, "player", 10), bet(1, "player", 20)], None, "bets",
+         services.MSG_DUPLICATE_BET.format(seat=1, bet="Player")),
+        (("10 5", "10 7"), [], None, "cards", "Player has 5 and must draw"),
+        (("10 6", "10 6 A"), [], None, "cards", "Banker must stand"),
+        (("9 X", "J J 10"), [], None, "player_cards", "Unknown card 'X'"),
+        (("9 7", ""), [], None, "cards", "Banker needs two cards"),
+        (("9 7", "J J 10"), [], ResultInput(Winner.BANKER), "result",
+         services.MSG_RESULT_CONTRADICTS.format(actual="Player", player=6, banker=0, given="Banker")),
+        (("9 7", "J J 10"), [], ResultInput(None, player_pair=True), "player_pair",
+         services.MSG_PAIR_CONTRADICTS.format(side="Player")),
+        (("", ""), [], None, "result", services.MSG_NO_RESULT),
+        (("", ""), [bet(1, "dragon_bonus_player", 10)], ResultInput(Winner.PLAYER), "bets",
+         "is not offered"),
+    ],
+)
+def test_bad_input_is_refused_with_its_reason_and_writes_nothing(
+    seated, shoe, record, cards, bets, result, field, message
+):
+    with pytest.raises(ValidationError) as raised:
+        record(shoe, *cards, bets, result=result)
+    errors = raised.value.message_dict
+    assert field in errors
+    assert any(message in text for text in errors[field]), errors
+    assert nothing_written()
+
+
+def test_a_bet_on_an_empty_seat_is_refused(shoe, guests, record, host):
+    services.seat_guest(shoe=shoe, seat=1, guest=guests[0], by=host)
+    with pytest.raises(ValidationError) as raised:
+        record(shoe, "9 7", "J J 10", [bet(1, "player", 10), bet(4, "banker", 10)])
+    assert messages_of(raised) == [services.MSG_EMPTY_SEAT.format(seat=4)]
+    assert nothing_written()
+
+
+def test_side_bets_settled_from_cards_need_the_cards(make_event, host, record):
+    event = make_event(rules=RuleSet(side_bets=frozenset(SideBet)))
+    guest = services.event_guest_add(event=event, name="Aki", by=host)
+    shoe = game_services.shoe_start(event=event, by=host)
+    services.seat_guest(shoe=shoe, seat=1, guest=guest, by=host)
+    with pytest.raises(ValidationError, match="settled from the cards"):
+        record(shoe, bets=[bet(1, "dragon_7", 10)], result=ResultInput(Winner.BANKER))
+    hand = record(shoe, "K K 3", "4 J 3", [bet(1, "dragon_7", 10)])  # Banker three-card 7
+    assert hand.bets.get().net == D("400.00")
+
+
+def test_every_problem_in_the_bets_is_listed_at_once(seated, shoe, record):
+    with pytest.raises(ValidationError) as raised:
+        record(shoe, "9 7", "J J 10", [bet(1, "player", 5), bet(2, "banker", 5000)])
+    assert len(raised.value.message_dict["bets"]) == 2
+
+
+def test_a_repeated_submission_is_recorded_once(seated, shoe, host):
+    key = uuid.uuid4()
+    arguments = {
+        "shoe": shoe, "number": 1, "bets": [bet(1, "player", 10)], "by": host,
+        "player_cards": "9 7", "banker_cards": "J J 10", "idempotency_key": key,
+    }
+    first = services.hand_record(**arguments)
+    again = services.hand_record(**arguments)
+    assert again.pk == first.pk
+    assert Hand.objects.count() == 1
+    assert Bet.objects.count() == 1
+
+
+def test_a_second_device_logging_the_same_hand_is_told_who_got_there_first(seated, shoe, host, dealer):
+    services.hand_record(shoe=shoe, number=1, bets=[], by=host, result=ResultInput(Winner.TIE),
+                         idempotency_key=uuid.uuid4())
+    with pytest.raises(services.HandTaken) as raised:
+        services.hand_record(shoe=shoe, number=1, bets=[bet(1, "banker", 10)], by=dealer,
+                             result=ResultInput(Winner.BANKER), idempotency_key=uuid.uuid4())
+    assert "Hand 1 was already recorded by hostess" in messages_of(raised)[0]
+    assert "the table now shows hand 2" in messages_of(raised)[0]
+    assert Hand.objects.count() == 1
+    assert not Bet.objects.exists()
+
+
+def test_a_hand_number_out_of_sequence_is_refused(seated, shoe, host):
+    with pytest.raises(services.HandTaken) as raised:
+        services.hand_record(shoe=shoe, number=3, bets=[], by=host, result=ResultInput(Winner.TIE))
+    assert messages_of(raised) == [services.MSG_HAND_OUT_OF_SEQUENCE.format(number=3, next=1)]
+
+
+def test_nothing_is_logged_into_a_closed_shoe_or_event(seated, shoe, event, record, host):
+    record(shoe, "9 7", "J J 10")
+    game_services.shoe_close(shoe=shoe, by=host)
+    with pytest.raises(ValidationError) as raised:
+        record(shoe, "8 K", "9 K")
+    assert messages_of(raised) == [game_services.MSG_SHOE_CLOSED.format(number=1)]
+    game_services.event_close(event=event, by=host)
+    with pytest.raises(ValidationError) as raised:
+        record(shoe, "8 K", "9 K")
+    assert messages_of(raised) == [game_services.MSG_EVENT_CLOSED]
+    with pytest.raises(ValidationError):
+        game_services.shoe_start(event=event, by=host)
+    assert Hand.objects.count() == 1
+
+
+def test_a_swap_between_hands_keeps_each_guests_results_their_own(
+    seated, shoe, guests, record, host
+):
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
+    services.seat_guest(shoe=shoe, seat=1, guest=guests[7], by=host)  # Hana takes seat 1
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 30)])
+    by_guest = dict(Bet.objects.values_list("guest__name").annotate(n=money_sum("net")))
+    assert by_guest == {"Aki": D("100.00"), "Hana": D("30.00")}
+    seatings = list(Seating.objects.filter(seat=1).values_list("guest__name", "from_hand", "to_hand"))
+    assert seatings == [("Aki", 1, 1), ("Hana", 2, None)]
+
+
+def test_a_guest_moving_seats_frees_the_old_one(seated, shoe, record, host):
+    record(shoe, "9 7", "J J 10")
+    services.seat_guest(shoe=shoe, seat=2, guest=seated[1], by=host)  # Aki moves to Ben's seat
+    current = dict(Seating.objects.filter(to_hand__isnull=True).values_list("seat", "guest__name"))
+    assert current[2] == "Aki"
+    assert 1 not in current
+
+
+def test_seating_someone_before_any_hand_is_played_leaves_no_trace(shoe, guests, host):
+    services.seat_guest(shoe=shoe, seat=1, guest=guests[0], by=host)
+    services.seat_guest(shoe=shoe, seat=1, guest=guests[1], by=host)
+    services.seat_clear(shoe=shoe, seat=1, by=host)
+    assert not Seating.objects.exists()
+
+
+def test_only_guests_on_the_list_are_seated_and_only_in_seats_1_to_7(shoe, guests, make_event, host):
+    other = make_event(name="Another night")
+    stranger = services.event_guest_add(event=other, name="Zed", by=host)
+    with pytest.raises(ValidationError, match="not on this event's guest list"):
+        services.seat_guest(shoe=shoe, seat=1, guest=stranger, by=host)
+    with pytest.raises(ValidationError, match="no seat 8"):
+        services.seat_guest(shoe=shoe, seat=8, guest=guests[0], by=host)
+
+
+def test_undo_takes_back_the_last_hand_and_journals_it(seated, shoe, record, host):
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
+    record(shoe, "8 K", "9 K", [bet(2, "banker", 40)])
+    revision = services.hand_undo(shoe=shoe, by=host)
+    assert list(shoe.hands.values_list("number", flat=True)) == [1]
+    assert Bet.objects.count() == 1
+    assert (revision.kind, revision.hand_number, revision.changed_by) == ("undo", 2, host)
+    assert revision.before["banker_cards"] == "9 K"
+    assert revision.before["bets"][0] | {"guest_id": None} == {
+        "seat": 2, "guest_id": None, "guest": "Ben", "bet_type": "banker",
+        "stake": "40.00", "gross": "40.00", "commission": "2.00", "net": "38.00",
+    }
+    assert record(shoe, "8 K", "8 Q").number == 2  # the number is free again
+
+
+def test_undo_with_no_hand_or_in_a_closed_shoe_is_refused(seated, shoe, record, host):
+    with pytest.raises(ValidationError, match="no hand to undo"):
+        services.hand_undo(shoe=shoe, by=host)
+    record(shoe, "9 7", "J J 10")
+    game_services.shoe_close(shoe=shoe, by=host)
+    with pytest.raises(ValidationError, match="closed"):
+        services.hand_undo(shoe=shoe, by=host)
+    assert Hand.objects.count() == 1
+
+
+def test_a_correction_resettles_every_bet_and_keeps_the_old_version(seated, shoe, record, host):
+    hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "banker", 50)])
+    corrected = services.hand_correct(
+        hand=hand, reason="Dealer misread the cards", by=host,
+        player_cards="9 7", banker_cards="J J 8",  # Banker 8 beats Player 6
+        bets=[bet(1, "player", 100), bet(2, "banker", 60)],
+    )
+    assert (corrected.winner, corrected.version) == ("banker", 2)
+    assert {b.seat: b.net for b in corrected.bets.all()} == {1: D("-100.00"), 2: D("57.00")}
+    revision = HandRevision.objects.get()
+    assert (revision.kind, revision.reason, revision.changed_by) == (
+        "correction", "Dealer misread the cards", host
+    )
+    assert revision.before["banker_cards"] == "J J 10"
+    assert [b["net"] for b in revision.before["bets"]] == ["100.00", "-50.00"]
+    assert revision.after["version"] == 2
+    assert shoe.hands.aggregate(n=money_sum("bets__net"))["n"] == D("-43.00")
+
+
+def test_a_correction_needs_a_reason_and_valid_cards_and_changes_nothing_otherwise(
+    seated, shoe, record, host
+):
+    hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
+    with pytest.raises(ValidationError) as raised:
+        services.hand_correct(hand=hand, reason=" ", by=host, bets=[], result=ResultInput(Winner.TIE))
+    assert raised.value.message_dict == {"reason": [services.MSG_REASON_REQUIRED]}
+    with pytest.raises(ValidationError, match="must draw"):
+        services.hand_correct(hand=hand, reason="x", by=host, bets=[],
+                              player_cards="10 5", banker_cards="10 7")
+    hand.refresh_from_db()
+    assert (hand.version, hand.player_cards, Bet.objects.count()) == (1, "9 7", 1)
+    assert not HandRevision.objects.exists()
+
+
+def test_a_closed_shoe_can_still_be_corrected_until_the_event_closes(
+    seated, shoe, event, record, host
+):
+    hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
+    game_services.shoe_close(shoe=shoe, by=host)
+    services.hand_correct(hand=hand, reason="late fix", by=host, bets=[], result=ResultInput(Winner.TIE))
+    game_services.event_close(event=event, by=host)
+    with pytest.raises(ValidationError, match="event is closed"):
+        services.hand_correct(hand=hand, reason="too late", by=host, bets=[],
+                              result=ResultInput(Winner.PLAYER))
+
+
+def test_shoes_are_numbered_and_one_is_open_at_a_time(event, host):
+    first = game_services.shoe_start(event=event, by=host)
+    with pytest.raises(ValidationError, match="Shoe 1 is still open"):
+        game_services.shoe_start(event=event, by=host)
+    with pytest.raises(ValidationError, match="close it before closing the event"):
+        game_services.event_close(event=event, by=host)
+    game_services.shoe_close(shoe=first, by=host)
+    assert game_services.shoe_start(event=event, by=host).number == 2
+
+
+def test_guests_are_found_by_name_and_brought_back_in_one_go(make_event, host):
+    last_week = make_event(name="Last week")
+    for name in ("Aki", "Ben", "Chie"):
+        services.event_guest_add(event=last_week, name=name, by=host)
+    tonight = make_event(name="Tonight")
+    services.event_guest_add(event=tonight, name="  aki ", by=host)  # a returning guest
+    assert services.event_guests_bring_back(event=tonight, from_event=last_week, by=host) == 2
+    assert sorted(tonight.guests.values_list("name", flat=True)) == ["Aki", "Ben", "Chie"]
+    with pytest.raises(ValidationError, match="already a guest called Ben"):
+        services.guest_create(name="BEN")
+
+
+def test_the_rule_set_is_copied_onto_the_event(make_event):
+    event = make_event(rules=RuleSet(commission_rate=D("0.04"), tie_pays=9))
+    assert event.rule_set == RuleSet(commission_rate=D("0.04"), tie_pays=9)
+    assert event.rules["commission_rate"] == "0.04"
