@@ -93,7 +93,7 @@ def seated(shoe, guests, host):
     """Seven guests in seats 1–7 (Hana, the eighth, waits)."""
     for seat, guest in zip(range(1, 8), guests, strict=False):
         services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
-    return {seat: guest for seat, guest in zip(range(1, 8), guests, strict=False)}
+    return dict(zip(range(1, 8), guests, strict=False))
 
 
 def bet(seat: int, bet_type: str, stake: str | int) -> services.BetInput:

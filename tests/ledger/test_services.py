@@ -30,9 +30,17 @@ def nothing_written() -> bool:
 
 def test_a_hand_from_the_cards_settles_every_bet(seated, shoe, record):
     hand = record(
-        shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "banker", 50), bet(3, "banker_pair", 10)]
+        shoe,
+        "9 7",
+        "J J 10",
+        [bet(1, "player", 100), bet(2, "banker", 50), bet(3, "banker_pair", 10)],
     )
-    assert (hand.number, hand.winner, hand.banker_pair, hand.player_pair) == (1, "player", True, False)
+    assert (hand.number, hand.winner, hand.banker_pair, hand.player_pair) == (
+        1,
+        "player",
+        True,
+        False,
+    )
     settled = {b.seat: (b.guest, b.gross, b.commission, b.net) for b in hand.bets.all()}
     assert settled == {
         1: (seated[1], D("100.00"), D("0.00"), D("100.00")),
@@ -48,7 +56,9 @@ def test_a_winning_banker_bet_pays_less_commission(seated, shoe, record):
 
 
 def test_a_tie_pushes_player_and_banker_and_pays_the_tie(seated, shoe, record):
-    hand = record(shoe, "8 K", "8 Q", [bet(1, "player", 20), bet(2, "banker", 20), bet(3, "tie", 10)])
+    hand = record(
+        shoe, "8 K", "8 Q", [bet(1, "player", 20), bet(2, "banker", 20), bet(3, "tie", 10)]
+    )
     assert {b.seat: b.net for b in hand.bets.all()} == {1: D(0), 2: D(0), 3: D("80.00")}
 
 
@@ -67,29 +77,66 @@ def test_cards_are_stored_in_one_spelling(seated, shoe, record):
 @pytest.mark.parametrize(
     ("cards", "bets", "result", "field", "message"),
     [
-        (("9 7", "J J 10"), [bet(1, "player", 5)], None, "bets",
-         services.MSG_UNDER_MINIMUM.format(seat=1, bet="Player", stake="5", minimum="10")),
-        (("9 7", "J J 10"), [bet(1, "player", 1500)], None, "bets",
-         services.MSG_OVER_MAXIMUM.format(seat=1, bet="Player", stake="1,500", maximum="1,000")),
+        (
+            ("9 7", "J J 10"),
+            [bet(1, "player", 5)],
+            None,
+            "bets",
+            services.MSG_UNDER_MINIMUM.format(seat=1, bet="Player", stake="5", minimum="10"),
+        ),
+        (
+            ("9 7", "J J 10"),
+            [bet(1, "player", 1500)],
+            None,
+            "bets",
+            services.MSG_OVER_MAXIMUM.format(seat=1, bet="Player", stake="1,500", maximum="1,000"),
+        ),
         (("9 7", "J J 10"), [bet(1, "player", 0)], None, "bets", "more than zero"),
         (("9 7", "J J 10"), [bet(1, "player", -10)], None, "bets", "more than zero"),
         (("9 7", "J J 10"), [bet(1, "player", "10.005")], None, "bets", "to the cent"),
-        (("9 7", "J J 10"), [bet(8, "player", 10)], None, "bets",
-         services.MSG_NO_SUCH_SEAT.format(seat=8)),
+        (
+            ("9 7", "J J 10"),
+            [bet(8, "player", 10)],
+            None,
+            "bets",
+            services.MSG_NO_SUCH_SEAT.format(seat=8),
+        ),
         (("9 7", "J J 10"), [bet(1, "dragon_7", 10)], None, "bets", "Dragon 7 is not offered"),
-        (("9 7", "J J 10"), [bet(1, "player", 10), bet(1, "player", 20)], None, "bets",
-         services.MSG_DUPLICATE_BET.format(seat=1, bet="Player")),
+        (
+            ("9 7", "J J 10"),
+            [bet(1, "player", 10), bet(1, "player", 20)],
+            None,
+            "bets",
+            services.MSG_DUPLICATE_BET.format(seat=1, bet="Player"),
+        ),
         (("10 5", "10 7"), [], None, "cards", "Player has 5 and must draw"),
         (("10 6", "10 6 A"), [], None, "cards", "Banker must stand"),
         (("9 X", "J J 10"), [], None, "player_cards", "Unknown card 'X'"),
         (("9 7", ""), [], None, "cards", "Banker needs two cards"),
-        (("9 7", "J J 10"), [], ResultInput(Winner.BANKER), "result",
-         services.MSG_RESULT_CONTRADICTS.format(actual="Player", player=6, banker=0, given="Banker")),
-        (("9 7", "J J 10"), [], ResultInput(None, player_pair=True), "player_pair",
-         services.MSG_PAIR_CONTRADICTS.format(side="Player")),
+        (
+            ("9 7", "J J 10"),
+            [],
+            ResultInput(Winner.BANKER),
+            "result",
+            services.MSG_RESULT_CONTRADICTS.format(
+                actual="Player", player=6, banker=0, given="Banker"
+            ),
+        ),
+        (
+            ("9 7", "J J 10"),
+            [],
+            ResultInput(None, player_pair=True),
+            "player_pair",
+            services.MSG_PAIR_CONTRADICTS.format(side="Player"),
+        ),
         (("", ""), [], None, "result", services.MSG_NO_RESULT),
-        (("", ""), [bet(1, "dragon_bonus_player", 10)], ResultInput(Winner.PLAYER), "bets",
-         "is not offered"),
+        (
+            ("", ""),
+            [bet(1, "dragon_bonus_player", 10)],
+            ResultInput(Winner.PLAYER),
+            "bets",
+            "is not offered",
+        ),
     ],
 )
 def test_bad_input_is_refused_with_its_reason_and_writes_nothing(
@@ -131,8 +178,13 @@ def test_every_problem_in_the_bets_is_listed_at_once(seated, shoe, record):
 def test_a_repeated_submission_is_recorded_once(seated, shoe, host):
     key = uuid.uuid4()
     arguments = {
-        "shoe": shoe, "number": 1, "bets": [bet(1, "player", 10)], "by": host,
-        "player_cards": "9 7", "banker_cards": "J J 10", "idempotency_key": key,
+        "shoe": shoe,
+        "number": 1,
+        "bets": [bet(1, "player", 10)],
+        "by": host,
+        "player_cards": "9 7",
+        "banker_cards": "J J 10",
+        "idempotency_key": key,
     }
     first = services.hand_record(**arguments)
     again = services.hand_record(**arguments)
@@ -141,12 +193,26 @@ def test_a_repeated_submission_is_recorded_once(seated, shoe, host):
     assert Bet.objects.count() == 1
 
 
-def test_a_second_device_logging_the_same_hand_is_told_who_got_there_first(seated, shoe, host, dealer):
-    services.hand_record(shoe=shoe, number=1, bets=[], by=host, result=ResultInput(Winner.TIE),
-                         idempotency_key=uuid.uuid4())
+def test_a_second_device_logging_the_same_hand_is_told_who_got_there_first(
+    seated, shoe, host, dealer
+):
+    services.hand_record(
+        shoe=shoe,
+        number=1,
+        bets=[],
+        by=host,
+        result=ResultInput(Winner.TIE),
+        idempotency_key=uuid.uuid4(),
+    )
     with pytest.raises(services.HandTaken) as raised:
-        services.hand_record(shoe=shoe, number=1, bets=[bet(1, "banker", 10)], by=dealer,
-                             result=ResultInput(Winner.BANKER), idempotency_key=uuid.uuid4())
+        services.hand_record(
+            shoe=shoe,
+            number=1,
+            bets=[bet(1, "banker", 10)],
+            by=dealer,
+            result=ResultInput(Winner.BANKER),
+            idempotency_key=uuid.uuid4(),
+        )
     assert "Hand 1 was already recorded by hostess" in messages_of(raised)[0]
     assert "the table now shows hand 2" in messages_of(raised)[0]
     assert Hand.objects.count() == 1
@@ -182,7 +248,9 @@ def test_a_swap_between_hands_keeps_each_guests_results_their_own(
     record(shoe, "9 7", "J J 10", [bet(1, "player", 30)])
     by_guest = dict(Bet.objects.values_list("guest__name").annotate(n=money_sum("net")))
     assert by_guest == {"Aki": D("100.00"), "Hana": D("30.00")}
-    seatings = list(Seating.objects.filter(seat=1).values_list("guest__name", "from_hand", "to_hand"))
+    seatings = list(
+        Seating.objects.filter(seat=1).values_list("guest__name", "from_hand", "to_hand")
+    )
     assert seatings == [("Aki", 1, 1), ("Hana", 2, None)]
 
 
@@ -201,7 +269,9 @@ def test_seating_someone_before_any_hand_is_played_leaves_no_trace(shoe, guests,
     assert not Seating.objects.exists()
 
 
-def test_only_guests_on_the_list_are_seated_and_only_in_seats_1_to_7(shoe, guests, make_event, host):
+def test_only_guests_on_the_list_are_seated_and_only_in_seats_1_to_7(
+    shoe, guests, make_event, host
+):
     other = make_event(name="Another night")
     stranger = services.event_guest_add(event=other, name="Zed", by=host)
     with pytest.raises(ValidationError, match="not on this event's guest list"):
@@ -219,8 +289,14 @@ def test_undo_takes_back_the_last_hand_and_journals_it(seated, shoe, record, hos
     assert (revision.kind, revision.hand_number, revision.changed_by) == ("undo", 2, host)
     assert revision.before["banker_cards"] == "9 K"
     assert revision.before["bets"][0] | {"guest_id": None} == {
-        "seat": 2, "guest_id": None, "guest": "Ben", "bet_type": "banker",
-        "stake": "40.00", "gross": "40.00", "commission": "2.00", "net": "38.00",
+        "seat": 2,
+        "guest_id": None,
+        "guest": "Ben",
+        "bet_type": "banker",
+        "stake": "40.00",
+        "gross": "40.00",
+        "commission": "2.00",
+        "net": "38.00",
     }
     assert record(shoe, "8 K", "8 Q").number == 2  # the number is free again
 
@@ -238,15 +314,20 @@ def test_undo_with_no_hand_or_in_a_closed_shoe_is_refused(seated, shoe, record, 
 def test_a_correction_resettles_every_bet_and_keeps_the_old_version(seated, shoe, record, host):
     hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "banker", 50)])
     corrected = services.hand_correct(
-        hand=hand, reason="Dealer misread the cards", by=host,
-        player_cards="9 7", banker_cards="J J 8",  # Banker 8 beats Player 6
+        hand=hand,
+        reason="Dealer misread the cards",
+        by=host,
+        player_cards="9 7",
+        banker_cards="J J 8",  # Banker 8 beats Player 6
         bets=[bet(1, "player", 100), bet(2, "banker", 60)],
     )
     assert (corrected.winner, corrected.version) == ("banker", 2)
     assert {b.seat: b.net for b in corrected.bets.all()} == {1: D("-100.00"), 2: D("57.00")}
     revision = HandRevision.objects.get()
     assert (revision.kind, revision.reason, revision.changed_by) == (
-        "correction", "Dealer misread the cards", host
+        "correction",
+        "Dealer misread the cards",
+        host,
     )
     assert revision.before["banker_cards"] == "J J 10"
     assert [b["net"] for b in revision.before["bets"]] == ["100.00", "-50.00"]
@@ -259,11 +340,14 @@ def test_a_correction_needs_a_reason_and_valid_cards_and_changes_nothing_otherwi
 ):
     hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
     with pytest.raises(ValidationError) as raised:
-        services.hand_correct(hand=hand, reason=" ", by=host, bets=[], result=ResultInput(Winner.TIE))
+        services.hand_correct(
+            hand=hand, reason=" ", by=host, bets=[], result=ResultInput(Winner.TIE)
+        )
     assert raised.value.message_dict == {"reason": [services.MSG_REASON_REQUIRED]}
     with pytest.raises(ValidationError, match="must draw"):
-        services.hand_correct(hand=hand, reason="x", by=host, bets=[],
-                              player_cards="10 5", banker_cards="10 7")
+        services.hand_correct(
+            hand=hand, reason="x", by=host, bets=[], player_cards="10 5", banker_cards="10 7"
+        )
     hand.refresh_from_db()
     assert (hand.version, hand.player_cards, Bet.objects.count()) == (1, "9 7", 1)
     assert not HandRevision.objects.exists()
@@ -274,11 +358,14 @@ def test_a_closed_shoe_can_still_be_corrected_until_the_event_closes(
 ):
     hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
     game_services.shoe_close(shoe=shoe, by=host)
-    services.hand_correct(hand=hand, reason="late fix", by=host, bets=[], result=ResultInput(Winner.TIE))
+    services.hand_correct(
+        hand=hand, reason="late fix", by=host, bets=[], result=ResultInput(Winner.TIE)
+    )
     game_services.event_close(event=event, by=host)
     with pytest.raises(ValidationError, match="event is closed"):
-        services.hand_correct(hand=hand, reason="too late", by=host, bets=[],
-                              result=ResultInput(Winner.PLAYER))
+        services.hand_correct(
+            hand=hand, reason="too late", by=host, bets=[], result=ResultInput(Winner.PLAYER)
+        )
 
 
 def test_shoes_are_numbered_and_one_is_open_at_a_time(event, host):

@@ -1,0 +1,76 @@
+from __future__ import annotations
+
+from decimal import Decimal
+from io import StringIO
+
+import pytest
+from django.contrib.auth import authenticate
+from django.core.management import CommandError, call_command
+from django.db.models import Count
+
+from games.models import Event, Hand, Shoe
+from games.rules import validate_hand
+from ledger.demo import DEMO_PASSWORD
+from ledger.models import Bet, Guest, Seating
+from ledger.money import money_sum
+from ledger.roles import is_host, is_table_staff
+
+D = Decimal
+
+# RULES.md, "The reference night": guests' gross result and commission per shoe.
+REFERENCE = [
+    ("280", "59.50"),
+    ("-680", "64.00"),
+    ("480", "75.00"),
+    ("840", "59.50"),
+    ("-320", "55.50"),
+    ("440", "72.50"),
+]
+
+
+@pytest.fixture
+def demo(db):
+    out = StringIO()
+    call_command("load_demo", stdout=out)
+    return out.getvalue()
+
+
+def test_the_demo_is_the_reference_night_shoe_by_shoe(demo):
+    per_shoe = Shoe.objects.order_by("number").annotate(
+        gross=money_sum("hands__bets__gross"), commission=money_sum("hands__bets__commission")
+    )
+    assert [(s.gross, s.commission) for s in per_shoe] == [(D(g), D(c)) for g, c in REFERENCE]
+    totals = Bet.objects.aggregate(
+        gross=money_sum("gross"), commission=money_sum("commission"), net=money_sum("net")
+    )
+    assert totals == {"gross": D("1040.00"), "commission": D("386.00"), "net": D("654.00")}
+    event = Event.objects.get()
+    assert -totals["net"] * event.yen_per_chip == D("-65400")
+
+
+def test_the_demo_is_built_from_real_hands_fifteen_guests_and_seven_seats(demo):
+    assert list(Shoe.objects.annotate(n=Count("hands")).values_list("n", flat=True)) == [40] * 6
+    for hand in Hand.objects.all():
+        player, banker = hand.cards
+        validate_hand(player, banker)
+        assert hand.winner == hand.outcome().winner.value
+    assert Guest.objects.count() == 15
+    assert Bet.objects.values("guest").distinct().count() == 15
+    assert set(Seating.objects.values_list("seat", flat=True)) == set(range(1, 8))
+    assert all(bet.stake % 10 == 0 for bet in Bet.objects.all())  # $10 chips
+
+
+def test_the_demo_prints_working_logins(demo):
+    assert f"host / {DEMO_PASSWORD}" in demo
+    host = authenticate(username="host", password=DEMO_PASSWORD)
+    dealer = authenticate(username="dealer", password=DEMO_PASSWORD)
+    assert is_host(host) and is_table_staff(dealer) and not is_host(dealer)
+
+
+def test_the_demo_loads_only_into_an_empty_database(demo):
+    out = StringIO()
+    call_command("load_demo", "--if-empty", stdout=out)
+    assert "no demo loaded" in out.getvalue()
+    with pytest.raises(CommandError, match="already has events"):
+        call_command("load_demo")
+    assert Event.objects.count() == 1

@@ -1,0 +1,409 @@
+from __future__ import annotations
+
+import re
+import uuid
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games import services as game_services
+from games.models import Event, Hand, Shoe
+from ledger import forms, services
+from ledger.models import Bet, HandRevision
+from tests.conftest import bet
+
+D = Decimal
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def table_url(shoe: Shoe) -> str:
+    return reverse("ledger:shoe_table", args=[shoe.pk])
+
+
+def hand_data(shoe: Shoe, **fields: str) -> dict[str, str]:
+    """What the table's form posts for the next hand."""
+    return {
+        "number": str(services.next_hand_number(shoe)),
+        "idempotency_key": str(uuid.uuid4()),
+        **fields,
+    }
+
+
+def save(client, shoe, htmx=True, **fields):
+    headers = HTMX if htmx else {}
+    return client.post(
+        reverse("ledger:hand_record", args=[shoe.pk]), hand_data(shoe, **fields), **headers
+    )
+
+
+def text(response) -> str:
+    return response.content.decode()
+
+
+def test_the_host_logs_a_night_from_event_to_close(client, host):
+    client.force_login(host)
+    response = client.post(
+        reverse("ledger:event_create"),
+        {
+            "name": "Reference night",
+            "date": "2008-07-12",
+            "venue": "Bar",
+            "format": "mini",
+            "decks": "8",
+            "no_commission": "none",
+            "commission": "",
+            "tie_pays": "8",
+            "pair_pays": "11",
+            "side_bets": ["pairs"],
+            "currency_symbol": "$",
+            "yen_per_chip": "100",
+            "table_min": "10",
+            "table_max": "1000",
+            "hands_per_shoe": "2",
+        },
+    )
+    event = Event.objects.get()
+    assert response.url == reverse("ledger:event_detail", args=[event.pk])
+    for name in ("Aki", "Ben"):
+        client.post(reverse("ledger:event_guest_add", args=[event.pk]), {"name": name})
+    response = client.post(reverse("ledger:shoe_start", args=[event.pk]))
+    shoe = Shoe.objects.get()
+    assert response.url == table_url(shoe)
+    guests = {g.name: g for g in event.guests.all()}
+    for seat, name in ((1, "Aki"), (2, "Ben")):
+        response = client.post(
+            reverse("ledger:seat_change", args=[shoe.pk]),
+            {"seat": seat, "guest": guests[name].pk},
+            **HTMX,
+        )
+        assert f"{name} sits in seat {seat}." in text(response)
+
+    response = save(
+        client,
+        shoe,
+        player_cards="9 7",
+        banker_cards="J J 10",
+        stake_1_player="100",
+        stake_2_banker="50",
+    )
+    page = text(response)
+    assert "Hand 1 saved: Player 6–0." in page
+    assert 'data-seat-result="1">+100<' in page and 'data-seat-result="2">−50<' in page
+    assert "Hand <strong>2</strong>" in page  # moves on to the next hand
+
+    response = save(client, shoe, result="tie", stake_1_player="100", stake_2_banker="30")
+    page = text(response)
+    assert 'data-seat-result="1">push<' in page
+    assert 'data-seat-total="1">+100<' in page and 'data-seat-total="2">−50<' in page
+    assert "The planned 2 hands are played." in page  # the reminder; closing stays explicit
+
+    response = client.post(reverse("ledger:shoe_close", args=[shoe.pk]))
+    assert response.url == reverse("ledger:event_detail", args=[event.pk])
+    client.post(reverse("ledger:shoe_start", args=[event.pk]))
+    assert event.shoes.count() == 2
+    second = event.shoes.get(number=2)
+    game_services.shoe_close(shoe=second, by=host)
+    response = client.post(reverse("ledger:event_close", args=[event.pk]))
+    event.refresh_from_db()
+    assert event.closed_at is not None
+
+
+def test_without_javascript_saving_redirects_back_to_the_table(client, host, seated, shoe):
+    client.force_login(host)
+    response = save(
+        client, shoe, htmx=False, player_cards="8 K", banker_cards="9 K", stake_2_banker="50"
+    )
+    assert response.status_code == 302
+    assert response.url == table_url(shoe)
+    page = text(client.get(response.url))
+    assert "Hand 1 saved: Banker 8–9." in page
+    assert 'data-seat-result="2">+47.50<' in page
+
+
+def test_the_table_page_is_a_full_page_and_htmx_gets_the_partial(client, host, seated, shoe):
+    client.force_login(host)
+    assert "<html" in text(client.get(table_url(shoe)))
+    partial = text(client.get(table_url(shoe), **HTMX))
+    assert "<html" not in partial
+    assert partial.startswith('\n<section id="table"') or '<section id="table"' in partial[:200]
+
+
+def test_a_double_tap_records_the_hand_once(client, host, seated, shoe):
+    client.force_login(host)
+    data = hand_data(shoe, player_cards="9 7", banker_cards="J J 10", stake_1_player="10")
+    url = reverse("ledger:hand_record", args=[shoe.pk])
+    first, second = client.post(url, data, **HTMX), client.post(url, data, **HTMX)
+    assert "Hand 1 saved" in text(first) and "Hand 1 saved" in text(second)
+    assert Hand.objects.count() == 1 and Bet.objects.count() == 1
+
+
+def test_a_second_device_is_told_and_its_entry_kept_for_the_next_hand(
+    client, host, dealer, seated, shoe
+):
+    client.force_login(dealer)
+    stale = hand_data(shoe, result="banker", stake_3_banker="40")
+    services.hand_record(
+        shoe=shoe, number=1, bets=[], by=host, player_cards="9 7", banker_cards="J J 10"
+    )
+    page = text(client.post(reverse("ledger:hand_record", args=[shoe.pk]), stale, **HTMX))
+    assert "Hand 1 was already recorded by hostess" in page
+    assert 'name="number" value="2"' in page
+    assert 'name="stake_3_banker" value="40"' in page
+    assert Hand.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        (
+            {"result": "banker", "stake_1_player": "abc"},
+            forms.MSG_STAKE_NOT_A_NUMBER.format(seat=1, bet="Player"),
+        ),
+        (
+            {"result": "banker", "stake_1_player": "-10"},
+            forms.MSG_STAKE_NOT_POSITIVE.format(seat=1, bet="Player"),
+        ),
+        (
+            {"result": "banker", "stake_1_player": "0"},
+            forms.MSG_STAKE_NOT_POSITIVE.format(seat=1, bet="Player"),
+        ),
+        (
+            {"result": "banker", "stake_1_player": "5"},
+            services.MSG_UNDER_MINIMUM.format(seat=1, bet="Player", stake="5", minimum="10"),
+        ),
+        (
+            {"result": "banker", "stake_1_player": "2000"},
+            services.MSG_OVER_MAXIMUM.format(seat=1, bet="Player", stake="2,000", maximum="1,000"),
+        ),
+        ({"player_cards": "10 5", "banker_cards": "10 7"}, "Player has 5 and must draw"),
+        (
+            {"player_cards": "9 7", "banker_cards": "J J 10", "result": "banker"},
+            "The cards say Player (6–0), not Banker.",
+        ),
+        ({"player_cards": "9 Z", "banker_cards": "J J 10"}, "Unknown card &#x27;Z&#x27;"),
+        ({}, services.MSG_NO_RESULT),
+    ],
+)
+def test_bad_input_re_renders_the_table_with_the_reason_and_saves_nothing(
+    client, host, seated, shoe, fields, message
+):
+    client.force_login(host)
+    response = save(client, shoe, **fields)
+    assert response.status_code == 200
+    assert message.replace("'", "&#x27;") in text(response) or message in text(response)
+    assert not Hand.objects.exists()
+
+
+def test_a_bet_on_an_empty_seat_is_refused_in_the_page(client, host, shoe, guests):
+    client.force_login(host)
+    services.seat_guest(shoe=shoe, seat=1, guest=guests[0], by=host)
+    page = text(save(client, shoe, result="player", stake_4_player="10"))
+    assert services.MSG_EMPTY_SEAT.format(seat=4) in page
+    assert not Hand.objects.exists()
+
+
+def test_repeat_last_bets_fills_the_form_for_guests_still_seated(
+    client, host, seated, shoe, guests, record
+):
+    client.force_login(host)
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "banker", 50)])
+    services.seat_guest(shoe=shoe, seat=2, guest=guests[7], by=host)  # Ben leaves seat 2
+    page = text(client.get(table_url(shoe) + "?repeat=1", **HTMX))
+    assert 'name="stake_1_player" value="100.00"' in page
+    assert 'name="stake_2_banker" value' not in page
+    cleared = text(client.get(table_url(shoe), **HTMX))
+    assert 'name="stake_1_player" value' not in cleared
+
+
+def test_undo_from_the_page(client, host, seated, shoe, record):
+    client.force_login(host)
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
+    page = text(client.post(reverse("ledger:hand_undo", args=[shoe.pk]), **HTMX))
+    assert "Hand 1 undone." in page
+    assert not Hand.objects.exists()
+    refused = text(client.post(reverse("ledger:hand_undo", args=[shoe.pk]), **HTMX))
+    assert services.MSG_NOTHING_TO_UNDO in refused
+
+
+def test_the_host_corrects_a_hand_and_sees_its_history(client, host, seated, shoe, record):
+    client.force_login(host)
+    hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
+    url = reverse("ledger:hand_detail", args=[hand.pk])
+    form_page = text(client.get(url))
+    assert 'name="player_cards" value="9 7"' in form_page
+    assert 'name="stake_1_player" value="100.00"' in form_page
+    response = client.post(
+        url,
+        {
+            "player_cards": "9 7",
+            "banker_cards": "J J 8",
+            "stake_1_player": "100",
+            "reason": "misread the 8",
+        },
+    )
+    assert response.status_code == 302
+    page = text(client.get(url))
+    assert "Correction</strong> by hostess" in page
+    assert "misread the 8" in page
+    assert "Before (version 1): Player, P 9 7 / B J J 10" in page
+    assert Bet.objects.get().net == D("-100.00")
+    refused = text(
+        client.post(
+            url,
+            {"player_cards": "9 7", "banker_cards": "J J 8", "stake_1_player": "100", "reason": ""},
+        )
+    )
+    assert "This field is required." in refused
+    assert HandRevision.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("params", "status", "cards"),
+    [
+        (
+            {"player_cards": "", "banker_cards": "", "add": "9"},
+            "Next: Banker&#x27;s first card.",
+            ("9", ""),
+        ),
+        (
+            {"player_cards": "9", "banker_cards": "J", "add": "7"},
+            "Next: Banker&#x27;s second card.",
+            ("9 7", "J"),
+        ),
+        (
+            {"player_cards": "9 7", "banker_cards": "J J", "add": "10"},
+            "Player wins 6–0.",
+            ("9 7", "J J 10"),
+        ),
+        (
+            {"player_cards": "2 3", "banker_cards": "J J", "add": "4"},
+            "Banker draws a third card.",
+            ("2 3 4", "J J"),
+        ),
+        (
+            {"player_cards": "8 K", "banker_cards": "9 K", "add": "4"},
+            "The hand is complete",
+            ("8 K", "9 K"),
+        ),
+        (
+            {"player_cards": "9 7", "banker_cards": "J J 10", "back": "1"},
+            "Banker draws a third card.",
+            ("9 7", "J J"),
+        ),
+    ],
+)
+def test_the_card_keypad_deals_in_order_and_says_what_is_due(
+    client, dealer, shoe, params, status, cards
+):
+    client.force_login(dealer)
+    page = text(client.get(reverse("ledger:deal_helper", args=[shoe.pk]), params))
+    assert status in page
+    assert re.findall(r'name="(?:player|banker)_cards" value="([^"]*)"', page) == list(cards)
+
+
+# --- roles ------------------------------------------------------------------------------------
+
+
+def test_anyone_not_logged_in_is_sent_to_the_login_page(client, seated, shoe, record):
+    hand = record(shoe, "9 7", "J J 10")
+    for url in (
+        reverse("ledger:event_list"),
+        reverse("ledger:event_detail", args=[shoe.event_id]),
+        table_url(shoe),
+        reverse("ledger:hand_detail", args=[hand.pk]),
+    ):
+        response = client.get(url)
+        assert response.status_code == 302
+        assert response.url.startswith(reverse("login"))
+    response = save(client, shoe, htmx=False, result="tie")
+    assert response.url.startswith(reverse("login"))
+    assert Hand.objects.count() == 1
+
+
+def test_a_dealer_logs_and_seats_but_touches_nothing_else(
+    client, dealer, event, seated, shoe, guests, record
+):
+    client.force_login(dealer)
+    assert client.get(table_url(shoe)).status_code == 200
+    assert "Hand 1 saved" in text(save(client, shoe, result="player", stake_1_player="10"))
+    seat = client.post(
+        reverse("ledger:seat_change", args=[shoe.pk]), {"seat": 7, "guest": guests[7].pk}, **HTMX
+    )
+    assert "Hana sits in seat 7." in text(seat)
+    hand = Hand.objects.get()
+    forbidden = [
+        client.get(reverse("ledger:event_create")),
+        client.post(reverse("ledger:event_guest_add", args=[event.pk]), {"name": "Mallory"}),
+        client.post(reverse("ledger:shoe_close", args=[shoe.pk])),
+        client.post(reverse("ledger:event_close", args=[event.pk])),
+        client.post(
+            reverse("ledger:hand_detail", args=[hand.pk]), {"reason": "x", "result": "banker"}
+        ),
+    ]
+    assert [response.status_code for response in forbidden] == [403] * 5
+    assert "Correct this hand" not in text(
+        client.get(reverse("ledger:hand_detail", args=[hand.pk]))
+    )
+    game_services.shoe_close(shoe=shoe, by=dealer)  # (closing is a host's act in the pages)
+    closed = text(save(client, shoe, result="banker"))
+    assert game_services.MSG_SHOE_CLOSED.format(number=1) in closed
+    assert Hand.objects.count() == 1
+
+
+def test_a_logged_in_stranger_sees_none_of_it(client, outsider, shoe):
+    client.force_login(outsider)
+    assert client.get(table_url(shoe)).status_code == 403
+    assert client.get(reverse("ledger:event_list")).status_code == 403
+    assert save(client, shoe, result="tie").status_code == 403
+
+
+# --- queries ----------------------------------------------------------------------------------
+
+
+def record_hands(shoe, count, by):
+    for _ in range(count):
+        services.hand_record(
+            shoe=shoe,
+            number=services.next_hand_number(shoe),
+            by=by,
+            player_cards="9 7",
+            banker_cards="J J 10",
+            bets=[bet(seat, "banker", 10) for seat in range(1, 8)],
+        )
+
+
+def queries_for(client, shoe, action) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        response = action(client, shoe)
+    assert response.status_code in (200, 302)
+    return len(captured)
+
+
+SEVEN_BETS = {f"stake_{seat}_player": "20" for seat in range(1, 8)}
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        pytest.param(
+            lambda c, s: save(c, s, player_cards="8 K", banker_cards="9 K", **SEVEN_BETS), id="save"
+        ),
+        pytest.param(lambda c, s: c.get(table_url(s)), id="table page"),
+        pytest.param(lambda c, s: c.get(table_url(s) + "?repeat=1", **HTMX), id="repeat"),
+    ],
+)
+def test_the_table_runs_the_same_queries_with_1_or_40_hands(
+    client, host, seated, shoe, action, django_assert_max_num_queries
+):
+    client.force_login(host)
+    record_hands(shoe, 1, host)
+    small = queries_for(client, shoe, action)
+    record_hands(shoe, 39, host)
+    with django_assert_max_num_queries(small):
+        large = queries_for(client, shoe, action)
+    assert large == small
+    assert small <= 30
