@@ -4,7 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: run test lint format typecheck migrations-check ci clean
+BROWSER_INSTALLED := $(VENV)/.browser-installed
+
+.PHONY: run test test-browser lint format typecheck migrations-check ci clean
 
 $(INSTALLED): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,6 +21,14 @@ run: $(INSTALLED)
 
 test: $(INSTALLED)
 	$(BIN)/python -m pytest
+
+$(BROWSER_INSTALLED): $(INSTALLED)
+	$(BIN)/python -m pip install --quiet -e '.[dev,browser]'
+	touch $(BROWSER_INSTALLED)
+
+# Needs Debian's chromium at /usr/bin/chromium (CI installs it; see .ci/run).
+test-browser: $(BROWSER_INSTALLED)
+	$(BIN)/python -m pytest -m browser
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .

@@ -151,7 +151,7 @@ def _demo_users() -> dict[str, User]:
     users = {}
     for username, role in DEMO_USERS:
         user = User.objects.create_user(username, password=DEMO_PASSWORD)
-        user.groups.add(Group.objects.get(name=role))
+        user.groups.add(Group.objects.get_or_create(name=role)[0])
         users[username] = user
     users["host"].is_staff = users["host"].is_superuser = True
     users["host"].save()

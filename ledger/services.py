@@ -224,7 +224,8 @@ def _settle_bets(
 ) -> list[Bet]:
     event = shoe.event
     rules = event.rule_set
-    seated = {s.seat: s.guest for s in Seating.objects.filter(seatings_at(shoe, number))}
+    seatings = Seating.objects.filter(seatings_at(shoe, number)).select_related("guest")
+    seated = {seating.seat: seating.guest for seating in seatings}
     problems: list[str] = []
     settled: list[Bet] = []
     seen: set[tuple[int, BetType]] = set()

@@ -34,7 +34,7 @@ def hand_from():
 def make_user(username: str, role: str | None) -> User:
     user = User.objects.create_user(username, password="pw-for-tests")
     if role:
-        user.groups.add(Group.objects.get(name=role))
+        user.groups.add(Group.objects.get_or_create(name=role)[0])
     return user
 
 

@@ -35,7 +35,8 @@ def demo(db):
     return out.getvalue()
 
 
-def test_the_demo_is_the_reference_night_shoe_by_shoe(demo):
+def test_the_demo_is_the_reference_night_built_from_real_hands(demo):
+    # Loading takes seconds, so one test reads all of it.
     per_shoe = Shoe.objects.order_by("number").annotate(
         gross=money_sum("hands__bets__gross"), commission=money_sum("hands__bets__commission")
     )
@@ -47,8 +48,6 @@ def test_the_demo_is_the_reference_night_shoe_by_shoe(demo):
     event = Event.objects.get()
     assert -totals["net"] * event.yen_per_chip == D("-65400")
 
-
-def test_the_demo_is_built_from_real_hands_fifteen_guests_and_seven_seats(demo):
     assert list(Shoe.objects.annotate(n=Count("hands")).values_list("n", flat=True)) == [40] * 6
     for hand in Hand.objects.all():
         player, banker = hand.cards
@@ -59,8 +58,6 @@ def test_the_demo_is_built_from_real_hands_fifteen_guests_and_seven_seats(demo):
     assert set(Seating.objects.values_list("seat", flat=True)) == set(range(1, 8))
     assert all(bet.stake % 10 == 0 for bet in Bet.objects.all())  # $10 chips
 
-
-def test_the_demo_prints_working_logins(demo):
     assert f"host / {DEMO_PASSWORD}" in demo
     host = authenticate(username="host", password=DEMO_PASSWORD)
     dealer = authenticate(username="dealer", password=DEMO_PASSWORD)
