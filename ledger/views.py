@@ -166,7 +166,9 @@ def _render_table(
     if form is None:
         stakes = state.repeat_stakes() if repeat else None
         form = HandForm.fresh(number=state.next_number, bet_types=bet_types, stakes=stakes)
-    rows = [{"seat": seat, "cells": stake_cells(form, seat.seat, bet_types)} for seat in state.seats]
+    rows = [
+        {"seat": seat, "cells": stake_cells(form, seat.seat, bet_types)} for seat in state.seats
+    ]
     context = {
         "state": state,
         "form": form,
@@ -193,8 +195,12 @@ def stake_cells(form: HandForm, seat: int, bet_types: tuple[BetType, ...]) -> li
     for bet_type in bet_types:
         bound = form[stake_field_name(seat, bet_type)]
         cells.append(
-            {"name": bound.html_name, "value": bound.value(), "label": bound.label,
-             "invalid": bool(bound.errors)}
+            {
+                "name": bound.html_name,
+                "value": bound.value(),
+                "label": bound.label,
+                "invalid": bool(bound.errors),
+            }
         )
     return cells
 

@@ -61,7 +61,10 @@ def test_a_host_seats_two_guests_logs_a_hand_by_taps_and_sees_the_payouts(phone,
     assert phone.evaluate("window.pageWasNotReloaded") is True  # htmx swapped a partial
     hand = Hand.objects.get()
     assert (hand.player_cards, hand.banker_cards) == ("9 7", "J J 10")
-    assert sorted(Bet.objects.values_list("seat", "net")) == [(1, Decimal("-100.00")), (2, Decimal("50.00"))]
+    assert sorted(Bet.objects.values_list("seat", "net")) == [
+        (1, Decimal("-100.00")),
+        (2, Decimal("50.00")),
+    ]
 
 
 def test_keyboard_shortcuts_enter_a_result_and_save(browser, host, night):

@@ -407,3 +407,63 @@ def test_the_table_runs_the_same_queries_with_1_or_40_hands(
         large = queries_for(client, shoe, action)
     assert large == small
     assert small <= 30
+
+
+def test_seating_works_without_javascript(client, host, shoe, guests):
+    client.force_login(host)
+    url = reverse("ledger:seat_change", args=[shoe.pk])
+    response = client.post(url, {"seat": "3", "guest": str(guests[2].pk)})
+    assert response.status_code == 302
+    assert "Chie sits in seat 3." in text(client.get(response.url))
+    response = client.post(url, {"seat": "3", "guest": ""})
+    assert "Seat 3 is free." in text(client.get(response.url))
+
+
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [
+        ("hand_record", {"number": "x", "idempotency_key": "y", "stake_1_player": "1e9999"}),
+        ("hand_record", {"number": "1", "idempotency_key": str(uuid.uuid4()), "result": "dragon"}),
+        ("hand_record", {"number": "99999999999", "idempotency_key": str(uuid.uuid4())}),
+        (
+            "hand_record",
+            {
+                "number": "1",
+                "idempotency_key": str(uuid.uuid4()),
+                "player_cards": "9" * 500,
+                "banker_cards": "♠",
+            },
+        ),
+        ("seat_change", {"seat": "x", "guest": "1"}),
+        ("seat_change", {"seat": "9", "guest": "1"}),
+        ("seat_change", {"seat": "1", "guest": "abc"}),
+        ("hand_undo", {"anything": "at all"}),
+    ],
+)
+def test_garbage_never_causes_a_server_error_or_a_write(client, host, seated, shoe, name, data):
+    client.force_login(host)
+    for headers in ({}, HTMX):
+        response = client.post(reverse(f"ledger:{name}", args=[shoe.pk]), data, **headers)
+        assert response.status_code < 500
+    assert not Hand.objects.exists()
+
+
+def test_a_tampered_hand_number_is_reported(client, host, seated, shoe):
+    client.force_login(host)
+    page = text(
+        client.post(
+            reverse("ledger:hand_record", args=[shoe.pk]),
+            {"number": "x", "idempotency_key": str(uuid.uuid4()), "result": "tie"},
+            **HTMX,
+        )
+    )
+    assert "Hand number: Enter a whole number." in page
+
+
+@pytest.mark.parametrize(
+    "model", ["event", "shoe", "hand", "guest", "eventguest", "seating", "bet", "handrevision"]
+)
+def test_every_model_has_an_admin_page(admin_client, seated, shoe, record, model):
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 10)])
+    app = "games" if model in ("event", "shoe", "hand") else "ledger"
+    assert admin_client.get(reverse(f"admin:{app}_{model}_changelist")).status_code == 200
