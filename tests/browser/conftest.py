@@ -19,10 +19,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
-# Playwright's sync API keeps an event loop running in the test's thread; the ORM calls the
-# tests make around it are ordinary synchronous ones.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 
 @pytest.fixture(scope="session")
 def browser():
@@ -30,10 +26,14 @@ def browser():
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (make test-browser does).")
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+    # Playwright's sync API keeps an event loop running in the test's thread; the ORM calls the
+    # tests make around it are ordinary synchronous ones. Only for these tests, never inherited.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            yield browser
+            browser.close()
 
 
 @pytest.fixture
