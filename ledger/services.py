@@ -44,6 +44,7 @@ MSG_OVER_MAXIMUM = "Seat {seat} · {bet}: {stake} is over the table maximum of {
 MSG_BET_PROBLEM = "Seat {seat} · {bet}: {problem}"
 MSG_NOTHING_TO_UNDO = "There is no hand to undo in this shoe."
 MSG_REASON_REQUIRED = "Say why the hand is being corrected."
+MSG_NOTHING_CHANGED = "Nothing to correct: the cards, result and bets are as recorded."
 MSG_KEY_OTHER_SHOE = "This submission belongs to another shoe."
 
 
@@ -380,6 +381,16 @@ def hand_snapshot(hand: Hand, bets: Iterable[Bet]) -> dict[str, Any]:
     }
 
 
+def _same_hand(before: dict[str, Any], fields: dict[str, Any], bets: list[Bet]) -> bool:
+    """Whether a correction would record what is already recorded."""
+    old_bets = sorted(
+        (b["seat"], b["guest_id"], b["bet_type"], Decimal(b["stake"])) for b in before["bets"]
+    )
+    new_bets = sorted((b.seat, b.guest_id, b.bet_type, b.stake) for b in bets)
+    same_fields = all(before[name] == value for name, value in fields.items())
+    return same_fields and old_bets == new_bets
+
+
 def _bets_of(hand: Hand) -> list[Bet]:
     return list(Bet.objects.filter(hand=hand).select_related("guest").order_by("seat", "id"))
 
@@ -426,8 +437,11 @@ def hand_correct(
         player_cards=player_cards, banker_cards=banker_cards, result=result, decks=shoe.event.decks
     )
     settled = _settle_bets(shoe=shoe, number=hand.number, bets=bets, outcome=outcome)
+    new_fields = _hand_fields(outcome, player, banker)
+    if _same_hand(before, new_fields, settled):
+        raise ValidationError({NON_FIELD_ERRORS: MSG_NOTHING_CHANGED})
     Bet.objects.filter(hand=hand).delete()
-    for field, value in _hand_fields(outcome, player, banker).items():
+    for field, value in new_fields.items():
         setattr(hand, field, value)
     hand.version += 1
     hand.save()

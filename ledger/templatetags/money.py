@@ -6,21 +6,34 @@ from decimal import Decimal
 
 from django import template
 
+from games.payouts import BetType
 from ledger.money import format_chips
 
 register = template.Library()
 
 
+def _amount(value: Decimal | str | None) -> Decimal | None:
+    # Amounts in the journal of changes are JSON strings.
+    return Decimal(value) if isinstance(value, str) else value
+
+
 @register.filter
-def signed(amount: Decimal | None) -> str:
+def bet_label(bet_type: str) -> str:
+    return BetType(bet_type).label
+
+
+@register.filter
+def signed(amount: Decimal | str | None) -> str:
+    amount = _amount(amount)
     if amount is None:
         return ""
     return ("+" if amount > 0 else "") + format_chips(amount)
 
 
 @register.filter
-def signed_result(amount: Decimal | None) -> str:
+def signed_result(amount: Decimal | str | None) -> str:
     """A bet's result: a push (net zero) says so."""
+    amount = _amount(amount)
     if amount is None:
         return ""
     return "push" if amount == 0 else signed(amount)
@@ -32,5 +45,6 @@ def negate(amount: Decimal | None) -> Decimal | None:
 
 
 @register.filter
-def chips(amount: Decimal | None) -> str:
+def chips(amount: Decimal | str | None) -> str:
+    amount = _amount(amount)
     return "" if amount is None else format_chips(amount)

@@ -394,3 +394,18 @@ def test_the_rule_set_is_copied_onto_the_event(make_event):
     event = make_event(rules=RuleSet(commission_rate=D("0.04"), tie_pays=9))
     assert event.rule_set == RuleSet(commission_rate=D("0.04"), tie_pays=9)
     assert event.rules["commission_rate"] == "0.04"
+
+
+def test_a_correction_that_changes_nothing_is_refused(seated, shoe, record, host):
+    hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
+    with pytest.raises(ValidationError) as raised:
+        services.hand_correct(
+            hand=hand,
+            reason="just checking",
+            by=host,
+            player_cards="9 7",
+            banker_cards="J J 10",
+            bets=[bet(1, "player", 100)],
+        )
+    assert messages_of(raised) == [services.MSG_NOTHING_CHANGED]
+    assert not HandRevision.objects.exists()

@@ -249,7 +249,9 @@ def test_the_host_corrects_a_hand_and_sees_its_history(client, host, seated, sho
     page = text(client.get(url))
     assert "Correction</strong> by hostess" in page
     assert "misread the 8" in page
-    assert "Before (version 1): Player, P 9 7 / B J J 10" in page
+    assert "Before (version 1): Player, P 9 7 / B J J 10." in page
+    assert "Seat 1 Aki: Player 100 (+100)" in page
+    assert "After (version 2): Banker" in page
     assert Bet.objects.get().net == D("-100.00")
     refused = text(
         client.post(
