@@ -156,7 +156,7 @@ class HandForm(forms.Form):
 
 
 class CorrectionForm(HandForm):
-    reason = forms.CharField(max_length=300, widget=forms.TextInput(attrs={"size": 40}))
+    reason = forms.CharField(max_length=300)
     number = forms.IntegerField(widget=forms.HiddenInput, required=False)
     idempotency_key = forms.UUIDField(widget=forms.HiddenInput, required=False)
 

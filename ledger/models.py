@@ -89,12 +89,10 @@ class Seating(models.Model):
 class Bet(models.Model):
     """One stake on one bet type, settled: gross (before commission), commission, net."""
 
-    BetTypes = models.TextChoices("BetTypes", [(b.value, b.label) for b in BetType])
-
     hand = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="bets")
     seat = models.PositiveSmallIntegerField()
     guest = models.ForeignKey(Guest, on_delete=models.PROTECT, related_name="bets")
-    bet_type = models.CharField(max_length=24, choices=BetTypes.choices)
+    bet_type = models.CharField(max_length=24, choices=[(b.value, b.label) for b in BetType])
     stake = MoneyField()
     gross = MoneyField()
     commission = MoneyField()

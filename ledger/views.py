@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from games import services as game_services
@@ -45,7 +46,7 @@ def event_list(request: HttpRequest) -> HttpResponse:
 
 @host_required
 def event_create(request: HttpRequest) -> HttpResponse:
-    form = EventForm(request.POST or None)
+    form = EventForm(request.POST or None, initial={"date": timezone.localdate()})
     if request.method == "POST" and form.is_valid():
         fields = {name: form.cleaned_data[name] for name in EventForm.Meta.fields}
         event = game_services.event_create(

@@ -81,3 +81,21 @@ def test_keyboard_shortcuts_enter_a_result_and_save(browser, host, night):
     page.get_by_text("Hand 1 saved: Tie.").wait_for()
     assert Bet.objects.get().net == Decimal("80.00")
     page.close()
+
+
+def test_every_host_page_fits_a_360_pixel_phone(phone, host, night, record):
+    base_url, shoe = night
+    services.seat_guest(shoe=shoe, seat=1, guest=shoe.event.guests.get(name="Aki"), by=host)
+    hand = record(shoe, "9 7", "J J 10")
+    log_in(phone, base_url, host.username)
+    for path in (
+        "/events/",
+        "/events/new/",
+        f"/events/{shoe.event_id}/",
+        f"/shoes/{shoe.pk}/",
+        f"/hands/{hand.pk}/",
+        "/rules/",
+    ):
+        phone.goto(base_url + path)
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        assert width <= 360, f"{path} is {width} px wide"

@@ -469,3 +469,11 @@ def test_every_model_has_an_admin_page(admin_client, seated, shoe, record, model
     record(shoe, "9 7", "J J 10", [bet(1, "player", 10)])
     app = "games" if model in ("event", "shoe", "hand") else "ledger"
     assert admin_client.get(reverse(f"admin:{app}_{model}_changelist")).status_code == 200
+
+
+def test_bets_show_their_names_not_their_codes(client, host, seated, shoe, record):
+    client.force_login(host)
+    hand = record(shoe, "9 7", "J J 10", [bet(1, "banker_pair", 10)])
+    page = text(client.get(reverse("ledger:hand_detail", args=[hand.pk])))
+    assert "<td>Banker pair</td>" in page
+    assert Bet.objects.get().get_bet_type_display() == "Banker pair"
