@@ -66,15 +66,17 @@ def check_shoe_open(shoe: Shoe) -> None:
         raise ValidationError(MSG_SHOE_CLOSED.format(number=shoe.number), code="shoe_closed")
 
 
+def _refuse_if_a_shoe_is_open(event: Event, message: str) -> None:
+    open_shoe = event.shoes.filter(closed_at__isnull=True).first()
+    if open_shoe is not None:
+        raise ValidationError(message.format(number=open_shoe.number), code="shoe_open")
+
+
 @transaction.atomic
 def shoe_start(*, event: Event, by: Any) -> Shoe:
     event = Event.objects.select_for_update().get(pk=event.pk)
     check_event_open(event)
-    open_shoe = event.shoes.filter(closed_at__isnull=True).first()
-    if open_shoe is not None:
-        raise ValidationError(
-            MSG_SHOE_ALREADY_OPEN.format(number=open_shoe.number), code="shoe_open"
-        )
+    _refuse_if_a_shoe_is_open(event, MSG_SHOE_ALREADY_OPEN)
     last = event.shoes.aggregate(last=Max("number"))["last"] or 0
     shoe = Shoe(event=event, number=last + 1, opened_by=by)
     shoe.full_clean()
@@ -96,11 +98,7 @@ def shoe_close(*, shoe: Shoe, by: Any) -> Shoe:
 def event_close(*, event: Event, by: Any) -> Event:
     event = Event.objects.select_for_update().get(pk=event.pk)
     check_event_open(event)
-    open_shoe = event.shoes.filter(closed_at__isnull=True).first()
-    if open_shoe is not None:
-        raise ValidationError(
-            MSG_CLOSE_SHOE_FIRST.format(number=open_shoe.number), code="shoe_open"
-        )
+    _refuse_if_a_shoe_is_open(event, MSG_CLOSE_SHOE_FIRST)
     event.closed_at = timezone.now()
     event.closed_by = by
     event.save(update_fields=["closed_at", "closed_by"])
