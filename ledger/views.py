@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html_join
 from django.views.decorators.http import require_GET, require_POST
 
 from games import services as game_services
@@ -170,10 +171,12 @@ def _render_table(
     rows = [
         {"seat": seat, "cells": stake_cells(form, seat.seat, bet_types)} for seat in state.seats
     ]
+    seat_menus = [(seat, guest_options(state.guests, seat.guest)) for seat in state.seats]
     context = {
         "state": state,
         "form": form,
         "rows": rows,
+        "seat_menus": seat_menus,
         "bet_types": bet_types,
         "notice": notice,
         "refusal": refusal,
@@ -204,6 +207,16 @@ def stake_cells(form: HandForm, seat: int, bet_types: tuple[BetType, ...]) -> li
             }
         )
     return cells
+
+
+def guest_options(guests: list[Guest], seated: Guest | None) -> str:
+    """A seat's guest menu. Seven menus of every guest on the list, built here rather than in the
+    template, where they were a third of the table's render time."""
+    return format_html_join(
+        "",
+        '<option value="{}"{}>{}</option>',
+        ((guest.pk, " selected" if guest == seated else "", guest.name) for guest in guests),
+    )
 
 
 def _chip_values(event: Event) -> list[int]:
