@@ -14,6 +14,7 @@ from games.forms import RuleSetForm, rule_set_from_cleaned
 from games.models import SEATS, Event
 from games.payouts import BetType, SideBet
 from games.rules import Winner
+from ledger.models import Guest, Settlement
 from ledger.services import BetInput, ResultInput
 
 MSG_STAKE_NOT_A_NUMBER = "Seat {seat} · {bet}: the stake is not a number."
@@ -181,3 +182,24 @@ def add_service_errors(form: forms.Form, error: ValidationError) -> None:
     for field, messages in error.message_dict.items():
         target = field if field in form.fields and field != NON_FIELD_ERRORS else None
         form.add_error(target, messages)
+
+
+class SettlementForm(forms.Form):
+    """The host records money changing hands: which way, how much, how."""
+
+    PAID_HOUSE, HOUSE_PAID = "guest_paid", "house_paid"
+    guest = forms.ModelChoiceField(queryset=Guest.objects.none())
+    direction = forms.ChoiceField(
+        choices=[(PAID_HOUSE, "Guest paid the house"), (HOUSE_PAID, "House paid the guest")]
+    )
+    amount = forms.DecimalField(min_value=Decimal("0.01"), max_digits=13, decimal_places=2)
+    method = forms.ChoiceField(choices=Settlement.Method.choices)
+    note = forms.CharField(max_length=200, required=False)
+
+    def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["guest"].queryset = Guest.objects.filter(events=event)
+
+    def signed_amount(self) -> Decimal:
+        amount: Decimal = self.cleaned_data["amount"]
+        return amount if self.cleaned_data["direction"] == self.PAID_HOUSE else -amount

@@ -19,6 +19,16 @@ class Guest(models.Model):
     name = models.CharField(max_length=80)
     events = models.ManyToManyField(Event, through="EventGuest", related_name="guests")
     created_at = models.DateTimeField(default=timezone.now)
+    # The guest's private link: 256 random bits, empty once revoked. Compared in constant time.
+    access_token = models.CharField(max_length=64, blank=True, default="")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="guest",
+        help_text="Optional: a login that shows this guest their own page.",
+    )
 
     class Meta:
         ordering = [Lower("name")]
@@ -143,3 +153,42 @@ class HandRevision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} of hand {self.hand_number} ({self.shoe})"
+
+
+class Settlement(models.Model):
+    """Money that changed hands outside the game. ``amount`` is what the guest paid the house
+    (negative: the house paid the guest), so a guest's balance is simply the sum of their net
+    results and their settlements."""
+
+    class Method(models.TextChoices):
+        CASH = "cash", "Cash"
+        TAB = "tab", "Offset against the tab at the venue"
+        CREDIT = "credit", "Credit toward the next bill"
+        OTHER = "other", "Other"
+
+    guest = models.ForeignKey(Guest, on_delete=models.PROTECT, related_name="settlements")
+    event = models.ForeignKey(
+        Event,
+        on_delete=models.PROTECT,
+        related_name="settlements",
+        help_text="The night it was recorded at; its chip rate converts it to yen.",
+    )
+    amount = MoneyField()
+    method = models.CharField(max_length=8, choices=Method.choices)
+    note = models.CharField(max_length=200, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["recorded_at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(amount=0), name="settlement_not_zero"),
+            models.CheckConstraint(
+                condition=~Q(method="other") | ~Q(note=""), name="settlement_other_has_note"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.guest} {self.amount} ({self.get_method_display()})"

@@ -7,7 +7,7 @@ every aggregate comes back as an exact ``Decimal`` through :class:`MoneyField`.
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
 from django import forms
@@ -66,12 +66,26 @@ class MoneyField(models.BigIntegerField):  # type: ignore[type-arg]
         )
 
 
-def format_chips(amount: Decimal) -> str:
-    """Thousands separated; cents only when there are any (95, 59.50, 1,040, −680)."""
+def format_chips(amount: Decimal, symbol: str = "", *, signed: bool = False) -> str:
+    """Thousands separated, cents only when there are any: 95, 59.50, 1,040, −$680, +$280."""
     text = f"{abs(amount):,.2f}"
     if text.endswith(".00"):
         text = text[:-3]
-    return (MINUS if amount < 0 else "") + text
+    sign = MINUS if amount < 0 else ("+" if signed and amount > 0 else "")
+    return sign + symbol + text
+
+
+YEN = Decimal(1)
+
+
+def to_yen(chips: Decimal, yen_per_chip: Decimal) -> Decimal:
+    """Chips at an event's rate, rounded half-up to the whole yen (the one rule for yen)."""
+    return (chips * yen_per_chip).quantize(YEN, rounding=ROUND_HALF_UP)
+
+
+def format_yen(amount: Decimal) -> str:
+    """¥65,400, ¥−65,400."""
+    return "¥" + format_chips(amount.quantize(YEN, rounding=ROUND_HALF_UP))
 
 
 def money_sum(field: str, **kwargs: Any) -> Sum:

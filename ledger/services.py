@@ -6,6 +6,7 @@ Bad input raises ``ValidationError`` keyed by the form field it concerns and cha
 
 from __future__ import annotations
 
+import secrets
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from games.payouts import BetError, BetType, check_stake, resolve_bet
 from games.rules import Hand as DealtHand
 from games.rules import HandError, Outcome, Winner
 from games.services import check_event_open, check_shoe_open
-from ledger.models import Bet, EventGuest, Guest, HandRevision, Seating
+from ledger.models import Bet, EventGuest, Guest, HandRevision, Seating, Settlement
 from ledger.money import format_chips
 
 MSG_GUEST_NAME_EMPTY = "A guest needs a name."
@@ -458,3 +459,40 @@ def hand_correct(
         changed_by=by,
     )
     return hand
+
+
+# --- settlements and guests' links ---------------------------------------------------------
+
+MSG_SETTLEMENT_ZERO = "A settlement moves some money: enter an amount other than zero."
+MSG_SETTLEMENT_NOTE = "Say what “other” was."
+
+
+@transaction.atomic
+def settlement_record(
+    *, guest: Guest, event: Event, amount: Decimal, method: str, by: Any, note: str = ""
+) -> Settlement:
+    """Record money that changed hands: ``amount`` is what the guest paid the house (negative
+    when the house paid the guest). Partial payments are simply smaller amounts."""
+    if amount == 0:
+        raise ValidationError({"amount": MSG_SETTLEMENT_ZERO})
+    if method == Settlement.Method.OTHER and not note.strip():
+        raise ValidationError({"note": MSG_SETTLEMENT_NOTE})
+    Guest.objects.select_for_update().get(pk=guest.pk)
+    settlement = Settlement(
+        guest=guest, event=event, amount=amount, method=method, note=note.strip(), recorded_by=by
+    )
+    settlement.full_clean(validate_constraints=False)
+    settlement.save()
+    return settlement
+
+
+def guest_link_issue(*, guest: Guest) -> str:
+    """Give the guest a new private link (256 random bits), replacing any earlier one."""
+    guest.access_token = secrets.token_urlsafe(32)
+    guest.save(update_fields=["access_token"])
+    return guest.access_token
+
+
+def guest_link_revoke(*, guest: Guest) -> None:
+    guest.access_token = ""
+    guest.save(update_fields=["access_token"])

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from ledger import views
+from ledger import result_views, views
 
 app_name = "ledger"
 urlpatterns = [
@@ -22,4 +22,26 @@ urlpatterns = [
     path("shoes/<int:shoe_id>/deal/", views.deal_helper, name="deal_helper"),
     path("shoes/<int:shoe_id>/close/", views.shoe_close, name="shoe_close"),
     path("hands/<int:hand_id>/", views.hand_detail, name="hand_detail"),
+    path(
+        "events/<int:event_id>/results/",
+        result_views.event_guest_results_page,
+        name="event_guest_results",
+    ),
+    path(
+        "events/<int:event_id>/settlements/",
+        result_views.settlement_record,
+        name="settlement_record",
+    ),
+    path("guests/", result_views.guest_list, name="guest_list"),
+    path("guests/<int:guest_id>/", result_views.guest_detail, name="guest_detail"),
+    path("guests/<int:guest_id>/link/", result_views.guest_link_issue, name="guest_link_issue"),
+    path(
+        "guests/<int:guest_id>/link/revoke/",
+        result_views.guest_link_revoke,
+        name="guest_link_revoke",
+    ),
+    path("g/<int:guest_id>/<str:token>/", result_views.guest_page, name="guest_page"),
+    path("me/", result_views.my_page, name="my_page"),
+    path("standings/", result_views.standings_page, name="standings"),
+    path("house/", result_views.house_page, name="house"),
 ]

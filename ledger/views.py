@@ -31,6 +31,7 @@ from ledger.forms import (
     stake_field_name,
 )
 from ledger.models import Guest
+from ledger.result_views import event_results_context
 from ledger.roles import host_required, is_host, table_staff_required
 from ledger.selectors import event_shoes, events_for_list, hand_with_history, table_state
 
@@ -62,12 +63,16 @@ def event_create(request: HttpRequest) -> HttpResponse:
 @require_GET
 def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
-    return render(request, "ledger/event_detail.html", _event_context(event))
+    return _render_event(request, event)
+
+
+def _render_event(request: HttpRequest, event: Event, **forms: Any) -> HttpResponse:
+    return render(request, "ledger/event_detail.html", _event_context(event, **forms))
 
 
 def _event_context(event: Event, **forms: Any) -> dict[str, Any]:
     shoes = list(event_shoes(event))
-    return {
+    return event_results_context(event) | {
         "event": event,
         "rules": event.rule_set,
         "shoes": shoes,
@@ -85,7 +90,7 @@ def _event_action(request: HttpRequest, event: Event, action: Any, **forms: Any)
     except ValidationError as error:
         for message in error.messages:
             messages.error(request, message)
-        return render(request, "ledger/event_detail.html", _event_context(event, **forms))
+        return _render_event(request, event, **forms)
     return result if isinstance(result, HttpResponse) else redirect("ledger:event_detail", event.pk)
 
 
@@ -95,7 +100,7 @@ def event_guest_add(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
     form = GuestAddForm(request.POST)
     if not form.is_valid():
-        return render(request, "ledger/event_detail.html", _event_context(event, guest_form=form))
+        return _render_event(request, event, guest_form=form)
     name = form.cleaned_data["name"]
     return _event_action(
         request,
@@ -111,8 +116,7 @@ def event_guests_bring_back(request: HttpRequest, event_id: int) -> HttpResponse
     event = get_object_or_404(Event, pk=event_id)
     form = BringBackForm(request.POST, event=event)
     if not form.is_valid():
-        context = _event_context(event, bring_back_form=form)
-        return render(request, "ledger/event_detail.html", context)
+        return _render_event(request, event, bring_back_form=form)
 
     def bring_back() -> None:
         source = form.cleaned_data["from_event"]

@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "django_htmx",
     "django_tables2",
+    "django_filters",
     "games",
     "ledger",
 ]
@@ -68,6 +69,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                "ledger.context_processors.roles",
             ],
         },
     },

@@ -7,7 +7,7 @@ from decimal import Decimal
 from django import template
 
 from games.payouts import BetType
-from ledger.money import format_chips
+from ledger.money import format_chips, format_yen
 
 register = template.Library()
 
@@ -48,3 +48,28 @@ def negate(amount: Decimal | None) -> Decimal | None:
 def chips(amount: Decimal | str | None) -> str:
     amount = _amount(amount)
     return "" if amount is None else format_chips(amount)
+
+
+@register.filter
+def yen(amount: Decimal | str | None) -> str:
+    amount = _amount(amount)
+    return "" if amount is None else format_yen(amount)
+
+
+@register.filter
+def in_chips(amount: Decimal | str | None, symbol: str) -> str:
+    """An amount with the event's chip symbol: $1,040, −$680."""
+    amount = _amount(amount)
+    return "" if amount is None else format_chips(amount, symbol)
+
+
+@register.filter
+def in_chips_signed(amount: Decimal | str | None, symbol: str) -> str:
+    amount = _amount(amount)
+    return "" if amount is None else format_chips(amount, symbol, signed=True)
+
+
+@register.filter
+def get_shoes(shoes: dict[int, list[object]], event_id: int) -> list[object]:
+    """A guest's shoes at one event (template dictionaries cannot be indexed by a variable)."""
+    return shoes.get(event_id, [])

@@ -1,0 +1,69 @@
+"""Charts as inline SVG, drawn on the server by pygal: nothing fetched from outside."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from decimal import Decimal
+
+import pygal
+from django.utils.safestring import SafeString, mark_safe
+from pygal.style import Style
+
+from ledger.money import format_chips
+
+STYLE = Style(
+    background="transparent",
+    plot_background="transparent",
+    foreground="#1b1b1b",
+    foreground_strong="#1b1b1b",
+    foreground_subtle="#999",
+    colors=("#0a7a43", "#c62828", "#1565c0"),
+    font_family="system-ui, sans-serif",
+    label_font_size=14,
+    major_label_font_size=14,
+    value_font_size=13,
+    title_font_size=16,
+)
+COMMON = {
+    "style": STYLE,
+    "js": [],  # pygal's default loads its tooltip script from a CDN
+    "disable_xml_declaration": True,
+    "show_legend": False,
+    "width": 640,
+    "height": 300,
+    "explicit_size": False,
+    "print_values": False,
+}
+
+
+_SCRIPT = re.compile(r"<script\b.*?</script>", re.DOTALL)
+
+
+def _svg(chart: pygal.graph.graph.Graph) -> SafeString:
+    # pygal escapes labels and values itself, so the SVG is safe to inline. Its inline config
+    # script (for tooltips we do not load) is dropped: the pages run no inline scripts.
+    return mark_safe(_SCRIPT.sub("", chart.render(is_unicode=True)))
+
+
+def result_bars(title: str, labels: Sequence[str], values: Sequence[Decimal]) -> SafeString:
+    """Bars above and below zero, e.g. the guests' result per shoe."""
+    chart = pygal.Bar(
+        title=title, value_formatter=lambda v: format_chips(Decimal(str(v))), **COMMON
+    )
+    chart.x_labels = list(labels)
+    chart.add(title, [float(value) for value in values])
+    return _svg(chart)
+
+
+def balance_line(title: str, labels: Sequence[str], values: Sequence[Decimal]) -> SafeString:
+    """A running balance over time."""
+    chart = pygal.Line(
+        title=title,
+        value_formatter=lambda v: format_chips(Decimal(str(v))),
+        x_label_rotation=30,
+        **COMMON,
+    )
+    chart.x_labels = list(labels)
+    chart.add(title, [float(value) for value in values])
+    return _svg(chart)

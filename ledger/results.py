@@ -1,0 +1,357 @@
+"""Results and balances: what the night, each shoe and each guest came to, and who owes whom.
+
+Reads only. Every function runs a fixed number of queries, however many hands, shoes or events
+there are: sums are done by the database, the rest in Python over those few result rows.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import timedelta
+from decimal import Decimal
+
+from django.db.models import Count, Max, Min, Q, QuerySet
+
+from games.models import Event, Hand, Shoe
+from ledger.models import Bet, Guest, Settlement
+from ledger.money import ZERO, money_sum, to_yen
+
+MONEY_FIELDS = ("stake", "gross", "commission", "net")
+
+
+@dataclass
+class Figures:
+    """Money figures of a hand, shoe, guest or event, from the guests' side."""
+
+    wagered: Decimal = ZERO
+    gross: Decimal = ZERO
+    commission: Decimal = ZERO
+    net: Decimal = ZERO
+
+    @property
+    def house_net(self) -> Decimal:
+        return -self.net
+
+    def add(self, other: Figures) -> None:
+        self.wagered += other.wagered
+        self.gross += other.gross
+        self.commission += other.commission
+        self.net += other.net
+
+    @classmethod
+    def from_row(cls, row: dict[str, Decimal]) -> Figures:
+        return cls(row["stake"], row["gross"], row["commission"], row["net"])
+
+
+def _sums(prefix: str = "") -> dict[str, object]:
+    return {name: money_sum(f"{prefix}{name}") for name in MONEY_FIELDS}
+
+
+@dataclass
+class ShoeRow:
+    number: int | None  # None for the totals row
+    hands: int
+    figures: Figures
+    yen_per_chip: Decimal
+
+    @property
+    def house_net_yen(self) -> Decimal:
+        return to_yen(self.figures.house_net, self.yen_per_chip)
+
+    @property
+    def net_yen(self) -> Decimal:
+        return to_yen(self.figures.net, self.yen_per_chip)
+
+    @property
+    def gross_yen(self) -> Decimal:
+        return to_yen(self.figures.gross, self.yen_per_chip)
+
+    @property
+    def commission_yen(self) -> Decimal:
+        return to_yen(self.figures.commission, self.yen_per_chip)
+
+
+def event_shoe_rows(event: Event) -> tuple[list[ShoeRow], ShoeRow]:
+    """The reference night's table: one row per shoe, and the totals row."""
+    shoes = (
+        Shoe.objects.filter(event=event)
+        .order_by("number")
+        .annotate(hand_count=Count("hands", distinct=True), **_sums("hands__bets__"))
+        .values("number", "hand_count", *MONEY_FIELDS)
+    )
+    rows = [
+        ShoeRow(s["number"], s["hand_count"], Figures.from_row(s), event.yen_per_chip)
+        for s in shoes
+    ]
+    total = Figures()
+    for row in rows:
+        total.add(row.figures)
+    totals = ShoeRow(None, sum(row.hands for row in rows), total, event.yen_per_chip)
+    return rows, totals
+
+
+@dataclass
+class GuestResult:
+    guest_id: int
+    name: str
+    figures: Figures = field(default_factory=Figures)
+    by_shoe: dict[int, Figures] = field(default_factory=dict)
+    hands: int = 0
+    biggest_win: Decimal = ZERO
+    biggest_loss: Decimal = ZERO
+
+
+def event_guest_results(event: Event) -> list[GuestResult]:
+    """Per guest: totals, a figure per shoe, hands played, biggest win and loss on one hand."""
+    per_hand = (
+        Bet.objects.filter(hand__shoe__event=event)
+        .values("guest_id", "guest__name", "hand_id", "hand__shoe__number")
+        .annotate(**_sums())
+        .order_by()
+    )
+    results: dict[int, GuestResult] = {}
+    for row in per_hand:
+        result = results.setdefault(
+            row["guest_id"], GuestResult(row["guest_id"], row["guest__name"])
+        )
+        figures = Figures.from_row(row)
+        result.figures.add(figures)
+        result.by_shoe.setdefault(row["hand__shoe__number"], Figures()).add(figures)
+        result.hands += 1
+        result.biggest_win = max(result.biggest_win, figures.net)
+        result.biggest_loss = min(result.biggest_loss, figures.net)
+    return sorted(results.values(), key=lambda r: r.name.casefold())
+
+
+# --- balances -------------------------------------------------------------------------------
+
+
+def events_in_order() -> QuerySet[Event]:
+    return Event.objects.order_by("date", "id")
+
+
+def _before(event: Event, prefix: str) -> Q:
+    """Rows of events that come before ``event`` (by date, then by creation)."""
+    return Q(**{f"{prefix}date__lt": event.date}) | Q(
+        **{f"{prefix}date": event.date, f"{prefix}id__lt": event.pk}
+    )
+
+
+@dataclass
+class SettlementLine:
+    """One guest's line in an event's settlement list."""
+
+    guest_id: int
+    name: str
+    before: Decimal
+    result: Decimal
+    settled: Decimal
+    yen_per_chip: Decimal
+
+    @property
+    def after(self) -> Decimal:
+        return self.before + self.result + self.settled
+
+    @property
+    def after_yen(self) -> Decimal:
+        return to_yen(self.after, self.yen_per_chip)
+
+    @property
+    def owes_house(self) -> bool:
+        return self.after < 0
+
+
+def event_settlement(event: Event) -> list[SettlementLine]:
+    """Who owes the house and whom the house owes after this event, counting what they carried
+    in from earlier events and what was settled at this one."""
+    on_the_list = Guest.objects.filter(events=event)
+    results_before = dict(
+        Bet.objects.filter(_before(event, "hand__shoe__event__"), guest__in=on_the_list)
+        .values_list("guest_id")
+        .annotate(n=money_sum("net"))
+        .order_by()
+    )
+    settled_before = dict(
+        Settlement.objects.filter(_before(event, "event__"), guest__in=on_the_list)
+        .values_list("guest_id")
+        .annotate(n=money_sum("amount"))
+        .order_by()
+    )
+    tonight = dict(
+        Bet.objects.filter(hand__shoe__event=event)
+        .values_list("guest_id")
+        .annotate(n=money_sum("net"))
+        .order_by()
+    )
+    settled_tonight = dict(
+        Settlement.objects.filter(event=event)
+        .values_list("guest_id")
+        .annotate(n=money_sum("amount"))
+        .order_by()
+    )
+    lines = [
+        SettlementLine(
+            guest_id=guest.pk,
+            name=guest.name,
+            before=results_before.get(guest.pk, ZERO) + settled_before.get(guest.pk, ZERO),
+            result=tonight.get(guest.pk, ZERO),
+            settled=settled_tonight.get(guest.pk, ZERO),
+            yen_per_chip=event.yen_per_chip,
+        )
+        for guest in on_the_list
+    ]
+    return sorted(lines, key=lambda line: (line.after, line.name.casefold()))
+
+
+@dataclass
+class BalancePoint:
+    event: Event
+    result: Decimal
+    settled: Decimal
+    balance: Decimal
+    balance_yen: Decimal
+
+
+@dataclass
+class GuestHistory:
+    guest: Guest
+    points: list[BalancePoint]
+    shoes: dict[int, list[tuple[int, Figures]]]  # event id -> [(shoe number, figures)]
+    settlements: list[Settlement]
+
+    @property
+    def balance(self) -> Decimal:
+        return self.points[-1].balance if self.points else ZERO
+
+    @property
+    def balance_yen(self) -> Decimal:
+        return self.points[-1].balance_yen if self.points else ZERO
+
+
+def guest_history(guest: Guest) -> GuestHistory:
+    """Everything about one guest: each event and shoe, each settlement, the running balance."""
+    per_shoe = (
+        Bet.objects.filter(guest=guest)
+        .values("hand__shoe__event_id", "hand__shoe__number")
+        .annotate(**_sums())
+        .order_by("hand__shoe__event_id", "hand__shoe__number")
+    )
+    shoes: dict[int, list[tuple[int, Figures]]] = defaultdict(list)
+    for row in per_shoe:
+        shoes[row["hand__shoe__event_id"]].append(
+            (row["hand__shoe__number"], Figures.from_row(row))
+        )
+    settlements = list(guest.settlements.select_related("event").order_by("recorded_at", "id"))
+    settled: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    for settlement in settlements:
+        settled[settlement.event_id] += settlement.amount
+    event_ids = set(shoes) | set(settled)
+    points = []
+    balance, balance_yen = ZERO, ZERO
+    for event in events_in_order().filter(pk__in=event_ids):
+        result = sum((figures.net for _, figures in shoes.get(event.pk, [])), ZERO)
+        balance += result + settled[event.pk]
+        balance_yen += to_yen(result + settled[event.pk], event.yen_per_chip)
+        points.append(BalancePoint(event, result, settled[event.pk], balance, balance_yen))
+    return GuestHistory(guest=guest, points=points, shoes=dict(shoes), settlements=settlements)
+
+
+def guest_balances() -> dict[int, Decimal]:
+    """Every guest's balance in chips: results plus settlements, over all time."""
+    balances: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    for guest_id, net in (
+        Bet.objects.values_list("guest_id").annotate(n=money_sum("net")).order_by()
+    ):
+        balances[guest_id] += net
+    for guest_id, amount in (
+        Settlement.objects.values_list("guest_id").annotate(n=money_sum("amount")).order_by()
+    ):
+        balances[guest_id] += amount
+    return dict(balances)
+
+
+# --- over a date range ----------------------------------------------------------------------
+
+
+@dataclass
+class Standing:
+    guest_id: int
+    name: str
+    net: Decimal
+    commission: Decimal
+    wagered: Decimal
+    hands: int
+
+
+def standings(events: QuerySet[Event]) -> list[Standing]:
+    """The leaderboard: each guest's net result, hands and commission over some events."""
+    rows = (
+        Bet.objects.filter(hand__shoe__event__in=events)
+        .values("guest_id", "guest__name")
+        .annotate(hands=Count("hand", distinct=True), **_sums())
+        .order_by()
+    )
+    table = [
+        Standing(r["guest_id"], r["guest__name"], r["net"], r["commission"], r["stake"], r["hands"])
+        for r in rows
+    ]
+    return sorted(table, key=lambda s: (-s.net, s.name.casefold()))
+
+
+@dataclass
+class HouseRow:
+    event: Event
+    figures: Figures
+    hands: int
+    first_hand: object
+    last_hand: object
+
+    @property
+    def hold(self) -> Decimal | None:
+        """House net ÷ amount wagered, in per cent."""
+        if not self.figures.wagered:
+            return None
+        return (self.figures.house_net * 100 / self.figures.wagered).quantize(Decimal("0.01"))
+
+    @property
+    def hands_per_hour(self) -> Decimal | None:
+        if self.hands < 2 or not self.first_hand or not self.last_hand:
+            return None
+        span: timedelta = self.last_hand - self.first_hand  # type: ignore[operator]
+        hours = Decimal(span.total_seconds()) / 3600
+        return (Decimal(self.hands - 1) / hours).quantize(Decimal("0.1")) if hours else None
+
+    @property
+    def house_net_yen(self) -> Decimal:
+        return to_yen(self.figures.house_net, self.event.yen_per_chip)
+
+
+def house_rows(events: QuerySet[Event]) -> list[HouseRow]:
+    """The house's view, one row per event."""
+    ordered = list(events.order_by("date", "id"))
+    ids = [event.pk for event in ordered]
+    money = {
+        row["hand__shoe__event_id"]: Figures.from_row(row)
+        for row in Bet.objects.filter(hand__shoe__event__in=ids)
+        .values("hand__shoe__event_id")
+        .annotate(**_sums())
+        .order_by()
+    }
+    pace = {
+        row["shoe__event_id"]: row
+        for row in Hand.objects.filter(shoe__event__in=ids)
+        .values("shoe__event_id")
+        .annotate(n=Count("id"), first=Min("logged_at"), last=Max("logged_at"))
+        .order_by()
+    }
+    return [
+        HouseRow(
+            event=event,
+            figures=money.get(event.pk, Figures()),
+            hands=pace.get(event.pk, {}).get("n", 0),
+            first_hand=pace.get(event.pk, {}).get("first"),
+            last_hand=pace.get(event.pk, {}).get("last"),
+        )
+        for event in ordered
+    ]

@@ -1,0 +1,80 @@
+"""Sortable tables (django-tables2) for results, standings and the house's view."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import django_tables2 as tables
+from django.utils.html import format_html
+
+from ledger.money import format_chips, format_yen
+
+NUMBERS = {"class": "numbers"}
+
+
+class ChipsColumn(tables.Column):
+    def __init__(self, *args: Any, signed: bool = False, **kwargs: Any) -> None:
+        self.signed = signed
+        kwargs.setdefault("attrs", {"td": {"class": "num"}, "th": {"class": "num"}})
+        super().__init__(*args, **kwargs)
+
+    def render(self, value: Decimal) -> str:
+        text = format_chips(value)
+        return f"+{text}" if self.signed and value > 0 else text
+
+
+class YenColumn(tables.Column):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("attrs", {"td": {"class": "num"}, "th": {"class": "num"}})
+        super().__init__(*args, **kwargs)
+
+    def render(self, value: Decimal) -> str:
+        return format_yen(value)
+
+
+class GuestResultTable(tables.Table):
+    name = tables.Column(verbose_name="Guest")
+    hands = tables.Column(attrs={"td": {"class": "num"}})
+    wagered = ChipsColumn()
+    gross = ChipsColumn(signed=True)
+    commission = ChipsColumn()
+    net = ChipsColumn(signed=True)
+    net_yen = YenColumn(verbose_name="Net (¥)")
+    biggest_win = ChipsColumn(signed=True, verbose_name="Biggest win")
+    biggest_loss = ChipsColumn(signed=True, verbose_name="Biggest loss")
+
+    class Meta:
+        attrs = NUMBERS
+        order_by = "name"
+
+
+class StandingsTable(tables.Table):
+    rank = tables.Column(orderable=False, verbose_name="#")
+    name = tables.Column(verbose_name="Guest")
+    net = ChipsColumn(signed=True)
+    hands = tables.Column(attrs={"td": {"class": "num"}})
+    commission = ChipsColumn()
+    wagered = ChipsColumn()
+
+    class Meta:
+        attrs = NUMBERS
+
+
+class HouseTable(tables.Table):
+    date = tables.DateColumn(format="Y-m-d")
+    event = tables.Column(linkify=False)
+    hands = tables.Column(attrs={"td": {"class": "num"}})
+    wagered = ChipsColumn(verbose_name="Drop")
+    commission = ChipsColumn()
+    house_net = ChipsColumn(signed=True, verbose_name="House net")
+    house_net_yen = YenColumn(verbose_name="House net (¥)")
+    hold = tables.Column(verbose_name="Hold %", attrs={"td": {"class": "num"}})
+    hands_per_hour = tables.Column(verbose_name="Hands/hour", attrs={"td": {"class": "num"}})
+
+    class Meta:
+        attrs = NUMBERS
+        order_by = "date"
+
+    def render_event(self, record: dict[str, Any]) -> str:
+        return format_html('<a href="{}">{}</a>', record["url"], record["event"])
