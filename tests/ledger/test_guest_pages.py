@@ -1,0 +1,94 @@
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.contrib.auth.models import User
+from django.urls import reverse
+
+from ledger import services
+from ledger.models import Guest
+from tests.conftest import bet
+
+D = Decimal
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def played(seated, shoe, record):
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "banker", 40)])
+    return seated
+
+
+def link(guest: Guest) -> str:
+    return reverse("ledger:guest_page", args=[guest.pk, guest.access_token])
+
+
+def test_a_guest_sees_their_own_page_by_private_link_without_logging_in(client, played):
+    aki, ben = played[1], played[2]
+    services.guest_link_issue(guest=aki)
+    response = client.get(link(aki))
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "<h1>Aki</h1>" in page
+    assert "Balance <strong>+100</strong> · ¥10,000" in page
+    assert "Ben" not in page  # nobody else's name, let alone figures
+    assert response["Referrer-Policy"] == "no-referrer"
+    assert "no-store" in response["Cache-Control"]
+    assert len(aki.access_token) >= 43  # 256 bits, url-safe base64
+
+
+def test_wrong_revoked_or_someone_elses_token_is_a_404(client, played):
+    aki, ben = played[1], played[2]
+    services.guest_link_issue(guest=aki)
+    services.guest_link_issue(guest=ben)
+    old_link = link(aki)
+    assert (
+        client.get(reverse("ledger:guest_page", args=[aki.pk, ben.access_token])).status_code == 404
+    )
+    assert client.get(reverse("ledger:guest_page", args=[aki.pk, "x" * 43])).status_code == 404
+    services.guest_link_issue(guest=aki)  # replaced: the old one stops working
+    assert client.get(old_link).status_code == 404
+    assert client.get(link(aki)).status_code == 200
+    services.guest_link_revoke(guest=aki)
+    assert client.get(reverse("ledger:guest_page", args=[aki.pk, "-"])).status_code == 404
+    assert client.get(old_link).status_code == 404
+
+
+def test_a_guest_page_refreshes_itself_while_the_guest_is_playing(client, played, shoe, host):
+    aki = played[1]
+    services.guest_link_issue(guest=aki)
+    assert 'hx-trigger="every 15s"' in client.get(link(aki)).content.decode()
+    services.seat_clear(shoe=shoe, seat=1, by=host)
+    assert "hx-trigger" not in client.get(link(aki)).content.decode()
+
+
+def test_a_guest_with_a_login_sees_only_their_own_page(client, played):
+    aki = played[1]
+    user = User.objects.create_user("aki", password="pw-for-tests")
+    Guest.objects.filter(pk=aki.pk).update(user=user)
+    client.force_login(user)
+    page = client.get(reverse("ledger:my_page")).content.decode()
+    assert "<h1>Aki</h1>" in page and "Ben" not in page
+    for host_page in ("ledger:guest_list", "ledger:standings", "ledger:event_list", "ledger:house"):
+        assert client.get(reverse(host_page)).status_code == 403
+    stranger = User.objects.create_user("nobody", password="pw-for-tests")
+    client.force_login(stranger)
+    assert client.get(reverse("ledger:my_page")).status_code == 404
+
+
+def test_the_host_issues_replaces_and_revokes_links_with_a_qr_code(client, host, dealer, played):
+    aki = played[1]
+    client.force_login(host)
+    detail = reverse("ledger:guest_detail", args=[aki.pk])
+    assert "Make a private link" in client.get(detail).content.decode()
+    client.post(reverse("ledger:guest_link_issue", args=[aki.pk]))
+    aki.refresh_from_db()
+    page = client.get(detail).content.decode()
+    assert link(aki) in page and "<svg" in page  # the QR code, as inline SVG
+    client.post(reverse("ledger:guest_link_revoke", args=[aki.pk]))
+    aki.refresh_from_db()
+    assert aki.access_token == ""
+    client.force_login(dealer)
+    assert client.post(reverse("ledger:guest_link_issue", args=[aki.pk])).status_code == 403
+    assert client.get(detail).status_code == 403
