@@ -25,7 +25,7 @@ def link(guest: Guest) -> str:
 
 
 def test_a_guest_sees_their_own_page_by_private_link_without_logging_in(client, played):
-    aki, ben = played[1], played[2]
+    aki = played[1]
     services.guest_link_issue(guest=aki)
     response = client.get(link(aki))
     page = response.content.decode()
