@@ -1,7 +1,9 @@
 """Results and balances: what the night, each shoe and each guest came to, and who owes whom.
 
 Reads only. Every function runs a fixed number of queries, however many hands, shoes or events
-there are: sums are done by the database, the rest in Python over those few result rows.
+there are: sums are done by the database, the rest in Python over those few result rows. Sums
+within one event read the bets; sums across events read ``GuestEventResult`` (the bets' totals
+per guest and event, recomputed by the services on every write).
 """
 
 from __future__ import annotations
@@ -11,10 +13,10 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from decimal import Decimal
 
-from django.db.models import Count, Max, Min, Q, QuerySet
+from django.db.models import Count, Max, Min, Q, QuerySet, Sum
 
 from games.models import Event, Hand, Shoe
-from ledger.models import Bet, Guest, Settlement
+from ledger.models import Bet, Guest, GuestEventResult, Settlement
 from ledger.money import ZERO, money_sum, to_yen
 
 MONEY_FIELDS = ("stake", "gross", "commission", "net")
@@ -105,7 +107,7 @@ class GuestResult:
 def event_guest_results(event: Event) -> list[GuestResult]:
     """Per guest: totals, a figure per shoe, hands played, biggest win and loss on one hand."""
     per_hand = (
-        Bet.objects.filter(hand__shoe__event=event)
+        Bet.objects.filter(event=event)
         .values("guest_id", "guest__name", "hand_id", "hand__shoe__number")
         .annotate(**_sums())
         .order_by()
@@ -167,19 +169,23 @@ def event_settlement(event: Event) -> list[SettlementLine]:
     in from earlier events and what was settled at this one."""
     on_the_list = Guest.objects.filter(events=event)
     results_before = dict(
-        Bet.objects.filter(_before(event, "hand__shoe__event__"), guest__in=on_the_list)
+        GuestEventResult.objects.filter(
+            event__in=Event.objects.filter(_before(event, "")), guest__in=on_the_list
+        )
         .values_list("guest_id")
         .annotate(n=money_sum("net"))
         .order_by()
     )
     settled_before = dict(
-        Settlement.objects.filter(_before(event, "event__"), guest__in=on_the_list)
+        Settlement.objects.filter(
+            event__in=Event.objects.filter(_before(event, "")), guest__in=on_the_list
+        )
         .values_list("guest_id")
         .annotate(n=money_sum("amount"))
         .order_by()
     )
     tonight = dict(
-        Bet.objects.filter(hand__shoe__event=event)
+        GuestEventResult.objects.filter(event=event)
         .values_list("guest_id")
         .annotate(n=money_sum("net"))
         .order_by()
@@ -233,15 +239,13 @@ def guest_history(guest: Guest) -> GuestHistory:
     """Everything about one guest: each event and shoe, each settlement, the running balance."""
     per_shoe = (
         Bet.objects.filter(guest=guest)
-        .values("hand__shoe__event_id", "hand__shoe__number")
+        .values("event_id", "hand__shoe__number")
         .annotate(**_sums())
-        .order_by("hand__shoe__event_id", "hand__shoe__number")
+        .order_by("event_id", "hand__shoe__number")
     )
     shoes: dict[int, list[tuple[int, Figures]]] = defaultdict(list)
     for row in per_shoe:
-        shoes[row["hand__shoe__event_id"]].append(
-            (row["hand__shoe__number"], Figures.from_row(row))
-        )
+        shoes[row["event_id"]].append((row["hand__shoe__number"], Figures.from_row(row)))
     settlements = list(guest.settlements.select_related("event").order_by("recorded_at", "id"))
     settled: dict[int, Decimal] = defaultdict(lambda: ZERO)
     for settlement in settlements:
@@ -261,7 +265,7 @@ def guest_balances() -> dict[int, Decimal]:
     """Every guest's balance in chips: results plus settlements, over all time."""
     balances: dict[int, Decimal] = defaultdict(lambda: ZERO)
     for guest_id, net in (
-        Bet.objects.values_list("guest_id").annotate(n=money_sum("net")).order_by()
+        GuestEventResult.objects.values_list("guest_id").annotate(n=money_sum("net")).order_by()
     ):
         balances[guest_id] += net
     for guest_id, amount in (
@@ -287,9 +291,9 @@ class Standing:
 def standings(events: QuerySet[Event]) -> list[Standing]:
     """The leaderboard: each guest's net result, hands and commission over some events."""
     rows = (
-        Bet.objects.filter(hand__shoe__event__in=events)
+        GuestEventResult.objects.filter(event__in=events)
         .values("guest_id", "guest__name")
-        .annotate(hands=Count("hand", distinct=True), **_sums())
+        .annotate(hands=Sum("hands"), **_sums())
         .order_by()
     )
     table = [
@@ -332,9 +336,9 @@ def house_rows(events: QuerySet[Event]) -> list[HouseRow]:
     ordered = list(events.order_by("date", "id"))
     ids = [event.pk for event in ordered]
     money = {
-        row["hand__shoe__event_id"]: Figures.from_row(row)
-        for row in Bet.objects.filter(hand__shoe__event__in=ids)
-        .values("hand__shoe__event_id")
+        row["event_id"]: Figures.from_row(row)
+        for row in GuestEventResult.objects.filter(event__in=ids)
+        .values("event_id")
         .annotate(**_sums())
         .order_by()
     }

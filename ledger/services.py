@@ -15,7 +15,7 @@ from typing import Any
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Q
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from games.cards import CardError, format_cards, parse_cards
@@ -24,8 +24,16 @@ from games.payouts import BetError, BetType, check_stake, resolve_bet
 from games.rules import Hand as DealtHand
 from games.rules import HandError, Outcome, Winner
 from games.services import check_event_open, check_shoe_open
-from ledger.models import Bet, EventGuest, Guest, HandRevision, Seating, Settlement
-from ledger.money import format_chips
+from ledger.models import (
+    Bet,
+    EventGuest,
+    Guest,
+    GuestEventResult,
+    HandRevision,
+    Seating,
+    Settlement,
+)
+from ledger.money import format_chips, money_sum
 
 MSG_GUEST_NAME_EMPTY = "A guest needs a name."
 MSG_GUEST_EXISTS = "There is already a guest called {name}."
@@ -258,6 +266,7 @@ def _settle_bets(
             problems.append(MSG_OVER_MAXIMUM.format(**names, maximum=format_chips(event.table_max)))
         settled.append(
             Bet(
+                event_id=event.pk,
                 seat=bet.seat,
                 guest=guest,
                 bet_type=bet.bet_type.value,
@@ -341,7 +350,40 @@ def hand_record(
     for bet in settled:
         bet.hand = hand
     Bet.objects.bulk_create(settled)
+    results_refresh(event_id=shoe.event_id, guest_ids={bet.guest_id for bet in settled})
     return hand
+
+
+def results_refresh(*, event_id: int, guest_ids: Iterable[int]) -> None:
+    """Recompute these guests' totals for the event from their bets (a sum, never an edit)."""
+    guest_ids = set(guest_ids)
+    if not guest_ids:
+        return
+    totals = (
+        Bet.objects.filter(event_id=event_id, guest_id__in=guest_ids)
+        .values("guest_id")
+        .annotate(hands=Count("hand", distinct=True), **_money_sums())
+        .order_by()
+    )
+    GuestEventResult.objects.filter(event_id=event_id, guest_id__in=guest_ids).delete()
+    GuestEventResult.objects.bulk_create(
+        GuestEventResult(event_id=event_id, **row) for row in totals
+    )
+
+
+def results_rebuild() -> int:
+    """Recompute every guest's totals for every event from the bets; returns the rows written."""
+    GuestEventResult.objects.all().delete()
+    totals = (
+        Bet.objects.values("guest_id", "event_id")
+        .annotate(hands=Count("hand", distinct=True), **_money_sums())
+        .order_by()
+    )
+    return len(GuestEventResult.objects.bulk_create(GuestEventResult(**row) for row in totals))
+
+
+def _money_sums() -> dict[str, Any]:
+    return {name: money_sum(name) for name in ("stake", "gross", "commission", "net")}
 
 
 def _hand_fields(outcome: Outcome, player: str, banker: str) -> dict[str, Any]:
@@ -410,8 +452,10 @@ def hand_undo(*, shoe: Shoe, by: Any) -> HandRevision:
         before=hand_snapshot(hand, _bets_of(hand)),
         changed_by=by,
     )
+    guest_ids = set(Bet.objects.filter(hand=hand).values_list("guest_id", flat=True))
     Bet.objects.filter(hand=hand).delete()
     hand.delete()
+    results_refresh(event_id=shoe.event_id, guest_ids=guest_ids)
     return revision
 
 
@@ -449,6 +493,8 @@ def hand_correct(
     for bet in settled:
         bet.hand = hand
     Bet.objects.bulk_create(settled)
+    affected = {bet["guest_id"] for bet in before["bets"]} | {bet.guest_id for bet in settled}
+    results_refresh(event_id=shoe.event_id, guest_ids=affected)
     HandRevision.objects.create(
         shoe=shoe,
         hand_number=hand.number,

@@ -64,6 +64,7 @@ def test_sums_over_thousands_of_rows_are_exact_to_the_cent(shoe, guests, host):
             bets.append(
                 Bet(
                     hand=hand,
+                    event_id=shoe.event_id,
                     seat=seat,
                     guest=guests[seat - 1],
                     bet_type=BetType.BANKER,

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from games import services as game_services
 from games.models import Hand
 from games.payouts import BetType, RuleSet, SideBet, resolve_bet
+from games.rules import Winner
 from games.shoe import Shoe as DealingShoe
 from ledger import services
 from ledger.models import Bet
@@ -121,4 +122,34 @@ def test_every_hand_shoe_and_event_balances_to_zero(night, make_event, host):
             .count()
             == 0
         )
+        assert_results_match_bets()
+        # A correction (clearing the last hand's bets) keeps the totals equal to the bets' sums.
+        hand = Hand.objects.filter(shoe__event=event).order_by("-shoe__number", "-number").first()
+        if hand.bets.exists():
+            services.hand_correct(
+                hand=hand,
+                bets=[],
+                reason="property test",
+                by=host,
+                result=services.ResultInput(Winner.TIE),
+            )
+            assert_results_match_bets()
         transaction.set_rollback(True)
+
+
+def assert_results_match_bets() -> None:
+    from django.db.models import Count
+
+    from ledger.models import GuestEventResult
+
+    from_bets = {
+        (row["guest_id"], row["event_id"]): (row["hands"], row["n"], row["c"])
+        for row in Bet.objects.values("guest_id", "event_id")
+        .annotate(hands=Count("hand", distinct=True), n=money_sum("net"), c=money_sum("commission"))
+        .order_by()
+    }
+    kept = {
+        (r.guest_id, r.event_id): (r.hands, r.net, r.commission)
+        for r in GuestEventResult.objects.all()
+    }
+    assert kept == from_bets
