@@ -12,17 +12,18 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from itertools import cycle
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import Group, User
 from django.db import transaction
 
 from games import services as game_services
 from games.cards import format_cards
-from games.models import SEATS, Event
+from games.models import SEATS, Event, Hand
 from games.payouts import STANDARD_RULES, BetType, bet_return
 from games.rules import Hand as DealtHand
 from games.rules import Winner
@@ -198,4 +199,15 @@ def load_reference_night() -> dict[str, Any]:
                 banker_cards=format_cards(dealt.banker),
             )
         game_services.shoe_close(shoe=shoe, by=host)
+    _spread_over_the_night(event)
     return {"event": event, "users": [username for username, _ in DEMO_USERS]}
+
+
+def _spread_over_the_night(event: Event) -> None:
+    """Hands logged from midnight to five, as on the blog's night (RULES.md), not in seconds."""
+    midnight = datetime(2008, 7, 13, tzinfo=ZoneInfo("Asia/Tokyo"))
+    hands = list(Hand.objects.filter(shoe__event=event).order_by("shoe__number", "number"))
+    pace = timedelta(hours=5) / len(hands)
+    for index, hand in enumerate(hands):
+        hand.logged_at = midnight + pace * index
+    Hand.objects.bulk_update(hands, ["logged_at"])

@@ -13,6 +13,7 @@ from games.rules import validate_hand
 from ledger.demo import DEMO_PASSWORD
 from ledger.models import Bet, Guest, Seating
 from ledger.money import money_sum
+from ledger.results import house_rows
 from ledger.roles import is_host, is_table_staff
 
 D = Decimal
@@ -57,6 +58,8 @@ def test_the_demo_is_the_reference_night_built_from_real_hands(demo):
     assert Bet.objects.values("guest").distinct().count() == 15
     assert set(Seating.objects.values_list("seat", flat=True)) == set(range(1, 8))
     assert all(bet.stake % 10 == 0 for bet in Bet.objects.all())  # $10 chips
+    (night,) = house_rows(Event.objects.all())
+    assert night.hands_per_hour == D("48.0")  # 240 hands from midnight to five, 75 s apart
 
     assert f"host / {DEMO_PASSWORD}" in demo
     host = authenticate(username="host", password=DEMO_PASSWORD)
