@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from games.messages import RuleError, gettext_noop
+
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("s", "h", "d", "c")
 CARDS_PER_DECK = 52
@@ -35,17 +37,18 @@ _VALUES: dict[str, int] = {
     "K": 0,
 }
 
-CARD_FORMAT_HELP = (
-    "ranks are A, 2–9, 10 (or T), J, Q, K, optionally followed by a suit (s h d c or ♠ ♥ ♦ ♣)"
+MSG_UNKNOWN_CARD = gettext_noop(
+    "Unknown card {token!r}: ranks are A, 2–9, 10 (or T), J, Q, K, optionally followed by a "
+    "suit (s h d c or ♠ ♥ ♦ ♣)."
 )
 
 
-class CardError(ValueError):
+class CardError(RuleError):
     """A token that is not a card. ``token`` is the offending text, as typed."""
 
     def __init__(self, token: str) -> None:
         self.token = token
-        super().__init__(f"Unknown card {token!r}: {CARD_FORMAT_HELP}.")
+        super().__init__(MSG_UNKNOWN_CARD, token=token)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,14 +7,16 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games.cards import MAX_DECKS, MIN_DECKS
 from games.payouts import MAX_COMMISSION, NoCommission, RuleSet, RuleSetError, SideBet
 
 NO_COMMISSION_CHOICES = [
-    (NoCommission.NONE.value, "Commission on Banker wins"),
-    (NoCommission.EZ.value, "EZ Baccarat (Banker three-card 7 pushes)"),
-    (NoCommission.SUPER6.value, "Super 6 (Banker win on 6 pays 1:2)"),
+    (NoCommission.NONE.value, _("Commission on Banker wins")),
+    (NoCommission.EZ.value, _("EZ Baccarat (Banker three-card 7 pushes)")),
+    (NoCommission.SUPER6.value, _("Super 6 (Banker win on 6 pays 1:2)")),
 ]
 
 
@@ -30,28 +32,33 @@ def rule_set_from_cleaned(data: dict[str, Any], side_bets: Iterable[str] | None 
             side_bets=None if side_bets is None else [SideBet(s) for s in side_bets],
         )
     except RuleSetError as error:
-        raise forms.ValidationError(str(error)) from error
+        raise forms.ValidationError(error.message(gettext)) from error
 
 
 class RuleSetForm(forms.Form):
     decks = forms.TypedChoiceField(
+        label=_("Decks"),
         choices=[(n, str(n)) for n in range(MIN_DECKS, MAX_DECKS + 1)],
         coerce=int,
         initial=8,
     )
     commission = forms.DecimalField(
-        label="Commission (%)",
+        label=_("Commission (%)"),
         required=False,
         min_value=Decimal(0),
         max_value=MAX_COMMISSION * 100,
         decimal_places=2,
-        help_text="Blank: 5%, or none in a no-commission game.",
+        help_text=_("Blank: 5%, or none in a no-commission game."),
     )
     no_commission = forms.ChoiceField(
-        label="Banker pays", choices=NO_COMMISSION_CHOICES, initial=NoCommission.NONE.value
+        label=_("Banker pays"), choices=NO_COMMISSION_CHOICES, initial=NoCommission.NONE.value
     )
-    tie_pays = forms.TypedChoiceField(choices=[(8, "8:1"), (9, "9:1")], coerce=int, initial=8)
-    pair_pays = forms.TypedChoiceField(choices=[(11, "11:1"), (12, "12:1")], coerce=int, initial=11)
+    tie_pays = forms.TypedChoiceField(
+        label=_("Tie pays"), choices=[(8, "8:1"), (9, "9:1")], coerce=int, initial=8
+    )
+    pair_pays = forms.TypedChoiceField(
+        label=_("Pair pays"), choices=[(11, "11:1"), (12, "12:1")], coerce=int, initial=11
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

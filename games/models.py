@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games.cards import MAX_DECKS, MIN_DECKS, Card, parse_cards
 from games.payouts import RuleSet
@@ -24,9 +25,9 @@ def standard_rules() -> dict[str, object]:
 
 class Event(models.Model):
     class Format(models.TextChoices):
-        BIG = "big", "Big baccarat"
-        MIDI = "midi", "Midi baccarat"
-        MINI = "mini", "Mini baccarat"
+        BIG = "big", _("Big baccarat")
+        MIDI = "midi", _("Midi baccarat")
+        MINI = "mini", _("Mini baccarat")
 
     name = models.CharField(max_length=120)
     date = models.DateField()
@@ -41,7 +42,7 @@ class Event(models.Model):
         max_digits=12,
         decimal_places=4,
         default=Decimal(100),
-        help_text="Yen for one chip unit (the reference night: $1 = ¥100).",
+        help_text=_("Yen for one chip unit (the reference night: $1 = ¥100)."),
     )
     table_min = MoneyField(default=Decimal(10))
     table_max = MoneyField(default=Decimal(1000))
@@ -117,9 +118,9 @@ class Shoe(models.Model):
 
 class Hand(models.Model):
     class Result(models.TextChoices):
-        PLAYER = Winner.PLAYER.value, "Player"
-        BANKER = Winner.BANKER.value, "Banker"
-        TIE = Winner.TIE.value, "Tie"
+        PLAYER = Winner.PLAYER.value, _("Player")
+        BANKER = Winner.BANKER.value, _("Banker")
+        TIE = Winner.TIE.value, _("Tie")
 
     shoe = models.ForeignKey(Shoe, on_delete=models.PROTECT, related_name="hands")
     number = models.PositiveSmallIntegerField()

@@ -14,6 +14,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
+from games.messages import Label, RuleError, Translate, gettext_noop, render, untranslated
 from games.rules import Outcome, Winner
 
 CENT = Decimal("0.01")
@@ -40,20 +41,20 @@ class BetType(StrEnum):
     PANDA_8 = "panda_8"
 
     @property
-    def label(self) -> str:
-        return _BET_LABELS[self]
+    def label(self) -> Label:
+        return Label(_BET_LABELS[self])
 
 
 _BET_LABELS = {
-    BetType.PLAYER: "Player",
-    BetType.BANKER: "Banker",
-    BetType.TIE: "Tie",
-    BetType.PLAYER_PAIR: "Player pair",
-    BetType.BANKER_PAIR: "Banker pair",
-    BetType.DRAGON_BONUS_PLAYER: "Dragon Bonus (Player)",
-    BetType.DRAGON_BONUS_BANKER: "Dragon Bonus (Banker)",
-    BetType.DRAGON_7: "Dragon 7",
-    BetType.PANDA_8: "Panda 8",
+    BetType.PLAYER: gettext_noop("Player"),
+    BetType.BANKER: gettext_noop("Banker"),
+    BetType.TIE: gettext_noop("Tie"),
+    BetType.PLAYER_PAIR: gettext_noop("Player pair"),
+    BetType.BANKER_PAIR: gettext_noop("Banker pair"),
+    BetType.DRAGON_BONUS_PLAYER: gettext_noop("Dragon Bonus (Player)"),
+    BetType.DRAGON_BONUS_BANKER: gettext_noop("Dragon Bonus (Banker)"),
+    BetType.DRAGON_7: gettext_noop("Dragon 7"),
+    BetType.PANDA_8: gettext_noop("Panda 8"),
 }
 
 
@@ -64,15 +65,15 @@ class SideBet(StrEnum):
     PANDA_8 = "panda_8"
 
     @property
-    def label(self) -> str:
-        return _SIDE_BET_LABELS[self]
+    def label(self) -> Label:
+        return Label(_SIDE_BET_LABELS[self])
 
 
 _SIDE_BET_LABELS = {
-    SideBet.PAIRS: "Pairs",
-    SideBet.DRAGON_BONUS: "Dragon Bonus",
-    SideBet.DRAGON_7: "Dragon 7",
-    SideBet.PANDA_8: "Panda 8",
+    SideBet.PAIRS: gettext_noop("Pairs"),
+    SideBet.DRAGON_BONUS: gettext_noop("Dragon Bonus"),
+    SideBet.DRAGON_7: gettext_noop("Dragon 7"),
+    SideBet.PANDA_8: gettext_noop("Panda 8"),
 }
 
 SIDE_BET_TYPES: dict[SideBet, tuple[BetType, ...]] = {
@@ -90,18 +91,28 @@ class NoCommission(StrEnum):
     SUPER6 = "super6"  # Banker win on 6 pays 1:2
 
 
-class RuleSetError(ValueError):
+class RuleSetError(RuleError):
     pass
 
 
-class BetError(ValueError):
+class BetError(RuleError):
     pass
 
 
-MSG_BET_NOT_OFFERED = "{bet} is not offered under these rules."
-MSG_NEEDS_CARDS = "{bet} is settled from the cards; this hand was recorded without them."
-MSG_STAKE_NOT_POSITIVE = "A stake must be more than zero (got {stake})."
-MSG_STAKE_CENTS = "A stake is counted to the cent at most (got {stake})."
+MSG_BET_NOT_OFFERED = gettext_noop("{bet} is not offered under these rules.")
+MSG_NEEDS_CARDS = gettext_noop(
+    "{bet} is settled from the cards; this hand was recorded without them."
+)
+MSG_STAKE_NOT_POSITIVE = gettext_noop("A stake must be more than zero (got {stake}).")
+MSG_STAKE_CENTS = gettext_noop("A stake is counted to the cent at most (got {stake}).")
+MSG_NOT_A_DECIMAL = gettext_noop("The commission rate is a Decimal fraction, e.g. Decimal('0.05').")
+MSG_COMMISSION_RANGE = gettext_noop("Commission runs from 0% to 10%.")
+MSG_COMMISSION_PRECISION = gettext_noop("Commission is set to a hundredth of a percent at most.")
+MSG_NO_COMMISSION_GAME = gettext_noop("{game} is a no-commission game: the commission must be 0%.")
+MSG_TIE_PAYS = gettext_noop("A tie pays 8:1 or 9:1.")
+MSG_PAIR_PAYS = gettext_noop("A pair pays 11:1 or 12:1.")
+MSG_LEAVE_COMMISSION_OUT = gettext_noop("{game} is a no-commission game: leave the commission out.")
+MSG_NOT_A_RULE_SET = gettext_noop("Not a rule set: {error}")
 
 # Dragon Bonus on a non-natural win, by margin (RULES.md); margins under 4 lose.
 DRAGON_BONUS_BY_MARGIN: dict[int, int] = {9: 30, 8: 10, 7: 6, 6: 4, 5: 2, 4: 1}
@@ -121,19 +132,17 @@ class RuleSet:
 
     def __post_init__(self) -> None:
         if not isinstance(self.commission_rate, Decimal):
-            raise RuleSetError("The commission rate is a Decimal fraction, e.g. Decimal('0.05').")
+            raise RuleSetError(MSG_NOT_A_DECIMAL)
         if not ZERO <= self.commission_rate <= MAX_COMMISSION:
-            raise RuleSetError("Commission runs from 0% to 10%.")
+            raise RuleSetError(MSG_COMMISSION_RANGE)
         if self.commission_rate != self.commission_rate.quantize(Decimal("0.0001")):
-            raise RuleSetError("Commission is set to a hundredth of a percent at most.")
+            raise RuleSetError(MSG_COMMISSION_PRECISION)
         if self.no_commission is not NoCommission.NONE and self.commission_rate != 0:
-            raise RuleSetError(
-                f"{self.no_commission.value} is a no-commission game: the commission must be 0%."
-            )
+            raise RuleSetError(MSG_NO_COMMISSION_GAME, game=self.no_commission.value)
         if self.tie_pays not in (8, 9):
-            raise RuleSetError("A tie pays 8:1 or 9:1.")
+            raise RuleSetError(MSG_TIE_PAYS)
         if self.pair_pays not in (11, 12):
-            raise RuleSetError("A pair pays 11:1 or 12:1.")
+            raise RuleSetError(MSG_PAIR_PAYS)
 
     @property
     def offered_bets(self) -> tuple[BetType, ...]:
@@ -143,15 +152,30 @@ class RuleSet:
     def offers(self, bet_type: BetType) -> bool:
         return bet_type in self.offered_bets
 
-    def describe(self) -> str:
+    def describe(self, translate: Translate = untranslated) -> str:
         if self.no_commission is NoCommission.EZ:
-            banker = "EZ Baccarat (no commission; Banker three-card 7 pushes)"
+            banker = translate(
+                gettext_noop("EZ Baccarat (no commission; Banker three-card 7 pushes)")
+            )
         elif self.no_commission is NoCommission.SUPER6:
-            banker = "Super 6 (no commission; Banker win on 6 pays 1:2)"
+            banker = translate(gettext_noop("Super 6 (no commission; Banker win on 6 pays 1:2)"))
         else:
-            banker = f"Banker {pays_label(self, BetType.BANKER)}"
-        sides = ", ".join(side.label for side in SideBet if side in self.side_bets) or "none"
-        return f"{banker}; Tie {self.tie_pays}:1; pairs {self.pair_pays}:1; side bets: {sides}"
+            banker = render(
+                gettext_noop("Banker {pays}"),
+                {"pays": pays_label(self, BetType.BANKER, translate)},
+                translate,
+            )
+        offered = [translate(side.label) for side in SideBet if side in self.side_bets]
+        return render(
+            gettext_noop("{banker}; Tie {tie}:1; pairs {pair}:1; side bets: {sides}"),
+            {
+                "banker": banker,
+                "tie": self.tie_pays,
+                "pair": self.pair_pays,
+                "sides": ", ".join(offered) or translate(gettext_noop("none")),
+            },
+            translate,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -173,7 +197,7 @@ class RuleSet:
                 side_bets=frozenset(SideBet(s) for s in data.get("side_bets", ["pairs"])),
             )
         except (ValueError, TypeError, InvalidOperation) as error:
-            raise RuleSetError(f"Not a rule set: {error}") from error
+            raise RuleSetError(MSG_NOT_A_RULE_SET, error=str(error)) from error
 
     @classmethod
     def from_options(
@@ -189,9 +213,7 @@ class RuleSet:
         if commission_percent is None:
             rate = Decimal("0.05") if no_commission is NoCommission.NONE else ZERO
         elif no_commission is not NoCommission.NONE and commission_percent != 0:
-            raise RuleSetError(
-                f"{no_commission.value} is a no-commission game: leave the commission out."
-            )
+            raise RuleSetError(MSG_LEAVE_COMMISSION_OUT, game=no_commission.value)
         else:
             rate = commission_percent / 100
         return cls(
@@ -206,22 +228,28 @@ class RuleSet:
 STANDARD_RULES = RuleSet()
 
 
-def pays_label(rules: RuleSet, bet_type: BetType) -> str:
+def pays_label(rules: RuleSet, bet_type: BetType, translate: Translate = untranslated) -> str:
     """How a bet pays under ``rules``, in the words on a layout."""
     match bet_type:
         case BetType.BANKER if rules.no_commission is NoCommission.EZ:
-            return "1:1; a three-card 7 pushes"
+            return translate(gettext_noop("1:1; a three-card 7 pushes"))
         case BetType.BANKER if rules.no_commission is NoCommission.SUPER6:
-            return "1:1; a win on 6 pays 1:2"
+            return translate(gettext_noop("1:1; a win on 6 pays 1:2"))
         case BetType.BANKER:
             percent = (rules.commission_rate * 100).normalize()
-            return f"1:1 less {percent:f}% commission" if percent else "1:1"
+            if not percent:
+                return "1:1"
+            return render(
+                gettext_noop("1:1 less {percent}% commission"),
+                {"percent": f"{percent:f}"},
+                translate,
+            )
         case BetType.TIE:
             return f"{rules.tie_pays}:1"
         case BetType.PLAYER_PAIR | BetType.BANKER_PAIR:
             return f"{rules.pair_pays}:1"
         case BetType.DRAGON_BONUS_PLAYER | BetType.DRAGON_BONUS_BANKER:
-            return "natural 1:1; by 9 30:1 … by 4 1:1"
+            return translate(gettext_noop("natural 1:1; by 9 30:1 … by 4 1:1"))
         case BetType.DRAGON_7:
             return f"{DRAGON_7_PAYS}:1"
         case BetType.PANDA_8:
@@ -244,7 +272,7 @@ PUSH = Return(Fraction(0))
 
 def _needs_cards(bet_type: BetType, outcome: Outcome) -> None:
     if not outcome.has_cards:
-        raise BetError(MSG_NEEDS_CARDS.format(bet=bet_type.label))
+        raise BetError(MSG_NEEDS_CARDS, bet=bet_type.label)
 
 
 def _banker_return(rules: RuleSet, outcome: Outcome) -> Return:
@@ -276,7 +304,7 @@ def _dragon_bonus_return(side: Winner, outcome: Outcome) -> Return:
 def bet_return(rules: RuleSet, bet_type: BetType, outcome: Outcome) -> Return:
     """What one unit staked on ``bet_type`` returns for ``outcome`` under ``rules``."""
     if not rules.offers(bet_type):
-        raise BetError(MSG_BET_NOT_OFFERED.format(bet=bet_type.label))
+        raise BetError(MSG_BET_NOT_OFFERED, bet=bet_type.label)
     winner = outcome.winner
     match bet_type:
         case BetType.PLAYER:
@@ -299,7 +327,7 @@ def bet_return(rules: RuleSet, bet_type: BetType, outcome: Outcome) -> Return:
         case BetType.PANDA_8:
             _needs_cards(bet_type, outcome)
             return Return(Fraction(PANDA_8_PAYS)) if outcome.player_three_card_eight else LOSE
-    raise BetError(f"Unknown bet type {bet_type!r}.")  # pragma: no cover - exhaustive match
+    raise BetError(gettext_noop("Unknown bet type {bet!r}."), bet=str(bet_type))  # exhaustive
 
 
 @dataclass(frozen=True)
@@ -317,9 +345,9 @@ class BetResult:
 
 def check_stake(stake: Decimal) -> None:
     if not stake > 0:
-        raise BetError(MSG_STAKE_NOT_POSITIVE.format(stake=stake))
+        raise BetError(MSG_STAKE_NOT_POSITIVE, stake=stake)
     if stake != stake.quantize(CENT):
-        raise BetError(MSG_STAKE_CENTS.format(stake=stake))
+        raise BetError(MSG_STAKE_CENTS, stake=stake)
 
 
 def resolve_bet(rules: RuleSet, bet_type: BetType, stake: Decimal, outcome: Outcome) -> BetResult:

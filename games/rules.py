@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from games.cards import Card, format_cards, is_pair, total
+from games.messages import Label, RuleError, gettext_noop
 
 
 class Side(StrEnum):
@@ -42,31 +43,38 @@ _BANKER_DRAWS_AGAINST: dict[int, frozenset[int]] = {
 }
 
 # Messages users see; tests import them rather than copying the wording.
-MSG_TOO_FEW = "{side} needs two cards (has {count})."
-MSG_TOO_MANY = "{side} has {count} cards: at most three cards per side."
-MSG_NATURAL = "{side} has a natural {total}: the hand ends and no side draws a third card."
-MSG_PLAYER_MUST_DRAW = "Player has {total} and must draw a third card (Player draws on 0–5)."
-MSG_PLAYER_MUST_STAND = "Player has {total} and must stand (Player stands on 6–7)."
-MSG_BANKER_MUST_DRAW_STOOD = (
+MSG_TOO_FEW = gettext_noop("{side} needs two cards (has {count}).")
+MSG_TOO_MANY = gettext_noop("{side} has {count} cards: at most three cards per side.")
+MSG_NATURAL = gettext_noop(
+    "{side} has a natural {total}: the hand ends and no side draws a third card."
+)
+MSG_PLAYER_MUST_DRAW = gettext_noop(
+    "Player has {total} and must draw a third card (Player draws on 0–5)."
+)
+MSG_PLAYER_MUST_STAND = gettext_noop("Player has {total} and must stand (Player stands on 6–7).")
+MSG_BANKER_MUST_DRAW_STOOD = gettext_noop(
     "Banker has {total} and the Player stood: Banker must draw (draws on 0–5 when Player stands)."
 )
-MSG_BANKER_MUST_STAND_STOOD = (
+MSG_BANKER_MUST_STAND_STOOD = gettext_noop(
     "Banker has {total} and the Player stood: Banker must stand (stands on 6–7)."
 )
-MSG_BANKER_MUST_DRAW = (
+MSG_BANKER_MUST_DRAW = gettext_noop(
     "Banker has {total} against a Player third card of {third}: Banker must draw."
 )
-MSG_BANKER_MUST_STAND = (
+MSG_BANKER_MUST_STAND = gettext_noop(
     "Banker has {total} against a Player third card of {third}: Banker must stand."
 )
-MSG_BANKER_BEFORE_PLAYER = (
+MSG_BANKER_BEFORE_PLAYER = gettext_noop(
     "Banker's third card is recorded but the Player's draw is not settled: "
     "Player has {total} and must draw first."
 )
-MSG_TOO_MANY_COPIES = "{card} appears {count} times, but a {decks}-deck shoe holds only {limit}."
+MSG_HAND_COMPLETE = gettext_noop("The hand is complete: no more cards are due.")
+MSG_TOO_MANY_COPIES = gettext_noop(
+    "{card} appears {count} times, but a {decks}-deck shoe holds only {limit}."
+)
 
 
-class HandError(ValueError):
+class HandError(RuleError):
     """Cards that no hand of Punto Banco can show; the message names the rule broken."""
 
 
@@ -107,32 +115,32 @@ def cards_due(player: tuple[Card, ...], banker: tuple[Card, ...]) -> CardsDue:
     """
     for side, cards in ((Side.PLAYER, player), (Side.BANKER, banker)):
         if len(cards) > 3:
-            raise HandError(MSG_TOO_MANY.format(side=side.value.title(), count=len(cards)))
+            raise HandError(MSG_TOO_MANY, side=Label(side.value.title()), count=len(cards))
     if len(player) < 2 or len(banker) < 2:
         return CardsDue(player=len(player) < 2, banker=len(banker) < 2 or None)
 
     player_two, banker_two = total(player[:2]), total(banker[:2])
     for side, cards in ((Side.PLAYER, player), (Side.BANKER, banker)):
         if _is_natural(cards) and (len(player) == 3 or len(banker) == 3):
-            raise HandError(MSG_NATURAL.format(side=side.value.title(), total=total(cards[:2])))
+            raise HandError(MSG_NATURAL, side=Label(side.value.title()), total=total(cards[:2]))
     if _is_natural(player) or _is_natural(banker):
         return CardsDue(player=False, banker=False)
 
     if player_draws(player_two):
         if len(player) == 2:
             if len(banker) == 3:
-                raise HandError(MSG_BANKER_BEFORE_PLAYER.format(total=player_two))
+                raise HandError(MSG_BANKER_BEFORE_PLAYER, total=player_two)
             return CardsDue(player=True, banker=None)
         third: int | None = player[2].value
     else:
         if len(player) == 3:
-            raise HandError(MSG_PLAYER_MUST_STAND.format(total=player_two))
+            raise HandError(MSG_PLAYER_MUST_STAND, total=player_two)
         third = None
 
     banker_due = banker_draws(banker_two, third)
     if len(banker) == 3 and not banker_due:
         template = MSG_BANKER_MUST_STAND_STOOD if third is None else MSG_BANKER_MUST_STAND
-        raise HandError(template.format(total=banker_two, third=third))
+        raise HandError(template, total=banker_two, third=third)
     return CardsDue(player=False, banker=banker_due and len(banker) == 2)
 
 
@@ -152,7 +160,7 @@ def _check_copies(cards: tuple[Card, ...], decks: int) -> None:
     ]:
         if count > limit:
             raise HandError(
-                MSG_TOO_MANY_COPIES.format(card=card_name, count=count, decks=decks, limit=limit)
+                MSG_TOO_MANY_COPIES, card=card_name, count=count, decks=decks, limit=limit
             )
 
 
@@ -199,14 +207,14 @@ def validate_hand(
     """Raise :class:`HandError` naming the rule broken unless the cards are a complete hand."""
     for side, cards in ((Side.PLAYER, player), (Side.BANKER, banker)):
         if len(cards) < 2:
-            raise HandError(MSG_TOO_FEW.format(side=side.value.title(), count=len(cards)))
+            raise HandError(MSG_TOO_FEW, side=Label(side.value.title()), count=len(cards))
     due = cards_due(player, banker)
     if due.player:
-        raise HandError(MSG_PLAYER_MUST_DRAW.format(total=total(player[:2])))
+        raise HandError(MSG_PLAYER_MUST_DRAW, total=total(player[:2]))
     if due.banker:
         third = player[2].value if len(player) == 3 else None
         template = MSG_BANKER_MUST_DRAW_STOOD if third is None else MSG_BANKER_MUST_DRAW
-        raise HandError(template.format(total=total(banker[:2]), third=third))
+        raise HandError(template, total=total(banker[:2]), third=third)
     if decks is not None:
         _check_copies(player + banker, decks)
 

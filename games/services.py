@@ -10,14 +10,15 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Event, Shoe
 from games.payouts import RuleSet
 
-MSG_EVENT_CLOSED = "This event is closed: nothing more can be logged in it."
-MSG_SHOE_CLOSED = "Shoe {number} is closed: nothing more can be logged in it."
-MSG_SHOE_ALREADY_OPEN = "Shoe {number} is still open: close it before starting the next."
-MSG_CLOSE_SHOE_FIRST = "Shoe {number} is still open: close it before closing the event."
+MSG_EVENT_CLOSED = _("This event is closed: nothing more can be logged in it.")
+MSG_SHOE_CLOSED = _("Shoe {number} is closed: nothing more can be logged in it.")
+MSG_SHOE_ALREADY_OPEN = _("Shoe {number} is still open: close it before starting the next.")
+MSG_CLOSE_SHOE_FIRST = _("Shoe {number} is still open: close it before closing the event.")
 
 
 @transaction.atomic

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_not_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 
 from games.forms import RuleSetForm
 from games.odds import fraction_to_decimal, odds_table
@@ -19,13 +20,24 @@ def rules_and_odds(request: HttpRequest) -> HttpResponse:
         table = odds_table(rules, decks)
         context |= {
             "rules": rules,
+            "rules_description": rules.describe(gettext),
             "decks": decks,
             "outcomes": [
-                (winner, fraction_to_decimal(p * 100, 7), f"{p.numerator:,}/{p.denominator:,}")
+                (
+                    winner,
+                    gettext(winner.value.title()),
+                    fraction_to_decimal(p * 100, 7),
+                    f"{p.numerator:,}/{p.denominator:,}",
+                )
                 for winner, p in table.outcomes.items()
             ],
             "edges": [
-                (bet, pays_label(rules, bet), fraction_to_decimal(edge * 100, 5), rules.offers(bet))
+                (
+                    gettext(bet.label),
+                    pays_label(rules, bet, gettext),
+                    fraction_to_decimal(edge * 100, 5),
+                    rules.offers(bet),
+                )
                 for bet, edge in table.house_edge.items()
             ],
         }

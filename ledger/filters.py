@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import django_filters
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Event
 
@@ -12,13 +13,13 @@ class EventDateRange(django_filters.FilterSet):
     start = django_filters.DateFilter(
         field_name="date",
         lookup_expr="gte",
-        label="From",
+        label=_("From"),
         widget=forms.DateInput(attrs={"type": "date"}),
     )
     end = django_filters.DateFilter(
         field_name="date",
         lookup_expr="lte",
-        label="To",
+        label=_("To"),
         widget=forms.DateInput(attrs={"type": "date"}),
     )
 

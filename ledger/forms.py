@@ -9,6 +9,8 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games.forms import RuleSetForm, rule_set_from_cleaned
 from games.models import SEATS, Event
@@ -17,9 +19,9 @@ from games.rules import Winner
 from ledger.models import Guest, Settlement
 from ledger.services import BetInput, ResultInput
 
-MSG_STAKE_NOT_A_NUMBER = "Seat {seat} · {bet}: the stake is not a number."
-MSG_STAKE_NOT_POSITIVE = "Seat {seat} · {bet}: a stake must be more than zero."
-MSG_STAKE_CENTS = "Seat {seat} · {bet}: a stake is counted to the cent at most."
+MSG_STAKE_NOT_A_NUMBER = _("Seat {seat} · {bet}: the stake is not a number.")
+MSG_STAKE_NOT_POSITIVE = _("Seat {seat} · {bet}: a stake must be more than zero.")
+MSG_STAKE_CENTS = _("Seat {seat} · {bet}: a stake is counted to the cent at most.")
 
 
 class EventForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -28,7 +30,7 @@ class EventForm(forms.ModelForm):  # type: ignore[type-arg]
     tie_pays = RuleSetForm.base_fields["tie_pays"]
     pair_pays = RuleSetForm.base_fields["pair_pays"]
     side_bets = forms.MultipleChoiceField(
-        choices=[(side.value, side.label) for side in SideBet],
+        choices=[(side.value, _(side.label)) for side in SideBet],
         initial=[SideBet.PAIRS.value],
         required=False,
         widget=forms.CheckboxSelectMultiple,
@@ -71,7 +73,7 @@ class HandForm(forms.Form):
     banker_cards = forms.CharField(required=False, max_length=40)
     result = forms.ChoiceField(
         required=False,
-        choices=[("", "From the cards")] + [(w.value, w.value.title()) for w in Winner],
+        choices=[("", _("From the cards"))] + [(w.value, _(w.value.title())) for w in Winner],
         widget=forms.RadioSelect,
     )
     player_pair = forms.BooleanField(required=False)
@@ -82,10 +84,10 @@ class HandForm(forms.Form):
         self.bet_types = bet_types
         for seat in SEATS:
             for bet_type in bet_types:
-                names = {"seat": seat, "bet": bet_type.label}
+                names = {"seat": seat, "bet": gettext(bet_type.label)}
                 self.fields[stake_field_name(seat, bet_type)] = forms.DecimalField(
                     required=False,
-                    label=f"Seat {seat} {bet_type.label}",
+                    label=_("Seat {seat} {bet}").format(seat=seat, bet=gettext(bet_type.label)),
                     error_messages={
                         "invalid": MSG_STAKE_NOT_A_NUMBER.format(**names),
                         "max_decimal_places": MSG_STAKE_CENTS.format(**names),
@@ -115,7 +117,7 @@ class HandForm(forms.Form):
                 stake = data.get(name)
                 if stake is not None and stake <= 0:
                     self.add_error(
-                        name, MSG_STAKE_NOT_POSITIVE.format(seat=seat, bet=bet_type.label)
+                        name, MSG_STAKE_NOT_POSITIVE.format(seat=seat, bet=gettext(bet_type.label))
                     )
         return data
 
@@ -157,17 +159,17 @@ class HandForm(forms.Form):
 
 
 class CorrectionForm(HandForm):
-    reason = forms.CharField(max_length=300)
+    reason = forms.CharField(label=_("Reason"), max_length=300)
     number = forms.IntegerField(widget=forms.HiddenInput, required=False)
     idempotency_key = forms.UUIDField(widget=forms.HiddenInput, required=False)
 
 
 class GuestAddForm(forms.Form):
-    name = forms.CharField(max_length=80, label="Guest's name")
+    name = forms.CharField(max_length=80, label=_("Guest's name"))
 
 
 class BringBackForm(forms.Form):
-    from_event = forms.ModelChoiceField(queryset=Event.objects.none(), label="From")
+    from_event = forms.ModelChoiceField(queryset=Event.objects.none(), label=_("From"))
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -188,13 +190,16 @@ class SettlementForm(forms.Form):
     """The host records money changing hands: which way, how much, how."""
 
     PAID_HOUSE, HOUSE_PAID = "guest_paid", "house_paid"
-    guest = forms.ModelChoiceField(queryset=Guest.objects.none())
+    guest = forms.ModelChoiceField(label=_("Guest"), queryset=Guest.objects.none())
     direction = forms.ChoiceField(
-        choices=[(PAID_HOUSE, "Guest paid the house"), (HOUSE_PAID, "House paid the guest")]
+        label=_("Direction"),
+        choices=[(PAID_HOUSE, _("Guest paid the house")), (HOUSE_PAID, _("House paid the guest"))],
     )
-    amount = forms.DecimalField(min_value=Decimal("0.01"), max_digits=13, decimal_places=2)
-    method = forms.ChoiceField(choices=Settlement.Method.choices)
-    note = forms.CharField(max_length=200, required=False)
+    amount = forms.DecimalField(
+        label=_("Amount"), min_value=Decimal("0.01"), max_digits=13, decimal_places=2
+    )
+    method = forms.ChoiceField(label=_("How"), choices=Settlement.Method.choices)
+    note = forms.CharField(label=_("Note"), max_length=200, required=False)
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -7,6 +7,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games.models import SEATS, Event, Hand, Shoe
 from games.payouts import BetType
@@ -105,7 +106,7 @@ class Bet(models.Model):
     event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="+")
     seat = models.PositiveSmallIntegerField()
     guest = models.ForeignKey(Guest, on_delete=models.PROTECT, related_name="bets")
-    bet_type = models.CharField(max_length=24, choices=[(b.value, b.label) for b in BetType])
+    bet_type = models.CharField(max_length=24, choices=[(b.value, _(b.label)) for b in BetType])
     stake = MoneyField()
     gross = MoneyField()
     commission = MoneyField()
@@ -144,8 +145,8 @@ class HandRevision(models.Model):
     corrected or undone, what it became, who did it, when and why."""
 
     class Kind(models.TextChoices):
-        CORRECTION = "correction", "Correction"
-        UNDO = "undo", "Undo"
+        CORRECTION = "correction", _("Correction")
+        UNDO = "undo", _("Undo")
 
     shoe = models.ForeignKey(Shoe, on_delete=models.PROTECT, related_name="revisions")
     hand_number = models.PositiveSmallIntegerField()
@@ -171,10 +172,10 @@ class Settlement(models.Model):
     results and their settlements."""
 
     class Method(models.TextChoices):
-        CASH = "cash", "Cash"
-        TAB = "tab", "Offset against the tab at the venue"
-        CREDIT = "credit", "Credit toward the next bill"
-        OTHER = "other", "Other"
+        CASH = "cash", _("Cash")
+        TAB = "tab", _("Offset against the tab at the venue")
+        CREDIT = "credit", _("Credit toward the next bill")
+        OTHER = "other", _("Other")
 
     guest = models.ForeignKey(Guest, on_delete=models.PROTECT, related_name="settlements")
     event = models.ForeignKey(

@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_tables2 import RequestConfig
 
@@ -48,7 +49,7 @@ def event_results_context(
         "shoe_rows": rows,
         "shoe_totals": totals,
         "shoe_chart": result_bars(
-            "Guests' gross result per shoe",
+            _("Guests' gross result per shoe"),
             [str(row.number) for row in rows],
             [row.figures.gross for row in rows],
         )
@@ -78,8 +79,9 @@ def settlement_record(request: HttpRequest, event_id: int) -> HttpResponse:
             for message in error.messages:
                 messages.error(request, message)
         else:
+            text = _("Recorded: {guest} · {method}.")
             messages.success(
-                request, f"Recorded: {settlement.guest} · {settlement.get_method_display()}."
+                request, text.format(guest=settlement.guest, method=settlement.get_method_display())
             )
             return redirect(reverse("ledger:event_detail", args=[event.pk]) + "#settlement")
     else:
@@ -155,7 +157,8 @@ def _guest_link(guest: Guest) -> str:
 def guest_link_issue(request: HttpRequest, guest_id: int) -> HttpResponse:
     guest = get_object_or_404(Guest, pk=guest_id)
     services.guest_link_issue(guest=guest)
-    messages.success(request, f"A new private link for {guest}: any earlier link no longer works.")
+    text = _("A new private link for {guest}: any earlier link no longer works.")
+    messages.success(request, text.format(guest=guest))
     return redirect("ledger:guest_detail", guest.pk)
 
 
@@ -164,7 +167,7 @@ def guest_link_issue(request: HttpRequest, guest_id: int) -> HttpResponse:
 def guest_link_revoke(request: HttpRequest, guest_id: int) -> HttpResponse:
     guest = get_object_or_404(Guest, pk=guest_id)
     services.guest_link_revoke(guest=guest)
-    messages.success(request, f"{guest}'s private link no longer works.")
+    messages.success(request, _("{guest}'s private link no longer works.").format(guest=guest))
     return redirect("ledger:guest_detail", guest.pk)
 
 
@@ -178,7 +181,7 @@ def _guest_page_context(guest: Guest) -> dict[str, Any]:
     ).exists()
     chart = (
         balance_line(
-            "Balance after each event",
+            _("Balance after each event"),
             [f"{point.event.date:%Y-%m-%d}" for point in history.points],
             [point.balance for point in history.points],
         )

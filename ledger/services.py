@@ -17,6 +17,8 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games.cards import CardError, format_cards, parse_cards
 from games.models import SEATS, Event, Hand, Shoe
@@ -35,26 +37,26 @@ from ledger.models import (
 )
 from ledger.money import format_chips, money_sum
 
-MSG_GUEST_NAME_EMPTY = "A guest needs a name."
-MSG_GUEST_EXISTS = "There is already a guest called {name}."
-MSG_NOT_ON_LIST = "{guest} is not on this event's guest list."
-MSG_NO_SUCH_SEAT = "There is no seat {seat}: seats run 1–7."
-MSG_NO_RESULT = "Enter the cards, or the result (Player, Banker or Tie)."
-MSG_RESULT_CONTRADICTS = "The cards say {actual} ({player}–{banker}), not {given}."
-MSG_PAIR_CONTRADICTS = "The cards show no {side} pair."
-MSG_HAND_TAKEN = (
+MSG_GUEST_NAME_EMPTY = _("A guest needs a name.")
+MSG_GUEST_EXISTS = _("There is already a guest called {name}.")
+MSG_NOT_ON_LIST = _("{guest} is not on this event's guest list.")
+MSG_NO_SUCH_SEAT = _("There is no seat {seat}: seats run 1–7.")
+MSG_NO_RESULT = _("Enter the cards, or the result (Player, Banker or Tie).")
+MSG_RESULT_CONTRADICTS = _("The cards say {actual} ({player}–{banker}), not {given}.")
+MSG_PAIR_CONTRADICTS = _("The cards show no {side} pair.")
+MSG_HAND_TAKEN = _(
     "Hand {number} was already recorded by {user} at {time}; the table now shows hand {next}."
 )
-MSG_HAND_OUT_OF_SEQUENCE = "The next hand in this shoe is hand {next}, not {number}."
-MSG_EMPTY_SEAT = "Seat {seat} is empty: seat a guest before taking a bet there."
-MSG_DUPLICATE_BET = "Seat {seat} · {bet}: entered twice."
-MSG_UNDER_MINIMUM = "Seat {seat} · {bet}: {stake} is under the table minimum of {minimum}."
-MSG_OVER_MAXIMUM = "Seat {seat} · {bet}: {stake} is over the table maximum of {maximum}."
-MSG_BET_PROBLEM = "Seat {seat} · {bet}: {problem}"
-MSG_NOTHING_TO_UNDO = "There is no hand to undo in this shoe."
-MSG_REASON_REQUIRED = "Say why the hand is being corrected."
-MSG_NOTHING_CHANGED = "Nothing to correct: the cards, result and bets are as recorded."
-MSG_KEY_OTHER_SHOE = "This submission belongs to another shoe."
+MSG_HAND_OUT_OF_SEQUENCE = _("The next hand in this shoe is hand {next}, not {number}.")
+MSG_EMPTY_SEAT = _("Seat {seat} is empty: seat a guest before taking a bet there.")
+MSG_DUPLICATE_BET = _("Seat {seat} · {bet}: entered twice.")
+MSG_UNDER_MINIMUM = _("Seat {seat} · {bet}: {stake} is under the table minimum of {minimum}.")
+MSG_OVER_MAXIMUM = _("Seat {seat} · {bet}: {stake} is over the table maximum of {maximum}.")
+MSG_BET_PROBLEM = _("Seat {seat} · {bet}: {problem}")
+MSG_NOTHING_TO_UNDO = _("There is no hand to undo in this shoe.")
+MSG_REASON_REQUIRED = _("Say why the hand is being corrected.")
+MSG_NOTHING_CHANGED = _("Nothing to correct: the cards, result and bets are as recorded.")
+MSG_KEY_OTHER_SHOE = _("This submission belongs to another shoe.")
 
 
 class HandTaken(ValidationError):
@@ -196,13 +198,13 @@ def decide_outcome(
         try:
             sides[field] = parse_cards(text)
         except CardError as error:
-            errors[field] = str(error)
+            errors[field] = error.message(gettext)
     if errors:
         raise ValidationError(errors)
     try:
         dealt = DealtHand.from_cards(sides["player_cards"], sides["banker_cards"], decks=decks)
     except HandError as error:
-        raise ValidationError({"cards": str(error)}) from error
+        raise ValidationError({"cards": error.message(gettext)}) from error
     outcome = dealt.outcome()
     if result is not None:
         _check_result_agrees(outcome, result)
@@ -214,10 +216,10 @@ def _check_result_agrees(outcome: Outcome, result: ResultInput) -> None:
         raise ValidationError(
             {
                 "result": MSG_RESULT_CONTRADICTS.format(
-                    actual=outcome.winner.value.title(),
+                    actual=gettext(outcome.winner.value.title()),
                     player=outcome.player_total,
                     banker=outcome.banker_total,
-                    given=result.winner.value.title(),
+                    given=gettext(result.winner.value.title()),
                 )
             }
         )
@@ -240,7 +242,11 @@ def _settle_bets(
     settled: list[Bet] = []
     seen: set[tuple[int, BetType]] = set()
     for bet in bets:
-        names = {"seat": bet.seat, "bet": bet.bet_type.label, "stake": format_chips(bet.stake)}
+        names = {
+            "seat": bet.seat,
+            "bet": gettext(bet.bet_type.label),
+            "stake": format_chips(bet.stake),
+        }
         guest = seated.get(bet.seat)
         if bet.seat not in SEATS:
             problems.append(MSG_NO_SUCH_SEAT.format(seat=bet.seat))
@@ -256,7 +262,7 @@ def _settle_bets(
             check_stake(bet.stake)
             result = resolve_bet(rules, bet.bet_type, bet.stake, outcome)
         except BetError as error:
-            problems.append(MSG_BET_PROBLEM.format(**names, problem=error))
+            problems.append(MSG_BET_PROBLEM.format(**names, problem=error.message(gettext)))
             continue
         if bet.stake < event.table_min:
             problems.append(
@@ -509,8 +515,8 @@ def hand_correct(
 
 # --- settlements and guests' links ---------------------------------------------------------
 
-MSG_SETTLEMENT_ZERO = "A settlement moves some money: enter an amount other than zero."
-MSG_SETTLEMENT_NOTE = "Say what “other” was."
+MSG_SETTLEMENT_ZERO = _("A settlement moves some money: enter an amount other than zero.")
+MSG_SETTLEMENT_NOTE = _("Say what “other” was.")
 
 
 @transaction.atomic

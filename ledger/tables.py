@@ -7,6 +7,7 @@ from typing import Any
 
 import django_tables2 as tables
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
 from ledger.money import format_chips, format_yen
 
@@ -34,15 +35,15 @@ class YenColumn(tables.Column):
 
 
 class GuestResultTable(tables.Table):
-    name = tables.Column(verbose_name="Guest")
-    hands = tables.Column(attrs={"td": {"class": "num"}})
-    wagered = ChipsColumn()
-    gross = ChipsColumn(signed=True)
-    commission = ChipsColumn()
-    net = ChipsColumn(signed=True)
-    net_yen = YenColumn(verbose_name="Net (¥)")
-    biggest_win = ChipsColumn(signed=True, verbose_name="Biggest win")
-    biggest_loss = ChipsColumn(signed=True, verbose_name="Biggest loss")
+    name = tables.Column(verbose_name=_("Guest"))
+    hands = tables.Column(verbose_name=_("Hands"), attrs={"td": {"class": "num"}})
+    wagered = ChipsColumn(verbose_name=_("Wagered"))
+    gross = ChipsColumn(signed=True, verbose_name=_("Gross"))
+    commission = ChipsColumn(verbose_name=_("Commission"))
+    net = ChipsColumn(signed=True, verbose_name=_("Net"))
+    net_yen = YenColumn(verbose_name=_("Net (¥)"))
+    biggest_win = ChipsColumn(signed=True, verbose_name=_("Biggest win"))
+    biggest_loss = ChipsColumn(signed=True, verbose_name=_("Biggest loss"))
 
     class Meta:
         attrs = NUMBERS
@@ -50,27 +51,27 @@ class GuestResultTable(tables.Table):
 
 
 class StandingsTable(tables.Table):
-    rank = tables.Column(orderable=False, verbose_name="#")
-    name = tables.Column(verbose_name="Guest")
-    net = ChipsColumn(signed=True)
-    hands = tables.Column(attrs={"td": {"class": "num"}})
-    commission = ChipsColumn()
-    wagered = ChipsColumn()
+    rank = tables.Column(orderable=False, verbose_name=_("#"))
+    name = tables.Column(verbose_name=_("Guest"))
+    net = ChipsColumn(signed=True, verbose_name=_("Net"))
+    hands = tables.Column(verbose_name=_("Hands"), attrs={"td": {"class": "num"}})
+    commission = ChipsColumn(verbose_name=_("Commission"))
+    wagered = ChipsColumn(verbose_name=_("Wagered"))
 
     class Meta:
         attrs = NUMBERS
 
 
 class HouseTable(tables.Table):
-    date = tables.DateColumn(format="Y-m-d")
-    event = tables.Column(linkify=False)
-    hands = tables.Column(attrs={"td": {"class": "num"}})
-    wagered = ChipsColumn(verbose_name="Drop")
-    commission = ChipsColumn()
-    house_net = ChipsColumn(signed=True, verbose_name="House net")
-    house_net_yen = YenColumn(verbose_name="House net (¥)")
-    hold = tables.Column(verbose_name="Hold %", attrs={"td": {"class": "num"}})
-    hands_per_hour = tables.Column(verbose_name="Hands/hour", attrs={"td": {"class": "num"}})
+    date = tables.DateColumn(format="Y-m-d", verbose_name=_("Date"))
+    event = tables.Column(linkify=False, verbose_name=_("Event"))
+    hands = tables.Column(verbose_name=_("Hands"), attrs={"td": {"class": "num"}})
+    wagered = ChipsColumn(verbose_name=_("Drop"))
+    commission = ChipsColumn(verbose_name=_("Commission"))
+    house_net = ChipsColumn(signed=True, verbose_name=_("House net"))
+    house_net_yen = YenColumn(verbose_name=_("House net (¥)"))
+    hold = tables.Column(verbose_name=_("Hold %"), attrs={"td": {"class": "num"}})
+    hands_per_hour = tables.Column(verbose_name=_("Hands/hour"), attrs={"td": {"class": "num"}})
 
     class Meta:
         attrs = NUMBERS

@@ -12,6 +12,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html_join
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from games import services as game_services
@@ -35,7 +37,7 @@ from ledger.result_views import event_results_context
 from ledger.roles import host_required, is_host, table_staff_required
 from ledger.selectors import event_shoes, events_for_list, hand_with_history, table_state
 
-MSG_CHOOSE_SEAT = "Choose a seat and a guest."
+MSG_CHOOSE_SEAT = gettext_lazy("Choose a seat and a guest.")
 
 # --- events -------------------------------------------------------------------------------
 
@@ -54,7 +56,9 @@ def event_create(request: HttpRequest) -> HttpResponse:
         event = game_services.event_create(
             **fields, rules=form.cleaned_data["rule_set"], by=request.user
         )
-        messages.success(request, f"{event.name} is ready: add guests, then start a shoe.")
+        messages.success(
+            request, _("{event} is ready: add guests, then start a shoe.").format(event=event.name)
+        )
         return redirect("ledger:event_detail", event.pk)
     return render(request, "ledger/event_form.html", {"form": form})
 
@@ -121,7 +125,8 @@ def event_guests_bring_back(request: HttpRequest, event_id: int) -> HttpResponse
     def bring_back() -> None:
         source = form.cleaned_data["from_event"]
         added = services.event_guests_bring_back(event=event, from_event=source, by=request.user)
-        messages.success(request, f"{added} guest{'s' if added != 1 else ''} back from {source}.")
+        text = ngettext("{n} guest back from {event}.", "{n} guests back from {event}.", added)
+        messages.success(request, text.format(n=added, event=source))
 
     return _event_action(request, event, bring_back, bring_back_form=form)
 
@@ -145,7 +150,7 @@ def event_close(request: HttpRequest, event_id: int) -> HttpResponse:
 
     def close() -> None:
         game_services.event_close(event=event, by=request.user)
-        messages.success(request, f"{event.name} is closed.")
+        messages.success(request, _("{event} is closed.").format(event=event.name))
 
     return _event_action(request, event, close)
 
@@ -286,7 +291,9 @@ def _renumbered(form: HandForm, shoe: Shoe) -> HandForm:
 def _hand_notice(hand: Hand) -> str:
     outcome = hand.outcome()
     score = f" {outcome.player_total}–{outcome.banker_total}" if outcome.has_cards else ""
-    return f"Hand {hand.number} saved: {outcome.winner.value.title()}{score}."
+    return _("Hand {number} saved: {winner}{score}.").format(
+        number=hand.number, winner=_(outcome.winner.value.title()), score=score
+    )
 
 
 @table_staff_required
@@ -299,10 +306,10 @@ def seat_change(request: HttpRequest, shoe_id: int) -> HttpResponse:
         if guest_id:
             guest = get_object_or_404(Guest, pk=int(guest_id))
             services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=request.user)
-            notice = f"{guest} sits in seat {seat}."
+            notice = _("{guest} sits in seat {seat}.").format(guest=guest, seat=seat)
         else:
             services.seat_clear(shoe=shoe, seat=seat, by=request.user)
-            notice = f"Seat {seat} is free."
+            notice = _("Seat {seat} is free.").format(seat=seat)
     except ValueError:
         return _table_refusal(request, shoe, MSG_CHOOSE_SEAT)
     except ValidationError as error:
@@ -325,7 +332,9 @@ def hand_undo(request: HttpRequest, shoe_id: int) -> HttpResponse:
         revision = services.hand_undo(shoe=shoe, by=request.user)
     except ValidationError as error:
         return _table_refusal(request, shoe, " ".join(error.messages))
-    return _after_write(request, shoe, f"Hand {revision.hand_number} undone.")
+    return _after_write(
+        request, shoe, _("Hand {number} undone.").format(number=revision.hand_number)
+    )
 
 
 @host_required
@@ -337,7 +346,7 @@ def shoe_close(request: HttpRequest, shoe_id: int) -> HttpResponse:
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
         return redirect("ledger:shoe_table", shoe.pk)
-    messages.success(request, f"Shoe {shoe.number} closed.")
+    messages.success(request, _("Shoe {number} closed.").format(number=shoe.number))
     return redirect("ledger:event_detail", shoe.event_id)
 
 
@@ -371,7 +380,7 @@ def deal_panel(
         panel["banker_cards"] = " ".join(str(card) for card in banker)
         panel["status"] = _deal_status(tuple(player), tuple(banker))
     except (CardError, HandError) as error:
-        panel["problem"] = str(error)
+        panel["problem"] = error.message(_)
     return panel
 
 
@@ -401,22 +410,28 @@ def _take_back(player: list[Card], banker: list[Card]) -> None:
 
 def _deal_status(player: tuple[Card, ...], banker: tuple[Card, ...]) -> str:
     if not player and not banker:
-        return "Tap the cards in deal order: Player, Banker, Player, Banker."
+        return _("Tap the cards in deal order: Player, Banker, Player, Banker.")
     if len(player) < 2 or len(banker) < 2:
         side, held = ("Player", player) if len(player) <= len(banker) else ("Banker", banker)
-        return f"Next: {side}'s {'first' if not held else 'second'} card."
+        if side == "Player":
+            return _("Next: Player's first card.") if not held else _("Next: Player's second card.")
+        return _("Next: Banker's first card.") if not held else _("Next: Banker's second card.")
     due: CardsDue = cards_due(player, banker)
     if due.player:
-        return "Player draws a third card."
+        return _("Player draws a third card.")
     if due.banker:
-        return "Banker draws a third card."
+        return _("Banker draws a third card.")
     outcome = DealtHand(player, banker).outcome()
-    natural = " (natural)" if outcome.natural else ""
+    natural = _(" (natural)") if outcome.natural else ""
     if outcome.winner.value == "tie":
-        return f"Tie {outcome.player_total}–{outcome.banker_total}{natural}."
-    return (
-        f"{outcome.winner.value.title()} wins {outcome.player_total}–{outcome.banker_total}"
-        f"{natural}."
+        return _("Tie {player}–{banker}{natural}.").format(
+            player=outcome.player_total, banker=outcome.banker_total, natural=natural
+        )
+    return _("{winner} wins {player}–{banker}{natural}.").format(
+        winner=_(outcome.winner.value.title()),
+        player=outcome.player_total,
+        banker=outcome.banker_total,
+        natural=natural,
     )
 
 
@@ -443,7 +458,9 @@ def hand_detail(request: HttpRequest, hand_id: int) -> HttpResponse:
                 except ValidationError as error:
                     add_service_errors(form, error)
                 else:
-                    messages.success(request, f"Hand {hand.number} corrected.")
+                    messages.success(
+                        request, _("Hand {number} corrected.").format(number=hand.number)
+                    )
                     return redirect("ledger:hand_detail", hand.pk)
         else:
             form = CorrectionForm(initial=_correction_initial(hand), bet_types=bet_types)

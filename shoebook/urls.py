@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth.decorators import login_not_required
 from django.urls import include, path
 from django.views.generic import TemplateView
+from django.views.i18n import set_language
 
 urlpatterns = [
     path(
@@ -10,6 +11,7 @@ urlpatterns = [
         name="home",
     ),
     path("rules/", include("games.urls")),
+    path("language/", login_not_required(set_language), name="set_language"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("", include("ledger.urls")),

@@ -146,7 +146,7 @@ def test_bad_input_is_refused_with_its_reason_and_writes_nothing(
         record(shoe, *cards, bets, result=result)
     errors = raised.value.message_dict
     assert field in errors
-    assert any(message in text for text in errors[field]), errors
+    assert any(str(message) in text for text in errors[field]), errors
     assert nothing_written()
 
 
