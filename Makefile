@@ -6,7 +6,7 @@ INSTALLED := $(VENV)/.installed
 
 BROWSER_INSTALLED := $(VENV)/.browser-installed
 
-.PHONY: run test test-browser lint format typecheck migrations-check ci clean
+.PHONY: run test test-browser lint format typecheck migrations-check messages ci clean
 
 $(INSTALLED): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -41,6 +41,12 @@ format: $(INSTALLED)
 
 typecheck: $(INSTALLED)
 	$(BIN)/mypy
+
+# Refresh the Japanese catalogue after changing texts (needs GNU gettext's xgettext), then fill
+# and compile it from locale/ja_translations.py. The compiled .mo is committed.
+messages: $(INSTALLED)
+	$(BIN)/python manage.py makemessages -l ja --ignore=.venv --ignore=bench --ignore=tests --no-location
+	$(BIN)/python locale/apply_translations.py
 
 migrations-check: $(INSTALLED)
 	$(BIN)/python manage.py makemigrations --check --dry-run

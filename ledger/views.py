@@ -78,7 +78,7 @@ def _event_context(event: Event, **forms: Any) -> dict[str, Any]:
     shoes = list(event_shoes(event))
     return event_results_context(event) | {
         "event": event,
-        "rules": event.rule_set,
+        "rules_description": event.rule_set.describe(_),
         "shoes": shoes,
         "open_shoe": next((shoe for shoe in shoes if shoe.is_open), None),
         "guests": Guest.objects.filter(events=event),
@@ -187,6 +187,7 @@ def _render_table(
         "rows": rows,
         "seat_menus": seat_menus,
         "bet_types": bet_types,
+        "bet_labels": [_(bet.label) for bet in bet_types],
         "notice": notice,
         "refusal": refusal,
         "seating_open": seating_open or state.last_hand is None,
@@ -475,7 +476,7 @@ def hand_detail(request: HttpRequest, hand_id: int) -> HttpResponse:
         "revisions": revisions,
         "form": form,
         "stake_rows": _stake_rows(form, bet_types) if form else [],
-        "bet_types": bet_types,
+        "bet_labels": [_(bet.label) for bet in bet_types],
         "table_url": reverse("ledger:shoe_table", args=[hand.shoe_id]),
     }
     return render(request, "ledger/hand_detail.html", context)

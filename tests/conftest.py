@@ -5,7 +5,9 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
+from django.conf import settings as django_settings
 from django.contrib.auth.models import Group, User
+from django.utils import translation
 
 from games import services as game_services
 from games.cards import parse_cards
@@ -19,6 +21,14 @@ from ledger.roles import DEALERS, HOSTS
 def fast_password_hashing(settings):
     # Hashing with the production algorithm would spend most of the suite's time on logins.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def default_language():
+    # A request in Japanese leaves the thread's language set; each test starts in the default.
+    translation.activate(django_settings.LANGUAGE_CODE)
+    yield
+    translation.activate(django_settings.LANGUAGE_CODE)
 
 
 @pytest.fixture

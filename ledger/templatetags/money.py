@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django import template
+from django.utils.translation import gettext
 
 from games.payouts import BetType
 from ledger.money import format_chips, format_yen
@@ -19,7 +20,13 @@ def _amount(value: Decimal | str | None) -> Decimal | None:
 
 @register.filter
 def bet_label(bet_type: str) -> str:
-    return BetType(bet_type).label
+    return gettext(BetType(bet_type).label)
+
+
+@register.filter
+def winner_label(winner: str) -> str:
+    """'player' → Player, in the page's language."""
+    return gettext(winner.title())
 
 
 @register.filter

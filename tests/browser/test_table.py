@@ -88,14 +88,24 @@ def test_every_host_page_fits_a_360_pixel_phone(phone, host, night, record):
     services.seat_guest(shoe=shoe, seat=1, guest=shoe.event.guests.get(name="Aki"), by=host)
     hand = record(shoe, "9 7", "J J 10")
     log_in(phone, base_url, host.username)
+    aki = shoe.event.guests.get(name="Aki")
+    token = services.guest_link_issue(guest=aki)
     for path in (
         "/events/",
         "/events/new/",
         f"/events/{shoe.event_id}/",
+        f"/events/{shoe.event_id}/results/",
         f"/shoes/{shoe.pk}/",
         f"/hands/{hand.pk}/",
+        "/guests/",
+        f"/guests/{aki.pk}/",
+        f"/g/{aki.pk}/{token}/",
+        "/standings/",
+        "/house/",
         "/rules/",
     ):
-        phone.goto(base_url + path)
-        width = phone.evaluate("document.documentElement.scrollWidth")
-        assert width <= 360, f"{path} is {width} px wide"
+        for language in ("en", "ja"):
+            phone.context.set_extra_http_headers({"Accept-Language": language})
+            phone.goto(base_url + path)
+            width = phone.evaluate("document.documentElement.scrollWidth")
+            assert width <= 360, f"{path} ({language}) is {width} px wide"
