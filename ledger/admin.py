@@ -1,12 +1,22 @@
 from django.contrib import admin
 
-from ledger.models import Bet, EventGuest, Guest, HandRevision, Seating
+from ledger.models import (
+    Bet,
+    EventGuest,
+    Guest,
+    GuestEventResult,
+    HandRevision,
+    Seating,
+    Settlement,
+)
 
 
 @admin.register(Guest)
 class GuestAdmin(admin.ModelAdmin):
-    list_display = ["name", "created_at"]
+    list_display = ["name", "user", "created_at"]
     search_fields = ["name"]
+    # The private link is issued and revoked from the guest's page, never typed in.
+    exclude = ["access_token"]
 
 
 @admin.register(EventGuest)
@@ -45,3 +55,16 @@ class BetAdmin(ReadOnlyAdmin):
 class HandRevisionAdmin(ReadOnlyAdmin):
     list_display = ["shoe", "hand_number", "kind", "reason", "changed_by", "changed_at"]
     list_select_related = ["shoe__event", "changed_by"]
+
+
+@admin.register(Settlement)
+class SettlementAdmin(ReadOnlyAdmin):
+    list_display = ["recorded_at", "guest", "event", "amount", "method", "note", "recorded_by"]
+    list_select_related = ["guest", "event", "recorded_by"]
+    list_filter = ["method"]
+
+
+@admin.register(GuestEventResult)
+class GuestEventResultAdmin(ReadOnlyAdmin):
+    list_display = ["event", "guest", "hands", "stake", "gross", "commission", "net"]
+    list_select_related = ["event", "guest"]

@@ -464,7 +464,19 @@ def test_a_tampered_hand_number_is_reported(client, host, seated, shoe):
 
 
 @pytest.mark.parametrize(
-    "model", ["event", "shoe", "hand", "guest", "eventguest", "seating", "bet", "handrevision"]
+    "model",
+    [
+        "event",
+        "shoe",
+        "hand",
+        "guest",
+        "eventguest",
+        "seating",
+        "bet",
+        "handrevision",
+        "settlement",
+        "guesteventresult",
+    ],
 )
 def test_every_model_has_an_admin_page(admin_client, seated, shoe, record, model):
     record(shoe, "9 7", "J J 10", [bet(1, "player", 10)])
