@@ -11,16 +11,11 @@ p50/p95/max time per save. Goal: p50 under 30 ms on a 2-core machine.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import sys
-import tempfile
 import time
 import uuid
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from throwaway import django_on_throwaway_sqlite
 
 
 def main() -> None:
@@ -29,15 +24,8 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=40)
     options = parser.parse_args()
 
-    workdir = tempfile.mkdtemp(prefix="shoebook-bench-")
-    os.environ["DATABASE_URL"] = f"sqlite:///{workdir}/bench.sqlite3"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shoebook.settings")
-    import django
-
-    django.setup()
-    from django.conf import settings
+    django_on_throwaway_sqlite("night")
     from django.contrib.auth.models import Group, User
-    from django.core.management import call_command
     from django.test import Client
     from django.urls import reverse
 
@@ -48,8 +36,6 @@ def main() -> None:
     from ledger import services
     from ledger.demo import GUEST_NAMES
 
-    call_command("migrate", verbosity=0)
-    settings.DEBUG = False  # no query log, as in production
     host = User.objects.create_user("bench-host", password="x")
     host.groups.add(Group.objects.get(name="Hosts"))
     event = game_services.event_create(

@@ -9,18 +9,13 @@ p50 and p95 of each. Goal: p50 under 100 ms each.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
-import sys
-import tempfile
 import time
 from datetime import date, timedelta
 from decimal import Decimal
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from throwaway import django_on_throwaway_sqlite
 
 
 def build_season(events: int, shoes: int, hands: int) -> None:
@@ -109,14 +104,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=30)
     options = parser.parse_args()
 
-    workdir = tempfile.mkdtemp(prefix="shoebook-bench-")
-    os.environ["DATABASE_URL"] = f"sqlite:///{workdir}/season.sqlite3"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shoebook.settings")
-    import django
-
-    django.setup()
-    from django.conf import settings
-    from django.core.management import call_command
+    django_on_throwaway_sqlite("season")
     from django.test import Client
     from django.urls import reverse
 
@@ -124,12 +112,10 @@ def main() -> None:
     from ledger import services
     from ledger.models import Bet, Guest
 
-    call_command("migrate", verbosity=0)
     started = time.perf_counter()
     build_season(options.events, options.shoes, options.hands)
     services.results_rebuild()  # bulk inserts bypass the services that keep these
     print(f"season built: {Bet.objects.count():,} bets in {time.perf_counter() - started:.0f} s")
-    settings.DEBUG = False
     client = Client(HTTP_HOST="127.0.0.1")
     client.login(username="bench-host", password="x")
     guest = Guest.objects.first()

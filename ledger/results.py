@@ -12,6 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import timedelta
 from decimal import Decimal
+from typing import Any
 
 from django.db.models import Count, Max, Min, Q, QuerySet, Sum
 
@@ -133,11 +134,9 @@ def events_in_order() -> QuerySet[Event]:
     return Event.objects.order_by("date", "id")
 
 
-def _before(event: Event, prefix: str) -> Q:
-    """Rows of events that come before ``event`` (by date, then by creation)."""
-    return Q(**{f"{prefix}date__lt": event.date}) | Q(
-        **{f"{prefix}date": event.date, f"{prefix}id__lt": event.pk}
-    )
+def _before(event: Event) -> Q:
+    """Events that come before ``event`` (by date, then by creation)."""
+    return Q(date__lt=event.date) | Q(date=event.date, id__lt=event.pk)
 
 
 @dataclass
@@ -164,38 +163,22 @@ class SettlementLine:
         return self.after < 0
 
 
+def _per_guest(rows: QuerySet[Any], column: str) -> dict[int, Decimal]:
+    """The sum of ``column`` for each guest among ``rows``."""
+    return dict(rows.values_list("guest_id").annotate(n=money_sum(column)).order_by())
+
+
 def event_settlement(event: Event) -> list[SettlementLine]:
     """Who owes the house and whom the house owes after this event, counting what they carried
     in from earlier events and what was settled at this one."""
     on_the_list = Guest.objects.filter(events=event)
-    results_before = dict(
-        GuestEventResult.objects.filter(
-            event__in=Event.objects.filter(_before(event, "")), guest__in=on_the_list
-        )
-        .values_list("guest_id")
-        .annotate(n=money_sum("net"))
-        .order_by()
-    )
-    settled_before = dict(
-        Settlement.objects.filter(
-            event__in=Event.objects.filter(_before(event, "")), guest__in=on_the_list
-        )
-        .values_list("guest_id")
-        .annotate(n=money_sum("amount"))
-        .order_by()
-    )
-    tonight = dict(
-        GuestEventResult.objects.filter(event=event)
-        .values_list("guest_id")
-        .annotate(n=money_sum("net"))
-        .order_by()
-    )
-    settled_tonight = dict(
-        Settlement.objects.filter(event=event)
-        .values_list("guest_id")
-        .annotate(n=money_sum("amount"))
-        .order_by()
-    )
+    earlier = Event.objects.filter(_before(event))
+    results = GuestEventResult.objects.filter(guest__in=on_the_list)
+    settlements = Settlement.objects.filter(guest__in=on_the_list)
+    results_before = _per_guest(results.filter(event__in=earlier), "net")
+    settled_before = _per_guest(settlements.filter(event__in=earlier), "amount")
+    tonight = _per_guest(results.filter(event=event), "net")
+    settled_tonight = _per_guest(settlements.filter(event=event), "amount")
     lines = [
         SettlementLine(
             guest_id=guest.pk,
@@ -264,14 +247,12 @@ def guest_history(guest: Guest) -> GuestHistory:
 def guest_balances() -> dict[int, Decimal]:
     """Every guest's balance in chips: results plus settlements, over all time."""
     balances: dict[int, Decimal] = defaultdict(lambda: ZERO)
-    for guest_id, net in (
-        GuestEventResult.objects.values_list("guest_id").annotate(n=money_sum("net")).order_by()
+    for rows, column in (
+        (GuestEventResult.objects.all(), "net"),
+        (Settlement.objects.all(), "amount"),
     ):
-        balances[guest_id] += net
-    for guest_id, amount in (
-        Settlement.objects.values_list("guest_id").annotate(n=money_sum("amount")).order_by()
-    ):
-        balances[guest_id] += amount
+        for guest_id, amount in _per_guest(rows, column).items():
+            balances[guest_id] += amount
     return dict(balances)
 
 
