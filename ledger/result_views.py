@@ -36,6 +36,7 @@ from ledger.results import (
 )
 from ledger.roles import host_required, table_staff_required
 from ledger.tables import GuestResultTable, HouseTable, StandingsTable
+from ledger.transfer_views import guest_workbook
 
 GUEST_PAGE_REFRESH_SECONDS = 15
 
@@ -197,10 +198,7 @@ def _guest_page_context(guest: Guest) -> dict[str, Any]:
     }
 
 
-@login_not_required
-@require_GET
-def guest_page(request: HttpRequest, guest_id: int, token: str) -> HttpResponse:
-    """A guest's own page, by private link: that guest's figures and nothing else."""
+def _guest_by_link(guest_id: int, token: str) -> Guest:
     guest = Guest.objects.filter(pk=guest_id).first()
     if (
         guest is None
@@ -208,21 +206,45 @@ def guest_page(request: HttpRequest, guest_id: int, token: str) -> HttpResponse:
         or not hmac.compare_digest(guest.access_token.encode(), token.encode())
     ):
         raise Http404
-    return _render_guest_page(request, guest)
+    return guest
+
+
+def _guest_of(request: HttpRequest) -> Guest:
+    guest = Guest.objects.filter(user=request.user).first()
+    if guest is None:
+        raise Http404
+    return guest
+
+
+@login_not_required
+@require_GET
+def guest_page(request: HttpRequest, guest_id: int, token: str) -> HttpResponse:
+    """A guest's own page, by private link: that guest's figures and nothing else."""
+    return _render_guest_page(request, _guest_by_link(guest_id, token))
+
+
+@login_not_required
+@require_GET
+def guest_statement(request: HttpRequest, guest_id: int, token: str) -> HttpResponse:
+    """The guest's own workbook, by the same private link."""
+    return guest_workbook(_guest_by_link(guest_id, token))
 
 
 @require_GET
 def my_page(request: HttpRequest) -> HttpResponse:
     """A guest who logged in sees their own page."""
-    guest = Guest.objects.filter(user=request.user).first()
-    if guest is None:
-        raise Http404
-    return _render_guest_page(request, guest)
+    return _render_guest_page(request, _guest_of(request))
+
+
+@require_GET
+def my_statement(request: HttpRequest) -> HttpResponse:
+    return guest_workbook(_guest_of(request))
 
 
 def _render_guest_page(request: HttpRequest, guest: Guest) -> HttpResponse:
     template = "ledger/_guest_page.html" if request.htmx else "ledger/guest_page.html"
-    response = render(request, template, _guest_page_context(guest))
+    context = _guest_page_context(guest) | {"statement_url": request.path + "statement.xlsx"}
+    response = render(request, template, context)
     response["Referrer-Policy"] = "no-referrer"  # the link is the key: never leak it
     response["Cache-Control"] = "private, no-store"
     return response

@@ -1,11 +1,22 @@
 from django.urls import path
 
-from ledger import result_views, views
+from ledger import result_views, transfer_views, views
 
 app_name = "ledger"
 urlpatterns = [
     path("events/", views.event_list, name="event_list"),
     path("events/new/", views.event_create, name="event_create"),
+    path("events/import/", transfer_views.scoresheet_upload, name="scoresheet_upload"),
+    path(
+        "events/import/template.csv",
+        transfer_views.scoresheet_template,
+        name="scoresheet_template",
+    ),
+    path(
+        "events/<int:event_id>/settlement.xlsx",
+        transfer_views.event_workbook,
+        name="event_workbook",
+    ),
     path("events/<int:event_id>/", views.event_detail, name="event_detail"),
     path("events/<int:event_id>/guests/", views.event_guest_add, name="event_guest_add"),
     path(
@@ -41,7 +52,13 @@ urlpatterns = [
         name="guest_link_revoke",
     ),
     path("g/<int:guest_id>/<str:token>/", result_views.guest_page, name="guest_page"),
+    path(
+        "g/<int:guest_id>/<str:token>/statement.xlsx",
+        result_views.guest_statement,
+        name="guest_statement",
+    ),
     path("me/", result_views.my_page, name="my_page"),
+    path("me/statement.xlsx", result_views.my_statement, name="my_statement"),
     path("standings/", result_views.standings_page, name="standings"),
     path("house/", result_views.house_page, name="house"),
 ]

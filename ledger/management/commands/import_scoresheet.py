@@ -1,0 +1,75 @@
+"""Import a night kept on paper: ``manage.py import_scoresheet FILE --event-name NAME --date
+YYYY-MM-DD [--yen-per-chip N] [rule-set options as in baccarat_odds]``. All or nothing."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from games.management.commands.baccarat_odds import add_rule_set_arguments, rule_set_from_options
+from ledger.imports import (
+    ScoresheetInvalid,
+    ScoresheetUnreadable,
+    check_scoresheet,
+    scoresheet_import,
+)
+
+
+class Command(BaseCommand):
+    help = "Import a scoresheet (.csv or .xlsx, one row per bet) as a new event."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file")
+        parser.add_argument("--event-name", required=True)
+        parser.add_argument("--date", required=True, help="YYYY-MM-DD")
+        parser.add_argument("--yen-per-chip", default="100")
+        parser.add_argument("--decks", type=int, default=8)
+        parser.add_argument("--by", help="Username recorded as logging the hands (a host).")
+        add_rule_set_arguments(parser)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        path = Path(options["file"])
+        try:
+            content = path.read_bytes()
+        except OSError as error:
+            raise CommandError(f"Cannot read {path}: {error.strerror}.") from error
+        try:
+            on = date.fromisoformat(options["date"])
+            yen = Decimal(options["yen_per_chip"])
+        except (ValueError, InvalidOperation):
+            raise CommandError("--date is YYYY-MM-DD and --yen-per-chip a number.") from None
+        if yen <= 0:
+            raise CommandError("--yen-per-chip must be more than zero.")
+        rules, decks = rule_set_from_options(options, decks=options["decks"])
+        try:
+            hands = check_scoresheet(path.name, content, rules)
+        except ScoresheetUnreadable as error:
+            raise CommandError(str(error)) from error
+        except ScoresheetInvalid as invalid:
+            for problem in invalid.problems:
+                self.stderr.write(str(problem))
+            raise CommandError(
+                f"{len(invalid.problems)} problem(s) in {path.name}: nothing was imported."
+            ) from invalid
+        users = get_user_model().objects
+        by = (
+            users.filter(username=options["by"]).first()
+            if options["by"]
+            else users.filter(is_superuser=True).order_by("pk").first()
+        )
+        if by is None:
+            raise CommandError("No such user: give --by USERNAME, or create a host first.")
+        imported = scoresheet_import(
+            hands=hands, name=options["event_name"], on=on, rules=rules, by=by,
+            yen_per_chip=yen, decks=decks,
+        )  # fmt: skip
+        self.stdout.write(
+            f"Imported {imported.event}: {imported.hands} hands, {imported.bets} bets."
+        )
+        if imported.created_guests:
+            self.stdout.write("New guests: " + ", ".join(imported.created_guests))

@@ -1,0 +1,350 @@
+"""The settlement workbook and the scoresheet import."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from datetime import date
+from decimal import Decimal
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.urls import reverse
+from openpyxl import Workbook, load_workbook
+
+from games.models import Event, Hand
+from games.payouts import RuleSet
+from ledger import services
+from ledger.exports import HANDS_COLUMNS, workbook_bytes
+from ledger.imports import ScoresheetInvalid, check_scoresheet, template_csv
+from ledger.models import Bet, Guest
+from ledger.results import event_guest_results, event_shoe_rows
+from tests.conftest import bet
+
+D = Decimal
+pytestmark = pytest.mark.django_db
+HEADER = "shoe,hand,player_cards,banker_cards,result,player_pair,banker_pair,seat,guest,bet,stake"
+
+
+@pytest.fixture
+def demo(db):
+    call_command("load_demo", stdout=StringIO())
+    return Event.objects.get()
+
+
+def sheet_rows(content: bytes, title: str) -> list[tuple]:
+    return list(load_workbook(io.BytesIO(content))[title].iter_rows(values_only=True))
+
+
+def test_the_workbook_summary_is_the_reference_table_in_numbers(demo):
+    content = workbook_bytes([demo])
+    workbook = load_workbook(io.BytesIO(content))
+    assert workbook.sheetnames == ["Summary", "Guests", "Hands", "Settlements"]
+    summary = workbook["Summary"]
+    rows = list(summary.iter_rows(min_row=2, values_only=True))
+    assert [(r[5], r[8], r[9]) for r in rows] == [
+        (1, 280, 59.5),
+        (2, -680, 64),
+        (3, 480, 75),
+        (4, 840, 59.5),
+        (5, -320, 55.5),
+        (6, 440, 72.5),
+        ("Total", 1040, 386),
+    ]
+    assert rows[-1][11:] == (-654, -65400)
+    assert rows[0][0] == "Reference night"
+    assert rows[0][1].date() == demo.date  # a real date cell
+    assert summary["I2"].number_format == "#,##0.00;-#,##0.00"
+    assert summary["M2"].number_format == '"¥"#,##0;"¥"-#,##0'
+    for sheet in workbook:
+        assert sheet.freeze_panes == "A2"
+        assert sheet.page_setup.orientation == "landscape"
+        assert sheet.page_setup.fitToWidth == 1
+        assert sheet.sheet_properties.pageSetUpPr.fitToPage
+
+
+def test_guests_and_hands_sheets_keep_names_and_numbers(demo):
+    content = workbook_bytes([demo])
+    guests = sheet_rows(content, "Guests")
+    names = {row[1] for row in guests[1:]}
+    assert "田中" in names and "Kenji" in names and len(names) == 15
+    nets = sum(D(str(row[6])) for row in guests[1:])
+    assert nets == D("654")
+    hands = sheet_rows(content, "Hands")
+    assert hands[0] == ("Event", *HANDS_COLUMNS)
+    assert len(hands) - 1 == Bet.objects.count()
+    first = hands[1]
+    assert isinstance(first[11], int | float) and isinstance(first[14], int | float)
+
+
+@pytest.mark.parametrize(
+    "name", ['=HYPERLINK("http://evil.example","click")', "+1+2", "@SUM(A1:A9)", "\tTab", "-3+4"]
+)
+def test_what_a_guest_typed_never_becomes_a_formula(seated, shoe, record, host, name):
+    Guest.objects.filter(pk=seated[1].pk).update(name=name)
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
+    content = workbook_bytes([shoe.event])
+    with zipfile.ZipFile(io.BytesIO(content)) as archive:
+        sheets = [
+            archive.read(n).decode() for n in archive.namelist() if n.startswith("xl/worksheets/")
+        ]
+        styles = archive.read("xl/styles.xml").decode()
+    assert not any("<f>" in xml or "<f " in xml for xml in sheets)
+    assert 'quotePrefix="1"' in styles
+    hands = sheet_rows(content, "Hands")
+    assert hands[1][9] == name  # the name, as text
+    assert hands[1][11] == 100  # the stake, still a number
+
+
+def test_the_export_command_by_name_id_or_date_range(demo, tmp_path, make_event):
+    out = tmp_path / "night.xlsx"
+    call_command(
+        "export_settlement", "--event", "Reference night", "--output", str(out), stdout=StringIO()
+    )
+    assert sheet_rows(out.read_bytes(), "Summary")[7][8] == 1040
+    call_command(
+        "export_settlement", "--event", str(demo.pk), "--output", str(out), stdout=StringIO()
+    )
+    make_event(name="Later", date=date(2026, 11, 20))
+    season = tmp_path / "season.xlsx"
+    call_command(
+        "export_settlement",
+        "--from",
+        "2008-01-01",
+        "--to",
+        "2026-12-31",
+        "--output",
+        str(season),
+        stdout=StringIO(),
+    )
+    events = {row[0] for row in sheet_rows(season.read_bytes(), "Summary")[1:]}
+    assert events == {"Reference night", "Later"}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--event", "Nope"], "No event"),
+        (["--event", "x", "--from", "2020-01-01"], "not both"),
+        ([], "Give --event"),
+        (["--from", "2020-13-45"], "not a date"),
+        (["--from", "1999-01-01", "--to", "1999-12-31"], "No event in that date range"),
+    ],
+)
+def test_the_export_command_refuses_clearly(demo, tmp_path, args, message):
+    with pytest.raises(CommandError, match=message):
+        call_command("export_settlement", *args, "--output", str(tmp_path / "x.xlsx"))
+
+
+def test_a_round_trip_through_the_hands_sheet_reproduces_the_night(demo, tmp_path):
+    before_shoes, _ = event_shoe_rows(demo)
+    before_guests = {r.name: r.figures for r in event_guest_results(demo)}
+    path = tmp_path / "night.xlsx"
+    path.write_bytes(workbook_bytes([demo]))
+    out = StringIO()
+    call_command(
+        "import_scoresheet",
+        str(path),
+        "--event-name",
+        "Again",
+        "--date",
+        "2008-07-12",
+        "--yen-per-chip",
+        "100",
+        stdout=out,
+    )
+    assert "Imported Again (2008-07-12): 240 hands" in out.getvalue()
+    again = Event.objects.get(name="Again")
+    after_shoes, _ = event_shoe_rows(again)
+    assert [r.figures for r in after_shoes] == [r.figures for r in before_shoes]
+    assert {r.name: r.figures for r in event_guest_results(again)} == before_guests
+    assert Guest.objects.count() == 15  # matched by name, none created
+
+
+def write(tmp_path, text: str, name="sheet.csv", bom=False):
+    path = tmp_path / name
+    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text.encode())
+    return path
+
+
+def test_importing_a_csv_with_a_bom_creates_the_guests_it_names(tmp_path, host):
+    path = write(tmp_path, template_csv(), bom=True)
+    out = StringIO()
+    call_command(
+        "import_scoresheet",
+        str(path),
+        "--event-name",
+        "Paper night",
+        "--date",
+        "2026-11-21",
+        "--by",
+        host.username,
+        stdout=out,
+    )
+    assert "New guests: Aki, Ben" in out.getvalue()
+    event = Event.objects.get(name="Paper night")
+    assert [h.winner for h in Hand.objects.filter(shoe__event=event)] == ["player", "banker"]
+    assert sorted(Bet.objects.values_list("guest__name", "net")) == [
+        ("Aki", D("100.00")),
+        ("Aki", D("110.00")),
+        ("Ben", D("-50.00")),
+        ("Ben", D("47.50")),
+    ]
+
+
+def test_an_xlsx_scoresheet_and_its_first_sheet(tmp_path, host):
+    workbook = Workbook()
+    for row in template_csv().splitlines():
+        workbook.active.append(row.split(","))
+    path = tmp_path / "night.xlsx"
+    workbook.save(path)
+    call_command(
+        "import_scoresheet",
+        str(path),
+        "--event-name",
+        "Sheet night",
+        "--date",
+        "2026-11-21",
+        "--by",
+        host.username,
+        stdout=StringIO(),
+    )
+    assert Bet.objects.filter(event__name="Sheet night").count() == 4
+
+
+PROBLEMS = [
+    (
+        "1,1,10 5,10 7,,,,1,Aki,player,10",
+        "Row 1 (line 2), player_cards/banker_cards: Player has 5 and must draw",
+    ),
+    (
+        "1,1,9 7,J J 10,B,,,1,Aki,player,10",
+        "Row 1 (line 2), result: the cards say Player, not Banker.",
+    ),
+    ("1,1,9 X,J J 10,,,,1,Aki,player,10", "Row 1 (line 2), player_cards: Unknown card 'X'"),
+    ("1,1,9 7,J J 10,,,,1,Aki,roulette,10", "Row 1 (line 2), bet: unknown bet “roulette”"),
+    (
+        "1,1,9 7,J J 10,,,,1,Aki,player,0",
+        "Row 1 (line 2), stake: A stake must be more than zero (got 0)",
+    ),
+    (
+        "1,1,9 7,J J 10,,,,1,Aki,player,-5",
+        "Row 1 (line 2), stake: A stake must be more than zero (got -5)",
+    ),
+    ("1,1,9 7,J J 10,,,,1,Aki,player,lots", "Row 1 (line 2), stake: “lots” is not a number."),
+    (
+        "1,1,,,P,,,1,Aki,player_pair,10",
+        "Row 1 (line 2), player_pair/banker_pair: a pair bet needs the cards",
+    ),
+    (
+        "1,1,9 7,J J 10,,,,1,Aki,player,10\n1,1,9 7,J J 9,,,,2,Ben,player,10",
+        "Row 2 (line 3), player_cards/banker_cards/result: "
+        "this row's cards or result differ from row 1",
+    ),
+    ("1,1,,,,,,1,Aki,player,10", "Row 1 (line 2), result: give the cards or the result"),
+    ("1,2,,,P,,,1,Aki,player,10", "Row 1 (line 2), hand: hands are numbered 1, 2, 3…"),
+]
+
+
+@pytest.mark.parametrize(("rows", "problem"), PROBLEMS)
+def test_a_bad_scoresheet_imports_nothing_and_names_each_problem(tmp_path, host, rows, problem):
+    path = write(tmp_path, f"{HEADER}\n{rows}\n")
+    err = StringIO()
+    with pytest.raises(CommandError, match="nothing was imported"):
+        call_command(
+            "import_scoresheet",
+            str(path),
+            "--event-name",
+            "Bad",
+            "--date",
+            "2026-11-21",
+            "--by",
+            host.username,
+            stderr=err,
+        )
+    assert problem in err.getvalue()
+    assert not Event.objects.exists() and not Guest.objects.exists()
+
+
+def test_every_problem_is_listed_not_just_the_first(tmp_path):
+    text = (
+        HEADER
+        + "\n"
+        + "\n".join(
+            row.replace("1,1,", f"1,{n},", 1) for n, (row, _) in enumerate(PROBLEMS[:4], start=1)
+        )
+    )
+    with pytest.raises(ScoresheetInvalid) as raised:
+        check_scoresheet("x.csv", text.encode(), RuleSet())
+    assert [p.row for p in raised.value.problems] == [1, 2, 3, 4]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"shoe,hand,stake\n1,1,10\n", "player_cards: missing column"),
+        (b"\xff\xfe\x00garbage", "not UTF-8 text"),
+    ],
+)
+def test_a_file_that_is_not_a_scoresheet_is_refused_without_a_traceback(tmp_path, content, message):
+    path = tmp_path / "odd.csv"
+    path.write_bytes(content)
+    err = StringIO()
+    with pytest.raises(CommandError) as raised:
+        call_command(
+            "import_scoresheet", str(path), "--event-name", "x", "--date", "2026-11-21", stderr=err
+        )
+    assert message in str(raised.value) + err.getvalue()
+    broken = tmp_path / "broken.xlsx"
+    broken.write_bytes(b"PK not really a zip")
+    with pytest.raises(CommandError, match=r"not a readable \.xlsx"):
+        call_command("import_scoresheet", str(broken), "--event-name", "x", "--date", "2026-11-21")
+
+
+def test_the_upload_form_imports_or_lists_the_problems(client, host, dealer):
+    client.force_login(host)
+    url = reverse("ledger:scoresheet_upload")
+    fields = {
+        "event_name": "Uploaded",
+        "date": "2026-11-21",
+        "yen_per_chip": "100",
+        "decks": "8",
+        "no_commission": "none",
+        "tie_pays": "8",
+        "pair_pays": "11",
+    }
+    bad = io.BytesIO(f"{HEADER}\n{PROBLEMS[0][0]}\n".encode())
+    bad.name = "bad.csv"
+    response = client.post(url, fields | {"file": bad})
+    assert response.status_code == 400
+    assert PROBLEMS[0][1] in response.content.decode()
+    good = io.BytesIO(template_csv().encode())
+    good.name = "good.csv"
+    response = client.post(url, fields | {"file": good})
+    event = Event.objects.get(name="Uploaded")
+    assert response.url == reverse("ledger:event_detail", args=[event.pk])
+    template = client.get(reverse("ledger:scoresheet_template"))
+    assert template.content.decode().startswith(HEADER)
+    client.force_login(dealer)
+    assert client.get(url).status_code == 403
+
+
+def test_downloads_host_and_guest_own_rows_only(client, host, seated, shoe, record):
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "banker", 40)])
+    client.force_login(host)
+    response = client.get(reverse("ledger:event_workbook", args=[shoe.event_id]))
+    assert response["Content-Type"].startswith("application/vnd.openxmlformats")
+    content = b"".join(response.streaming_content)
+    assert len(sheet_rows(content, "Hands")) == 3
+    client.logout()
+    aki = seated[1]
+    token = services.guest_link_issue(guest=aki)
+    statement = client.get(reverse("ledger:guest_statement", args=[aki.pk, token]))
+    content = b"".join(statement.streaming_content)
+    workbook = load_workbook(io.BytesIO(content))
+    assert "Summary" not in workbook.sheetnames
+    hands = list(workbook["Hands"].iter_rows(min_row=2, values_only=True))
+    assert [row[9] for row in hands] == ["Aki"]
+    assert [row[1] for row in workbook["Guests"].iter_rows(min_row=2, values_only=True)] == ["Aki"]
+    assert client.get(reverse("ledger:guest_statement", args=[aki.pk, "wrong"])).status_code == 404
