@@ -9,7 +9,7 @@ is edited (the ``quotePrefix`` style flag), so a guest's name never executes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from copy import copy
 from dataclasses import dataclass
 from datetime import date
@@ -21,6 +21,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
+from openpyxl.cell.cell import ERROR_CODES
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
@@ -67,6 +68,7 @@ class Sheet:
         for index, column in enumerate(columns, start=1):
             self.sheet.column_dimensions[get_column_letter(index)].width = column.width
         self._styles = self._prototypes()
+        self._converters = [self._converter(kind) for kind in self.kinds]
         bold = Font(bold=True)
         header = []
         for column in columns:
@@ -93,166 +95,193 @@ class Sheet:
 
     def append(self, values: Sequence[object]) -> None:
         self.sheet.append(
-            [self._cell(value, kind) for value, kind in zip(values, self.kinds, strict=True)]
+            [convert(value) for convert, value in zip(self._converters, values, strict=True)]
         )
 
-    def _cell(self, value: object, kind: str) -> object:
-        if value is None or value == "":
-            return None
-        if isinstance(value, str):
-            cell = WriteOnlyCell(self.sheet, value)
-            cell.data_type = "s"  # never a formula or an error code, whatever it starts with
-            if value.startswith(FORMULA_STARTS):
-                cell._style = copy(self._styles["quoted"])
+    def _converter(self, kind: str) -> Callable[[object], object]:
+        """How a column's values become cells, chosen once per column: a season is two million
+        cells, and only money needs a styled cell; text needs one only when it is risky."""
+        sheet, quoted = self.sheet, self._styles["quoted"]
+
+        def text(value: object) -> object:
+            # openpyxl makes a formula of a string starting with "=" and an error of "#N/A"
+            # and the like; anything else it writes as plain text, which is what we want.
+            if not isinstance(value, str) or not value:
+                return value if value != "" else None
+            if not value.startswith(FORMULA_STARTS) and value not in ERROR_CODES:
+                return value
+            cell = WriteOnlyCell(sheet, value)
+            cell.data_type = "s"
+            cell._style = copy(quoted)
             return cell
-        if kind == TEXT:
-            return value
-        cell = WriteOnlyCell(self.sheet, value)
-        cell._style = copy(self._styles[kind])
-        return cell
+
+        if kind in (TEXT, WHOLE):
+            return text
+        style = self._styles[kind]
+
+        def styled(value: object) -> object:
+            if value is None or isinstance(value, str):
+                return text(value)
+            cell = WriteOnlyCell(sheet, value)
+            cell._style = copy(style)
+            return cell
+
+        return styled
 
 
-def _summary(workbook: Workbook, events: Iterable[Event]) -> None:
-    sheet = Sheet(
-        workbook,
-        _("Summary"),
-        [
-            Column(_("Event"), 24, TEXT), Column(_("Date"), 12, DATE), Column(_("Venue"), 20, TEXT),
-            Column(_("Rules"), 50, TEXT), Column(_("Yen per chip"), 12, "#,##0.####"),
-            Column(_("Shoe"), 8, WHOLE), Column(_("Hands"), 8, WHOLE),
-            Column(_("Wagered"), 14, CHIPS),
-            Column(_("Guests' gross"), 14, CHIPS), Column(_("Commission"), 12, CHIPS),
-            Column(_("Guests' net"), 14, CHIPS), Column(_("House net"), 14, CHIPS),
-            Column(_("House net (¥)"), 16, YEN),
-        ],
-    )  # fmt: skip
-    for event in events:
-        head = [event.name, event.date, event.venue, event.rule_set.describe(_), event.yen_per_chip]
-        rows, totals = event_shoe_rows(event)
-        for row in [*rows, totals]:
-            figures = row.figures
-            sheet.append([
-                *head, row.number if row.number is not None else _("Total"), row.hands,
-                figures.wagered, figures.gross, figures.commission, figures.net,
-                figures.house_net, row.house_net_yen,
-            ])  # fmt: skip
+SheetSpec = tuple[str, list[Column], Iterator[Sequence[object]]]
 
 
-def _guests(workbook: Workbook, events: Iterable[Event], only: Guest | None) -> None:
-    sheet = Sheet(
-        workbook,
-        _("Guests"),
-        [
-            Column(_("Event"), 24, TEXT), Column(_("Guest"), 20, TEXT),
-            Column(_("Hands"), 8, WHOLE),
-            Column(_("Wagered"), 14, CHIPS), Column(_("Gross"), 12, CHIPS),
-            Column(_("Commission"), 12, CHIPS), Column(_("Net"), 12, CHIPS),
-            Column(_("Net (¥)"), 14, YEN), Column(_("Balance before"), 14, CHIPS),
-            Column(_("Settlements"), 14, CHIPS), Column(_("Balance after"), 14, CHIPS),
-            Column(_("How settled"), 30, TEXT),
-        ],
-    )  # fmt: skip
-    for event in events:
-        results = {
-            row.guest_id: row
-            for row in event.guest_results.select_related("guest")
-            if only is None or row.guest_id == only.pk
-        }
-        methods: dict[int, list[str]] = {}
-        for settlement in Settlement.objects.filter(event=event):
-            methods.setdefault(settlement.guest_id, []).append(settlement.get_method_display())
-        for line in event_settlement(event):
-            if only is not None and line.guest_id != only.pk:
-                continue
-            result = results.get(line.guest_id)
-            sheet.append([
-                event.name, line.name, result.hands if result else 0,
-                result.stake if result else Decimal(0), result.gross if result else Decimal(0),
-                result.commission if result else Decimal(0), line.result,
-                to_yen(line.result, event.yen_per_chip), line.before, line.settled, line.after,
-                ", ".join(sorted(set(methods.get(line.guest_id, [])))),
-            ])  # fmt: skip
+def summary_sheet(events: Sequence[Event]) -> SheetSpec:
+    columns = [
+        Column(_("Event"), 24, TEXT), Column(_("Date"), 12, DATE), Column(_("Venue"), 20, TEXT),
+        Column(_("Rules"), 50, TEXT), Column(_("Yen per chip"), 12, "#,##0.####"),
+        Column(_("Shoe"), 8, WHOLE), Column(_("Hands"), 8, WHOLE),
+        Column(_("Wagered"), 14, CHIPS), Column(_("Guests' gross"), 14, CHIPS),
+        Column(_("Commission"), 12, CHIPS), Column(_("Guests' net"), 14, CHIPS),
+        Column(_("House net"), 14, CHIPS), Column(_("House net (¥)"), 16, YEN),
+    ]  # fmt: skip
+
+    def rows() -> Iterator[Sequence[object]]:
+        for event in events:
+            head = [event.name, event.date, event.venue, event.rule_set.describe(_),
+                    event.yen_per_chip]  # fmt: skip
+            shoes, totals = event_shoe_rows(event)
+            for row in [*shoes, totals]:
+                figures = row.figures
+                yield [
+                    *head, row.number if row.number is not None else _("Total"), row.hands,
+                    figures.wagered, figures.gross, figures.commission, figures.net,
+                    figures.house_net, row.house_net_yen,
+                ]  # fmt: skip
+
+    return _("Summary"), columns, rows()
+
+
+def guests_sheet(events: Sequence[Event], only: Guest | None) -> SheetSpec:
+    columns = [
+        Column(_("Event"), 24, TEXT), Column(_("Guest"), 20, TEXT),
+        Column(_("Hands"), 8, WHOLE), Column(_("Wagered"), 14, CHIPS),
+        Column(_("Gross"), 12, CHIPS), Column(_("Commission"), 12, CHIPS),
+        Column(_("Net"), 12, CHIPS), Column(_("Net (¥)"), 14, YEN),
+        Column(_("Balance before"), 14, CHIPS), Column(_("Settlements"), 14, CHIPS),
+        Column(_("Balance after"), 14, CHIPS), Column(_("How settled"), 30, TEXT),
+    ]  # fmt: skip
+
+    def rows() -> Iterator[Sequence[object]]:
+        for event in events:
+            results = {row.guest_id: row for row in event.guest_results.all()}
+            methods: dict[int, set[str]] = {}
+            for settlement in Settlement.objects.filter(event=event):
+                methods.setdefault(settlement.guest_id, set()).add(
+                    str(settlement.get_method_display())
+                )
+            for line in event_settlement(event):
+                if only is not None and line.guest_id != only.pk:
+                    continue
+                result = results.get(line.guest_id)
+                yield [
+                    event.name, line.name, result.hands if result else 0,
+                    result.stake if result else Decimal(0), result.gross if result else Decimal(0),
+                    result.commission if result else Decimal(0), line.result,
+                    to_yen(line.result, event.yen_per_chip), line.before, line.settled, line.after,
+                    ", ".join(sorted(methods.get(line.guest_id, ()))),
+                ]  # fmt: skip
+
+    return _("Guests"), columns, rows()
 
 
 def hands_rows(events: Sequence[Event], guest: Guest | None = None) -> Iterator[tuple[object, ...]]:
     """One row per bet, in the scoresheet's columns (importable as they are), preceded by the
     event's name; a hand without bets is one row with empty seat, guest, bet and stake. With
     ``guest``, only the hands that guest bet on."""
-    hands = (
-        Hand.objects.filter(shoe__event__in=[event.pk for event in events])
-        .select_related("shoe__event")
-        .order_by("shoe__event__date", "shoe__event_id", "shoe__number", "number")
-    )
-    bets = Bet.objects.filter(event__in=[event.pk for event in events])
+    ids = [event.pk for event in events]
+    hands = Hand.objects.filter(shoe__event__in=ids)
+    bets = Bet.objects.filter(event__in=ids)
     if guest is not None:
         hands = hands.filter(bets__guest=guest).distinct()
         bets = bets.filter(guest=guest)
-    # Both streams come in hand order: walk them side by side, a chunk at a time.
-    stream = bets.select_related("guest").order_by(
-        "hand__shoe__event__date", "hand__shoe__event_id", "hand__shoe__number", "hand__number",
-        "seat", "id",
-    ).iterator(chunk_size=5000)  # fmt: skip
+    order = ("shoe__event__date", "shoe__event_id", "shoe__number", "number")
+    hand_rows = hands.order_by(*order).values_list(
+        "pk", "shoe__event__name", "shoe__number", "number", "player_cards", "banker_cards",
+        "winner", "player_pair", "banker_pair",
+    )  # fmt: skip
+    # Both streams come in hand order (plain tuples, a chunk at a time): walk them side by side.
+    stream = (
+        bets.order_by(*(f"hand__{field}" for field in order), "seat", "id")
+        .values_list("hand_id", "seat", "guest__name", "bet_type", "stake", "gross",
+                     "commission", "net")
+        .iterator(chunk_size=5000)
+    )  # fmt: skip
     pending = next(stream, None)
-    for hand in hands.iterator(chunk_size=2000):
+    for (
+        pk,
+        event,
+        shoe,
+        number,
+        player,
+        banker,
+        winner,
+        player_pair,
+        banker_pair,
+    ) in hand_rows.iterator(chunk_size=5000):
+        noted = "" if player else None
         head = (
-            hand.shoe.event.name, hand.shoe.number, hand.number, hand.player_cards,
-            hand.banker_cards, hand.winner[0].upper(),
-            "" if hand.has_cards else ("yes" if hand.player_pair else "no"),
-            "" if hand.has_cards else ("yes" if hand.banker_pair else "no"),
+            event, shoe, number, player, banker, winner[0].upper(),
+            noted if noted is not None else ("yes" if player_pair else "no"),
+            noted if noted is not None else ("yes" if banker_pair else "no"),
         )  # fmt: skip
-        placed = 0
-        while pending is not None and pending.hand_id == hand.pk:
-            yield (*head, pending.seat, pending.guest.name, pending.bet_type, pending.stake,
-                   pending.gross, pending.commission, pending.net)  # fmt: skip
-            placed += 1
+        placed = False
+        while pending is not None and pending[0] == pk:
+            yield (*head, *pending[1:])
+            placed = True
             pending = next(stream, None)
         if not placed:
             yield (*head, None, None, None, None, None, None, None)
 
 
-def _hands(workbook: Workbook, events: Sequence[Event], guest: Guest | None) -> None:
+def hands_sheet(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
     widths = (7, 7, 14, 14, 8, 11, 11, 6, 20, 14, 10, 10, 11, 10)
     columns = [Column(_("Event"), 24, TEXT)] + [
         Column(name, width, kind)
         for name, width, kind in zip(HANDS_COLUMNS, widths, HANDS_FORMATS, strict=True)
     ]
-    sheet = Sheet(workbook, _("Hands"), columns)
-    for row in hands_rows(events, guest):
-        sheet.append(row)
+    return _("Hands"), columns, hands_rows(events, guest)
 
 
-def _settlements(workbook: Workbook, settlements: QuerySet[Settlement]) -> None:
-    sheet = Sheet(
-        workbook,
-        _("Settlements"),
-        [
-            Column(_("Recorded"), 12, DATE), Column(_("Event"), 24, TEXT),
-            Column(_("Guest"), 20, TEXT),
-            Column(_("Guest paid the house"), 16, CHIPS), Column(_("How"), 30, TEXT),
-            Column(_("Note"), 30, TEXT),
-        ],
-    )  # fmt: skip
-    for settlement in settlements.select_related("event", "guest").order_by("recorded_at", "id"):
-        sheet.append([
-            settlement.recorded_at.date(), settlement.event.name, settlement.guest.name,
-            settlement.amount, settlement.get_method_display(), settlement.note,
-        ])  # fmt: skip
+def settlements_sheet(settlements: QuerySet[Settlement]) -> SheetSpec:
+    columns = [
+        Column(_("Recorded"), 12, DATE), Column(_("Event"), 24, TEXT),
+        Column(_("Guest"), 20, TEXT), Column(_("Guest paid the house"), 16, CHIPS),
+        Column(_("How"), 30, TEXT), Column(_("Note"), 30, TEXT),
+    ]  # fmt: skip
+    rows = (
+        [s.recorded_at.date(), s.event.name, s.guest.name, s.amount, s.get_method_display(), s.note]
+        for s in settlements.select_related("event", "guest").order_by("recorded_at", "id")
+    )
+    return _("Settlements"), columns, rows
+
+
+def workbook_sheets(events: Sequence[Event], guest: Guest | None = None) -> list[SheetSpec]:
+    """The workbook's sheets, each a title, its columns and a generator of its rows; with
+    ``guest``, only that guest's rows (and no Summary)."""
+    settlements = Settlement.objects.filter(event__in=[event.pk for event in events])
+    sheets = [] if guest is not None else [summary_sheet(events)]
+    if guest is not None:
+        settlements = settlements.filter(guest=guest)
+    return [*sheets, guests_sheet(events, guest), hands_sheet(events, guest),
+            settlements_sheet(settlements)]  # fmt: skip
 
 
 def settlement_workbook(
     events: Sequence[Event], output: IO[bytes], *, guest: Guest | None = None
 ) -> None:
-    """Write the workbook of ``events`` (one night or a season) to ``output``; with ``guest``,
-    only that guest's rows."""
+    """Write the workbook of ``events`` (one night or a season) to ``output``."""
     workbook = Workbook(write_only=True)
-    settlements = Settlement.objects.filter(event__in=[event.pk for event in events])
-    if guest is None:
-        _summary(workbook, events)
-    else:
-        settlements = settlements.filter(guest=guest)
-    _guests(workbook, events, guest)
-    _hands(workbook, events, guest)
-    _settlements(workbook, settlements)
+    for title, columns, rows in workbook_sheets(events, guest):
+        sheet = Sheet(workbook, title, columns)
+        for row in rows:
+            sheet.append(row)
     workbook.save(output)
 
 
