@@ -55,6 +55,8 @@ class Event(models.Model):
     closed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
+    # The read-only table display's link (a TV at the bar): 256 random bits, empty when revoked.
+    display_token = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["-date", "-id"]

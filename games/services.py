@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -104,3 +105,10 @@ def event_close(*, event: Event, by: Any) -> Event:
     event.closed_by = by
     event.save(update_fields=["closed_at", "closed_by"])
     return event
+
+
+def event_display_link_issue(*, event: Event) -> str:
+    """A new read-only link for the event's table display (256 random bits); the old one stops."""
+    event.display_token = secrets.token_urlsafe(32)
+    event.save(update_fields=["display_token"])
+    return event.display_token

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_tables2 import RequestConfig
 
 from games.models import Event, Shoe
+from games.scoreboard import scoreboard
 from ledger import services
 from ledger.charts import balance_line, result_bars
 from ledger.filters import EventDateRange
@@ -174,12 +175,13 @@ def guest_link_revoke(request: HttpRequest, guest_id: int) -> HttpResponse:
 
 def _guest_page_context(guest: Guest) -> dict[str, Any]:
     history = guest_history(guest)
-    playing_now = Shoe.objects.filter(
+    playing_in = Shoe.objects.filter(
         closed_at__isnull=True,
         event__closed_at__isnull=True,
         seatings__guest=guest,
         seatings__to_hand__isnull=True,
-    ).exists()
+    ).first()
+    playing_now = playing_in is not None
     chart = (
         balance_line(
             _("Balance after each event"),
@@ -190,6 +192,7 @@ def _guest_page_context(guest: Guest) -> dict[str, Any]:
         else ""
     )
     return {
+        "board": scoreboard(playing_in, linked=False) if playing_in else None,
         "guest": guest,
         "history": history,
         "chart": chart,

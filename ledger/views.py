@@ -22,6 +22,7 @@ from games.models import SEATS, Event, Hand, Shoe
 from games.payouts import BetType
 from games.rules import CardsDue, HandError, cards_due
 from games.rules import Hand as DealtHand
+from games.scoreboard import scoreboard
 from ledger import services
 from ledger.forms import (
     BringBackForm,
@@ -194,6 +195,7 @@ def _render_table(
         "can_host": is_host(request.user),
         "chips": _chip_values(state.event),
         "ranks": RANKS,
+        "board": scoreboard(shoe, linked=True),
         "deal": deal_panel(
             shoe.pk, form["player_cards"].value() or "", form["banker_cards"].value() or ""
         ),

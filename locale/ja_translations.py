@@ -324,6 +324,21 @@ JA = {
     "One row per bet, with a header row: shoe, hand, player_cards, banker_cards, result, player_pair, banker_pair, seat, guest, bet, stake (any order). A hand without bets is one row with empty seat, guest, bet and stake. Nothing is imported unless every row is right.": "1行に1ベット、見出し行あり：shoe, hand, player_cards, banker_cards, result, player_pair, banker_pair, seat, guest, bet, stake（順不同）。ベットのないハンドは、seat・guest・bet・stakeを空にした1行です。すべての行が正しくない限り、何も取り込みません。",
     "Download the template (two example hands)": "テンプレートをダウンロード（2ハンドの例）",
     "Import": "取り込む",
+    "Scoreboard": "罫線表",
+    "%(hands)s hands": "%(hands)sハンド",
+    "Naturals": "ナチュラル",
+    "Longest streak": "最長連勝",
+    "Now": "現在",
+    "Bead plate": "ビーズプレート",
+    "Big road": "大路",
+    "Big Eye Boy": "大眼仔",
+    "Small Road": "小路",
+    "Cockroach Pig": "曱甴路",
+    "If the next hand is": "次のハンドが",
+    "Table display": "テーブル表示",
+    "Replace the display link": "表示リンクを作り直す",
+    "Make a display link": "表示リンクを作る",
+    "A read-only scoreboard for a TV or tablet at the bar: open the link there.": "バーのテレビやタブレット用の閲覧専用の罫線表です。そこでリンクを開いてください。",
 }
 
 JA_PLURAL = {

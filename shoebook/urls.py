@@ -4,6 +4,8 @@ from django.urls import include, path
 from django.views.generic import TemplateView
 from django.views.i18n import set_language
 
+from games.urls import display_patterns
+
 urlpatterns = [
     path(
         "",
@@ -11,6 +13,7 @@ urlpatterns = [
         name="home",
     ),
     path("rules/", include("games.urls")),
+    path("display/", include((display_patterns, "display"))),
     path("language/", login_not_required(set_language), name="set_language"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),

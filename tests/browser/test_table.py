@@ -10,6 +10,7 @@ from games.models import Hand
 from games.payouts import RuleSet
 from ledger import services
 from ledger.models import Bet
+from tests.conftest import bet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -109,3 +110,30 @@ def test_every_host_page_fits_a_360_pixel_phone(phone, host, night, record):
             phone.goto(base_url + path)
             width = phone.evaluate("document.documentElement.scrollWidth")
             assert width <= 360, f"{path} ({language}) is {width} px wide"
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_the_table_display_screenshot_shows_each_new_hand(browser, host, night, record):
+    base_url, shoe = night
+    services.seat_guest(shoe=shoe, seat=1, guest=shoe.event.guests.get(name="Aki"), by=host)
+    for player, banker in (("9 7", "J J 10"), ("8 K", "9 K"), ("8 K", "9 K")):
+        record(shoe, player, banker, [bet(1, "banker", 10)])
+    token = game_services.event_display_link_issue(event=shoe.event)
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(f"{base_url}/display/{shoe.event_id}/{token}/")
+    before = page.screenshot()
+    assert png_size(before) == (1280, 720)
+    assert page.locator("g.big-banker").count() == 2
+    assert page.locator("g.big-player").count() == 1
+    # Marks are drawn in their colours, as a TV across the room shows them.
+    colour = page.eval_on_selector("g.big-banker circle", "c => getComputedStyle(c).stroke")
+    assert colour == "rgb(198, 40, 40)"
+    record(shoe, "8 K", "8 Q", [])  # a tie: a slash on the last Banker mark
+    page.wait_for_selector("line.tie-slash", timeout=10_000)  # the page refreshed itself
+    after = page.screenshot()
+    assert after != before
+    page.close()

@@ -1,0 +1,215 @@
+"""The scoreboard drawn as SVG: the roads of ``games.roads`` turned into shapes and positions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+from games.cards import parse_cards
+from games.models import Hand, Shoe
+from games.roads import (
+    DERIVED_ROADS,
+    ROWS,
+    HandMark,
+    bead_plate,
+    big_road,
+    derived_road,
+    place,
+    predictions,
+    shoe_stats,
+)
+from games.rules import Hand as DealtHand
+from games.rules import Winner
+
+MIN_COLUMNS = 12
+
+
+@lru_cache(maxsize=8192)
+def _natural(player_cards: str, banker_cards: str) -> bool | None:
+    """Whether stored cards were a natural (cached: the table redraws every hand on each save)."""
+    player, banker = parse_cards(player_cards), parse_cards(banker_cards)
+    return DealtHand(player, banker).outcome().natural
+
+
+def shoe_marks(shoe: Shoe) -> tuple[list[HandMark], dict[int, int]]:
+    """The shoe's hands as scoreboard marks (one query), and hand number → hand id."""
+    hands = list(
+        Hand.objects.filter(shoe=shoe)
+        .order_by("number")
+        .only("id", "number", "winner", "player_pair", "banker_pair", "player_cards",
+              "banker_cards")
+    )  # fmt: skip
+    marks = [
+        HandMark(
+            hand.number,
+            Winner(hand.winner),
+            hand.player_pair,
+            hand.banker_pair,
+            _natural(hand.player_cards, hand.banker_cards) if hand.has_cards else None,
+        )
+        for hand in hands
+    ]
+    return marks, {hand.number: hand.pk for hand in hands}
+
+
+CELL = 10  # SVG units per grid cell; the SVG scales to any size
+
+
+@dataclass
+class Road:
+    name: str
+    columns: int
+    marks: list[dict[str, Any]]
+
+    def __post_init__(self) -> None:
+        for mark in self.marks:
+            mark["x"], mark["y"] = mark["col"] * CELL + CELL // 2, mark["row"] * CELL + CELL // 2
+
+    @property
+    def width(self) -> int:
+        return self.columns * CELL
+
+    @property
+    def height(self) -> int:
+        return ROWS * CELL
+
+    @property
+    def svg(self) -> SafeString:
+        """The road as an SVG image, built here: a template loop over every mark of every road
+        would cost the table page several milliseconds on each saved hand."""
+        shape = _SHAPES[self.name]
+        body = "".join(shape(mark) for mark in self.marks)
+        w, h = self.width, self.height
+        return mark_safe(
+            f'<svg viewBox="0 0 {w} {h}" role="img" class="grid" preserveAspectRatio="xMinYMin '
+            f'meet"><rect class="grid-bg" width="{w}" height="{h}"/>'
+            f'<path class="grid-lines" d="{self.grid_path}"/>{body}</svg>'
+        )
+
+    @property
+    def grid_path(self) -> str:
+        """The grid as one SVG path: a line per column and per row."""
+        columns = " ".join(f"M{c * CELL} 0V{self.height}" for c in range(self.columns + 1))
+        rows = " ".join(f"M0 {r * CELL}H{self.width}" for r in range(ROWS + 1))
+        return f"{columns} {rows}"
+
+
+# Every value drawn below is a number, an enum value, a translated letter or a URL we reversed
+# ourselves — nothing a guest typed — so the shapes are plain strings, marked safe once per road.
+
+
+def _pairs(m: dict[str, Any], radius: float) -> str:
+    x, y = m["x"], m["y"]
+    banker = f'<circle class="pair-banker" cx="{x - 3}" cy="{y - 3}" r="{radius}"/>'
+    player = f'<circle class="pair-player" cx="{x + 3}" cy="{y + 3}" r="{radius}"/>'
+    return (banker if m["banker_pair"] else "") + (player if m["player_pair"] else "")
+
+
+def _linked(m: dict[str, Any], shape: str) -> str:
+    return f'<a href="{m["url"]}">{shape}</a>' if m.get("url") else shape
+
+
+def _bead(m: dict[str, Any]) -> str:
+    x, y, natural = m["x"], m["y"], " natural" if m["natural"] else ""
+    return _linked(m, (
+        f'<g class="bead bead-{m["winner"]}{natural}" data-hand="{m["number"]}">'
+        f'<circle cx="{x}" cy="{y}" r="4.3"/><text x="{x}" y="{y}" dy="1.6">{m["letter"]}</text>'
+        f"{_pairs(m, 1.3)}</g>"
+    ))  # fmt: skip
+
+
+def _big(m: dict[str, Any]) -> str:
+    x, y, natural = m["x"], m["y"], " natural" if m["natural"] else ""
+    circle = f'<circle cx="{x}" cy="{y}" r="3.8"/>' if m["winner"] != "tie-only" else ""
+    ties = ""
+    if m["ties"]:
+        ties = f'<line class="tie-slash" x1="{x - 3}" y1="{y + 3}" x2="{x + 3}" y2="{y - 3}"/>'
+        if m["ties"] > 1:
+            ties += f'<text class="tie-count" x="{x}" y="{y}" dy="1.5">{m["ties"]}</text>'
+    return _linked(m, (
+        f'<g class="big big-{m["winner"]}{natural}" data-hand="{m["number"]}">'
+        f"{circle}{ties}{_pairs(m, 1.2)}</g>"
+    ))  # fmt: skip
+
+
+def _ring(m: dict[str, Any]) -> str:
+    return f'<circle class="derived-{m["colour"]} hollow" cx="{m["x"]}" cy="{m["y"]}" r="3.5"/>'
+
+
+def _dot(m: dict[str, Any]) -> str:
+    return f'<circle class="derived-{m["colour"]}" cx="{m["x"]}" cy="{m["y"]}" r="3.5"/>'
+
+
+def _slash(m: dict[str, Any]) -> str:
+    x, y = m["x"], m["y"]
+    return (
+        f'<line class="derived-{m["colour"]}" x1="{x - 3}" y1="{y + 3}" x2="{x + 3}" y2="{y - 3}"/>'
+    )
+
+
+_SHAPES = {"bead_plate": _bead, "big_road": _big, "big_eye_boy": _ring, "small_road": _dot,
+           "cockroach_pig": _slash}  # fmt: skip
+
+
+def _link(ids: dict[int, int], number: int | None, linked: bool) -> str:
+    if not linked or number is None or number not in ids:
+        return ""
+    return reverse("ledger:hand_detail", args=[ids[number]])
+
+
+def scoreboard(shoe: Shoe, *, linked: bool) -> dict[str, Any]:
+    """Everything the scoreboard template draws; ``linked`` makes each mark a link to its
+    hand (for hosts and dealers, who may see the bets)."""
+    marks, ids = shoe_marks(shoe)
+    beads = [
+        {"col": cell.col, "row": cell.row, "winner": cell.hand.winner.value,
+         "letter": _(cell.hand.winner.value.title())[0], "player_pair": cell.hand.player_pair,
+         "banker_pair": cell.hand.banker_pair, "natural": cell.hand.natural,
+         "number": cell.hand.number, "url": _link(ids, cell.hand.number, linked)}
+        for cell in bead_plate(marks)
+    ]  # fmt: skip
+    big = [
+        {"col": cell.col, "row": cell.row,
+         "winner": cell.winner.value if cell.winner else "tie-only", "ties": cell.ties,
+         "player_pair": bool(cell.hand and cell.hand.player_pair),
+         "banker_pair": bool(cell.hand and cell.hand.banker_pair),
+         "natural": bool(cell.hand and cell.hand.natural),
+         "number": cell.hand.number if cell.hand else cell.tie_hands[0],
+         "url": _link(ids, cell.hand.number if cell.hand else None, linked)}
+        for cell in big_road(marks)
+    ]  # fmt: skip
+    derived = []
+    for name, offset in DERIVED_ROADS.items():
+        colours = derived_road(marks, offset)
+        spots = place(colours)
+        derived.append(
+            Road(
+                name,
+                max([spot.col + 1 for spot in spots] + [MIN_COLUMNS]),
+                [
+                    {"col": s.col, "row": s.row, "colour": c.value}
+                    for s, c in zip(spots, colours, strict=True)
+                ],
+            )
+        )
+    stats = shoe_stats(marks)
+    return {
+        "shoe": shoe,
+        "rows": ROWS,
+        "bead": Road("bead_plate", max([b["col"] + 1 for b in beads] + [MIN_COLUMNS]), beads),
+        "big": Road("big_road", max([b["col"] + 1 for b in big] + [MIN_COLUMNS]), big),
+        "derived": derived,
+        "stats": stats,
+        "percent": {
+            side: stats.percent(getattr(stats, side)) for side in ("banker", "player", "tie")
+        },
+        "predictions": {
+            side.value: {name: colour.value if colour else "" for name, colour in marks_.items()}
+            for side, marks_ in predictions(marks).items()
+        },
+    }

@@ -1,0 +1,64 @@
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from games import services as game_services
+from ledger import services
+from tests.conftest import bet
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def played(seated, shoe, record):
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])  # Player, Banker pair
+    record(shoe, "8 K", "9 K")  # Banker natural
+    record(shoe, "8 K", "8 Q")  # Tie
+    return shoe
+
+
+def test_the_table_page_shows_the_roads_with_links_to_each_hand(client, host, played):
+    client.force_login(host)
+    page = client.get(reverse("ledger:shoe_table", args=[played.pk])).content.decode()
+    assert "Bead plate" in page and "Big road" in page and "Cockroach Pig" in page
+    assert len(re.findall(r'class="bead bead-', page)) == 3
+    first = played.hands.get(number=1)
+    assert f'<a href="{reverse("ledger:hand_detail", args=[first.pk])}">' in page
+    assert 'class="pair-banker"' in page
+    assert "3 hands" in page and "Banker 1 (33.3%)" in page
+
+
+def test_a_playing_guest_sees_the_roads_without_links(client, played, seated):
+    token = services.guest_link_issue(guest=seated[1])
+    page = client.get(reverse("ledger:guest_page", args=[seated[1].pk, token])).content.decode()
+    assert "Big road" in page
+    assert "/hands/" not in page
+
+
+def test_the_table_display_is_read_only_refreshes_itself_and_needs_its_link(client, host, played):
+    event = played.event
+    assert (
+        client.get(reverse("display:table_display", args=[event.pk, "x" * 43])).status_code == 404
+    )
+    client.force_login(host)
+    client.post(reverse("display:display_link_issue", args=[event.pk]))
+    event.refresh_from_db()
+    link = reverse("display:table_display", args=[event.pk, event.display_token])
+    assert link in client.get(reverse("ledger:event_detail", args=[event.pk])).content.decode()
+    client.logout()
+    page = client.get(link).content.decode()
+    assert 'hx-trigger="every 5s"' in page
+    assert "<form" not in page and "<button" not in page and "<input" not in page
+    assert "/hands/" not in page
+    assert len(re.findall(r'class="big big-', page)) == 2
+    game_services.event_display_link_issue(event=event)  # replaced: the old link stops
+    assert client.get(link).status_code == 404
+
+
+def test_only_hosts_issue_display_links(client, dealer, played):
+    client.force_login(dealer)
+    response = client.post(reverse("display:display_link_issue", args=[played.event_id]))
+    assert response.status_code == 403
