@@ -6,7 +6,7 @@ INSTALLED := $(VENV)/.installed
 
 BROWSER_INSTALLED := $(VENV)/.browser-installed
 
-.PHONY: run test test-browser lint format typecheck migrations-check messages ci clean
+.PHONY: run test test-postgres test-browser lint format typecheck migrations-check messages ci clean
 
 $(INSTALLED): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,6 +21,10 @@ run: $(INSTALLED)
 
 test: $(INSTALLED)
 	$(BIN)/python -m pytest
+
+# The whole suite against a throwaway PostgreSQL cluster on loopback (Debian's postgresql package).
+test-postgres: $(INSTALLED)
+	scripts/with-postgres $(BIN)/python -m pytest
 
 $(BROWSER_INSTALLED): $(INSTALLED)
 	$(BIN)/python -m pip install --quiet -e '.[dev,browser]'
