@@ -6,7 +6,7 @@ INSTALLED := $(VENV)/.installed
 
 BROWSER_INSTALLED := $(VENV)/.browser-installed
 
-.PHONY: run test test-postgres test-browser lint format typecheck migrations-check messages ci clean
+.PHONY: run serve test test-postgres test-browser lint format typecheck migrations-check messages ci clean
 
 $(INSTALLED): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,6 +18,14 @@ run: $(INSTALLED)
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py load_demo --if-empty
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+# Production: gunicorn behind WhiteNoise (hashed, compressed static files). Needs the production
+# environment: DEBUG=0, SECRET_KEY, ALLOWED_HOSTS (and DATABASE_URL for PostgreSQL).
+serve: $(INSTALLED)
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py collectstatic --no-input --verbosity 0
+	$(BIN)/gunicorn shoebook.wsgi --bind $${BIND:-127.0.0.1:8000} --workers $${WORKERS:-3} \
+		--threads $${THREADS:-4} --access-logfile - --forwarded-allow-ips "$${FORWARDED_ALLOW_IPS:-127.0.0.1}"
 
 test: $(INSTALLED)
 	$(BIN)/python -m pytest

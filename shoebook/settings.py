@@ -5,9 +5,11 @@ Production (DEBUG off) refuses to start without SECRET_KEY and ALLOWED_HOSTS.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from shoebook.env import env_bool, env_int, env_list, env_str
@@ -36,6 +38,8 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "django_htmx",
     "django_tables2",
+    "csp",
+    "axes",
     "django_filters",
     "games",
     "ledger",
@@ -53,7 +57,38 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes requires: it turns a locked-out login into a refusal.
+    "axes.middleware.AxesMiddleware",
 ]
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Password guessing: five wrong passwords for one username from one address lock that pair out for
+# fifteen minutes.
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+
+# Scripts only from this site (htmx and table.js are static files; no inline script anywhere).
+# Inline styles stay allowed: the server-drawn SVG charts carry a <style> element.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, "'unsafe-inline'"],
+        "img-src": [SELF, "data:"],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        "base-uri": [SELF],
+        "object-src": [NONE],
+    }
+}
 
 ROOT_URLCONF = "shoebook.urls"
 WSGI_APPLICATION = "shoebook.wsgi.application"

@@ -21,6 +21,9 @@ from ledger.roles import DEALERS, HOSTS
 def fast_password_hashing(settings):
     # Hashing with the production algorithm would spend most of the suite's time on logins.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # Login throttling (django-axes) has its own tests; elsewhere the test client logs in
+    # without a request, which axes refuses.
+    settings.AXES_ENABLED = False
 
 
 @pytest.fixture(autouse=True)

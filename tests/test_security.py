@@ -1,0 +1,213 @@
+"""Who may do what, checked on every URL of the project; and the protections around it."""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import subprocess
+import sys
+from collections.abc import Callable
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from games import services as game_services
+from ledger import services
+from ledger.models import Guest
+from tests.conftest import bet
+
+pytestmark = pytest.mark.django_db
+
+OK, LOGIN, FORBIDDEN, MISSING, NOT_ALLOWED = "ok", "login", "403", "404", "405"
+ROLES = ("anonymous", "outsider", "guest", "dealer", "host")
+
+
+def every_url_name(resolver: URLResolver | None = None, namespace: str = "") -> set[str]:
+    names = set()
+    for entry in (resolver or get_resolver()).url_patterns:
+        if isinstance(entry, URLResolver):
+            inner = f"{namespace}{entry.namespace}:" if entry.namespace else namespace
+            if entry.namespace != "admin":
+                names |= every_url_name(entry, inner)
+        elif isinstance(entry, URLPattern) and entry.name:
+            names.add(namespace + entry.name)
+    return names
+
+
+# name: (method, expected answer for anonymous, outsider, guest (logged in), dealer, host)
+# "ok" is any answer that is neither a refusal nor a detour to the login page.
+ACCESS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "home": ("get", (OK, OK, OK, OK, OK)),
+    "games:rules_and_odds": ("get", (OK, OK, OK, OK, OK)),
+    "set_language": ("post", (OK, OK, OK, OK, OK)),
+    "login": ("get", (OK, OK, OK, OK, OK)),
+    "logout": ("post", (LOGIN, OK, OK, OK, OK)),
+    "password_change": ("get", (LOGIN, OK, OK, OK, OK)),
+    "password_change_done": ("get", (LOGIN, OK, OK, OK, OK)),
+    "password_reset": ("get", (OK, OK, OK, OK, OK)),
+    "password_reset_done": ("get", (OK, OK, OK, OK, OK)),
+    "password_reset_confirm": ("get", (OK, OK, OK, OK, OK)),
+    "password_reset_complete": ("get", (OK, OK, OK, OK, OK)),
+    "ledger:event_list": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "ledger:event_create": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:scoresheet_upload": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:scoresheet_template": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:event_detail": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "ledger:event_workbook": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:event_guest_results": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "ledger:event_guest_add": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:event_guests_bring_back": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:shoe_start": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:event_close": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:settlement_record": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:shoe_table": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "ledger:hand_record": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "ledger:hand_undo": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "ledger:seat_change": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "ledger:deal_helper": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "ledger:shoe_close": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:hand_detail": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "ledger:guest_list": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:guest_detail": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:guest_link_issue": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:guest_link_revoke": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:guest_page": ("get", (OK, OK, OK, OK, OK)),  # the link is the key
+    "ledger:guest_statement": ("get", (OK, OK, OK, OK, OK)),
+    "ledger:my_page": ("get", (LOGIN, MISSING, OK, MISSING, MISSING)),
+    "ledger:my_statement": ("get", (LOGIN, MISSING, OK, MISSING, MISSING)),
+    "ledger:standings": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "ledger:house": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "display:table_display": ("get", (OK, OK, OK, OK, OK)),
+    "display:display_link_issue": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+}
+
+
+@pytest.fixture
+def world(seated, shoe, record, host, dealer):
+    hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 10)])
+    guest = seated[1]
+    services.guest_link_issue(guest=guest)
+    game_services.event_display_link_issue(event=shoe.event)
+    guest.refresh_from_db()
+    shoe.event.refresh_from_db()
+    guest_user = User.objects.create_user("aki-login", password="pw-for-tests")
+    Guest.objects.filter(pk=guest.pk).update(user=guest_user)
+    outsider = User.objects.create_user("nobody", password="pw-for-tests")
+    args = {
+        "ledger:event_detail": [shoe.event_id], "ledger:event_workbook": [shoe.event_id],
+        "ledger:event_guest_results": [shoe.event_id], "ledger:event_guest_add": [shoe.event_id],
+        "ledger:event_guests_bring_back": [shoe.event_id], "ledger:shoe_start": [shoe.event_id],
+        "ledger:event_close": [shoe.event_id], "ledger:settlement_record": [shoe.event_id],
+        "ledger:shoe_table": [shoe.pk], "ledger:hand_record": [shoe.pk],
+        "ledger:hand_undo": [shoe.pk], "ledger:seat_change": [shoe.pk],
+        "ledger:deal_helper": [shoe.pk], "ledger:shoe_close": [shoe.pk],
+        "ledger:hand_detail": [hand.pk], "ledger:guest_detail": [guest.pk],
+        "ledger:guest_link_issue": [guest.pk], "ledger:guest_link_revoke": [guest.pk],
+        "ledger:guest_page": [guest.pk, guest.access_token],
+        "ledger:guest_statement": [guest.pk, guest.access_token],
+        "display:table_display": [shoe.event_id, shoe.event.display_token],
+        "display:display_link_issue": [shoe.event_id],
+        "password_reset_confirm": ["MQ", "set-password"],
+    }  # fmt: skip
+    users = {"anonymous": None, "outsider": outsider, "guest": guest_user, "dealer": dealer,
+             "host": host}  # fmt: skip
+    return args, users
+
+
+def classify(response, login_url: str) -> str:
+    if response.status_code in (301, 302) and response.url.startswith(login_url):
+        return LOGIN
+    return {403: FORBIDDEN, 404: MISSING, 405: NOT_ALLOWED}.get(response.status_code, OK)
+
+
+def test_the_access_table_covers_every_url_of_the_project():
+    assert every_url_name() == set(ACCESS)
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_every_url_answers_each_role_as_the_table_says(world, role):
+    args, users = world
+    answers = {}
+    # Reads first: the writes (an undo, a replaced link) change what later requests find.
+    for name, (method, _expected) in sorted(ACCESS.items(), key=lambda item: item[1][0] != "get"):
+        client = Client()
+        if users[role] is not None:
+            client.force_login(users[role])
+        send: Callable = getattr(client, method)
+        response = send(reverse(name, args=args.get(name, [])))
+        assert response.status_code < 500, name
+        answers[name] = classify(response, reverse("login"))
+    wanted = {name: expected[ROLES.index(role)] for name, (_, expected) in ACCESS.items()}
+    assert answers == wanted
+
+
+def test_a_wrong_token_is_a_404_everywhere(world, client):
+    args, _ = world
+    guest_id = args["ledger:guest_page"][0]
+    event_id = args["display:table_display"][0]
+    for name, key in (("ledger:guest_page", guest_id), ("ledger:guest_statement", guest_id),
+                      ("display:table_display", event_id)):  # fmt: skip
+        assert client.get(reverse(name, args=[key, secrets.token_urlsafe(32)])).status_code == 404
+
+
+def test_every_form_needs_its_csrf_token(world):
+    args, users = world
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(users["host"])
+    for name in ("ledger:hand_record", "ledger:seat_change", "ledger:settlement_record",
+                 "ledger:event_guest_add", "display:display_link_issue"):  # fmt: skip
+        assert client.post(reverse(name, args=args[name]), {}).status_code == 403
+
+
+def test_pages_carry_the_security_headers(client):
+    response = client.get(reverse("games:rules_and_odds"))
+    policy = response["Content-Security-Policy"]
+    script_src = next(part for part in policy.split(";") if "script-src" in part)
+    assert script_src.strip() == "script-src 'self'"
+    assert "frame-ancestors 'none'" in policy
+    assert response["X-Content-Type-Options"] == "nosniff"
+    assert response["Referrer-Policy"] == "same-origin"
+    assert response["X-Frame-Options"] == "DENY"
+
+
+def test_pages_run_no_inline_script(client, host, seated, shoe, record):
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 10)])
+    client.force_login(host)
+    for url in (reverse("ledger:shoe_table", args=[shoe.pk]),
+                reverse("ledger:event_detail", args=[shoe.event_id])):  # fmt: skip
+        page = client.get(url).content.decode()
+        scripts = re.findall(r"<script\b([^>]*)>(.*?)</script>", page, re.S)
+        assert scripts and all("src=" in attrs and not body.strip() for attrs, body in scripts)
+        assert not re.search(r"<[^>]+\son[a-z]+=", page)  # no inline event handlers
+
+
+def test_five_wrong_passwords_lock_the_login(client, settings, host):
+    settings.AXES_ENABLED = True
+    url = reverse("login")
+    for _ in range(4):
+        response = client.post(url, {"username": host.username, "password": "wrong"})
+        assert response.status_code == 200  # the form again, with its message
+    fifth = client.post(url, {"username": host.username, "password": "wrong"})
+    assert fifth.status_code == 429
+    locked = client.post(url, {"username": host.username, "password": "pw-for-tests"})
+    assert locked.status_code == 429
+    assert "Too many wrong passwords" in locked.content.decode()
+    assert "_auth_user_id" not in client.session
+    other = Client().post(url, {"username": "someone-else", "password": "x"})
+    assert other.status_code == 200  # only that username from that address is locked
+
+
+def test_hsts_and_secure_cookies_in_production():
+    env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS"}}
+    code = ("import django; django.setup(); from django.conf import settings as s; "
+            "print(s.SECURE_HSTS_SECONDS, s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, "
+            "s.SECURE_SSL_REDIRECT)")  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True,
+        env=env | {"DJANGO_SETTINGS_MODULE": "shoebook.settings", "DEBUG": "0",
+                   "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "bar.example"},
+    )  # fmt: skip
+    assert result.stdout.split() == ["31536000", "True", "True", "True"]
