@@ -1,0 +1,35 @@
+"""Bring a backup back: ``manage.py restore shoebook.json.gz`` into an empty, migrated database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.contrib.auth.models import Group
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
+
+from games.models import Event
+from ledger.models import Guest
+
+
+class Command(BaseCommand):
+    help = "Restore a backup written by `backup` into an empty database."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        path = Path(options["file"])
+        if not path.is_file():
+            raise CommandError(f"No backup at {path}.")
+        if Event.objects.exists() or Guest.objects.exists():
+            raise CommandError("The database is not empty: restore into a new, migrated one.")
+        with transaction.atomic():
+            # The roles come with the backup; the migration's empty copies make way for them.
+            Group.objects.filter(user__isnull=True).delete()
+            call_command("loaddata", str(path), verbosity=0)
+        self.stdout.write(
+            f"Restored {Event.objects.count()} event(s) and {Guest.objects.count()} guest(s)."
+        )
