@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from ledger.models import (
+    AuditEntry,
     Bet,
     EventGuest,
     Guest,
@@ -68,3 +69,10 @@ class SettlementAdmin(ReadOnlyAdmin):
 class GuestEventResultAdmin(ReadOnlyAdmin):
     list_display = ["event", "guest", "hands", "stake", "gross", "commission", "net"]
     list_select_related = ["event", "guest"]
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdmin):
+    list_display = ["at", "action", "event", "summary", "by"]
+    list_select_related = ["event", "by"]
+    list_filter = ["action"]

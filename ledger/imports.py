@@ -27,7 +27,7 @@ from games.models import Event, Hand, Shoe
 from games.payouts import BetError, BetResult, BetType, RuleSet, check_stake, resolve_bet
 from games.rules import Hand as DealtHand
 from games.rules import HandError, Outcome, Winner
-from ledger.models import Bet, EventGuest, Guest, Seating
+from ledger.models import AuditEntry, Bet, EventGuest, Guest, Seating
 from ledger.money import to_cents
 from ledger.services import results_refresh
 
@@ -453,6 +453,13 @@ def scoresheet_import(
     _insert_bets(bets)
     Seating.objects.bulk_create(_seatings(hands, shoes, guests, by), batch_size=2000)
     results_refresh(event_id=event.pk, guest_ids={guest.pk for guest in guests.values()})
+    AuditEntry.objects.create(
+        action=AuditEntry.Action.IMPORT,
+        event=event,
+        by=by,
+        summary=str(event),
+        after={"hands": len(rows), "bets": len(bets), "new_guests": created},
+    )
     return Imported(event=event, created_guests=created, hands=len(rows), bets=len(bets))
 
 

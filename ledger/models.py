@@ -229,3 +229,29 @@ class GuestEventResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.guest} at {self.event}: {self.net}"
+
+
+class AuditEntry(models.Model):
+    """Append-only: every change to money records — a hand logged with its bets, a correction,
+    an undo, a settlement — with who, when, and the record before and after."""
+
+    class Action(models.TextChoices):
+        HAND_LOGGED = "hand_logged", _("Hand logged")
+        HAND_CORRECTED = "hand_corrected", _("Hand corrected")
+        HAND_UNDONE = "hand_undone", _("Hand undone")
+        SETTLEMENT = "settlement", _("Settlement recorded")
+        IMPORT = "import", _("Scoresheet imported")
+
+    action = models.CharField(max_length=20, choices=Action.choices)
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="+")
+    summary = models.CharField(max_length=200)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()}: {self.summary}"

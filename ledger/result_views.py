@@ -24,7 +24,7 @@ from ledger import services
 from ledger.charts import balance_line, result_bars
 from ledger.filters import EventDateRange
 from ledger.forms import SettlementForm
-from ledger.models import Guest
+from ledger.models import AuditEntry, Guest
 from ledger.money import ZERO, to_yen
 from ledger.results import (
     event_guest_results,
@@ -36,7 +36,7 @@ from ledger.results import (
     standings,
 )
 from ledger.roles import host_required, table_staff_required
-from ledger.tables import GuestResultTable, HouseTable, StandingsTable
+from ledger.tables import AuditTable, GuestResultTable, HouseTable, StandingsTable
 from ledger.transfer_views import guest_workbook
 
 GUEST_PAGE_REFRESH_SECONDS = 15
@@ -311,3 +311,16 @@ def house_page(request: HttpRequest) -> HttpResponse:
     return render(
         request, "ledger/house.html", {"filter": date_range, "table": table, "totals": totals}
     )
+
+
+@host_required
+@require_GET
+def audit_log(request: HttpRequest) -> HttpResponse:
+    """Every change to money records, newest first; ``?event=ID`` for one event."""
+    entries = AuditEntry.objects.select_related("event", "by")
+    event_id = request.GET.get("event", "")
+    if event_id.isdigit():
+        entries = entries.filter(event_id=int(event_id))
+    table = AuditTable(entries)
+    RequestConfig(request, paginate={"per_page": 50}).configure(table)
+    return render(request, "ledger/audit_log.html", {"table": table})

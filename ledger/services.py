@@ -27,6 +27,7 @@ from games.rules import Hand as DealtHand
 from games.rules import HandError, Outcome, Winner
 from games.services import check_event_open, check_shoe_open
 from ledger.models import (
+    AuditEntry,
     Bet,
     EventGuest,
     Guest,
@@ -357,7 +358,17 @@ def hand_record(
         bet.hand = hand
     Bet.objects.bulk_create(settled)
     results_refresh(event_id=shoe.event_id, guest_ids={bet.guest_id for bet in settled})
+    _audit(AuditEntry.Action.HAND_LOGGED, shoe, hand.number, by, after=hand_snapshot(hand, settled))
     return hand
+
+
+def _audit(
+    action: str, shoe: Shoe, number: int, by: Any, *, before: Any = None, after: Any = None
+) -> None:
+    AuditEntry.objects.create(
+        action=action, event_id=shoe.event_id, before=before, after=after, by=by,
+        summary=f"{shoe} · hand {number}",
+    )  # fmt: skip
 
 
 def results_refresh(*, event_id: int, guest_ids: Iterable[int]) -> None:
@@ -420,10 +431,10 @@ def hand_snapshot(hand: Hand, bets: Iterable[Bet]) -> dict[str, Any]:
                 "guest_id": bet.guest_id,
                 "guest": str(bet.guest),
                 "bet_type": bet.bet_type,
-                "stake": str(bet.stake),
-                "gross": str(bet.gross),
-                "commission": str(bet.commission),
-                "net": str(bet.net),
+                "stake": f"{bet.stake:.2f}",
+                "gross": f"{bet.gross:.2f}",
+                "commission": f"{bet.commission:.2f}",
+                "net": f"{bet.net:.2f}",
             }
             for bet in bets
         ],
@@ -462,6 +473,7 @@ def hand_undo(*, shoe: Shoe, by: Any) -> HandRevision:
     Bet.objects.filter(hand=hand).delete()
     hand.delete()
     results_refresh(event_id=shoe.event_id, guest_ids=guest_ids)
+    _audit(AuditEntry.Action.HAND_UNDONE, shoe, revision.hand_number, by, before=revision.before)
     return revision
 
 
@@ -501,13 +513,15 @@ def hand_correct(
     Bet.objects.bulk_create(settled)
     affected = {bet["guest_id"] for bet in before["bets"]} | {bet.guest_id for bet in settled}
     results_refresh(event_id=shoe.event_id, guest_ids=affected)
+    after = hand_snapshot(hand, _bets_of(hand))
+    _audit(AuditEntry.Action.HAND_CORRECTED, shoe, hand.number, by, before=before, after=after)
     HandRevision.objects.create(
         shoe=shoe,
         hand_number=hand.number,
         kind=HandRevision.Kind.CORRECTION,
         reason=reason.strip(),
         before=before,
-        after=hand_snapshot(hand, _bets_of(hand)),
+        after=after,
         changed_by=by,
     )
     return hand
@@ -535,6 +549,11 @@ def settlement_record(
     )
     settlement.full_clean(validate_constraints=False)
     settlement.save()
+    AuditEntry.objects.create(
+        action=AuditEntry.Action.SETTLEMENT, event=event, by=by, summary=str(guest),
+        after={"guest": str(guest), "guest_id": guest.pk, "amount": f"{settlement.amount:.2f}",
+               "method": method, "note": settlement.note},
+    )  # fmt: skip
     return settlement
 
 

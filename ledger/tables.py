@@ -79,3 +79,34 @@ class HouseTable(tables.Table):
 
     def render_event(self, record: dict[str, Any]) -> str:
         return format_html('<a href="{}">{}</a>', record["url"], record["event"])
+
+
+def _change(value: Any) -> str:
+    """A journal snapshot in one line: result, cards, and each bet's stake and net."""
+    if not value:
+        return "—"
+    if "bets" not in value:
+        return ", ".join(f"{key}: {item}" for key, item in value.items() if key != "guest_id")
+    cards = f" {value['player_cards']} / {value['banker_cards']}" if value["player_cards"] else ""
+    bets = "; ".join(f"seat {b['seat']} {b['guest']} {b['bet_type']} {b['stake']} → {b['net']}"
+                     for b in value["bets"]) or "no bets"  # fmt: skip
+    return f"{value['winner']}{cards} · {bets}"
+
+
+class AuditTable(tables.Table):
+    at = tables.DateTimeColumn(format="Y-m-d H:i:s", verbose_name=_("When"))
+    by = tables.Column(verbose_name=_("Who"))
+    action = tables.Column(verbose_name=_("What"))
+    summary = tables.Column(verbose_name=_("Where"), orderable=False)
+    before = tables.Column(verbose_name=_("Before"), orderable=False, empty_values=())
+    after = tables.Column(verbose_name=_("After"), orderable=False, empty_values=())
+
+    class Meta:
+        attrs = NUMBERS
+        orderable = False
+
+    def render_before(self, value: Any) -> str:
+        return _change(value)
+
+    def render_after(self, value: Any) -> str:
+        return _change(value)

@@ -61,4 +61,5 @@ urlpatterns = [
     path("me/statement.xlsx", result_views.my_statement, name="my_statement"),
     path("standings/", result_views.standings_page, name="standings"),
     path("house/", result_views.house_page, name="house"),
+    path("audit/", result_views.audit_log, name="audit_log"),
 ]

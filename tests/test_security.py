@@ -80,6 +80,7 @@ ACCESS: dict[str, tuple[str, tuple[str, ...]]] = {
     "ledger:my_statement": ("get", (LOGIN, MISSING, OK, MISSING, MISSING)),
     "ledger:standings": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "ledger:house": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:audit_log": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "display:table_display": ("get", (OK, OK, OK, OK, OK)),
     "display:display_link_issue": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
 }

@@ -1,0 +1,62 @@
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+
+from games.rules import Winner
+from ledger import services
+from ledger.models import AuditEntry
+from tests.conftest import bet
+
+pytestmark = pytest.mark.django_db
+
+
+def test_every_change_to_money_records_is_in_the_audit_log(seated, shoe, record, host, dealer):
+    hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100)], by=dealer)
+    services.hand_correct(hand=hand, reason="misread", by=host, bets=[bet(1, "player", 50)],
+                          player_cards="9 7", banker_cards="J J 10")  # fmt: skip
+    record(shoe, "8 K", "9 K", [bet(2, "banker", 40)])
+    services.hand_undo(shoe=shoe, by=host)
+    services.settlement_record(guest=seated[1], event=shoe.event, amount=Decimal("-50"),
+                               method="cash", by=host)  # fmt: skip
+    entries = list(AuditEntry.objects.order_by("at", "id"))
+    assert [(e.action, e.by) for e in entries] == [
+        ("hand_logged", dealer),
+        ("hand_corrected", host),
+        ("hand_logged", host),
+        ("hand_undone", host),
+        ("settlement", host),
+    ]
+    logged, corrected, _, undone, settled = entries
+    assert logged.before is None and logged.after["bets"][0]["net"] == "100.00"
+    assert corrected.before["bets"][0]["stake"] == "100.00"
+    assert corrected.after["bets"][0]["stake"] == "50.00"
+    assert undone.before["banker_cards"] == "9 K" and undone.after is None
+    assert settled.after["amount"] == "-50.00"
+
+
+def test_the_host_reads_the_audit_log_and_nobody_changes_it(
+    client, admin_client, host, dealer, seated, shoe, record
+):
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
+    services.hand_record(shoe=shoe, number=2, by=host, bets=[],
+                         result=services.ResultInput(Winner.TIE))  # fmt: skip
+    client.force_login(host)
+    page = client.get(reverse("ledger:audit_log")).content.decode()
+    assert "Hand logged" in page and "seat 1 Aki player 100.00 → 100.00" in page
+    assert (
+        client.get(reverse("ledger:audit_log"), {"event": "999"})
+        .content.decode()
+        .count("Hand logged")
+        == 0
+    )
+    client.force_login(dealer)
+    assert client.get(reverse("ledger:audit_log")).status_code == 403
+    admin = admin_client.get(reverse("admin:ledger_auditentry_changelist"))
+    assert admin.status_code == 200
+    entry = AuditEntry.objects.first()
+    delete = reverse("admin:ledger_auditentry_delete", args=[entry.pk])
+    assert admin_client.post(delete).status_code == 403  # not even a superuser
+    assert AuditEntry.objects.filter(pk=entry.pk).exists()
