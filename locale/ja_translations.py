@@ -339,6 +339,18 @@ JA = {
     "Replace the display link": "表示リンクを作り直す",
     "Make a display link": "表示リンクを作る",
     "A read-only scoreboard for a TV or tablet at the bar: open the link there.": "バーのテレビやタブレット用の閲覧専用の罫線表です。そこでリンクを開いてください。",
+    "Hand logged": "ハンドを記録",
+    "Hand corrected": "ハンドを訂正",
+    "Hand undone": "ハンドを取り消し",
+    "Settlement recorded": "精算を記録",
+    "Scoresheet imported": "スコアシートを取り込み",
+    "Who": "誰が",
+    "What": "何を",
+    "Where": "どこで",
+    "Audit": "監査ログ",
+    "Every change to money records: hands logged, corrected or undone, settlements, imports. Nothing here can be edited.": "金額の記録に関するすべての変更（ハンドの記録・訂正・取り消し、精算、取り込み）。ここは編集できません。",
+    "Too many wrong passwords": "パスワードの誤りが多すぎます",
+    "This login is locked for a while after several wrong passwords. Try again later, or ask the host.": "パスワードを何度も間違えたため、このログインはしばらくロックされています。後でもう一度試すか、ホストに相談してください。",
 }
 
 JA_PLURAL = {
