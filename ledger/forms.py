@@ -24,7 +24,7 @@ MSG_STAKE_NOT_POSITIVE = _("Seat {seat} · {bet}: a stake must be more than zero
 MSG_STAKE_CENTS = _("Seat {seat} · {bet}: a stake is counted to the cent at most.")
 
 
-class EventForm(forms.ModelForm):  # type: ignore[type-arg]
+class EventForm(forms.ModelForm):
     commission = RuleSetForm.base_fields["commission"]
     no_commission = RuleSetForm.base_fields["no_commission"]
     tie_pays = RuleSetForm.base_fields["tie_pays"]

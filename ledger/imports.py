@@ -155,7 +155,7 @@ class ParsedHand:
     number: int
     first_row: int
     line: int
-    facts: tuple[str, str, str, str, str]  # cards, result and pair flags as typed
+    facts: tuple[str, ...]  # cards, result and pair flags, as typed
     bets: list[ParsedBet] = field(default_factory=list)
     outcome: Outcome | None = None
     player_cards: str = ""
@@ -213,7 +213,7 @@ class Checker:
         )
         hand = self.hands.get((shoe, number))
         if hand is None:
-            hand = self.hands[(shoe, number)] = ParsedHand(shoe, number, row, line, facts)  # type: ignore[arg-type]
+            hand = self.hands[(shoe, number)] = ParsedHand(shoe, number, row, line, facts)
         elif facts != hand.facts:
             self.problem(
                 row,

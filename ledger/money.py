@@ -33,7 +33,7 @@ def from_cents(cents: int | Decimal) -> Decimal:
     return (Decimal(cents) / 100).quantize(CENT)
 
 
-class MoneyField(models.BigIntegerField):  # type: ignore[type-arg]
+class MoneyField(models.BigIntegerField):
     """A chip amount (``Decimal``, two places) stored as a whole number of cents."""
 
     description = "Chip amount, stored in cents"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -289,8 +289,8 @@ class HouseRow:
     event: Event
     figures: Figures
     hands: int
-    first_hand: object
-    last_hand: object
+    first_hand: datetime | None
+    last_hand: datetime | None
 
     @property
     def hold(self) -> Decimal | None:
@@ -303,7 +303,7 @@ class HouseRow:
     def hands_per_hour(self) -> Decimal | None:
         if self.hands < 2 or not self.first_hand or not self.last_hand:
             return None
-        span: timedelta = self.last_hand - self.first_hand  # type: ignore[operator]
+        span: timedelta = self.last_hand - self.first_hand
         hours = Decimal(span.total_seconds()) / 3600
         return (Decimal(self.hands - 1) / hours).quantize(Decimal("0.1")) if hours else None
 
