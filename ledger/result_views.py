@@ -27,6 +27,7 @@ from ledger.forms import SettlementForm
 from ledger.models import AuditEntry, Guest
 from ledger.money import ZERO, to_yen
 from ledger.results import (
+    GuestHistory,
     event_guest_results,
     event_settlement,
     event_shoe_rows,
@@ -182,15 +183,8 @@ def _guest_page_context(guest: Guest) -> dict[str, Any]:
         seatings__to_hand__isnull=True,
     ).first()
     playing_now = playing_in is not None
-    chart = (
-        balance_line(
-            _("Balance after each event"),
-            [f"{point.event.date:%Y-%m-%d}" for point in history.points],
-            [point.balance for point in history.points],
-        )
-        if len(history.points) > 1
-        else ""
-    )
+    labels, values = balance_steps(history)
+    chart = balance_line(_("Balance after each shoe"), labels, values) if len(values) > 1 else ""
     return {
         "board": scoreboard(playing_in, linked=False) if playing_in else None,
         "guest": guest,
@@ -199,6 +193,21 @@ def _guest_page_context(guest: Guest) -> dict[str, Any]:
         "playing_now": playing_now,
         "refresh_seconds": GUEST_PAGE_REFRESH_SECONDS,
     }
+
+
+def balance_steps(history: GuestHistory) -> tuple[list[str], list[Decimal]]:
+    """The running balance after each shoe (and each event's settlements), from zero."""
+    labels, values, balance = [_("Start")], [ZERO], ZERO
+    for point in history.points:
+        for number, figures in history.shoes.get(point.event.pk, []):
+            balance += figures.net
+            labels.append(f"{point.event.date:%m/%d} #{number}")
+            values.append(balance)
+        if point.settled:
+            balance += point.settled
+            labels.append(f"{point.event.date:%m/%d} {_('settled')}")
+            values.append(balance)
+    return labels, values
 
 
 def _guest_by_link(guest_id: int, token: str) -> Guest:

@@ -339,6 +339,8 @@ JA = {
     "Replace the display link": "表示リンクを作り直す",
     "Make a display link": "表示リンクを作る",
     "A read-only scoreboard for a TV or tablet at the bar: open the link there.": "バーのテレビやタブレット用の閲覧専用の罫線表です。そこでリンクを開いてください。",
+    "Balance after each shoe": "シューごとの残高",
+    "Start": "開始",
     "Hand logged": "ハンドを記録",
     "Hand corrected": "ハンドを訂正",
     "Hand undone": "ハンドを取り消し",

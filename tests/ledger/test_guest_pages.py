@@ -4,10 +4,14 @@ from decimal import Decimal
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 from django.urls import reverse
 
+from games import services as game_services
 from ledger import services
 from ledger.models import Guest
+from ledger.result_views import balance_steps
+from ledger.results import guest_history
 from tests.conftest import bet
 
 D = Decimal
@@ -92,3 +96,19 @@ def test_the_host_issues_replaces_and_revokes_links_with_a_qr_code(client, host,
     client.force_login(dealer)
     assert client.post(reverse("ledger:guest_link_issue", args=[aki.pk])).status_code == 403
     assert client.get(detail).status_code == 403
+
+
+def test_the_balance_chart_steps_shoe_by_shoe_from_the_first_night(played, shoe, host, record):
+    aki = played[1]
+    game_services.shoe_close(shoe=shoe, by=host)
+    second = game_services.shoe_start(event=shoe.event, by=host)
+    services.seat_guest(shoe=second, seat=1, guest=aki, by=host)
+    record(second, "8 K", "9 K", [bet(1, "player", 30)])
+    services.settlement_record(guest=aki, event=shoe.event, amount=D("-70"), method="cash",
+                               by=host)  # fmt: skip
+    labels, values = balance_steps(guest_history(aki))
+    assert values == [D(0), D("100.00"), D("70.00"), D("0.00")]
+    assert len(labels) == 4
+    token = services.guest_link_issue(guest=aki)
+    page = Client().get(reverse("ledger:guest_page", args=[aki.pk, token])).content.decode()
+    assert "pygal-chart" in page
