@@ -24,10 +24,6 @@ class Winner(StrEnum):
     BANKER = "banker"
     TIE = "tie"
 
-    @property
-    def letter(self) -> str:
-        return self.value[0].upper()
-
 
 # Banker's two-card total -> the Player third-card values on which the Banker draws,
 # when the Player drew. Totals 0–2 always draw, 7 always stands (RULES.md's tableau).

@@ -63,10 +63,6 @@ class ShoeRow:
         return to_yen(self.figures.house_net, self.yen_per_chip)
 
     @property
-    def net_yen(self) -> Decimal:
-        return to_yen(self.figures.net, self.yen_per_chip)
-
-    @property
     def gross_yen(self) -> Decimal:
         return to_yen(self.figures.gross, self.yen_per_chip)
 
@@ -157,10 +153,6 @@ class SettlementLine:
     @property
     def after_yen(self) -> Decimal:
         return to_yen(self.after, self.yen_per_chip)
-
-    @property
-    def owes_house(self) -> bool:
-        return self.after < 0
 
 
 def _per_guest(rows: QuerySet[Any], column: str) -> dict[int, Decimal]:

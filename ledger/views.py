@@ -20,7 +20,7 @@ from games import services as game_services
 from games.cards import RANKS, Card, CardError, parse_card, parse_cards
 from games.models import SEATS, Event, Hand, Shoe
 from games.payouts import BetType
-from games.rules import CardsDue, HandError, cards_due
+from games.rules import MSG_HAND_COMPLETE, CardsDue, HandError, cards_due
 from games.rules import Hand as DealtHand
 from games.scoreboard import scoreboard
 from ledger import services
@@ -397,7 +397,7 @@ def _deal_next(player: list[Card], banker: list[Card], card: Card) -> None:
     elif due.banker:
         banker.append(card)
     else:
-        raise HandError("The hand is complete: no more cards are due.")
+        raise HandError(MSG_HAND_COMPLETE)
 
 
 def _take_back(player: list[Card], banker: list[Card]) -> None:
