@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games import services
 from games.models import Event
 from games.scoreboard import scoreboard
-from ledger.roles import host_required
+from shoebook.roles import host_required
 
 DISPLAY_REFRESH_SECONDS = 5
 

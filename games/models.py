@@ -11,10 +11,10 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.cards import MAX_DECKS, MIN_DECKS, Card, parse_cards
+from games.chips import MoneyField
 from games.payouts import RuleSet
 from games.rules import Hand as DealtHand
 from games.rules import Outcome, Winner
-from ledger.money import MoneyField
 
 SEATS = range(1, 8)
 

@@ -29,7 +29,7 @@ from games.rules import Hand as DealtHand
 from games.rules import Winner
 from games.shoe import Shoe as DealingShoe
 from ledger import services
-from ledger.roles import DEALERS, HOSTS
+from shoebook.roles import DEALERS, HOSTS
 
 # Guests' gross result and commission per shoe, in dollars (RULES.md, "The reference night").
 REFERENCE_SHOES: tuple[tuple[int, Decimal], ...] = (

@@ -23,12 +23,12 @@ from django.utils.translation import gettext as _
 
 from games import services as game_services
 from games.cards import CardError, format_cards, parse_cards
+from games.chips import to_cents
 from games.models import Event, Hand, Shoe
 from games.payouts import BetError, BetResult, BetType, RuleSet, check_stake, resolve_bet
 from games.rules import Hand as DealtHand
 from games.rules import HandError, Outcome, Winner
 from ledger.models import AuditEntry, Bet, EventGuest, Guest, Seating
-from ledger.money import to_cents
 from ledger.services import results_refresh
 
 COLUMNS = (

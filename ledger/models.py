@@ -9,9 +9,9 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.chips import MoneyField
 from games.models import SEATS, Event, Hand, Shoe
 from games.payouts import BetType
-from ledger.money import MoneyField
 
 SEAT_RANGE = Q(seat__gte=SEATS.start, seat__lte=SEATS.stop - 1)
 

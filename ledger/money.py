@@ -1,69 +1,18 @@
-"""Chip amounts: ``Decimal`` in Python, whole cents in the database.
-
-SQLite computes ``SUM()`` over a decimal column in floating point (``10000.0000000188``); over an
-integer column it is exact, as it is on PostgreSQL. So every amount is stored as integer cents and
-every aggregate comes back as an exact ``Decimal`` through :class:`MoneyField`.
-"""
+"""Money as the pages and the workbook read it: exact sums of chip columns, yen at an event's
+rate, and the one way amounts are written (−$680, ¥65,400). Storage in whole cents is
+``games.chips.MoneyField``."""
 
 from __future__ import annotations
 
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from django import forms
-from django.core.exceptions import ValidationError
-from django.db import models
 from django.db.models import Sum
 
-from games.payouts import CENT
+from games.chips import MoneyField
 
 ZERO = Decimal("0.00")
 MINUS = "\u2212"
-MSG_NOT_CENTS = "Enter an amount in whole cents at most (e.g. 12.50)."
-
-
-def to_cents(amount: Decimal) -> int:
-    cents = amount * 100
-    if cents != cents.to_integral_value():
-        raise ValidationError(MSG_NOT_CENTS, code="not_cents")
-    return int(cents)
-
-
-def from_cents(cents: int | Decimal) -> Decimal:
-    return (Decimal(cents) / 100).quantize(CENT)
-
-
-class MoneyField(models.BigIntegerField):
-    """A chip amount (``Decimal``, two places) stored as a whole number of cents."""
-
-    description = "Chip amount, stored in cents"
-
-    def from_db_value(self, value: Any, expression: Any, connection: Any) -> Decimal | None:
-        if value is None:
-            return None
-        if isinstance(value, float):  # never expected: integers sum exactly
-            raise TypeError(f"Money came back from the database as a float ({value!r}).")
-        return from_cents(value)
-
-    def to_python(self, value: Any) -> Decimal | None:
-        if value is None or value == "":
-            return None
-        if isinstance(value, Decimal):
-            return value
-        try:
-            return Decimal(str(value))
-        except InvalidOperation:
-            raise ValidationError("Enter a number.", code="invalid") from None
-
-    def get_prep_value(self, value: Any) -> int | None:
-        amount = self.to_python(value)
-        return None if amount is None else to_cents(amount)
-
-    def formfield(self, **kwargs: Any) -> forms.Field:
-        # Skip IntegerField.formfield: the form deals in chips, not cents.
-        return models.Field.formfield(
-            self, form_class=forms.DecimalField, max_digits=13, decimal_places=2, **kwargs
-        )
 
 
 def format_chips(amount: Decimal, symbol: str = "", *, signed: bool = False) -> str:

@@ -36,9 +36,9 @@ from ledger.results import (
     house_rows,
     standings,
 )
-from ledger.roles import host_required, table_staff_required
 from ledger.tables import AuditTable, GuestResultTable, HouseTable, StandingsTable
 from ledger.transfer_views import guest_workbook
+from shoebook.roles import host_required, table_staff_required
 
 GUEST_PAGE_REFRESH_SECONDS = 15
 

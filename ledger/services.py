@@ -388,6 +388,7 @@ def results_refresh(*, event_id: int, guest_ids: Iterable[int]) -> None:
     )
 
 
+@transaction.atomic
 def results_rebuild() -> int:
     """Recompute every guest's totals for every event from the bets; returns the rows written."""
     GuestEventResult.objects.all().delete()

@@ -23,7 +23,7 @@ from ledger.imports import (
     template_csv,
 )
 from ledger.models import Guest
-from ledger.roles import host_required
+from shoebook.roles import host_required
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024

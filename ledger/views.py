@@ -35,8 +35,8 @@ from ledger.forms import (
 )
 from ledger.models import Guest
 from ledger.result_views import event_results_context
-from ledger.roles import host_required, is_host, table_staff_required
 from ledger.selectors import event_shoes, events_for_list, hand_with_history, table_state
+from shoebook.roles import host_required, is_host, table_staff_required
 
 MSG_CHOOSE_SEAT = gettext_lazy("Choose a seat and a guest.")
 

@@ -104,7 +104,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
-                "ledger.context_processors.roles",
+                "shoebook.context_processors.roles",
             ],
         },
     },

@@ -14,7 +14,7 @@ from games.cards import parse_cards
 from games.payouts import BetType, RuleSet
 from games.rules import Hand
 from ledger import services
-from ledger.roles import DEALERS, HOSTS
+from shoebook.roles import DEALERS, HOSTS
 
 
 @pytest.fixture(autouse=True)

@@ -3,7 +3,7 @@
 import django.db.models.deletion
 import django.utils.timezone
 import games.models
-import ledger.money
+import games.chips
 from decimal import Decimal
 from django.conf import settings
 from django.db import migrations, models
@@ -30,8 +30,8 @@ class Migration(migrations.Migration):
                 ('decks', models.PositiveSmallIntegerField(default=8)),
                 ('currency_symbol', models.CharField(default='$', max_length=4)),
                 ('yen_per_chip', models.DecimalField(decimal_places=4, default=Decimal('100'), help_text='Yen for one chip unit (the reference night: $1 = ¥100).', max_digits=12)),
-                ('table_min', ledger.money.MoneyField(default=Decimal('10'))),
-                ('table_max', ledger.money.MoneyField(default=Decimal('1000'))),
+                ('table_min', games.chips.MoneyField(default=Decimal('10'))),
+                ('table_max', games.chips.MoneyField(default=Decimal('1000'))),
                 ('hands_per_shoe', models.PositiveSmallIntegerField(default=40)),
                 ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
                 ('closed_at', models.DateTimeField(blank=True, null=True)),

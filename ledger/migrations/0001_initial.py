@@ -4,7 +4,7 @@ import django.db.models.deletion
 import django.db.models.expressions
 import django.db.models.functions.text
 import django.utils.timezone
-import ledger.money
+import games.chips
 from django.conf import settings
 from django.db import migrations, models
 
@@ -52,10 +52,10 @@ class Migration(migrations.Migration):
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('seat', models.PositiveSmallIntegerField()),
                 ('bet_type', models.CharField(choices=[('player', 'Player'), ('banker', 'Banker'), ('tie', 'Tie'), ('player_pair', 'Player pair'), ('banker_pair', 'Banker pair'), ('dragon_bonus_player', 'Dragon Bonus (Player)'), ('dragon_bonus_banker', 'Dragon Bonus (Banker)'), ('dragon_7', 'Dragon 7'), ('panda_8', 'Panda 8')], max_length=24)),
-                ('stake', ledger.money.MoneyField()),
-                ('gross', ledger.money.MoneyField()),
-                ('commission', ledger.money.MoneyField()),
-                ('net', ledger.money.MoneyField()),
+                ('stake', games.chips.MoneyField()),
+                ('gross', games.chips.MoneyField()),
+                ('commission', games.chips.MoneyField()),
+                ('net', games.chips.MoneyField()),
                 ('event', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='games.event')),
                 ('hand', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='bets', to='games.hand')),
                 ('guest', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='bets', to='ledger.guest')),
@@ -69,10 +69,10 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('hands', models.PositiveIntegerField()),
-                ('stake', ledger.money.MoneyField()),
-                ('gross', ledger.money.MoneyField()),
-                ('commission', ledger.money.MoneyField()),
-                ('net', ledger.money.MoneyField()),
+                ('stake', games.chips.MoneyField()),
+                ('gross', games.chips.MoneyField()),
+                ('commission', games.chips.MoneyField()),
+                ('net', games.chips.MoneyField()),
                 ('event', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='guest_results', to='games.event')),
                 ('guest', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='event_results', to='ledger.guest')),
             ],
@@ -114,7 +114,7 @@ class Migration(migrations.Migration):
             name='Settlement',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('amount', ledger.money.MoneyField()),
+                ('amount', games.chips.MoneyField()),
                 ('method', models.CharField(choices=[('cash', 'Cash'), ('tab', 'Offset against the tab at the venue'), ('credit', 'Credit toward the next bill'), ('other', 'Other')], max_length=8)),
                 ('note', models.CharField(blank=True, max_length=200)),
                 ('recorded_at', models.DateTimeField(default=django.utils.timezone.now)),

@@ -10,7 +10,7 @@ from games.models import Event, Hand
 from ledger import services
 from ledger.models import Bet, GuestEventResult, HandRevision, Settlement
 from ledger.results import event_shoe_rows, guest_balances
-from ledger.roles import is_host
+from shoebook.roles import is_host
 
 pytestmark = pytest.mark.django_db
 

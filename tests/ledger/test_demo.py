@@ -14,7 +14,7 @@ from ledger.demo import DEMO_PASSWORD
 from ledger.models import Bet, Guest, Seating
 from ledger.money import money_sum
 from ledger.results import house_rows
-from ledger.roles import is_host, is_table_staff
+from shoebook.roles import is_host, is_table_staff
 
 D = Decimal
 

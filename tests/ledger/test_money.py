@@ -7,10 +7,11 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import connection
 
+from games.chips import from_cents, to_cents
 from games.models import Hand
 from games.payouts import BetType, RuleSet
 from ledger.models import Bet, Guest
-from ledger.money import format_chips, from_cents, money_sum, to_cents
+from ledger.money import format_chips, money_sum
 from tests.conftest import bet
 
 D = Decimal

@@ -12,13 +12,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import services as game_services
+from games.chips import MoneyField
 from games.models import Hand
 from games.payouts import BetType, RuleSet, SideBet, resolve_bet
 from games.rules import Winner
 from games.shoe import Shoe as DealingShoe
 from ledger import services
 from ledger.models import Bet
-from ledger.money import ZERO, MoneyField, money_sum
+from ledger.money import ZERO, money_sum
 from ledger.results import event_settlement, event_shoe_rows, guest_balances, guest_history
 
 pytestmark = pytest.mark.django_db
