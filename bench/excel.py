@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 from datetime import date
+from decimal import Decimal
 from pathlib import Path
 
 from throwaway import django_on_throwaway_sqlite
@@ -70,6 +71,7 @@ def baseline(output: str) -> tuple[float, int]:
 
 
 def import_season(by: object) -> tuple[float, int]:
+    from games.entry import TableRules
     from games.models import Event
     from games.payouts import STANDARD_RULES
     from ledger.exports import hands_rows
@@ -85,10 +87,11 @@ def import_season(by: object) -> tuple[float, int]:
         sheets.append((event, buffer.getvalue().encode()))
     rows = sum(content.count(b"\n") - 1 for _, content in sheets)
     start = time.perf_counter()
+    table = TableRules(STANDARD_RULES, 8, Decimal(10), Decimal(1000))
     for number, (event, content) in enumerate(sheets):
-        hands = check_scoresheet(f"{event.name}.csv", content, STANDARD_RULES)
+        hands = check_scoresheet(f"{event.name}.csv", content, table)
         scoresheet_import(hands=hands, name=f"Imported {number}", on=date(2027, 1, 1),
-                          rules=STANDARD_RULES, by=by)  # fmt: skip
+                          table=table, by=by)  # fmt: skip
     return time.perf_counter() - start, rows
 
 

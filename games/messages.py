@@ -8,6 +8,7 @@ Django's ``makemessages`` finds them; the Django layer renders them with ``gette
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 Translate = Callable[[str], str]
@@ -28,8 +29,29 @@ class Label(str):
     __slots__ = ()
 
 
+MINUS = "\u2212"
+
+
+def format_chips(amount: Decimal, symbol: str = "", *, signed: bool = False) -> str:
+    """Thousands separated, cents only when there are any: 95, 59.50, 1,040, −$680, +$280."""
+    text = f"{abs(amount):,.2f}"
+    if text.endswith(".00"):
+        text = text[:-3]
+    sign = MINUS if amount < 0 else ("+" if signed and amount > 0 else "")
+    return sign + symbol + text
+
+
+def _shown(value: Any, translate: Translate) -> Any:
+    if isinstance(value, Label):
+        return translate(value)
+    if isinstance(value, Decimal):
+        return format_chips(value)
+    return value
+
+
 def render(template: str, params: dict[str, Any], translate: Translate = untranslated) -> str:
-    values = {key: translate(v) if isinstance(v, Label) else v for key, v in params.items()}
+    """A template with its parameters: labels translated, amounts written as chips are."""
+    values = {key: _shown(value, translate) for key, value in params.items()}
     return translate(template).format(**values)
 
 
@@ -43,3 +65,17 @@ class RuleError(ValueError):
 
     def message(self, translate: Translate = untranslated) -> str:
         return render(self.template, self.params, translate)
+
+
+class Text:
+    """A message that is not an error (a status, a hint): a template and its parameters."""
+
+    def __init__(self, template: str, **params: Any) -> None:
+        self.template = template
+        self.params = params
+
+    def message(self, translate: Translate = untranslated) -> str:
+        return render(self.template, self.params, translate)
+
+    def __str__(self) -> str:
+        return self.message()

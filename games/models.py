@@ -12,11 +12,10 @@ from django.utils.translation import gettext_lazy as _
 
 from games.cards import MAX_DECKS, MIN_DECKS, Card, parse_cards
 from games.chips import MoneyField
+from games.entry import TableRules
 from games.payouts import RuleSet
 from games.rules import Hand as DealtHand
 from games.rules import Outcome, Winner
-
-SEATS = range(1, 8)
 
 
 def standard_rules() -> dict[str, object]:
@@ -80,6 +79,11 @@ class Event(models.Model):
     @property
     def rule_set(self) -> RuleSet:
         return RuleSet.from_dict(self.rules)
+
+    @property
+    def table_rules(self) -> TableRules:
+        """What the rules core needs to check a hand of this event."""
+        return TableRules(self.rule_set, self.decks, self.table_min, self.table_max)
 
     @property
     def is_open(self) -> bool:

@@ -83,6 +83,7 @@ SIDE_BET_TYPES: dict[SideBet, tuple[BetType, ...]] = {
     SideBet.PANDA_8: (BetType.PANDA_8,),
 }
 MAIN_BETS = (BetType.PLAYER, BetType.BANKER, BetType.TIE)
+PAIR_BETS = (BetType.PLAYER_PAIR, BetType.BANKER_PAIR)
 
 
 class NoCommission(StrEnum):

@@ -146,7 +146,7 @@ def third_cards_due(first_four: tuple[Card, Card, Card, Card]) -> CardsDue:
     return cards_due((p1, p2), (b1, b2))
 
 
-def _check_copies(cards: tuple[Card, ...], decks: int) -> None:
+def check_copies(cards: tuple[Card, ...], decks: int) -> None:
     """A shoe of N decks holds 4N of each rank and N of each suited card."""
     ranks = Counter(card.rank for card in cards)
     suited = Counter(card for card in cards if card.suit is not None)
@@ -212,7 +212,7 @@ def validate_hand(
         template = MSG_BANKER_MUST_DRAW_STOOD if third is None else MSG_BANKER_MUST_DRAW
         raise HandError(template, total=total(banker[:2]), third=third)
     if decks is not None:
-        _check_copies(player + banker, decks)
+        check_copies(player + banker, decks)
 
 
 def decide_winner(player_total: int, banker_total: int) -> Winner:

@@ -23,7 +23,8 @@ from django.db import transaction
 
 from games import services as game_services
 from games.cards import format_cards
-from games.models import SEATS, Event, Hand
+from games.entry import SEATS, BetEntry, HandEntry
+from games.models import Event, Hand
 from games.payouts import STANDARD_RULES, BetType, bet_return
 from games.rules import Hand as DealtHand
 from games.rules import Winner
@@ -182,9 +183,9 @@ def load_reference_night() -> dict[str, Any]:
         plan = plan_shoe(shoe_index, gross, commission)
         shoe = game_services.shoe_start(event=event, by=host)
         seated: dict[int, int] = {}
-        by_hand: dict[int, list[services.BetInput]] = defaultdict(list)
+        by_hand: dict[int, list[BetEntry]] = defaultdict(list)
         for (hand, seat, bet), stake in sorted(plan.stakes.items()):
-            by_hand[hand].append(services.BetInput(seat, bet, Decimal(stake)))
+            by_hand[hand].append(BetEntry(seat, bet, Decimal(stake)))
         for index, dealt in enumerate(plan.hands):
             for seat, guest_index in plan.seating[index]:
                 if seated.get(seat) != guest_index:
@@ -193,10 +194,12 @@ def load_reference_night() -> dict[str, Any]:
             services.hand_record(
                 shoe=shoe,
                 number=index + 1,
-                bets=by_hand[index],
+                entry=HandEntry(
+                    player_cards=format_cards(dealt.player),
+                    banker_cards=format_cards(dealt.banker),
+                    bets=tuple(by_hand[index]),
+                ),
                 by=host,
-                player_cards=format_cards(dealt.player),
-                banker_cards=format_cards(dealt.banker),
             )
         game_services.shoe_close(shoe=shoe, by=host)
     _spread_over_the_night(event)

@@ -12,16 +12,15 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games.entry import SEATS, BetEntry, HandEntry, bet_problem_message
 from games.forms import RuleSetForm, rule_set_from_cleaned
-from games.models import SEATS, Event
+from games.models import Event
 from games.payouts import BetType, SideBet
 from games.rules import Winner
 from ledger.models import Guest, Settlement
-from ledger.services import BetInput, ResultInput
 
-MSG_STAKE_NOT_A_NUMBER = _("Seat {seat} · {bet}: the stake is not a number.")
-MSG_STAKE_NOT_POSITIVE = _("Seat {seat} · {bet}: a stake must be more than zero.")
-MSG_STAKE_CENTS = _("Seat {seat} · {bet}: a stake is counted to the cent at most.")
+# Long enough for any amount a table takes ("1,000,000.00"); longer text is not a stake.
+STAKE_MAX_LENGTH = 20
 
 
 class EventForm(forms.ModelForm):
@@ -65,7 +64,10 @@ def stake_field_name(seat: int, bet_type: BetType) -> str:
 
 class HandForm(forms.Form):
     """One hand: its number (to catch two devices logging the same hand), an idempotency key
-    (to record a repeated submission once), cards or result, and a stake per seat and bet."""
+    (to record a repeated submission once), cards or result, and a stake per seat and bet.
+
+    The form only collects text: the rules core reads and checks all of it (see
+    ``games.entry``), and :meth:`show_problems` puts each of its findings beside its box."""
 
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
     idempotency_key = forms.UUIDField(widget=forms.HiddenInput)
@@ -84,15 +86,10 @@ class HandForm(forms.Form):
         self.bet_types = bet_types
         for seat in SEATS:
             for bet_type in bet_types:
-                names = {"seat": seat, "bet": gettext(bet_type.label)}
-                self.fields[stake_field_name(seat, bet_type)] = forms.DecimalField(
+                self.fields[stake_field_name(seat, bet_type)] = forms.CharField(
                     required=False,
+                    max_length=STAKE_MAX_LENGTH,
                     label=_("Seat {seat} {bet}").format(seat=seat, bet=gettext(bet_type.label)),
-                    error_messages={
-                        "invalid": MSG_STAKE_NOT_A_NUMBER.format(**names),
-                        "max_decimal_places": MSG_STAKE_CENTS.format(**names),
-                        "max_digits": MSG_STAKE_CENTS.format(**names),
-                    },
                     widget=forms.TextInput(
                         attrs={"inputmode": "decimal", "autocomplete": "off", "class": "stake"}
                     ),
@@ -104,50 +101,54 @@ class HandForm(forms.Form):
         *,
         number: int,
         bet_types: tuple[BetType, ...],
-        stakes: dict[str, Decimal] | None = None,
+        stakes: dict[tuple[int, BetType], Decimal] | None = None,
     ) -> HandForm:
         initial: dict[str, Any] = {"number": number, "idempotency_key": uuid.uuid4()}
-        return cls(initial=initial | (stakes or {}), bet_types=bet_types)
+        for (seat, bet_type), stake in (stakes or {}).items():
+            initial[stake_field_name(seat, bet_type)] = stake
+        return cls(initial=initial, bet_types=bet_types)
 
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        for seat in SEATS:
-            for bet_type in self.bet_types:
-                name = stake_field_name(seat, bet_type)
-                stake = data.get(name)
-                if stake is not None and stake <= 0:
-                    self.add_error(
-                        name, MSG_STAKE_NOT_POSITIVE.format(seat=seat, bet=gettext(bet_type.label))
-                    )
-        return data
-
-    def bets(self) -> list[BetInput]:
+    def _stakes(self) -> list[tuple[str, BetEntry]]:
         return [
-            BetInput(seat=seat, bet_type=bet_type, stake=stake)
+            (name, BetEntry(seat=seat, bet=bet_type, stake=stake))
             for seat in SEATS
             for bet_type in self.bet_types
-            if (stake := self.cleaned_data.get(stake_field_name(seat, bet_type))) is not None
+            if (stake := self.cleaned_data.get(name := stake_field_name(seat, bet_type)))
         ]
 
-    def result_input(self) -> ResultInput | None:
-        winner = self.cleaned_data.get("result")
-        player_pair = self.cleaned_data.get("player_pair", False)
-        banker_pair = self.cleaned_data.get("banker_pair", False)
-        if not (winner or player_pair or banker_pair):
-            return None
-        return ResultInput(
-            winner=Winner(winner) if winner else None,
-            player_pair=player_pair,
-            banker_pair=banker_pair,
+    def entry(self) -> HandEntry:
+        """What was entered, for the rules core. A pair box left unticked means "no pair" when
+        the result is entered without cards (the host answered it), and "not noted" beside the
+        cards (the cards answer it)."""
+        data = self.cleaned_data
+        cards = bool(data.get("player_cards", "").strip() or data.get("banker_cards", "").strip())
+        pair_flags = {
+            name: (True if data.get(name) else (None if cards else False))
+            for name in ("player_pair", "banker_pair")
+        }
+        return HandEntry(
+            player_cards=data.get("player_cards", ""),
+            banker_cards=data.get("banker_cards", ""),
+            result=data.get("result") or None,
+            bets=tuple(bet for _name, bet in self._stakes()),
+            **pair_flags,
         )
 
-    def service_arguments(self) -> dict[str, Any]:
-        return {
-            "bets": self.bets(),
-            "player_cards": self.cleaned_data.get("player_cards", ""),
-            "banker_cards": self.cleaned_data.get("banker_cards", ""),
-            "result": self.result_input(),
-        }
+    def show_problems(self, error: ValidationError) -> None:
+        """Show a service's refusal: the core's findings beside their boxes (a bet's beside its
+        stake), anything else on the field it names or at the top."""
+        problems = getattr(error, "problems", None)
+        if problems is None:
+            add_service_errors(self, error)
+            return
+        entry, names = self.entry(), [name for name, _bet in self._stakes()]
+        for problem in problems:
+            if problem.bet is not None:
+                text = bet_problem_message(problem, entry.bets[problem.bet], gettext)
+                self.add_error(names[problem.bet], text)
+            else:
+                target = problem.field.value if problem.field.value in self.fields else None
+                self.add_error(target, problem.message(gettext))
 
     def stake_errors(self) -> list[str]:
         return [

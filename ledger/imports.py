@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from django.db import connection, transaction
@@ -22,12 +22,18 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import services as game_services
-from games.cards import CardError, format_cards, parse_cards
 from games.chips import to_cents
+from games.entry import (
+    BetEntry,
+    EntryRejected,
+    Field,
+    HandEntry,
+    SettledHand,
+    TableRules,
+    read_seat,
+    settle_hand,
+)
 from games.models import Event, Hand, Shoe
-from games.payouts import BetError, BetResult, BetType, RuleSet, check_stake, resolve_bet
-from games.rules import Hand as DealtHand
-from games.rules import HandError, Outcome, Winner
 from ledger.models import AuditEntry, Bet, EventGuest, Guest, Seating
 from ledger.services import results_refresh
 
@@ -35,9 +41,6 @@ COLUMNS = (
     "shoe", "hand", "player_cards", "banker_cards", "result", "player_pair", "banker_pair",
     "seat", "guest", "bet", "stake",
 )  # fmt: skip
-RESULTS = {"p": Winner.PLAYER, "player": Winner.PLAYER, "b": Winner.BANKER,
-           "banker": Winner.BANKER, "t": Winner.TIE, "tie": Winner.TIE}  # fmt: skip
-YES, NO = {"yes", "y", "1", "true"}, {"no", "n", "0", "false"}
 MAX_PROBLEMS = 200
 
 
@@ -139,14 +142,16 @@ def _check_columns(names: list[str]) -> None:
 
 # --- checking -------------------------------------------------------------------------------
 
+# Where a problem of the rules core shows in the sheet.
+COLUMN_OF_FIELD = {Field.CARDS: "player_cards/banker_cards"}
+
 
 @dataclass
-class ParsedBet:
-    seat: int
+class BetRow:
+    row: int
+    line: int
     guest: str
-    bet_type: BetType
-    stake: Decimal
-    result: BetResult | None = None  # settled while checking, written as is
+    bet: BetEntry
 
 
 @dataclass
@@ -156,17 +161,28 @@ class ParsedHand:
     first_row: int
     line: int
     facts: tuple[str, ...]  # cards, result and pair flags, as typed
-    bets: list[ParsedBet] = field(default_factory=list)
-    outcome: Outcome | None = None
-    player_cards: str = ""
-    banker_cards: str = ""
+    rows: list[BetRow] = field(default_factory=list)
+    settled: SettledHand | None = None
+
+    def entry(self) -> HandEntry:
+        player, banker, result, player_pair, banker_pair = self.facts
+        return HandEntry(
+            player_cards=player,
+            banker_cards=banker,
+            result=result,
+            player_pair=player_pair,
+            banker_pair=banker_pair,
+            bets=tuple(row.bet for row in self.rows),
+        )
 
 
 class Checker:
-    """Reads rows into hands and bets, noting every problem instead of stopping at the first."""
+    """Reads rows into hands, noting every problem instead of stopping at the first. What a
+    hand is and what its bets pay is the rules core's to say (``games.entry.settle_hand``, as
+    at the table); this reads the file's layout and who sat where."""
 
-    def __init__(self, rules: RuleSet) -> None:
-        self.rules = rules
+    def __init__(self, table: TableRules) -> None:
+        self.table = table
         self.problems: list[Problem] = []
         self.hands: dict[tuple[int, int], ParsedHand] = {}
 
@@ -186,10 +202,7 @@ class Checker:
     def _number(
         self, row: int, line: int, column: str, text: str, low: int, high: int
     ) -> int | None:
-        try:
-            value = int(text)
-        except ValueError:
-            value = None
+        value = int(text) if text.isascii() and text.isdigit() else None
         if value is None or not low <= value <= high:
             self.problem(
                 row,
@@ -232,64 +245,23 @@ class Checker:
         )
         if not (seat_text or guest or bet_text or stake_text):
             return  # a hand without bets
-        seat = self._number(row, line, "seat", seat_text, 1, 7)
         if not guest:
             self.problem(row, line, "guest", _("a bet needs the guest's name."))
-        try:
-            bet_type = BetType(bet_text.strip().lower())
-        except ValueError:
-            offered = ", ".join(bet.value for bet in self.rules.offered_bets)
-            self.problem(
-                row,
-                line,
-                "bet",
-                _("unknown bet “{bet}” (one of: {offered}).").format(bet=bet_text, offered=offered),
-            )
             return
-        if not self.rules.offers(bet_type):
-            self.problem(
-                row,
-                line,
-                "bet",
-                _("{bet} is not offered under these rules.").format(bet=_(bet_type.label)),
-            )
-            return
-        try:
-            stake = Decimal(stake_text.replace(",", ""))
-            check_stake(stake)
-        except InvalidOperation:
-            self.problem(row, line, "stake", _("“{text}” is not a number.").format(text=stake_text))
-            return
-        except BetError as error:
-            self.problem(row, line, "stake", error.message(_))
-            return
-        if seat is None or not guest:
-            return
-        for other in hand.bets:
-            if other.seat == seat and other.guest.casefold() != guest.casefold():
-                self.problem(
-                    row,
-                    line,
-                    "guest",
-                    _("seat {seat} already has {guest} in this hand.").format(
-                        seat=seat, guest=other.guest
-                    ),
-                )
+        seat = read_seat(seat_text)
+        for other in hand.rows:
+            other_seat = read_seat(other.bet.seat)
+            if seat is None or other_seat is None:
+                continue
+            if other_seat == seat and other.guest.casefold() != guest.casefold():
+                reason = _("seat {seat} already has {guest} in this hand.")
+                self.problem(row, line, "guest", reason.format(seat=seat, guest=other.guest))
                 return
-            if other.seat != seat and other.guest.casefold() == guest.casefold():
-                self.problem(
-                    row,
-                    line,
-                    "seat",
-                    _("{guest} already sits in seat {seat} in this hand.").format(
-                        guest=guest, seat=other.seat
-                    ),
-                )
+            if other_seat != seat and other.guest.casefold() == guest.casefold():
+                reason = _("{guest} already sits in seat {seat} in this hand.")
+                self.problem(row, line, "seat", reason.format(guest=guest, seat=other_seat))
                 return
-            if other.seat == seat and other.bet_type is bet_type:
-                self.problem(row, line, "bet", _("this seat has this bet twice in the hand."))
-                return
-        hand.bets.append(ParsedBet(seat, guest, bet_type, stake))
+        hand.rows.append(BetRow(row, line, guest, BetEntry(seat_text, bet_text, stake_text)))
 
     def _numbering(self, hands: list[ParsedHand]) -> None:
         shoes: dict[int, list[ParsedHand]] = defaultdict(list)
@@ -321,75 +293,22 @@ class Checker:
                     break
 
     def _settle(self, hand: ParsedHand) -> None:
-        row, line = hand.first_row, hand.line
-        player_text, banker_text, result_text, player_pair, banker_pair = hand.facts
-        result = RESULTS.get(result_text.strip().lower()) if result_text.strip() else None
-        if result_text.strip() and result is None:
-            self.problem(
-                row, line, "result", _("“{text}” is not P, B or T.").format(text=result_text)
-            )
-            return
-        flags = {}
-        for column, text in (("player_pair", player_pair), ("banker_pair", banker_pair)):
-            value = text.strip().lower()
-            if value and value not in YES | NO:
-                self.problem(row, line, column, _("“{text}” is not yes or no.").format(text=text))
-                return
-            flags[column] = None if not value else value in YES
-        if player_text or banker_text:
-            try:
-                player, banker = parse_cards(player_text), parse_cards(banker_text)
-                dealt = DealtHand.from_cards(player, banker)
-            except CardError as error:
-                column = "player_cards" if error.token in player_text.split() else "banker_cards"
-                self.problem(row, line, column, error.message(_))
-                return
-            except HandError as error:
-                self.problem(row, line, "player_cards/banker_cards", error.message(_))
-                return
-            hand.outcome = dealt.outcome()
-            hand.player_cards, hand.banker_cards = format_cards(player), format_cards(banker)
-            if result is not None and result is not hand.outcome.winner:
+        try:
+            hand.settled = settle_hand(hand.entry(), self.table)
+        except EntryRejected as rejected:
+            for found in rejected.problems:
+                where = hand.rows[found.bet] if found.bet is not None else None
                 self.problem(
-                    row,
-                    line,
-                    "result",
-                    _("the cards say {actual}, not {given}.").format(
-                        actual=_(hand.outcome.winner.value.title()), given=_(result.value.title())
-                    ),
+                    where.row if where else hand.first_row,
+                    where.line if where else hand.line,
+                    COLUMN_OF_FIELD.get(found.field, found.field.value),
+                    found.message(_),
                 )
-                return
-        elif result is None:
-            self.problem(row, line, "result", _("give the cards or the result (P, B or T)."))
-            return
-        else:
-            pairs_noted = flags["player_pair"] is not None or flags["banker_pair"] is not None
-            pair_bets = [
-                b for b in hand.bets if b.bet_type in (BetType.PLAYER_PAIR, BetType.BANKER_PAIR)
-            ]
-            if pair_bets and not pairs_noted:
-                self.problem(
-                    row,
-                    line,
-                    "player_pair/banker_pair",
-                    _("a pair bet needs the cards or the pair flags (yes/no)."),
-                )
-                return
-            hand.outcome = Outcome(
-                result,
-                player_pair=bool(flags["player_pair"]),
-                banker_pair=bool(flags["banker_pair"]),
-            )
-        for bet in hand.bets:
-            try:
-                bet.result = resolve_bet(self.rules, bet.bet_type, bet.stake, hand.outcome)
-            except BetError as error:
-                self.problem(row, line, "bet", error.message(_))
 
 
-def check_scoresheet(name: str, content: bytes, rules: RuleSet) -> list[ParsedHand]:
+def check_scoresheet(name: str, content: bytes, table: TableRules) -> list[ParsedHand]:
     """The scoresheet's hands, or ``ScoresheetInvalid`` listing every problem."""
-    checker = Checker(rules)
+    checker = Checker(table)
     try:
         hands = checker.check(read_rows(name, content))
     except csv.Error as error:
@@ -416,17 +335,16 @@ class Imported:
 
 @transaction.atomic
 def scoresheet_import(
-    *, hands: list[ParsedHand], name: str, on: date, rules: RuleSet, by: Any,
-    yen_per_chip: Decimal = Decimal(100), decks: int = 8,
+    *, hands: list[ParsedHand], name: str, on: date, table: TableRules, by: Any,
+    yen_per_chip: Decimal = Decimal(100),
 ) -> Imported:  # fmt: skip
     """Write a checked scoresheet as a closed event, in bulk."""
-    stakes = [bet.stake for hand in hands for bet in hand.bets] or [Decimal(1)]
     event = game_services.event_create(
-        name=name, date=on, rules=rules, by=by, decks=decks, yen_per_chip=yen_per_chip,
-        table_min=min(stakes), table_max=max(stakes),
+        name=name, date=on, rules=table.rules, by=by, decks=table.decks,
+        yen_per_chip=yen_per_chip, table_min=table.table_min, table_max=table.table_max,
         hands_per_shoe=max(hand.number for hand in hands),
     )  # fmt: skip
-    guests, created = _guests_by_name({bet.guest for hand in hands for bet in hand.bets})
+    guests, created = _guests_by_name({row.guest for hand in hands for row in hand.rows})
     EventGuest.objects.bulk_create(EventGuest(event=event, guest=g) for g in guests.values())
     now = timezone.now()
     shoes = {
@@ -434,24 +352,26 @@ def scoresheet_import(
         for number in sorted({hand.shoe for hand in hands})
     }
     Shoe.objects.bulk_create(shoes.values())
+    settled = [(hand, hand.settled) for hand in hands if hand.settled is not None]
+    if len(settled) != len(hands):
+        raise ValueError("Only a checked scoresheet is written.")
     rows = [
         Hand(shoe=shoes[hand.shoe], number=hand.number, logged_by=by, logged_at=now,
-             player_cards=hand.player_cards, banker_cards=hand.banker_cards,
-             winner=hand.outcome.winner.value, player_pair=hand.outcome.player_pair,
-             banker_pair=hand.outcome.banker_pair)
-        for hand in hands if hand.outcome is not None
+             player_cards=done.player_cards, banker_cards=done.banker_cards,
+             winner=done.outcome.winner.value, player_pair=done.outcome.player_pair,
+             banker_pair=done.outcome.banker_pair)
+        for hand, done in settled
     ]  # fmt: skip
     Hand.objects.bulk_create(rows, batch_size=2000)
     bets = [
-        (row.pk, event.pk, bet.seat, guests[bet.guest.casefold()].pk, bet.bet_type.value,
-         to_cents(bet.stake), to_cents(result.gross), to_cents(result.commission),
-         to_cents(result.net))
-        for hand, row in zip(hands, rows, strict=True)
-        for bet in hand.bets
-        if (result := bet.result or resolve_bet(rules, bet.bet_type, bet.stake, row.outcome()))
+        (row.pk, event.pk, bet.seat, guests[hand.rows[bet.index].guest.casefold()].pk,
+         bet.bet_type.value, to_cents(bet.stake), to_cents(bet.result.gross),
+         to_cents(bet.result.commission), to_cents(bet.result.net))
+        for (hand, done), row in zip(settled, rows, strict=True)
+        for bet in done.bets
     ]  # fmt: skip
     _insert_bets(bets)
-    Seating.objects.bulk_create(_seatings(hands, shoes, guests, by), batch_size=2000)
+    Seating.objects.bulk_create(_seatings(settled, shoes, guests, by), batch_size=2000)
     results_refresh(event_id=event.pk, guest_ids={guest.pk for guest in guests.values()})
     AuditEntry.objects.create(
         action=AuditEntry.Action.IMPORT,
@@ -493,13 +413,13 @@ def _guests_by_name(names: set[str]) -> tuple[dict[str, Guest], list[str]]:
     return found, sorted(guest.name for guest in new)
 
 
-def _seatings(hands: list[ParsedHand], shoes: dict[int, Shoe], guests: dict[str, Guest],
-              by: Any) -> Iterator[Seating]:  # fmt: skip
+def _seatings(settled: list[tuple[ParsedHand, SettledHand]], shoes: dict[int, Shoe],
+              guests: dict[str, Guest], by: Any) -> Iterator[Seating]:  # fmt: skip
     """Who sat where, from the bets: a run per guest and seat within a shoe."""
     runs: dict[tuple[int, int], list[Any]] = {}  # (shoe, seat) -> [guest, from, to]
-    for hand in hands:
-        for bet in hand.bets:
-            key, guest = (hand.shoe, bet.seat), guests[bet.guest.casefold()]
+    for hand, done in settled:
+        for bet in done.bets:
+            key, guest = (hand.shoe, bet.seat), guests[hand.rows[bet.index].guest.casefold()]
             run = runs.get(key)
             if run is not None and run[0] == guest:
                 run[2] = hand.number

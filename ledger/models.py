@@ -10,7 +10,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.chips import MoneyField
-from games.models import SEATS, Event, Hand, Shoe
+from games.entry import SEATS
+from games.models import Event, Hand, Shoe
 from games.payouts import BetType
 
 SEAT_RANGE = Q(seat__gte=SEATS.start, seat__lte=SEATS.stop - 1)
@@ -57,6 +58,14 @@ class EventGuest(models.Model):
         return f"{self.guest} at {self.event}"
 
 
+class SeatingQuerySet(models.QuerySet["Seating"]):
+    def at(self, shoe: Shoe, number: int) -> SeatingQuerySet:
+        """Who sat where for hand ``number`` of ``shoe``."""
+        return self.filter(shoe=shoe, from_hand__lte=number).filter(
+            Q(to_hand__isnull=True) | Q(to_hand__gte=number)
+        )
+
+
 class Seating(models.Model):
     """A guest in a seat of a shoe from one hand number to another (inclusive).
 
@@ -72,6 +81,8 @@ class Seating(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
     seated_at = models.DateTimeField(default=timezone.now)
+
+    objects = SeatingQuerySet.as_manager()
 
     class Meta:
         ordering = ["shoe", "seat", "from_hand"]

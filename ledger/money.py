@@ -10,18 +10,9 @@ from typing import Any
 from django.db.models import Sum
 
 from games.chips import MoneyField
+from games.messages import format_chips
 
 ZERO = Decimal("0.00")
-MINUS = "\u2212"
-
-
-def format_chips(amount: Decimal, symbol: str = "", *, signed: bool = False) -> str:
-    """Thousands separated, cents only when there are any: 95, 59.50, 1,040, −$680, +$280."""
-    text = f"{abs(amount):,.2f}"
-    if text.endswith(".00"):
-        text = text[:-3]
-    sign = MINUS if amount < 0 else ("+" if signed and amount > 0 else "")
-    return sign + symbol + text
 
 
 YEN = Decimal(1)

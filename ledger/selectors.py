@@ -9,12 +9,11 @@ from decimal import Decimal
 
 from django.db.models import Count, QuerySet
 
-from games.models import SEATS, Event, Hand, Shoe
+from games.entry import SEATS
+from games.models import Event, Hand, Shoe
 from games.payouts import BetType
-from ledger.forms import stake_field_name
 from ledger.models import Bet, Guest, HandRevision, Seating
 from ledger.money import ZERO, money_sum
-from ledger.services import seatings_at
 
 
 @dataclass
@@ -46,10 +45,10 @@ class TableState:
     def planned_reached(self) -> bool:
         return self.next_number > self.event.hands_per_shoe
 
-    def repeat_stakes(self) -> dict[str, Decimal]:
+    def repeat_stakes(self) -> dict[tuple[int, BetType], Decimal]:
         """The last hand's stakes, for seats whose guest is still the one who placed them."""
         return {
-            stake_field_name(bet.seat, BetType(bet.bet_type)): bet.stake
+            (bet.seat, BetType(bet.bet_type)): bet.stake
             for seat in self.seats
             for bet in seat.last_bets
             if seat.guest is not None and bet.guest_id == seat.guest.pk
@@ -66,8 +65,7 @@ def table_state(shoe: Shoe, recent: int = 8) -> TableState:
     last_hand = recent_hands[0] if recent_hands else None
     next_number = last_hand.number + 1 if last_hand else 1
     seated = {
-        s.seat: s.guest
-        for s in Seating.objects.filter(seatings_at(shoe, next_number)).select_related("guest")
+        s.seat: s.guest for s in Seating.objects.at(shoe, next_number).select_related("guest")
     }
     last_bets: dict[int, list[Bet]] = defaultdict(list)
     if last_hand is not None:

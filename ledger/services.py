@@ -9,7 +9,6 @@ from __future__ import annotations
 import secrets
 import uuid
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -20,11 +19,17 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.cards import CardError, format_cards, parse_cards
-from games.models import SEATS, Event, Hand, Shoe
-from games.payouts import BetError, BetType, check_stake, resolve_bet
-from games.rules import Hand as DealtHand
-from games.rules import HandError, Outcome, Winner
+from games.entry import (
+    MSG_NO_SUCH_SEAT,
+    SEATS,
+    EntryRejected,
+    HandEntry,
+    Problem,
+    SettledHand,
+    bet_problem_message,
+    settle_hand,
+)
+from games.models import Event, Hand, Shoe
 from games.services import check_event_open, check_shoe_open
 from ledger.models import (
     AuditEntry,
@@ -36,24 +41,15 @@ from ledger.models import (
     Seating,
     Settlement,
 )
-from ledger.money import format_chips, money_sum
+from ledger.money import money_sum
 
 MSG_GUEST_NAME_EMPTY = _("A guest needs a name.")
 MSG_GUEST_EXISTS = _("There is already a guest called {name}.")
 MSG_NOT_ON_LIST = _("{guest} is not on this event's guest list.")
-MSG_NO_SUCH_SEAT = _("There is no seat {seat}: seats run 1–7.")
-MSG_NO_RESULT = _("Enter the cards, or the result (Player, Banker or Tie).")
-MSG_RESULT_CONTRADICTS = _("The cards say {actual} ({player}–{banker}), not {given}.")
-MSG_PAIR_CONTRADICTS = _("The cards show no {side} pair.")
 MSG_HAND_TAKEN = _(
     "Hand {number} was already recorded by {user} at {time}; the table now shows hand {next}."
 )
 MSG_HAND_OUT_OF_SEQUENCE = _("The next hand in this shoe is hand {next}, not {number}.")
-MSG_EMPTY_SEAT = _("Seat {seat} is empty: seat a guest before taking a bet there.")
-MSG_DUPLICATE_BET = _("Seat {seat} · {bet}: entered twice.")
-MSG_UNDER_MINIMUM = _("Seat {seat} · {bet}: {stake} is under the table minimum of {minimum}.")
-MSG_OVER_MAXIMUM = _("Seat {seat} · {bet}: {stake} is over the table maximum of {maximum}.")
-MSG_BET_PROBLEM = _("Seat {seat} · {bet}: {problem}")
 MSG_NOTHING_TO_UNDO = _("There is no hand to undo in this shoe.")
 MSG_REASON_REQUIRED = _("Say why the hand is being corrected.")
 MSG_NOTHING_CHANGED = _("Nothing to correct: the cards, result and bets are as recorded.")
@@ -62,23 +58,6 @@ MSG_KEY_OTHER_SHOE = _("This submission belongs to another shoe.")
 
 class HandTaken(ValidationError):
     """Another device recorded this hand number first (or the number is out of sequence)."""
-
-
-@dataclass(frozen=True)
-class BetInput:
-    seat: int
-    bet_type: BetType
-    stake: Decimal
-
-
-@dataclass(frozen=True)
-class ResultInput:
-    """The result as the host entered it: needed when the cards were not noted; checked against
-    the cards when they were. ``winner`` may be left out when the cards decide it."""
-
-    winner: Winner | None = None
-    player_pair: bool = False
-    banker_pair: bool = False
 
 
 # --- guests -------------------------------------------------------------------------------
@@ -126,10 +105,6 @@ def next_hand_number(shoe: Shoe) -> int:
     return (shoe.hands.aggregate(last=Max("number"))["last"] or 0) + 1
 
 
-def seatings_at(shoe: Shoe, number: int) -> Q:
-    return Q(shoe=shoe, from_hand__lte=number) & (Q(to_hand__isnull=True) | Q(to_hand__gte=number))
-
-
 def _end_seating(seating: Seating, next_number: int) -> None:
     if seating.from_hand >= next_number:
         seating.delete()  # seated but never played a hand: nothing to keep
@@ -146,7 +121,7 @@ def _lock_open_shoe(shoe: Shoe) -> Shoe:
 
 def _check_seat(seat: int) -> None:
     if seat not in SEATS:
-        raise ValidationError({"seat": MSG_NO_SUCH_SEAT.format(seat=seat)})
+        raise ValidationError({"seat": gettext(MSG_NO_SUCH_SEAT).format(seat=seat)})
 
 
 @transaction.atomic
@@ -180,112 +155,53 @@ def seat_clear(*, shoe: Shoe, seat: int, by: Any) -> None:
 # --- hands --------------------------------------------------------------------------------
 
 
-def decide_outcome(
-    *, player_cards: str, banker_cards: str, result: ResultInput | None, decks: int
-) -> tuple[Outcome, str, str]:
-    """The hand's outcome, from the cards when given (a given result must agree), else from the
-    result alone. Returns the outcome and the cards as they will be stored."""
-    if not (player_cards.strip() or banker_cards.strip()):
-        if result is None or result.winner is None:
-            raise ValidationError({"result": MSG_NO_RESULT})
-        outcome = Outcome(
-            result.winner, player_pair=result.player_pair, banker_pair=result.banker_pair
-        )
-        return outcome, "", ""
+class HandRefused(ValidationError):
+    """The rules core refused the entry. ``problems`` are its findings, for a form that puts
+    each one beside the box it concerns; the messages are keyed by field as usual."""
 
-    errors: dict[str, str] = {}
-    sides = {}
-    for field, text in (("player_cards", player_cards), ("banker_cards", banker_cards)):
-        try:
-            sides[field] = parse_cards(text)
-        except CardError as error:
-            errors[field] = error.message(gettext)
-    if errors:
-        raise ValidationError(errors)
+    def __init__(self, problems: Sequence[Problem], entry: HandEntry) -> None:
+        self.problems = tuple(problems)
+        super().__init__(entry_errors(self.problems, entry))
+
+
+def entry_errors(problems: Sequence[Problem], entry: HandEntry) -> dict[str, list[str]]:
+    """The core's problems as form errors: a bet's under ``bets`` (``Seat 3 · Banker: …``)."""
+    errors: dict[str, list[str]] = {}
+    for problem in problems:
+        if problem.bet is not None:
+            key, text = "bets", bet_problem_message(problem, entry.bets[problem.bet], gettext)
+        else:
+            key, text = problem.field.value, problem.message(gettext)
+        errors.setdefault(key, []).append(text)
+    return errors
+
+
+def _seated_at(shoe: Shoe, number: int) -> dict[int, Guest]:
+    seatings = Seating.objects.at(shoe, number).select_related("guest")
+    return {seating.seat: seating.guest for seating in seatings}
+
+
+def _settle(entry: HandEntry, event: Event, seated: dict[int, Guest]) -> SettledHand:
     try:
-        dealt = DealtHand.from_cards(sides["player_cards"], sides["banker_cards"], decks=decks)
-    except HandError as error:
-        raise ValidationError({"cards": error.message(gettext)}) from error
-    outcome = dealt.outcome()
-    if result is not None:
-        _check_result_agrees(outcome, result)
-    return outcome, format_cards(dealt.player), format_cards(dealt.banker)
+        return settle_hand(entry, event.table_rules, occupied=seated.keys())
+    except EntryRejected as rejected:
+        raise HandRefused(rejected.problems, entry) from rejected
 
 
-def _check_result_agrees(outcome: Outcome, result: ResultInput) -> None:
-    if result.winner is not None and result.winner is not outcome.winner:
-        raise ValidationError(
-            {
-                "result": MSG_RESULT_CONTRADICTS.format(
-                    actual=gettext(outcome.winner.value.title()),
-                    player=outcome.player_total,
-                    banker=outcome.banker_total,
-                    given=gettext(result.winner.value.title()),
-                )
-            }
+def _bet_rows(settled: SettledHand, event: Event, seated: dict[int, Guest]) -> list[Bet]:
+    return [
+        Bet(
+            event_id=event.pk,
+            seat=bet.seat,
+            guest=seated[bet.seat],
+            bet_type=bet.bet_type.value,
+            stake=bet.stake,
+            gross=bet.result.gross,
+            commission=bet.result.commission,
+            net=bet.result.net,
         )
-    for side, claimed, actual in (
-        ("Player", result.player_pair, outcome.player_pair),
-        ("Banker", result.banker_pair, outcome.banker_pair),
-    ):
-        if claimed and not actual:
-            raise ValidationError({f"{side.lower()}_pair": MSG_PAIR_CONTRADICTS.format(side=side)})
-
-
-def _settle_bets(
-    *, shoe: Shoe, number: int, bets: Sequence[BetInput], outcome: Outcome
-) -> list[Bet]:
-    event = shoe.event
-    rules = event.rule_set
-    seatings = Seating.objects.filter(seatings_at(shoe, number)).select_related("guest")
-    seated = {seating.seat: seating.guest for seating in seatings}
-    problems: list[str] = []
-    settled: list[Bet] = []
-    seen: set[tuple[int, BetType]] = set()
-    for bet in bets:
-        names = {
-            "seat": bet.seat,
-            "bet": gettext(bet.bet_type.label),
-            "stake": format_chips(bet.stake),
-        }
-        guest = seated.get(bet.seat)
-        if bet.seat not in SEATS:
-            problems.append(MSG_NO_SUCH_SEAT.format(seat=bet.seat))
-            continue
-        if guest is None:
-            problems.append(MSG_EMPTY_SEAT.format(seat=bet.seat))
-            continue
-        if (bet.seat, bet.bet_type) in seen:
-            problems.append(MSG_DUPLICATE_BET.format(**names))
-            continue
-        seen.add((bet.seat, bet.bet_type))
-        try:
-            check_stake(bet.stake)
-            result = resolve_bet(rules, bet.bet_type, bet.stake, outcome)
-        except BetError as error:
-            problems.append(MSG_BET_PROBLEM.format(**names, problem=error.message(gettext)))
-            continue
-        if bet.stake < event.table_min:
-            problems.append(
-                MSG_UNDER_MINIMUM.format(**names, minimum=format_chips(event.table_min))
-            )
-        elif bet.stake > event.table_max:
-            problems.append(MSG_OVER_MAXIMUM.format(**names, maximum=format_chips(event.table_max)))
-        settled.append(
-            Bet(
-                event_id=event.pk,
-                seat=bet.seat,
-                guest=guest,
-                bet_type=bet.bet_type.value,
-                stake=bet.stake,
-                gross=result.gross,
-                commission=result.commission,
-                net=result.net,
-            )
-        )
-    if problems:
-        raise ValidationError({"bets": problems})
-    return settled
+        for bet in settled.bets
+    ]
 
 
 def _taken(shoe: Shoe, number: int) -> HandTaken:
@@ -316,11 +232,8 @@ def hand_record(
     *,
     shoe: Shoe,
     number: int,
-    bets: Sequence[BetInput],
+    entry: HandEntry,
     by: Any,
-    player_cards: str = "",
-    banker_cards: str = "",
-    result: ResultInput | None = None,
     idempotency_key: uuid.UUID | None = None,
 ) -> Hand:
     """Record the next hand of an open shoe with its bets, settled.
@@ -338,16 +251,15 @@ def hand_record(
     check_shoe_open(shoe)
     if number != next_hand_number(shoe):
         raise _taken(shoe, number)
-    outcome, player, banker = decide_outcome(
-        player_cards=player_cards, banker_cards=banker_cards, result=result, decks=shoe.event.decks
-    )
-    settled = _settle_bets(shoe=shoe, number=number, bets=bets, outcome=outcome)
+    seated = _seated_at(shoe, number)
+    settled_hand = _settle(entry, shoe.event, seated)
+    settled = _bet_rows(settled_hand, shoe.event, seated)
     hand = Hand(
         shoe=shoe,
         number=number,
         idempotency_key=idempotency_key,
         logged_by=by,
-        **_hand_fields(outcome, player, banker),
+        **_hand_fields(settled_hand),
     )
     try:
         with transaction.atomic():
@@ -404,13 +316,13 @@ def _money_sums() -> dict[str, Any]:
     return {name: money_sum(name) for name in ("stake", "gross", "commission", "net")}
 
 
-def _hand_fields(outcome: Outcome, player: str, banker: str) -> dict[str, Any]:
+def _hand_fields(settled: SettledHand) -> dict[str, Any]:
     return {
-        "player_cards": player,
-        "banker_cards": banker,
-        "winner": outcome.winner.value,
-        "player_pair": outcome.player_pair,
-        "banker_pair": outcome.banker_pair,
+        "player_cards": settled.player_cards,
+        "banker_cards": settled.banker_cards,
+        "winner": settled.outcome.winner.value,
+        "player_pair": settled.outcome.player_pair,
+        "banker_pair": settled.outcome.banker_pair,
     }
 
 
@@ -482,12 +394,9 @@ def hand_undo(*, shoe: Shoe, by: Any) -> HandRevision:
 def hand_correct(
     *,
     hand: Hand,
-    bets: Sequence[BetInput],
+    entry: HandEntry,
     reason: str,
     by: Any,
-    player_cards: str = "",
-    banker_cards: str = "",
-    result: ResultInput | None = None,
 ) -> Hand:
     """Correct a recorded hand (cards, result, bets); every total follows. The version it
     replaces, who changed it, when and why are kept in the journal."""
@@ -497,11 +406,10 @@ def hand_correct(
         raise ValidationError({"reason": MSG_REASON_REQUIRED})
     hand = Hand.objects.select_related("logged_by").get(pk=hand.pk)
     before = hand_snapshot(hand, _bets_of(hand))
-    outcome, player, banker = decide_outcome(
-        player_cards=player_cards, banker_cards=banker_cards, result=result, decks=shoe.event.decks
-    )
-    settled = _settle_bets(shoe=shoe, number=hand.number, bets=bets, outcome=outcome)
-    new_fields = _hand_fields(outcome, player, banker)
+    seated = _seated_at(shoe, hand.number)
+    settled_hand = _settle(entry, shoe.event, seated)
+    settled = _bet_rows(settled_hand, shoe.event, seated)
+    new_fields = _hand_fields(settled_hand)
     if _same_hand(before, new_fields, settled):
         raise ValidationError({NON_FIELD_ERRORS: MSG_NOTHING_CHANGED})
     Bet.objects.filter(hand=hand).delete()

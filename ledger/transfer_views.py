@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -12,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
+from games.entry import TableRules
 from games.forms import RuleSetForm
 from games.models import Event
 from ledger.exports import workbook_bytes
@@ -58,7 +60,24 @@ class ScoresheetForm(RuleSetForm):
         label=gettext_lazy("Yen per chip"), min_value=0.0001, max_digits=12, decimal_places=4,
         initial=100,
     )  # fmt: skip
-    field_order = ["file", "event_name", "date", "yen_per_chip"]
+    table_min = forms.DecimalField(
+        label=gettext_lazy("Table minimum"), min_value=Decimal("0.01"), max_digits=13,
+        decimal_places=2, initial=10,
+    )  # fmt: skip
+    table_max = forms.DecimalField(
+        label=gettext_lazy("Table maximum"), min_value=Decimal("0.01"), max_digits=13,
+        decimal_places=2, initial=1000,
+    )  # fmt: skip
+    field_order = ["file", "event_name", "date", "yen_per_chip", "table_min", "table_max"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        low, high = data.get("table_min"), data.get("table_max")
+        if low is not None and high is not None and high < low:
+            self.add_error("table_max", _("The table maximum is under the minimum."))
+        elif "rules" in data and low is not None:
+            data["table"] = TableRules(data["rules"], data["decks"], low, high)
+        return data
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]
@@ -70,12 +89,13 @@ class ScoresheetForm(RuleSetForm):
 @host_required
 def scoresheet_upload(request: HttpRequest) -> HttpResponse:
     form = ScoresheetForm(request.POST or None, request.FILES or None,
-                          initial=RuleSetForm.initial_data() | {"yen_per_chip": 100})  # fmt: skip
+                          initial=RuleSetForm.initial_data()
+                          | {"yen_per_chip": 100, "table_min": 10, "table_max": 1000})  # fmt: skip
     problems: list[str] = []
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
         try:
-            hands = check_scoresheet(upload.name, upload.read(), form.cleaned_data["rules"])
+            hands = check_scoresheet(upload.name, upload.read(), form.cleaned_data["table"])
         except ScoresheetUnreadable as error:
             problems = [str(error)]
         except ScoresheetInvalid as invalid:
@@ -83,7 +103,7 @@ def scoresheet_upload(request: HttpRequest) -> HttpResponse:
         else:
             imported = scoresheet_import(
                 hands=hands, name=form.cleaned_data["event_name"], on=form.cleaned_data["date"],
-                rules=form.cleaned_data["rules"], by=request.user, decks=form.cleaned_data["decks"],
+                table=form.cleaned_data["table"], by=request.user,
                 yen_per_chip=form.cleaned_data["yen_per_chip"],
             )  # fmt: skip
             text = _("Imported {hands} hands and {bets} bets.").format(

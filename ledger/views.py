@@ -17,11 +17,10 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from games import services as game_services
-from games.cards import RANKS, Card, CardError, parse_card, parse_cards
-from games.models import SEATS, Event, Hand, Shoe
+from games.cards import RANKS, format_cards
+from games.entry import SEATS, read_taps, read_typed
+from games.models import Event, Hand, Shoe
 from games.payouts import BetType
-from games.rules import MSG_HAND_COMPLETE, CardsDue, HandError, cards_due
-from games.rules import Hand as DealtHand
 from games.scoreboard import scoreboard
 from ledger import services
 from ledger.forms import (
@@ -197,7 +196,9 @@ def _render_table(
         "ranks": RANKS,
         "board": scoreboard(shoe, linked=True),
         "deal": deal_panel(
-            shoe.pk, form["player_cards"].value() or "", form["banker_cards"].value() or ""
+            shoe,
+            player_text=form["player_cards"].value() or "",
+            banker_text=form["banker_cards"].value() or "",
         ),
     }
     template = "ledger/_table.html" if request.htmx else "ledger/shoe_table.html"
@@ -268,13 +269,13 @@ def hand_record(request: HttpRequest, shoe_id: int) -> HttpResponse:
                 number=form.cleaned_data["number"],
                 idempotency_key=form.cleaned_data["idempotency_key"],
                 by=request.user,
-                **form.service_arguments(),
+                entry=form.entry(),
             )
         except services.HandTaken as error:
             form = _renumbered(form, shoe)
             add_service_errors(form, error)
         except ValidationError as error:
-            add_service_errors(form, error)
+            form.show_problems(error)
         else:
             return _after_write(request, shoe, _hand_notice(hand))
     return _render_table(request, shoe, form)
@@ -356,12 +357,14 @@ def shoe_close(request: HttpRequest, shoe_id: int) -> HttpResponse:
 @table_staff_required
 @require_GET
 def deal_helper(request: HttpRequest, shoe_id: int) -> HttpResponse:
-    """The card keypad's partial: add or take back a card in deal order and say what is due."""
-    _get_shoe(shoe_id)  # 404 for a shoe that does not exist
+    """The card keypad's partial: the taps so far, plus one (``add``) or less one (``back``),
+    read by the rules core; or, while cards are typed, what the typed cards say."""
+    shoe = _get_shoe(shoe_id)
     deal = deal_panel(
-        shoe_id,
-        request.GET.get("player_cards", ""),
-        request.GET.get("banker_cards", ""),
+        shoe,
+        taps=request.GET.get("taps", ""),
+        player_text=request.GET.get("player_cards", ""),
+        banker_text=request.GET.get("banker_cards", ""),
         add=request.GET.get("add", ""),
         back="back" in request.GET,
     )
@@ -369,73 +372,34 @@ def deal_helper(request: HttpRequest, shoe_id: int) -> HttpResponse:
 
 
 def deal_panel(
-    shoe_id: int, player_text: str, banker_text: str, *, add: str = "", back: bool = False
+    shoe: Shoe,
+    *,
+    taps: str = "",
+    player_text: str = "",
+    banker_text: str = "",
+    add: str = "",
+    back: bool = False,
 ) -> dict[str, Any]:
-    """The cards as typed or tapped so far, and what the dealer must do next."""
-    panel = {"shoe_id": shoe_id, "player_cards": player_text, "banker_cards": banker_text}
-    try:
-        player, banker = list(parse_cards(player_text)), list(parse_cards(banker_text))
-        if back:
-            _take_back(player, banker)
-        elif add:
-            _deal_next(player, banker, parse_card(add))
-        panel["player_cards"] = " ".join(str(card) for card in player)
-        panel["banker_cards"] = " ".join(str(card) for card in banker)
-        panel["status"] = _deal_status(tuple(player), tuple(banker))
-    except (CardError, HandError) as error:
-        panel["problem"] = error.message(_)
-    return panel
-
-
-def _deal_next(player: list[Card], banker: list[Card], card: Card) -> None:
-    if len(player) < 2 or len(banker) < 2:
-        (player if len(player) <= len(banker) else banker).append(card)
-        return
-    due = cards_due(tuple(player), tuple(banker))
-    if due.player:
-        player.append(card)
-    elif due.banker:
-        banker.append(card)
+    """The keypad's state (the taps, in deal order) as the rules core reads it."""
+    decks = shoe.event.decks
+    typed = read_typed(player_text, banker_text, decks=decks)
+    if not (add or back):
+        reading = typed
     else:
-        raise HandError(MSG_HAND_COMPLETE)
-
-
-def _take_back(player: list[Card], banker: list[Card]) -> None:
-    if len(banker) == 3:
-        banker.pop()
-    elif len(player) == 3:
-        player.pop()
-    elif banker and len(banker) >= len(player):
-        banker.pop()
-    elif player:
-        player.pop()
-
-
-def _deal_status(player: tuple[Card, ...], banker: tuple[Card, ...]) -> str:
-    if not player and not banker:
-        return _("Tap the cards in deal order: Player, Banker, Player, Banker.")
-    if len(player) < 2 or len(banker) < 2:
-        side, held = ("Player", player) if len(player) <= len(banker) else ("Banker", banker)
-        if side == "Player":
-            return _("Next: Player's first card.") if not held else _("Next: Player's second card.")
-        return _("Next: Banker's first card.") if not held else _("Next: Banker's second card.")
-    due: CardsDue = cards_due(player, banker)
-    if due.player:
-        return _("Player draws a third card.")
-    if due.banker:
-        return _("Banker draws a third card.")
-    outcome = DealtHand(player, banker).outcome()
-    natural = _(" (natural)") if outcome.natural else ""
-    if outcome.winner.value == "tie":
-        return _("Tie {player}–{banker}{natural}.").format(
-            player=outcome.player_total, banker=outcome.banker_total, natural=natural
-        )
-    return _("{winner} wins {player}–{banker}{natural}.").format(
-        winner=_(outcome.winner.value.title()),
-        player=outcome.player_total,
-        banker=outcome.banker_total,
-        natural=natural,
-    )
+        tapped = taps.split()
+        so_far = read_taps(tapped, decks=decks)
+        if (so_far.player, so_far.banker) != (typed.player, typed.banker):
+            tapped = list(typed.taps)  # the boxes were typed in since the last tap
+        reading = read_taps([*tapped, add] if add else tapped[:-1], decks=decks)
+        player_text, banker_text = format_cards(reading.player), format_cards(reading.banker)
+    return {
+        "shoe_id": shoe.pk,
+        "taps": " ".join(reading.taps),
+        "player_cards": player_text,
+        "banker_cards": banker_text,
+        "status": reading.status().message(_),
+        "problem": reading.problem.message(_) if reading.problem else "",
+    }
 
 
 # --- hands --------------------------------------------------------------------------------
@@ -456,10 +420,10 @@ def hand_detail(request: HttpRequest, hand_id: int) -> HttpResponse:
                         hand=hand,
                         reason=form.cleaned_data["reason"],
                         by=request.user,
-                        **form.service_arguments(),
+                        entry=form.entry(),
                     )
                 except ValidationError as error:
-                    add_service_errors(form, error)
+                    form.show_problems(error)
                 else:
                     messages.success(
                         request, _("Hand {number} corrected.").format(number=hand.number)
@@ -493,7 +457,7 @@ def _correction_initial(hand: Hand) -> dict[str, Any]:
         "banker_pair": hand.banker_pair and not hand.has_cards,
     }
     for bet in hand.bets.all():
-        initial[stake_field_name(bet.seat, BetType(bet.bet_type))] = bet.stake
+        initial[stake_field_name(bet.seat, BetType(bet.bet_type))] = f"{bet.stake:f}"
     return initial
 
 

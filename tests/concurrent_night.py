@@ -17,6 +17,7 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 
 from games import services as game_services  # noqa: E402
+from games.entry import BetEntry, HandEntry  # noqa: E402
 from games.payouts import STANDARD_RULES, BetType  # noqa: E402
 from games.rules import Winner  # noqa: E402
 from ledger import services  # noqa: E402
@@ -63,8 +64,8 @@ def main() -> None:
     def save(number, seat, by, bets=None):
         return lambda: services.hand_record(
             shoe=shoe, number=number, by=by, idempotency_key=uuid.uuid4(),
-            player_cards="9 7", banker_cards="J J 10",
-            bets=bets or [services.BetInput(seat, BetType.BANKER, Decimal(10))],
+            entry=HandEntry(player_cards="9 7", banker_cards="J J 10",
+                            bets=tuple(bets or [BetEntry(seat, BetType.BANKER, Decimal(10))])),
         ).number  # fmt: skip
 
     report: dict[str, object] = {}
@@ -80,9 +81,8 @@ def main() -> None:
     hand_one = shoe.hands.get(number=1)
 
     def correct():
-        bets = [services.BetInput(1, BetType.BANKER, Decimal(20))]
-        tie = services.ResultInput(Winner.TIE)
-        return services.hand_correct(hand=hand_one, reason="race", by=host, result=tie, bets=bets)
+        tie = HandEntry(result=Winner.TIE, bets=(BetEntry(1, BetType.BANKER, Decimal(20)),))
+        return services.hand_correct(hand=hand_one, reason="race", by=host, entry=tie)
 
     report["correction_vs_new_hand"] = race(lambda: correct().version, save(4, 2, dealer))
     bets = Bet.objects.filter(event=event)

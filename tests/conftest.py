@@ -11,6 +11,7 @@ from django.utils import translation
 
 from games import services as game_services
 from games.cards import parse_cards
+from games.entry import MSG_ON_SEAT, BetEntry, HandEntry
 from games.payouts import BetType, RuleSet
 from games.rules import Hand
 from ledger import services
@@ -109,23 +110,37 @@ def seated(shoe, guests, host):
     return dict(zip(range(1, 8), guests, strict=False))
 
 
-def bet(seat: int, bet_type: str, stake: str | int) -> services.BetInput:
-    return services.BetInput(seat=seat, bet_type=BetType(bet_type), stake=Decimal(str(stake)))
+def bet(seat: int, bet_type: str, stake: str | int) -> BetEntry:
+    return BetEntry(seat=seat, bet=BetType(bet_type), stake=Decimal(str(stake)))
+
+
+def entry(player="", banker="", bets=(), *, result=None, player_pair=None, banker_pair=None):
+    """A hand as entered: ``entry("9 7", "J J 10", [bet(1, "player", 10)])``."""
+    return HandEntry(
+        player_cards=player,
+        banker_cards=banker,
+        result=result,
+        player_pair=player_pair,
+        banker_pair=banker_pair,
+        bets=tuple(bets),
+    )
+
+
+def on_seat(seat: int, bet_label: str, template: str, /, **params) -> str:
+    """A bet's problem as the table words it: ``Seat 1 · Player: …`` (the core's constants)."""
+    return MSG_ON_SEAT.format(seat=seat, bet=bet_label, problem=template.format(**params))
 
 
 @pytest.fixture
 def record(host):
     """Record the next hand of a shoe: ``record(shoe, "9 7", "J J 10", [bet(1, "player", 10)])``."""
 
-    def do(shoe, player="", banker="", bets=(), *, result=None, by=None, key=None):
+    def do(shoe, player="", banker="", bets=(), *, by=None, key=None, **flags):
         return services.hand_record(
             shoe=shoe,
             number=services.next_hand_number(shoe),
-            bets=list(bets),
+            entry=entry(player, banker, bets, **flags),
             by=by or host,
-            player_cards=player,
-            banker_cards=banker,
-            result=result,
             idempotency_key=key or uuid.uuid4(),
         )
 

@@ -8,15 +8,16 @@ from django.urls import reverse
 from games.rules import Winner
 from ledger import services
 from ledger.models import AuditEntry
-from tests.conftest import bet
+from tests.conftest import bet, entry
 
 pytestmark = pytest.mark.django_db
 
 
 def test_every_change_to_money_records_is_in_the_audit_log(seated, shoe, record, host, dealer):
     hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100)], by=dealer)
-    services.hand_correct(hand=hand, reason="misread", by=host, bets=[bet(1, "player", 50)],
-                          player_cards="9 7", banker_cards="J J 10")  # fmt: skip
+    services.hand_correct(
+        hand=hand, entry=entry("9 7", "J J 10", [bet(1, "player", 50)]), reason="misread", by=host
+    )
     record(shoe, "8 K", "9 K", [bet(2, "banker", 40)])
     services.hand_undo(shoe=shoe, by=host)
     services.settlement_record(guest=seated[1], event=shoe.event, amount=Decimal("-50"),
@@ -41,8 +42,7 @@ def test_the_host_reads_the_audit_log_and_nobody_changes_it(
     client, admin_client, host, dealer, seated, shoe, record
 ):
     record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
-    services.hand_record(shoe=shoe, number=2, by=host, bets=[],
-                         result=services.ResultInput(Winner.TIE))  # fmt: skip
+    services.hand_record(shoe=shoe, entry=entry(result=Winner.TIE), number=2, by=host)
     client.force_login(host)
     page = client.get(reverse("ledger:audit_log")).content.decode()
     assert "Hand logged" in page and "seat 1 Aki player 100.00 → 100.00" in page
@@ -56,7 +56,7 @@ def test_the_host_reads_the_audit_log_and_nobody_changes_it(
     assert client.get(reverse("ledger:audit_log")).status_code == 403
     admin = admin_client.get(reverse("admin:ledger_auditentry_changelist"))
     assert admin.status_code == 200
-    entry = AuditEntry.objects.first()
-    delete = reverse("admin:ledger_auditentry_delete", args=[entry.pk])
+    logged = AuditEntry.objects.first()
+    delete = reverse("admin:ledger_auditentry_delete", args=[logged.pk])
     assert admin_client.post(delete).status_code == 403  # not even a superuser
-    assert AuditEntry.objects.filter(pk=entry.pk).exists()
+    assert AuditEntry.objects.filter(pk=logged.pk).exists()

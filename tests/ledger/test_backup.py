@@ -11,6 +11,7 @@ from ledger import services
 from ledger.models import Bet, GuestEventResult, HandRevision, Settlement
 from ledger.results import event_shoe_rows, guest_balances
 from shoebook.roles import is_host
+from tests.conftest import entry
 
 pytestmark = pytest.mark.django_db
 
@@ -26,8 +27,9 @@ def test_a_backup_restores_into_an_empty_database_with_every_balance_identical(t
     services.settlement_record(guest=guest, event=event, amount=Decimal("-12.50"), method="cash",
                                by=demo_host)  # fmt: skip
     hand = Hand.objects.filter(bets__isnull=False).first()
-    services.hand_correct(hand=hand, bets=[], reason="backup test", by=demo_host,
-                          result=services.ResultInput(hand.outcome().winner))  # fmt: skip
+    services.hand_correct(
+        hand=hand, entry=entry(result=hand.outcome().winner), reason="backup test", by=demo_host
+    )
     before = {
         "balances": guest_balances(),
         "shoes": [row.figures for row in event_shoe_rows(event)[0]],

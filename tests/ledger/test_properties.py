@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from games import services as game_services
 from games.chips import MoneyField
+from games.entry import BetEntry
 from games.models import Hand
 from games.payouts import BetType, RuleSet, SideBet, resolve_bet
 from games.rules import Winner
@@ -21,6 +22,7 @@ from ledger import services
 from ledger.models import Bet
 from ledger.money import ZERO, money_sum
 from ledger.results import event_settlement, event_shoe_rows, guest_balances, guest_history
+from tests.conftest import entry
 
 pytestmark = pytest.mark.django_db
 RULES = RuleSet(commission_rate=Decimal("0.05"), side_bets=frozenset(SideBet))
@@ -66,20 +68,20 @@ def test_every_hand_shoe_and_event_balances_to_zero(night, make_event, host):
             for number, bets in enumerate(shoe_hands, start=1):
                 dealt = dealer.play_hand()
                 inputs = [
-                    services.BetInput(seat, bet_type, stake)
+                    BetEntry(seat, bet_type, stake)
                     for seat, by_type in bets.items()
                     for bet_type, stake in by_type.items()
                 ]
                 services.hand_record(
                     shoe=shoe,
+                    entry=entry(
+                        " ".join(map(str, dealt.player)), " ".join(map(str, dealt.banker)), inputs
+                    ),
                     number=number,
-                    bets=inputs,
                     by=host,
-                    player_cards=" ".join(map(str, dealt.player)),
-                    banker_cards=" ".join(map(str, dealt.banker)),
                 )
                 for bet in inputs:
-                    result = resolve_bet(RULES, bet.bet_type, bet.stake, dealt.outcome())
+                    result = resolve_bet(RULES, bet.bet, bet.stake, dealt.outcome())
                     expected_net[guests[bet.seat - 1].pk] += result.net
                     shoe_total[0] += result.gross
                     shoe_total[1] += result.commission
@@ -128,11 +130,7 @@ def test_every_hand_shoe_and_event_balances_to_zero(night, make_event, host):
         hand = Hand.objects.filter(shoe__event=event).order_by("-shoe__number", "-number").first()
         if hand.bets.exists():
             services.hand_correct(
-                hand=hand,
-                bets=[],
-                reason="property test",
-                by=host,
-                result=services.ResultInput(Winner.TIE),
+                hand=hand, entry=entry(result=Winner.TIE), reason="property test", by=host
             )
             assert_results_match_bets()
         transaction.set_rollback(True)

@@ -23,8 +23,7 @@ from ledger.results import (
     house_rows,
     standings,
 )
-from ledger.services import ResultInput
-from tests.conftest import bet
+from tests.conftest import bet, entry
 
 D = Decimal
 pytestmark = pytest.mark.django_db
@@ -182,10 +181,9 @@ def test_standings_and_the_house_over_a_date_range(night, make_event, host):
     services.seat_guest(shoe=shoe, seat=1, guest=guest, by=host)
     services.hand_record(
         shoe=shoe,
+        entry=entry("", "", [bet(1, "player", 500)], result=Winner.PLAYER),
         number=1,
         by=host,
-        result=ResultInput(Winner.PLAYER),
-        bets=[bet(1, "player", 500)],
     )
     everything = standings(Event.objects.all())
     assert [(s.name, s.net) for s in everything] == [

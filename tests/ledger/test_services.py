@@ -7,14 +7,23 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from games import services as game_services
+from games.entry import (
+    MSG_DUPLICATE_BET,
+    MSG_EMPTY_SEAT,
+    MSG_NO_RESULT,
+    MSG_NO_SUCH_SEAT,
+    MSG_OVER_MAXIMUM,
+    MSG_PAIR_CONTRADICTS,
+    MSG_RESULT_CONTRADICTS,
+    MSG_UNDER_MINIMUM,
+)
 from games.models import Hand
 from games.payouts import RuleSet, SideBet
 from games.rules import Winner
 from ledger import services
 from ledger.models import Bet, HandRevision, Seating
 from ledger.money import money_sum
-from ledger.services import ResultInput
-from tests.conftest import bet
+from tests.conftest import bet, entry, on_seat
 
 D = Decimal
 pytestmark = pytest.mark.django_db
@@ -63,8 +72,12 @@ def test_a_tie_pushes_player_and_banker_and_pays_the_tie(seated, shoe, record):
 
 
 def test_a_hand_from_the_result_alone(seated, shoe, record):
-    result = ResultInput(Winner.BANKER, player_pair=True)
-    hand = record(shoe, bets=[bet(1, "banker", 100), bet(2, "player_pair", 10)], result=result)
+    hand = record(
+        shoe,
+        bets=[bet(1, "banker", 100), bet(2, "player_pair", 10)],
+        result=Winner.BANKER,
+        player_pair=True,
+    )
     assert (hand.player_cards, hand.winner, hand.player_pair) == ("", "banker", True)
     assert {b.seat: b.net for b in hand.bets.all()} == {1: D("95.00"), 2: D("110.00")}
 
@@ -75,21 +88,21 @@ def test_cards_are_stored_in_one_spelling(seated, shoe, record):
 
 
 @pytest.mark.parametrize(
-    ("cards", "bets", "result", "field", "message"),
+    ("cards", "bets", "flags", "field", "message"),
     [
         (
             ("9 7", "J J 10"),
             [bet(1, "player", 5)],
             None,
             "bets",
-            services.MSG_UNDER_MINIMUM.format(seat=1, bet="Player", stake="5", minimum="10"),
+            on_seat(1, "Player", MSG_UNDER_MINIMUM, stake="5", minimum="10"),
         ),
         (
             ("9 7", "J J 10"),
             [bet(1, "player", 1500)],
             None,
             "bets",
-            services.MSG_OVER_MAXIMUM.format(seat=1, bet="Player", stake="1,500", maximum="1,000"),
+            on_seat(1, "Player", MSG_OVER_MAXIMUM, stake="1,500", maximum="1,000"),
         ),
         (("9 7", "J J 10"), [bet(1, "player", 0)], None, "bets", "more than zero"),
         (("9 7", "J J 10"), [bet(1, "player", -10)], None, "bets", "more than zero"),
@@ -99,7 +112,7 @@ def test_cards_are_stored_in_one_spelling(seated, shoe, record):
             [bet(8, "player", 10)],
             None,
             "bets",
-            services.MSG_NO_SUCH_SEAT.format(seat=8),
+            on_seat(8, "Player", MSG_NO_SUCH_SEAT, seat=8),
         ),
         (("9 7", "J J 10"), [bet(1, "dragon_7", 10)], None, "bets", "Dragon 7 is not offered"),
         (
@@ -107,7 +120,7 @@ def test_cards_are_stored_in_one_spelling(seated, shoe, record):
             [bet(1, "player", 10), bet(1, "player", 20)],
             None,
             "bets",
-            services.MSG_DUPLICATE_BET.format(seat=1, bet="Player"),
+            on_seat(1, "Player", MSG_DUPLICATE_BET),
         ),
         (("10 5", "10 7"), [], None, "cards", "Player has 5 and must draw"),
         (("10 6", "10 6 A"), [], None, "cards", "Banker must stand"),
@@ -116,34 +129,32 @@ def test_cards_are_stored_in_one_spelling(seated, shoe, record):
         (
             ("9 7", "J J 10"),
             [],
-            ResultInput(Winner.BANKER),
+            {"result": Winner.BANKER},
             "result",
-            services.MSG_RESULT_CONTRADICTS.format(
-                actual="Player", player=6, banker=0, given="Banker"
-            ),
+            MSG_RESULT_CONTRADICTS.format(actual="Player", player=6, banker=0, given="Banker"),
         ),
         (
             ("9 7", "J J 10"),
             [],
-            ResultInput(None, player_pair=True),
+            {"player_pair": True},
             "player_pair",
-            services.MSG_PAIR_CONTRADICTS.format(side="Player"),
+            MSG_PAIR_CONTRADICTS.format(side="Player"),
         ),
-        (("", ""), [], None, "result", services.MSG_NO_RESULT),
+        (("", ""), [], None, "result", MSG_NO_RESULT),
         (
             ("", ""),
             [bet(1, "dragon_bonus_player", 10)],
-            ResultInput(Winner.PLAYER),
+            {"result": Winner.PLAYER},
             "bets",
             "is not offered",
         ),
     ],
 )
 def test_bad_input_is_refused_with_its_reason_and_writes_nothing(
-    seated, shoe, record, cards, bets, result, field, message
+    seated, shoe, record, cards, bets, flags, field, message
 ):
     with pytest.raises(ValidationError) as raised:
-        record(shoe, *cards, bets, result=result)
+        record(shoe, *cards, bets, **(flags or {}))
     errors = raised.value.message_dict
     assert field in errors
     assert any(str(message) in text for text in errors[field]), errors
@@ -154,7 +165,7 @@ def test_a_bet_on_an_empty_seat_is_refused(shoe, guests, record, host):
     services.seat_guest(shoe=shoe, seat=1, guest=guests[0], by=host)
     with pytest.raises(ValidationError) as raised:
         record(shoe, "9 7", "J J 10", [bet(1, "player", 10), bet(4, "banker", 10)])
-    assert messages_of(raised) == [services.MSG_EMPTY_SEAT.format(seat=4)]
+    assert messages_of(raised) == [on_seat(4, "Banker", MSG_EMPTY_SEAT)]
     assert nothing_written()
 
 
@@ -164,7 +175,7 @@ def test_side_bets_settled_from_cards_need_the_cards(make_event, host, record):
     shoe = game_services.shoe_start(event=event, by=host)
     services.seat_guest(shoe=shoe, seat=1, guest=guest, by=host)
     with pytest.raises(ValidationError, match="settled from the cards"):
-        record(shoe, bets=[bet(1, "dragon_7", 10)], result=ResultInput(Winner.BANKER))
+        record(shoe, bets=[bet(1, "dragon_7", 10)], result=Winner.BANKER)
     hand = record(shoe, "K K 3", "4 J 3", [bet(1, "dragon_7", 10)])  # Banker three-card 7
     assert hand.bets.get().net == D("400.00")
 
@@ -180,10 +191,8 @@ def test_a_repeated_submission_is_recorded_once(seated, shoe, host):
     arguments = {
         "shoe": shoe,
         "number": 1,
-        "bets": [bet(1, "player", 10)],
+        "entry": entry("9 7", "J J 10", [bet(1, "player", 10)]),
         "by": host,
-        "player_cards": "9 7",
-        "banker_cards": "J J 10",
         "idempotency_key": key,
     }
     first = services.hand_record(**arguments)
@@ -197,20 +206,14 @@ def test_a_second_device_logging_the_same_hand_is_told_who_got_there_first(
     seated, shoe, host, dealer
 ):
     services.hand_record(
-        shoe=shoe,
-        number=1,
-        bets=[],
-        by=host,
-        result=ResultInput(Winner.TIE),
-        idempotency_key=uuid.uuid4(),
+        shoe=shoe, entry=entry(result=Winner.TIE), number=1, by=host, idempotency_key=uuid.uuid4()
     )
     with pytest.raises(services.HandTaken) as raised:
         services.hand_record(
             shoe=shoe,
+            entry=entry("", "", [bet(1, "banker", 10)], result=Winner.BANKER),
             number=1,
-            bets=[bet(1, "banker", 10)],
             by=dealer,
-            result=ResultInput(Winner.BANKER),
             idempotency_key=uuid.uuid4(),
         )
     assert "Hand 1 was already recorded by hostess" in messages_of(raised)[0]
@@ -221,7 +224,7 @@ def test_a_second_device_logging_the_same_hand_is_told_who_got_there_first(
 
 def test_a_hand_number_out_of_sequence_is_refused(seated, shoe, host):
     with pytest.raises(services.HandTaken) as raised:
-        services.hand_record(shoe=shoe, number=3, bets=[], by=host, result=ResultInput(Winner.TIE))
+        services.hand_record(shoe=shoe, entry=entry(result=Winner.TIE), number=3, by=host)
     assert messages_of(raised) == [services.MSG_HAND_OUT_OF_SEQUENCE.format(number=3, next=1)]
 
 
@@ -315,11 +318,9 @@ def test_a_correction_resettles_every_bet_and_keeps_the_old_version(seated, shoe
     hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "banker", 50)])
     corrected = services.hand_correct(
         hand=hand,
+        entry=entry("9 7", "J J 8", [bet(1, "player", 100), bet(2, "banker", 60)]),
         reason="Dealer misread the cards",
         by=host,
-        player_cards="9 7",
-        banker_cards="J J 8",  # Banker 8 beats Player 6
-        bets=[bet(1, "player", 100), bet(2, "banker", 60)],
     )
     assert (corrected.winner, corrected.version) == ("banker", 2)
     assert {b.seat: b.net for b in corrected.bets.all()} == {1: D("-100.00"), 2: D("57.00")}
@@ -340,14 +341,10 @@ def test_a_correction_needs_a_reason_and_valid_cards_and_changes_nothing_otherwi
 ):
     hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
     with pytest.raises(ValidationError) as raised:
-        services.hand_correct(
-            hand=hand, reason=" ", by=host, bets=[], result=ResultInput(Winner.TIE)
-        )
+        services.hand_correct(hand=hand, entry=entry(result=Winner.TIE), reason=" ", by=host)
     assert raised.value.message_dict == {"reason": [services.MSG_REASON_REQUIRED]}
     with pytest.raises(ValidationError, match="must draw"):
-        services.hand_correct(
-            hand=hand, reason="x", by=host, bets=[], player_cards="10 5", banker_cards="10 7"
-        )
+        services.hand_correct(hand=hand, entry=entry("10 5", "10 7"), reason="x", by=host)
     hand.refresh_from_db()
     assert (hand.version, hand.player_cards, Bet.objects.count()) == (1, "9 7", 1)
     assert not HandRevision.objects.exists()
@@ -358,13 +355,11 @@ def test_a_closed_shoe_can_still_be_corrected_until_the_event_closes(
 ):
     hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
     game_services.shoe_close(shoe=shoe, by=host)
-    services.hand_correct(
-        hand=hand, reason="late fix", by=host, bets=[], result=ResultInput(Winner.TIE)
-    )
+    services.hand_correct(hand=hand, entry=entry(result=Winner.TIE), reason="late fix", by=host)
     game_services.event_close(event=event, by=host)
     with pytest.raises(ValidationError, match="event is closed"):
         services.hand_correct(
-            hand=hand, reason="too late", by=host, bets=[], result=ResultInput(Winner.PLAYER)
+            hand=hand, entry=entry(result=Winner.PLAYER), reason="too late", by=host
         )
 
 
@@ -401,11 +396,9 @@ def test_a_correction_that_changes_nothing_is_refused(seated, shoe, record, host
     with pytest.raises(ValidationError) as raised:
         services.hand_correct(
             hand=hand,
+            entry=entry("9 7", "J J 10", [bet(1, "player", 100)]),
             reason="just checking",
             by=host,
-            player_cards="9 7",
-            banker_cards="J J 10",
-            bets=[bet(1, "player", 100)],
         )
     assert messages_of(raised) == [services.MSG_NOTHING_CHANGED]
     assert not HandRevision.objects.exists()

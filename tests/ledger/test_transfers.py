@@ -13,11 +13,22 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 from openpyxl import Workbook, load_workbook
 
+from games.entry import (
+    MSG_NO_RESULT,
+    MSG_NOT_A_NUMBER,
+    MSG_PAIR_CONTRADICTS,
+    MSG_PAIR_MISSED,
+    MSG_PAIR_NOT_NOTED,
+    MSG_RESULT_CONTRADICTS,
+    MSG_UNDER_MINIMUM,
+    MSG_UNKNOWN_BET,
+    TableRules,
+)
 from games.models import Event, Hand
-from games.payouts import RuleSet
+from games.payouts import MSG_STAKE_NOT_POSITIVE, RuleSet
 from ledger import services
 from ledger.exports import HANDS_COLUMNS, workbook_bytes
-from ledger.imports import ScoresheetInvalid, check_scoresheet, template_csv
+from ledger.imports import Problem, ScoresheetInvalid, check_scoresheet, template_csv
 from ledger.models import Bet, Guest
 from ledger.results import event_guest_results, event_shoe_rows
 from tests.conftest import bet
@@ -213,6 +224,14 @@ def test_an_xlsx_scoresheet_and_its_first_sheet(tmp_path, host):
     assert Bet.objects.filter(event__name="Sheet night").count() == 4
 
 
+ALL_BETS = ", ".join(bet.value for bet in RuleSet.from_options().offered_bets)
+
+
+def row_problem(column: str, template: str, **params: object) -> str:
+    """The import's report of a rules-core problem on the first data row."""
+    return str(Problem(1, 2, column, template.format(**params)))
+
+
 PROBLEMS = [
     (
         "1,1,10 5,10 7,,,,1,Aki,player,10",
@@ -220,29 +239,46 @@ PROBLEMS = [
     ),
     (
         "1,1,9 7,J J 10,B,,,1,Aki,player,10",
-        "Row 1 (line 2), result: the cards say Player, not Banker.",
+        row_problem(
+            "result", MSG_RESULT_CONTRADICTS, actual="Player", player=6, banker=0, given="Banker"
+        ),
     ),
     ("1,1,9 X,J J 10,,,,1,Aki,player,10", "Row 1 (line 2), player_cards: Unknown card 'X'"),
-    ("1,1,9 7,J J 10,,,,1,Aki,roulette,10", "Row 1 (line 2), bet: unknown bet “roulette”"),
+    (
+        "1,1,9 7,J J 10,,,,1,Aki,roulette,10",
+        row_problem("bet", MSG_UNKNOWN_BET, text="roulette", offered=ALL_BETS),
+    ),
     (
         "1,1,9 7,J J 10,,,,1,Aki,player,0",
-        "Row 1 (line 2), stake: A stake must be more than zero (got 0)",
+        row_problem("stake", MSG_STAKE_NOT_POSITIVE, stake="0"),
     ),
     (
         "1,1,9 7,J J 10,,,,1,Aki,player,-5",
-        "Row 1 (line 2), stake: A stake must be more than zero (got -5)",
+        row_problem("stake", MSG_STAKE_NOT_POSITIVE, stake="−5"),
     ),
-    ("1,1,9 7,J J 10,,,,1,Aki,player,lots", "Row 1 (line 2), stake: “lots” is not a number."),
+    ("1,1,9 7,J J 10,,,,1,Aki,player,lots", row_problem("stake", MSG_NOT_A_NUMBER, text="lots")),
+    (
+        "1,1,9 7,J J 10,,,,1,Aki,player,5",
+        row_problem("stake", MSG_UNDER_MINIMUM, stake="5", minimum="10"),
+    ),
+    (
+        "1,1,9 9,J 10,,no,,1,Aki,player_pair,10",
+        row_problem("player_pair", MSG_PAIR_MISSED, side="Player"),
+    ),
+    (
+        "1,1,9 7,J J 10,,yes,,1,Aki,player,10",
+        row_problem("player_pair", MSG_PAIR_CONTRADICTS, side="Player"),
+    ),
     (
         "1,1,,,P,,,1,Aki,player_pair,10",
-        "Row 1 (line 2), player_pair/banker_pair: a pair bet needs the cards",
+        row_problem("player_pair", MSG_PAIR_NOT_NOTED, side="Player"),
     ),
     (
         "1,1,9 7,J J 10,,,,1,Aki,player,10\n1,1,9 7,J J 9,,,,2,Ben,player,10",
         "Row 2 (line 3), player_cards/banker_cards/result: "
         "this row's cards or result differ from row 1",
     ),
-    ("1,1,,,,,,1,Aki,player,10", "Row 1 (line 2), result: give the cards or the result"),
+    ("1,1,,,,,,1,Aki,player,10", row_problem("result", MSG_NO_RESULT)),
     ("1,2,,,P,,,1,Aki,player,10", "Row 1 (line 2), hand: hands are numbered 1, 2, 3…"),
 ]
 
@@ -276,7 +312,7 @@ def test_every_problem_is_listed_not_just_the_first(tmp_path):
         )
     )
     with pytest.raises(ScoresheetInvalid) as raised:
-        check_scoresheet("x.csv", text.encode(), RuleSet())
+        check_scoresheet("x.csv", text.encode(), TableRules(RuleSet(), 8, D(10), D(1000)))
     assert [p.row for p in raised.value.problems] == [1, 2, 3, 4]
 
 
@@ -309,6 +345,8 @@ def test_the_upload_form_imports_or_lists_the_problems(client, host, dealer):
         "event_name": "Uploaded",
         "date": "2026-11-21",
         "yen_per_chip": "100",
+        "table_min": "10",
+        "table_max": "1000",
         "decks": "8",
         "no_commission": "none",
         "tie_pays": "8",

@@ -10,10 +10,18 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import services as game_services
+from games.entry import (
+    MSG_EMPTY_SEAT,
+    MSG_NO_RESULT,
+    MSG_NOT_A_NUMBER,
+    MSG_OVER_MAXIMUM,
+    MSG_UNDER_MINIMUM,
+)
 from games.models import Event, Hand, Shoe
-from ledger import forms, services
+from games.payouts import MSG_STAKE_NOT_POSITIVE
+from ledger import services
 from ledger.models import Bet, HandRevision
-from tests.conftest import bet
+from tests.conftest import bet, entry, on_seat
 
 D = Decimal
 pytestmark = pytest.mark.django_db
@@ -146,9 +154,7 @@ def test_a_second_device_is_told_and_its_entry_kept_for_the_next_hand(
 ):
     client.force_login(dealer)
     stale = hand_data(shoe, result="banker", stake_3_banker="40")
-    services.hand_record(
-        shoe=shoe, number=1, bets=[], by=host, player_cards="9 7", banker_cards="J J 10"
-    )
+    services.hand_record(shoe=shoe, entry=entry("9 7", "J J 10"), number=1, by=host)
     page = text(client.post(reverse("ledger:hand_record", args=[shoe.pk]), stale, **HTMX))
     assert "Hand 1 was already recorded by hostess" in page
     assert 'name="number" value="2"' in page
@@ -161,23 +167,23 @@ def test_a_second_device_is_told_and_its_entry_kept_for_the_next_hand(
     [
         (
             {"result": "banker", "stake_1_player": "abc"},
-            forms.MSG_STAKE_NOT_A_NUMBER.format(seat=1, bet="Player"),
+            on_seat(1, "Player", MSG_NOT_A_NUMBER, text="abc"),
         ),
         (
             {"result": "banker", "stake_1_player": "-10"},
-            forms.MSG_STAKE_NOT_POSITIVE.format(seat=1, bet="Player"),
+            on_seat(1, "Player", MSG_STAKE_NOT_POSITIVE, stake="−10"),
         ),
         (
             {"result": "banker", "stake_1_player": "0"},
-            forms.MSG_STAKE_NOT_POSITIVE.format(seat=1, bet="Player"),
+            on_seat(1, "Player", MSG_STAKE_NOT_POSITIVE, stake="0"),
         ),
         (
             {"result": "banker", "stake_1_player": "5"},
-            services.MSG_UNDER_MINIMUM.format(seat=1, bet="Player", stake="5", minimum="10"),
+            on_seat(1, "Player", MSG_UNDER_MINIMUM, stake="5", minimum="10"),
         ),
         (
             {"result": "banker", "stake_1_player": "2000"},
-            services.MSG_OVER_MAXIMUM.format(seat=1, bet="Player", stake="2,000", maximum="1,000"),
+            on_seat(1, "Player", MSG_OVER_MAXIMUM, stake="2,000", maximum="1,000"),
         ),
         ({"player_cards": "10 5", "banker_cards": "10 7"}, "Player has 5 and must draw"),
         (
@@ -185,7 +191,7 @@ def test_a_second_device_is_told_and_its_entry_kept_for_the_next_hand(
             "The cards say Player (6–0), not Banker.",
         ),
         ({"player_cards": "9 Z", "banker_cards": "J J 10"}, "Unknown card &#x27;Z&#x27;"),
-        ({}, services.MSG_NO_RESULT),
+        ({}, MSG_NO_RESULT),
     ],
 )
 def test_bad_input_re_renders_the_table_with_the_reason_and_saves_nothing(
@@ -203,7 +209,7 @@ def test_a_bet_on_an_empty_seat_is_refused_in_the_page(client, host, shoe, guest
     client.force_login(host)
     services.seat_guest(shoe=shoe, seat=1, guest=guests[0], by=host)
     page = text(save(client, shoe, result="player", stake_4_player="10"))
-    assert services.MSG_EMPTY_SEAT.format(seat=4) in page
+    assert on_seat(4, "Player", MSG_EMPTY_SEAT) in page
     assert not Hand.objects.exists()
 
 
@@ -371,11 +377,9 @@ def record_hands(shoe, count, by):
     for _ in range(count):
         services.hand_record(
             shoe=shoe,
+            entry=entry("9 7", "J J 10", [bet(seat, "banker", 10) for seat in range(1, 8)]),
             number=services.next_hand_number(shoe),
             by=by,
-            player_cards="9 7",
-            banker_cards="J J 10",
-            bets=[bet(seat, "banker", 10) for seat in range(1, 8)],
         )
 
 

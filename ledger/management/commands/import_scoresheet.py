@@ -11,6 +11,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from games.entry import TableRules
 from games.management.commands.baccarat_odds import add_rule_set_arguments, rule_set_from_options
 from ledger.imports import (
     ScoresheetInvalid,
@@ -29,6 +30,8 @@ class Command(BaseCommand):
         parser.add_argument("--date", required=True, help="YYYY-MM-DD")
         parser.add_argument("--yen-per-chip", default="100")
         parser.add_argument("--decks", type=int, default=8)
+        parser.add_argument("--table-min", default="10", help="Table minimum (default 10).")
+        parser.add_argument("--table-max", default="1000", help="Table maximum (default 1000).")
         parser.add_argument("--by", help="Username recorded as logging the hands (a host).")
         add_rule_set_arguments(parser)
 
@@ -41,13 +44,19 @@ class Command(BaseCommand):
         try:
             on = date.fromisoformat(options["date"])
             yen = Decimal(options["yen_per_chip"])
+            low, high = Decimal(options["table_min"]), Decimal(options["table_max"])
         except (ValueError, InvalidOperation):
-            raise CommandError("--date is YYYY-MM-DD and --yen-per-chip a number.") from None
+            raise CommandError(
+                "--date is YYYY-MM-DD; --yen-per-chip, --table-min and --table-max are numbers."
+            ) from None
         if yen <= 0:
             raise CommandError("--yen-per-chip must be more than zero.")
+        if not (low.is_finite() and high.is_finite() and 0 < low <= high):
+            raise CommandError("The table limits must be 0 < --table-min <= --table-max.")
         rules, decks = rule_set_from_options(options, decks=options["decks"])
+        table = TableRules(rules, decks, low, high)
         try:
-            hands = check_scoresheet(path.name, content, rules)
+            hands = check_scoresheet(path.name, content, table)
         except ScoresheetUnreadable as error:
             raise CommandError(str(error)) from error
         except ScoresheetInvalid as invalid:
@@ -65,8 +74,7 @@ class Command(BaseCommand):
         if by is None:
             raise CommandError("No such user: give --by USERNAME, or create a host first.")
         imported = scoresheet_import(
-            hands=hands, name=options["event_name"], on=on, rules=rules, by=by,
-            yen_per_chip=yen, decks=decks,
+            hands=hands, name=options["event_name"], on=on, table=table, by=by, yen_per_chip=yen,
         )  # fmt: skip
         self.stdout.write(
             f"Imported {imported.event}: {imported.hands} hands, {imported.bets} bets."
