@@ -347,7 +347,8 @@ class BetResult:
 def check_stake(stake: Decimal) -> None:
     if not stake > 0:
         raise BetError(MSG_STAKE_NOT_POSITIVE, stake=stake)
-    if stake != stake.quantize(CENT):
+    cents = stake * 100  # quantize() would fail on amounts past the context's precision
+    if cents != cents.to_integral_value():
         raise BetError(MSG_STAKE_CENTS, stake=stake)
 
 
