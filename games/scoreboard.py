@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
@@ -156,21 +156,24 @@ _SHAPES = {"bead_plate": _bead, "big_road": _big, "big_eye_boy": _ring, "small_r
            "cockroach_pig": _slash}  # fmt: skip
 
 
-def _link(ids: dict[int, int], number: int | None, linked: bool) -> str:
-    if not linked or number is None or number not in ids:
+HandLink = Callable[[int], str]
+
+
+def _link(ids: dict[int, int], number: int | None, link: HandLink | None) -> str:
+    if link is None or number is None or number not in ids:
         return ""
-    return reverse("ledger:hand_detail", args=[ids[number]])
+    return link(ids[number])
 
 
-def scoreboard(shoe: Shoe, *, linked: bool) -> dict[str, Any]:
-    """Everything the scoreboard template draws; ``linked`` makes each mark a link to its
-    hand (for hosts and dealers, who may see the bets)."""
+def scoreboard(shoe: Shoe, *, link: HandLink | None = None) -> dict[str, Any]:
+    """Everything the scoreboard template draws. ``link`` turns a hand's id into the address of
+    its page, to make each mark a link (for hosts and dealers, who may see the bets)."""
     marks, ids = shoe_marks(shoe)
     beads = [
         {"col": cell.col, "row": cell.row, "winner": cell.hand.winner.value,
          "letter": _(cell.hand.winner.value.title())[0], "player_pair": cell.hand.player_pair,
          "banker_pair": cell.hand.banker_pair, "natural": cell.hand.natural,
-         "number": cell.hand.number, "url": _link(ids, cell.hand.number, linked)}
+         "number": cell.hand.number, "url": _link(ids, cell.hand.number, link)}
         for cell in bead_plate(marks)
     ]  # fmt: skip
     big = [
@@ -180,7 +183,7 @@ def scoreboard(shoe: Shoe, *, linked: bool) -> dict[str, Any]:
          "banker_pair": bool(cell.hand and cell.hand.banker_pair),
          "natural": bool(cell.hand and cell.hand.natural),
          "number": cell.hand.number if cell.hand else cell.tie_hands[0],
-         "url": _link(ids, cell.hand.number if cell.hand else None, linked)}
+         "url": _link(ids, cell.hand.number if cell.hand else None, link)}
         for cell in big_road(marks)
     ]  # fmt: skip
     derived = []

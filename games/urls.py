@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import display_views, views
+from games import views
 
 app_name = "games"
 urlpatterns = [
@@ -8,7 +8,5 @@ urlpatterns = [
 ]
 
 display_patterns = [
-    # The host's action first: "link" would otherwise read as a token.
-    path("<int:event_id>/link/", display_views.display_link_issue, name="display_link_issue"),
-    path("<int:event_id>/<str:token>/", display_views.table_display, name="table_display"),
+    path("<int:event_id>/<str:token>/", views.table_display, name="table_display"),
 ]

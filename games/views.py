@@ -1,13 +1,23 @@
+"""Baccarat's own pages, with no money on them: the rules and odds, and the table display (the
+scoreboard full screen for a TV at the bar, by a read-only link)."""
+
 from __future__ import annotations
 
+import hmac
+
 from django.contrib.auth.decorators import login_not_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext
+from django.views.decorators.http import require_GET
 
 from games.forms import RuleSetForm
+from games.models import Event
 from games.odds import fraction_to_decimal, odds_table
 from games.payouts import pays_label
+from games.scoreboard import scoreboard
+
+DISPLAY_REFRESH_SECONDS = 5
 
 
 @login_not_required
@@ -42,3 +52,25 @@ def rules_and_odds(request: HttpRequest) -> HttpResponse:
             ],
         }
     return render(request, "games/rules_and_odds.html", context)
+
+
+@login_not_required
+@require_GET
+def table_display(request: HttpRequest, event_id: int, token: str) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    if not event.display_token or not hmac.compare_digest(
+        event.display_token.encode(), token.encode()
+    ):
+        raise Http404
+    shoe = (
+        event.shoes.filter(closed_at__isnull=True).first() or event.shoes.order_by("number").last()
+    )
+    context = {
+        "event": event,
+        "board": scoreboard(shoe) if shoe else None,
+        "refresh_seconds": DISPLAY_REFRESH_SECONDS,
+    }
+    response = render(request, "games/table_display.html", context)
+    response["Referrer-Policy"] = "no-referrer"
+    response["Cache-Control"] = "no-store"
+    return response

@@ -8,9 +8,11 @@ from decimal import Decimal
 
 import pygal
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 from pygal.style import Style
 
-from ledger.money import format_chips
+from ledger.money import ZERO, format_chips
+from ledger.results import GuestHistory
 
 STYLE = Style(
     background="transparent",
@@ -67,3 +69,18 @@ def balance_line(title: str, labels: Sequence[str], values: Sequence[Decimal]) -
     chart.x_labels = list(labels)
     chart.add(title, [float(value) for value in values])
     return _svg(chart)
+
+
+def balance_steps(history: GuestHistory) -> tuple[list[str], list[Decimal]]:
+    """The running balance after each shoe (and each event's settlements), from zero."""
+    labels, values, balance = [_("Start")], [ZERO], ZERO
+    for point in history.points:
+        for number, figures in history.shoes.get(point.event.pk, []):
+            balance += figures.net
+            labels.append(f"{point.event.date:%m/%d} #{number}")
+            values.append(balance)
+        if point.settled:
+            balance += point.settled
+            labels.append(f"{point.event.date:%m/%d} {_('settled')}")
+            values.append(balance)
+    return labels, values

@@ -18,6 +18,7 @@ from io import BytesIO
 from typing import IO, Any
 
 from django.db.models import QuerySet
+from django.http import FileResponse
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
@@ -298,3 +299,11 @@ def events_between(start: date | None, end: date | None) -> list[Event]:
     if end:
         events = events.filter(date__lte=end)
     return list(events)
+
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def xlsx_response(content: bytes, filename: str) -> FileResponse:
+    """A workbook as a download."""
+    return FileResponse(BytesIO(content), as_attachment=True, filename=filename, content_type=XLSX)

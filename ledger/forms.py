@@ -12,7 +12,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.entry import SEATS, BetEntry, HandEntry, bet_problem_message
+from games.entry import SEATS, BetEntry, HandEntry, TableRules, bet_problem_message
 from games.forms import RuleSetForm, rule_set_from_cleaned
 from games.models import Event
 from games.payouts import BetType, SideBet
@@ -209,3 +209,57 @@ class SettlementForm(forms.Form):
     def signed_amount(self) -> Decimal:
         amount: Decimal = self.cleaned_data["amount"]
         return amount if self.cleaned_data["direction"] == self.PAID_HOUSE else -amount
+
+
+MAX_UPLOAD_BYTES = 20 * 1024 * 1024
+
+
+class ScoresheetForm(RuleSetForm):
+    file = forms.FileField(label=_("Scoresheet (.csv or .xlsx)"))
+    event_name = forms.CharField(label=_("Event name"), max_length=120)
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    yen_per_chip = forms.DecimalField(
+        label=_("Yen per chip"), min_value=0.0001, max_digits=12, decimal_places=4,
+        initial=100,
+    )  # fmt: skip
+    table_min = forms.DecimalField(
+        label=_("Table minimum"), min_value=Decimal("0.01"), max_digits=13,
+        decimal_places=2, initial=10,
+    )  # fmt: skip
+    table_max = forms.DecimalField(
+        label=_("Table maximum"), min_value=Decimal("0.01"), max_digits=13,
+        decimal_places=2, initial=1000,
+    )  # fmt: skip
+    field_order = ["file", "event_name", "date", "yen_per_chip", "table_min", "table_max"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        low, high = data.get("table_min"), data.get("table_max")
+        if low is not None and high is not None and high < low:
+            self.add_error("table_max", _("The table maximum is under the minimum."))
+        elif "rules" in data and low is not None:
+            data["table"] = TableRules(data["rules"], data["decks"], low, high)
+        return data
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_UPLOAD_BYTES:
+            raise forms.ValidationError(_("The file is larger than 20 MB."))
+        return upload
+
+
+def stake_cells(form: HandForm, seat: int, bet_types: tuple[BetType, ...]) -> list[dict[str, Any]]:
+    """The stake boxes of one seat, as plain name/value pairs: the table page renders 35 of them
+    on every save, and Django's per-widget templates would be most of the save's time."""
+    cells = []
+    for bet_type in bet_types:
+        bound = form[stake_field_name(seat, bet_type)]
+        cells.append(
+            {
+                "name": bound.html_name,
+                "value": bound.value(),
+                "label": bound.label,
+                "invalid": bool(bound.errors),
+            }
+        )
+    return cells

@@ -82,7 +82,7 @@ ACCESS: dict[str, tuple[str, tuple[str, ...]]] = {
     "ledger:house": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:audit_log": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "display:table_display": ("get", (OK, OK, OK, OK, OK)),
-    "display:display_link_issue": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:display_link_issue": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
 }
 
 
@@ -110,7 +110,7 @@ def world(seated, shoe, record, host, dealer):
         "ledger:guest_page": [guest.pk, guest.access_token],
         "ledger:guest_statement": [guest.pk, guest.access_token],
         "display:table_display": [shoe.event_id, shoe.event.display_token],
-        "display:display_link_issue": [shoe.event_id],
+        "ledger:display_link_issue": [shoe.event_id],
         "password_reset_confirm": ["MQ", "set-password"],
     }  # fmt: skip
     users = {"anonymous": None, "outsider": outsider, "guest": guest_user, "dealer": dealer,
@@ -159,7 +159,7 @@ def test_every_form_needs_its_csrf_token(world):
     client = Client(enforce_csrf_checks=True)
     client.force_login(users["host"])
     for name in ("ledger:hand_record", "ledger:seat_change", "ledger:settlement_record",
-                 "ledger:event_guest_add", "display:display_link_issue"):  # fmt: skip
+                 "ledger:event_guest_add", "ledger:display_link_issue"):  # fmt: skip
         assert client.post(reverse(name, args=args[name]), {}).status_code == 403
 
 

@@ -44,7 +44,7 @@ def test_the_table_display_is_read_only_refreshes_itself_and_needs_its_link(clie
         client.get(reverse("display:table_display", args=[event.pk, "x" * 43])).status_code == 404
     )
     client.force_login(host)
-    client.post(reverse("display:display_link_issue", args=[event.pk]))
+    client.post(reverse("ledger:display_link_issue", args=[event.pk]))
     event.refresh_from_db()
     link = reverse("display:table_display", args=[event.pk, event.display_token])
     assert link in client.get(reverse("ledger:event_detail", args=[event.pk])).content.decode()
@@ -60,5 +60,5 @@ def test_the_table_display_is_read_only_refreshes_itself_and_needs_its_link(clie
 
 def test_only_hosts_issue_display_links(client, dealer, played):
     client.force_login(dealer)
-    response = client.post(reverse("display:display_link_issue", args=[played.event_id]))
+    response = client.post(reverse("ledger:display_link_issue", args=[played.event_id]))
     assert response.status_code == 403

@@ -9,8 +9,8 @@ from django.urls import reverse
 
 from games import services as game_services
 from ledger import services
+from ledger.charts import balance_steps
 from ledger.models import Guest
-from ledger.result_views import balance_steps
 from ledger.results import guest_history
 from tests.conftest import bet
 

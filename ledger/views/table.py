@@ -1,4 +1,4 @@
-"""The host's pages: events, guests, the live table, hands and their corrections."""
+"""The live table: bets, the result (cards tapped or typed, or the outcome), seats, undo."""
 
 from __future__ import annotations
 
@@ -6,156 +6,27 @@ import uuid
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.html import format_html_join
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from games import services as game_services
 from games.cards import RANKS, format_cards
-from games.entry import SEATS, read_taps, read_typed
+from games.entry import read_taps, read_typed
 from games.models import Event, Hand, Shoe
-from games.payouts import BetType
 from games.scoreboard import scoreboard
 from ledger import services
-from ledger.forms import (
-    BringBackForm,
-    CorrectionForm,
-    EventForm,
-    GuestAddForm,
-    HandForm,
-    add_service_errors,
-    stake_field_name,
-)
+from ledger.forms import HandForm, add_service_errors, stake_cells
 from ledger.models import Guest
-from ledger.result_views import event_results_context
-from ledger.selectors import event_shoes, events_for_list, hand_with_history, table_state
+from ledger.selectors import table_state
 from shoebook.roles import host_required, is_host, table_staff_required
 
 MSG_CHOOSE_SEAT = gettext_lazy("Choose a seat and a guest.")
-
-# --- events -------------------------------------------------------------------------------
-
-
-@table_staff_required
-@require_GET
-def event_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "ledger/event_list.html", {"events": events_for_list()})
-
-
-@host_required
-def event_create(request: HttpRequest) -> HttpResponse:
-    form = EventForm(request.POST or None, initial={"date": timezone.localdate()})
-    if request.method == "POST" and form.is_valid():
-        fields = {name: form.cleaned_data[name] for name in EventForm.Meta.fields}
-        event = game_services.event_create(
-            **fields, rules=form.cleaned_data["rule_set"], by=request.user
-        )
-        messages.success(
-            request, _("{event} is ready: add guests, then start a shoe.").format(event=event.name)
-        )
-        return redirect("ledger:event_detail", event.pk)
-    return render(request, "ledger/event_form.html", {"form": form})
-
-
-@table_staff_required
-@require_GET
-def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
-    event = get_object_or_404(Event, pk=event_id)
-    return _render_event(request, event)
-
-
-def _render_event(request: HttpRequest, event: Event, **forms: Any) -> HttpResponse:
-    return render(request, "ledger/event_detail.html", _event_context(event, **forms))
-
-
-def _event_context(event: Event, **forms: Any) -> dict[str, Any]:
-    shoes = list(event_shoes(event))
-    return event_results_context(event) | {
-        "event": event,
-        "rules_description": event.rule_set.describe(_),
-        "shoes": shoes,
-        "open_shoe": next((shoe for shoe in shoes if shoe.is_open), None),
-        "guests": Guest.objects.filter(events=event),
-        "guest_form": forms.get("guest_form") or GuestAddForm(),
-        "bring_back_form": forms.get("bring_back_form") or BringBackForm(event=event),
-    }
-
-
-def _event_action(request: HttpRequest, event: Event, action: Any, **forms: Any) -> HttpResponse:
-    """Run one service for an event page's form; on a refusal, show the page with the reason."""
-    try:
-        result = action()
-    except ValidationError as error:
-        for message in error.messages:
-            messages.error(request, message)
-        return _render_event(request, event, **forms)
-    return result if isinstance(result, HttpResponse) else redirect("ledger:event_detail", event.pk)
-
-
-@host_required
-@require_POST
-def event_guest_add(request: HttpRequest, event_id: int) -> HttpResponse:
-    event = get_object_or_404(Event, pk=event_id)
-    form = GuestAddForm(request.POST)
-    if not form.is_valid():
-        return _render_event(request, event, guest_form=form)
-    name = form.cleaned_data["name"]
-    return _event_action(
-        request,
-        event,
-        lambda: services.event_guest_add(event=event, name=name, by=request.user),
-        guest_form=form,
-    )
-
-
-@host_required
-@require_POST
-def event_guests_bring_back(request: HttpRequest, event_id: int) -> HttpResponse:
-    event = get_object_or_404(Event, pk=event_id)
-    form = BringBackForm(request.POST, event=event)
-    if not form.is_valid():
-        return _render_event(request, event, bring_back_form=form)
-
-    def bring_back() -> None:
-        source = form.cleaned_data["from_event"]
-        added = services.event_guests_bring_back(event=event, from_event=source, by=request.user)
-        text = ngettext("{n} guest back from {event}.", "{n} guests back from {event}.", added)
-        messages.success(request, text.format(n=added, event=source))
-
-    return _event_action(request, event, bring_back, bring_back_form=form)
-
-
-@host_required
-@require_POST
-def shoe_start(request: HttpRequest, event_id: int) -> HttpResponse:
-    event = get_object_or_404(Event, pk=event_id)
-
-    def start() -> HttpResponse:
-        shoe = game_services.shoe_start(event=event, by=request.user)
-        return redirect("ledger:shoe_table", shoe.pk)
-
-    return _event_action(request, event, start)
-
-
-@host_required
-@require_POST
-def event_close(request: HttpRequest, event_id: int) -> HttpResponse:
-    event = get_object_or_404(Event, pk=event_id)
-
-    def close() -> None:
-        game_services.event_close(event=event, by=request.user)
-        messages.success(request, _("{event} is closed.").format(event=event.name))
-
-    return _event_action(request, event, close)
-
-
-# --- the live table -----------------------------------------------------------------------
 
 
 def _get_shoe(shoe_id: int) -> Shoe:
@@ -194,7 +65,7 @@ def _render_table(
         "can_host": is_host(request.user),
         "chips": _chip_values(state.event),
         "ranks": RANKS,
-        "board": scoreboard(shoe, linked=True),
+        "board": scoreboard(shoe, link=hand_link),
         "deal": deal_panel(
             shoe,
             player_text=form["player_cards"].value() or "",
@@ -203,23 +74,6 @@ def _render_table(
     }
     template = "ledger/_table.html" if request.htmx else "ledger/shoe_table.html"
     return render(request, template, context)
-
-
-def stake_cells(form: HandForm, seat: int, bet_types: tuple[BetType, ...]) -> list[dict[str, Any]]:
-    """The stake boxes of one seat, as plain name/value pairs: the table page renders 35 of them
-    on every save, and Django's per-widget templates would be most of the save's time."""
-    cells = []
-    for bet_type in bet_types:
-        bound = form[stake_field_name(seat, bet_type)]
-        cells.append(
-            {
-                "name": bound.html_name,
-                "value": bound.value(),
-                "label": bound.label,
-                "invalid": bool(bound.errors),
-            }
-        )
-    return cells
 
 
 def guest_options(guests: list[Guest], seated: Guest | None) -> str:
@@ -402,64 +256,5 @@ def deal_panel(
     }
 
 
-# --- hands --------------------------------------------------------------------------------
-
-
-@table_staff_required
-def hand_detail(request: HttpRequest, hand_id: int) -> HttpResponse:
-    hand = get_object_or_404(Hand.objects.select_related("shoe__event", "logged_by"), pk=hand_id)
-    event = hand.shoe.event
-    bet_types = event.rule_set.offered_bets
-    form: CorrectionForm | None = None
-    if is_host(request.user):
-        if request.method == "POST":
-            form = CorrectionForm(request.POST, bet_types=bet_types)
-            if form.is_valid():
-                try:
-                    services.hand_correct(
-                        hand=hand,
-                        reason=form.cleaned_data["reason"],
-                        by=request.user,
-                        entry=form.entry(),
-                    )
-                except ValidationError as error:
-                    form.show_problems(error)
-                else:
-                    messages.success(
-                        request, _("Hand {number} corrected.").format(number=hand.number)
-                    )
-                    return redirect("ledger:hand_detail", hand.pk)
-        else:
-            form = CorrectionForm(initial=_correction_initial(hand), bet_types=bet_types)
-    elif request.method == "POST":
-        raise PermissionDenied
-    bets, revisions = hand_with_history(hand)
-    context = {
-        "hand": hand,
-        "event": event,
-        "outcome": hand.outcome(),
-        "bets": bets,
-        "revisions": revisions,
-        "form": form,
-        "stake_rows": _stake_rows(form, bet_types) if form else [],
-        "bet_labels": [_(bet.label) for bet in bet_types],
-        "table_url": reverse("ledger:shoe_table", args=[hand.shoe_id]),
-    }
-    return render(request, "ledger/hand_detail.html", context)
-
-
-def _correction_initial(hand: Hand) -> dict[str, Any]:
-    initial: dict[str, Any] = {
-        "player_cards": hand.player_cards,
-        "banker_cards": hand.banker_cards,
-        "result": "" if hand.has_cards else hand.winner,
-        "player_pair": hand.player_pair and not hand.has_cards,
-        "banker_pair": hand.banker_pair and not hand.has_cards,
-    }
-    for bet in hand.bets.all():
-        initial[stake_field_name(bet.seat, BetType(bet.bet_type))] = f"{bet.stake:f}"
-    return initial
-
-
-def _stake_rows(form: HandForm, bet_types: tuple[BetType, ...]) -> list[dict[str, Any]]:
-    return [{"seat": seat, "cells": stake_cells(form, seat, bet_types)} for seat in SEATS]
+def hand_link(hand_id: int) -> str:
+    return reverse("ledger:hand_detail", args=[hand_id])

@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
-from typing import Any
-
-from django import forms
 from django.contrib import messages
 from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
-from games.entry import TableRules
 from games.forms import RuleSetForm
 from games.models import Event
-from ledger.exports import workbook_bytes
+from ledger.exports import workbook_bytes, xlsx_response
+from ledger.forms import ScoresheetForm
 from ledger.imports import (
     ScoresheetInvalid,
     ScoresheetUnreadable,
@@ -24,17 +19,7 @@ from ledger.imports import (
     scoresheet_import,
     template_csv,
 )
-from ledger.models import Guest
 from shoebook.roles import host_required
-
-XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-MAX_UPLOAD_BYTES = 20 * 1024 * 1024
-
-
-def xlsx_response(content: bytes, filename: str) -> FileResponse:
-    from io import BytesIO
-
-    return FileResponse(BytesIO(content), as_attachment=True, filename=filename, content_type=XLSX)
 
 
 @host_required
@@ -42,48 +27,6 @@ def xlsx_response(content: bytes, filename: str) -> FileResponse:
 def event_workbook(request: HttpRequest, event_id: int) -> FileResponse:
     event = get_object_or_404(Event, pk=event_id)
     return xlsx_response(workbook_bytes([event]), f"{event.date:%Y-%m-%d} {event.name}.xlsx")
-
-
-def guest_workbook(guest: Guest) -> FileResponse:
-    """A guest's own statement: their rows only, every event they played."""
-    events = list(Event.objects.filter(guests=guest).order_by("date", "id"))
-    return xlsx_response(workbook_bytes(events, guest=guest), f"{guest.name}.xlsx")
-
-
-class ScoresheetForm(RuleSetForm):
-    file = forms.FileField(label=gettext_lazy("Scoresheet (.csv or .xlsx)"))
-    event_name = forms.CharField(label=gettext_lazy("Event name"), max_length=120)
-    date = forms.DateField(
-        label=gettext_lazy("Date"), widget=forms.DateInput(attrs={"type": "date"})
-    )
-    yen_per_chip = forms.DecimalField(
-        label=gettext_lazy("Yen per chip"), min_value=0.0001, max_digits=12, decimal_places=4,
-        initial=100,
-    )  # fmt: skip
-    table_min = forms.DecimalField(
-        label=gettext_lazy("Table minimum"), min_value=Decimal("0.01"), max_digits=13,
-        decimal_places=2, initial=10,
-    )  # fmt: skip
-    table_max = forms.DecimalField(
-        label=gettext_lazy("Table maximum"), min_value=Decimal("0.01"), max_digits=13,
-        decimal_places=2, initial=1000,
-    )  # fmt: skip
-    field_order = ["file", "event_name", "date", "yen_per_chip", "table_min", "table_max"]
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        low, high = data.get("table_min"), data.get("table_max")
-        if low is not None and high is not None and high < low:
-            self.add_error("table_max", _("The table maximum is under the minimum."))
-        elif "rules" in data and low is not None:
-            data["table"] = TableRules(data["rules"], data["decks"], low, high)
-        return data
-
-    def clean_file(self) -> Any:
-        upload = self.cleaned_data["file"]
-        if upload.size > MAX_UPLOAD_BYTES:
-            raise forms.ValidationError(_("The file is larger than 20 MB."))
-        return upload
 
 
 @host_required

@@ -1,0 +1,198 @@
+"""The event page and what a host does from it: guests, shoes, settlements, closing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_POST
+
+from games import services as game_services
+from games.models import Event
+from ledger import services
+from ledger.charts import result_bars
+from ledger.forms import BringBackForm, EventForm, GuestAddForm, SettlementForm
+from ledger.models import Guest
+from ledger.results import event_settlement, event_shoe_rows
+from ledger.selectors import event_shoes, events_for_list
+from shoebook.roles import host_required, table_staff_required
+
+
+@table_staff_required
+@require_GET
+def event_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "ledger/event_list.html", {"events": events_for_list()})
+
+
+@host_required
+def event_create(request: HttpRequest) -> HttpResponse:
+    form = EventForm(request.POST or None, initial={"date": timezone.localdate()})
+    if request.method == "POST" and form.is_valid():
+        fields = {name: form.cleaned_data[name] for name in EventForm.Meta.fields}
+        event = game_services.event_create(
+            **fields, rules=form.cleaned_data["rule_set"], by=request.user
+        )
+        messages.success(
+            request, _("{event} is ready: add guests, then start a shoe.").format(event=event.name)
+        )
+        return redirect("ledger:event_detail", event.pk)
+    return render(request, "ledger/event_form.html", {"form": form})
+
+
+@table_staff_required
+@require_GET
+def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    return _render_event(request, event)
+
+
+def _render_event(request: HttpRequest, event: Event, **forms: Any) -> HttpResponse:
+    return render(request, "ledger/event_detail.html", _event_context(event, **forms))
+
+
+def _event_context(event: Event, **forms: Any) -> dict[str, Any]:
+    shoes = list(event_shoes(event))
+    return event_results_context(event) | {
+        "event": event,
+        "rules_description": event.rule_set.describe(_),
+        "shoes": shoes,
+        "open_shoe": next((shoe for shoe in shoes if shoe.is_open), None),
+        "guests": Guest.objects.filter(events=event),
+        "guest_form": forms.get("guest_form") or GuestAddForm(),
+        "bring_back_form": forms.get("bring_back_form") or BringBackForm(event=event),
+    }
+
+
+def event_results_context(
+    event: Event, settlement_form: SettlementForm | None = None
+) -> dict[str, Any]:
+    """What the event page shows of money: the per-shoe table, its chart, the settlement list."""
+    rows, totals = event_shoe_rows(event)
+    return {
+        "shoe_rows": rows,
+        "shoe_totals": totals,
+        "shoe_chart": result_bars(
+            _("Guests' gross result per shoe"),
+            [str(row.number) for row in rows],
+            [row.figures.gross for row in rows],
+        )
+        if rows
+        else "",
+        "settlement": event_settlement(event),
+        "settlement_form": settlement_form or SettlementForm(event=event),
+    }
+
+
+def _event_action(request: HttpRequest, event: Event, action: Any, **forms: Any) -> HttpResponse:
+    """Run one service for an event page's form; on a refusal, show the page with the reason."""
+    try:
+        result = action()
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+        return _render_event(request, event, **forms)
+    return result if isinstance(result, HttpResponse) else redirect("ledger:event_detail", event.pk)
+
+
+@host_required
+@require_POST
+def event_guest_add(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    form = GuestAddForm(request.POST)
+    if not form.is_valid():
+        return _render_event(request, event, guest_form=form)
+    name = form.cleaned_data["name"]
+    return _event_action(
+        request,
+        event,
+        lambda: services.event_guest_add(event=event, name=name, by=request.user),
+        guest_form=form,
+    )
+
+
+@host_required
+@require_POST
+def event_guests_bring_back(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    form = BringBackForm(request.POST, event=event)
+    if not form.is_valid():
+        return _render_event(request, event, bring_back_form=form)
+
+    def bring_back() -> None:
+        source = form.cleaned_data["from_event"]
+        added = services.event_guests_bring_back(event=event, from_event=source, by=request.user)
+        text = ngettext("{n} guest back from {event}.", "{n} guests back from {event}.", added)
+        messages.success(request, text.format(n=added, event=source))
+
+    return _event_action(request, event, bring_back, bring_back_form=form)
+
+
+@host_required
+@require_POST
+def shoe_start(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+
+    def start() -> HttpResponse:
+        shoe = game_services.shoe_start(event=event, by=request.user)
+        return redirect("ledger:shoe_table", shoe.pk)
+
+    return _event_action(request, event, start)
+
+
+@host_required
+@require_POST
+def event_close(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+
+    def close() -> None:
+        game_services.event_close(event=event, by=request.user)
+        messages.success(request, _("{event} is closed.").format(event=event.name))
+
+    return _event_action(request, event, close)
+
+
+@host_required
+@require_POST
+def settlement_record(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    form = SettlementForm(request.POST, event=event)
+    if form.is_valid():
+        try:
+            settlement = services.settlement_record(
+                guest=form.cleaned_data["guest"],
+                event=event,
+                amount=form.signed_amount(),
+                method=form.cleaned_data["method"],
+                note=form.cleaned_data["note"],
+                by=request.user,
+            )
+        except ValidationError as error:
+            for message in error.messages:
+                messages.error(request, message)
+        else:
+            text = _("Recorded: {guest} · {method}.")
+            messages.success(
+                request, text.format(guest=settlement.guest, method=settlement.get_method_display())
+            )
+            return redirect(reverse("ledger:event_detail", args=[event.pk]) + "#settlement")
+    else:
+        for field, errors in form.errors.items():
+            label = form[field].label if field in form.fields else ""
+            messages.error(request, f"{label}: {' '.join(errors)}" if label else " ".join(errors))
+    return redirect(reverse("ledger:event_detail", args=[event.pk]) + "#settlement")
+
+
+@host_required
+@require_POST
+def display_link_issue(request: HttpRequest, event_id: int) -> HttpResponse:
+    """A new read-only link for the event's table display (a TV at the bar)."""
+    event = get_object_or_404(Event, pk=event_id)
+    game_services.event_display_link_issue(event=event)
+    return redirect("ledger:event_detail", event.pk)

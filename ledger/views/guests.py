@@ -1,0 +1,149 @@
+"""Guests: the host's list and guest pages, private links, and each guest's own page."""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any
+
+import segno
+from django.contrib import messages
+from django.contrib.auth.decorators import login_not_required
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from games.models import Event, Shoe
+from games.scoreboard import scoreboard
+from ledger import services
+from ledger.charts import balance_line, balance_steps
+from ledger.exports import workbook_bytes, xlsx_response
+from ledger.models import Guest
+from ledger.results import guest_balances, guest_history
+from shoebook.roles import host_required
+
+GUEST_PAGE_REFRESH_SECONDS = 15
+
+
+@host_required
+@require_GET
+def guest_list(request: HttpRequest) -> HttpResponse:
+    balances = guest_balances()
+    guests = [(guest, balances.get(guest.pk)) for guest in Guest.objects.all()]
+    return render(request, "ledger/guest_list.html", {"guests": guests})
+
+
+@host_required
+@require_GET
+def guest_detail(request: HttpRequest, guest_id: int) -> HttpResponse:
+    guest = get_object_or_404(Guest, pk=guest_id)
+    context = _guest_page_context(guest)
+    if guest.access_token:
+        link = request.build_absolute_uri(_guest_link(guest))
+        context["link"] = link
+        context["qr"] = mark_safe(segno.make(link, error="m").svg_inline(scale=4))
+    return render(request, "ledger/guest_detail.html", context)
+
+
+def _guest_link(guest: Guest) -> str:
+    return reverse("ledger:guest_page", args=[guest.pk, guest.access_token])
+
+
+@host_required
+@require_POST
+def guest_link_issue(request: HttpRequest, guest_id: int) -> HttpResponse:
+    guest = get_object_or_404(Guest, pk=guest_id)
+    services.guest_link_issue(guest=guest)
+    text = _("A new private link for {guest}: any earlier link no longer works.")
+    messages.success(request, text.format(guest=guest))
+    return redirect("ledger:guest_detail", guest.pk)
+
+
+@host_required
+@require_POST
+def guest_link_revoke(request: HttpRequest, guest_id: int) -> HttpResponse:
+    guest = get_object_or_404(Guest, pk=guest_id)
+    services.guest_link_revoke(guest=guest)
+    messages.success(request, _("{guest}'s private link no longer works.").format(guest=guest))
+    return redirect("ledger:guest_detail", guest.pk)
+
+
+def _guest_page_context(guest: Guest) -> dict[str, Any]:
+    history = guest_history(guest)
+    playing_in = Shoe.objects.filter(
+        closed_at__isnull=True,
+        event__closed_at__isnull=True,
+        seatings__guest=guest,
+        seatings__to_hand__isnull=True,
+    ).first()
+    playing_now = playing_in is not None
+    labels, values = balance_steps(history)
+    chart = balance_line(_("Balance after each shoe"), labels, values) if len(values) > 1 else ""
+    return {
+        "board": scoreboard(playing_in) if playing_in else None,
+        "guest": guest,
+        "history": history,
+        "chart": chart,
+        "playing_now": playing_now,
+        "refresh_seconds": GUEST_PAGE_REFRESH_SECONDS,
+    }
+
+
+def _guest_by_link(guest_id: int, token: str) -> Guest:
+    guest = Guest.objects.filter(pk=guest_id).first()
+    if (
+        guest is None
+        or not guest.access_token
+        or not hmac.compare_digest(guest.access_token.encode(), token.encode())
+    ):
+        raise Http404
+    return guest
+
+
+def _guest_of(request: HttpRequest) -> Guest:
+    guest = Guest.objects.filter(user=request.user).first()
+    if guest is None:
+        raise Http404
+    return guest
+
+
+@login_not_required
+@require_GET
+def guest_page(request: HttpRequest, guest_id: int, token: str) -> HttpResponse:
+    """A guest's own page, by private link: that guest's figures and nothing else."""
+    return _render_guest_page(request, _guest_by_link(guest_id, token))
+
+
+@login_not_required
+@require_GET
+def guest_statement(request: HttpRequest, guest_id: int, token: str) -> HttpResponse:
+    """The guest's own workbook, by the same private link."""
+    return guest_workbook(_guest_by_link(guest_id, token))
+
+
+@require_GET
+def my_page(request: HttpRequest) -> HttpResponse:
+    """A guest who logged in sees their own page."""
+    return _render_guest_page(request, _guest_of(request))
+
+
+@require_GET
+def my_statement(request: HttpRequest) -> HttpResponse:
+    return guest_workbook(_guest_of(request))
+
+
+def _render_guest_page(request: HttpRequest, guest: Guest) -> HttpResponse:
+    template = "ledger/_guest_page.html" if request.htmx else "ledger/guest_page.html"
+    context = _guest_page_context(guest) | {"statement_url": request.path + "statement.xlsx"}
+    response = render(request, template, context)
+    response["Referrer-Policy"] = "no-referrer"  # the link is the key: never leak it
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def guest_workbook(guest: Guest) -> FileResponse:
+    """A guest's own statement: their rows only, every event they played."""
+    events = list(Event.objects.filter(guests=guest).order_by("date", "id"))
+    return xlsx_response(workbook_bytes(events, guest=guest), f"{guest.name}.xlsx")

@@ -1,0 +1,80 @@
+"""A recorded hand: its bets, the history of its changes, and the host's correction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from games.entry import SEATS
+from games.models import Hand
+from games.payouts import BetType
+from ledger import services
+from ledger.forms import CorrectionForm, HandForm, stake_cells, stake_field_name
+from ledger.selectors import hand_with_history
+from shoebook.roles import is_host, table_staff_required
+
+
+@table_staff_required
+def hand_detail(request: HttpRequest, hand_id: int) -> HttpResponse:
+    hand = get_object_or_404(Hand.objects.select_related("shoe__event", "logged_by"), pk=hand_id)
+    event = hand.shoe.event
+    bet_types = event.rule_set.offered_bets
+    form: CorrectionForm | None = None
+    if is_host(request.user):
+        if request.method == "POST":
+            form = CorrectionForm(request.POST, bet_types=bet_types)
+            if form.is_valid():
+                try:
+                    services.hand_correct(
+                        hand=hand,
+                        reason=form.cleaned_data["reason"],
+                        by=request.user,
+                        entry=form.entry(),
+                    )
+                except ValidationError as error:
+                    form.show_problems(error)
+                else:
+                    messages.success(
+                        request, _("Hand {number} corrected.").format(number=hand.number)
+                    )
+                    return redirect("ledger:hand_detail", hand.pk)
+        else:
+            form = CorrectionForm(initial=_correction_initial(hand), bet_types=bet_types)
+    elif request.method == "POST":
+        raise PermissionDenied
+    bets, revisions = hand_with_history(hand)
+    context = {
+        "hand": hand,
+        "event": event,
+        "outcome": hand.outcome(),
+        "bets": bets,
+        "revisions": revisions,
+        "form": form,
+        "stake_rows": _stake_rows(form, bet_types) if form else [],
+        "bet_labels": [_(bet.label) for bet in bet_types],
+        "table_url": reverse("ledger:shoe_table", args=[hand.shoe_id]),
+    }
+    return render(request, "ledger/hand_detail.html", context)
+
+
+def _correction_initial(hand: Hand) -> dict[str, Any]:
+    initial: dict[str, Any] = {
+        "player_cards": hand.player_cards,
+        "banker_cards": hand.banker_cards,
+        "result": "" if hand.has_cards else hand.winner,
+        "player_pair": hand.player_pair and not hand.has_cards,
+        "banker_pair": hand.banker_pair and not hand.has_cards,
+    }
+    for bet in hand.bets.all():
+        initial[stake_field_name(bet.seat, BetType(bet.bet_type))] = f"{bet.stake:f}"
+    return initial
+
+
+def _stake_rows(form: HandForm, bet_types: tuple[BetType, ...]) -> list[dict[str, Any]]:
+    return [{"seat": seat, "cells": stake_cells(form, seat, bet_types)} for seat in SEATS]
