@@ -415,8 +415,17 @@ def _guests_by_name(names: set[str]) -> tuple[dict[str, Guest], list[str]]:
 
 def _seatings(settled: list[tuple[ParsedHand, SettledHand]], shoes: dict[int, Shoe],
               guests: dict[str, Guest], by: Any) -> Iterator[Seating]:  # fmt: skip
-    """Who sat where, from the bets: a run per guest and seat within a shoe."""
+    """Who sat where, from the bets: a run per guest and seat within a shoe, ended when another
+    guest bets in that seat or the guest bets from another seat."""
     runs: dict[tuple[int, int], list[Any]] = {}  # (shoe, seat) -> [guest, from, to]
+    seat_of: dict[tuple[int, int], int] = {}  # (shoe, guest id) -> seat
+
+    def close(key: tuple[int, int]) -> Seating:
+        guest, first, last = runs.pop(key)
+        del seat_of[(key[0], guest.pk)]
+        return Seating(shoe=shoes[key[0]], seat=key[1], guest=guest, from_hand=first,
+                       to_hand=last, seated_by=by)  # fmt: skip
+
     for hand, done in settled:
         for bet in done.bets:
             key, guest = (hand.shoe, bet.seat), guests[hand.rows[bet.index].guest.casefold()]
@@ -425,13 +434,14 @@ def _seatings(settled: list[tuple[ParsedHand, SettledHand]], shoes: dict[int, Sh
                 run[2] = hand.number
                 continue
             if run is not None:
-                yield Seating(shoe=shoes[key[0]], seat=key[1], guest=run[0], from_hand=run[1],
-                              to_hand=run[2], seated_by=by)  # fmt: skip
+                yield close(key)
+            moved_from = seat_of.get((hand.shoe, guest.pk))
+            if moved_from is not None:
+                yield close((hand.shoe, moved_from))
             runs[key] = [guest, hand.number, hand.number]
-    for (shoe, seat), (guest, first, last) in runs.items():
-        yield Seating(
-            shoe=shoes[shoe], seat=seat, guest=guest, from_hand=first, to_hand=last, seated_by=by
-        )
+            seat_of[(hand.shoe, guest.pk)] = bet.seat
+    for key in list(runs):
+        yield close(key)
 
 
 TEMPLATE_ROWS = (

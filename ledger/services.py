@@ -368,6 +368,15 @@ def _bets_of(hand: Hand) -> list[Bet]:
     return list(Bet.objects.filter(hand=hand).select_related("guest").order_by("seat", "id"))
 
 
+def _seatings_back_to(shoe: Shoe, number: int) -> None:
+    """Hand ``number`` is to be played again: the seats as they stand now (changes made after
+    it was logged, "from the next hand") apply to it, and nobody stays seated for it twice."""
+    in_shoe = Seating.objects.filter(shoe=shoe)
+    in_shoe.filter(from_hand=number, to_hand=number).delete()
+    in_shoe.filter(to_hand=number).update(to_hand=number - 1)
+    in_shoe.filter(from_hand=number + 1).update(from_hand=number)
+
+
 @transaction.atomic
 def hand_undo(*, shoe: Shoe, by: Any) -> HandRevision:
     """Take back the last hand of an open shoe. What it was stays in the journal."""
@@ -385,6 +394,7 @@ def hand_undo(*, shoe: Shoe, by: Any) -> HandRevision:
     guest_ids = set(Bet.objects.filter(hand=hand).values_list("guest_id", flat=True))
     Bet.objects.filter(hand=hand).delete()
     hand.delete()
+    _seatings_back_to(shoe, hand.number)
     results_refresh(event_id=shoe.event_id, guest_ids=guest_ids)
     _audit(AuditEntry.Action.HAND_UNDONE, shoe, revision.hand_number, by, before=revision.before)
     return revision

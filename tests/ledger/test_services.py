@@ -21,6 +21,7 @@ from games.models import Hand
 from games.payouts import RuleSet, SideBet
 from games.rules import Winner
 from ledger import services
+from ledger.integrity import ledger_problems
 from ledger.models import Bet, HandRevision, Seating
 from ledger.money import money_sum
 from tests.conftest import bet, entry, on_seat
@@ -402,3 +403,32 @@ def test_a_correction_that_changes_nothing_is_refused(seated, shoe, record, host
         )
     assert messages_of(raised) == [services.MSG_NOTHING_CHANGED]
     assert not HandRevision.objects.exists()
+
+
+def test_after_an_undo_the_seats_as_they_stand_play_the_hand_again(seated, shoe, record, host):
+    """Aki plays hand 1; the host seats Hana in seat 1 "from the next hand"; hand 1 is undone.
+    Hand 1 is now Hana's to play, and no seating covers it twice."""
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 10)])
+    hana = seated[1].__class__.objects.get(name="Hana")
+    services.seat_guest(shoe=shoe, seat=1, guest=hana, by=host)
+    services.hand_undo(shoe=shoe, by=host)
+    again = record(shoe, "9 7", "J J 10", [bet(1, "player", 10)])
+    assert again.number == 1
+    assert again.bets.get().guest == hana
+    assert list(Seating.objects.filter(seat=1).values_list("guest__name", "from_hand")) == [
+        ("Hana", 1)
+    ]
+    assert ledger_problems() == []
+
+
+def test_undo_keeps_earlier_seatings_and_ends_them_before_the_hand_again(
+    seated, shoe, record, host
+):
+    for _ in range(3):
+        record(shoe, "9 7", "J J 10", [bet(1, "player", 10)])
+    services.seat_clear(shoe=shoe, seat=1, by=host)  # Aki leaves after hand 3
+    services.hand_undo(shoe=shoe, by=host)
+    assert list(Seating.objects.filter(seat=1).values_list("from_hand", "to_hand")) == [(1, 2)]
+    with pytest.raises(ValidationError):  # seat 1 is empty for hand 3 now
+        record(shoe, "9 7", "J J 10", [bet(1, "player", 10)])
+    assert ledger_problems() == []

@@ -29,7 +29,8 @@ from games.payouts import MSG_STAKE_NOT_POSITIVE, RuleSet
 from ledger import services
 from ledger.exports import HANDS_COLUMNS, workbook_bytes
 from ledger.imports import Problem, ScoresheetInvalid, check_scoresheet, template_csv
-from ledger.models import Bet, Guest
+from ledger.integrity import ledger_problems
+from ledger.models import Bet, Guest, Seating
 from ledger.results import event_guest_results, event_shoe_rows
 from tests.conftest import bet
 
@@ -386,3 +387,23 @@ def test_downloads_host_and_guest_own_rows_only(client, host, seated, shoe, reco
     assert [row[9] for row in hands] == ["Aki"]
     assert [row[1] for row in workbook["Guests"].iter_rows(min_row=2, values_only=True)] == ["Aki"]
     assert client.get(reverse("ledger:guest_statement", args=[aki.pk, "wrong"])).status_code == 404
+
+
+def test_a_guest_moving_seats_in_a_scoresheet_never_sits_twice(tmp_path, host):
+    rows = [
+        "1,1,,,P,,,1,Aki,player,10",
+        "1,2,,,P,,,3,Aki,player,10",  # Aki moves to seat 3 …
+        "1,3,,,P,,,1,Aki,player,10",  # … and back
+        "1,3,,,P,,,3,Ben,banker,10",
+    ]
+    path = write(tmp_path, HEADER + "\n" + "\n".join(rows) + "\n")
+    call_command("import_scoresheet", str(path), "--event-name", "Moves", "--date",
+                 "2026-11-21", "--by", host.username, stdout=StringIO())  # fmt: skip
+    seatings = Seating.objects.order_by("from_hand", "seat")
+    assert list(seatings.values_list("guest__name", "seat", "from_hand", "to_hand")) == [
+        ("Aki", 1, 1, 1),
+        ("Aki", 3, 2, 2),
+        ("Aki", 1, 3, 3),
+        ("Ben", 3, 3, 3),
+    ]
+    assert ledger_problems() == []
