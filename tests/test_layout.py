@@ -1,0 +1,116 @@
+"""Where things live, enforced: dependencies point one way (see README, "Where things live").
+
+``ledger`` uses ``games``, never the reverse; the rules core imports nothing from Django; inside
+an app, models ← services/selectors ← forms ← views; a view never imports another view, and
+nothing but a URL conf imports a view.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("games", "ledger", "shoebook")
+RULES_CORE = ("cards", "rules", "payouts", "entry", "messages", "odds", "shoe", "roads")
+
+# The layer of a module, by the first part of its name inside its app. A module may import
+# from its own layer or the layers below it.
+LAYERS = {
+    **dict.fromkeys(RULES_CORE, 0),
+    **dict.fromkeys(("models", "chips", "money", "migrations", "env"), 0),
+    **dict.fromkeys(
+        (
+            "services",
+            "selectors",
+            "results",
+            "integrity",
+            "imports",
+            "exports",
+            "demo",
+            "charts",
+            "scoreboard",
+            "roles",
+        ),
+        1,
+    ),
+    **dict.fromkeys(("forms", "tables", "filters", "templatetags", "context_processors"), 2),
+    **dict.fromkeys(("views", "admin", "management", "apps"), 3),
+    **dict.fromkeys(("urls", "settings", "wsgi", "asgi"), 4),
+}
+
+
+def modules() -> list[tuple[str, Path]]:
+    found = []
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            name = ".".join(part for part in parts if part != "__init__")
+            found.append((name, path))
+    return found
+
+
+def imports_of(path: Path, *, ours_only: bool = True) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+            names |= {f"{node.module}.{alias.name}" for alias in node.names}
+    return {name for name in names if not ours_only or name.split(".")[0] in PACKAGES}
+
+
+def layer(name: str) -> int | None:
+    parts = name.split(".")
+    if len(parts) == 1:
+        return None  # a package itself
+    return LAYERS.get(parts[1])
+
+
+ALL = modules()
+MODULE_NAMES = {name for name, _path in ALL}
+
+
+def violations(name: str, imported: set[str]) -> list[str]:
+    """What is wrong with module ``name`` importing ``imported`` (modules of ours only)."""
+    found = []
+    own = layer(name)
+    for other in sorted(imported & MODULE_NAMES):
+        if name.startswith("games") and other.startswith("ledger"):
+            found.append(f"{name} imports {other}: games never imports ledger")
+        theirs = layer(other)
+        if own is not None and theirs is not None and theirs > own:
+            found.append(f"{name} (layer {own}) imports {other} (layer {theirs})")
+        if ".views" in other and ".views" in name and other != name:
+            found.append(f"{name} imports another view module, {other}")
+    return found
+
+
+@pytest.mark.parametrize(("name", "path"), ALL, ids=[name for name, _ in ALL])
+def test_each_module_imports_only_downward(name, path):
+    assert layer(name) is not None or name in PACKAGES, f"{name}: give it a layer in LAYERS"
+    assert violations(name, imports_of(path)) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "imported"),
+    [
+        ("games.models", "ledger.money"),  # games never uses ledger
+        ("ledger.selectors", "ledger.forms"),  # a read reaching up to a form
+        ("ledger.forms", "ledger.views.table"),
+        ("ledger.views.table", "ledger.views.hands"),  # views never import each other
+        ("shoebook.roles", "ledger.views.events"),  # nothing shared imports a view
+    ],
+)
+def test_an_upward_import_is_caught(name, imported):
+    assert violations(name, {imported})
+
+
+@pytest.mark.parametrize("name", [f"games.{core}" for core in RULES_CORE])
+def test_the_rules_core_imports_nothing_from_django(name):
+    path = ROOT / "games" / f"{name.split('.')[1]}.py"
+    outside = {module.split(".")[0] for module in imports_of(path, ours_only=False)}
+    assert not outside & {"django", "ledger", "shoebook"}, outside
