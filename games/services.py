@@ -11,15 +11,19 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Event, Shoe
+from games.models import Event, Hand, Shoe
 from games.payouts import RuleSet
 
 MSG_EVENT_CLOSED = _("This event is closed: nothing more can be logged in it.")
 MSG_SHOE_CLOSED = _("Shoe {number} is closed: nothing more can be logged in it.")
 MSG_SHOE_ALREADY_OPEN = _("Shoe {number} is still open: close it before starting the next.")
 MSG_CLOSE_SHOE_FIRST = _("Shoe {number} is still open: close it before closing the event.")
+MSG_FROZEN_AFTER_FIRST_HAND = _(
+    "{field} cannot change once a hand is logged: it would re-price the hands already played."
+)
 
 
 @transaction.atomic
@@ -54,6 +58,87 @@ def event_create(
     )
     event.full_clean()
     event.save()
+    return event
+
+
+# What ``event_update`` may change: the fields ``event_create`` takes. Once the event's first
+# hand is logged only the ones that change no money stay open (``hands_per_shoe`` is the planned
+# length of a shoe, nothing a hand was settled by).
+EVENT_FIELDS = frozenset(
+    {
+        "name",
+        "date",
+        "venue",
+        "format",
+        "rules",
+        "decks",
+        "currency_symbol",
+        "yen_per_chip",
+        "table_min",
+        "table_max",
+        "hands_per_shoe",
+    }
+)
+EVENT_FIELDS_OPEN_AFTER_FIRST_HAND = frozenset({"name", "date", "venue", "hands_per_shoe"})
+
+
+def event_has_hands(event: Event) -> bool:
+    return Hand.objects.filter(shoe__event=event).exists()
+
+
+def _stored_value(name: str, value: Any) -> Any:
+    """``value`` as the event stores it, so that an unchanged field compares equal."""
+    if name == "rules":
+        if not isinstance(value, RuleSet):
+            raise TypeError(f"event_update(rules=...) takes a RuleSet, not {type(value).__name__}")
+        return value.to_dict()
+    try:
+        return Event._meta.get_field(name).to_python(value)
+    except ValidationError:
+        return value  # not comparable; full_clean() reports it against the field
+
+
+def _differs(event: Event, name: str, stored: Any) -> bool:
+    if name == "rules":  # compared as rules, not as JSON: "0.05" and "0.050" are one rate
+        return RuleSet.from_dict(stored) != event.rule_set
+    return bool(stored != getattr(event, name))
+
+
+@transaction.atomic
+def event_update(*, event: Event, by: Any, **changes: Any) -> Event:
+    """Change an open event's details. Before its first hand any field ``event_create`` takes
+    may change; after it, only name, date, venue and the planned hands per shoe: the rules,
+    decks, limits, chip rate and currency priced the hands already played. A field given the
+    value it already has is not a change. Records nothing else (the caller keeps the audit)."""
+    unknown = sorted(set(changes) - EVENT_FIELDS)
+    if unknown:
+        raise TypeError(f"event_update() got unexpected field(s): {', '.join(unknown)}")
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    check_event_open(event)
+    changed = {
+        name: stored
+        for name, value in changes.items()
+        if _differs(event, name, stored := _stored_value(name, value))
+    }
+    if not changed:
+        return event
+    frozen = sorted(set(changed) - EVENT_FIELDS_OPEN_AFTER_FIRST_HAND)
+    if frozen and event_has_hands(event):
+        raise ValidationError(
+            {
+                name: ValidationError(
+                    MSG_FROZEN_AFTER_FIRST_HAND.format(
+                        field=capfirst(Event._meta.get_field(name).verbose_name)
+                    ),
+                    code="frozen_after_first_hand",
+                )
+                for name in frozen
+            }
+        )
+    for name, value in changed.items():
+        setattr(event, name, value)
+    event.full_clean()
+    event.save(update_fields=sorted(changed))
     return event
 
 

@@ -1,5 +1,12 @@
+"""The admin shows the money records; it never writes them (see ``games.admin``).
+
+The one thing it still edits is a guest's optional login: linking a user account (created in
+the auth admin) to a guest, or unlinking it. Nothing else on a guest changes here.
+"""
+
 from django.contrib import admin
 
+from games.admin import ReadOnlyAdmin
 from ledger.models import (
     AuditEntry,
     Bet,
@@ -16,33 +23,27 @@ from ledger.models import (
 class GuestAdmin(admin.ModelAdmin):
     list_display = ["name", "user", "created_at"]
     search_fields = ["name"]
-    # The private link is issued and revoked from the guest's page, never typed in.
-    exclude = ["access_token"]
+    # The private link is issued and revoked from the guest's page, never shown or typed here.
+    fields = ["name", "user", "created_at"]
+    readonly_fields = ["name", "created_at"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(EventGuest)
-class EventGuestAdmin(admin.ModelAdmin):
+class EventGuestAdmin(ReadOnlyAdmin):
     list_display = ["event", "guest", "added_at"]
     list_select_related = ["event", "guest"]
 
 
 @admin.register(Seating)
-class SeatingAdmin(admin.ModelAdmin):
+class SeatingAdmin(ReadOnlyAdmin):
     list_display = ["shoe", "seat", "guest", "from_hand", "to_hand"]
     list_select_related = ["shoe__event", "guest"]
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Money records are written by the services only; the admin shows them."""
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Bet)
