@@ -15,8 +15,9 @@ from django.utils.translation import gettext_lazy as _
 from games.entry import SEATS, BetEntry, HandEntry, TableRules, bet_problem_message
 from games.forms import RuleSetForm, rule_set_from_cleaned
 from games.models import Event
-from games.payouts import BetType, SideBet
+from games.payouts import BetType, NoCommission, SideBet
 from games.rules import Winner
+from games.services import EVENT_FIELDS_OPEN_AFTER_FIRST_HAND
 from ledger.models import Guest, Settlement
 
 # Long enough for any amount a table takes ("1,000,000.00"); longer text is not a stake.
@@ -51,11 +52,36 @@ class EventForm(forms.ModelForm):
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
 
+    RULE_FIELDS = ("commission", "no_commission", "tie_pays", "pair_pays", "side_bets")
+
+    def __init__(self, *args: Any, frozen: bool = False, **kwargs: Any) -> None:
+        """``frozen``: the event has hands, so only what prices no hand stays open."""
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            rules = self.instance.rule_set
+            no_commission = rules.no_commission is NoCommission.NONE
+            self.initial |= {
+                "commission": rules.commission_rate * 100 if no_commission else None,
+                "no_commission": rules.no_commission.value,
+                "tie_pays": rules.tie_pays,
+                "pair_pays": rules.pair_pays,
+                "side_bets": sorted(side.value for side in rules.side_bets),
+            }
+        self.frozen = frozen
+        for name, field in self.fields.items():
+            field.disabled = frozen and name not in EVENT_FIELDS_OPEN_AFTER_FIRST_HAND
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if not self.errors:
+        if not self.errors and not self.frozen:
             data["rule_set"] = rule_set_from_cleaned(data, side_bets=data.get("side_bets", []))
         return data
+
+    def changes(self) -> dict[str, Any]:
+        """What the host may change, for ``event_edit``."""
+        data = self.cleaned_data
+        fields = {name: data[name] for name in self.Meta.fields if not self.fields[name].disabled}
+        return fields if self.frozen else fields | {"rules": data["rule_set"]}
 
 
 def stake_field_name(seat: int, bet_type: BetType) -> str:

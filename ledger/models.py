@@ -252,6 +252,7 @@ class AuditEntry(models.Model):
         HAND_UNDONE = "hand_undone", _("Hand undone")
         SETTLEMENT = "settlement", _("Settlement recorded")
         IMPORT = "import", _("Scoresheet imported")
+        EVENT_EDITED = "event_edited", _("Event edited")
 
     action = models.CharField(max_length=20, choices=Action.choices)
     event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="+")

@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games import services as game_services
 from games.entry import (
     MSG_NO_SUCH_SEAT,
     SEATS,
@@ -58,6 +59,33 @@ MSG_KEY_OTHER_SHOE = _("This submission belongs to another shoe.")
 
 class HandTaken(ValidationError):
     """Another device recorded this hand number first (or the number is out of sequence)."""
+
+
+# --- events -------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def event_edit(*, event: Event, by: Any, **changes: Any) -> Event:
+    """Change an event's details through ``games.services.event_update`` (which keeps the rules,
+    decks and limits of a night already played as they were) and record what changed."""
+    before = _event_details(Event.objects.get(pk=event.pk))  # as stored, not as a form left it
+    event = game_services.event_update(event=event, by=by, **changes)
+    after = _event_details(event)
+    changed = sorted(name for name in after if after[name] != before[name])
+    if changed:
+        AuditEntry.objects.create(
+            action=AuditEntry.Action.EVENT_EDITED, event=event, by=by, summary=str(event),
+            before={name: before[name] for name in changed},
+            after={name: after[name] for name in changed},
+        )  # fmt: skip
+    return event
+
+
+def _event_details(event: Event) -> dict[str, Any]:
+    return {
+        name: str(getattr(event, name)) if name != "rules" else event.rule_set.describe()
+        for name in game_services.EVENT_FIELDS
+    }
 
 
 # --- guests -------------------------------------------------------------------------------

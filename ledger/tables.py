@@ -85,7 +85,7 @@ def _change(value: Any) -> str:
     """A journal snapshot in one line: result, cards, and each bet's stake and net."""
     if not value:
         return "—"
-    if "bets" not in value:
+    if not isinstance(value.get("bets"), list):  # not a hand: a settlement, an import, an edit
         return ", ".join(f"{key}: {item}" for key, item in value.items() if key != "guest_id")
     cards = f" {value['player_cards']} / {value['banker_cards']}" if value["player_cards"] else ""
     bets = "; ".join(f"seat {b['seat']} {b['guest']} {b['bet_type']} {b['stake']} → {b['net']}"

@@ -18,6 +18,7 @@ urlpatterns = [
         name="event_workbook",
     ),
     path("events/<int:event_id>/", events.event_detail, name="event_detail"),
+    path("events/<int:event_id>/edit/", events.event_edit, name="event_edit"),
     path("events/<int:event_id>/guests/", events.event_guest_add, name="event_guest_add"),
     path(
         "events/<int:event_id>/guests/bring-back/",

@@ -29,6 +29,9 @@ def main() -> int:
     catalogue = polib.pofile(str(po_path))
     catalogue.metadata["Plural-Forms"] = "nplurals=1; plural=0;"
     catalogue.metadata["Language"] = "ja"
+    # Texts no longer in the code: drop them here and from ja_translations.py.
+    catalogue[:] = [entry for entry in catalogue if not entry.obsolete]
+    current = {entry.msgid for entry in catalogue}
     missing, wrong = [], []
     for entry in catalogue:
         entry.flags = [flag for flag in entry.flags if flag != "fuzzy"]
@@ -50,6 +53,8 @@ def main() -> int:
         print(f"untranslated: {msgid!r}")
     for msgid in wrong:
         print(f"placeholders differ: {msgid!r}")
+    for msgid in sorted(set(JA) - current):
+        print(f"no longer used (remove from ja_translations.py): {msgid!r}")
     catalogue.save(str(po_path))
     catalogue.save_as_mofile(str(po_path.with_suffix(".mo")))
     return 1 if missing or wrong else 0

@@ -18,7 +18,13 @@ from games import services as game_services
 from games.models import Event
 from ledger import services
 from ledger.charts import result_bars
-from ledger.forms import BringBackForm, EventForm, GuestAddForm, SettlementForm
+from ledger.forms import (
+    BringBackForm,
+    EventForm,
+    GuestAddForm,
+    SettlementForm,
+    add_service_errors,
+)
 from ledger.models import Guest
 from ledger.results import event_settlement, event_shoe_rows
 from ledger.selectors import event_shoes, events_for_list
@@ -44,6 +50,25 @@ def event_create(request: HttpRequest) -> HttpResponse:
         )
         return redirect("ledger:event_detail", event.pk)
     return render(request, "ledger/event_form.html", {"form": form})
+
+
+@host_required
+def event_edit(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Change an event's details; once a hand is logged, only its name, date, venue and the
+    planned hands per shoe (the rest priced the hands already played)."""
+    event = get_object_or_404(Event, pk=event_id)
+    frozen = game_services.event_has_hands(event)
+    form = EventForm(request.POST or None, instance=event, frozen=frozen)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.event_edit(event=event, by=request.user, **form.changes())
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(request, _("{event} is saved.").format(event=event.name))
+            return redirect("ledger:event_detail", event.pk)
+    context = {"form": form, "event": event, "frozen": frozen}
+    return render(request, "ledger/event_form.html", context)
 
 
 @table_staff_required
