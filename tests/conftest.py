@@ -1,27 +1,37 @@
 from __future__ import annotations
 
+import copy
 import uuid
 from datetime import date
 from decimal import Decimal
+from io import StringIO
 
 import pytest
+from django.apps import apps
 from django.conf import settings as django_settings
 from django.contrib.auth.models import Group, User
+from django.core.management import call_command
+from django.core.management.color import no_style
+from django.db import connection, transaction
+from django.test import override_settings
 from django.utils import translation
 
 from games import services as game_services
 from games.cards import parse_cards
 from games.entry import MSG_ON_SEAT, BetEntry, HandEntry
+from games.models import Event
 from games.payouts import BetType, RuleSet
 from games.rules import Hand
 from ledger import services
 from shoebook.roles import DEALERS, HOSTS
 
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
 
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     # Hashing with the production algorithm would spend most of the suite's time on logins.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = FAST_HASHERS
     # Login throttling (django-axes) has its own tests; elsewhere the test client logs in
     # without a request, which axes refuses.
     settings.AXES_ENABLED = False
@@ -145,3 +155,45 @@ def record(host):
         )
 
     return do
+
+
+# --- the reference night, built once per test session ------------------------------------
+
+DEMO_MODELS = (
+    "auth.Group", "auth.User", "auth.User_groups", "games.Event", "games.Shoe", "games.Hand",
+    "ledger.Guest", "ledger.EventGuest", "ledger.Seating", "ledger.Bet",
+    "ledger.GuestEventResult", "ledger.HandRevision", "ledger.Settlement", "ledger.AuditEntry",
+)  # fmt: skip
+
+
+class _RollBack(Exception):
+    pass
+
+
+@pytest.fixture(scope="session")
+def demo_rows(django_db_setup, django_db_blocker):
+    """The demo night's rows, made once through the real services (``load_demo``) and rolled
+    back; each test that asks for ``demo_night`` gets them inserted in its own transaction."""
+    rows = {}
+    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS):
+        try:
+            with transaction.atomic():
+                call_command("load_demo", stdout=StringIO())
+                for label in DEMO_MODELS:
+                    model = apps.get_model(label)
+                    rows[model] = list(model.objects.order_by("pk"))
+                raise _RollBack
+        except _RollBack:
+            pass
+    return rows
+
+
+@pytest.fixture
+def demo_night(db, demo_rows):
+    """The reference night (6 shoes × 40 hands, 15 guests, host / shoebook-demo): its event."""
+    for model, instances in demo_rows.items():
+        model.objects.bulk_create([copy.copy(row) for row in instances], ignore_conflicts=True)
+    with connection.cursor() as cursor:
+        for sql in connection.ops.sequence_reset_sql(no_style(), list(demo_rows)):
+            cursor.execute(sql)
+    return Event.objects.get()

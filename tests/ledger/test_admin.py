@@ -7,6 +7,7 @@ from decimal import Decimal
 
 import pytest
 from django.contrib.auth.models import User
+from django.urls import reverse
 
 from ledger import services
 from ledger.models import (
@@ -120,3 +121,24 @@ def test_users_are_still_created_in_the_admin(admin_client):
     )
     assert response.status_code == 302
     assert User.objects.filter(username="ichiro").exists()
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        "event",
+        "shoe",
+        "hand",
+        "guest",
+        "eventguest",
+        "seating",
+        "bet",
+        "handrevision",
+        "settlement",
+        "guesteventresult",
+    ],
+)
+def test_every_model_has_an_admin_page(admin_client, seated, shoe, record, model):
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 10)])
+    app = "games" if model in ("event", "shoe", "hand") else "ledger"
+    assert admin_client.get(reverse(f"admin:{app}_{model}_changelist")).status_code == 200

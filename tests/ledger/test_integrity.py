@@ -147,8 +147,7 @@ def test_a_night_written_by_the_services_is_clean(night, event, one_event):
     assert output == "Ledger OK: 13 bets, 4 hands, 8 guests checked.\n"
 
 
-def test_the_reference_night_is_clean_in_a_few_queries(db):
-    call_command("load_demo", stdout=StringIO())
+def test_the_reference_night_is_clean_in_a_few_queries(demo_night):
     with CaptureQueriesContext(connection) as queries:
         checked = check_ledger()
     assert checked.problems == []

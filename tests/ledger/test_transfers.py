@@ -40,9 +40,8 @@ HEADER = "shoe,hand,player_cards,banker_cards,result,player_pair,banker_pair,sea
 
 
 @pytest.fixture
-def demo(db):
-    call_command("load_demo", stdout=StringIO())
-    return Event.objects.get()
+def demo(demo_night):
+    return demo_night
 
 
 def sheet_rows(content: bytes, title: str) -> list[tuple]:

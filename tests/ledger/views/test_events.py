@@ -1,4 +1,5 @@
-"""The event page's own forms: editing an event before and after its first hand."""
+"""The event pages: a night from creation to close, and editing an event before and after its
+first hand."""
 
 from __future__ import annotations
 
@@ -8,12 +9,14 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from games.models import Event
+from games import services as game_services
+from games.models import Event, Shoe
 from games.payouts import RuleSet
 from games.services import MSG_FROZEN_AFTER_FIRST_HAND
 from ledger import services
 from ledger.models import AuditEntry
 from tests.conftest import bet
+from tests.pages import HTMX, save, table_url, text
 
 pytestmark = pytest.mark.django_db
 
@@ -89,3 +92,71 @@ def test_dealers_cannot_edit_an_event(client, dealer, event):
     client.force_login(dealer)
     assert edit(client, event, name="Mine").status_code == 403
     assert Event.objects.get(pk=event.pk).name == "Friday night"
+
+
+def test_the_host_logs_a_night_from_event_to_close(client, host):
+    client.force_login(host)
+    response = client.post(
+        reverse("ledger:event_create"),
+        {
+            "name": "Reference night",
+            "date": "2008-07-12",
+            "venue": "Bar",
+            "format": "mini",
+            "decks": "8",
+            "no_commission": "none",
+            "commission": "",
+            "tie_pays": "8",
+            "pair_pays": "11",
+            "side_bets": ["pairs"],
+            "currency_symbol": "$",
+            "yen_per_chip": "100",
+            "table_min": "10",
+            "table_max": "1000",
+            "hands_per_shoe": "2",
+        },
+    )
+    event = Event.objects.get()
+    assert response.url == reverse("ledger:event_detail", args=[event.pk])
+    for name in ("Aki", "Ben"):
+        client.post(reverse("ledger:event_guest_add", args=[event.pk]), {"name": name})
+    response = client.post(reverse("ledger:shoe_start", args=[event.pk]))
+    shoe = Shoe.objects.get()
+    assert response.url == table_url(shoe)
+    guests = {g.name: g for g in event.guests.all()}
+    for seat, name in ((1, "Aki"), (2, "Ben")):
+        response = client.post(
+            reverse("ledger:seat_change", args=[shoe.pk]),
+            {"seat": seat, "guest": guests[name].pk},
+            **HTMX,
+        )
+        assert f"{name} sits in seat {seat}." in text(response)
+
+    response = save(
+        client,
+        shoe,
+        player_cards="9 7",
+        banker_cards="J J 10",
+        stake_1_player="100",
+        stake_2_banker="50",
+    )
+    page = text(response)
+    assert "Hand 1 saved: Player 6–0." in page
+    assert 'data-seat-result="1">+100<' in page and 'data-seat-result="2">−50<' in page
+    assert "Hand <strong>2</strong>" in page  # moves on to the next hand
+
+    response = save(client, shoe, result="tie", stake_1_player="100", stake_2_banker="30")
+    page = text(response)
+    assert 'data-seat-result="1">push<' in page
+    assert 'data-seat-total="1">+100<' in page and 'data-seat-total="2">−50<' in page
+    assert "The planned 2 hands are played." in page  # the reminder; closing stays explicit
+
+    response = client.post(reverse("ledger:shoe_close", args=[shoe.pk]))
+    assert response.url == reverse("ledger:event_detail", args=[event.pk])
+    client.post(reverse("ledger:shoe_start", args=[event.pk]))
+    assert event.shoes.count() == 2
+    second = event.shoes.get(number=2)
+    game_services.shoe_close(shoe=second, by=host)
+    response = client.post(reverse("ledger:event_close", args=[event.pk]))
+    event.refresh_from_db()
+    assert event.closed_at is not None

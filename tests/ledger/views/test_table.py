@@ -1,3 +1,6 @@
+"""The live table (ledger/views/table.py): saving hands, refusals, the keypad, seats, undo,
+and a constant number of queries however long the shoe."""
+
 from __future__ import annotations
 
 import re
@@ -10,114 +13,24 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import services as game_services
+from games.cards import format_cards
 from games.entry import (
     MSG_EMPTY_SEAT,
     MSG_NO_RESULT,
     MSG_NOT_A_NUMBER,
     MSG_OVER_MAXIMUM,
     MSG_UNDER_MINIMUM,
+    read_taps,
 )
-from games.models import Event, Hand, Shoe
+from games.models import Hand
 from games.payouts import MSG_STAKE_NOT_POSITIVE
 from ledger import services
-from ledger.models import Bet, HandRevision
+from ledger.models import Bet
 from tests.conftest import bet, entry, on_seat
+from tests.pages import HTMX, hand_data, save, table_url, text
 
 D = Decimal
 pytestmark = pytest.mark.django_db
-HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def table_url(shoe: Shoe) -> str:
-    return reverse("ledger:shoe_table", args=[shoe.pk])
-
-
-def hand_data(shoe: Shoe, **fields: str) -> dict[str, str]:
-    """What the table's form posts for the next hand."""
-    return {
-        "number": str(services.next_hand_number(shoe)),
-        "idempotency_key": str(uuid.uuid4()),
-        **fields,
-    }
-
-
-def save(client, shoe, htmx=True, **fields):
-    headers = HTMX if htmx else {}
-    return client.post(
-        reverse("ledger:hand_record", args=[shoe.pk]), hand_data(shoe, **fields), **headers
-    )
-
-
-def text(response) -> str:
-    return response.content.decode()
-
-
-def test_the_host_logs_a_night_from_event_to_close(client, host):
-    client.force_login(host)
-    response = client.post(
-        reverse("ledger:event_create"),
-        {
-            "name": "Reference night",
-            "date": "2008-07-12",
-            "venue": "Bar",
-            "format": "mini",
-            "decks": "8",
-            "no_commission": "none",
-            "commission": "",
-            "tie_pays": "8",
-            "pair_pays": "11",
-            "side_bets": ["pairs"],
-            "currency_symbol": "$",
-            "yen_per_chip": "100",
-            "table_min": "10",
-            "table_max": "1000",
-            "hands_per_shoe": "2",
-        },
-    )
-    event = Event.objects.get()
-    assert response.url == reverse("ledger:event_detail", args=[event.pk])
-    for name in ("Aki", "Ben"):
-        client.post(reverse("ledger:event_guest_add", args=[event.pk]), {"name": name})
-    response = client.post(reverse("ledger:shoe_start", args=[event.pk]))
-    shoe = Shoe.objects.get()
-    assert response.url == table_url(shoe)
-    guests = {g.name: g for g in event.guests.all()}
-    for seat, name in ((1, "Aki"), (2, "Ben")):
-        response = client.post(
-            reverse("ledger:seat_change", args=[shoe.pk]),
-            {"seat": seat, "guest": guests[name].pk},
-            **HTMX,
-        )
-        assert f"{name} sits in seat {seat}." in text(response)
-
-    response = save(
-        client,
-        shoe,
-        player_cards="9 7",
-        banker_cards="J J 10",
-        stake_1_player="100",
-        stake_2_banker="50",
-    )
-    page = text(response)
-    assert "Hand 1 saved: Player 6–0." in page
-    assert 'data-seat-result="1">+100<' in page and 'data-seat-result="2">−50<' in page
-    assert "Hand <strong>2</strong>" in page  # moves on to the next hand
-
-    response = save(client, shoe, result="tie", stake_1_player="100", stake_2_banker="30")
-    page = text(response)
-    assert 'data-seat-result="1">push<' in page
-    assert 'data-seat-total="1">+100<' in page and 'data-seat-total="2">−50<' in page
-    assert "The planned 2 hands are played." in page  # the reminder; closing stays explicit
-
-    response = client.post(reverse("ledger:shoe_close", args=[shoe.pk]))
-    assert response.url == reverse("ledger:event_detail", args=[event.pk])
-    client.post(reverse("ledger:shoe_start", args=[event.pk]))
-    assert event.shoes.count() == 2
-    second = event.shoes.get(number=2)
-    game_services.shoe_close(shoe=second, by=host)
-    response = client.post(reverse("ledger:event_close", args=[event.pk]))
-    event.refresh_from_db()
-    assert event.closed_at is not None
 
 
 def test_without_javascript_saving_redirects_back_to_the_table(client, host, seated, shoe):
@@ -236,40 +149,6 @@ def test_undo_from_the_page(client, host, seated, shoe, record):
     assert str(services.MSG_NOTHING_TO_UNDO) in refused
 
 
-def test_the_host_corrects_a_hand_and_sees_its_history(client, host, seated, shoe, record):
-    client.force_login(host)
-    hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
-    url = reverse("ledger:hand_detail", args=[hand.pk])
-    form_page = text(client.get(url))
-    assert 'name="player_cards" value="9 7"' in form_page
-    assert 'name="stake_1_player" value="100.00"' in form_page
-    response = client.post(
-        url,
-        {
-            "player_cards": "9 7",
-            "banker_cards": "J J 8",
-            "stake_1_player": "100",
-            "reason": "misread the 8",
-        },
-    )
-    assert response.status_code == 302
-    page = text(client.get(url))
-    assert "Correction</strong> by hostess" in page
-    assert "misread the 8" in page
-    assert "Before (version 1): Player, P 9 7 / B J J 10." in page
-    assert "Seat 1 Aki: Player 100 (+100)" in page
-    assert "After (version 2): Banker" in page
-    assert Bet.objects.get().net == D("-100.00")
-    refused = text(
-        client.post(
-            url,
-            {"player_cards": "9 7", "banker_cards": "J J 8", "stake_1_player": "100", "reason": ""},
-        )
-    )
-    assert "This field is required." in refused
-    assert HandRevision.objects.count() == 1
-
-
 @pytest.mark.parametrize(
     ("params", "status", "cards"),
     [
@@ -312,65 +191,6 @@ def test_the_card_keypad_deals_in_order_and_says_what_is_due(
     page = text(client.get(reverse("ledger:deal_helper", args=[shoe.pk]), params))
     assert status in page
     assert re.findall(r'name="(?:player|banker)_cards" value="([^"]*)"', page) == list(cards)
-
-
-# --- roles ------------------------------------------------------------------------------------
-
-
-def test_anyone_not_logged_in_is_sent_to_the_login_page(client, seated, shoe, record):
-    hand = record(shoe, "9 7", "J J 10")
-    for url in (
-        reverse("ledger:event_list"),
-        reverse("ledger:event_detail", args=[shoe.event_id]),
-        table_url(shoe),
-        reverse("ledger:hand_detail", args=[hand.pk]),
-    ):
-        response = client.get(url)
-        assert response.status_code == 302
-        assert response.url.startswith(reverse("login"))
-    response = save(client, shoe, htmx=False, result="tie")
-    assert response.url.startswith(reverse("login"))
-    assert Hand.objects.count() == 1
-
-
-def test_a_dealer_logs_and_seats_but_touches_nothing_else(
-    client, dealer, event, seated, shoe, guests, record
-):
-    client.force_login(dealer)
-    assert client.get(table_url(shoe)).status_code == 200
-    assert "Hand 1 saved" in text(save(client, shoe, result="player", stake_1_player="10"))
-    seat = client.post(
-        reverse("ledger:seat_change", args=[shoe.pk]), {"seat": 7, "guest": guests[7].pk}, **HTMX
-    )
-    assert "Hana sits in seat 7." in text(seat)
-    hand = Hand.objects.get()
-    forbidden = [
-        client.get(reverse("ledger:event_create")),
-        client.post(reverse("ledger:event_guest_add", args=[event.pk]), {"name": "Mallory"}),
-        client.post(reverse("ledger:shoe_close", args=[shoe.pk])),
-        client.post(reverse("ledger:event_close", args=[event.pk])),
-        client.post(
-            reverse("ledger:hand_detail", args=[hand.pk]), {"reason": "x", "result": "banker"}
-        ),
-    ]
-    assert [response.status_code for response in forbidden] == [403] * 5
-    assert "Correct this hand" not in text(
-        client.get(reverse("ledger:hand_detail", args=[hand.pk]))
-    )
-    game_services.shoe_close(shoe=shoe, by=dealer)  # (closing is a host's act in the pages)
-    closed = text(save(client, shoe, result="banker"))
-    assert game_services.MSG_SHOE_CLOSED.format(number=1) in closed
-    assert Hand.objects.count() == 1
-
-
-def test_a_logged_in_stranger_sees_none_of_it(client, outsider, shoe):
-    client.force_login(outsider)
-    assert client.get(table_url(shoe)).status_code == 403
-    assert client.get(reverse("ledger:event_list")).status_code == 403
-    assert save(client, shoe, result="tie").status_code == 403
-
-
-# --- queries ----------------------------------------------------------------------------------
 
 
 def record_hands(shoe, count, by):
@@ -468,29 +288,36 @@ def test_a_tampered_hand_number_is_reported(client, host, seated, shoe):
 
 
 @pytest.mark.parametrize(
-    "model",
+    ("taps", "action", "cards", "kept"),
     [
-        "event",
-        "shoe",
-        "hand",
-        "guest",
-        "eventguest",
-        "seating",
-        "bet",
-        "handrevision",
-        "settlement",
-        "guesteventresult",
+        ("9 J 7 J", {"add": "10"}, ("9 7", "J J 10"), "9 J 7 J 10"),
+        ("9 J 7 J 10", {"back": "1"}, ("9 7", "J J"), "9 J 7 J"),
+        ("8 9 K K", {"add": "4"}, ("8 K", "9 K"), "8 9 K K"),  # complete: the tap is refused
     ],
 )
-def test_every_model_has_an_admin_page(admin_client, seated, shoe, record, model):
-    record(shoe, "9 7", "J J 10", [bet(1, "player", 10)])
-    app = "games" if model in ("event", "shoe", "hand") else "ledger"
-    assert admin_client.get(reverse(f"admin:{app}_{model}_changelist")).status_code == 200
+def test_the_keypad_keeps_the_taps_and_the_core_reads_them(
+    client, dealer, shoe, taps, action, cards, kept
+):
+    client.force_login(dealer)
+    reading = read_taps(taps.split())
+    params = {"taps": taps, "player_cards": format_cards(reading.player),
+              "banker_cards": format_cards(reading.banker)} | action  # fmt: skip
+    page = text(client.get(reverse("ledger:deal_helper", args=[shoe.pk]), params))
+    assert re.findall(r'name="(?:player|banker)_cards" value="([^"]*)"', page) == list(cards)
+    assert f'name="taps" value="{kept}"' in page
 
 
-def test_bets_show_their_names_not_their_codes(client, host, seated, shoe, record):
-    client.force_login(host)
-    hand = record(shoe, "9 7", "J J 10", [bet(1, "banker_pair", 10)])
-    page = text(client.get(reverse("ledger:hand_detail", args=[hand.pk])))
-    assert "<td>Banker pair</td>" in page
-    assert Bet.objects.get().get_bet_type_display() == "Banker pair"
+def test_a_tap_after_typing_continues_from_the_typed_cards(client, dealer, shoe):
+    client.force_login(dealer)
+    params = {"taps": "9 J", "player_cards": "9 7", "banker_cards": "J J", "add": "10"}
+    page = text(client.get(reverse("ledger:deal_helper", args=[shoe.pk]), params))
+    assert re.findall(r'name="(?:player|banker)_cards" value="([^"]*)"', page) == ["9 7", "J J 10"]
+
+
+def test_the_keypad_refuses_a_card_the_shoe_cannot_hold(client, dealer, make_event, host):
+    one_deck = game_services.shoe_start(event=make_event(decks=1), by=host)
+    client.force_login(dealer)
+    params = {"taps": "K K K K", "player_cards": "K K", "banker_cards": "K K", "add": "K"}
+    page = text(client.get(reverse("ledger:deal_helper", args=[one_deck.pk]), params))
+    assert "a 1-deck shoe holds only 4" in page
+    assert 'name="taps" value="K K K K"' in page
