@@ -5,6 +5,7 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
 BROWSER_INSTALLED := $(VENV)/.browser-installed
+PORT ?= 8000
 
 .PHONY: run serve test test-postgres test-browser lint format typecheck migrations-check messages ci clean
 
@@ -17,7 +18,7 @@ $(INSTALLED): pyproject.toml
 run: $(INSTALLED)
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py load_demo --if-empty
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # Production: gunicorn behind WhiteNoise (hashed, compressed static files). Needs the production
 # environment: DEBUG=0, SECRET_KEY, ALLOWED_HOSTS (and DATABASE_URL for PostgreSQL).

@@ -1,0 +1,24 @@
+"""The two commands of the README, as make would run them (dry run: nothing is executed)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def planned(*args: str) -> str:
+    done = subprocess.run(["make", "-n", *args], cwd=ROOT, capture_output=True, text=True,
+                          check=True)  # fmt: skip
+    return done.stdout
+
+
+def test_make_run_serves_on_8000_or_the_port_given():
+    assert "runserver 127.0.0.1:8000" in planned("run")
+    assert "runserver 127.0.0.1:8001" in planned("run", "PORT=8001")
+
+
+def test_make_run_migrates_and_loads_the_demo_before_serving():
+    steps = planned("run")
+    assert steps.index("migrate") < steps.index("load_demo --if-empty") < steps.index("runserver")
