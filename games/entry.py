@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from typing import Any
@@ -481,11 +481,12 @@ class TapReading:
     banker: tuple[Card, ...] = ()
     problem: RuleError | None = None
     taps_read: int = 0
-    _due: tuple[bool, bool] = field(default=(True, True), repr=False)
+    # Whether the Player's and the Banker's third cards are due (or, for the Banker, not decided).
+    due: tuple[bool, bool] = (True, True)
 
     @property
     def complete(self) -> bool:
-        return len(self.player) >= 2 and len(self.banker) >= 2 and not any(self._due)
+        return len(self.player) >= 2 and len(self.banker) >= 2 and not any(self.due)
 
     @property
     def taps(self) -> tuple[str, ...]:
@@ -499,9 +500,9 @@ class TapReading:
             return Text(MSG_TAP_START)
         if len(self.player) < 2 or len(self.banker) < 2:
             return Text(MSG_TAP_NEXT, card=_CARD_NAMES[len(self.player) + len(self.banker)])
-        if self._due[0]:
+        if self.due[0]:
             return Text(MSG_PLAYER_DRAWS)
-        if self._due[1]:
+        if self.due[1]:
             return Text(MSG_BANKER_DRAWS)
         outcome = Hand(self.player, self.banker).outcome()
         scores = {"player": outcome.player_total, "banker": outcome.banker_total}

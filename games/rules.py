@@ -1,4 +1,4 @@
-"""Punto Banco drawing rules, hand validation and outcomes (see shared/RULES.md).
+"""Punto Banco drawing rules, hand validation and outcomes (the tableau is in the README).
 
 Plain Python, no Django. Everything the ledger pays out is decided here.
 """
@@ -26,7 +26,7 @@ class Winner(StrEnum):
 
 
 # Banker's two-card total -> the Player third-card values on which the Banker draws,
-# when the Player drew. Totals 0–2 always draw, 7 always stands (RULES.md's tableau).
+# when the Player drew. Totals 0–2 always draw, 7 always stands (the tableau in the README).
 _BANKER_DRAWS_AGAINST: dict[int, frozenset[int]] = {
     0: frozenset(range(10)),
     1: frozenset(range(10)),
@@ -138,12 +138,6 @@ def cards_due(player: tuple[Card, ...], banker: tuple[Card, ...]) -> CardsDue:
         template = MSG_BANKER_MUST_STAND_STOOD if third is None else MSG_BANKER_MUST_STAND
         raise HandError(template, total=banker_two, third=third)
     return CardsDue(player=False, banker=banker_due and len(banker) == 2)
-
-
-def third_cards_due(first_four: tuple[Card, Card, Card, Card]) -> CardsDue:
-    """For the entry screen: given P1 B1 P2 B2 in deal order, which third cards are due."""
-    p1, b1, p2, b2 = first_four
-    return cards_due((p1, p2), (b1, b2))
 
 
 def check_copies(cards: tuple[Card, ...], decks: int) -> None:

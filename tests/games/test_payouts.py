@@ -34,7 +34,7 @@ def settle(rules, bet, stake, outcome):
 
 
 def test_the_reference_coup_leaves_the_owner_180_up(hand_from):
-    # RULES.md: Player bets 10+30+70, Banker bets 100+80+60+50; Player wins.
+    # The blog's example coup: Player bets 10+30+70, Banker bets 100+80+60+50; Player wins.
     outcome = hand_from("9 7", "J J 10").outcome()
     results = [resolve_bet(EVERYTHING, BetType.PLAYER, D(s), outcome) for s in (10, 30, 70)]
     results += [resolve_bet(EVERYTHING, BetType.BANKER, D(s), outcome) for s in (100, 80, 60, 50)]

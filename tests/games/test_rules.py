@@ -13,11 +13,10 @@ from games.rules import (
     Outcome,
     Winner,
     cards_due,
-    third_cards_due,
     validate_hand,
 )
 
-# RULES.md's tableau, written out as printed: Banker's total -> Player third cards it draws on.
+# The tableau as published (README, "The game"), written out: Banker's total -> Player third cards it draws on.
 BANKER_DRAWS_ON = {
     0: "0123456789",
     1: "0123456789",
@@ -134,7 +133,7 @@ def test_a_single_deck_cannot_hold_a_suited_card_twice_or_five_of_a_rank():
 )
 def test_third_cards_due_from_the_first_four_cards_in_deal_order(first_four, expected):
     p1, b1, p2, b2 = parse_cards(first_four)
-    assert third_cards_due((p1, b1, p2, b2)) == expected
+    assert cards_due((p1, p2), (b1, b2)) == expected
 
 
 def test_cards_due_follows_a_hand_card_by_card():

@@ -18,7 +18,7 @@ from shoebook.roles import is_host, is_table_staff
 
 D = Decimal
 
-# RULES.md, "The reference night": guests' gross result and commission per shoe.
+# The reference night (README): guests' gross result and commission per shoe.
 REFERENCE = [
     ("280", "59.50"),
     ("-680", "64.00"),
