@@ -1,12 +1,15 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 from django.urls import reverse
 
 from games.rules import Winner
 from ledger import services
+from ledger.imports import template_csv
 from ledger.models import AuditEntry
 from tests.conftest import bet, entry
 
@@ -60,3 +63,22 @@ def test_the_host_reads_the_audit_log_and_nobody_changes_it(
     delete = reverse("admin:ledger_auditentry_delete", args=[logged.pk])
     assert admin_client.post(delete).status_code == 403  # not even a superuser
     assert AuditEntry.objects.filter(pk=logged.pk).exists()
+
+
+def test_the_audit_log_shows_every_kind_of_entry(client, host, seated, shoe, record, tmp_path):
+    """A hand, an undo, a correction, a settlement, an event edit and an import on one page."""
+    hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
+    services.hand_correct(hand=hand, entry=entry(result=Winner.TIE), reason="misread", by=host)
+    record(shoe, "8 K", "9 K")
+    services.hand_undo(shoe=shoe, by=host)
+    services.settlement_record(guest=seated[1], event=shoe.event, amount=Decimal("-50"),
+                               method="cash", by=host)  # fmt: skip
+    services.event_edit(event=shoe.event, by=host, venue="Bar K")
+    sheet = tmp_path / "night.csv"
+    sheet.write_text(template_csv())
+    call_command("import_scoresheet", str(sheet), "--event-name", "Paper night", "--date",
+                 "2026-11-21", "--by", host.username, stdout=StringIO())  # fmt: skip
+    client.force_login(host)
+    page = client.get(reverse("ledger:audit_log")).content.decode()
+    for action in AuditEntry.Action:
+        assert str(action.label) in page, action
