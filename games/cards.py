@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from games.messages import RuleError, gettext_noop
+from games.messages import RuleError, gettext_noop, plain
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("s", "h", "d", "c")
@@ -79,7 +79,7 @@ def check_decks(decks: int) -> None:
 
 def parse_card(token: str) -> Card:
     """Read one card: ``9``, ``9h``, ``k♠``, ``T``, ``10d``. Raises :class:`CardError`."""
-    text = token.strip()
+    text = plain(token)
     suit: str | None = None
     if text and text[-1] in _SUIT_ALIASES:
         suit = _SUIT_ALIASES[text[-1]]
@@ -92,7 +92,7 @@ def parse_card(token: str) -> Card:
 
 def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
     """Read a space- or comma-separated list of cards (``"J J 10"``), or an iterable of tokens."""
-    tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    tokens = plain(text).replace(",", " ").split() if isinstance(text, str) else list(text)
     return tuple(parse_card(token) for token in tokens)
 
 

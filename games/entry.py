@@ -11,15 +11,22 @@ field, a spreadsheet column); none of them decides a rule. Plain Python, no Djan
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from dataclasses import dataclass, replace
+from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
 from games.cards import Card, CardError, format_cards, parse_card, parse_cards
-from games.messages import Label, RuleError, Text, Translate, gettext_noop, untranslated
+from games.messages import (
+    Label,
+    RuleError,
+    Text,
+    Translate,
+    gettext_noop,
+    plain,
+    untranslated,
+)
 from games.payouts import (
     MSG_BET_NOT_OFFERED,
     PAIR_BETS,
@@ -71,6 +78,7 @@ MSG_PAIR_NOT_NOTED = gettext_noop(
     "A {side} pair bet is settled by the cards or by noting the pair (yes or no)."
 )
 MSG_NO_SUCH_SEAT = gettext_noop("There is no seat {seat}: seats run 1–7.")
+MSG_SEAT_MISSING = gettext_noop("A bet needs its seat (1–7).")
 MSG_EMPTY_SEAT = gettext_noop("The seat is empty: seat a guest before taking a bet there.")
 MSG_UNKNOWN_BET = gettext_noop("“{text}” is not a bet here (one of: {offered}).")
 MSG_DUPLICATE_BET = gettext_noop("This bet is entered twice for the same seat.")
@@ -83,6 +91,10 @@ MSG_ON_SEAT = gettext_noop("Seat {seat} · {bet}: {problem}")
 MSG_TAP_START = gettext_noop("Tap the cards in deal order: Player, Banker, Player, Banker.")
 MSG_TAP_NEXT = gettext_noop("Next: {card}.")
 MSG_PLAYER_DRAWS = gettext_noop("Player draws a third card.")
+MSG_THIRD_CARD_EARLY = gettext_noop("{side} has a third card before both sides have two.")
+MSG_TYPED_OUT_OF_ORDER = gettext_noop(
+    "The typed cards are not in deal order: correct them in the boxes, or clear them to tap."
+)
 MSG_BANKER_DRAWS = gettext_noop("Banker draws a third card.")
 MSG_WINS = gettext_noop("{winner} wins {player}–{banker}.")
 MSG_WINS_NATURAL = gettext_noop("{winner} wins {player}–{banker} (natural).")
@@ -111,7 +123,9 @@ _RESULTS = {
 }
 YES, NO = frozenset({"yes", "y", "1", "true"}), frozenset({"no", "n", "0", "false"})
 # Thousands grouped with commas ("1,000", "12,500.50"); any other comma is refused, never guessed.
-_GROUPED = re.compile(r"[+-]?\d{1,3}(,\d{3})+(\.\d*)?")
+_GROUPED = re.compile(r"[+-]?[0-9]{1,3}(,[0-9]{3})+(\.[0-9]+)?")
+_AMOUNT = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?")
+MAX_AMOUNT_DIGITS = 15  # no table takes a stake of a thousand trillion chips
 
 
 # --- what came in -------------------------------------------------------------------------
@@ -327,7 +341,7 @@ def _check_agrees(
 def _read_result(value: Winner | str | None, problems: list[Problem]) -> Winner | None:
     if value is None or isinstance(value, Winner):
         return value
-    text = value.strip()
+    text = plain(value)
     if not text:
         return None
     winner = _RESULTS.get(text.casefold())
@@ -339,7 +353,7 @@ def _read_result(value: Winner | str | None, problems: list[Problem]) -> Winner 
 def _read_flag(where: Field, value: bool | str | None, problems: list[Problem]) -> bool | None:
     if value is None or isinstance(value, bool):
         return value
-    text = value.strip().casefold()
+    text = plain(value).casefold()
     if not text:
         return None
     if text in YES:
@@ -372,8 +386,10 @@ def _settle_bets(
             found.append(Problem(where, RuleError(template, **params), bet=index))
 
         seat = read_seat(entry.seat)
-        if seat is None:
-            refuse(Field.SEAT, MSG_NO_SUCH_SEAT, seat=str(entry.seat).strip())
+        if seat is None and not plain(str(entry.seat)):
+            refuse(Field.SEAT, MSG_SEAT_MISSING)
+        elif seat is None:
+            refuse(Field.SEAT, MSG_NO_SUCH_SEAT, seat=plain(str(entry.seat)))
         elif occupied is not None and seat not in occupied:
             refuse(Field.SEAT, MSG_EMPTY_SEAT)
         bet_type = _bet_type_or_none(entry.bet)
@@ -406,7 +422,7 @@ def _read_stake(
 ) -> Decimal | None:
     stake = read_amount(value)
     if stake is None:
-        refuse(Field.STAKE, MSG_NOT_A_NUMBER, text=str(value).strip())
+        refuse(Field.STAKE, MSG_NOT_A_NUMBER, text=plain(str(value)))
         return None
     try:
         check_stake(stake)
@@ -425,8 +441,8 @@ def _read_stake(
 def read_seat(value: int | str) -> int | None:
     """A seat number 1–7, from a number or its text; ``None`` when it is not one."""
     if isinstance(value, str):
-        text = value.strip()
-        if not (text.isascii() and text.isdigit()):
+        text = plain(value)
+        if not (text.isascii() and text.isdigit() and len(text) < 3):
             return None
         value = int(text)
     return value if value in SEATS else None
@@ -436,25 +452,25 @@ def _bet_type_or_none(value: BetType | str) -> BetType | None:
     if isinstance(value, BetType):
         return value
     try:
-        return BetType(value.strip().casefold())
+        return BetType(plain(value).casefold())
     except ValueError:
         return None
 
 
 def read_amount(value: Decimal | str) -> Decimal | None:
-    """An amount of chips from a number or its text (``1,000`` groups thousands); ``None`` when
-    it is not a finite number. Range and cents are for the caller to check."""
-    if isinstance(value, str):
-        text = unicodedata.normalize("NFKC", value).strip()
-        if _GROUPED.fullmatch(text):
-            text = text.replace(",", "")
-        if not text or not all(char.isascii() for char in text):
-            return None
-        try:
-            value = Decimal(text)
-        except InvalidOperation:
-            return None
-    return value if value.is_finite() else None
+    """An amount of chips as a person writes it: digits with an optional sign and decimals,
+    thousands optionally grouped with commas (``1,000``), full-width digits read as digits.
+    ``None`` for anything else — exponents, underscores, other commas, other digits, more than
+    fifteen digits before the point: nothing is guessed. Range and cents are the caller's."""
+    if isinstance(value, Decimal):
+        return value if value.is_finite() and value.adjusted() < MAX_AMOUNT_DIGITS else None
+    text = plain(value)
+    if _GROUPED.fullmatch(text):
+        text = text.replace(",", "")
+    if not _AMOUNT.fullmatch(text):
+        return None
+    amount = Decimal(text)
+    return amount if amount.adjusted() < MAX_AMOUNT_DIGITS else None
 
 
 def bet_problem_message(
@@ -495,11 +511,15 @@ class TapReading:
         return tuple(str(card) for card in [*order, *self.banker[2:]])
 
     def status(self) -> Text:
-        """What the dealer does next, or how the hand came out."""
+        """What the dealer does next, how the hand came out, or what is wrong."""
+        if self.problem is not None:
+            return Text(self.problem.template, **self.problem.params)
         if not self.player and not self.banker:
             return Text(MSG_TAP_START)
-        if len(self.player) < 2 or len(self.banker) < 2:
-            return Text(MSG_TAP_NEXT, card=_CARD_NAMES[len(self.player) + len(self.banker)])
+        first_four = ((self.player, 0), (self.banker, 0), (self.player, 1), (self.banker, 1))
+        for name, (side, position) in zip(_CARD_NAMES, first_four, strict=True):
+            if len(side) <= position:
+                return Text(MSG_TAP_NEXT, card=name)
         if self.due[0]:
             return Text(MSG_PLAYER_DRAWS)
         if self.due[1]:
@@ -556,6 +576,10 @@ def read_typed(player_text: str, banker_text: str, *, decks: int | None = None) 
     except CardError as error:
         return TapReading(problem=error)
     due = (len(player) < 2, len(banker) < 2)
+    early = next((side for side, cards in ((PLAYER, player), (BANKER, banker))
+                  if len(cards) > 2 and min(len(player), len(banker)) < 2), None)  # fmt: skip
+    if early is not None:
+        return TapReading(player, banker, RuleError(MSG_THIRD_CARD_EARLY, side=early), 0, due)
     try:
         if len(player) >= 2 and len(banker) >= 2:
             cards = cards_due(player, banker)
@@ -567,6 +591,33 @@ def read_typed(player_text: str, banker_text: str, *, decks: int | None = None) 
     except HandError as error:
         return TapReading(player, banker, error, 0, due)
     return TapReading(player, banker, None, len(player) + len(banker), due)
+
+
+def press(
+    taps: Sequence[str],
+    player_text: str = "",
+    banker_text: str = "",
+    *,
+    add: str = "",
+    back: bool = False,
+    decks: int | None = None,
+) -> TapReading:
+    """The card keypad. Its state is the taps so far, which the page keeps; a key adds a card
+    (``add``) or takes the last one back (``back``), and without a key the typed boxes are read.
+    If the boxes were typed in since the last tap, the typed cards become the taps — when they
+    read in deal order; otherwise the key is refused and the typed cards kept as they are."""
+    typed = read_typed(player_text, banker_text, decks=decks)
+    if not (add or back):
+        return typed
+    so_far = read_taps(taps, decks=decks)
+    if (so_far.player, so_far.banker) != (typed.player, typed.banker):
+        if typed.problem is not None:
+            return typed
+        replay = read_taps(typed.taps, decks=decks)
+        if replay.problem or (replay.player, replay.banker) != (typed.player, typed.banker):
+            return replace(typed, problem=RuleError(MSG_TYPED_OUT_OF_ORDER))
+        taps = typed.taps
+    return read_taps([*taps, add] if add else list(taps)[:-1], decks=decks)
 
 
 def _too_many_copies(dealt: tuple[Card, ...], card: Card, decks: int | None) -> RuleError | None:

@@ -30,6 +30,24 @@ class Label(str):
 
 
 MINUS = "\u2212"
+# Full-width forms (what a Japanese keyboard types: "１０", "Ｐ", "，") and the ideographic space,
+# read as their ASCII letters, digits and signs. Nothing else is folded: "⑩" is not 10.
+_FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+
+
+def plain(text: str) -> str:
+    """Text as typed, with full-width forms read as ASCII and the ends trimmed."""
+    return text.translate(_FULL_WIDTH).strip()
+
+
+def whole_cents(amount: Decimal) -> bool:
+    """Whether an amount is counted in whole cents, judged from its digits (no arithmetic, so
+    no rounding and no overflow, whatever its size)."""
+    _sign, digits, exponent = amount.as_tuple()
+    if not isinstance(exponent, int):
+        return False  # infinity or NaN
+    beyond_cents = -2 - exponent
+    return beyond_cents <= 0 or all(digit == 0 for digit in digits[-beyond_cents:])
 
 
 def format_chips(amount: Decimal, symbol: str = "", *, signed: bool = False) -> str:
@@ -41,11 +59,18 @@ def format_chips(amount: Decimal, symbol: str = "", *, signed: bool = False) -> 
     return sign + symbol + text
 
 
+SHOWN_TEXT_LENGTH = 40
+
+
 def _shown(value: Any, translate: Translate) -> Any:
     if isinstance(value, Label):
         return translate(value)
-    if isinstance(value, Decimal):
-        return format_chips(value)
+    if isinstance(value, Decimal):  # an amount: as chips, unless it is odd or out of all scale
+        if not value.is_finite() or abs(value.adjusted()) > 15:
+            return str(value)
+        return format_chips(value) if whole_cents(value) else f"{value:f}"
+    if isinstance(value, str) and len(value) > SHOWN_TEXT_LENGTH:
+        return value[: SHOWN_TEXT_LENGTH - 1] + "…"  # what someone typed, cut to fit a message
     return value
 
 

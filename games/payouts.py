@@ -14,7 +14,15 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from games.messages import Label, RuleError, Translate, gettext_noop, render, untranslated
+from games.messages import (
+    Label,
+    RuleError,
+    Translate,
+    gettext_noop,
+    render,
+    untranslated,
+    whole_cents,
+)
 from games.rules import Outcome, Winner
 
 CENT = Decimal("0.01")
@@ -347,8 +355,7 @@ class BetResult:
 def check_stake(stake: Decimal) -> None:
     if not stake > 0:
         raise BetError(MSG_STAKE_NOT_POSITIVE, stake=stake)
-    cents = stake * 100  # quantize() would fail on amounts past the context's precision
-    if cents != cents.to_integral_value():
+    if not whole_cents(stake):
         raise BetError(MSG_STAKE_CENTS, stake=stake)
 
 

@@ -25,8 +25,10 @@ from games.entry import (
     MSG_PAIR_NOT_NOTED,
     MSG_PLAYER_DRAWS,
     MSG_RESULT_CONTRADICTS,
+    MSG_SEAT_MISSING,
     MSG_TAP_NEXT,
     MSG_TAP_START,
+    MSG_THIRD_CARD_EARLY,
     MSG_UNDER_MINIMUM,
     MSG_UNKNOWN_BET,
     MSG_UNKNOWN_RESULT,
@@ -37,6 +39,7 @@ from games.entry import (
     Field,
     HandEntry,
     TableRules,
+    press,
     read_amount,
     read_taps,
     read_typed,
@@ -202,7 +205,15 @@ def test_a_side_bet_settled_from_the_cards_needs_them():
         (BetEntry(1, "player", "-10"), Field.STAKE, MSG_STAKE_NOT_POSITIVE),
         (BetEntry(1, "player", "10.005"), Field.STAKE, MSG_STAKE_CENTS),
         (BetEntry(1, "player", "5"), Field.STAKE, MSG_UNDER_MINIMUM),
-        (BetEntry(1, "player", "1e30"), Field.STAKE, MSG_OVER_MAXIMUM),
+        (BetEntry(1, "player", "1e30"), Field.STAKE, MSG_NOT_A_NUMBER),
+        (BetEntry(1, "player", "1e3"), Field.STAKE, MSG_NOT_A_NUMBER),
+        (BetEntry(1, "player", "1_000"), Field.STAKE, MSG_NOT_A_NUMBER),
+        (BetEntry(1, "player", "⑩"), Field.STAKE, MSG_NOT_A_NUMBER),
+        (BetEntry(1, "player", "0x10"), Field.STAKE, MSG_NOT_A_NUMBER),
+        (BetEntry(1, "player", "9" * 16), Field.STAKE, MSG_NOT_A_NUMBER),
+        (BetEntry(1, "player", "9" * 15), Field.STAKE, MSG_OVER_MAXIMUM),
+        (BetEntry(1, "player", "10.0000000000000000000000000001"), Field.STAKE, MSG_STAKE_CENTS),
+        (BetEntry("", "player", "10"), Field.SEAT, MSG_SEAT_MISSING),
         (BetEntry(1, "player", "1,000.01"), Field.STAKE, MSG_OVER_MAXIMUM),
     ],
 )
@@ -212,7 +223,8 @@ def test_a_bad_bet_is_refused_on_its_field_with_its_index(bet, field, template):
 
 
 @pytest.mark.parametrize(("text", "amount"), [("1,000", D(1000)), ("１００", D(100)),
-                                              (" 12.50 ", D("12.50")), ("+20", D(20))])  # fmt: skip
+                                              (" 12.50 ", D("12.50")), ("+20", D(20)),
+                                              ("１，０００．５", D("1000.5"))])  # fmt: skip
 def test_amounts_read_as_a_person_writes_them(text, amount):
     assert read_amount(text) == amount
 
@@ -314,3 +326,55 @@ def test_random_entries_never_escape_the_pipeline_with_anything_but_a_rejection(
             problems = refusal.problems
             assert problems
             assert all(problem.message() for problem in problems)
+
+
+def test_full_width_text_reads_as_a_japanese_keyboard_types_it():
+    entry = HandEntry(
+        "９　７", "Ｊ，Ｊ，１０", result="Ｐ", bets=(BetEntry("１", "ＰＬＡＹＥＲ", "１００"),)
+    )
+    hand = settle_hand(entry, TABLE)
+    assert (hand.player_cards, hand.banker_cards, hand.bets[0].stake) == ("9 7", "J J 10", D(100))
+
+
+def test_an_amount_that_is_not_whole_cents_is_quoted_as_typed():
+    entry = HandEntry("9 7", "J J 10", bets=(BetEntry(1, "player", "10.005"),))
+    assert MSG_STAKE_CENTS.format(stake="10.005") in rejected_message(entry)  # not "got 10"
+
+
+def rejected_message(entry: HandEntry) -> str:
+    with pytest.raises(EntryRejected) as raised:
+        settle_hand(entry, TABLE)
+    return str(raised.value)
+
+
+def test_a_third_card_typed_before_both_sides_have_two_is_named():
+    reading = read_typed("2 3 4", "5")
+    assert reading.problem.template == MSG_THIRD_CARD_EARLY
+    assert reading.status().template == MSG_THIRD_CARD_EARLY
+
+
+def test_the_keypad_refuses_a_key_while_the_typed_cards_are_out_of_deal_order():
+    kept = press(["2", "5", "3"], "2 3 4", "5", add="K")
+    assert (len(kept.player), len(kept.banker)) == (3, 1)  # nothing moved to the other side
+    assert kept.problem.template == MSG_THIRD_CARD_EARLY
+    out_of_order = press([], "9 7", "J J 10 K", add="5")
+    assert out_of_order.problem is not None
+
+
+def test_the_keypad_continues_from_typed_cards_in_deal_order():
+    reading = press(["9", "J"], "9 7", "J J", add="10")
+    assert reading.taps == ("9", "J", "7", "J", "10") and reading.complete
+
+
+@given(
+    player=st.lists(st.sampled_from(["9", "K", "A", "5", "3", "Z", "9s"]), max_size=5),
+    banker=st.lists(st.sampled_from(["9", "K", "A", "5", "3", "Z", "9s"]), max_size=5),
+    taps=st.lists(st.sampled_from(["9", "K", "A", "5", "3", "Z"]), max_size=8),
+    key=st.sampled_from(["", "K", "4", "back"]),
+    decks=st.sampled_from([None, 1, 8]),
+)
+def test_the_keypad_always_answers_with_a_status_never_an_error(player, banker, taps, key, decks):
+    reading = press(taps, " ".join(player), " ".join(banker), add="" if key == "back" else key,
+                    back=key == "back", decks=decks)  # fmt: skip
+    assert reading.status().message()
+    assert len(reading.player) <= 5 and len(reading.banker) <= 5
