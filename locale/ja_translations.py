@@ -360,6 +360,9 @@ JA = {
     "Edit %(name)s": "%(name)sを編集",
     "Hands are logged: the rules, decks, chip rate and table limits stay as they were, so that no hand already played is priced again.": "ハンドが記録済みです。記録済みのハンドの精算が変わらないよう、ルール・デッキ数・チップのレート・テーブルの上下限は変更できません。",
     "Save": "保存",
+    "A bet needs its seat (1–7).": "ベットにはシート番号（1〜7）が必要です。",
+    "{side} has a third card before both sides have two.": "両方に2枚そろう前に{side}に3枚目があります。",
+    "The typed cards are not in deal order: correct them in the boxes, or clear them to tap.": "入力したカードが配る順になっていません。欄で直すか、消してからタップしてください。",
 }
 
 JA_PLURAL = {
