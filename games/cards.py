@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from games.messages import RuleError, gettext_noop, plain
+from games.messages import RuleError, Typed, gettext_noop, plain
 
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("s", "h", "d", "c")
@@ -48,7 +48,7 @@ class CardError(RuleError):
 
     def __init__(self, token: str) -> None:
         self.token = token
-        super().__init__(MSG_UNKNOWN_CARD, token=token)
+        super().__init__(MSG_UNKNOWN_CARD, token=Typed(token))
 
 
 @dataclass(frozen=True, slots=True)

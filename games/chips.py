@@ -14,6 +14,8 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models.expressions import Combinable, Expression
 
 from games.payouts import CENT
 
@@ -31,19 +33,28 @@ def from_cents(cents: int | Decimal) -> Decimal:
     return (Decimal(cents) / 100).quantize(CENT)
 
 
-class MoneyField(models.BigIntegerField):
+# What a model's money field may be set to; it always reads back a ``Decimal``.
+_Amount = Decimal | int | str | Combinable
+
+
+class MoneyField(models.BigIntegerField[_Amount, Decimal]):
     """A chip amount (``Decimal``, two places) stored as a whole number of cents."""
 
     description = "Chip amount, stored in cents"
 
-    def from_db_value(self, value: Any, expression: Any, connection: Any) -> Decimal | None:
+    def from_db_value(
+        self,
+        value: int | Decimal | float | None,
+        expression: Expression,
+        connection: BaseDatabaseWrapper,
+    ) -> Decimal | None:
         if value is None:
             return None
         if isinstance(value, float):  # never expected: integers sum exactly
             raise TypeError(f"Money came back from the database as a float ({value!r}).")
         return from_cents(value)
 
-    def to_python(self, value: Any) -> Decimal | None:
+    def to_python(self, value: object) -> Decimal | None:
         if value is None or value == "":
             return None
         if isinstance(value, Decimal):
@@ -53,11 +64,11 @@ class MoneyField(models.BigIntegerField):
         except InvalidOperation:
             raise ValidationError("Enter a number.", code="invalid") from None
 
-    def get_prep_value(self, value: Any) -> int | None:
+    def get_prep_value(self, value: object) -> int | None:
         amount = self.to_python(value)
         return None if amount is None else to_cents(amount)
 
-    def formfield(self, **kwargs: Any) -> forms.Field:
+    def formfield(self, **kwargs: Any) -> forms.Field | None:
         # Skip IntegerField.formfield: the form deals in chips, not cents.
         return models.Field.formfield(
             self, form_class=forms.DecimalField, max_digits=13, decimal_places=2, **kwargs

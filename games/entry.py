@@ -23,6 +23,7 @@ from games.messages import (
     RuleError,
     Text,
     Translate,
+    Typed,
     gettext_noop,
     plain,
     untranslated,
@@ -346,7 +347,7 @@ def _read_result(value: Winner | str | None, problems: list[Problem]) -> Winner 
         return None
     winner = _RESULTS.get(text.casefold())
     if winner is None:
-        problems.append(Problem(Field.RESULT, RuleError(MSG_UNKNOWN_RESULT, text=value)))
+        problems.append(Problem(Field.RESULT, RuleError(MSG_UNKNOWN_RESULT, text=Typed(value))))
     return winner
 
 
@@ -360,7 +361,7 @@ def _read_flag(where: Field, value: bool | str | None, problems: list[Problem]) 
         return True
     if text in NO:
         return False
-    problems.append(Problem(where, RuleError(MSG_NOT_YES_NO, text=value)))
+    problems.append(Problem(where, RuleError(MSG_NOT_YES_NO, text=Typed(value))))
     return None
 
 
@@ -389,13 +390,13 @@ def _settle_bets(
         if seat is None and not plain(str(entry.seat)):
             refuse(Field.SEAT, MSG_SEAT_MISSING)
         elif seat is None:
-            refuse(Field.SEAT, MSG_NO_SUCH_SEAT, seat=plain(str(entry.seat)))
+            refuse(Field.SEAT, MSG_NO_SUCH_SEAT, seat=Typed(plain(str(entry.seat))))
         elif occupied is not None and seat not in occupied:
             refuse(Field.SEAT, MSG_EMPTY_SEAT)
         bet_type = _bet_type_or_none(entry.bet)
         if bet_type is None:
             offered = ", ".join(bet.value for bet in table.rules.offered_bets)
-            refuse(Field.BET, MSG_UNKNOWN_BET, text=str(entry.bet), offered=offered)
+            refuse(Field.BET, MSG_UNKNOWN_BET, text=Typed(str(entry.bet)), offered=offered)
         elif not table.rules.offers(bet_type):
             refuse(Field.BET, MSG_BET_NOT_OFFERED, bet=bet_type.label)
         elif seat is not None and (seat, bet_type) in seen:
@@ -422,7 +423,7 @@ def _read_stake(
 ) -> Decimal | None:
     stake = read_amount(value)
     if stake is None:
-        refuse(Field.STAKE, MSG_NOT_A_NUMBER, text=plain(str(value)))
+        refuse(Field.STAKE, MSG_NOT_A_NUMBER, text=Typed(plain(str(value))))
         return None
     try:
         check_stake(stake)

@@ -67,5 +67,5 @@ class RuleSetForm(forms.Form):
         return data
 
     @classmethod
-    def initial_data(cls) -> dict[str, Any]:
+    def initial_data(cls) -> dict[str, object]:
         return {name: field.initial for name, field in cls.base_fields.items()}

@@ -23,6 +23,12 @@ def untranslated(message: str) -> str:
     return message
 
 
+class Typed(str):
+    """Text a person typed, quoted in a message: cut to fit when it is long."""
+
+    __slots__ = ()
+
+
 class Label(str):
     """A word the interface shows (a bet, a side): translated with the message that holds it."""
 
@@ -69,8 +75,8 @@ def _shown(value: Any, translate: Translate) -> Any:
         if not value.is_finite() or abs(value.adjusted()) > 15:
             return str(value)
         return format_chips(value) if whole_cents(value) else f"{value:f}"
-    if isinstance(value, str) and len(value) > SHOWN_TEXT_LENGTH:
-        return value[: SHOWN_TEXT_LENGTH - 1] + "…"  # what someone typed, cut to fit a message
+    if isinstance(value, Typed) and len(value) > SHOWN_TEXT_LENGTH:
+        return value[: SHOWN_TEXT_LENGTH - 1] + "…"
     return value
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -60,11 +60,30 @@ def shoe_marks(shoe: Shoe) -> tuple[list[HandMark], dict[int, int]]:
 CELL = 10  # SVG units per grid cell; the SVG scales to any size
 
 
+class Mark(TypedDict):
+    """One mark of a road: its cell, and what its shape shows. A bead or big-road mark is a
+    hand (``winner``, pairs, ``url`` ...); a derived road's mark is a ``colour``."""
+
+    col: int
+    row: int
+    x: NotRequired[int]  # the cell's centre in SVG units, set by ``Road``
+    y: NotRequired[int]
+    winner: NotRequired[str]  # a Winner's value, or "tie-only" on the big road
+    letter: NotRequired[str]
+    ties: NotRequired[int]
+    player_pair: NotRequired[bool]
+    banker_pair: NotRequired[bool]
+    natural: NotRequired[bool | None]
+    number: NotRequired[int]
+    url: NotRequired[str]
+    colour: NotRequired[str]
+
+
 @dataclass
 class Road:
     name: str
     columns: int
-    marks: list[dict[str, Any]]
+    marks: list[Mark]
 
     def __post_init__(self) -> None:
         for mark in self.marks:
@@ -103,18 +122,18 @@ class Road:
 # ourselves — nothing a guest typed — so the shapes are plain strings, marked safe once per road.
 
 
-def _pairs(m: dict[str, Any], radius: float) -> str:
+def _pairs(m: Mark, radius: float) -> str:
     x, y = m["x"], m["y"]
     banker = f'<circle class="pair-banker" cx="{x - 3}" cy="{y - 3}" r="{radius}"/>'
     player = f'<circle class="pair-player" cx="{x + 3}" cy="{y + 3}" r="{radius}"/>'
     return (banker if m["banker_pair"] else "") + (player if m["player_pair"] else "")
 
 
-def _linked(m: dict[str, Any], shape: str) -> str:
+def _linked(m: Mark, shape: str) -> str:
     return f'<a href="{m["url"]}">{shape}</a>' if m.get("url") else shape
 
 
-def _bead(m: dict[str, Any]) -> str:
+def _bead(m: Mark) -> str:
     x, y, natural = m["x"], m["y"], " natural" if m["natural"] else ""
     return _linked(m, (
         f'<g class="bead bead-{m["winner"]}{natural}" data-hand="{m["number"]}">'
@@ -123,7 +142,7 @@ def _bead(m: dict[str, Any]) -> str:
     ))  # fmt: skip
 
 
-def _big(m: dict[str, Any]) -> str:
+def _big(m: Mark) -> str:
     x, y, natural = m["x"], m["y"], " natural" if m["natural"] else ""
     circle = f'<circle cx="{x}" cy="{y}" r="3.8"/>' if m["winner"] != "tie-only" else ""
     ties = ""
@@ -137,15 +156,15 @@ def _big(m: dict[str, Any]) -> str:
     ))  # fmt: skip
 
 
-def _ring(m: dict[str, Any]) -> str:
+def _ring(m: Mark) -> str:
     return f'<circle class="derived-{m["colour"]} hollow" cx="{m["x"]}" cy="{m["y"]}" r="3.5"/>'
 
 
-def _dot(m: dict[str, Any]) -> str:
+def _dot(m: Mark) -> str:
     return f'<circle class="derived-{m["colour"]}" cx="{m["x"]}" cy="{m["y"]}" r="3.5"/>'
 
 
-def _slash(m: dict[str, Any]) -> str:
+def _slash(m: Mark) -> str:
     x, y = m["x"], m["y"]
     return (
         f'<line class="derived-{m["colour"]}" x1="{x - 3}" y1="{y + 3}" x2="{x + 3}" y2="{y - 3}"/>'
@@ -165,18 +184,18 @@ def _link(ids: dict[int, int], number: int | None, link: HandLink | None) -> str
     return link(ids[number])
 
 
-def scoreboard(shoe: Shoe, *, link: HandLink | None = None) -> dict[str, Any]:
+def scoreboard(shoe: Shoe, *, link: HandLink | None = None) -> dict[str, object]:
     """Everything the scoreboard template draws. ``link`` turns a hand's id into the address of
     its page, to make each mark a link (for hosts and dealers, who may see the bets)."""
     marks, ids = shoe_marks(shoe)
-    beads = [
+    beads: list[Mark] = [
         {"col": cell.col, "row": cell.row, "winner": cell.hand.winner.value,
          "letter": _(cell.hand.winner.value.title())[0], "player_pair": cell.hand.player_pair,
          "banker_pair": cell.hand.banker_pair, "natural": cell.hand.natural,
          "number": cell.hand.number, "url": _link(ids, cell.hand.number, link)}
         for cell in bead_plate(marks)
     ]  # fmt: skip
-    big = [
+    big: list[Mark] = [
         {"col": cell.col, "row": cell.row,
          "winner": cell.winner.value if cell.winner else "tie-only", "ties": cell.ties,
          "player_pair": bool(cell.hand and cell.hand.player_pair),

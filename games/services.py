@@ -9,13 +9,15 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Field, Max
 from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from games.models import Event, Hand, Shoe
 from games.payouts import RuleSet
+from shoebook.roles import Actor
 
 MSG_EVENT_CLOSED = _("This event is closed: nothing more can be logged in it.")
 MSG_SHOE_CLOSED = _("Shoe {number} is closed: nothing more can be logged in it.")
@@ -32,7 +34,7 @@ def event_create(
     name: str,
     date: date,
     rules: RuleSet,
-    by: Any,
+    by: Actor,
     venue: str = "",
     format: str = Event.Format.MINI,
     decks: int = 8,
@@ -86,14 +88,22 @@ def event_has_hands(event: Event) -> bool:
     return Hand.objects.filter(shoe__event=event).exists()
 
 
-def _stored_value(name: str, value: Any) -> Any:
+def _event_field(name: str) -> Field[Any, Any]:
+    """One of ``EVENT_FIELDS``: a column of the event's own, never a relation."""
+    field = Event._meta.get_field(name)
+    if not isinstance(field, Field):
+        raise TypeError(f"{name} is not a field of the event's own")
+    return field
+
+
+def _stored_value(name: str, value: object) -> Any:
     """``value`` as the event stores it, so that an unchanged field compares equal."""
     if name == "rules":
         if not isinstance(value, RuleSet):
             raise TypeError(f"event_update(rules=...) takes a RuleSet, not {type(value).__name__}")
         return value.to_dict()
     try:
-        return Event._meta.get_field(name).to_python(value)
+        return _event_field(name).to_python(value)
     except ValidationError:
         return value  # not comparable; full_clean() reports it against the field
 
@@ -105,7 +115,7 @@ def _differs(event: Event, name: str, stored: Any) -> bool:
 
 
 @transaction.atomic
-def event_update(*, event: Event, by: Any, **changes: Any) -> Event:
+def event_update(*, event: Event, by: Actor, **changes: Any) -> Event:
     """Change an open event's details. Before its first hand any field ``event_create`` takes
     may change; after it, only name, date, venue and the planned hands per shoe: the rules,
     decks, limits, chip rate and currency priced the hands already played. A field given the
@@ -128,7 +138,7 @@ def event_update(*, event: Event, by: Any, **changes: Any) -> Event:
             {
                 name: ValidationError(
                     MSG_FROZEN_AFTER_FIRST_HAND.format(
-                        field=capfirst(Event._meta.get_field(name).verbose_name)
+                        field=capfirst(_event_field(name).verbose_name)
                     ),
                     code="frozen_after_first_hand",
                 )
@@ -153,14 +163,14 @@ def check_shoe_open(shoe: Shoe) -> None:
         raise ValidationError(MSG_SHOE_CLOSED.format(number=shoe.number), code="shoe_closed")
 
 
-def _refuse_if_a_shoe_is_open(event: Event, message: str) -> None:
+def _refuse_if_a_shoe_is_open(event: Event, message: StrOrPromise) -> None:
     open_shoe = event.shoes.filter(closed_at__isnull=True).first()
     if open_shoe is not None:
         raise ValidationError(message.format(number=open_shoe.number), code="shoe_open")
 
 
 @transaction.atomic
-def shoe_start(*, event: Event, by: Any) -> Shoe:
+def shoe_start(*, event: Event, by: Actor) -> Shoe:
     event = Event.objects.select_for_update().get(pk=event.pk)
     check_event_open(event)
     _refuse_if_a_shoe_is_open(event, MSG_SHOE_ALREADY_OPEN)
@@ -172,7 +182,7 @@ def shoe_start(*, event: Event, by: Any) -> Shoe:
 
 
 @transaction.atomic
-def shoe_close(*, shoe: Shoe, by: Any) -> Shoe:
+def shoe_close(*, shoe: Shoe, by: Actor) -> Shoe:
     shoe = Shoe.objects.select_for_update().select_related("event").get(pk=shoe.pk)
     check_shoe_open(shoe)
     shoe.closed_at = timezone.now()
@@ -182,7 +192,7 @@ def shoe_close(*, shoe: Shoe, by: Any) -> Shoe:
 
 
 @transaction.atomic
-def event_close(*, event: Event, by: Any) -> Event:
+def event_close(*, event: Event, by: Actor) -> Event:
     event = Event.objects.select_for_update().get(pk=event.pk)
     check_event_open(event)
     _refuse_if_a_shoe_is_open(event, MSG_CLOSE_SHOE_FIRST)

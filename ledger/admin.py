@@ -5,6 +5,7 @@ the auth admin) to a guest, or unlinking it. Nothing else on a guest changes her
 """
 
 from django.contrib import admin
+from django.http import HttpRequest
 
 from games.admin import ReadOnlyAdmin
 from ledger.models import (
@@ -20,60 +21,60 @@ from ledger.models import (
 
 
 @admin.register(Guest)
-class GuestAdmin(admin.ModelAdmin):
+class GuestAdmin(admin.ModelAdmin[Guest]):
     list_display = ["name", "user", "created_at"]
     search_fields = ["name"]
     # The private link is issued and revoked from the guest's page, never shown or typed here.
     fields = ["name", "user", "created_at"]
     readonly_fields = ["name", "created_at"]
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Guest | None = None) -> bool:
         return False
 
 
 @admin.register(EventGuest)
-class EventGuestAdmin(ReadOnlyAdmin):
+class EventGuestAdmin(ReadOnlyAdmin[EventGuest]):
     list_display = ["event", "guest", "added_at"]
     list_select_related = ["event", "guest"]
 
 
 @admin.register(Seating)
-class SeatingAdmin(ReadOnlyAdmin):
+class SeatingAdmin(ReadOnlyAdmin[Seating]):
     list_display = ["shoe", "seat", "guest", "from_hand", "to_hand"]
     list_select_related = ["shoe__event", "guest"]
 
 
 @admin.register(Bet)
-class BetAdmin(ReadOnlyAdmin):
+class BetAdmin(ReadOnlyAdmin[Bet]):
     list_display = ["hand", "seat", "guest", "bet_type", "stake", "gross", "commission", "net"]
     list_select_related = ["hand__shoe__event", "guest"]
     list_filter = ["bet_type"]
 
 
 @admin.register(HandRevision)
-class HandRevisionAdmin(ReadOnlyAdmin):
+class HandRevisionAdmin(ReadOnlyAdmin[HandRevision]):
     list_display = ["shoe", "hand_number", "kind", "reason", "changed_by", "changed_at"]
     list_select_related = ["shoe__event", "changed_by"]
 
 
 @admin.register(Settlement)
-class SettlementAdmin(ReadOnlyAdmin):
+class SettlementAdmin(ReadOnlyAdmin[Settlement]):
     list_display = ["recorded_at", "guest", "event", "amount", "method", "note", "recorded_by"]
     list_select_related = ["guest", "event", "recorded_by"]
     list_filter = ["method"]
 
 
 @admin.register(GuestEventResult)
-class GuestEventResultAdmin(ReadOnlyAdmin):
+class GuestEventResultAdmin(ReadOnlyAdmin[GuestEventResult]):
     list_display = ["event", "guest", "hands", "stake", "gross", "commission", "net"]
     list_select_related = ["event", "guest"]
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(ReadOnlyAdmin):
+class AuditEntryAdmin(ReadOnlyAdmin[AuditEntry]):
     list_display = ["at", "action", "event", "summary", "by"]
     list_select_related = ["event", "by"]
     list_filter = ["action"]

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 from itertools import cycle
-from typing import Any
+from typing import TypedDict
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import Group, User
@@ -160,8 +160,13 @@ def _demo_users() -> dict[str, User]:
     return users
 
 
+class DemoNight(TypedDict):
+    event: Event
+    users: list[str]  # the demo logins' usernames
+
+
 @transaction.atomic
-def load_reference_night() -> dict[str, Any]:
+def load_reference_night() -> DemoNight:
     users = _demo_users()
     host = users["host"]
     event = game_services.event_create(

@@ -12,16 +12,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from copy import copy
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 from io import BytesIO
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, TypeAlias
 
 from django.db.models import QuerySet
 from django.http import FileResponse
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
-from openpyxl.cell import WriteOnlyCell
+from openpyxl.cell import Cell
 from openpyxl.cell.cell import ERROR_CODES
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
@@ -31,6 +31,25 @@ from games.models import Event, Hand
 from ledger.models import Bet, Guest, Settlement
 from ledger.money import to_yen
 from ledger.results import event_settlement, event_shoe_rows
+
+# What a cell of the workbook holds.
+CellValue: TypeAlias = str | int | float | Decimal | date | datetime | None
+
+if TYPE_CHECKING:
+    from openpyxl.styles.cell_style import StyleArray
+
+    class _Cell(Cell):
+        # A cell's style, in a slot openpyxl keeps private (types-openpyxl leaves it out): the
+        # sheets copy it from one styled cell per kind of column, which is far cheaper than
+        # styling each of a season's two million cells by name.
+        _style: StyleArray
+
+    def WriteOnlyCell(ws: Worksheet, value: CellValue = None) -> _Cell:
+        """openpyxl's, as it is: it takes ``Decimal`` and dates too (types-openpyxl does not)."""
+        ...
+
+else:
+    from openpyxl.cell import WriteOnlyCell
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
 CHIPS = "#,##0.00;-#,##0.00"
@@ -78,7 +97,7 @@ class Sheet:
             header.append(cell)
         self.sheet.append(header)
 
-    def _prototypes(self) -> dict[str, Any]:
+    def _prototypes(self) -> dict[str, StyleArray]:
         """One styled cell per kind; copying its style array is far cheaper than styling each
         of a season's two million cells by name."""
         styles = {}
@@ -86,7 +105,7 @@ class Sheet:
             cell = WriteOnlyCell(self.sheet, "")
             if kind == "quoted":
                 cell.number_format = "@"
-                cell._style.quotePrefix = 1
+                cell.quotePrefix = 1
             elif kind == DATE:
                 cell.number_format = "yyyy-mm-dd"
             elif kind != TEXT:
@@ -94,17 +113,17 @@ class Sheet:
             styles[kind] = cell._style
         return styles
 
-    def append(self, values: Sequence[object]) -> None:
+    def append(self, values: Sequence[CellValue]) -> None:
         self.sheet.append(
             [convert(value) for convert, value in zip(self._converters, values, strict=True)]
         )
 
-    def _converter(self, kind: str) -> Callable[[object], object]:
+    def _converter(self, kind: str) -> Callable[[CellValue], CellValue | Cell]:
         """How a column's values become cells, chosen once per column: a season is two million
         cells, and only money needs a styled cell; text needs one only when it is risky."""
         sheet, quoted = self.sheet, self._styles["quoted"]
 
-        def text(value: object) -> object:
+        def text(value: CellValue) -> CellValue | Cell:
             # openpyxl makes a formula of a string starting with "=" and an error of "#N/A"
             # and the like; anything else it writes as plain text, which is what we want.
             if not isinstance(value, str) or not value:
@@ -120,7 +139,7 @@ class Sheet:
             return text
         style = self._styles[kind]
 
-        def styled(value: object) -> object:
+        def styled(value: CellValue) -> CellValue | Cell:
             if value is None or isinstance(value, str):
                 return text(value)
             cell = WriteOnlyCell(sheet, value)
@@ -130,7 +149,7 @@ class Sheet:
         return styled
 
 
-SheetSpec = tuple[str, list[Column], Iterator[Sequence[object]]]
+SheetSpec = tuple[str, list[Column], Iterator[Sequence[CellValue]]]
 
 
 def summary_sheet(events: Sequence[Event]) -> SheetSpec:
@@ -143,10 +162,10 @@ def summary_sheet(events: Sequence[Event]) -> SheetSpec:
         Column(_("House net"), 14, CHIPS), Column(_("House net (¥)"), 16, YEN),
     ]  # fmt: skip
 
-    def rows() -> Iterator[Sequence[object]]:
+    def rows() -> Iterator[Sequence[CellValue]]:
         for event in events:
-            head = [event.name, event.date, event.venue, event.rule_set.describe(_),
-                    event.yen_per_chip]  # fmt: skip
+            head: list[CellValue] = [event.name, event.date, event.venue,
+                                     event.rule_set.describe(_), event.yen_per_chip]  # fmt: skip
             shoes, totals = event_shoe_rows(event)
             for row in [*shoes, totals]:
                 figures = row.figures
@@ -169,7 +188,7 @@ def guests_sheet(events: Sequence[Event], only: Guest | None) -> SheetSpec:
         Column(_("Balance after"), 14, CHIPS), Column(_("How settled"), 30, TEXT),
     ]  # fmt: skip
 
-    def rows() -> Iterator[Sequence[object]]:
+    def rows() -> Iterator[Sequence[CellValue]]:
         for event in events:
             results = {row.guest_id: row for row in event.guest_results.all()}
             methods: dict[int, set[str]] = {}
@@ -192,7 +211,9 @@ def guests_sheet(events: Sequence[Event], only: Guest | None) -> SheetSpec:
     return _("Guests"), columns, rows()
 
 
-def hands_rows(events: Sequence[Event], guest: Guest | None = None) -> Iterator[tuple[object, ...]]:
+def hands_rows(
+    events: Sequence[Event], guest: Guest | None = None
+) -> Iterator[tuple[CellValue, ...]]:
     """One row per bet, in the scoresheet's columns (importable as they are), preceded by the
     event's name; a hand without bets is one row with empty seat, guest, bet and stake. With
     ``guest``, only the hands that guest bet on."""
@@ -256,7 +277,7 @@ def settlements_sheet(settlements: QuerySet[Settlement]) -> SheetSpec:
         Column(_("Guest"), 20, TEXT), Column(_("Guest paid the house"), 16, CHIPS),
         Column(_("How"), 30, TEXT), Column(_("Note"), 30, TEXT),
     ]  # fmt: skip
-    rows = (
+    rows: Iterator[Sequence[CellValue]] = (
         [s.recorded_at.date(), s.event.name, s.guest.name, s.amount, s.get_method_display(), s.note]
         for s in settlements.select_related("event", "guest").order_by("recorded_at", "id")
     )

@@ -9,6 +9,7 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.core.files.uploadedfile import UploadedFile
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -24,7 +25,7 @@ from ledger.models import Guest, Settlement
 STAKE_MAX_LENGTH = 20
 
 
-class EventForm(forms.ModelForm):
+class EventForm(forms.ModelForm[Event]):
     commission = RuleSetForm.base_fields["commission"]
     no_commission = RuleSetForm.base_fields["no_commission"]
     tie_pays = RuleSetForm.base_fields["tie_pays"]
@@ -60,13 +61,13 @@ class EventForm(forms.ModelForm):
         if self.instance.pk:
             rules = self.instance.rule_set
             no_commission = rules.no_commission is NoCommission.NONE
-            self.initial |= {
-                "commission": rules.commission_rate * 100 if no_commission else None,
-                "no_commission": rules.no_commission.value,
-                "tie_pays": rules.tie_pays,
-                "pair_pays": rules.pair_pays,
-                "side_bets": sorted(side.value for side in rules.side_bets),
-            }
+            self.initial.update(
+                commission=rules.commission_rate * 100 if no_commission else None,
+                no_commission=rules.no_commission.value,
+                tie_pays=rules.tie_pays,
+                pair_pays=rules.pair_pays,
+                side_bets=sorted(side.value for side in rules.side_bets),
+            )
         self.frozen = frozen
         for name, field in self.fields.items():
             field.disabled = frozen and name not in EVENT_FIELDS_OPEN_AFTER_FIRST_HAND
@@ -129,7 +130,7 @@ class HandForm(forms.Form):
         bet_types: tuple[BetType, ...],
         stakes: dict[tuple[int, BetType], Decimal] | None = None,
     ) -> HandForm:
-        initial: dict[str, Any] = {"number": number, "idempotency_key": uuid.uuid4()}
+        initial: dict[str, object] = {"number": number, "idempotency_key": uuid.uuid4()}
         for (seat, bet_type), stake in (stakes or {}).items():
             initial[stake_field_name(seat, bet_type)] = stake
         return cls(initial=initial, bet_types=bet_types)
@@ -148,16 +149,17 @@ class HandForm(forms.Form):
         cards (the cards answer it)."""
         data = self.cleaned_data
         cards = bool(data.get("player_cards", "").strip() or data.get("banker_cards", "").strip())
-        pair_flags = {
-            name: (True if data.get(name) else (None if cards else False))
-            for name in ("player_pair", "banker_pair")
-        }
+
+        def pair_flag(name: str) -> bool | None:
+            return True if data.get(name) else (None if cards else False)
+
         return HandEntry(
             player_cards=data.get("player_cards", ""),
             banker_cards=data.get("banker_cards", ""),
             result=data.get("result") or None,
             bets=tuple(bet for _name, bet in self._stakes()),
-            **pair_flags,
+            player_pair=pair_flag("player_pair"),
+            banker_pair=pair_flag("banker_pair"),
         )
 
     def show_problems(self, error: ValidationError) -> None:
@@ -178,7 +180,7 @@ class HandForm(forms.Form):
 
     def stake_errors(self) -> list[str]:
         return [
-            message
+            str(message)
             for name, messages in self.errors.items()
             if name.startswith("stake_")
             for message in messages
@@ -200,10 +202,12 @@ class BringBackForm(forms.Form):
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["from_event"].queryset = Event.objects.exclude(pk=event.pk)
+        from_event = self.fields["from_event"]
+        assert isinstance(from_event, forms.ModelChoiceField)  # declared above
+        from_event.queryset = Event.objects.exclude(pk=event.pk)
 
 
-def add_service_errors(form: forms.Form, error: ValidationError) -> None:
+def add_service_errors(form: forms.BaseForm, error: ValidationError) -> None:
     """Show a service's errors on the form: on the field they name, else at the top."""
     if not hasattr(error, "error_dict"):
         form.add_error(None, error)
@@ -230,7 +234,9 @@ class SettlementForm(forms.Form):
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["guest"].queryset = Guest.objects.filter(events=event)
+        guest = self.fields["guest"]
+        assert isinstance(guest, forms.ModelChoiceField)  # declared above
+        guest.queryset = Guest.objects.filter(events=event)
 
     def signed_amount(self) -> Decimal:
         amount: Decimal = self.cleaned_data["amount"]
@@ -261,20 +267,25 @@ class ScoresheetForm(RuleSetForm):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         low, high = data.get("table_min"), data.get("table_max")
-        if low is not None and high is not None and high < low:
+        if low is None or high is None:
+            return data  # a limit is missing or wrong: its field says so
+        if high < low:
             self.add_error("table_max", _("The table maximum is under the minimum."))
-        elif "rules" in data and low is not None:
+        elif "rules" in data:
             data["table"] = TableRules(data["rules"], data["decks"], low, high)
         return data
 
-    def clean_file(self) -> Any:
-        upload = self.cleaned_data["file"]
-        if upload.size > MAX_UPLOAD_BYTES:
+    def clean_file(self) -> UploadedFile[bytes]:
+        upload: UploadedFile[bytes] = self.cleaned_data["file"]
+        # The field has refused an empty upload already: an upload here has its size.
+        if upload.size is not None and upload.size > MAX_UPLOAD_BYTES:
             raise forms.ValidationError(_("The file is larger than 20 MB."))
         return upload
 
 
-def stake_cells(form: HandForm, seat: int, bet_types: tuple[BetType, ...]) -> list[dict[str, Any]]:
+def stake_cells(
+    form: HandForm, seat: int, bet_types: tuple[BetType, ...]
+) -> list[dict[str, object]]:
     """The stake boxes of one seat, as plain name/value pairs: the table page renders 35 of them
     on every save, and Django's per-widget templates would be most of the save's time."""
     cells = []

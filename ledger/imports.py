@@ -15,7 +15,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
-from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -36,6 +35,7 @@ from games.entry import (
 from games.models import Event, Hand, Shoe
 from ledger.models import AuditEntry, Bet, EventGuest, Guest, Seating
 from ledger.services import results_refresh
+from shoebook.roles import Actor
 
 COLUMNS = (
     "shoe", "hand", "player_cards", "banker_cards", "result", "player_pair", "banker_pair",
@@ -335,7 +335,7 @@ class Imported:
 
 @transaction.atomic
 def scoresheet_import(
-    *, hands: list[ParsedHand], name: str, on: date, table: TableRules, by: Any,
+    *, hands: list[ParsedHand], name: str, on: date, table: TableRules, by: Actor,
     yen_per_chip: Decimal = Decimal(100),
 ) -> Imported:  # fmt: skip
     """Write a checked scoresheet as a closed event, in bulk."""
@@ -363,7 +363,7 @@ def scoresheet_import(
         for hand, done in settled
     ]  # fmt: skip
     Hand.objects.bulk_create(rows, batch_size=2000)
-    bets = [
+    bets: list[BetValues] = [
         (row.pk, event.pk, bet.seat, guests[hand.rows[bet.index].guest.casefold()].pk,
          bet.bet_type.value, to_cents(bet.stake), to_cents(bet.result.gross),
          to_cents(bet.result.commission), to_cents(bet.result.net))
@@ -386,9 +386,11 @@ def scoresheet_import(
 BET_COLUMNS = (
     "hand_id", "event_id", "seat", "guest_id", "bet_type", "stake", "gross", "commission", "net",
 )  # fmt: skip
+# A bet as a row of BET_COLUMNS, money in cents.
+BetValues = tuple[int, int, int, int, str, int, int, int, int]
 
 
-def _insert_bets(rows: list[tuple[object, ...]]) -> None:
+def _insert_bets(rows: list[BetValues]) -> None:
     """Insert bets as plain rows (money in cents, as MoneyField stores it). The ORM's bulk_create
     spends more on preparing each field than the rest of an import together; the database's own
     checks (stake > 0, net = gross − commission, one bet type per seat) still hold every row."""
@@ -413,32 +415,41 @@ def _guests_by_name(names: set[str]) -> tuple[dict[str, Guest], list[str]]:
     return found, sorted(guest.name for guest in new)
 
 
+@dataclass
+class _Run:
+    """A guest in one seat of a shoe, from one hand to another."""
+
+    guest: Guest
+    first: int
+    last: int
+
+
 def _seatings(settled: list[tuple[ParsedHand, SettledHand]], shoes: dict[int, Shoe],
-              guests: dict[str, Guest], by: Any) -> Iterator[Seating]:  # fmt: skip
+              guests: dict[str, Guest], by: Actor) -> Iterator[Seating]:  # fmt: skip
     """Who sat where, from the bets: a run per guest and seat within a shoe, ended when another
     guest bets in that seat or the guest bets from another seat."""
-    runs: dict[tuple[int, int], list[Any]] = {}  # (shoe, seat) -> [guest, from, to]
+    runs: dict[tuple[int, int], _Run] = {}  # (shoe, seat) -> run
     seat_of: dict[tuple[int, int], int] = {}  # (shoe, guest id) -> seat
 
     def close(key: tuple[int, int]) -> Seating:
-        guest, first, last = runs.pop(key)
-        del seat_of[(key[0], guest.pk)]
-        return Seating(shoe=shoes[key[0]], seat=key[1], guest=guest, from_hand=first,
-                       to_hand=last, seated_by=by)  # fmt: skip
+        run = runs.pop(key)
+        del seat_of[(key[0], run.guest.pk)]
+        return Seating(shoe=shoes[key[0]], seat=key[1], guest=run.guest, from_hand=run.first,
+                       to_hand=run.last, seated_by=by)  # fmt: skip
 
     for hand, done in settled:
         for bet in done.bets:
             key, guest = (hand.shoe, bet.seat), guests[hand.rows[bet.index].guest.casefold()]
             run = runs.get(key)
-            if run is not None and run[0] == guest:
-                run[2] = hand.number
+            if run is not None and run.guest == guest:
+                run.last = hand.number
                 continue
             if run is not None:
                 yield close(key)
             moved_from = seat_of.get((hand.shoe, guest.pk))
             if moved_from is not None:
                 yield close((hand.shoe, moved_from))
-            runs[key] = [guest, hand.number, hand.number]
+            runs[key] = _Run(guest, hand.number, hand.number)
             seat_of[(hand.shoe, guest.pk)] = bet.seat
     for key in list(runs):
         yield close(key)

@@ -32,7 +32,6 @@ from dataclasses import dataclass, field, fields
 from datetime import date
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any
 
 from django.db.models import Q
 
@@ -323,8 +322,10 @@ class _Checker:
         self.sums: dict[tuple[int, int], _Sums] = defaultdict(_Sums)
         self.net_over_shoes: dict[int, Decimal] = defaultdict(lambda: ZERO)
 
-    def problem(self, *args: Any) -> None:
-        self.report.problems.append(Problem(*args))
+    def problem(
+        self, model: str, pk: int | str, message: str, expected: str = "", found: str = ""
+    ) -> None:
+        self.report.problems.append(Problem(model, pk, message, expected, found))
 
     def guest(self, guest_id: int) -> str:
         return f"{self.names.get(guest_id, '?')} (guest {guest_id})"

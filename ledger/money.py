@@ -10,7 +10,7 @@ from typing import Any
 from django.db.models import Sum
 
 from games.chips import MoneyField
-from games.messages import format_chips
+from games.messages import format_chips as format_chips  # the pages' one way to write chips
 
 ZERO = Decimal("0.00")
 

@@ -9,6 +9,7 @@ per guest and event, recomputed by the services on every write).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -43,11 +44,13 @@ class Figures:
         self.net += other.net
 
     @classmethod
-    def from_row(cls, row: dict[str, Decimal]) -> Figures:
+    def from_row(cls, row: Mapping[str, Any]) -> Figures:
+        """From a ``values()`` row annotated with ``_sums()``: its money sums are ``Decimal``
+        (django-stubs types no column passed as ``**_sums()``, so the row is a plain mapping)."""
         return cls(row["stake"], row["gross"], row["commission"], row["net"])
 
 
-def _sums(prefix: str = "") -> dict[str, object]:
+def _sums(prefix: str = "") -> dict[str, Sum]:
     return {name: money_sum(f"{prefix}{name}") for name in MONEY_FIELDS}
 
 
@@ -155,7 +158,9 @@ class SettlementLine:
         return to_yen(self.after, self.yen_per_chip)
 
 
-def _per_guest(rows: QuerySet[Any], column: str) -> dict[int, Decimal]:
+def _per_guest(
+    rows: QuerySet[GuestEventResult] | QuerySet[Settlement], column: str
+) -> dict[int, Decimal]:
     """The sum of ``column`` for each guest among ``rows``."""
     return dict(rows.values_list("guest_id").annotate(n=money_sum(column)).order_by())
 
@@ -269,10 +274,14 @@ def standings(events: QuerySet[Event]) -> list[Standing]:
         .annotate(hands=Sum("hands"), **_sums())
         .order_by()
     )
-    table = [
-        Standing(r["guest_id"], r["guest__name"], r["net"], r["commission"], r["stake"], r["hands"])
-        for r in rows
-    ]
+    table = []
+    for r in rows:
+        sums = Figures.from_row(r)
+        table.append(
+            Standing(
+                r["guest_id"], r["guest__name"], sums.net, sums.commission, sums.wagered, r["hands"]
+            )
+        )
     return sorted(table, key=lambda s: (-s.net, s.name.casefold()))
 
 
@@ -315,20 +324,15 @@ def house_rows(events: QuerySet[Event]) -> list[HouseRow]:
         .annotate(**_sums())
         .order_by()
     }
-    pace = {
-        row["shoe__event_id"]: row
+    # event id -> (hands, first logged, last logged)
+    pace: dict[int, tuple[int, datetime | None, datetime | None]] = {
+        row["shoe__event_id"]: (row["n"], row["first"], row["last"])
         for row in Hand.objects.filter(shoe__event__in=ids)
         .values("shoe__event_id")
         .annotate(n=Count("id"), first=Min("logged_at"), last=Max("logged_at"))
         .order_by()
     }
     return [
-        HouseRow(
-            event=event,
-            figures=money.get(event.pk, Figures()),
-            hands=pace.get(event.pk, {}).get("n", 0),
-            first_hand=pace.get(event.pk, {}).get("first"),
-            last_hand=pace.get(event.pk, {}).get("last"),
-        )
+        HouseRow(event, money.get(event.pk, Figures()), *pace.get(event.pk, (0, None, None)))
         for event in ordered
     ]

@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import TypedDict
 
 from django.db.models import Count, QuerySet
+from django_stubs_ext import WithAnnotations
 
 from games.entry import SEATS
 from games.models import Event, Hand, Shoe
@@ -31,6 +33,13 @@ class SeatState:
         return sum((bet.net for bet in self.last_bets), ZERO)
 
 
+class HandSums(TypedDict):
+    """What the table's list of recent hands shows of each hand's bets."""
+
+    guests_net: Decimal
+    bet_count: int
+
+
 @dataclass
 class TableState:
     shoe: Shoe
@@ -39,7 +48,7 @@ class TableState:
     last_hand: Hand | None
     seats: list[SeatState]
     guests: list[Guest]
-    recent_hands: list[Hand]
+    recent_hands: list[WithAnnotations[Hand, HandSums]]
 
     @property
     def planned_reached(self) -> bool:

@@ -10,11 +10,11 @@ import secrets
 import uuid
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypedDict
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Max, Q
+from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -43,6 +43,7 @@ from ledger.models import (
     Settlement,
 )
 from ledger.money import money_sum
+from shoebook.roles import Actor
 
 MSG_GUEST_NAME_EMPTY = _("A guest needs a name.")
 MSG_GUEST_EXISTS = _("There is already a guest called {name}.")
@@ -65,7 +66,7 @@ class HandTaken(ValidationError):
 
 
 @transaction.atomic
-def event_edit(*, event: Event, by: Any, **changes: Any) -> Event:
+def event_edit(*, event: Event, by: Actor, **changes: Any) -> Event:
     """Change an event's details through ``games.services.event_update`` (which keeps the rules,
     decks and limits of a night already played as they were) and record what changed."""
     before = _event_details(Event.objects.get(pk=event.pk))  # as stored, not as a form left it
@@ -81,7 +82,7 @@ def event_edit(*, event: Event, by: Any, **changes: Any) -> Event:
     return event
 
 
-def _event_details(event: Event) -> dict[str, Any]:
+def _event_details(event: Event) -> dict[str, str]:
     return {
         name: str(getattr(event, name)) if name != "rules" else event.rule_set.describe()
         for name in game_services.EVENT_FIELDS
@@ -106,7 +107,7 @@ def guest_create(*, name: str) -> Guest:
 
 
 @transaction.atomic
-def event_guest_add(*, event: Event, name: str, by: Any) -> Guest:
+def event_guest_add(*, event: Event, name: str, by: Actor) -> Guest:
     """Put a guest on the event's list by name: a returning guest is found, a new one created."""
     check_event_open(event)
     name = " ".join(name.split())
@@ -116,7 +117,7 @@ def event_guest_add(*, event: Event, name: str, by: Any) -> Guest:
 
 
 @transaction.atomic
-def event_guests_bring_back(*, event: Event, from_event: Event, by: Any) -> int:
+def event_guests_bring_back(*, event: Event, from_event: Event, by: Actor) -> int:
     """Everyone on ``from_event``'s list joins ``event``'s list; returns how many were added."""
     check_event_open(event)
     already = set(EventGuest.objects.filter(event=event).values_list("guest_id", flat=True))
@@ -153,7 +154,7 @@ def _check_seat(seat: int) -> None:
 
 
 @transaction.atomic
-def seat_guest(*, shoe: Shoe, seat: int, guest: Guest, by: Any) -> Seating:
+def seat_guest(*, shoe: Shoe, seat: int, guest: Guest, by: Actor) -> Seating:
     """Seat a guest from the next hand on, freeing the seat's last occupant and the guest's old
     seat."""
     shoe = _lock_open_shoe(shoe)
@@ -172,7 +173,7 @@ def seat_guest(*, shoe: Shoe, seat: int, guest: Guest, by: Any) -> Seating:
 
 
 @transaction.atomic
-def seat_clear(*, shoe: Shoe, seat: int, by: Any) -> None:
+def seat_clear(*, shoe: Shoe, seat: int, by: Actor) -> None:
     shoe = _lock_open_shoe(shoe)
     _check_seat(seat)
     seating = Seating.objects.filter(shoe=shoe, seat=seat, to_hand__isnull=True).first()
@@ -261,7 +262,7 @@ def hand_record(
     shoe: Shoe,
     number: int,
     entry: HandEntry,
-    by: Any,
+    by: Actor,
     idempotency_key: uuid.UUID | None = None,
 ) -> Hand:
     """Record the next hand of an open shoe with its bets, settled.
@@ -303,7 +304,13 @@ def hand_record(
 
 
 def _audit(
-    action: str, shoe: Shoe, number: int, by: Any, *, before: Any = None, after: Any = None
+    action: str,
+    shoe: Shoe,
+    number: int,
+    by: Actor,
+    *,
+    before: HandSnapshot | None = None,
+    after: HandSnapshot | None = None,
 ) -> None:
     AuditEntry.objects.create(
         action=action, event_id=shoe.event_id, before=before, after=after, by=by,
@@ -340,11 +347,42 @@ def results_rebuild() -> int:
     return len(GuestEventResult.objects.bulk_create(GuestEventResult(**row) for row in totals))
 
 
-def _money_sums() -> dict[str, Any]:
+def _money_sums() -> dict[str, Sum]:
     return {name: money_sum(name) for name in ("stake", "gross", "commission", "net")}
 
 
-def _hand_fields(settled: SettledHand) -> dict[str, Any]:
+class HandFields(TypedDict):
+    """What a settled entry sets on a ``Hand``."""
+
+    player_cards: str
+    banker_cards: str
+    winner: str
+    player_pair: bool
+    banker_pair: bool
+
+
+class BetSnapshot(TypedDict):
+    seat: int
+    guest_id: int
+    guest: str
+    bet_type: str
+    stake: str  # amounts as text, "12.50": JSON has no decimals
+    gross: str
+    commission: str
+    net: str
+
+
+class HandSnapshot(HandFields):
+    """A hand and its bets as the journal of changes keeps them (JSON)."""
+
+    number: int
+    version: int
+    logged_by: str
+    logged_at: str  # ISO 8601
+    bets: list[BetSnapshot]
+
+
+def _hand_fields(settled: SettledHand) -> HandFields:
     return {
         "player_cards": settled.player_cards,
         "banker_cards": settled.banker_cards,
@@ -354,7 +392,7 @@ def _hand_fields(settled: SettledHand) -> dict[str, Any]:
     }
 
 
-def hand_snapshot(hand: Hand, bets: Iterable[Bet]) -> dict[str, Any]:
+def hand_snapshot(hand: Hand, bets: Iterable[Bet]) -> HandSnapshot:
     """A hand and its bets as plain JSON, for the journal of changes."""
     return {
         "number": hand.number,
@@ -382,13 +420,13 @@ def hand_snapshot(hand: Hand, bets: Iterable[Bet]) -> dict[str, Any]:
     }
 
 
-def _same_hand(before: dict[str, Any], fields: dict[str, Any], bets: list[Bet]) -> bool:
+def _same_hand(before: HandSnapshot, fields: HandFields, bets: list[Bet]) -> bool:
     """Whether a correction would record what is already recorded."""
     old_bets = sorted(
         (b["seat"], b["guest_id"], b["bet_type"], Decimal(b["stake"])) for b in before["bets"]
     )
     new_bets = sorted((b.seat, b.guest_id, b.bet_type, b.stake) for b in bets)
-    same_fields = all(before[name] == value for name, value in fields.items())
+    same_fields = all(before.get(name) == value for name, value in fields.items())
     return same_fields and old_bets == new_bets
 
 
@@ -406,7 +444,7 @@ def _seatings_back_to(shoe: Shoe, number: int) -> None:
 
 
 @transaction.atomic
-def hand_undo(*, shoe: Shoe, by: Any) -> HandRevision:
+def hand_undo(*, shoe: Shoe, by: Actor) -> HandRevision:
     """Take back the last hand of an open shoe. What it was stays in the journal."""
     shoe = _lock_open_shoe(shoe)
     hand = shoe.hands.select_related("logged_by").order_by("-number").first()
@@ -434,7 +472,7 @@ def hand_correct(
     hand: Hand,
     entry: HandEntry,
     reason: str,
-    by: Any,
+    by: Actor,
 ) -> Hand:
     """Correct a recorded hand (cards, result, bets); every total follows. The version it
     replaces, who changed it, when and why are kept in the journal."""
@@ -482,7 +520,7 @@ MSG_SETTLEMENT_NOTE = _("Say what “other” was.")
 
 @transaction.atomic
 def settlement_record(
-    *, guest: Guest, event: Event, amount: Decimal, method: str, by: Any, note: str = ""
+    *, guest: Guest, event: Event, amount: Decimal, method: str, by: Actor, note: str = ""
 ) -> Settlement:
     """Record money that changed hands: ``amount`` is what the guest paid the house (negative
     when the house paid the guest). Partial payments are simply smaller amounts."""

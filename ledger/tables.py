@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -77,7 +78,7 @@ class HouseTable(tables.Table):
         attrs = NUMBERS
         order_by = "date"
 
-    def render_event(self, record: dict[str, Any]) -> str:
+    def render_event(self, record: Mapping[str, object]) -> str:
         return format_html('<a href="{}">{}</a>', record["url"], record["event"])
 
 

@@ -6,53 +6,87 @@ Anyone not logged in never gets here: ``LoginRequiredMiddleware`` sends them to 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import wraps
-from typing import Any
+from functools import update_wrapper
+from typing import Concatenate, ParamSpec, TypeAlias, TypeVar, cast
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
+from django_htmx.middleware import HtmxDetails
 
 HOSTS = "Hosts"
 DEALERS = "Dealers"
 
-User = AbstractBaseUser | AnonymousUser
+# The user who does something: logs a hand, seats a guest, records a settlement (every service's
+# ``by``). The project keeps Django's default user model, the one ``settings.AUTH_USER_MODEL``
+# names and every ``created_by``, ``logged_by`` ... foreign key points to.
+Actor: TypeAlias = User
+# Whoever a request comes from (``request.user``): a logged-in user, or nobody yet.
+Visitor: TypeAlias = User | AnonymousUser
+
+# Where ``_groups`` keeps a user's role names for the rest of the request.
+_ROLE_NAMES = "_role_names"
 
 
-def _groups(user: Any) -> set[str]:
+class HtmxHttpRequest(HttpRequest):
+    """A request as every view gets it: ``HtmxMiddleware`` gives each one ``htmx``."""
+
+    htmx: HtmxDetails
+
+
+class AuthenticatedHttpRequest(HtmxHttpRequest):
+    """A request from a logged-in user: what a view behind ``host_required`` or
+    ``table_staff_required`` gets, and any view ``LoginRequiredMiddleware`` guards (every view
+    not marked ``login_not_required``)."""
+
+    user: Actor
+
+
+def _groups(user: Visitor) -> set[str]:
     if not user.is_authenticated:
         return set()
-    cached = getattr(user, "_role_names", None)
+    cached: set[str] | None = getattr(user, _ROLE_NAMES, None)
     if cached is None:
         cached = set(user.groups.values_list("name", flat=True))
-        user._role_names = cached
+        setattr(user, _ROLE_NAMES, cached)
     return cached
 
 
-def is_host(user: Any) -> bool:
+def is_host(user: Visitor) -> bool:
     return bool(user.is_authenticated and (user.is_superuser or HOSTS in _groups(user)))
 
 
-def is_table_staff(user: Any) -> bool:
+def is_table_staff(user: Visitor) -> bool:
     """Hosts and dealers: those who may log hands and seat guests."""
     return is_host(user) or DEALERS in _groups(user)
 
 
-View = Callable[..., HttpResponse]
+_P = ParamSpec("_P")
+_R = TypeVar("_R", bound=HttpResponseBase)
 
 
-def _require(check: Callable[[Any], bool]) -> Callable[[View], View]:
-    def decorator(view: View) -> View:
-        @wraps(view)
-        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            if not check(request.user):
-                raise PermissionDenied
-            return view(request, *args, **kwargs)
+def _require(
+    check: Callable[[Visitor], bool],
+    view: Callable[Concatenate[AuthenticatedHttpRequest, _P], _R],
+) -> Callable[Concatenate[HttpRequest, _P], _R]:
+    def wrapped(request: HttpRequest, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        if not check(request.user):
+            raise PermissionDenied
+        # Both checks pass only a logged-in user: the request is an authenticated one.
+        return view(cast(AuthenticatedHttpRequest, request), *args, **kwargs)
 
-        return wrapped
+    update_wrapper(wrapped, view)  # as @wraps(view), keeping ``wrapped``'s own type
+    return wrapped
 
-    return decorator
+
+def host_required(
+    view: Callable[Concatenate[AuthenticatedHttpRequest, _P], _R],
+) -> Callable[Concatenate[HttpRequest, _P], _R]:
+    return _require(is_host, view)
 
 
-host_required = _require(is_host)
-table_staff_required = _require(is_table_staff)
+def table_staff_required(
+    view: Callable[Concatenate[AuthenticatedHttpRequest, _P], _R],
+) -> Callable[Concatenate[HttpRequest, _P], _R]:
+    return _require(is_table_staff, view)

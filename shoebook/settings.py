@@ -9,10 +9,15 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+import django_stubs_ext
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from shoebook.env import env_bool, env_int, env_list, env_str
+
+# Django's generic classes subscriptable at run time, as django-stubs types them
+# (``admin.ModelAdmin[Guest]``, ``forms.ModelForm[Event]``): adds ``__class_getitem__`` only.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.forms import BaseForm
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -28,17 +29,17 @@ from ledger.forms import (
 from ledger.models import Guest
 from ledger.results import event_settlement, event_shoe_rows
 from ledger.selectors import event_shoes, events_for_list
-from shoebook.roles import host_required, table_staff_required
+from shoebook.roles import AuthenticatedHttpRequest, host_required, table_staff_required
 
 
 @table_staff_required
 @require_GET
-def event_list(request: HttpRequest) -> HttpResponse:
+def event_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "ledger/event_list.html", {"events": events_for_list()})
 
 
 @host_required
-def event_create(request: HttpRequest) -> HttpResponse:
+def event_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = EventForm(request.POST or None, initial={"date": timezone.localdate()})
     if request.method == "POST" and form.is_valid():
         fields = {name: form.cleaned_data[name] for name in EventForm.Meta.fields}
@@ -53,7 +54,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
 
 
 @host_required
-def event_edit(request: HttpRequest, event_id: int) -> HttpResponse:
+def event_edit(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
     """Change an event's details; once a hand is logged, only its name, date, venue and the
     planned hands per shoe (the rest priced the hands already played)."""
     event = get_object_or_404(Event, pk=event_id)
@@ -73,16 +74,18 @@ def event_edit(request: HttpRequest, event_id: int) -> HttpResponse:
 
 @table_staff_required
 @require_GET
-def event_detail(request: HttpRequest, event_id: int) -> HttpResponse:
+def event_detail(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
     return _render_event(request, event)
 
 
-def _render_event(request: HttpRequest, event: Event, **forms: Any) -> HttpResponse:
+def _render_event(
+    request: AuthenticatedHttpRequest, event: Event, **forms: BaseForm
+) -> HttpResponse:
     return render(request, "ledger/event_detail.html", _event_context(event, **forms))
 
 
-def _event_context(event: Event, **forms: Any) -> dict[str, Any]:
+def _event_context(event: Event, **forms: BaseForm) -> dict[str, object]:
     shoes = list(event_shoes(event))
     return event_results_context(event) | {
         "event": event,
@@ -97,7 +100,7 @@ def _event_context(event: Event, **forms: Any) -> dict[str, Any]:
 
 def event_results_context(
     event: Event, settlement_form: SettlementForm | None = None
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """What the event page shows of money: the per-shoe table, its chart, the settlement list."""
     rows, totals = event_shoe_rows(event)
     return {
@@ -115,7 +118,12 @@ def event_results_context(
     }
 
 
-def _event_action(request: HttpRequest, event: Event, action: Any, **forms: Any) -> HttpResponse:
+def _event_action(
+    request: AuthenticatedHttpRequest,
+    event: Event,
+    action: Callable[[], object],
+    **forms: BaseForm,
+) -> HttpResponse:
     """Run one service for an event page's form; on a refusal, show the page with the reason."""
     try:
         result = action()
@@ -128,7 +136,7 @@ def _event_action(request: HttpRequest, event: Event, action: Any, **forms: Any)
 
 @host_required
 @require_POST
-def event_guest_add(request: HttpRequest, event_id: int) -> HttpResponse:
+def event_guest_add(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
     form = GuestAddForm(request.POST)
     if not form.is_valid():
@@ -144,7 +152,7 @@ def event_guest_add(request: HttpRequest, event_id: int) -> HttpResponse:
 
 @host_required
 @require_POST
-def event_guests_bring_back(request: HttpRequest, event_id: int) -> HttpResponse:
+def event_guests_bring_back(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
     form = BringBackForm(request.POST, event=event)
     if not form.is_valid():
@@ -161,7 +169,7 @@ def event_guests_bring_back(request: HttpRequest, event_id: int) -> HttpResponse
 
 @host_required
 @require_POST
-def shoe_start(request: HttpRequest, event_id: int) -> HttpResponse:
+def shoe_start(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
 
     def start() -> HttpResponse:
@@ -173,7 +181,7 @@ def shoe_start(request: HttpRequest, event_id: int) -> HttpResponse:
 
 @host_required
 @require_POST
-def event_close(request: HttpRequest, event_id: int) -> HttpResponse:
+def event_close(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
 
     def close() -> None:
@@ -185,7 +193,7 @@ def event_close(request: HttpRequest, event_id: int) -> HttpResponse:
 
 @host_required
 @require_POST
-def settlement_record(request: HttpRequest, event_id: int) -> HttpResponse:
+def settlement_record(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
     form = SettlementForm(request.POST, event=event)
     if form.is_valid():
@@ -210,13 +218,14 @@ def settlement_record(request: HttpRequest, event_id: int) -> HttpResponse:
     else:
         for field, errors in form.errors.items():
             label = form[field].label if field in form.fields else ""
-            messages.error(request, f"{label}: {' '.join(errors)}" if label else " ".join(errors))
+            text = " ".join(str(error) for error in errors)
+            messages.error(request, f"{label}: {text}" if label else text)
     return redirect(reverse("ledger:event_detail", args=[event.pk]) + "#settlement")
 
 
 @host_required
 @require_POST
-def display_link_issue(request: HttpRequest, event_id: int) -> HttpResponse:
+def display_link_issue(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
     """A new read-only link for the event's table display (a TV at the bar)."""
     event = get_object_or_404(Event, pk=event_id)
     game_services.event_display_link_issue(event=event)

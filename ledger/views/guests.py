@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hmac
-from typing import Any
 
 import segno
 from django.contrib import messages
@@ -22,14 +21,14 @@ from ledger.charts import balance_line, balance_steps
 from ledger.exports import workbook_bytes, xlsx_response
 from ledger.models import Guest
 from ledger.results import guest_balances, guest_history
-from shoebook.roles import host_required
+from shoebook.roles import AuthenticatedHttpRequest, HtmxHttpRequest, host_required
 
 GUEST_PAGE_REFRESH_SECONDS = 15
 
 
 @host_required
 @require_GET
-def guest_list(request: HttpRequest) -> HttpResponse:
+def guest_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     balances = guest_balances()
     guests = [(guest, balances.get(guest.pk)) for guest in Guest.objects.all()]
     return render(request, "ledger/guest_list.html", {"guests": guests})
@@ -37,7 +36,7 @@ def guest_list(request: HttpRequest) -> HttpResponse:
 
 @host_required
 @require_GET
-def guest_detail(request: HttpRequest, guest_id: int) -> HttpResponse:
+def guest_detail(request: AuthenticatedHttpRequest, guest_id: int) -> HttpResponse:
     guest = get_object_or_404(Guest, pk=guest_id)
     context = _guest_page_context(guest)
     if guest.access_token:
@@ -53,7 +52,7 @@ def _guest_link(guest: Guest) -> str:
 
 @host_required
 @require_POST
-def guest_link_issue(request: HttpRequest, guest_id: int) -> HttpResponse:
+def guest_link_issue(request: AuthenticatedHttpRequest, guest_id: int) -> HttpResponse:
     guest = get_object_or_404(Guest, pk=guest_id)
     services.guest_link_issue(guest=guest)
     text = _("A new private link for {guest}: any earlier link no longer works.")
@@ -63,14 +62,14 @@ def guest_link_issue(request: HttpRequest, guest_id: int) -> HttpResponse:
 
 @host_required
 @require_POST
-def guest_link_revoke(request: HttpRequest, guest_id: int) -> HttpResponse:
+def guest_link_revoke(request: AuthenticatedHttpRequest, guest_id: int) -> HttpResponse:
     guest = get_object_or_404(Guest, pk=guest_id)
     services.guest_link_revoke(guest=guest)
     messages.success(request, _("{guest}'s private link no longer works.").format(guest=guest))
     return redirect("ledger:guest_detail", guest.pk)
 
 
-def _guest_page_context(guest: Guest) -> dict[str, Any]:
+def _guest_page_context(guest: Guest) -> dict[str, object]:
     history = guest_history(guest)
     playing_in = Shoe.objects.filter(
         closed_at__isnull=True,
@@ -102,7 +101,7 @@ def _guest_by_link(guest_id: int, token: str) -> Guest:
     return guest
 
 
-def _guest_of(request: HttpRequest) -> Guest:
+def _guest_of(request: AuthenticatedHttpRequest) -> Guest:
     guest = Guest.objects.filter(user=request.user).first()
     if guest is None:
         raise Http404
@@ -111,30 +110,30 @@ def _guest_of(request: HttpRequest) -> Guest:
 
 @login_not_required
 @require_GET
-def guest_page(request: HttpRequest, guest_id: int, token: str) -> HttpResponse:
+def guest_page(request: HtmxHttpRequest, guest_id: int, token: str) -> HttpResponse:
     """A guest's own page, by private link: that guest's figures and nothing else."""
     return _render_guest_page(request, _guest_by_link(guest_id, token))
 
 
 @login_not_required
 @require_GET
-def guest_statement(request: HttpRequest, guest_id: int, token: str) -> HttpResponse:
+def guest_statement(request: HttpRequest, guest_id: int, token: str) -> FileResponse:
     """The guest's own workbook, by the same private link."""
     return guest_workbook(_guest_by_link(guest_id, token))
 
 
 @require_GET
-def my_page(request: HttpRequest) -> HttpResponse:
+def my_page(request: AuthenticatedHttpRequest) -> HttpResponse:
     """A guest who logged in sees their own page."""
     return _render_guest_page(request, _guest_of(request))
 
 
 @require_GET
-def my_statement(request: HttpRequest) -> HttpResponse:
+def my_statement(request: AuthenticatedHttpRequest) -> FileResponse:
     return guest_workbook(_guest_of(request))
 
 
-def _render_guest_page(request: HttpRequest, guest: Guest) -> HttpResponse:
+def _render_guest_page(request: HtmxHttpRequest, guest: Guest) -> HttpResponse:
     template = "ledger/_guest_page.html" if request.htmx else "ledger/guest_page.html"
     context = _guest_page_context(guest) | {"statement_url": request.path + "statement.xlsx"}
     response = render(request, template, context)

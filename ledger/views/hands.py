@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -17,11 +15,11 @@ from games.payouts import BetType
 from ledger import services
 from ledger.forms import CorrectionForm, HandForm, stake_cells, stake_field_name
 from ledger.selectors import hand_with_history
-from shoebook.roles import is_host, table_staff_required
+from shoebook.roles import AuthenticatedHttpRequest, is_host, table_staff_required
 
 
 @table_staff_required
-def hand_detail(request: HttpRequest, hand_id: int) -> HttpResponse:
+def hand_detail(request: AuthenticatedHttpRequest, hand_id: int) -> HttpResponse:
     hand = get_object_or_404(Hand.objects.select_related("shoe__event", "logged_by"), pk=hand_id)
     event = hand.shoe.event
     bet_types = event.rule_set.offered_bets
@@ -63,8 +61,8 @@ def hand_detail(request: HttpRequest, hand_id: int) -> HttpResponse:
     return render(request, "ledger/hand_detail.html", context)
 
 
-def _correction_initial(hand: Hand) -> dict[str, Any]:
-    initial: dict[str, Any] = {
+def _correction_initial(hand: Hand) -> dict[str, object]:
+    initial: dict[str, object] = {
         "player_cards": hand.player_cards,
         "banker_cards": hand.banker_cards,
         "result": "" if hand.has_cards else hand.winner,
@@ -76,5 +74,5 @@ def _correction_initial(hand: Hand) -> dict[str, Any]:
     return initial
 
 
-def _stake_rows(form: HandForm, bet_types: tuple[BetType, ...]) -> list[dict[str, Any]]:
+def _stake_rows(form: HandForm, bet_types: tuple[BetType, ...]) -> list[dict[str, object]]:
     return [{"seat": seat, "cells": stake_cells(form, seat, bet_types)} for seat in SEATS]

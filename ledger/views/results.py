@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
@@ -16,12 +16,12 @@ from ledger.models import AuditEntry
 from ledger.money import ZERO, to_yen
 from ledger.results import event_guest_results, house_rows, standings
 from ledger.tables import AuditTable, GuestResultTable, HouseTable, StandingsTable
-from shoebook.roles import host_required, table_staff_required
+from shoebook.roles import AuthenticatedHttpRequest, host_required, table_staff_required
 
 
 @table_staff_required
 @require_GET
-def event_guest_results_page(request: HttpRequest, event_id: int) -> HttpResponse:
+def event_guest_results_page(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
     results = event_guest_results(event)
     shoe_numbers = sorted({number for result in results for number in result.by_shoe})
@@ -55,7 +55,7 @@ def event_guest_results_page(request: HttpRequest, event_id: int) -> HttpRespons
 
 @table_staff_required
 @require_GET
-def standings_page(request: HttpRequest) -> HttpResponse:
+def standings_page(request: AuthenticatedHttpRequest) -> HttpResponse:
     date_range = EventDateRange(request.GET, queryset=Event.objects.all())
     rows = standings(date_range.qs) if date_range.is_valid() else []
     data = [
@@ -76,7 +76,7 @@ def standings_page(request: HttpRequest) -> HttpResponse:
 
 @host_required
 @require_GET
-def house_page(request: HttpRequest) -> HttpResponse:
+def house_page(request: AuthenticatedHttpRequest) -> HttpResponse:
     date_range = EventDateRange(request.GET, queryset=Event.objects.all())
     rows = house_rows(date_range.qs) if date_range.is_valid() else []
     data = [
@@ -96,15 +96,17 @@ def house_page(request: HttpRequest) -> HttpResponse:
     ]
     table = HouseTable(data)
     RequestConfig(request, paginate={"per_page": 50}).configure(table)
-    totals = {
-        "house_net": sum((row.figures.house_net for row in rows), start=ZERO),
+    house_net = sum((row.figures.house_net for row in rows), start=ZERO)
+    wagered = sum((row.figures.wagered for row in rows), start=ZERO)
+    totals: dict[str, Decimal | int] = {
+        "house_net": house_net,
         "commission": sum((row.figures.commission for row in rows), start=ZERO),
-        "wagered": sum((row.figures.wagered for row in rows), start=ZERO),
+        "wagered": wagered,
         "house_net_yen": sum((row.house_net_yen for row in rows), start=ZERO),
         "hands": sum(row.hands for row in rows),
     }
-    if totals["wagered"]:
-        totals["hold"] = (totals["house_net"] * 100 / totals["wagered"]).quantize(Decimal("0.01"))
+    if wagered:
+        totals["hold"] = (house_net * 100 / wagered).quantize(Decimal("0.01"))
     return render(
         request, "ledger/house.html", {"filter": date_range, "table": table, "totals": totals}
     )
@@ -112,7 +114,7 @@ def house_page(request: HttpRequest) -> HttpResponse:
 
 @host_required
 @require_GET
-def audit_log(request: HttpRequest) -> HttpResponse:
+def audit_log(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Every change to money records, newest first; ``?event=ID`` for one event."""
     entries = AuditEntry.objects.select_related("event", "by")
     event_id = request.GET.get("event", "")

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import cast
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
+from django_stubs_ext import StrOrPromise
 
 from games import services as game_services
 from games.cards import RANKS, format_cards
@@ -24,7 +25,7 @@ from ledger import services
 from ledger.forms import HandForm, add_service_errors, stake_cells
 from ledger.models import Guest
 from ledger.selectors import table_state
-from shoebook.roles import host_required, is_host, table_staff_required
+from shoebook.roles import AuthenticatedHttpRequest, host_required, is_host, table_staff_required
 
 MSG_CHOOSE_SEAT = gettext_lazy("Choose a seat and a guest.")
 
@@ -34,13 +35,13 @@ def _get_shoe(shoe_id: int) -> Shoe:
 
 
 def _render_table(
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     shoe: Shoe,
     form: HandForm | None = None,
     *,
     repeat: bool = False,
     notice: str = "",
-    refusal: str = "",
+    refusal: StrOrPromise = "",
     seating_open: bool = False,
 ) -> HttpResponse:
     state = table_state(shoe)
@@ -97,13 +98,13 @@ def _chip_values(event: Event) -> list[int]:
 
 @table_staff_required
 @require_GET
-def shoe_table(request: HttpRequest, shoe_id: int) -> HttpResponse:
+def shoe_table(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse:
     shoe = _get_shoe(shoe_id)
     return _render_table(request, shoe, repeat=request.GET.get("repeat") == "1")
 
 
 def _after_write(
-    request: HttpRequest, shoe: Shoe, notice: str, *, seating_open: bool = False
+    request: AuthenticatedHttpRequest, shoe: Shoe, notice: str, *, seating_open: bool = False
 ) -> HttpResponse:
     if request.htmx:
         return _render_table(request, shoe, notice=notice, seating_open=seating_open)
@@ -113,7 +114,7 @@ def _after_write(
 
 @table_staff_required
 @require_POST
-def hand_record(request: HttpRequest, shoe_id: int) -> HttpResponse:
+def hand_record(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse:
     shoe = _get_shoe(shoe_id)
     form = HandForm(request.POST, bet_types=shoe.event.rule_set.offered_bets)
     if form.is_valid():
@@ -138,7 +139,7 @@ def hand_record(request: HttpRequest, shoe_id: int) -> HttpResponse:
 def _renumbered(form: HandForm, shoe: Shoe) -> HandForm:
     """After another device took this hand number: keep what was typed, but for the next hand
     and a new submission, so that saving again is a deliberate act."""
-    data = form.data.copy()
+    data = cast(QueryDict, form.data).copy()  # the form is the POST that hand_record got
     data["number"] = str(services.next_hand_number(shoe))
     data["idempotency_key"] = str(uuid.uuid4())
     renumbered = HandForm(data, bet_types=form.bet_types)
@@ -156,7 +157,7 @@ def _hand_notice(hand: Hand) -> str:
 
 @table_staff_required
 @require_POST
-def seat_change(request: HttpRequest, shoe_id: int) -> HttpResponse:
+def seat_change(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse:
     shoe = _get_shoe(shoe_id)
     try:
         seat = int(request.POST.get("seat", ""))
@@ -175,7 +176,9 @@ def seat_change(request: HttpRequest, shoe_id: int) -> HttpResponse:
     return _after_write(request, shoe, notice, seating_open=True)
 
 
-def _table_refusal(request: HttpRequest, shoe: Shoe, message: str) -> HttpResponse:
+def _table_refusal(
+    request: AuthenticatedHttpRequest, shoe: Shoe, message: StrOrPromise
+) -> HttpResponse:
     if request.htmx:
         return _render_table(request, shoe, refusal=message)
     messages.error(request, message)
@@ -184,7 +187,7 @@ def _table_refusal(request: HttpRequest, shoe: Shoe, message: str) -> HttpRespon
 
 @table_staff_required
 @require_POST
-def hand_undo(request: HttpRequest, shoe_id: int) -> HttpResponse:
+def hand_undo(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse:
     shoe = _get_shoe(shoe_id)
     try:
         revision = services.hand_undo(shoe=shoe, by=request.user)
@@ -197,7 +200,7 @@ def hand_undo(request: HttpRequest, shoe_id: int) -> HttpResponse:
 
 @host_required
 @require_POST
-def shoe_close(request: HttpRequest, shoe_id: int) -> HttpResponse:
+def shoe_close(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse:
     shoe = _get_shoe(shoe_id)
     try:
         game_services.shoe_close(shoe=shoe, by=request.user)
@@ -210,7 +213,7 @@ def shoe_close(request: HttpRequest, shoe_id: int) -> HttpResponse:
 
 @table_staff_required
 @require_GET
-def deal_helper(request: HttpRequest, shoe_id: int) -> HttpResponse:
+def deal_helper(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse:
     """The card keypad's partial: the taps so far, plus one (``add``) or less one (``back``),
     read by the rules core; or, while cards are typed, what the typed cards say."""
     shoe = _get_shoe(shoe_id)
@@ -233,7 +236,7 @@ def deal_panel(
     banker_text: str = "",
     add: str = "",
     back: bool = False,
-) -> dict[str, Any]:
+) -> dict[str, str | int]:
     """The keypad's state (the taps, in deal order) as the rules core reads it."""
     decks = shoe.event.decks
     typed = read_typed(player_text, banker_text, decks=decks)

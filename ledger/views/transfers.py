@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import FileResponse, HttpRequest, HttpResponse
+from django.http import FileResponse, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -19,18 +19,18 @@ from ledger.imports import (
     scoresheet_import,
     template_csv,
 )
-from shoebook.roles import host_required
+from shoebook.roles import AuthenticatedHttpRequest, host_required
 
 
 @host_required
 @require_GET
-def event_workbook(request: HttpRequest, event_id: int) -> FileResponse:
+def event_workbook(request: AuthenticatedHttpRequest, event_id: int) -> FileResponse:
     event = get_object_or_404(Event, pk=event_id)
     return xlsx_response(workbook_bytes([event]), f"{event.date:%Y-%m-%d} {event.name}.xlsx")
 
 
 @host_required
-def scoresheet_upload(request: HttpRequest) -> HttpResponse:
+def scoresheet_upload(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = ScoresheetForm(request.POST or None, request.FILES or None,
                           initial=RuleSetForm.initial_data()
                           | {"yen_per_chip": 100, "table_min": 10, "table_max": 1000})  # fmt: skip
@@ -65,7 +65,7 @@ def scoresheet_upload(request: HttpRequest) -> HttpResponse:
 
 @host_required
 @require_GET
-def scoresheet_template(request: HttpRequest) -> HttpResponse:
+def scoresheet_template(request: AuthenticatedHttpRequest) -> HttpResponse:
     response = HttpResponse(template_csv(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="scoresheet-template.csv"'
     return response

@@ -16,7 +16,8 @@ from games.rules import (
     validate_hand,
 )
 
-# The tableau as published (README, "The game"), written out: Banker's total -> Player third cards it draws on.
+# The tableau as published (README, "The game"), written out:
+# Banker's total -> Player third cards it draws on.
 BANKER_DRAWS_ON = {
     0: "0123456789",
     1: "0123456789",

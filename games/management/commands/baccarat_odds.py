@@ -37,7 +37,7 @@ def rule_set_from_options(options: dict[str, Any], decks: int = 8) -> tuple[Rule
     )
     if not form.is_valid():
         problems = [
-            f"--{name.replace('_', '-')}: {message}" if name != "__all__" else message
+            f"--{name.replace('_', '-')}: {message}" if name != "__all__" else str(message)
             for name, messages in form.errors.items()
             for message in messages
         ]
