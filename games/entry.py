@@ -500,6 +500,7 @@ class TapReading:
     taps_read: int = 0
     # Whether the Player's and the Banker's third cards are due (or, for the Banker, not decided).
     due: tuple[bool, bool] = (True, True)
+    typed: bool = False  # read from typed boxes rather than from taps
 
     @property
     def complete(self) -> bool:
@@ -575,12 +576,14 @@ def read_typed(player_text: str, banker_text: str, *, decks: int | None = None) 
     try:
         player, banker = parse_cards(player_text), parse_cards(banker_text)
     except CardError as error:
-        return TapReading(problem=error)
+        return TapReading(problem=error, typed=True)
     due = (len(player) < 2, len(banker) < 2)
     early = next((side for side, cards in ((PLAYER, player), (BANKER, banker))
                   if len(cards) > 2 and min(len(player), len(banker)) < 2), None)  # fmt: skip
     if early is not None:
-        return TapReading(player, banker, RuleError(MSG_THIRD_CARD_EARLY, side=early), 0, due)
+        return TapReading(
+            player, banker, RuleError(MSG_THIRD_CARD_EARLY, side=early), 0, due, typed=True
+        )
     try:
         if len(player) >= 2 and len(banker) >= 2:
             cards = cards_due(player, banker)
@@ -590,8 +593,8 @@ def read_typed(player_text: str, banker_text: str, *, decks: int | None = None) 
         if decks is not None:
             check_copies(player + banker, decks)
     except HandError as error:
-        return TapReading(player, banker, error, 0, due)
-    return TapReading(player, banker, None, len(player) + len(banker), due)
+        return TapReading(player, banker, error, 0, due, typed=True)
+    return TapReading(player, banker, None, len(player) + len(banker), due, typed=True)
 
 
 def press(

@@ -18,7 +18,7 @@ from django_stubs_ext import StrOrPromise
 
 from games import services as game_services
 from games.cards import RANKS, format_cards
-from games.entry import read_taps, read_typed
+from games.entry import press
 from games.models import Event, Hand, Shoe
 from games.scoreboard import scoreboard
 from ledger import services
@@ -238,20 +238,13 @@ def deal_panel(
     back: bool = False,
 ) -> dict[str, str | int]:
     """The keypad's state (the taps, in deal order) as the rules core reads it."""
-    decks = shoe.event.decks
-    typed = read_typed(player_text, banker_text, decks=decks)
-    if not (add or back):
-        reading = typed
-    else:
-        tapped = taps.split()
-        so_far = read_taps(tapped, decks=decks)
-        if (so_far.player, so_far.banker) != (typed.player, typed.banker):
-            tapped = list(typed.taps)  # the boxes were typed in since the last tap
-        reading = read_taps([*tapped, add] if add else tapped[:-1], decks=decks)
+    reading = press(taps.split(), player_text, banker_text, add=add, back=back,
+                    decks=shoe.event.decks)  # fmt: skip
+    if not reading.typed:
         player_text, banker_text = format_cards(reading.player), format_cards(reading.banker)
     return {
         "shoe_id": shoe.pk,
-        "taps": " ".join(reading.taps),
+        "taps": taps if reading.typed and reading.problem else " ".join(reading.taps),
         "player_cards": player_text,
         "banker_cards": banker_text,
         "status": reading.status().message(_),

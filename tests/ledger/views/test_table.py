@@ -19,6 +19,7 @@ from games.entry import (
     MSG_NO_RESULT,
     MSG_NOT_A_NUMBER,
     MSG_OVER_MAXIMUM,
+    MSG_THIRD_CARD_EARLY,
     MSG_UNDER_MINIMUM,
     read_taps,
 )
@@ -321,3 +322,20 @@ def test_the_keypad_refuses_a_card_the_shoe_cannot_hold(client, dealer, make_eve
     page = text(client.get(reverse("ledger:deal_helper", args=[one_deck.pk]), params))
     assert "a 1-deck shoe holds only 4" in page
     assert 'name="taps" value="K K K K"' in page
+
+
+def test_a_tap_never_moves_a_typed_card_to_the_other_side(client, dealer, shoe):
+    client.force_login(dealer)
+    params = {"taps": "2 5", "player_cards": "2 3 4", "banker_cards": "5", "add": "K"}
+    page = text(client.get(reverse("ledger:deal_helper", args=[shoe.pk]), params))
+    assert re.findall(r'name="(?:player|banker)_cards" value="([^"]*)"', page) == ["2 3 4", "5"]
+    assert MSG_THIRD_CARD_EARLY.format(side="Player") in page.replace("&#x27;", "'")
+
+
+@pytest.mark.parametrize(("player", "banker"), [("K K K K", "K J"), ("2 3 4", "5"), ("9 X", "")])
+def test_saving_impossible_cards_re_renders_the_table(client, host, seated, shoe, player, banker):
+    client.force_login(host)
+    response = save(client, shoe, player_cards=player, banker_cards=banker)
+    assert response.status_code == 200
+    assert 'class="errorlist' in text(response)
+    assert not Hand.objects.exists()
