@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
@@ -20,6 +21,9 @@ from games.rules import Outcome, Winner
 
 def standard_rules() -> dict[str, object]:
     return RuleSet().to_dict()
+
+
+MAX_HANDS_PER_SHOE = 999  # eight decks deal about 80; the column holds no more than 32,767
 
 
 class Event(models.Model):
@@ -45,7 +49,9 @@ class Event(models.Model):
     )
     table_min = MoneyField(default=Decimal(10))
     table_max = MoneyField(default=Decimal(1000))
-    hands_per_shoe = models.PositiveSmallIntegerField(default=40)
+    hands_per_shoe = models.PositiveSmallIntegerField(
+        default=40, validators=[MaxValueValidator(MAX_HANDS_PER_SHOE)]
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
     )
@@ -61,15 +67,29 @@ class Event(models.Model):
         ordering = ["-date", "-id"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(decks__gte=MIN_DECKS, decks__lte=MAX_DECKS), name="event_decks_1_to_8"
+                condition=Q(decks__gte=MIN_DECKS, decks__lte=MAX_DECKS),
+                name="event_decks_1_to_8",
+                violation_error_message=_("A shoe holds 1 to 8 decks."),
             ),
-            models.CheckConstraint(condition=Q(table_min__gt=0), name="event_table_min_positive"),
             models.CheckConstraint(
-                condition=Q(table_max__gte=F("table_min")), name="event_table_max_over_min"
+                condition=Q(table_min__gt=0),
+                name="event_table_min_positive",
+                violation_error_message=_("The table minimum must be more than zero."),
             ),
-            models.CheckConstraint(condition=Q(yen_per_chip__gt=0), name="event_yen_rate_positive"),
             models.CheckConstraint(
-                condition=Q(hands_per_shoe__gt=0), name="event_hands_per_shoe_positive"
+                condition=Q(table_max__gte=F("table_min")),
+                name="event_table_max_over_min",
+                violation_error_message=_("The table maximum is under the minimum."),
+            ),
+            models.CheckConstraint(
+                condition=Q(yen_per_chip__gt=0),
+                name="event_yen_rate_positive",
+                violation_error_message=_("The chip rate must be more than zero yen."),
+            ),
+            models.CheckConstraint(
+                condition=Q(hands_per_shoe__gt=0, hands_per_shoe__lte=MAX_HANDS_PER_SHOE),
+                name="event_hands_per_shoe_positive",
+                violation_error_message=_("A shoe is planned at 1 to 999 hands."),
             ),
         ]
 

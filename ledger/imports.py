@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import csv
 import io
-import zipfile
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -49,7 +48,7 @@ class ScoresheetUnreadable(Exception):
 
 
 @dataclass(frozen=True)
-class Problem:
+class SheetProblem:
     row: int  # data row, 1 = the first row under the header; 0 = the file itself
     line: int  # line of the CSV file / row of the sheet
     column: str
@@ -64,7 +63,7 @@ class Problem:
 
 
 class ScoresheetInvalid(Exception):
-    def __init__(self, problems: list[Problem]) -> None:
+    def __init__(self, problems: list[SheetProblem]) -> None:
         self.problems = problems
         super().__init__(f"{len(problems)} problem(s)")
 
@@ -99,33 +98,37 @@ def _csv_rows(content: bytes) -> Iterator[tuple[int, dict[str, str]]]:
 
 
 def _xlsx_rows(content: bytes) -> Iterator[tuple[int, dict[str, str]]]:
-    from openpyxl import load_workbook
-
-    try:
-        workbook = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
-    except (zipfile.BadZipFile, KeyError, ValueError, OSError) as error:
-        raise ScoresheetUnreadable(_("The file is not a readable .xlsx workbook.")) from error
-    # The first sheet, or, in a workbook exported by Shoebook (Summary first), the first sheet
-    # with the scoresheet's columns.
-    for sheet in workbook.worksheets:
-        rows = sheet.iter_rows(values_only=True)
-        header = next(rows, None)
-        names = [str(cell or "").strip().lower() for cell in header or ()]
-        if all(column in names for column in COLUMNS):
-            break
-    else:
-        rows = workbook.worksheets[0].iter_rows(values_only=True)
-        header = next(rows, None)
-        if header is None:
-            raise ScoresheetUnreadable(_("The file is empty."))
-        names = [str(cell or "").strip().lower() for cell in header]
+    """The rows of the first sheet with the scoresheet's columns (in a workbook exported by
+    Shoebook, Summary comes first), else of the first sheet."""
+    names, rows = _xlsx_sheet(content)
     _check_columns(names)
     for line, row in enumerate(rows, start=2):
         cells = ["" if cell is None else _as_text(cell) for cell in row]
-        if not any(cells):
-            continue
-        yield line, dict(zip(names, cells, strict=False))
-    workbook.close()
+        if any(cells):
+            yield line, dict(zip(names, cells, strict=False))
+
+
+def _xlsx_sheet(content: bytes) -> tuple[list[str], Sequence[tuple[object, ...]]]:
+    from openpyxl import load_workbook
+
+    # A workbook comes from outside: whatever its parser trips on (a broken zip, bad XML, a
+    # missing part) means the file is unreadable, never a server error.
+    try:
+        workbook = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
+        try:
+            for sheet in workbook.worksheets:
+                rows = list(sheet.iter_rows(values_only=True))
+                names = [str(cell or "").strip().lower() for cell in (rows[0] if rows else ())]
+                if all(column in names for column in COLUMNS):
+                    return names, rows[1:]
+            rows = list(workbook.worksheets[0].iter_rows(values_only=True))
+        finally:
+            workbook.close()
+    except Exception as error:
+        raise ScoresheetUnreadable(_("The file is not a readable .xlsx workbook.")) from error
+    if not rows:
+        raise ScoresheetUnreadable(_("The file is empty."))
+    return [str(cell or "").strip().lower() for cell in rows[0]], rows[1:]
 
 
 def _as_text(value: object) -> str:
@@ -137,7 +140,9 @@ def _as_text(value: object) -> str:
 def _check_columns(names: list[str]) -> None:
     missing = [column for column in COLUMNS if column not in names]
     if missing:
-        raise ScoresheetInvalid([Problem(0, 1, column, _("missing column")) for column in missing])
+        raise ScoresheetInvalid(
+            [SheetProblem(0, 1, column, _("missing column")) for column in missing]
+        )
 
 
 # --- checking -------------------------------------------------------------------------------
@@ -183,12 +188,12 @@ class Checker:
 
     def __init__(self, table: TableRules) -> None:
         self.table = table
-        self.problems: list[Problem] = []
+        self.problems: list[SheetProblem] = []
         self.hands: dict[tuple[int, int], ParsedHand] = {}
 
     def problem(self, row: int, line: int, column: str, reason: str) -> None:
         if len(self.problems) < MAX_PROBLEMS:
-            self.problems.append(Problem(row, line, column, reason))
+            self.problems.append(SheetProblem(row, line, column, reason))
 
     def check(self, rows: Iterator[tuple[int, dict[str, str]]]) -> list[ParsedHand]:
         for row_number, (line, row) in enumerate(rows, start=1):

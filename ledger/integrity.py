@@ -2,7 +2,7 @@
 
 :func:`check_ledger` reads the rows in bulk (a fixed number of queries, however many events,
 hands or bets), recomputes in Python what they must agree on, and returns each row that does
-not as a :class:`Problem` (model, primary key, what is wrong, expected and found):
+not as a :class:`LedgerProblem` (model, primary key, what is wrong, expected and found):
 
 1. Hands: stored cards are a complete hand under the drawing rules and the event's decks, and
    the stored winner and pair flags are the cards'. Bets: what the rules core pays
@@ -75,7 +75,7 @@ MSG_SETTLEMENT_LINE = (
 
 
 @dataclass(frozen=True)
-class Problem:
+class LedgerProblem:
     """One broken row: ``str()`` is the line ``check_ledger`` prints."""
 
     model: str
@@ -98,7 +98,7 @@ def missing_result_key(guest_id: int, event_id: int) -> str:
 
 @dataclass
 class LedgerCheck:
-    problems: list[Problem] = field(default_factory=list)
+    problems: list[LedgerProblem] = field(default_factory=list)
     bets: int = 0
     hands: int = 0
     guests: int = 0
@@ -131,12 +131,12 @@ def _money(amount: Decimal) -> str:
     return f"{amount:.2f}"
 
 
-def bet_arithmetic_problems(bet: BetRow) -> list[Problem]:
+def bet_arithmetic_problems(bet: BetRow) -> list[LedgerProblem]:
     """Invariant 2: net = gross − commission, commission ≥ 0."""
     problems = []
     if bet.net != bet.gross - bet.commission:
         problems.append(
-            Problem(
+            LedgerProblem(
                 "Bet",
                 bet.pk,
                 MSG_BET_NET_ARITHMETIC,
@@ -146,29 +146,37 @@ def bet_arithmetic_problems(bet: BetRow) -> list[Problem]:
         )
     if bet.commission < 0:
         problems.append(
-            Problem(
+            LedgerProblem(
                 "Bet", bet.pk, MSG_BET_COMMISSION_NEGATIVE, "0.00 or more", _money(bet.commission)
             )
         )
     return problems
 
 
-def bet_payout_problems(bet: BetRow, rules: RuleSet, outcome: Outcome | None) -> list[Problem]:
+def bet_payout_problems(
+    bet: BetRow, rules: RuleSet, outcome: Outcome | None
+) -> list[LedgerProblem]:
     """Invariant 1, the payout: the bet type is one the rules offer, and the bet's figures are
     what the rules core pays on its hand's outcome (``None``: the hand has none to settle on)."""
     try:
         bet_type = BetType(bet.bet_type)
     except ValueError:
-        return [Problem("Bet", bet.pk, MSG_BET_TYPE, "one of " + ", ".join(BetType), bet.bet_type)]
+        return [
+            LedgerProblem("Bet", bet.pk, MSG_BET_TYPE, "one of " + ", ".join(BetType), bet.bet_type)
+        ]
     if bet_type not in _offered(rules):
         offered = ", ".join(rules.offered_bets)
-        return [Problem("Bet", bet.pk, MSG_BET_NOT_OFFERED, f"one of {offered}", bet.bet_type)]
+        return [
+            LedgerProblem("Bet", bet.pk, MSG_BET_NOT_OFFERED, f"one of {offered}", bet.bet_type)
+        ]
     if outcome is None:
         return []
     try:
         result = _resolve(rules, bet_type, bet.stake, outcome)
     except BetError as error:
-        return [Problem("Bet", bet.pk, MSG_BET_UNSETTLED, "a bet its hand settles", str(error))]
+        return [
+            LedgerProblem("Bet", bet.pk, MSG_BET_UNSETTLED, "a bet its hand settles", str(error))
+        ]
     problems = []
     for name, message in (
         ("gross", MSG_BET_GROSS),
@@ -177,7 +185,7 @@ def bet_payout_problems(bet: BetRow, rules: RuleSet, outcome: Outcome | None) ->
     ):
         expected, found = getattr(result, name), getattr(bet, name)
         if expected != found:
-            problems.append(Problem("Bet", bet.pk, message, _money(expected), _money(found)))
+            problems.append(LedgerProblem("Bet", bet.pk, message, _money(expected), _money(found)))
     return problems
 
 
@@ -192,7 +200,7 @@ def _resolve(rules: RuleSet, bet_type: BetType, stake: Decimal, outcome: Outcome
     return resolve_bet(rules, bet_type, stake, outcome)
 
 
-def hand_problems(hand: Hand, decks: int) -> tuple[list[Problem], Outcome | None]:
+def hand_problems(hand: Hand, decks: int) -> tuple[list[LedgerProblem], Outcome | None]:
     """A stored hand against the drawing rules; returns its problems and its outcome (``None``
     when it has none: its bets cannot be settled)."""
     if hand.has_cards:
@@ -202,25 +210,25 @@ def hand_problems(hand: Hand, decks: int) -> tuple[list[Problem], Outcome | None
         except RuleError as error:  # an unknown card, or a hand no shoe deals
             found = f"P {hand.player_cards} / B {hand.banker_cards}: {error}"
             expected = f"a complete hand from a shoe of {decks} decks"
-            return [Problem("Hand", hand.pk, MSG_HAND_CARDS, expected, found)], None
+            return [LedgerProblem("Hand", hand.pk, MSG_HAND_CARDS, expected, found)], None
         outcome = hand.outcome()
         problems = []
         if hand.winner != outcome.winner.value:
             problems.append(
-                Problem("Hand", hand.pk, MSG_HAND_WINNER, outcome.winner.value, hand.winner)
+                LedgerProblem("Hand", hand.pk, MSG_HAND_WINNER, outcome.winner.value, hand.winner)
             )
         for message, stored, actual in (
             (MSG_HAND_PLAYER_PAIR, hand.player_pair, outcome.player_pair),
             (MSG_HAND_BANKER_PAIR, hand.banker_pair, outcome.banker_pair),
         ):
             if stored != actual:
-                problems.append(Problem("Hand", hand.pk, message, str(actual), str(stored)))
+                problems.append(LedgerProblem("Hand", hand.pk, message, str(actual), str(stored)))
         return problems, outcome
     try:
         return [], hand.outcome()
     except ValueError:
         return [
-            Problem("Hand", hand.pk, MSG_HAND_RESULT, "player, banker or tie", hand.winner)
+            LedgerProblem("Hand", hand.pk, MSG_HAND_RESULT, "player, banker or tie", hand.winner)
         ], None
 
 
@@ -304,7 +312,7 @@ def check_ledger(event: Event | None = None) -> LedgerCheck:
     return _Checker(event).run()
 
 
-def ledger_problems(event: Event | None = None) -> list[Problem]:
+def ledger_problems(event: Event | None = None) -> list[LedgerProblem]:
     return check_ledger(event).problems
 
 
@@ -325,7 +333,7 @@ class _Checker:
     def problem(
         self, model: str, pk: int | str, message: str, expected: str = "", found: str = ""
     ) -> None:
-        self.report.problems.append(Problem(model, pk, message, expected, found))
+        self.report.problems.append(LedgerProblem(model, pk, message, expected, found))
 
     def guest(self, guest_id: int) -> str:
         return f"{self.names.get(guest_id, '?')} (guest {guest_id})"

@@ -363,6 +363,10 @@ JA = {
     "A bet needs its seat (1–7).": "ベットにはシート番号（1〜7）が必要です。",
     "{side} has a third card before both sides have two.": "両方に2枚そろう前に{side}に3枚目があります。",
     "The typed cards are not in deal order: correct them in the boxes, or clear them to tap.": "入力したカードが配る順になっていません。欄で直すか、消してからタップしてください。",
+    "A shoe holds 1 to 8 decks.": "シューのデッキ数は1〜8です。",
+    "The table minimum must be more than zero.": "テーブル最低額は0より大きくしてください。",
+    "The chip rate must be more than zero yen.": "チップのレートは0円より大きくしてください。",
+    "A shoe is planned at 1 to 999 hands.": "1シューの予定ハンド数は1〜999です。",
 }
 
 JA_PLURAL = {

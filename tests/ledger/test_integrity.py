@@ -48,7 +48,7 @@ from ledger.integrity import (
     MSG_SEATING_SEAT_OVERLAP,
     MSG_SETTLEMENT_LINE,
     BetRow,
-    Problem,
+    LedgerProblem,
     bet_arithmetic_problems,
     check_ledger,
     missing_result_key,
@@ -314,12 +314,12 @@ def row(**changes: object) -> BetRow:
     ("bet_row", "problems"),
     [
         (row(), []),
-        (row(net=D(100)), [Problem("Bet", 7, MSG_BET_NET_ARITHMETIC, "95.00", "100.00")]),
+        (row(net=D(100)), [LedgerProblem("Bet", 7, MSG_BET_NET_ARITHMETIC, "95.00", "100.00")]),
         (row(commission=D(-5), net=D(105)),
-         [Problem("Bet", 7, MSG_BET_COMMISSION_NEGATIVE, "0.00 or more", "-5.00")]),
+         [LedgerProblem("Bet", 7, MSG_BET_COMMISSION_NEGATIVE, "0.00 or more", "-5.00")]),
         (row(commission=D(-5)),
-         [Problem("Bet", 7, MSG_BET_NET_ARITHMETIC, "105.00", "95.00"),
-          Problem("Bet", 7, MSG_BET_COMMISSION_NEGATIVE, "0.00 or more", "-5.00")]),
+         [LedgerProblem("Bet", 7, MSG_BET_NET_ARITHMETIC, "105.00", "95.00"),
+          LedgerProblem("Bet", 7, MSG_BET_COMMISSION_NEGATIVE, "0.00 or more", "-5.00")]),
     ],
 )  # fmt: skip
 def test_a_bets_own_arithmetic(bet_row, problems):

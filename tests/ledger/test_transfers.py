@@ -28,7 +28,7 @@ from games.models import Event, Hand
 from games.payouts import MSG_STAKE_NOT_POSITIVE, RuleSet
 from ledger import services
 from ledger.exports import HANDS_COLUMNS, workbook_bytes
-from ledger.imports import Problem, ScoresheetInvalid, check_scoresheet, template_csv
+from ledger.imports import ScoresheetInvalid, SheetProblem, check_scoresheet, template_csv
 from ledger.integrity import ledger_problems
 from ledger.models import Bet, Guest, Seating
 from ledger.results import event_guest_results, event_shoe_rows
@@ -229,7 +229,7 @@ ALL_BETS = ", ".join(bet.value for bet in RuleSet.from_options().offered_bets)
 
 def row_problem(column: str, template: str, **params: object) -> str:
     """The import's report of a rules-core problem on the first data row."""
-    return str(Problem(1, 2, column, template.format(**params)))
+    return str(SheetProblem(1, 2, column, template.format(**params)))
 
 
 PROBLEMS = [
@@ -406,3 +406,50 @@ def test_a_guest_moving_seats_in_a_scoresheet_never_sits_twice(tmp_path, host):
         ("Ben", 3, 3, 3),
     ]
     assert ledger_problems() == []
+
+
+def broken_workbook() -> bytes:
+    """A real .xlsx whose sheet XML is cut short: a zip that opens, a sheet that does not."""
+    book = Workbook()
+    book.active.append(HEADER.split(","))
+    buffer = io.BytesIO()
+    book.save(buffer)
+    source = zipfile.ZipFile(io.BytesIO(buffer.getvalue()))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as broken:
+        for item in source.infolist():
+            data = source.read(item.filename)
+            broken.writestr(item, data[: len(data) // 2] if "worksheets/sheet" in item.filename
+                            else data)  # fmt: skip
+    return out.getvalue()
+
+
+def test_a_broken_workbook_is_refused_on_the_page_not_a_server_error(client, host):
+    client.force_login(host)
+    upload = io.BytesIO(broken_workbook())
+    upload.name = "broken.xlsx"
+    fields = {"event_name": "x", "date": "2026-11-21", "yen_per_chip": "100", "table_min": "10",
+              "table_max": "1000", "decks": "8", "no_commission": "none", "tie_pays": "8",
+              "pair_pays": "11"}  # fmt: skip
+    response = client.post(reverse("ledger:scoresheet_upload"), fields | {"file": upload})
+    assert response.status_code == 400
+    assert "not a readable .xlsx workbook" in response.content.decode()
+    assert not Event.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--yen-per-chip", "NaN"], "are amounts"),
+        (["--yen-per-chip", "1e3"], "are amounts"),
+        (["--table-min", "500", "--table-max", "100"], "0 < --table-min <= --table-max"),
+        (["--event-name", ""], "Nothing was imported"),
+        (["--yen-per-chip", "0.00001"], "Nothing was imported"),
+    ],
+)
+def test_the_import_command_refuses_bad_options_without_a_traceback(tmp_path, host, args, message):
+    path = write(tmp_path, template_csv())
+    base = ["--event-name", "Night", "--date", "2026-11-21", "--by", host.username]
+    with pytest.raises(CommandError, match=message):
+        call_command("import_scoresheet", str(path), *base, *args, stdout=StringIO())
+    assert not Event.objects.exists()

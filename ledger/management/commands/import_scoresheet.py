@@ -4,14 +4,14 @@ YYYY-MM-DD [--yen-per-chip N] [rule-set options as in baccarat_odds]``. All or n
 from __future__ import annotations
 
 from datetime import date
-from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.entry import TableRules
+from games.entry import TableRules, read_amount
 from games.management.commands.baccarat_odds import add_rule_set_arguments, rule_set_from_options
 from ledger.imports import (
     ScoresheetInvalid,
@@ -19,6 +19,8 @@ from ledger.imports import (
     check_scoresheet,
     scoresheet_import,
 )
+
+AMOUNTS = ("yen_per_chip", "table_min", "table_max")
 
 
 class Command(BaseCommand):
@@ -43,15 +45,14 @@ class Command(BaseCommand):
             raise CommandError(f"Cannot read {path}: {error.strerror}.") from error
         try:
             on = date.fromisoformat(options["date"])
-            yen = Decimal(options["yen_per_chip"])
-            low, high = Decimal(options["table_min"]), Decimal(options["table_max"])
-        except (ValueError, InvalidOperation):
-            raise CommandError(
-                "--date is YYYY-MM-DD; --yen-per-chip, --table-min and --table-max are numbers."
-            ) from None
+        except ValueError:
+            raise CommandError("--date is YYYY-MM-DD.") from None
+        yen, low, high = (read_amount(options[name]) for name in AMOUNTS)
+        if yen is None or low is None or high is None:
+            raise CommandError("--yen-per-chip, --table-min and --table-max are amounts.")
         if yen <= 0:
             raise CommandError("--yen-per-chip must be more than zero.")
-        if not (low.is_finite() and high.is_finite() and 0 < low <= high):
+        if not 0 < low <= high:
             raise CommandError("The table limits must be 0 < --table-min <= --table-max.")
         rules, decks = rule_set_from_options(options, decks=options["decks"])
         table = TableRules(rules, decks, low, high)
@@ -73,9 +74,11 @@ class Command(BaseCommand):
         )
         if by is None:
             raise CommandError("No such user: give --by USERNAME, or create a host first.")
-        imported = scoresheet_import(
-            hands=hands, name=options["event_name"], on=on, table=table, by=by, yen_per_chip=yen,
-        )  # fmt: skip
+        try:
+            imported = scoresheet_import(hands=hands, name=options["event_name"], on=on,
+                                         table=table, by=by, yen_per_chip=yen)  # fmt: skip
+        except ValidationError as error:  # the event's own fields: name, chip rate, limits
+            raise CommandError(" ".join(error.messages) + " Nothing was imported.") from error
         self.stdout.write(
             f"Imported {imported.event}: {imported.hands} hands, {imported.bets} bets."
         )

@@ -160,3 +160,21 @@ def test_the_host_logs_a_night_from_event_to_close(client, host):
     response = client.post(reverse("ledger:event_close", args=[event.pk]))
     event.refresh_from_db()
     assert event.closed_at is not None
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"table_min": "500", "table_max": "100"}, "The table maximum is under the minimum."),
+        ({"hands_per_shoe": "70000"}, "999"),
+        ({"decks": "0"}, "A shoe holds 1 to 8 decks."),
+    ],
+)
+def test_event_limits_are_refused_in_words_not_constraint_names(client, host, event, changes,
+                                                                message):  # fmt: skip
+    client.force_login(host)
+    response = edit(client, event, **changes)
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert message in page and "Constraint" not in page
+    assert Event.objects.get(pk=event.pk).table_max == Decimal(1000)
