@@ -180,6 +180,18 @@ class Problem:
     def message(self, translate: Translate = untranslated) -> str:
         return self.error.message(translate)
 
+    def message_in(self, entry: HandEntry, translate: Translate = untranslated) -> str:
+        """The message where the whole hand is on one screen: a bet's problem names its seat and
+        bet (``Seat 3 · Banker: …``)."""
+        if self.bet is None:
+            return self.message(translate)
+        bet = entry.bets[self.bet]
+        bet_type = _bet_type_or_none(bet.bet)
+        label: str = translate(bet_type.label) if bet_type else str(bet.bet)
+        return translate(MSG_ON_SEAT).format(
+            seat=plain(str(bet.seat)), bet=label, problem=self.message(translate)
+        )
+
     @property
     def template(self) -> str:
         return self.error.template
@@ -472,17 +484,6 @@ def read_amount(value: Decimal | str) -> Decimal | None:
         return None
     amount = Decimal(text)
     return amount if amount.adjusted() < MAX_AMOUNT_DIGITS else None
-
-
-def bet_problem_message(
-    problem: Problem, entry: BetEntry, translate: Translate = untranslated
-) -> str:
-    """A bet's problem as the table shows it: ``Seat 3 · Banker: …``."""
-    bet_type = _bet_type_or_none(entry.bet)
-    label: str = translate(bet_type.label) if bet_type else str(entry.bet)
-    return translate(MSG_ON_SEAT).format(
-        seat=str(entry.seat).strip(), bet=label, problem=problem.message(translate)
-    )
 
 
 # --- the keypad ---------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from django.core.files.uploadedfile import UploadedFile
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.entry import SEATS, BetEntry, HandEntry, TableRules, bet_problem_message
+from games.entry import SEATS, BetEntry, HandEntry, TableRules
 from games.forms import RuleSetForm, rule_set_from_cleaned
 from games.models import Event
 from games.payouts import BetType, NoCommission, SideBet
@@ -172,11 +172,10 @@ class HandForm(forms.Form):
         entry, names = self.entry(), [name for name, _bet in self._stakes()]
         for problem in problems:
             if problem.bet is not None:
-                text = bet_problem_message(problem, entry.bets[problem.bet], gettext)
-                self.add_error(names[problem.bet], text)
+                target: str | None = names[problem.bet]
             else:
                 target = problem.field.value if problem.field.value in self.fields else None
-                self.add_error(target, problem.message(gettext))
+            self.add_error(target, problem.message_in(entry, gettext))
 
     def stake_errors(self) -> list[str]:
         return [

@@ -343,7 +343,7 @@ def scoresheet_import(
     *, hands: list[ParsedHand], name: str, on: date, table: TableRules, by: Actor,
     yen_per_chip: Decimal = Decimal(100),
 ) -> Imported:  # fmt: skip
-    """Write a checked scoresheet as a closed event, in bulk."""
+    """Write a checked scoresheet as an event whose shoes are closed, in bulk."""
     event = game_services.event_create(
         name=name, date=on, rules=table.rules, by=by, decks=table.decks,
         yen_per_chip=yen_per_chip, table_min=table.table_min, table_max=table.table_max,

@@ -27,7 +27,6 @@ from games.entry import (
     HandEntry,
     Problem,
     SettledHand,
-    bet_problem_message,
     settle_hand,
 )
 from games.models import Event, Hand, Shoe
@@ -197,11 +196,8 @@ def entry_errors(problems: Sequence[Problem], entry: HandEntry) -> dict[str, lis
     """The core's problems as form errors: a bet's under ``bets`` (``Seat 3 · Banker: …``)."""
     errors: dict[str, list[str]] = {}
     for problem in problems:
-        if problem.bet is not None:
-            key, text = "bets", bet_problem_message(problem, entry.bets[problem.bet], gettext)
-        else:
-            key, text = problem.field.value, problem.message(gettext)
-        errors.setdefault(key, []).append(text)
+        key = "bets" if problem.bet is not None else problem.field.value
+        errors.setdefault(key, []).append(problem.message_in(entry, gettext))
     return errors
 
 
