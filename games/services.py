@@ -66,20 +66,18 @@ def event_create(
 # What ``event_update`` may change: the fields ``event_create`` takes. Once the event's first
 # hand is logged only the ones that change no money stay open (``hands_per_shoe`` is the planned
 # length of a shoe, nothing a hand was settled by).
-EVENT_FIELDS = frozenset(
-    {
-        "name",
-        "date",
-        "venue",
-        "format",
-        "rules",
-        "decks",
-        "currency_symbol",
-        "yen_per_chip",
-        "table_min",
-        "table_max",
-        "hands_per_shoe",
-    }
+EVENT_FIELDS = (
+    "name",
+    "date",
+    "venue",
+    "format",
+    "rules",
+    "decks",
+    "currency_symbol",
+    "yen_per_chip",
+    "table_min",
+    "table_max",
+    "hands_per_shoe",
 )
 EVENT_FIELDS_OPEN_AFTER_FIRST_HAND = frozenset({"name", "date", "venue", "hands_per_shoe"})
 
@@ -120,7 +118,7 @@ def event_update(*, event: Event, by: Actor, **changes: Any) -> Event:
     may change; after it, only name, date, venue and the planned hands per shoe: the rules,
     decks, limits, chip rate and currency priced the hands already played. A field given the
     value it already has is not a change. Records nothing else (the caller keeps the audit)."""
-    unknown = sorted(set(changes) - EVENT_FIELDS)
+    unknown = sorted(set(changes).difference(EVENT_FIELDS))
     if unknown:
         raise TypeError(f"event_update() got unexpected field(s): {', '.join(unknown)}")
     event = Event.objects.select_for_update().get(pk=event.pk)

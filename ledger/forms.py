@@ -18,7 +18,7 @@ from games.forms import RuleSetForm, rule_set_from_cleaned
 from games.models import Event
 from games.payouts import BetType, NoCommission, SideBet
 from games.rules import Winner
-from games.services import EVENT_FIELDS_OPEN_AFTER_FIRST_HAND
+from games.services import EVENT_FIELDS, EVENT_FIELDS_OPEN_AFTER_FIRST_HAND
 from ledger.models import Guest, Settlement
 
 # Long enough for any amount a table takes ("1,000,000.00"); longer text is not a stake.
@@ -39,18 +39,8 @@ class EventForm(forms.ModelForm[Event]):
 
     class Meta:
         model = Event
-        fields = [
-            "name",
-            "date",
-            "venue",
-            "format",
-            "decks",
-            "currency_symbol",
-            "yen_per_chip",
-            "table_min",
-            "table_max",
-            "hands_per_shoe",
-        ]
+        # The rule set is not a column the host types: the fields above build it.
+        fields = [name for name in EVENT_FIELDS if name != "rules"]
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
 
     RULE_FIELDS = ("commission", "no_commission", "tie_pays", "pair_pays", "side_bets")
