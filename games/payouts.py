@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from enum import StrEnum
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from games.messages import (
@@ -153,13 +154,17 @@ class RuleSet:
         if self.pair_pays not in (11, 12):
             raise RuleSetError(MSG_PAIR_PAYS)
 
-    @property
+    @cached_property
     def offered_bets(self) -> tuple[BetType, ...]:
         offered_sides = [side for side in SideBet if side in self.side_bets]
         return (*MAIN_BETS, *(bet for side in offered_sides for bet in SIDE_BET_TYPES[side]))
 
+    @cached_property
+    def _offered(self) -> frozenset[BetType]:
+        return frozenset(self.offered_bets)
+
     def offers(self, bet_type: BetType) -> bool:
-        return bet_type in self.offered_bets
+        return bet_type in self._offered
 
     def describe(self, translate: Translate = untranslated) -> str:
         if self.no_commission is NoCommission.EZ:

@@ -157,6 +157,7 @@ class BetRow:
     line: int
     guest: str
     bet: BetEntry
+    seat: int | None  # the seat as read, to match guests and seats within the hand
 
 
 @dataclass
@@ -255,7 +256,7 @@ class Checker:
             return
         seat = read_seat(seat_text)
         for other in hand.rows:
-            other_seat = read_seat(other.bet.seat)
+            other_seat = other.seat
             if seat is None or other_seat is None:
                 continue
             if other_seat == seat and other.guest.casefold() != guest.casefold():
@@ -266,7 +267,7 @@ class Checker:
                 reason = _("{guest} already sits in seat {seat} in this hand.")
                 self.problem(row, line, "seat", reason.format(guest=guest, seat=other_seat))
                 return
-        hand.rows.append(BetRow(row, line, guest, BetEntry(seat_text, bet_text, stake_text)))
+        hand.rows.append(BetRow(row, line, guest, BetEntry(seat_text, bet_text, stake_text), seat))
 
     def _numbering(self, hands: list[ParsedHand]) -> None:
         shoes: dict[int, list[ParsedHand]] = defaultdict(list)
