@@ -4,6 +4,7 @@ positive); the services check everything that depends on the table (seats, limit
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -75,6 +76,14 @@ class EventForm(forms.ModelForm[Event]):
         return fields if self.frozen else fields | {"rules": data["rule_set"]}
 
 
+MSG_SEATING_UNREADABLE = _("The page's seating is unreadable: reload the page.")
+
+
+def seating_token(seating: Mapping[int, int]) -> str:
+    """Who sits where (seat → guest id), as the table's form carries it."""
+    return " ".join(f"{seat}:{guest}" for seat, guest in sorted(seating.items()))
+
+
 def stake_field_name(seat: int, bet_type: BetType) -> str:
     return f"stake_{seat}_{bet_type.value}"
 
@@ -97,6 +106,9 @@ class HandForm(forms.Form):
     )
     player_pair = forms.BooleanField(required=False)
     banker_pair = forms.BooleanField(required=False)
+    # Who sat where when the page was drawn ("1:12 3:15": seat and guest id): a bet goes to the
+    # guest the person saw, or the save is refused (see ``services.hand_record``).
+    seating = forms.CharField(widget=forms.HiddenInput, required=False, max_length=200)
 
     def __init__(self, *args: Any, bet_types: tuple[BetType, ...], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -118,12 +130,26 @@ class HandForm(forms.Form):
         *,
         number: int,
         bet_types: tuple[BetType, ...],
+        seating: Mapping[int, int],
         stakes: dict[tuple[int, BetType], Decimal] | None = None,
     ) -> HandForm:
-        initial: dict[str, object] = {"number": number, "idempotency_key": uuid.uuid4()}
+        initial: dict[str, object] = {
+            "number": number,
+            "idempotency_key": uuid.uuid4(),
+            "seating": seating_token(seating),
+        }
         for (seat, bet_type), stake in (stakes or {}).items():
             initial[stake_field_name(seat, bet_type)] = stake
         return cls(initial=initial, bet_types=bet_types)
+
+    def clean_seating(self) -> dict[int, int] | None:
+        text: str = self.cleaned_data.get("seating", "")
+        if not text:
+            return None
+        try:
+            return {int(seat): int(guest) for seat, guest in (i.split(":") for i in text.split())}
+        except ValueError:
+            raise ValidationError(MSG_SEATING_UNREADABLE) from None
 
     def _stakes(self) -> list[tuple[str, BetEntry]]:
         return [

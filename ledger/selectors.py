@@ -51,6 +51,11 @@ class TableState:
     recent_hands: list[WithAnnotations[Hand, HandSums]]
 
     @property
+    def seating(self) -> dict[int, int]:
+        """Who sits where for the next hand: seat → guest id."""
+        return {seat.seat: seat.guest.pk for seat in self.seats if seat.guest is not None}
+
+    @property
     def planned_reached(self) -> bool:
         return self.next_number > self.event.hands_per_shoe
 
@@ -123,3 +128,8 @@ def hand_with_history(hand: Hand) -> tuple[list[Bet], list[HandRevision]]:
         .order_by("-changed_at", "-id")
     )
     return bets, revisions
+
+
+def seating_of(shoe: Shoe, number: int) -> dict[int, int]:
+    """Who sits where for hand ``number`` of ``shoe``: seat → guest id."""
+    return dict(Seating.objects.at(shoe, number).values_list("seat", "guest_id"))

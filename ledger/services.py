@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any, TypedDict
 
@@ -27,6 +27,7 @@ from games.entry import (
     HandEntry,
     Problem,
     SettledHand,
+    read_seat,
     settle_hand,
 )
 from games.models import Event, Hand, Shoe
@@ -55,6 +56,8 @@ MSG_NOTHING_TO_UNDO = _("There is no hand to undo in this shoe.")
 MSG_REASON_REQUIRED = _("Say why the hand is being corrected.")
 MSG_NOTHING_CHANGED = _("Nothing to correct: the cards, result and bets are as recorded.")
 MSG_KEY_OTHER_SHOE = _("This submission belongs to another shoe.")
+MSG_SEAT_CHANGED = _("Seat {seat} is now {guest}: check the bets and save again.")
+MSG_SEAT_NOW_EMPTY = _("Seat {seat} is now empty: check the bets and save again.")
 
 
 class HandTaken(ValidationError):
@@ -201,6 +204,27 @@ def entry_errors(problems: Sequence[Problem], entry: HandEntry) -> dict[str, lis
     return errors
 
 
+class SeatingChanged(ValidationError):
+    """A seat with a bet has changed hands since the page was drawn."""
+
+
+def _check_seen_seating(
+    seen: Mapping[int, int], seated: dict[int, Guest], entry: HandEntry
+) -> None:
+    changed: list[str] = []
+    seats = {seat for bet in entry.bets if (seat := read_seat(bet.seat)) is not None}
+    for seat in sorted(seats):
+        now = seated.get(seat)
+        if (now.pk if now else None) == seen.get(seat):
+            continue
+        if now is None:
+            changed.append(MSG_SEAT_NOW_EMPTY.format(seat=seat))
+        else:
+            changed.append(MSG_SEAT_CHANGED.format(seat=seat, guest=now.name))
+    if changed:
+        raise SeatingChanged({NON_FIELD_ERRORS: changed})
+
+
 def _seated_at(shoe: Shoe, number: int) -> dict[int, Guest]:
     seatings = Seating.objects.at(shoe, number).select_related("guest")
     return {seating.seat: seating.guest for seating in seatings}
@@ -260,11 +284,14 @@ def hand_record(
     entry: HandEntry,
     by: Actor,
     idempotency_key: uuid.UUID | None = None,
+    seen_seating: Mapping[int, int] | None = None,
 ) -> Hand:
     """Record the next hand of an open shoe with its bets, settled.
 
     A submission repeated with the same ``idempotency_key`` (a double tap, a retry after a
     dropped connection) returns the hand already recorded instead of recording it twice.
+    ``seen_seating`` (seat → guest id) is who the person entering the bets saw in each seat: if
+    a seat with a bet has someone else in it now, nothing is recorded (:class:`SeatingChanged`).
     """
     shoe = Shoe.objects.select_for_update().select_related("event").get(pk=shoe.pk)
     if idempotency_key is not None:
@@ -277,6 +304,8 @@ def hand_record(
     if number != next_hand_number(shoe):
         raise _taken(shoe, number)
     seated = _seated_at(shoe, number)
+    if seen_seating is not None:
+        _check_seen_seating(seen_seating, seated, entry)
     settled_hand = _settle(entry, shoe.event, seated)
     settled = _bet_rows(settled_hand, shoe.event, seated)
     hand = Hand(

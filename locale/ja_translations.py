@@ -367,6 +367,9 @@ JA = {
     "The table minimum must be more than zero.": "テーブル最低額は0より大きくしてください。",
     "The chip rate must be more than zero yen.": "チップのレートは0円より大きくしてください。",
     "A shoe is planned at 1 to 999 hands.": "1シューの予定ハンド数は1〜999です。",
+    "Seat {seat} is now {guest}: check the bets and save again.": "シート{seat}は今は{guest}です。ベットを確認してもう一度保存してください。",
+    "Seat {seat} is now empty: check the bets and save again.": "シート{seat}は今は空いています。ベットを確認してもう一度保存してください。",
+    "The page's seating is unreadable: reload the page.": "ページの着席情報が読み取れません。ページを再読み込みしてください。",
 }
 
 JA_PLURAL = {

@@ -8,6 +8,8 @@ from django.urls import reverse
 
 from games.models import Shoe
 from ledger import services
+from ledger.forms import seating_token
+from ledger.selectors import seating_of
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -18,9 +20,11 @@ def table_url(shoe: Shoe) -> str:
 
 def hand_data(shoe: Shoe, **fields: str) -> dict[str, str]:
     """What the table's form posts for the next hand."""
+    number = services.next_hand_number(shoe)
     return {
-        "number": str(services.next_hand_number(shoe)),
+        "number": str(number),
         "idempotency_key": str(uuid.uuid4()),
+        "seating": seating_token(seating_of(shoe, number)),
         **fields,
     }
 

@@ -22,9 +22,9 @@ from games.entry import press
 from games.models import Event, Hand, Shoe
 from games.scoreboard import scoreboard
 from ledger import services
-from ledger.forms import HandForm, add_service_errors, stake_cells
+from ledger.forms import HandForm, add_service_errors, seating_token, stake_cells
 from ledger.models import Guest
-from ledger.selectors import table_state
+from ledger.selectors import seating_of, table_state
 from shoebook.roles import AuthenticatedHttpRequest, host_required, is_host, table_staff_required
 
 MSG_CHOOSE_SEAT = gettext_lazy("Choose a seat and a guest.")
@@ -48,7 +48,9 @@ def _render_table(
     bet_types = state.event.rule_set.offered_bets
     if form is None:
         stakes = state.repeat_stakes() if repeat else None
-        form = HandForm.fresh(number=state.next_number, bet_types=bet_types, stakes=stakes)
+        form = HandForm.fresh(
+            number=state.next_number, bet_types=bet_types, seating=state.seating, stakes=stakes
+        )
     rows = [
         {"seat": seat, "cells": stake_cells(form, seat.seat, bet_types)} for seat in state.seats
     ]
@@ -125,9 +127,13 @@ def hand_record(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse
                 idempotency_key=form.cleaned_data["idempotency_key"],
                 by=request.user,
                 entry=form.entry(),
+                seen_seating=form.cleaned_data["seating"],
             )
         except services.HandTaken as error:
-            form = _renumbered(form, shoe)
+            form = _redrawn(form, shoe, renumber=True)
+            add_service_errors(form, error)
+        except services.SeatingChanged as error:
+            form = _redrawn(form, shoe)
             add_service_errors(form, error)
         except ValidationError as error:
             form.show_problems(error)
@@ -136,15 +142,19 @@ def hand_record(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse
     return _render_table(request, shoe, form)
 
 
-def _renumbered(form: HandForm, shoe: Shoe) -> HandForm:
-    """After another device took this hand number: keep what was typed, but for the next hand
-    and a new submission, so that saving again is a deliberate act."""
+def _redrawn(form: HandForm, shoe: Shoe, *, renumber: bool = False) -> HandForm:
+    """After the table changed under the page (another device took this hand number, or a seat
+    changed hands): keep what was typed, but for the table as it is now — the next hand and a
+    new submission when ``renumber`` — so that saving again is a deliberate act."""
     data = cast(QueryDict, form.data).copy()  # the form is the POST that hand_record got
-    data["number"] = str(services.next_hand_number(shoe))
-    data["idempotency_key"] = str(uuid.uuid4())
-    renumbered = HandForm(data, bet_types=form.bet_types)
-    renumbered.is_valid()
-    return renumbered
+    number = services.next_hand_number(shoe)
+    data["seating"] = seating_token(seating_of(shoe, number))
+    if renumber:
+        data["number"] = str(number)
+        data["idempotency_key"] = str(uuid.uuid4())
+    redrawn = HandForm(data, bet_types=form.bet_types)
+    redrawn.is_valid()
+    return redrawn
 
 
 def _hand_notice(hand: Hand) -> str:

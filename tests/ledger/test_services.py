@@ -432,3 +432,13 @@ def test_undo_keeps_earlier_seatings_and_ends_them_before_the_hand_again(
     with pytest.raises(ValidationError):  # seat 1 is empty for hand 3 now
         record(shoe, "9 7", "J J 10", [bet(1, "player", 10)])
     assert ledger_problems() == []
+
+
+def test_a_save_whose_seats_changed_since_the_page_was_drawn_is_refused(seated, shoe, host):
+    seen = {seat: guest.pk for seat, guest in seated.items()}
+    services.seat_clear(shoe=shoe, seat=3, by=host)
+    with pytest.raises(services.SeatingChanged) as raised:
+        services.hand_record(shoe=shoe, number=1, by=host, seen_seating=seen,
+                             entry=entry("9 7", "J J 10", [bet(3, "player", 10)]))  # fmt: skip
+    assert messages_of(raised) == [services.MSG_SEAT_NOW_EMPTY.format(seat=3)]
+    assert not Hand.objects.exists()

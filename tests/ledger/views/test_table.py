@@ -27,6 +27,7 @@ from games.models import Hand
 from games.payouts import MSG_STAKE_NOT_POSITIVE
 from ledger import services
 from ledger.models import Bet
+from ledger.services import MSG_SEAT_CHANGED
 from tests.conftest import bet, entry, on_seat
 from tests.pages import HTMX, hand_data, save, table_url, text
 
@@ -339,3 +340,30 @@ def test_saving_impossible_cards_re_renders_the_table(client, host, seated, shoe
     assert response.status_code == 200
     assert 'class="errorlist' in text(response)
     assert not Hand.objects.exists()
+
+
+def test_a_bet_typed_on_a_stale_page_never_goes_to_the_new_guest(client, dealer, host, seated,
+                                                                  shoe, guests):  # fmt: skip
+    """The dealer sees Aki in seat 1; the host seats Hana there; the dealer saves."""
+    client.force_login(dealer)
+    stale = hand_data(shoe, result="player", stake_1_player="100", stake_2_banker="50")
+    services.seat_guest(shoe=shoe, seat=1, guest=guests[7], by=host)
+    page = text(client.post(reverse("ledger:hand_record", args=[shoe.pk]), stale, **HTMX))
+    assert MSG_SEAT_CHANGED.format(seat=1, guest="Hana") in page
+    assert not Hand.objects.exists()
+    assert 'name="stake_1_player" value="100"' in page  # the entry is kept
+    seating = re.search(r'name="seating" value="([^"]*)"', page).group(1)
+    again = stale | {"seating": seating}
+    assert (
+        client.post(reverse("ledger:hand_record", args=[shoe.pk]), again, **HTMX).status_code == 200
+    )
+    assert Bet.objects.get(seat=1).guest == guests[7]  # saved deliberately, for Hana
+
+
+def test_a_seat_that_changed_without_a_bet_does_not_stop_the_save(client, dealer, host, seated,
+                                                                   shoe, guests):  # fmt: skip
+    client.force_login(dealer)
+    stale = hand_data(shoe, result="player", stake_2_banker="50")
+    services.seat_guest(shoe=shoe, seat=1, guest=guests[7], by=host)
+    client.post(reverse("ledger:hand_record", args=[shoe.pk]), stale, **HTMX)
+    assert Bet.objects.get().guest == seated[2]
