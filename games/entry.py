@@ -10,6 +10,7 @@ field, a spreadsheet column); none of them decides a rule. Plain Python, no Djan
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
@@ -164,6 +165,10 @@ class HandEntry:
     player_pair: bool | str | None = None
     banker_pair: bool | str | None = None
     bets: tuple[BetEntry, ...] = ()
+
+    def digest(self) -> str:
+        """A fingerprint of what was entered: a retry has the same one, another entry not."""
+        return hashlib.sha256(repr(self).encode()).hexdigest()
 
 
 # --- what goes out ------------------------------------------------------------------------

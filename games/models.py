@@ -156,6 +156,9 @@ class Hand(models.Model):
     player_pair = models.BooleanField(default=False)
     banker_pair = models.BooleanField(default=False)
     idempotency_key = models.UUIDField(null=True, blank=True, unique=True)
+    # The fingerprint of the entry first saved under that key (``HandEntry.digest``): a retry
+    # matches it; the same key with other cards or bets is refused.
+    entry_digest = models.CharField(max_length=64, blank=True, default="")
     logged_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )

@@ -204,6 +204,8 @@ class HandForm(forms.Form):
 
 class CorrectionForm(HandForm):
     reason = forms.CharField(label=_("Reason"), max_length=300)
+    # The version of the hand the correction was made from (see ``services.hand_correct``).
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
     number = forms.IntegerField(widget=forms.HiddenInput, required=False)
     idempotency_key = forms.UUIDField(widget=forms.HiddenInput, required=False)
 

@@ -56,6 +56,14 @@ MSG_NOTHING_TO_UNDO = _("There is no hand to undo in this shoe.")
 MSG_REASON_REQUIRED = _("Say why the hand is being corrected.")
 MSG_NOTHING_CHANGED = _("Nothing to correct: the cards, result and bets are as recorded.")
 MSG_KEY_OTHER_SHOE = _("This submission belongs to another shoe.")
+MSG_HAND_GONE = _("Hand {number} was undone meanwhile: there is nothing to correct.")
+MSG_HAND_CHANGED = _(
+    "Hand {number} was changed meanwhile (it is now version {version}): check it and save again."
+)
+MSG_KEY_REUSED = _(
+    "This page's submission was already saved as hand {number} with other cards or bets: "
+    "reload the page."
+)
 MSG_SEAT_CHANGED = _("Seat {seat} is now {guest}: check the bets and save again.")
 MSG_SEAT_NOW_EMPTY = _("Seat {seat} is now empty: check the bets and save again.")
 
@@ -204,6 +212,10 @@ def entry_errors(problems: Sequence[Problem], entry: HandEntry) -> dict[str, lis
     return errors
 
 
+class HandChanged(ValidationError):
+    """A correction made from a version of the hand that is no longer the current one."""
+
+
 class SeatingChanged(ValidationError):
     """A seat with a bet has changed hands since the page was drawn."""
 
@@ -299,6 +311,9 @@ def hand_record(
         if existing is not None:
             if existing.shoe_id != shoe.pk:
                 raise ValidationError({NON_FIELD_ERRORS: MSG_KEY_OTHER_SHOE})
+            if existing.entry_digest not in ("", entry.digest()):
+                reused = MSG_KEY_REUSED.format(number=existing.number)
+                raise ValidationError({NON_FIELD_ERRORS: reused})
             return existing
     check_shoe_open(shoe)
     if number != next_hand_number(shoe):
@@ -312,6 +327,7 @@ def hand_record(
         shoe=shoe,
         number=number,
         idempotency_key=idempotency_key,
+        entry_digest=entry.digest() if idempotency_key else "",
         logged_by=by,
         **_hand_fields(settled_hand),
     )
@@ -498,14 +514,24 @@ def hand_correct(
     entry: HandEntry,
     reason: str,
     by: Actor,
+    version: int | None = None,
 ) -> Hand:
     """Correct a recorded hand (cards, result, bets); every total follows. The version it
-    replaces, who changed it, when and why are kept in the journal."""
+    replaces, who changed it, when and why are kept in the journal. ``version`` is the one the
+    correction was made from: if the hand has changed since, nothing is written
+    (:class:`HandChanged`), so one correction never silently undoes another."""
     shoe = Shoe.objects.select_for_update().select_related("event").get(pk=hand.shoe_id)
     check_event_open(shoe.event)
     if not reason.strip():
         raise ValidationError({"reason": MSG_REASON_REQUIRED})
-    hand = Hand.objects.select_related("logged_by").get(pk=hand.pk)
+    number = hand.number
+    current = Hand.objects.select_related("logged_by").filter(pk=hand.pk).first()
+    if current is None:  # undone while the correction was being typed
+        raise ValidationError({NON_FIELD_ERRORS: MSG_HAND_GONE.format(number=number)})
+    hand = current
+    if version is not None and hand.version != version:
+        changed = MSG_HAND_CHANGED.format(number=number, version=hand.version)
+        raise HandChanged({NON_FIELD_ERRORS: changed})
     before = hand_snapshot(hand, _bets_of(hand))
     seated = _seated_at(shoe, hand.number)
     settled_hand = _settle(entry, shoe.event, seated)

@@ -370,6 +370,9 @@ JA = {
     "Seat {seat} is now {guest}: check the bets and save again.": "シート{seat}は今は{guest}です。ベットを確認してもう一度保存してください。",
     "Seat {seat} is now empty: check the bets and save again.": "シート{seat}は今は空いています。ベットを確認してもう一度保存してください。",
     "The page's seating is unreadable: reload the page.": "ページの着席情報が読み取れません。ページを再読み込みしてください。",
+    "Hand {number} was undone meanwhile: there is nothing to correct.": "ハンド{number}はその間に取り消されました。訂正するものはありません。",
+    "Hand {number} was changed meanwhile (it is now version {version}): check it and save again.": "ハンド{number}はその間に変更されました（現在は第{version}版）。確認してもう一度保存してください。",
+    "This page's submission was already saved as hand {number} with other cards or bets: reload the page.": "このページの送信は、別のカードまたはベットでハンド{number}としてすでに保存されています。ページを再読み込みしてください。",
 }
 
 JA_PLURAL = {

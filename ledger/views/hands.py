@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpResponse
+from django.http import HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -13,7 +15,13 @@ from games.entry import SEATS
 from games.models import Hand
 from games.payouts import BetType
 from ledger import services
-from ledger.forms import CorrectionForm, HandForm, stake_cells, stake_field_name
+from ledger.forms import (
+    CorrectionForm,
+    HandForm,
+    add_service_errors,
+    stake_cells,
+    stake_field_name,
+)
 from ledger.selectors import hand_with_history
 from shoebook.roles import AuthenticatedHttpRequest, is_host, table_staff_required
 
@@ -34,7 +42,12 @@ def hand_detail(request: AuthenticatedHttpRequest, hand_id: int) -> HttpResponse
                         reason=form.cleaned_data["reason"],
                         by=request.user,
                         entry=form.entry(),
+                        version=form.cleaned_data["version"],
                     )
+                except services.HandChanged as error:
+                    hand.refresh_from_db()
+                    form = _against_current(form, hand)
+                    add_service_errors(form, error)
                 except ValidationError as error:
                     form.show_problems(error)
                 else:
@@ -61,8 +74,19 @@ def hand_detail(request: AuthenticatedHttpRequest, hand_id: int) -> HttpResponse
     return render(request, "ledger/hand_detail.html", context)
 
 
+def _against_current(form: CorrectionForm, hand: Hand) -> CorrectionForm:
+    """The correction as typed, now made from the hand's current version: saving it again is a
+    deliberate act, after looking at what changed."""
+    data = cast(QueryDict, form.data).copy()
+    data["version"] = str(hand.version)
+    current = CorrectionForm(data, bet_types=form.bet_types)
+    current.is_valid()
+    return current
+
+
 def _correction_initial(hand: Hand) -> dict[str, object]:
     initial: dict[str, object] = {
+        "version": hand.version,
         "player_cards": hand.player_cards,
         "banker_cards": hand.banker_cards,
         "result": "" if hand.has_cards else hand.winner,

@@ -442,3 +442,14 @@ def test_a_save_whose_seats_changed_since_the_page_was_drawn_is_refused(seated, 
                              entry=entry("9 7", "J J 10", [bet(3, "player", 10)]))  # fmt: skip
     assert messages_of(raised) == [services.MSG_SEAT_NOW_EMPTY.format(seat=3)]
     assert not Hand.objects.exists()
+
+
+def test_a_key_used_again_with_other_bets_is_refused_not_dropped(seated, shoe, host):
+    key = uuid.uuid4()
+    first = services.hand_record(shoe=shoe, number=1, by=host, idempotency_key=key,
+                                 entry=entry("9 7", "J J 10", [bet(1, "player", 10)]))  # fmt: skip
+    with pytest.raises(ValidationError) as raised:
+        services.hand_record(shoe=shoe, number=1, by=host, idempotency_key=key,
+                             entry=entry("9 7", "J J 10", [bet(1, "player", 20)]))  # fmt: skip
+    assert messages_of(raised) == [services.MSG_KEY_REUSED.format(number=first.number)]
+    assert Bet.objects.get().stake == D(10)
