@@ -30,7 +30,7 @@ def build_season(events: int, shoes: int, hands: int) -> None:
 
     host = User.objects.create_user("bench-host", password="x", is_superuser=True)
     host.groups.add(Group.objects.get(name="Hosts"))
-    guests = Guest.objects.bulk_create(Guest(name=name) for name in GUEST_NAMES)
+    guests = Guest.objects.bulk_create(Guest(name=n, name_key=n.casefold()) for n in GUEST_NAMES)
     rng = random.Random(1)
     now = timezone.now()
     for n in range(events):

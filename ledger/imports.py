@@ -33,7 +33,8 @@ from games.entry import (
 )
 from games.models import Event, Hand, Shoe
 from ledger.models import AuditEntry, Bet, EventGuest, Guest, Seating
-from ledger.services import results_refresh
+from ledger.names import InvalidName, clean_name, name_key
+from ledger.services import MSG_GUEST_AMBIGUOUS, results_refresh
 from shoebook.roles import Actor
 
 COLUMNS = (
@@ -155,9 +156,13 @@ COLUMN_OF_FIELD = {Field.CARDS: "player_cards/banker_cards"}
 class BetRow:
     row: int
     line: int
-    guest: str
+    guest: str  # the name as kept (``ledger.names.clean_name``)
     bet: BetEntry
     seat: int | None  # the seat as read, to match guests and seats within the hand
+
+    @property
+    def key(self) -> str:
+        return name_key(self.guest)
 
 
 @dataclass
@@ -251,19 +256,21 @@ class Checker:
         )
         if not (seat_text or guest or bet_text or stake_text):
             return  # a hand without bets
-        if not guest:
-            self.problem(row, line, "guest", _("a bet needs the guest's name."))
+        try:
+            guest = clean_name(guest)
+        except InvalidName as error:
+            self.problem(row, line, "guest", str(error))
             return
         seat = read_seat(seat_text)
         for other in hand.rows:
             other_seat = other.seat
             if seat is None or other_seat is None:
                 continue
-            if other_seat == seat and other.guest.casefold() != guest.casefold():
+            if other_seat == seat and other.key != name_key(guest):
                 reason = _("seat {seat} already has {guest} in this hand.")
                 self.problem(row, line, "guest", reason.format(seat=seat, guest=other.guest))
                 return
-            if other_seat != seat and other.guest.casefold() == guest.casefold():
+            if other_seat != seat and other.key == name_key(guest):
                 reason = _("{guest} already sits in seat {seat} in this hand.")
                 self.problem(row, line, "seat", reason.format(guest=guest, seat=other_seat))
                 return
@@ -323,6 +330,9 @@ def check_scoresheet(name: str, content: bytes, table: TableRules) -> list[Parse
         ) from error
     if not hands and not checker.problems:
         checker.problem(0, 1, "file", _("no hands in the file."))
+    for row, names in _ambiguous_names(hands):
+        checker.problem(row.row, row.line, "guest", str(MSG_GUEST_AMBIGUOUS).format(
+            name=row.guest, names=names))  # fmt: skip
     if checker.problems:
         raise ScoresheetInvalid(sorted(checker.problems, key=lambda p: (p.row, p.column)))
     return hands
@@ -350,7 +360,10 @@ def scoresheet_import(
         yen_per_chip=yen_per_chip, table_min=table.table_min, table_max=table.table_max,
         hands_per_shoe=max(hand.number for hand in hands),
     )  # fmt: skip
-    guests, created = _guests_by_name({row.guest for hand in hands for row in hand.rows})
+    names: dict[str, str] = {}  # key → the name as first written in the sheet
+    for row in (row for hand in hands for row in hand.rows):
+        names.setdefault(row.key, row.guest)
+    guests, created = _guests_by_key(names)
     EventGuest.objects.bulk_create(EventGuest(event=event, guest=g) for g in guests.values())
     now = timezone.now()
     shoes = {
@@ -370,7 +383,7 @@ def scoresheet_import(
     ]  # fmt: skip
     Hand.objects.bulk_create(rows, batch_size=2000)
     bets: list[BetValues] = [
-        (row.pk, event.pk, bet.seat, guests[hand.rows[bet.index].guest.casefold()].pk,
+        (row.pk, event.pk, bet.seat, guests[hand.rows[bet.index].key].pk,
          bet.bet_type.value, to_cents(bet.stake), to_cents(bet.result.gross),
          to_cents(bet.result.commission), to_cents(bet.result.net))
         for (hand, done), row in zip(settled, rows, strict=True)
@@ -411,14 +424,31 @@ def _insert_bets(rows: list[BetValues]) -> None:
             cursor.executemany(sql, rows[start : start + 5000])
 
 
-def _guests_by_name(names: set[str]) -> tuple[dict[str, Guest], list[str]]:
-    wanted = {name.casefold(): name for name in names}
-    found = {guest.name.casefold(): guest for guest in Guest.objects.all()
-             if guest.name.casefold() in wanted}  # fmt: skip
-    new = [Guest(name=wanted[key]) for key in sorted(wanted) if key not in found]
+def _guests_by_key(names: dict[str, str]) -> tuple[dict[str, Guest], list[str]]:
+    """The guests the sheet names (key → guest), creating the new ones; and their names."""
+    found = {guest.name_key: guest for guest in Guest.objects.filter(name_key__in=list(names))}
+    new = [Guest(name=names[key], name_key=key) for key in sorted(names) if key not in found]
     Guest.objects.bulk_create(new)
-    found |= {guest.name.casefold(): guest for guest in new}
+    found |= {guest.name_key: guest for guest in new}
     return found, sorted(guest.name for guest in new)
+
+
+def _ambiguous_names(hands: list[ParsedHand]) -> list[tuple[BetRow, str]]:
+    """Rows whose name could be more than one guest (guests kept apart when names were first
+    normalised: their keys carry ``#id``), with the candidates."""
+    kept_apart = Guest.objects.filter(name_key__contains="#").values_list("name_key", flat=True)
+    split = {key.rsplit("#", 1)[0] for key in kept_apart}
+    if not split:
+        return []
+    candidates: dict[str, list[str]] = {}
+    for guest in Guest.objects.filter(name_key__in=split) | Guest.objects.filter(
+        name_key__contains="#"
+    ):
+        candidates.setdefault(guest.name_key.split("#")[0], []).append(
+            f"{guest.name} (#{guest.pk})"
+        )
+    return [(row, ", ".join(candidates[row.key])) for hand in hands for row in hand.rows
+            if row.key in split]  # fmt: skip
 
 
 @dataclass
@@ -445,7 +475,7 @@ def _seatings(settled: list[tuple[ParsedHand, SettledHand]], shoes: dict[int, Sh
 
     for hand, done in settled:
         for bet in done.bets:
-            key, guest = (hand.shoe, bet.seat), guests[hand.rows[bet.index].guest.casefold()]
+            key, guest = (hand.shoe, bet.seat), guests[hand.rows[bet.index].key]
             run = runs.get(key)
             if run is not None and run.guest == guest:
                 run.last = hand.number

@@ -13,12 +13,16 @@ from games.chips import MoneyField
 from games.entry import SEATS
 from games.models import Event, Hand, Shoe
 from games.payouts import BetType
+from ledger.names import NAME_MAX_LENGTH
 
 SEAT_RANGE = Q(seat__gte=SEATS.start, seat__lte=SEATS.stop - 1)
 
 
 class Guest(models.Model):
-    name = models.CharField(max_length=80)
+    name = models.CharField(max_length=NAME_MAX_LENGTH)
+    # Who the guest is, for matching: ``ledger.names.name_key`` of the name, unique. Kept by the
+    # services with the name; never typed.
+    name_key = models.CharField(max_length=4 * NAME_MAX_LENGTH, unique=True, editable=False)
     events = models.ManyToManyField(Event, through="EventGuest", related_name="guests")
     created_at = models.DateTimeField(default=timezone.now)
     # The guest's private link: 256 random bits, empty once revoked. Compared in constant time.
@@ -34,9 +38,6 @@ class Guest(models.Model):
 
     class Meta:
         ordering = [Lower("name")]
-        constraints = [
-            models.UniqueConstraint(Lower("name"), name="guest_name_unique_ignoring_case"),
-        ]
 
     def __str__(self) -> str:
         return self.name

@@ -43,9 +43,10 @@ from ledger.models import (
     Settlement,
 )
 from ledger.money import money_sum
+from ledger.names import InvalidName, clean_name, name_key
 from shoebook.roles import Actor
 
-MSG_GUEST_NAME_EMPTY = _("A guest needs a name.")
+MSG_GUEST_AMBIGUOUS = _("“{name}” could be any of {names}: rename or merge them first.")
 MSG_GUEST_EXISTS = _("There is already a guest called {name}.")
 MSG_NOT_ON_LIST = _("{guest} is not on this event's guest list.")
 MSG_HAND_TAKEN = _(
@@ -102,15 +103,34 @@ def _event_details(event: Event) -> dict[str, str]:
 # --- guests -------------------------------------------------------------------------------
 
 
+def guest_named(name: str) -> Guest | None:
+    """The guest a name means (``ledger.names``: one identity rule everywhere), or ``None``. A
+    name that means more than one guest (kept apart when names were first normalised) is
+    refused with the candidates named."""
+    key = name_key(_clean(name))
+    candidates = list(
+        Guest.objects.filter(Q(name_key=key) | Q(name_key__startswith=f"{key}#")).order_by("pk")
+    )
+    if len(candidates) > 1:
+        names = ", ".join(f"{guest.name} (#{guest.pk})" for guest in candidates)
+        raise ValidationError({"name": MSG_GUEST_AMBIGUOUS.format(name=name, names=names)})
+    return candidates[0] if candidates else None
+
+
+def _clean(name: str) -> str:
+    try:
+        return clean_name(name)
+    except InvalidName as error:
+        raise ValidationError({"name": str(error)}) from error
+
+
 @transaction.atomic
 def guest_create(*, name: str) -> Guest:
-    name = " ".join(name.split())
-    if not name:
-        raise ValidationError({"name": MSG_GUEST_NAME_EMPTY})
-    existing = Guest.objects.filter(name__iexact=name).first()
+    name = _clean(name)
+    existing = guest_named(name)
     if existing is not None:
         raise ValidationError({"name": MSG_GUEST_EXISTS.format(name=existing.name)})
-    guest = Guest(name=name)
+    guest = Guest(name=name, name_key=name_key(name))
     guest.full_clean(validate_constraints=False)
     guest.save()
     return guest
@@ -120,8 +140,7 @@ def guest_create(*, name: str) -> Guest:
 def event_guest_add(*, event: Event, name: str, by: Actor) -> Guest:
     """Put a guest on the event's list by name: a returning guest is found, a new one created."""
     check_event_open(event)
-    name = " ".join(name.split())
-    guest = Guest.objects.filter(name__iexact=name).first() or guest_create(name=name)
+    guest = guest_named(name) or guest_create(name=name)
     EventGuest.objects.get_or_create(event=event, guest=guest)
     return guest
 

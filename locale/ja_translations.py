@@ -373,6 +373,9 @@ JA = {
     "Hand {number} was undone meanwhile: there is nothing to correct.": "ハンド{number}はその間に取り消されました。訂正するものはありません。",
     "Hand {number} was changed meanwhile (it is now version {version}): check it and save again.": "ハンド{number}はその間に変更されました（現在は第{version}版）。確認してもう一度保存してください。",
     "This page's submission was already saved as hand {number} with other cards or bets: reload the page.": "このページの送信は、別のカードまたはベットでハンド{number}としてすでに保存されています。ページを再読み込みしてください。",
+    "A name has at most {limit} characters (this one has {length}).": "名前は{limit}文字までです（この名前は{length}文字）。",
+    "A name cannot hold the invisible or control character {code}.": "名前には見えない文字や制御文字（{code}）は使えません。",
+    "“{name}” could be any of {names}: rename or merge them first.": "「{name}」は{names}のどれとも取れます。先に名前を変えるか統合してください。",
 }
 
 JA_PLURAL = {

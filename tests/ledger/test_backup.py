@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 from io import StringIO
 
@@ -8,7 +9,7 @@ from django.core.management import CommandError, call_command
 
 from games.models import Event, Hand
 from ledger import services
-from ledger.models import Bet, GuestEventResult, HandRevision, Settlement
+from ledger.models import Bet, Guest, GuestEventResult, HandRevision, Settlement
 from ledger.results import event_shoe_rows, guest_balances
 from shoebook.roles import is_host
 from tests.conftest import entry
@@ -64,3 +65,16 @@ def test_restore_refuses_a_database_that_is_not_empty(tmp_path, event):
         call_command("restore", str(tmp_path / "missing.json"))
     with pytest.raises(CommandError, match=r"\.json"):
         call_command("backup", "--output", str(tmp_path / "b.txt"))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_restore_refuses_a_backup_with_names_the_rule_refuses(tmp_path):
+    backup = tmp_path / "crafted.json"
+    backup.write_text(json.dumps([
+        {"model": "ledger.guest", "pk": 1, "fields": {
+            "name": "Ken\u0001", "name_key": "ken\u0001", "created_at": "2026-11-20T00:00:00Z",
+            "access_token": "", "user": None}},
+    ]))  # fmt: skip
+    with pytest.raises(CommandError, match="break the name rule"):
+        call_command("restore", str(backup), stdout=StringIO())
+    assert not Guest.objects.exists()

@@ -232,7 +232,7 @@ def test_a_bet_filed_under_another_event_is_named(night, make_event):
 
 
 def test_a_bettor_not_on_the_guest_list_is_named(night):
-    stranger = Guest.objects.create(name="Stranger")
+    stranger = Guest.objects.create(name="Stranger", name_key="stranger")
     pk = bet_pk(1, 1, "player")
     tamper("UPDATE ledger_bet SET guest_id = %s WHERE id = %s", [stranger.pk, pk])
     assert_broken(("Bet", pk, MSG_NOT_ON_LIST), ("Bet", pk, MSG_BET_NOT_SEATED))
@@ -421,7 +421,7 @@ def test_overlapping_seatings_are_named(
 
 
 def test_a_seated_guest_not_on_the_list_is_named(night, host):
-    stranger = Guest.objects.create(name="Stranger")
+    stranger = Guest.objects.create(name="Stranger", name_key="stranger")
     extra = Seating.objects.create(
         shoe=night, seat=7, guest=stranger, from_hand=4, to_hand=4, seated_by=host
     )

@@ -19,7 +19,9 @@ pytestmark = pytest.mark.django_db
 
 def build_history(events: int, host) -> Guest:
     """``events`` closed nights of one shoe, two hands and a few bets; returns a regular guest."""
-    guests = Guest.objects.bulk_create(Guest(name=name) for name in ("Aki", "Ben", "Chie"))
+    guests = Guest.objects.bulk_create(
+        Guest(name=n, name_key=n.casefold()) for n in ("Aki", "Ben", "Chie")
+    )
     created = Event.objects.bulk_create(
         Event(name=f"Night {n}", date=date(2024, 1, 1) + timedelta(days=n), created_by=host)
         for n in range(events)

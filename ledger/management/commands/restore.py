@@ -12,6 +12,16 @@ from django.db import transaction
 
 from games.models import Event
 from ledger.models import Guest
+from ledger.names import InvalidName, clean_name, name_key
+
+
+def _kept_by_the_rule(guest: Guest) -> bool:
+    """Whether a restored guest's name and key are what ``ledger.names`` makes of the name."""
+    try:
+        name = clean_name(guest.name)
+    except InvalidName:
+        return False
+    return name == guest.name and guest.name_key.split("#")[0] == name_key(name)
 
 
 class Command(BaseCommand):
@@ -30,6 +40,13 @@ class Command(BaseCommand):
             # The roles come with the backup; the migration's empty copies make way for them.
             Group.objects.filter(user__isnull=True).delete()
             call_command("loaddata", str(path), verbosity=0)
+            wrong = [guest for guest in Guest.objects.all() if not _kept_by_the_rule(guest)]
+            if wrong:
+                names = ", ".join(f"#{guest.pk} {guest.name!r}" for guest in wrong[:20])
+                raise CommandError(
+                    f"The backup holds guests' names that break the name rule: {names}. "
+                    "Nothing was restored."
+                )
         self.stdout.write(
             f"Restored {Event.objects.count()} event(s) and {Guest.objects.count()} guest(s)."
         )
