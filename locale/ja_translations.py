@@ -283,7 +283,6 @@ JA = {
     "missing column": "列がありません",
     "“{text}” is not a whole number from {low} to {high}.": "「{text}」は{low}から{high}までの整数ではありません。",
     "this row's cards or result differ from row {row} of the same hand.": "この行のカードまたは結果が、同じハンドの{row}行目と異なります。",
-    "a bet needs the guest's name.": "ベットにはゲスト名が必要です。",
     "seat {seat} already has {guest} in this hand.": "このハンドのシート{seat}にはすでに{guest}がいます。",
     "{guest} already sits in seat {seat} in this hand.": "{guest}はこのハンドですでにシート{seat}に座っています。",
     "shoes are numbered 1, 2, 3…: shoe {expected} is missing.": "シューは1、2、3…と番号を振ります。シュー{expected}がありません。",
