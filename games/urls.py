@@ -1,6 +1,9 @@
 from django.urls import path
 
 from games import views
+from shoebook.converters import use_id_converter
+
+use_id_converter()
 
 app_name = "games"
 urlpatterns = [
@@ -8,5 +11,5 @@ urlpatterns = [
 ]
 
 display_patterns = [
-    path("<int:event_id>/<str:token>/", views.table_display, name="table_display"),
+    path("<id:event_id>/<str:token>/", views.table_display, name="table_display"),
 ]

@@ -76,6 +76,7 @@ class EventForm(forms.ModelForm[Event]):
         return fields if self.frozen else fields | {"rules": data["rule_set"]}
 
 
+MAX_HAND_NUMBER = 32767  # the column is a small integer on every database
 MSG_SEATING_UNREADABLE = _("The page's seating is unreadable: reload the page.")
 
 
@@ -95,7 +96,7 @@ class HandForm(forms.Form):
     The form only collects text: the rules core reads and checks all of it (see
     ``games.entry``), and :meth:`show_problems` puts each of its findings beside its box."""
 
-    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=MAX_HAND_NUMBER)
     idempotency_key = forms.UUIDField(widget=forms.HiddenInput)
     player_cards = forms.CharField(required=False, max_length=40)
     banker_cards = forms.CharField(required=False, max_length=40)
@@ -205,7 +206,7 @@ class HandForm(forms.Form):
 class CorrectionForm(HandForm):
     reason = forms.CharField(label=_("Reason"), max_length=300)
     # The version of the hand the correction was made from (see ``services.hand_correct``).
-    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**31 - 1)
     number = forms.IntegerField(widget=forms.HiddenInput, required=False)
     idempotency_key = forms.UUIDField(widget=forms.HiddenInput, required=False)
 

@@ -1,6 +1,9 @@
 from django.urls import path
 
 from ledger.views import events, guests, hands, results, table, transfers
+from shoebook.converters import use_id_converter
+
+use_id_converter()
 
 app_name = "ledger"
 urlpatterns = [
@@ -13,53 +16,53 @@ urlpatterns = [
         name="scoresheet_template",
     ),
     path(
-        "events/<int:event_id>/settlement.xlsx",
+        "events/<id:event_id>/settlement.xlsx",
         transfers.event_workbook,
         name="event_workbook",
     ),
-    path("events/<int:event_id>/", events.event_detail, name="event_detail"),
-    path("events/<int:event_id>/edit/", events.event_edit, name="event_edit"),
-    path("events/<int:event_id>/guests/", events.event_guest_add, name="event_guest_add"),
+    path("events/<id:event_id>/", events.event_detail, name="event_detail"),
+    path("events/<id:event_id>/edit/", events.event_edit, name="event_edit"),
+    path("events/<id:event_id>/guests/", events.event_guest_add, name="event_guest_add"),
     path(
-        "events/<int:event_id>/guests/bring-back/",
+        "events/<id:event_id>/guests/bring-back/",
         events.event_guests_bring_back,
         name="event_guests_bring_back",
     ),
-    path("events/<int:event_id>/shoes/", events.shoe_start, name="shoe_start"),
-    path("events/<int:event_id>/close/", events.event_close, name="event_close"),
+    path("events/<id:event_id>/shoes/", events.shoe_start, name="shoe_start"),
+    path("events/<id:event_id>/close/", events.event_close, name="event_close"),
     path(
-        "events/<int:event_id>/display-link/",
+        "events/<id:event_id>/display-link/",
         events.display_link_issue,
         name="display_link_issue",
     ),
-    path("shoes/<int:shoe_id>/", table.shoe_table, name="shoe_table"),
-    path("shoes/<int:shoe_id>/hands/", table.hand_record, name="hand_record"),
-    path("shoes/<int:shoe_id>/hands/undo/", table.hand_undo, name="hand_undo"),
-    path("shoes/<int:shoe_id>/seats/", table.seat_change, name="seat_change"),
-    path("shoes/<int:shoe_id>/deal/", table.deal_helper, name="deal_helper"),
-    path("shoes/<int:shoe_id>/close/", table.shoe_close, name="shoe_close"),
-    path("hands/<int:hand_id>/", hands.hand_detail, name="hand_detail"),
+    path("shoes/<id:shoe_id>/", table.shoe_table, name="shoe_table"),
+    path("shoes/<id:shoe_id>/hands/", table.hand_record, name="hand_record"),
+    path("shoes/<id:shoe_id>/hands/undo/", table.hand_undo, name="hand_undo"),
+    path("shoes/<id:shoe_id>/seats/", table.seat_change, name="seat_change"),
+    path("shoes/<id:shoe_id>/deal/", table.deal_helper, name="deal_helper"),
+    path("shoes/<id:shoe_id>/close/", table.shoe_close, name="shoe_close"),
+    path("hands/<id:hand_id>/", hands.hand_detail, name="hand_detail"),
     path(
-        "events/<int:event_id>/results/",
+        "events/<id:event_id>/results/",
         results.event_guest_results_page,
         name="event_guest_results",
     ),
     path(
-        "events/<int:event_id>/settlements/",
+        "events/<id:event_id>/settlements/",
         events.settlement_record,
         name="settlement_record",
     ),
     path("guests/", guests.guest_list, name="guest_list"),
-    path("guests/<int:guest_id>/", guests.guest_detail, name="guest_detail"),
-    path("guests/<int:guest_id>/link/", guests.guest_link_issue, name="guest_link_issue"),
+    path("guests/<id:guest_id>/", guests.guest_detail, name="guest_detail"),
+    path("guests/<id:guest_id>/link/", guests.guest_link_issue, name="guest_link_issue"),
     path(
-        "guests/<int:guest_id>/link/revoke/",
+        "guests/<id:guest_id>/link/revoke/",
         guests.guest_link_revoke,
         name="guest_link_revoke",
     ),
-    path("g/<int:guest_id>/<str:token>/", guests.guest_page, name="guest_page"),
+    path("g/<id:guest_id>/<str:token>/", guests.guest_page, name="guest_page"),
     path(
-        "g/<int:guest_id>/<str:token>/statement.xlsx",
+        "g/<id:guest_id>/<str:token>/statement.xlsx",
         guests.guest_statement,
         name="guest_statement",
     ),

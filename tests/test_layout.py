@@ -20,7 +20,7 @@ RULES_CORE = ("cards", "rules", "payouts", "entry", "messages", "odds", "shoe", 
 # from its own layer or the layers below it.
 LAYERS = {
     **dict.fromkeys(RULES_CORE, 0),
-    **dict.fromkeys(("models", "chips", "money", "names", "migrations", "env"), 0),
+    **dict.fromkeys(("models", "chips", "money", "names", "migrations", "env", "converters"), 0),
     **dict.fromkeys(
         (
             "services",

@@ -16,6 +16,7 @@ from ledger.models import AuditEntry
 from ledger.money import ZERO, to_yen
 from ledger.results import event_guest_results, house_rows, standings
 from ledger.tables import AuditTable, GuestResultTable, HouseTable, StandingsTable
+from shoebook.converters import id_or_none
 from shoebook.roles import AuthenticatedHttpRequest, host_required, table_staff_required
 
 
@@ -117,9 +118,9 @@ def house_page(request: AuthenticatedHttpRequest) -> HttpResponse:
 def audit_log(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Every change to money records, newest first; ``?event=ID`` for one event."""
     entries = AuditEntry.objects.select_related("event", "by")
-    event_id = request.GET.get("event", "")
-    if event_id.isdigit():
-        entries = entries.filter(event_id=int(event_id))
+    event_id = id_or_none(request.GET.get("event", ""))
+    if event_id is not None:
+        entries = entries.filter(event_id=event_id)
     table = AuditTable(entries)
     RequestConfig(request, paginate={"per_page": 50}).configure(table)
     return render(request, "ledger/audit_log.html", {"table": table})

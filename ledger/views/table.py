@@ -18,13 +18,14 @@ from django_stubs_ext import StrOrPromise
 
 from games import services as game_services
 from games.cards import RANKS, format_cards
-from games.entry import press
+from games.entry import press, read_seat
 from games.models import Event, Hand, Shoe
 from games.scoreboard import scoreboard
 from ledger import services
 from ledger.forms import HandForm, add_service_errors, seating_token, stake_cells
 from ledger.models import Guest
 from ledger.selectors import seating_of, table_state
+from shoebook.converters import id_or_none
 from shoebook.roles import AuthenticatedHttpRequest, host_required, is_host, table_staff_required
 
 MSG_CHOOSE_SEAT = gettext_lazy("Choose a seat and a guest.")
@@ -169,18 +170,19 @@ def _hand_notice(hand: Hand) -> str:
 @require_POST
 def seat_change(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse:
     shoe = _get_shoe(shoe_id)
+    seat = read_seat(request.POST.get("seat", ""))
+    guest_text = request.POST.get("guest", "")
+    guest_id = id_or_none(guest_text)
+    if seat is None or (guest_text and guest_id is None):
+        return _table_refusal(request, shoe, MSG_CHOOSE_SEAT)
     try:
-        seat = int(request.POST.get("seat", ""))
-        guest_id = request.POST.get("guest", "")
-        if guest_id:
-            guest = get_object_or_404(Guest, pk=int(guest_id))
+        if guest_id is not None:
+            guest = get_object_or_404(Guest, pk=guest_id)
             services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=request.user)
             notice = _("{guest} sits in seat {seat}.").format(guest=guest, seat=seat)
         else:
             services.seat_clear(shoe=shoe, seat=seat, by=request.user)
             notice = _("Seat {seat} is free.").format(seat=seat)
-    except ValueError:
-        return _table_refusal(request, shoe, MSG_CHOOSE_SEAT)
     except ValidationError as error:
         return _table_refusal(request, shoe, " ".join(error.messages))
     return _after_write(request, shoe, notice, seating_open=True)
