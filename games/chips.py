@@ -19,6 +19,9 @@ from django.db.models.expressions import Combinable, Expression
 
 from games.payouts import CENT
 
+# The largest amount a form takes (a limit, a settlement): thirteen digits with the cents, which
+# every database's column holds with room to spare for sums of a season.
+MAX_CHIPS = Decimal("99999999999.99")
 MSG_NOT_CENTS = "Enter an amount in whole cents at most (e.g. 12.50)."
 
 

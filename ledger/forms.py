@@ -11,12 +11,15 @@ from typing import Any
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.files.uploadedfile import UploadedFile
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games.cards import MAX_DECKS, MIN_DECKS
+from games.chips import MAX_CHIPS
 from games.entry import SEATS, BetEntry, HandEntry, TableRules
 from games.forms import RuleSetForm, rule_set_from_cleaned
-from games.models import Event
+from games.models import MAX_HANDS_PER_SHOE, Event
 from games.payouts import BetType, NoCommission, SideBet
 from games.rules import Winner
 from games.services import EVENT_FIELDS, EVENT_FIELDS_OPEN_AFTER_FIRST_HAND
@@ -24,6 +27,23 @@ from ledger.models import Guest, Settlement
 
 # Long enough for any amount a table takes ("1,000,000.00"); longer text is not a stake.
 STAKE_MAX_LENGTH = 20
+
+
+# What each number of an event may be: checked here, with the inputs' min and max to match, so
+# that a mistake is said under its field (the database's constraints hold the same bounds).
+EVENT_BOUNDS: dict[str, tuple[Decimal, Decimal]] = {
+    "decks": (Decimal(MIN_DECKS), Decimal(MAX_DECKS)),
+    "hands_per_shoe": (Decimal(1), Decimal(MAX_HANDS_PER_SHOE)),
+    "yen_per_chip": (Decimal("0.0001"), Decimal("99999999.9999")),
+    "table_min": (Decimal("0.01"), MAX_CHIPS),
+    "table_max": (Decimal("0.01"), MAX_CHIPS),
+}
+MSG_MAX_UNDER_MIN = _("The table maximum is under the minimum.")
+
+
+def _bound(field: forms.Field, low: Decimal, high: Decimal) -> None:
+    field.validators += [MinValueValidator(low), MaxValueValidator(high)]
+    field.widget.attrs.update(min=str(low), max=str(high))
 
 
 class EventForm(forms.ModelForm[Event]):
@@ -62,9 +82,14 @@ class EventForm(forms.ModelForm[Event]):
         self.frozen = frozen
         for name, field in self.fields.items():
             field.disabled = frozen and name not in EVENT_FIELDS_OPEN_AFTER_FIRST_HAND
+        for name, (low, high) in EVENT_BOUNDS.items():
+            _bound(self.fields[name], low, high)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        low, high = data.get("table_min"), data.get("table_max")
+        if low is not None and high is not None and high < low:
+            self.add_error("table_max", MSG_MAX_UNDER_MIN)
         if not self.errors and not self.frozen:
             data["rule_set"] = rule_set_from_cleaned(data, side_bets=data.get("side_bets", []))
         return data
@@ -288,7 +313,7 @@ class ScoresheetForm(RuleSetForm):
         if low is None or high is None:
             return data  # a limit is missing or wrong: its field says so
         if high < low:
-            self.add_error("table_max", _("The table maximum is under the minimum."))
+            self.add_error("table_max", MSG_MAX_UNDER_MIN)
         elif "rules" in data:
             data["table"] = TableRules(data["rules"], data["decks"], low, high)
         return data

@@ -3,6 +3,7 @@ first hand."""
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -167,7 +168,7 @@ def test_the_host_logs_a_night_from_event_to_close(client, host):
     [
         ({"table_min": "500", "table_max": "100"}, "The table maximum is under the minimum."),
         ({"hands_per_shoe": "70000"}, "999"),
-        ({"decks": "0"}, "A shoe holds 1 to 8 decks."),
+        ({"decks": "0"}, "greater than or equal to 1"),
     ],
 )
 def test_event_limits_are_refused_in_words_not_constraint_names(client, host, event, changes,
@@ -178,3 +179,17 @@ def test_event_limits_are_refused_in_words_not_constraint_names(client, host, ev
     assert response.status_code == 200
     assert message in page and "Constraint" not in page
     assert Event.objects.get(pk=event.pk).table_max == Decimal(1000)
+
+
+def test_the_event_form_says_its_bounds_in_the_inputs_and_under_the_fields(client, host):
+    client.force_login(host)
+    page = client.get(reverse("ledger:event_create")).content.decode()
+    assert re.search(r'name="decks"[^>]*min="1"[^>]*max="8"|max="8"[^>]*min="1"[^>]*name="decks"',
+                     page)  # fmt: skip
+    assert 'max="999"' in page
+    response = client.post(
+        reverse("ledger:event_create"), FIELDS | {"decks": "9", "yen_per_chip": "0"}
+    )
+    page = response.content.decode()
+    assert "less than or equal to 8" in page and "greater than or equal to 0.0001" in page
+    assert not Event.objects.exists()
