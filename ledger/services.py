@@ -20,6 +20,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import services as game_services
+from games.chips import MAX_CHIPS
 from games.entry import (
     MSG_NO_SUCH_SEAT,
     SEATS,
@@ -30,6 +31,7 @@ from games.entry import (
     read_seat,
     settle_hand,
 )
+from games.messages import whole_cents
 from games.models import Event, Hand, Shoe
 from games.services import check_event_open, check_shoe_open
 from ledger.models import (
@@ -586,6 +588,7 @@ def hand_correct(
 
 MSG_SETTLEMENT_ZERO = _("A settlement moves some money: enter an amount other than zero.")
 MSG_SETTLEMENT_NOTE = _("Say what “other” was.")
+MSG_SETTLEMENT_AMOUNT = _("A settlement is whole cents, at most {maximum} either way.")
 
 
 @transaction.atomic
@@ -596,6 +599,8 @@ def settlement_record(
     when the house paid the guest). Partial payments are simply smaller amounts."""
     if amount == 0:
         raise ValidationError({"amount": MSG_SETTLEMENT_ZERO})
+    if not amount.is_finite() or abs(amount) > MAX_CHIPS or not whole_cents(amount):
+        raise ValidationError({"amount": MSG_SETTLEMENT_AMOUNT.format(maximum=MAX_CHIPS)})
     if method == Settlement.Method.OTHER and not note.strip():
         raise ValidationError({"note": MSG_SETTLEMENT_NOTE})
     Guest.objects.select_for_update().get(pk=guest.pk)

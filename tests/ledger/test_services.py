@@ -22,7 +22,7 @@ from games.payouts import RuleSet, SideBet
 from games.rules import Winner
 from ledger import services
 from ledger.integrity import ledger_problems
-from ledger.models import Bet, HandRevision, Seating
+from ledger.models import Bet, HandRevision, Seating, Settlement
 from ledger.money import money_sum
 from tests.conftest import bet, entry, on_seat
 
@@ -453,3 +453,12 @@ def test_a_key_used_again_with_other_bets_is_refused_not_dropped(seated, shoe, h
                              entry=entry("9 7", "J J 10", [bet(1, "player", 20)]))  # fmt: skip
     assert messages_of(raised) == [services.MSG_KEY_REUSED.format(number=first.number)]
     assert Bet.objects.get().stake == D(10)
+
+
+@pytest.mark.parametrize("amount", ["1e30", "100000000000.00", "10.005", "NaN"])
+def test_a_settlement_out_of_bounds_is_refused_in_words(seated, shoe, host, amount):
+    with pytest.raises(ValidationError) as raised:
+        services.settlement_record(guest=seated[1], event=shoe.event, amount=D(amount),
+                                   method="cash", by=host)  # fmt: skip
+    assert "amount" in raised.value.message_dict
+    assert not Settlement.objects.exists()
