@@ -90,3 +90,16 @@ def table_staff_required(
     view: Callable[Concatenate[AuthenticatedHttpRequest, _P], _R],
 ) -> Callable[Concatenate[HttpRequest, _P], _R]:
     return _require(is_table_staff, view)
+
+
+COMMAND_LINE = "command-line"
+
+
+def command_line_actor() -> Actor:
+    """Who did what a command did when no user was named (an import on a fresh install): an
+    account of its own that cannot log in, so the audit log says "command-line"."""
+    user, created = User.objects.get_or_create(username=COMMAND_LINE, defaults={"is_active": False})
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user

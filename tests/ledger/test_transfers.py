@@ -32,6 +32,7 @@ from ledger.imports import ScoresheetInvalid, SheetProblem, check_scoresheet, te
 from ledger.integrity import ledger_problems
 from ledger.models import Bet, Guest, Seating
 from ledger.results import event_guest_results, event_shoe_rows
+from shoebook.roles import COMMAND_LINE
 from tests.conftest import bet
 
 D = Decimal
@@ -452,4 +453,21 @@ def test_the_import_command_refuses_bad_options_without_a_traceback(tmp_path, ho
     base = ["--event-name", "Night", "--date", "2026-11-21", "--by", host.username]
     with pytest.raises(CommandError, match=message):
         call_command("import_scoresheet", str(path), *base, *args, stdout=StringIO())
+    assert not Event.objects.exists()
+
+
+def test_the_import_command_works_on_a_fresh_install_with_no_account(tmp_path):
+    path = write(tmp_path, template_csv())
+    call_command("import_scoresheet", str(path), "--event-name", "Night", "--date", "2026-11-21",
+                 stdout=StringIO())  # fmt: skip
+    assert {hand.logged_by.username for hand in Hand.objects.all()} == {COMMAND_LINE}
+    assert not Hand.objects.first().logged_by.has_usable_password()
+
+
+@pytest.mark.parametrize("who", ["dealer", "nobody-at-all"])
+def test_the_import_command_records_only_a_host(tmp_path, dealer, who):
+    path = write(tmp_path, template_csv())
+    with pytest.raises(CommandError, match="names a host's username"):
+        call_command("import_scoresheet", str(path), "--event-name", "Night", "--date",
+                     "2026-11-21", "--by", who, stdout=StringIO())  # fmt: skip
     assert not Event.objects.exists()

@@ -19,6 +19,7 @@ from ledger.imports import (
     check_scoresheet,
     scoresheet_import,
 )
+from shoebook.roles import command_line_actor, is_host
 
 AMOUNTS = ("yen_per_chip", "table_min", "table_max")
 
@@ -34,7 +35,10 @@ class Command(BaseCommand):
         parser.add_argument("--decks", type=int, default=8)
         parser.add_argument("--table-min", default="10", help="Table minimum (default 10).")
         parser.add_argument("--table-max", default="1000", help="Table maximum (default 1000).")
-        parser.add_argument("--by", help="Username recorded as logging the hands (a host).")
+        parser.add_argument(
+            "--by",
+            help="A host's username, recorded as logging the hands (default: the command line).",
+        )
         add_rule_set_arguments(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -66,14 +70,12 @@ class Command(BaseCommand):
             raise CommandError(
                 f"{len(invalid.problems)} problem(s) in {path.name}: nothing was imported."
             ) from invalid
-        users = get_user_model().objects
-        by = (
-            users.filter(username=options["by"]).first()
-            if options["by"]
-            else users.filter(is_superuser=True).order_by("pk").first()
-        )
-        if by is None:
-            raise CommandError("No such user: give --by USERNAME, or create a host first.")
+        if options["by"]:
+            by = get_user_model().objects.filter(username=options["by"]).first()
+            if by is None or not is_host(by):
+                raise CommandError(f"--by names a host's username; {options['by']!r} is not one.")
+        else:
+            by = command_line_actor()
         try:
             imported = scoresheet_import(hands=hands, name=options["event_name"], on=on,
                                          table=table, by=by, yen_per_chip=yen)  # fmt: skip
