@@ -22,7 +22,7 @@ from django.http import FileResponse
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
 from openpyxl.cell import Cell
-from openpyxl.cell.cell import ERROR_CODES
+from openpyxl.cell.cell import ERROR_CODES, ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
@@ -128,6 +128,9 @@ class Sheet:
             # and the like; anything else it writes as plain text, which is what we want.
             if not isinstance(value, str) or not value:
                 return value if value != "" else None
+            # A control character cannot be in a workbook at all (openpyxl refuses the sheet);
+            # names refuse them on the way in, and an old row never breaks an export.
+            value = ILLEGAL_CHARACTERS_RE.sub("", value)
             if not value.startswith(FORMULA_STARTS) and value not in ERROR_CODES:
                 return value
             cell = WriteOnlyCell(sheet, value)

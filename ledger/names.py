@@ -35,12 +35,20 @@ def clean_name(text: str) -> str:
     name = " ".join(unicodedata.normalize("NFKC", text).split())
     if not name:
         raise InvalidName(str(MSG_NAME_EMPTY))
-    for char in name:
-        if unicodedata.category(char) in _REFUSED_CATEGORIES:
-            raise InvalidName(str(MSG_NAME_CHARACTER).format(code=f"U+{ord(char):04X}"))
+    refused = refused_character(name)
+    if refused is not None:
+        raise InvalidName(str(MSG_NAME_CHARACTER).format(code=refused))
     if len(name) > NAME_MAX_LENGTH:
         raise InvalidName(str(MSG_NAME_TOO_LONG).format(limit=NAME_MAX_LENGTH, length=len(name)))
     return name
+
+
+def refused_character(text: str) -> str | None:
+    """The first character no name or note may hold (as ``U+0001``), if any."""
+    for char in text:
+        if unicodedata.category(char) in _REFUSED_CATEGORIES and char not in "\t\n\r":
+            return f"U+{ord(char):04X}"
+    return None
 
 
 def name_key(name: str) -> str:

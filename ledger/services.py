@@ -45,7 +45,7 @@ from ledger.models import (
     Settlement,
 )
 from ledger.money import money_sum
-from ledger.names import InvalidName, clean_name, name_key
+from ledger.names import InvalidName, clean_name, name_key, refused_character
 from shoebook.roles import Actor
 
 MSG_GUEST_AMBIGUOUS = _("“{name}” could be any of {names}: rename or merge them first.")
@@ -588,6 +588,7 @@ def hand_correct(
 
 MSG_SETTLEMENT_ZERO = _("A settlement moves some money: enter an amount other than zero.")
 MSG_SETTLEMENT_NOTE = _("Say what “other” was.")
+MSG_NOTE_CHARACTER = _("A note cannot hold the invisible or control character {code}.")
 MSG_SETTLEMENT_AMOUNT = _("A settlement is whole cents, at most {maximum} either way.")
 
 
@@ -603,6 +604,9 @@ def settlement_record(
         raise ValidationError({"amount": MSG_SETTLEMENT_AMOUNT.format(maximum=MAX_CHIPS)})
     if method == Settlement.Method.OTHER and not note.strip():
         raise ValidationError({"note": MSG_SETTLEMENT_NOTE})
+    refused = refused_character(note)
+    if refused is not None:
+        raise ValidationError({"note": MSG_NOTE_CHARACTER.format(code=refused)})
     Guest.objects.select_for_update().get(pk=guest.pk)
     settlement = Settlement(
         guest=guest, event=event, amount=amount, method=method, note=note.strip(), recorded_by=by

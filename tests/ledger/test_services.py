@@ -462,3 +462,12 @@ def test_a_settlement_out_of_bounds_is_refused_in_words(seated, shoe, host, amou
                                    method="cash", by=host)  # fmt: skip
     assert "amount" in raised.value.message_dict
     assert not Settlement.objects.exists()
+
+
+def test_a_settlement_note_with_a_control_character_is_refused(seated, shoe, host):
+    with pytest.raises(ValidationError) as raised:
+        services.settlement_record(guest=seated[1], event=shoe.event, amount=D(10),
+                                   method="other", note="paid\u0001", by=host)  # fmt: skip
+    assert raised.value.message_dict == {
+        "note": [services.MSG_NOTE_CHARACTER.format(code="U+0001")]
+    }

@@ -30,7 +30,7 @@ from ledger import services
 from ledger.exports import HANDS_COLUMNS, workbook_bytes
 from ledger.imports import ScoresheetInvalid, SheetProblem, check_scoresheet, template_csv
 from ledger.integrity import ledger_problems
-from ledger.models import Bet, Guest, Seating
+from ledger.models import Bet, Guest, Seating, Settlement
 from ledger.results import event_guest_results, event_shoe_rows
 from shoebook.roles import COMMAND_LINE
 from tests.conftest import bet
@@ -471,3 +471,31 @@ def test_the_import_command_records_only_a_host(tmp_path, dealer, who):
         call_command("import_scoresheet", str(path), "--event-name", "Night", "--date",
                      "2026-11-21", "--by", who, stdout=StringIO())  # fmt: skip
     assert not Event.objects.exists()
+
+
+def test_a_control_character_in_old_rows_never_breaks_a_workbook(demo, host):
+    guest = demo.guests.first()
+    Guest.objects.filter(pk=guest.pk).update(name="Ak\u0001i")  # a row from before the name rule
+    services.settlement_record(guest=guest, event=demo, amount=D("-10"), method="other",
+                               note="tab paid", by=host)  # fmt: skip
+    Settlement.objects.update(note="tab \u0007 paid")  # likewise
+    [(_date, _event, name, amount, _how, note)] = sheet_rows(workbook_bytes([demo]), "Settlements")[
+        1:
+    ]
+    assert (name, amount, note) == ("Aki", -10, "tab  paid")
+
+
+def test_a_failed_export_leaves_no_file_and_keeps_an_older_one(demo, tmp_path, monkeypatch):
+    target = tmp_path / "night.xlsx"
+    target.write_bytes(b"last week's workbook")
+
+    def broken(events, output):
+        output.write(b"half a workbook")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("ledger.management.commands.export_settlement.settlement_workbook",
+                        broken)  # fmt: skip
+    with pytest.raises(CommandError, match="No space left"):
+        call_command("export_settlement", "--event", str(demo.pk), "--output", str(target))
+    assert target.read_bytes() == b"last week's workbook"
+    assert [path.name for path in tmp_path.iterdir()] == ["night.xlsx"]

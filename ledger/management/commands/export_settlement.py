@@ -3,7 +3,9 @@ or ``--from DATE --to DATE`` for every event in a date range (a season, one work
 
 from __future__ import annotations
 
+import os
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -30,11 +32,17 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         events = self._events(options)
+        target = Path(options["output"])
+        # Written beside the target and renamed when complete: a failed export leaves no file.
+        partial = target.with_name(f".{target.name}.partial")
         try:
-            with open(options["output"], "wb") as output:
+            with open(partial, "wb") as output:
                 settlement_workbook(events, output)
+            os.replace(partial, target)
         except OSError as error:
-            raise CommandError(f"Cannot write {options['output']}: {error.strerror}.") from error
+            raise CommandError(f"Cannot write {target}: {error.strerror}.") from error
+        finally:
+            partial.unlink(missing_ok=True)
         names = ", ".join(event.name for event in events[:3]) + (" …" if len(events) > 3 else "")
         self.stdout.write(f"Wrote {options['output']}: {len(events)} event(s) ({names}).")
 
