@@ -10,10 +10,11 @@ from __future__ import annotations
 import csv
 import io
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -37,11 +38,17 @@ from ledger.names import InvalidName, clean_name, name_key
 from ledger.services import MSG_GUEST_AMBIGUOUS, results_refresh
 from shoebook.roles import Actor
 
+if TYPE_CHECKING:
+    from openpyxl import Workbook
+
 COLUMNS = (
     "shoe", "hand", "player_cards", "banker_cards", "result", "player_pair", "banker_pair",
     "seat", "guest", "bet", "stake",
 )  # fmt: skip
 MAX_PROBLEMS = 200
+# A night is at most a few tens of thousands of bets; a file past these is refused, unread.
+MAX_ROWS = 50_000
+MAX_COLUMNS = 40
 
 
 class ScoresheetUnreadable(Exception):
@@ -90,46 +97,71 @@ def _csv_rows(content: bytes) -> Iterator[tuple[int, dict[str, str]]]:
     header = next(reader, None)
     if header is None:
         raise ScoresheetUnreadable(_("The file is empty."))
-    names = [column.strip().lower() for column in header]
+    names = [column.strip().lower() for column in header[:MAX_COLUMNS]]
     _check_columns(names)
-    for row in reader:
+    for count, row in enumerate(reader, start=1):
+        _check_size(count)
         if not any(cell.strip() for cell in row):
             continue
         yield reader.line_num, dict(zip(names, (cell.strip() for cell in row), strict=False))
 
 
+def _check_size(rows_read: int) -> None:
+    if rows_read > MAX_ROWS:
+        raise ScoresheetUnreadable(
+            _("The file has more than {rows:,} rows: import one night at a time.").format(
+                rows=MAX_ROWS
+            )
+        )
+
+
 def _xlsx_rows(content: bytes) -> Iterator[tuple[int, dict[str, str]]]:
     """The rows of the first sheet with the scoresheet's columns (in a workbook exported by
-    Shoebook, Summary comes first), else of the first sheet."""
-    names, rows = _xlsx_sheet(content)
-    _check_columns(names)
-    for line, row in enumerate(rows, start=2):
-        cells = ["" if cell is None else _as_text(cell) for cell in row]
-        if any(cells):
-            yield line, dict(zip(names, cells, strict=False))
-
-
-def _xlsx_sheet(content: bytes) -> tuple[list[str], Sequence[tuple[object, ...]]]:
+    Shoebook, Summary comes first), else of the first sheet. Read as a stream, and no further
+    than :data:`MAX_ROWS` rows of :data:`MAX_COLUMNS` cells: a junk file is refused early."""
     from openpyxl import load_workbook
 
     # A workbook comes from outside: whatever its parser trips on (a broken zip, bad XML, a
     # missing part) means the file is unreadable, never a server error.
+    unreadable = _("The file is not a readable .xlsx workbook.")
     try:
         workbook = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
-        try:
-            for sheet in workbook.worksheets:
-                rows = list(sheet.iter_rows(values_only=True))
-                names = [str(cell or "").strip().lower() for cell in (rows[0] if rows else ())]
-                if all(column in names for column in COLUMNS):
-                    return names, rows[1:]
-            rows = list(workbook.worksheets[0].iter_rows(values_only=True))
-        finally:
-            workbook.close()
     except Exception as error:
-        raise ScoresheetUnreadable(_("The file is not a readable .xlsx workbook.")) from error
-    if not rows:
+        raise ScoresheetUnreadable(unreadable) from error
+    try:
+        names, rows = _scoresheet_in(workbook)
+        _check_columns(names)
+        for line, row in enumerate(rows, start=2):
+            _check_size(line - 1)
+            cells = ["" if cell is None else _as_text(cell) for cell in row]
+            if any(cells):
+                yield line, dict(zip(names, cells, strict=False))
+    except (ScoresheetUnreadable, ScoresheetInvalid):
+        raise
+    except Exception as error:
+        raise ScoresheetUnreadable(unreadable) from error
+    finally:
+        workbook.close()
+
+
+def _scoresheet_in(workbook: Workbook) -> tuple[list[str], Iterator[tuple[object, ...]]]:
+    """The header and the rows still to read of the sheet that holds the scoresheet."""
+    for sheet in workbook.worksheets:
+        _check_size((sheet.max_row or 1) - 1)  # the size the file declares, if it does
+        sheet.reset_dimensions()  # then read every row there is, whatever was declared
+        rows = sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS)
+        names = _header(next(rows, None))
+        if all(column in names for column in COLUMNS):
+            return names, rows
+    rows = workbook.worksheets[0].iter_rows(values_only=True, max_col=MAX_COLUMNS)
+    header = next(rows, None)
+    if header is None:
         raise ScoresheetUnreadable(_("The file is empty."))
-    return [str(cell or "").strip().lower() for cell in rows[0]], rows[1:]
+    return _header(header), rows
+
+
+def _header(cells: tuple[object, ...] | None) -> list[str]:
+    return [str(cell or "").strip().lower() for cell in cells or ()]
 
 
 def _as_text(value: object) -> str:

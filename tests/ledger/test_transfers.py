@@ -28,7 +28,13 @@ from games.models import Event, Hand
 from games.payouts import MSG_STAKE_NOT_POSITIVE, RuleSet
 from ledger import services
 from ledger.exports import HANDS_COLUMNS, workbook_bytes
-from ledger.imports import ScoresheetInvalid, SheetProblem, check_scoresheet, template_csv
+from ledger.imports import (
+    ScoresheetInvalid,
+    ScoresheetUnreadable,
+    SheetProblem,
+    check_scoresheet,
+    template_csv,
+)
 from ledger.integrity import ledger_problems
 from ledger.models import Bet, Guest, Seating, Settlement
 from ledger.results import event_guest_results, event_shoe_rows
@@ -499,3 +505,37 @@ def test_a_failed_export_leaves_no_file_and_keeps_an_older_one(demo, tmp_path, m
         call_command("export_settlement", "--event", str(demo.pk), "--output", str(target))
     assert target.read_bytes() == b"last week's workbook"
     assert [path.name for path in tmp_path.iterdir()] == ["night.xlsx"]
+
+
+def xlsx_of(rows: list[list[object]]) -> bytes:
+    book = Workbook(write_only=True)
+    sheet = book.create_sheet()
+    for row in rows:
+        sheet.append(row)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("kind", ["csv", "xlsx"])
+def test_a_file_past_the_row_bound_is_refused_unread(monkeypatch, kind):
+    monkeypatch.setattr("ledger.imports.MAX_ROWS", 100)
+    rows = [HEADER.split(","), *(["1", str(n), "", "", "P"] for n in range(1, 151))]
+    content = (xlsx_of(rows) if kind == "xlsx"
+               else "\n".join(",".join(row) for row in rows).encode())  # fmt: skip
+    with pytest.raises(ScoresheetUnreadable, match="more than 100 rows"):
+        check_scoresheet(f"junk.{kind}", content, TableRules(RuleSet(), 8, D(10), D(1000)))
+
+
+def test_every_row_is_read_whatever_size_the_workbook_declares():
+    rows = [HEADER.split(","), *(["1", str(n), "", "", "P"] for n in range(1, 6))]
+    original = zipfile.ZipFile(io.BytesIO(xlsx_of(rows)))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as lying:
+        for item in original.infolist():
+            data = original.read(item.filename)
+            if "worksheets/sheet" in item.filename:
+                data = data.replace(b"<sheetData>", b'<dimension ref="A1:K2"/><sheetData>', 1)
+            lying.writestr(item, data)
+    hands = check_scoresheet("lying.xlsx", out.getvalue(), TableRules(RuleSet(), 8, D(10), D(1000)))
+    assert [hand.number for hand in hands] == [1, 2, 3, 4, 5]
