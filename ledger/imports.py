@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import zipfile
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -47,8 +48,9 @@ COLUMNS = (
 )  # fmt: skip
 MAX_PROBLEMS = 200
 # A night is at most a few tens of thousands of bets; a file past these is refused, unread.
-MAX_ROWS = 50_000
+MAX_ROWS = 20_000
 MAX_COLUMNS = 40
+MAX_UNPACKED_BYTES = 100_000_000  # a workbook's parts, unpacked: past this it is refused unread
 
 
 class ScoresheetUnreadable(Exception):
@@ -125,7 +127,10 @@ def _xlsx_rows(content: bytes) -> Iterator[tuple[int, dict[str, str]]]:
     # missing part) means the file is unreadable, never a server error.
     unreadable = _("The file is not a readable .xlsx workbook.")
     try:
-        workbook = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
+        sized = _with_declared_sizes(content)
+        workbook = load_workbook(io.BytesIO(sized), read_only=True, data_only=True)
+    except ScoresheetUnreadable:
+        raise
     except Exception as error:
         raise ScoresheetUnreadable(unreadable) from error
     try:
@@ -142,6 +147,34 @@ def _xlsx_rows(content: bytes) -> Iterator[tuple[int, dict[str, str]]]:
         raise ScoresheetUnreadable(unreadable) from error
     finally:
         workbook.close()
+
+
+def _with_declared_sizes(content: bytes) -> bytes:
+    """The workbook, each sheet declaring a size. openpyxl reads a whole sheet that declares
+    none (our own exports, many tools) before its first row, however large; a declared size,
+    even a wrong one, lets it start at once — and the rows are then read whatever was declared
+    (``reset_dimensions``), up to :data:`MAX_ROWS`."""
+    source = zipfile.ZipFile(io.BytesIO(content))
+    if sum(part.file_size for part in source.infolist()) > MAX_UNPACKED_BYTES:
+        _check_size(MAX_ROWS + 1)
+    sheets = [part for part in source.infolist() if part.filename.startswith("xl/worksheets/")]
+    undeclared = [part for part in sheets if not _declares_size(source, part)]
+    if not undeclared:
+        return content
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as sized:
+        for part in source.infolist():
+            data = source.read(part)
+            if part in undeclared:
+                data = data.replace(b"<sheetData", b'<dimension ref="A1"/><sheetData', 1)
+            sized.writestr(part, data, compress_type=zipfile.ZIP_DEFLATED, compresslevel=1)
+    return out.getvalue()
+
+
+def _declares_size(source: zipfile.ZipFile, part: zipfile.ZipInfo) -> bool:
+    with source.open(part) as stream:
+        head = stream.read(65536)
+    return b"<dimension" in head.split(b"<sheetData", 1)[0]
 
 
 def _scoresheet_in(workbook: Workbook) -> tuple[list[str], Iterator[tuple[object, ...]]]:

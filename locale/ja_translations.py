@@ -377,6 +377,7 @@ JA = {
     "“{name}” could be any of {names}: rename or merge them first.": "「{name}」は{names}のどれとも取れます。先に名前を変えるか統合してください。",
     "A settlement is whole cents, at most {maximum} either way.": "精算額はセント単位で、どちら向きでも最大{maximum}です。",
     "A note cannot hold the invisible or control character {code}.": "メモには見えない文字や制御文字（{code}）は使えません。",
+    "The file has more than {rows:,} rows: import one night at a time.": "ファイルが{rows:,}行を超えています。1晩ずつ取り込んでください。",
 }
 
 JA_PLURAL = {

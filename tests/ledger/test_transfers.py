@@ -539,3 +539,10 @@ def test_every_row_is_read_whatever_size_the_workbook_declares():
             lying.writestr(item, data)
     hands = check_scoresheet("lying.xlsx", out.getvalue(), TableRules(RuleSet(), 8, D(10), D(1000)))
     assert [hand.number for hand in hands] == [1, 2, 3, 4, 5]
+
+
+def test_a_workbook_that_unpacks_past_the_bound_is_refused_unread(monkeypatch):
+    monkeypatch.setattr("ledger.imports.MAX_UNPACKED_BYTES", 10_000)
+    rows = [HEADER.split(","), *(["1", str(n), "", "", "P"] for n in range(1, 200))]
+    with pytest.raises(ScoresheetUnreadable, match="more than 20,000 rows"):
+        check_scoresheet("big.xlsx", xlsx_of(rows), TableRules(RuleSet(), 8, D(10), D(1000)))
