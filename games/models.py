@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.cards import MAX_DECKS, MIN_DECKS, Card, parse_cards
-from games.chips import MoneyField
+from games.chips import MAX_CHIPS, MoneyField
 from games.entry import TableRules
 from games.payouts import RuleSet
 from games.rules import Hand as DealtHand
@@ -47,8 +47,8 @@ class Event(models.Model):
         default=Decimal(100),
         help_text=_("Yen for one chip unit (the reference night: $1 = ¥100)."),
     )
-    table_min = MoneyField(default=Decimal(10))
-    table_max = MoneyField(default=Decimal(1000))
+    table_min = MoneyField(default=Decimal(10), validators=[MaxValueValidator(MAX_CHIPS)])
+    table_max = MoneyField(default=Decimal(1000), validators=[MaxValueValidator(MAX_CHIPS)])
     hands_per_shoe = models.PositiveSmallIntegerField(
         default=40, validators=[MaxValueValidator(MAX_HANDS_PER_SHOE)]
     )

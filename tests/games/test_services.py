@@ -184,3 +184,10 @@ def test_an_event_whose_shoe_has_no_hand_yet_still_changes(event, shoe, host):
     services.event_update(event=event, by=host, table_min=Decimal(20))
     event.refresh_from_db()
     assert event.table_min == Decimal(20)
+
+
+def test_the_service_refuses_limits_past_what_the_columns_hold(make_event):
+    with pytest.raises(ValidationError) as raised:
+        make_event(table_max=Decimal("1e14"))
+    assert "table_max" in raised.value.message_dict
+    assert not Event.objects.exists()
