@@ -188,7 +188,8 @@ def guests_sheet(events: Sequence[Event], only: Guest | None) -> SheetSpec:
         Column(_("Gross"), 12, CHIPS), Column(_("Commission"), 12, CHIPS),
         Column(_("Net"), 12, CHIPS), Column(_("Net (¥)"), 14, YEN),
         Column(_("Balance before"), 14, CHIPS), Column(_("Settlements"), 14, CHIPS),
-        Column(_("Balance after"), 14, CHIPS), Column(_("How settled"), 30, TEXT),
+        Column(_("Balance after"), 14, CHIPS), Column(_("Balance after (¥)"), 16, YEN),
+        Column(_("How settled"), 30, TEXT),
     ]  # fmt: skip
 
     def rows() -> Iterator[Sequence[CellValue]]:
@@ -208,7 +209,7 @@ def guests_sheet(events: Sequence[Event], only: Guest | None) -> SheetSpec:
                     result.stake if result else Decimal(0), result.gross if result else Decimal(0),
                     result.commission if result else Decimal(0), line.result,
                     to_yen(line.result, event.yen_per_chip), line.before, line.settled, line.after,
-                    ", ".join(sorted(methods.get(line.guest_id, ()))),
+                    line.after_yen, ", ".join(sorted(methods.get(line.guest_id, ()))),
                 ]  # fmt: skip
 
     return _("Guests"), columns, rows()

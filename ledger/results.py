@@ -148,6 +148,7 @@ class SettlementLine:
     result: Decimal
     settled: Decimal
     yen_per_chip: Decimal
+    before_yen: Decimal = ZERO  # what was carried in, each earlier event at its own rate
 
     @property
     def after(self) -> Decimal:
@@ -155,7 +156,27 @@ class SettlementLine:
 
     @property
     def after_yen(self) -> Decimal:
-        return to_yen(self.after, self.yen_per_chip)
+        """The balance in yen, as everywhere: see :func:`yen_of`."""
+        return self.before_yen + to_yen(self.result + self.settled, self.yen_per_chip)
+
+
+def yen_of(chips_by_event: dict[int, Decimal], rates: dict[int, Decimal]) -> Decimal:
+    """The one definition of a balance in yen: each event's chips (its result and the
+    settlements recorded at it) at that event's rate, rounded once per event, then added."""
+    return sum((to_yen(chips, rates[event]) for event, chips in chips_by_event.items()), ZERO)
+
+
+def _per_guest_and_event(
+    rows: QuerySet[GuestEventResult] | QuerySet[Settlement], column: str
+) -> tuple[dict[int, dict[int, Decimal]], dict[int, Decimal]]:
+    """Chips per guest and event among ``rows``, and each event's rate."""
+    chips: dict[int, dict[int, Decimal]] = defaultdict(lambda: defaultdict(lambda: ZERO))
+    rates: dict[int, Decimal] = {}
+    sums = rows.values("guest_id", "event_id", "event__yen_per_chip").annotate(n=money_sum(column))
+    for row in sums.order_by():
+        chips[row["guest_id"]][row["event_id"]] += row["n"]
+        rates[row["event_id"]] = row["event__yen_per_chip"]
+    return chips, rates
 
 
 def _per_guest(
@@ -176,6 +197,19 @@ def event_settlement(event: Event) -> list[SettlementLine]:
     settled_before = _per_guest(settlements.filter(event__in=earlier), "amount")
     tonight = _per_guest(results.filter(event=event), "net")
     settled_tonight = _per_guest(settlements.filter(event=event), "amount")
+    results_chips, rates = _per_guest_and_event(results.filter(event__in=earlier), "net")
+    settled_chips, settled_rates = _per_guest_and_event(
+        settlements.filter(event__in=earlier), "amount"
+    )
+    rates |= settled_rates
+
+    def yen_before(guest_id: int) -> Decimal:
+        chips: dict[int, Decimal] = defaultdict(lambda: ZERO)
+        for source in (results_chips.get(guest_id, {}), settled_chips.get(guest_id, {})):
+            for event_id, amount in source.items():
+                chips[event_id] += amount
+        return yen_of(chips, rates)
+
     lines = [
         SettlementLine(
             guest_id=guest.pk,
@@ -184,6 +218,7 @@ def event_settlement(event: Event) -> list[SettlementLine]:
             result=tonight.get(guest.pk, ZERO),
             settled=settled_tonight.get(guest.pk, ZERO),
             yen_per_chip=event.yen_per_chip,
+            before_yen=yen_before(guest.pk),
         )
         for guest in on_the_list
     ]
@@ -236,7 +271,9 @@ def guest_history(guest: Guest) -> GuestHistory:
     for event in events_in_order().filter(pk__in=event_ids):
         result = sum((figures.net for _, figures in shoes.get(event.pk, [])), ZERO)
         balance += result + settled[event.pk]
-        balance_yen += to_yen(result + settled[event.pk], event.yen_per_chip)
+        balance_yen += yen_of(
+            {event.pk: result + settled[event.pk]}, {event.pk: event.yen_per_chip}
+        )
         points.append(BalancePoint(event, result, settled[event.pk], balance, balance_yen))
     return GuestHistory(guest=guest, points=points, shoes=dict(shoes), settlements=settlements)
 

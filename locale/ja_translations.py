@@ -378,6 +378,7 @@ JA = {
     "A settlement is whole cents, at most {maximum} either way.": "精算額はセント単位で、どちら向きでも最大{maximum}です。",
     "A note cannot hold the invisible or control character {code}.": "メモには見えない文字や制御文字（{code}）は使えません。",
     "The file has more than {rows:,} rows: import one night at a time.": "ファイルが{rows:,}行を超えています。1晩ずつ取り込んでください。",
+    "Balance after (¥)": "精算後の残高（円）",
 }
 
 JA_PLURAL = {

@@ -1,16 +1,19 @@
 from __future__ import annotations
 
+import io
 from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
 from django.urls import reverse
 from django.utils import timezone
+from openpyxl import load_workbook
 
 from games import services as game_services
 from games.models import Event, Hand
 from games.rules import Winner
 from ledger import services
+from ledger.exports import workbook_bytes
 from ledger.models import Settlement
 from ledger.results import (
     event_guest_results,
@@ -213,3 +216,33 @@ def test_the_standings_and_house_pages_filter_by_date(client, host, night):
     bad = client.get(reverse("ledger:standings"), {"start": "not a date"})
     assert bad.status_code == 200
     assert "Enter a valid date." in bad.content.decode()
+
+
+def test_one_balance_has_one_yen_figure_whatever_the_rates(make_event, host, record):
+    """Each event's chips at that event's rate: the guest's page and the settlement list agree."""
+    high = make_event(name="Yen night", yen_per_chip=D(100))
+    low = make_event(name="Cheap night", date=date(2026, 11, 21), yen_per_chip=D(1))
+    aki = services.event_guest_add(event=high, name="Aki", by=host)
+    services.event_guest_add(event=low, name="Aki", by=host)
+    for event, cards in ((high, ("8 K", "9 K")), (low, ("9 K", "8 K"))):
+        shoe = game_services.shoe_start(event=event, by=host)
+        services.seat_guest(shoe=shoe, seat=1, guest=aki, by=host)
+        record(shoe, *cards, [bet(1, "player", 100)])  # loses 100 at ¥100, then wins 100 at ¥1
+        game_services.shoe_close(shoe=shoe, by=host)
+    services.settlement_record(guest=aki, event=low, amount=D(20), method="cash", by=host)
+    expected = D(-100 * 100 + 100 * 1 + 20 * 1)
+    assert guest_history(aki).balance_yen == expected
+    [line] = event_settlement(low)
+    assert (line.after, line.after_yen) == (D(20), expected)
+
+
+def test_the_workbook_shows_the_same_yen_balance(demo_night, host):
+    guest = demo_night.guests.first()
+    services.settlement_record(guest=guest, event=demo_night, amount=D(10), method="cash", by=host)
+    rows = load_workbook(io.BytesIO(workbook_bytes([demo_night])))["Guests"]
+    header, *lines = list(rows.iter_rows(values_only=True))
+    line = next(line for line in event_settlement(demo_night) if line.guest_id == guest.pk)
+    row = next(row for row in lines if row[1] == guest.name)
+    assert (
+        row[header.index("Balance after (¥)")] == line.after_yen == guest_history(guest).balance_yen
+    )
