@@ -1,11 +1,17 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from decimal import Decimal
 from io import StringIO
+from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
+from django.db import connection
 
 from games.models import Event, Hand
 from ledger import services
@@ -15,6 +21,7 @@ from shoebook.roles import is_host
 from tests.conftest import entry
 
 pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parents[2]
 
 
 # Flush and restore as on a real database, outside a test transaction (PostgreSQL's TRUNCATE needs
@@ -78,3 +85,47 @@ def test_restore_refuses_a_backup_with_names_the_rule_refuses(tmp_path):
     with pytest.raises(CommandError, match="break the name rule"):
         call_command("restore", str(backup), stdout=StringIO())
     assert not Guest.objects.exists()
+
+
+SQLITE_SIDE = """
+import json, sys
+import django
+django.setup()
+from django.core.management import call_command
+from ledger.results import guest_balances
+action, path = sys.argv[1], sys.argv[2]
+call_command("migrate", verbosity=0)
+if action == "backup":
+    call_command("load_demo", verbosity=0)
+    call_command("backup", "--output", path, verbosity=0)
+else:
+    call_command("restore", path, verbosity=0)
+print(json.dumps({str(guest): str(balance) for guest, balance in guest_balances().items()}))
+"""
+
+
+def on_a_sqlite_file(tmp_path, action: str, backup) -> dict[int, Decimal]:
+    """Run the other side of a restore on a fresh SQLite file, in its own process."""
+    tmp_path.mkdir()
+    env = os.environ | {"DATABASE_URL": f"sqlite:///{tmp_path / 'other.sqlite3'}",
+                        "DJANGO_SETTINGS_MODULE": "shoebook.settings"}  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", SQLITE_SIDE, action, str(backup)], env=env,
+                          cwd=ROOT, capture_output=True, text=True, check=True)  # fmt: skip
+    balances = json.loads(done.stdout.strip().splitlines()[-1])  # after what the commands print
+    return {int(guest): Decimal(balance) for guest, balance in balances.items()}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sqlite_backup_restores_into_this_database_and_back(tmp_path):
+    """Under `make test-postgres` these are the two crossings, SQLite → PostgreSQL and
+    PostgreSQL → SQLite; under `make test`, SQLite to SQLite."""
+    backup = tmp_path / "from-sqlite.json.gz"
+    written = on_a_sqlite_file(tmp_path / "a", "backup", backup)
+    call_command("restore", str(backup), stdout=StringIO())
+    assert guest_balances() == written and len(written) == 15
+    demo_host = User.objects.get(username="host")
+    services.settlement_record(guest=Guest.objects.get(name="田中"), event=Event.objects.get(),
+                               amount=Decimal("-12.50"), method="cash", by=demo_host)  # fmt: skip
+    again = tmp_path / f"from-{connection.vendor}.json.gz"
+    call_command("backup", "--output", str(again), stdout=StringIO())
+    assert on_a_sqlite_file(tmp_path / "b", "restore", again) == guest_balances()
