@@ -7,6 +7,7 @@ Django's ``makemessages`` finds them; the Django layer renders them with ``gette
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
@@ -44,6 +45,19 @@ _FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000:
 def plain(text: str) -> str:
     """Text as typed, with full-width forms read as ASCII and the ends trimmed."""
     return text.translate(_FULL_WIDTH).strip()
+
+
+# Characters no text a person types may hold: control, format (zero-width joiners, bidi
+# overrides), surrogates, private use, unassigned. Tabs and line ends are whitespace.
+_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
+
+
+def refused_character(text: str) -> str | None:
+    """The first character no name or note may hold (as ``U+0001``), if any."""
+    for char in text:
+        if unicodedata.category(char) in _REFUSED_CATEGORIES and char not in "\t\n\r":
+            return f"U+{ord(char):04X}"
+    return None
 
 
 def whole_cents(amount: Decimal) -> bool:

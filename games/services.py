@@ -15,6 +15,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
+from games.messages import refused_character
 from games.models import Event, Hand, Shoe
 from games.payouts import RuleSet
 from shoebook.roles import Actor
@@ -23,6 +24,7 @@ MSG_EVENT_CLOSED = _("This event is closed: nothing more can be logged in it.")
 MSG_SHOE_CLOSED = _("Shoe {number} is closed: nothing more can be logged in it.")
 MSG_SHOE_ALREADY_OPEN = _("Shoe {number} is still open: close it before starting the next.")
 MSG_CLOSE_SHOE_FIRST = _("Shoe {number} is still open: close it before closing the event.")
+MSG_TEXT_CHARACTER = _("This cannot hold the invisible or control character {code}.")
 MSG_FROZEN_AFTER_FIRST_HAND = _(
     "{field} cannot change once a hand is logged: it would re-price the hands already played."
 )
@@ -58,6 +60,7 @@ def event_create(
         hands_per_shoe=hands_per_shoe,
         created_by=by,
     )
+    _check_texts(event)
     event.full_clean()
     event.save()
     return event
@@ -145,9 +148,21 @@ def event_update(*, event: Event, by: Actor, **changes: Any) -> Event:
         )
     for name, value in changed.items():
         setattr(event, name, value)
+    _check_texts(event)
     event.full_clean()
     event.save(update_fields=sorted(changed))
     return event
+
+
+def _check_texts(event: Event) -> None:
+    """What a host typed holds no invisible or control character (a NUL breaks PostgreSQL)."""
+    errors = {
+        name: MSG_TEXT_CHARACTER.format(code=code)
+        for name in ("name", "venue", "currency_symbol")
+        if (code := refused_character(getattr(event, name))) is not None
+    }
+    if errors:
+        raise ValidationError(errors)
 
 
 def check_event_open(event: Event) -> None:

@@ -15,15 +15,13 @@ import unicodedata
 
 from django.utils.translation import gettext_lazy as _
 
+from games.messages import refused_character
+
 NAME_MAX_LENGTH = 80
 
 MSG_NAME_EMPTY = _("A guest needs a name.")
 MSG_NAME_TOO_LONG = _("A name has at most {limit} characters (this one has {length}).")
 MSG_NAME_CHARACTER = _("A name cannot hold the invisible or control character {code}.")
-
-# Unicode categories refused in a name: control, format (zero-width joiners, bidi overrides),
-# surrogates, private use, unassigned.
-_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
 
 
 class InvalidName(ValueError):
@@ -41,14 +39,6 @@ def clean_name(text: str) -> str:
     if len(name) > NAME_MAX_LENGTH:
         raise InvalidName(str(MSG_NAME_TOO_LONG).format(limit=NAME_MAX_LENGTH, length=len(name)))
     return name
-
-
-def refused_character(text: str) -> str | None:
-    """The first character no name or note may hold (as ``U+0001``), if any."""
-    for char in text:
-        if unicodedata.category(char) in _REFUSED_CATEGORIES and char not in "\t\n\r":
-            return f"U+{ord(char):04X}"
-    return None
 
 
 def name_key(name: str) -> str:

@@ -31,7 +31,7 @@ from games.entry import (
     read_seat,
     settle_hand,
 )
-from games.messages import whole_cents
+from games.messages import refused_character, whole_cents
 from games.models import Event, Hand, Shoe
 from games.services import check_event_open, check_shoe_open
 from ledger.models import (
@@ -45,7 +45,7 @@ from ledger.models import (
     Settlement,
 )
 from ledger.money import money_sum
-from ledger.names import InvalidName, clean_name, name_key, refused_character
+from ledger.names import InvalidName, clean_name, name_key
 from shoebook.roles import Actor
 
 MSG_GUEST_AMBIGUOUS = _("“{name}” could be any of {names}: rename or merge them first.")

@@ -379,6 +379,7 @@ JA = {
     "A note cannot hold the invisible or control character {code}.": "メモには見えない文字や制御文字（{code}）は使えません。",
     "The file has more than {rows:,} rows: import one night at a time.": "ファイルが{rows:,}行を超えています。1晩ずつ取り込んでください。",
     "Balance after (¥)": "精算後の残高（円）",
+    "This cannot hold the invisible or control character {code}.": "見えない文字や制御文字（{code}）は使えません。",
 }
 
 JA_PLURAL = {

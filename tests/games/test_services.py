@@ -191,3 +191,11 @@ def test_the_service_refuses_limits_past_what_the_columns_hold(make_event):
         make_event(table_max=Decimal("1e14"))
     assert "table_max" in raised.value.message_dict
     assert not Event.objects.exists()
+
+
+@pytest.mark.parametrize("text", ["Night\x00", "Bar\u202e", "Zero\u200bwidth"])
+def test_an_event_name_with_an_invisible_character_is_refused(make_event, text):
+    with pytest.raises(ValidationError) as raised:
+        make_event(name=text)
+    assert "name" in raised.value.message_dict
+    assert not Event.objects.exists()
