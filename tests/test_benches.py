@@ -17,6 +17,14 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
         ("adversarial.py", ["--size", "10"], "all"),
         ("junk_upload.py", ["--rows", "30000"], "more than 20,000 rows"),
         ("log_night.py", ["--shoes", "1", "--hands", "3"], "save p50"),
+        ("odds.py", ["--repeat", "1"], "median"),
+        ("excel.py", ["--events", "1"], "import"),
+        (
+            "results_pages.py",
+            ["--events", "2", "--shoes", "1", "--hands", "3", "--repeat", "2"],
+            "p50",
+        ),
+        ("load.py", ["--seconds", "3", "--workers", "1"], "errors"),
     ],
 )
 def test_a_benchmark_runs_and_prints_its_figures(script, args, expected):
