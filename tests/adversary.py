@@ -182,7 +182,8 @@ def amount_cases(night: Night, rng: random.Random, count: int) -> Iterator[Case]
 # --- files ---------------------------------------------------------------------------------
 
 
-def _xlsx(rows: list[list[object]]) -> bytes:
+def xlsx_of(rows: list[list[object]]) -> bytes:
+    """A workbook of these rows, as openpyxl's write-only mode (and many tools) write one."""
     book = Workbook(write_only=True)
     sheet = book.create_sheet()
     for row in rows:
@@ -205,14 +206,14 @@ def file_cases(night: Night, rng: random.Random, count: int) -> Iterator[Case]:
         ("latin-1", "x.csv", (HEADER + "\n" + good_row.format(name="Zoë")).encode("latin-1"),
          "refused"),
         ("a zip that is no workbook", "x.xlsx", zipfile_bytes(), "refused"),
-        ("half a workbook", "x.xlsx", _xlsx([HEADER.split(",")])[:300], "refused"),
+        ("half a workbook", "x.xlsx", xlsx_of([HEADER.split(",")])[:300], "refused"),
         ("control character in a name", "x.csv",
          (HEADER + "\n" + good_row.format(name="Ken\x01")).encode(), "refused"),
         ("a formula for a name", "x.csv",
          (HEADER + "\n" + good_row.format(name="=HYPERLINK(1)")).encode(), "accepted"),
         ("BOM and Japanese", "x.csv",
          ("\ufeff" + HEADER + "\n" + good_row.format(name="田中")).encode(), "accepted"),
-        ("a workbook", "x.xlsx", _xlsx([HEADER.split(","), ["1", "1", "9 7", "J J 10", "", "",
+        ("a workbook", "x.xlsx", xlsx_of([HEADER.split(","), ["1", "1", "9 7", "J J 10", "", "",
                                                           "", "1", "Aki", "player", "10"]]),
          "accepted"),
         ("1e17 stake", "x.csv", (HEADER + "\n1,1,9 7,J J 10,,,,1,Aki,player,1e17").encode(),

@@ -39,6 +39,7 @@ from ledger.integrity import ledger_problems
 from ledger.models import Bet, Guest, Seating, Settlement
 from ledger.results import event_guest_results, event_shoe_rows
 from shoebook.roles import COMMAND_LINE
+from tests.adversary import xlsx_of
 from tests.conftest import bet
 
 D = Decimal
@@ -505,16 +506,6 @@ def test_a_failed_export_leaves_no_file_and_keeps_an_older_one(demo, tmp_path, m
         call_command("export_settlement", "--event", str(demo.pk), "--output", str(target))
     assert target.read_bytes() == b"last week's workbook"
     assert [path.name for path in tmp_path.iterdir()] == ["night.xlsx"]
-
-
-def xlsx_of(rows: list[list[object]]) -> bytes:
-    book = Workbook(write_only=True)
-    sheet = book.create_sheet()
-    for row in rows:
-        sheet.append(row)
-    buffer = io.BytesIO()
-    book.save(buffer)
-    return buffer.getvalue()
 
 
 @pytest.mark.parametrize("kind", ["csv", "xlsx"])
