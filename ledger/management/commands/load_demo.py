@@ -27,7 +27,4 @@ class Command(BaseCommand):
         loaded = load_reference_night()
         event = loaded["event"]
         self.stdout.write(self.style.SUCCESS(f"Loaded {event} with 6 shoes of 40 hands."))
-        self.stdout.write(
-            f"Log in at http://127.0.0.1:8000/accounts/login/ as host / {DEMO_PASSWORD} "
-            f"(or dealer / {DEMO_PASSWORD})."
-        )
+        self.stdout.write(f"Log in as host / {DEMO_PASSWORD} (or dealer / {DEMO_PASSWORD}).")
