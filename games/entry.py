@@ -98,10 +98,13 @@ MSG_TYPED_OUT_OF_ORDER = gettext_noop(
     "The typed cards are not in deal order: correct them in the boxes, or clear them to tap."
 )
 MSG_BANKER_DRAWS = gettext_noop("Banker draws a third card.")
-MSG_WINS = gettext_noop("{winner} wins {player}–{banker}.")
-MSG_WINS_NATURAL = gettext_noop("{winner} wins {player}–{banker} (natural).")
-MSG_TIE = gettext_noop("Tie {player}–{banker}.")
-MSG_TIE_NATURAL = gettext_noop("Tie {player}–{banker} (natural).")
+# How a hand came out, the winner's total first ("Banker wins 9–8").
+MSG_WINS = gettext_noop("{winner} wins {high}–{low}.")
+MSG_WINS_NATURAL = gettext_noop("{winner} wins {high}–{low} (natural).")
+MSG_WINS_NO_CARDS = gettext_noop("{winner} wins.")
+MSG_TIE = gettext_noop("Tie {high}–{low}.")
+MSG_TIE_NATURAL = gettext_noop("Tie {high}–{low} (natural).")
+MSG_TIE_NO_CARDS = gettext_noop("Tie.")
 
 PLAYER, BANKER = Label(gettext_noop("Player")), Label(gettext_noop("Banker"))
 WINNER_LABELS = {
@@ -532,12 +535,20 @@ class TapReading:
             return Text(MSG_PLAYER_DRAWS)
         if self.due[1]:
             return Text(MSG_BANKER_DRAWS)
-        outcome = Hand(self.player, self.banker).outcome()
-        scores = {"player": outcome.player_total, "banker": outcome.banker_total}
-        if outcome.winner is Winner.TIE:
-            return Text(MSG_TIE_NATURAL if outcome.natural else MSG_TIE, **scores)
-        template = MSG_WINS_NATURAL if outcome.natural else MSG_WINS
-        return Text(template, winner=WINNER_LABELS[outcome.winner], **scores)
+        return result_text(Hand(self.player, self.banker).outcome())
+
+
+def result_text(outcome: Outcome) -> Text:
+    """How a hand came out, in words: "Banker wins 9–8 (natural).", "Tie.", "Player wins."."""
+    tie = outcome.winner is Winner.TIE
+    if outcome.player_total is None or outcome.banker_total is None:
+        return Text(MSG_TIE_NO_CARDS) if tie else Text(
+            MSG_WINS_NO_CARDS, winner=WINNER_LABELS[outcome.winner])  # fmt: skip
+    high, low = sorted((outcome.player_total, outcome.banker_total), reverse=True)
+    if tie:
+        return Text(MSG_TIE_NATURAL if outcome.natural else MSG_TIE, high=high, low=low)
+    template = MSG_WINS_NATURAL if outcome.natural else MSG_WINS
+    return Text(template, winner=WINNER_LABELS[outcome.winner], high=high, low=low)
 
 
 def _interleave(player: tuple[Card, ...], banker: tuple[Card, ...]) -> list[Card]:

@@ -110,6 +110,11 @@ def seating_token(seating: Mapping[int, int]) -> str:
     return " ".join(f"{seat}:{guest}" for seat, guest in sorted(seating.items()))
 
 
+def stake_text(stake: Decimal) -> str:
+    """A stake as the host types it back: 100, 12.50 (no "100.00")."""
+    return f"{stake:.0f}" if stake == stake.to_integral_value() else f"{stake:.2f}"
+
+
 def stake_field_name(seat: int, bet_type: BetType) -> str:
     return f"stake_{seat}_{bet_type.value}"
 
@@ -165,7 +170,7 @@ class HandForm(forms.Form):
             "seating": seating_token(seating),
         }
         for (seat, bet_type), stake in (stakes or {}).items():
-            initial[stake_field_name(seat, bet_type)] = stake
+            initial[stake_field_name(seat, bet_type)] = stake_text(stake)
         return cls(initial=initial, bet_types=bet_types)
 
     def clean_seating(self) -> dict[int, int] | None:

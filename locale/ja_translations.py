@@ -126,7 +126,7 @@ JA = {
     "{event} is ready: add guests, then start a shoe.": "{event}の準備ができました。ゲストを追加してシューを始めてください。",
     "{n} guest back from {event}.": "{event}から{n}人のゲストを呼び戻しました。",
     "{event} is closed.": "{event}を終了しました。",
-    "Hand {number} saved: {winner}{score}.": "ハンド{number}を保存：{winner}{score}。",
+    "Hand {number} saved: {result}": "ハンド{number}を保存：{result}",
     "{guest} sits in seat {seat}.": "{guest}がシート{seat}に座りました。",
     "Seat {seat} is free.": "シート{seat}が空きました。",
     "Hand {number} undone.": "ハンド{number}を取り消しました。",
@@ -341,10 +341,10 @@ JA = {
     "{stake} is under the table minimum of {minimum}.": "{stake}はテーブル最低額{minimum}未満です。",
     "{stake} is over the table maximum of {maximum}.": "{stake}はテーブル最高額{maximum}を超えています。",
     "Next: {card}.": "次：{card}。",
-    "{winner} wins {player}–{banker}.": "{winner}の勝ち {player}–{banker}。",
-    "{winner} wins {player}–{banker} (natural).": "{winner}の勝ち {player}–{banker}（ナチュラル）。",
-    "Tie {player}–{banker}.": "タイ {player}–{banker}。",
-    "Tie {player}–{banker} (natural).": "タイ {player}–{banker}（ナチュラル）。",
+    "{winner} wins {high}–{low}.": "{winner}の勝ち {high}–{low}。",
+    "{winner} wins {high}–{low} (natural).": "{winner}の勝ち {high}–{low}（ナチュラル）。",
+    "Tie {high}–{low}.": "タイ {high}–{low}。",
+    "Tie {high}–{low} (natural).": "タイ {high}–{low}（ナチュラル）。",
     "Player's first card": "プレイヤーの1枚目",
     "Banker's first card": "バンカーの1枚目",
     "Player's second card": "プレイヤーの2枚目",
@@ -380,6 +380,8 @@ JA = {
     "The file has more than {rows:,} rows: import one night at a time.": "ファイルが{rows:,}行を超えています。1晩ずつ取り込んでください。",
     "Balance after (¥)": "精算後の残高（円）",
     "This cannot hold the invisible or control character {code}.": "見えない文字や制御文字（{code}）は使えません。",
+    "{winner} wins.": "{winner}の勝ち。",
+    "Tie.": "タイ。",
 }
 
 JA_PLURAL = {

@@ -56,7 +56,7 @@ def test_rule_errors_and_results_speak_japanese(client, host, seated, shoe):
         HTTP_HX_REQUEST="true",
         HTTP_ACCEPT_LANGUAGE="ja",
     ).content.decode()
-    assert "ハンド1を保存：プレイヤー 6–0。" in page
+    assert "ハンド1を保存：プレイヤーの勝ち 6–0。" in page
     services.guest_link_issue(guest=seated[1])
     guest_page = client.get(
         reverse("ledger:guest_page", args=[seated[1].pk, seated[1].access_token]),

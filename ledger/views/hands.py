@@ -21,6 +21,7 @@ from ledger.forms import (
     add_service_errors,
     stake_cells,
     stake_field_name,
+    stake_text,
 )
 from ledger.selectors import hand_with_history
 from shoebook.roles import AuthenticatedHttpRequest, is_host, table_staff_required
@@ -94,7 +95,7 @@ def _correction_initial(hand: Hand) -> dict[str, object]:
         "banker_pair": hand.banker_pair and not hand.has_cards,
     }
     for bet in hand.bets.all():
-        initial[stake_field_name(bet.seat, BetType(bet.bet_type))] = f"{bet.stake:f}"
+        initial[stake_field_name(bet.seat, BetType(bet.bet_type))] = stake_text(bet.stake)
     return initial
 
 

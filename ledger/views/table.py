@@ -18,7 +18,7 @@ from django_stubs_ext import StrOrPromise
 
 from games import services as game_services
 from games.cards import RANKS, format_cards
-from games.entry import press, read_seat
+from games.entry import press, read_seat, result_text
 from games.models import Event, Hand, Shoe
 from games.scoreboard import scoreboard
 from ledger import services
@@ -159,11 +159,8 @@ def _redrawn(form: HandForm, shoe: Shoe, *, renumber: bool = False) -> HandForm:
 
 
 def _hand_notice(hand: Hand) -> str:
-    outcome = hand.outcome()
-    score = f" {outcome.player_total}–{outcome.banker_total}" if outcome.has_cards else ""
-    return _("Hand {number} saved: {winner}{score}.").format(
-        number=hand.number, winner=_(outcome.winner.value.title()), score=score
-    )
+    result = result_text(hand.outcome()).message(_)
+    return _("Hand {number} saved: {result}").format(number=hand.number, result=result)
 
 
 @table_staff_required

@@ -55,7 +55,7 @@ def test_a_host_seats_two_guests_logs_a_hand_by_taps_and_sees_the_payouts(phone,
     phone.get_by_text("Player wins 6–0.").wait_for()
 
     phone.tap("button.save")
-    phone.get_by_text("Hand 1 saved: Player 6–0.").wait_for()
+    phone.get_by_text("Hand 1 saved: Player wins 6–0.").wait_for()
 
     assert phone.inner_text("[data-seat-result='1']") == "−100"
     assert phone.inner_text("[data-seat-result='2']") == "+50"

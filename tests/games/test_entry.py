@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.cards import MSG_UNKNOWN_CARD
+from games.cards import MSG_UNKNOWN_CARD, parse_cards
 from games.entry import (
     MSG_BANKER_DRAWS,
     MSG_CARDS_TWICE,
@@ -43,6 +43,7 @@ from games.entry import (
     read_amount,
     read_taps,
     read_typed,
+    result_text,
     settle_hand,
 )
 from games.payouts import (
@@ -61,6 +62,8 @@ from games.rules import (
     MSG_HAND_COMPLETE,
     MSG_PLAYER_MUST_DRAW,
     MSG_TOO_MANY_COPIES,
+    Hand,
+    Outcome,
     Winner,
     play_out,
 )
@@ -378,3 +381,18 @@ def test_the_keypad_always_answers_with_a_status_never_an_error(player, banker, 
                     back=key == "back", decks=decks)  # fmt: skip
     assert reading.status().message()
     assert len(reading.player) <= 5 and len(reading.banker) <= 5
+
+
+@pytest.mark.parametrize(
+    ("outcome", "said"),
+    [
+        (Hand.from_cards(parse_cards("2 3"), parse_cards("8 K")).outcome(),
+         "Banker wins 8–5 (natural)."),
+        (Hand.from_cards(parse_cards("9 7"), parse_cards("J J 10")).outcome(), "Player wins 6–0."),
+        (Hand.from_cards(parse_cards("8 K"), parse_cards("8 Q")).outcome(), "Tie 8–8 (natural)."),
+        (Outcome(Winner.BANKER), "Banker wins."),
+        (Outcome(Winner.TIE), "Tie."),
+    ],
+)  # fmt: skip
+def test_a_result_reads_winner_first(outcome, said):
+    assert result_text(outcome).message() == said

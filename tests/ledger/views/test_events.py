@@ -142,7 +142,7 @@ def test_the_host_logs_a_night_from_event_to_close(client, host):
         stake_2_banker="50",
     )
     page = text(response)
-    assert "Hand 1 saved: Player 6–0." in page
+    assert "Hand 1 saved: Player wins 6–0." in page
     assert 'data-seat-result="1">+100<' in page and 'data-seat-result="2">−50<' in page
     assert "Hand <strong>2</strong>" in page  # moves on to the next hand
 

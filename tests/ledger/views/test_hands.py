@@ -24,7 +24,7 @@ def test_the_host_corrects_a_hand_and_sees_its_history(client, host, seated, sho
     url = reverse("ledger:hand_detail", args=[hand.pk])
     form_page = text(client.get(url))
     assert 'name="player_cards" value="9 7"' in form_page
-    assert 'name="stake_1_player" value="100.00"' in form_page
+    assert 'name="stake_1_player" value="100"' in form_page
     response = client.post(
         url,
         {

@@ -43,7 +43,7 @@ def test_without_javascript_saving_redirects_back_to_the_table(client, host, sea
     assert response.status_code == 302
     assert response.url == table_url(shoe)
     page = text(client.get(response.url))
-    assert "Hand 1 saved: Banker 8–9." in page
+    assert "Hand 1 saved: Banker wins 9–8 (natural)." in page  # the winner's total first
     assert 'data-seat-result="2">+47.50<' in page
 
 
@@ -135,7 +135,7 @@ def test_repeat_last_bets_fills_the_form_for_guests_still_seated(
     record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "banker", 50)])
     services.seat_guest(shoe=shoe, seat=2, guest=guests[7], by=host)  # Ben leaves seat 2
     page = text(client.get(table_url(shoe) + "?repeat=1", **HTMX))
-    assert 'name="stake_1_player" value="100.00"' in page
+    assert 'name="stake_1_player" value="100"' in page  # typed back as the host types it
     assert 'name="stake_2_banker" value' not in page
     cleared = text(client.get(table_url(shoe), **HTMX))
     assert 'name="stake_1_player" value' not in cleared
@@ -367,3 +367,22 @@ def test_a_seat_that_changed_without_a_bet_does_not_stop_the_save(client, dealer
     services.seat_guest(shoe=shoe, seat=1, guest=guests[7], by=host)
     client.post(reverse("ledger:hand_record", args=[shoe.pk]), stale, **HTMX)
     assert Bet.objects.get().guest == seated[2]
+
+
+def test_a_closed_shoe_says_how_many_hands_it_had_not_the_next_one(client, host, seated, shoe,
+                                                                     record):  # fmt: skip
+    client.force_login(host)
+    record(shoe, "9 7", "J J 10", [bet(1, "player", "12.50")])
+    game_services.shoe_close(shoe=shoe, by=host)
+    page = text(client.get(table_url(shoe)))
+    assert "1 hand" in page and "/ 40" not in page
+    assert 'rel="icon"' in page  # a favicon on every page
+
+
+def test_repeated_stakes_keep_their_cents_only_when_they_have_some(client, host, seated, shoe,
+                                                                    record):  # fmt: skip
+    client.force_login(host)
+    record(shoe, "9 7", "J J 10", [bet(1, "player", "12.50"), bet(2, "player", "20.00")])
+    page = text(client.get(table_url(shoe) + "?repeat=1", **HTMX))
+    assert 'name="stake_1_player" value="12.50"' in page
+    assert 'name="stake_2_player" value="20"' in page
