@@ -382,6 +382,7 @@ JA = {
     "This cannot hold the invisible or control character {code}.": "見えない文字や制御文字（{code}）は使えません。",
     "{winner} wins.": "{winner}の勝ち。",
     "Tie.": "タイ。",
+    "The display link as a QR code": "表示用リンクのQRコード",
 }
 
 JA_PLURAL = {

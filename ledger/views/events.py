@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games import services as game_services
 from games.models import Event
 from ledger import services
-from ledger.charts import result_bars
+from ledger.charts import qr_svg, result_bars
 from ledger.forms import (
     BringBackForm,
     EventForm,
@@ -29,7 +29,7 @@ from ledger.forms import (
 from ledger.models import Guest
 from ledger.results import event_settlement, event_shoe_rows
 from ledger.selectors import event_shoes, events_for_list
-from shoebook.roles import AuthenticatedHttpRequest, host_required, table_staff_required
+from shoebook.roles import AuthenticatedHttpRequest, host_required, is_host, table_staff_required
 
 
 @table_staff_required
@@ -82,7 +82,11 @@ def event_detail(request: AuthenticatedHttpRequest, event_id: int) -> HttpRespon
 def _render_event(
     request: AuthenticatedHttpRequest, event: Event, **forms: BaseForm
 ) -> HttpResponse:
-    return render(request, "ledger/event_detail.html", _event_context(event, **forms))
+    context = _event_context(event, **forms)
+    if event.display_token and is_host(request.user):
+        path = reverse("display:table_display", args=[event.pk, event.display_token])
+        context["display_qr"] = qr_svg(request.build_absolute_uri(path))
+    return render(request, "ledger/event_detail.html", context)
 
 
 def _event_context(event: Event, **forms: BaseForm) -> dict[str, object]:

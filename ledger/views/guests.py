@@ -4,20 +4,18 @@ from __future__ import annotations
 
 import hmac
 
-import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_not_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games.models import Event, Shoe
 from games.scoreboard import scoreboard
 from ledger import services
-from ledger.charts import balance_line, balance_steps
+from ledger.charts import balance_line, balance_steps, qr_svg
 from ledger.exports import workbook_bytes, xlsx_response
 from ledger.models import Guest
 from ledger.results import guest_balances, guest_history
@@ -42,7 +40,7 @@ def guest_detail(request: AuthenticatedHttpRequest, guest_id: int) -> HttpRespon
     if guest.access_token:
         link = request.build_absolute_uri(_guest_link(guest))
         context["link"] = link
-        context["qr"] = mark_safe(segno.make(link, error="m").svg_inline(scale=4))
+        context["qr"] = qr_svg(link)
     return render(request, "ledger/guest_detail.html", context)
 
 

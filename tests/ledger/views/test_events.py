@@ -193,3 +193,15 @@ def test_the_event_form_says_its_bounds_in_the_inputs_and_under_the_fields(clien
     page = response.content.decode()
     assert "less than or equal to 8" in page and "greater than or equal to 0.0001" in page
     assert not Event.objects.exists()
+
+
+def test_the_host_sees_the_display_link_as_a_qr_code_and_a_dealer_does_not(client, host, dealer,
+                                                                            event):  # fmt: skip
+    client.force_login(host)
+    url = reverse("ledger:event_detail", args=[event.pk])
+    assert "<svg" not in client.get(url).content.decode().split('class="display-link"')[1][:400]
+    client.post(reverse("ledger:display_link_issue", args=[event.pk]))
+    page = client.get(url).content.decode()
+    assert 'class="qr"' in page and "<svg" in page.split('class="qr"')[1][:200]
+    client.force_login(dealer)
+    assert 'class="qr"' not in client.get(url).content.decode()
