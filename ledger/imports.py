@@ -36,7 +36,12 @@ from games.entry import (
 from games.models import Event, Hand, Shoe
 from ledger.models import AuditEntry, Bet, EventGuest, Guest, Seating
 from ledger.names import InvalidName, clean_name, name_key
-from ledger.services import MSG_GUEST_AMBIGUOUS, results_refresh
+from ledger.services import (
+    MSG_GUEST_AMBIGUOUS,
+    candidate_names,
+    guests_kept_apart,
+    results_refresh,
+)
 from shoebook.roles import Actor
 
 if TYPE_CHECKING:
@@ -499,21 +504,11 @@ def _guests_by_key(names: dict[str, str]) -> tuple[dict[str, Guest], list[str]]:
 
 
 def _ambiguous_names(hands: list[ParsedHand]) -> list[tuple[BetRow, str]]:
-    """Rows whose name could be more than one guest (guests kept apart when names were first
-    normalised: their keys carry ``#id``), with the candidates."""
-    kept_apart = Guest.objects.filter(name_key__contains="#").values_list("name_key", flat=True)
-    split = {key.rsplit("#", 1)[0] for key in kept_apart}
-    if not split:
-        return []
-    candidates: dict[str, list[str]] = {}
-    for guest in Guest.objects.filter(name_key__in=split) | Guest.objects.filter(
-        name_key__contains="#"
-    ):
-        candidates.setdefault(guest.name_key.split("#")[0], []).append(
-            f"{guest.name} (#{guest.pk})"
-        )
-    return [(row, ", ".join(candidates[row.key])) for hand in hands for row in hand.rows
-            if row.key in split]  # fmt: skip
+    """Rows whose name could be more than one guest, with the candidates."""
+    rows = [row for hand in hands for row in hand.rows]
+    kept_apart = guests_kept_apart({row.key for row in rows})
+    return [(row, candidate_names(kept_apart[row.key])) for row in rows
+            if len(kept_apart.get(row.key, ())) > 1]  # fmt: skip
 
 
 @dataclass

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any, TypedDict
 
@@ -110,13 +110,31 @@ def guest_named(name: str) -> Guest | None:
     name that means more than one guest (kept apart when names were first normalised) is
     refused with the candidates named."""
     key = name_key(_clean(name))
-    candidates = list(
-        Guest.objects.filter(Q(name_key=key) | Q(name_key__startswith=f"{key}#")).order_by("pk")
-    )
+    candidates = guests_kept_apart({key}).get(key) or list(Guest.objects.filter(name_key=key))
     if len(candidates) > 1:
-        names = ", ".join(f"{guest.name} (#{guest.pk})" for guest in candidates)
+        names = candidate_names(candidates)
         raise ValidationError({"name": MSG_GUEST_AMBIGUOUS.format(name=name, names=names)})
     return candidates[0] if candidates else None
+
+
+def guests_kept_apart(keys: Collection[str]) -> dict[str, list[Guest]]:
+    """For those of ``keys`` that guests were kept apart under when names were first normalised
+    (the later ones keyed ``key#id``), every guest the key could mean, oldest first."""
+    kept = Guest.objects.filter(name_key__contains="#").values_list("name_key", flat=True)
+    split = {key.rsplit("#", 1)[0] for key in kept} & set(keys)
+    if not split:
+        return {}
+    found: dict[str, list[Guest]] = {}
+    same = Guest.objects.filter(Q(name_key__in=split) | Q(name_key__contains="#")).order_by("pk")
+    for guest in same:
+        base = guest.name_key.split("#")[0]
+        if base in split:
+            found.setdefault(base, []).append(guest)
+    return found
+
+
+def candidate_names(guests: Iterable[Guest]) -> str:
+    return ", ".join(f"{guest.name} (#{guest.pk})" for guest in guests)
 
 
 def _clean(name: str) -> str:

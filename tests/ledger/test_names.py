@@ -125,3 +125,15 @@ def test_the_migration_normalises_names_and_reports_collisions_without_merging()
     assert f"Guests {ken.pk} and {wide.pk} are both 'KEN'" in report.getvalue()
     with pytest.raises(ValidationError, match="could be any of Ken"):
         services.guest_named("ken")
+
+
+@pytest.mark.django_db
+def test_a_sheet_name_that_could_be_two_guests_kept_apart_is_a_row_problem(event):
+    first = Guest.objects.create(name="Ken", name_key="ken")
+    later = Guest.objects.create(name="KEN", name_key="ken#99")
+    rows = ["1,1,,,P,,,1,ｋｅｎ,player,10"]
+    with pytest.raises(ScoresheetInvalid) as raised:
+        check_scoresheet("x.csv", "\n".join([HEADER, *rows]).encode(), event.table_rules)
+    [problem] = raised.value.problems
+    assert (problem.column, f"Ken (#{first.pk})" in problem.reason) == ("guest", True)
+    assert f"KEN (#{later.pk})" in problem.reason

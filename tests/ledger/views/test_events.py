@@ -99,21 +99,11 @@ def test_the_host_logs_a_night_from_event_to_close(client, host):
     client.force_login(host)
     response = client.post(
         reverse("ledger:event_create"),
-        {
+        FIELDS
+        | {
             "name": "Reference night",
             "date": "2008-07-12",
             "venue": "Bar",
-            "format": "mini",
-            "decks": "8",
-            "no_commission": "none",
-            "commission": "",
-            "tie_pays": "8",
-            "pair_pays": "11",
-            "side_bets": ["pairs"],
-            "currency_symbol": "$",
-            "yen_per_chip": "100",
-            "table_min": "10",
-            "table_max": "1000",
             "hands_per_shoe": "2",
         },
     )
