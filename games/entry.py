@@ -112,7 +112,7 @@ WINNER_LABELS = {
     Winner.BANKER: BANKER,
     Winner.TIE: Label(gettext_noop("Tie")),
 }
-_CARD_NAMES = (
+CARD_NAMES = (
     Label(gettext_noop("Player's first card")),
     Label(gettext_noop("Banker's first card")),
     Label(gettext_noop("Player's second card")),
@@ -528,7 +528,7 @@ class TapReading:
         if not self.player and not self.banker:
             return Text(MSG_TAP_START)
         first_four = ((self.player, 0), (self.banker, 0), (self.player, 1), (self.banker, 1))
-        for name, (side, position) in zip(_CARD_NAMES, first_four, strict=True):
+        for name, (side, position) in zip(CARD_NAMES, first_four, strict=True):
             if len(side) <= position:
                 return Text(MSG_TAP_NEXT, card=name)
         if self.due[0]:

@@ -315,3 +315,20 @@ class Outcome:
         return (
             self.winner is Winner.PLAYER and self.player_card_count == 3 and self.player_total == 8
         )
+
+
+def tableau() -> dict[str, object]:
+    """The drawing rules as plain data, for the table page's keypad: it places each tapped card
+    on its side at once (and while offline) with these, before the server's reading arrives.
+    ``banker_draws`` is keyed by the Player's third-card value, ``"none"`` when Player stood;
+    each list is indexed by the Banker's two-card total."""
+    thirds: list[int | None] = [None, *range(10)]
+    return {
+        "player_draws": [player_draws(player_total) for player_total in range(10)],
+        "banker_draws": {
+            "none" if third is None else str(third): [
+                banker_draws(banker_total, third) for banker_total in range(10)
+            ]
+            for third in thirds
+        },
+    }

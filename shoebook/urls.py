@@ -5,6 +5,7 @@ from django.views.generic import TemplateView
 from django.views.i18n import set_language
 
 from games.urls import display_patterns
+from shoebook.views import service_worker, web_manifest
 
 urlpatterns = [
     path(
@@ -12,6 +13,8 @@ urlpatterns = [
         login_not_required(TemplateView.as_view(template_name="home.html")),
         name="home",
     ),
+    path("manifest.webmanifest", web_manifest, name="web_manifest"),
+    path("service-worker.js", service_worker, name="service_worker"),
     path("rules/", include("games.urls")),
     path("display/", include((display_patterns, "display"))),
     path("language/", login_not_required(set_language), name="set_language"),

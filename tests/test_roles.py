@@ -40,7 +40,7 @@ def test_a_dealer_logs_and_seats_but_touches_nothing_else(
     seat = client.post(
         reverse("ledger:seat_change", args=[shoe.pk]), {"seat": 7, "guest": guests[7].pk}, **HTMX
     )
-    assert "Hana sits in seat 7." in text(seat)
+    assert "Hana sits in seat 7; Goro leaves the table." in text(seat)
     hand = Hand.objects.get()
     forbidden = [
         client.get(reverse("ledger:event_create")),

@@ -10,25 +10,59 @@ from django.core.exceptions import ValidationError
 from django.http import HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.html import format_html_join
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop
 from django.views.decorators.http import require_GET, require_POST
 from django_stubs_ext import StrOrPromise
 
 from games import services as game_services
-from games.cards import RANKS, format_cards
-from games.entry import press, read_seat, result_text
+from games.cards import RANKS, format_cards, parse_card
+from games.entry import (
+    CARD_NAMES,
+    MSG_BANKER_DRAWS,
+    MSG_PLAYER_DRAWS,
+    MSG_TAP_NEXT,
+    MSG_TAP_START,
+    MSG_TYPED_OUT_OF_ORDER,
+    TapReading,
+    press,
+    read_seat,
+    read_taps,
+    result_text,
+)
 from games.models import Event, Hand, Shoe
+from games.payouts import BetType
+from games.rules import MSG_HAND_COMPLETE, tableau
 from games.scoreboard import scoreboard
 from ledger import services
 from ledger.forms import HandForm, add_service_errors, seating_token, stake_cells
 from ledger.models import Guest
-from ledger.selectors import seating_of, table_state
+from ledger.selectors import SeatState, seating_of, table_state
 from shoebook.converters import id_or_none
 from shoebook.roles import AuthenticatedHttpRequest, host_required, is_host, table_staff_required
 
 MSG_CHOOSE_SEAT = gettext_lazy("Choose a seat and a guest.")
+MSG_SEATED = gettext_lazy("{guest} sits in seat {seat}.")
+MSG_SEATED_REPLACING = gettext_lazy("{guest} sits in seat {seat}; {other} leaves the table.")
+MSG_MOVED = gettext_lazy("{guest} moves from seat {old} to seat {seat}; seat {old} is now empty.")
+MSG_SWAPPED_OUT = gettext_lazy(
+    "{guest} moves from seat {old} to seat {seat}; {other} leaves the table and seat {old} is "
+    "now empty."
+)
+MSG_SEAT_FREE = gettext_lazy("Seat {seat} is free.")
+
+# The stake columns' headings on a phone; the full name is the heading's title.
+BET_SHORT_LABELS = {
+    BetType.PLAYER: gettext_noop("P"),
+    BetType.BANKER: gettext_noop("B"),
+    BetType.TIE: gettext_noop("T"),
+    BetType.PLAYER_PAIR: gettext_noop("PP"),
+    BetType.BANKER_PAIR: gettext_noop("BP"),
+    BetType.DRAGON_BONUS_PLAYER: gettext_noop("DB·P"),
+    BetType.DRAGON_BONUS_BANKER: gettext_noop("DB·B"),
+    BetType.DRAGON_7: gettext_noop("D7"),
+    BetType.PANDA_8: gettext_noop("P8"),
+}
 
 
 def _get_shoe(shoe_id: int) -> Shoe:
@@ -44,6 +78,8 @@ def _render_table(
     notice: str = "",
     refusal: StrOrPromise = "",
     seating_open: bool = False,
+    seated_at: int | None = None,
+    saved_number: int | None = None,
 ) -> HttpResponse:
     state = table_state(shoe)
     bet_types = state.event.rule_set.offered_bets
@@ -55,20 +91,24 @@ def _render_table(
     rows = [
         {"seat": seat, "cells": stake_cells(form, seat.seat, bet_types)} for seat in state.seats
     ]
-    seat_menus = [(seat, guest_options(state.guests, seat.guest)) for seat in state.seats]
+    seat_of = {seat.guest.pk: seat.seat for seat in state.seats if seat.guest is not None}
     context = {
         "state": state,
         "form": form,
         "rows": rows,
-        "seat_menus": seat_menus,
-        "bet_types": bet_types,
-        "bet_labels": [_(bet.label) for bet in bet_types],
+        "pick_seat": free_seat(state.seats, after=seated_at),
+        "seat_guests": [(guest, seat_of.get(guest.pk)) for guest in state.guests],
+        "bet_columns": [
+            {"label": _(bet.label), "short": _(BET_SHORT_LABELS[bet])} for bet in bet_types
+        ],
         "notice": notice,
+        "saved_number": saved_number,
         "refusal": refusal,
-        "seating_open": seating_open or state.last_hand is None,
+        "seating_open": seating_open or not state.seating,
         "can_host": is_host(request.user),
         "chips": _chip_values(state.event),
         "ranks": RANKS,
+        "keypad": keypad_rules(state.event.decks),
         "board": scoreboard(shoe, link=hand_link),
         "deal": deal_panel(
             shoe,
@@ -80,14 +120,13 @@ def _render_table(
     return render(request, template, context)
 
 
-def guest_options(guests: list[Guest], seated: Guest | None) -> str:
-    """A seat's guest menu. Seven menus of every guest on the list, built here rather than in the
-    template, where they were a third of the table's render time."""
-    return format_html_join(
-        "",
-        '<option value="{}"{}>{}</option>',
-        ((guest.pk, " selected" if guest == seated else "", guest.name) for guest in guests),
-    )
+def free_seat(seats: list[SeatState], *, after: int | None = None) -> int:
+    """The seat quick seating offers next: the first empty one after the seat just filled (round
+    the table), or the seat just filled when the table is full; seat 1 on a full table."""
+    start = after or 0
+    order = [*range(start + 1, len(seats) + 1), *range(1, start + 1)]
+    empty = {seat.seat for seat in seats if seat.guest is None}
+    return next((number for number in order if number in empty), after or 1)
 
 
 def _chip_values(event: Event) -> list[int]:
@@ -103,15 +142,40 @@ def _chip_values(event: Event) -> list[int]:
 @require_GET
 def shoe_table(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse:
     shoe = _get_shoe(shoe_id)
-    return _render_table(request, shoe, repeat=request.GET.get("repeat") == "1")
+    seated_at = read_seat(request.GET.get("seat", ""))
+    return _render_table(
+        request,
+        shoe,
+        repeat=request.GET.get("repeat") == "1",
+        seating_open=seated_at is not None,
+        seated_at=seated_at,
+    )
 
 
 def _after_write(
-    request: AuthenticatedHttpRequest, shoe: Shoe, notice: str, *, seating_open: bool = False
+    request: AuthenticatedHttpRequest,
+    shoe: Shoe,
+    notice: str,
+    *,
+    seated_at: int | None = None,
+    saved_number: int | None = None,
 ) -> HttpResponse:
     if request.htmx:
-        return _render_table(request, shoe, notice=notice, seating_open=seating_open)
+        response = _render_table(
+            request,
+            shoe,
+            notice=notice,
+            seating_open=seated_at is not None,
+            seated_at=seated_at,
+            saved_number=saved_number,
+        )
+        if saved_number is not None:
+            # What the page's outbox reads to know the hand is recorded (a refusal has none).
+            response["Shoebook-Hand-Saved"] = str(saved_number)
+        return response
     messages.success(request, notice)
+    if seated_at is not None:
+        return redirect(reverse("ledger:shoe_table", args=[shoe.pk]) + f"?seat={seated_at}")
     return redirect("ledger:shoe_table", shoe.pk)
 
 
@@ -139,7 +203,7 @@ def hand_record(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse
         except ValidationError as error:
             form.show_problems(error)
         else:
-            return _after_write(request, shoe, _hand_notice(hand))
+            return _after_write(request, shoe, _hand_notice(hand), saved_number=hand.number)
     return _render_table(request, shoe, form)
 
 
@@ -175,14 +239,30 @@ def seat_change(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse
     try:
         if guest_id is not None:
             guest = get_object_or_404(Guest, pk=guest_id)
+            before = seating_of(shoe, services.next_hand_number(shoe))
             services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=request.user)
-            notice = _("{guest} sits in seat {seat}.").format(guest=guest, seat=seat)
+            notice = _seating_notice(before, guest, seat)
         else:
             services.seat_clear(shoe=shoe, seat=seat, by=request.user)
-            notice = _("Seat {seat} is free.").format(seat=seat)
+            notice = MSG_SEAT_FREE.format(seat=seat)
     except ValidationError as error:
         return _table_refusal(request, shoe, " ".join(error.messages))
-    return _after_write(request, shoe, notice, seating_open=True)
+    return _after_write(request, shoe, notice, seated_at=seat)
+
+
+def _seating_notice(before: dict[int, int], guest: Guest, seat: int) -> str:
+    """What a seat change did, said in full: who moved from where, who left the table."""
+    old = next((number for number, guest_id in before.items() if guest_id == guest.pk), None)
+    other_id = before.get(seat)
+    if old == seat:
+        return MSG_SEATED.format(guest=guest, seat=seat)
+    other = Guest.objects.get(pk=other_id) if other_id is not None else None
+    if old is not None:
+        template = MSG_SWAPPED_OUT if other else MSG_MOVED
+        return template.format(guest=guest, old=old, seat=seat, other=other)
+    if other is not None:
+        return MSG_SEATED_REPLACING.format(guest=guest, seat=seat, other=other)
+    return MSG_SEATED.format(guest=guest, seat=seat)
 
 
 def _table_refusal(
@@ -226,6 +306,12 @@ def deal_helper(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse
     """The card keypad's partial: the taps so far, plus one (``add``) or less one (``back``),
     read by the rules core; or, while cards are typed, what the typed cards say."""
     shoe = _get_shoe(shoe_id)
+    if request.GET.get("taps") and not ({"add", "back"} & request.GET.keys()):
+        # The page's own state: every tap so far, read afresh (what the page's script sends).
+        reading = read_taps(request.GET["taps"].split(), decks=shoe.event.decks)
+        return render(
+            request, "ledger/_deal.html", {"deal": _deal_context(shoe, reading), "ranks": RANKS}
+        )
     deal = deal_panel(
         shoe,
         taps=request.GET.get("taps", ""),
@@ -249,15 +335,64 @@ def deal_panel(
     """The keypad's state (the taps, in deal order) as the rules core reads it."""
     reading = press(taps.split(), player_text, banker_text, add=add, back=back,
                     decks=shoe.event.decks)  # fmt: skip
-    if not reading.typed:
-        player_text, banker_text = format_cards(reading.player), format_cards(reading.banker)
+    deal = _deal_context(shoe, reading)
+    if reading.typed:
+        deal |= {"player_cards": player_text, "banker_cards": banker_text}
+        if reading.problem:
+            deal["taps"] = taps
+    return deal
+
+
+def _deal_context(shoe: Shoe, reading: TapReading) -> dict[str, str | int]:
     return {
         "shoe_id": shoe.pk,
-        "taps": taps if reading.typed and reading.problem else " ".join(reading.taps),
-        "player_cards": player_text,
-        "banker_cards": banker_text,
+        "taps": " ".join(reading.taps),
+        "player_cards": format_cards(reading.player),
+        "banker_cards": format_cards(reading.banker),
         "status": reading.status().message(_),
         "problem": reading.problem.message(_) if reading.problem else "",
+    }
+
+
+MSG_CHECKING = gettext_lazy("Checking the cards…")
+MSG_OFFLINE_CARDS = gettext_lazy("Offline: the cards are checked when the hand is sent.")
+MSG_PICK_A_BOX = gettext_lazy("Tap a stake box first, then the chips.")
+MSG_WAITING = gettext_lazy("Hand {number}: waiting to send.")
+MSG_QUEUED = gettext_lazy(
+    "Hand {number} kept on this device: it is sent when the connection returns."
+)
+MSG_SENT = gettext_lazy("Hand {number} sent.")
+MSG_QUEUE_STOPPED = gettext_lazy(
+    "Hand {number} was not recorded: see why below, fix it and save it again."
+)
+MSG_LOG_IN_AGAIN = gettext_lazy("Log in again to send the hands waiting on this device.")
+
+
+def keypad_rules(decks: int) -> dict[str, object]:
+    """What the page's keypad needs to place each tap at once, even offline: the drawing rules
+    (from the rules core), the cards' values, how many of a rank the shoe holds, and the
+    core's messages in the page's language. The server's reading of the taps has the last word."""
+    return {
+        **tableau(),
+        "values": {rank: parse_card(rank).value for rank in RANKS},
+        "per_rank": 4 * decks,
+        "texts": {
+            "start": _(MSG_TAP_START),
+            "next": _(MSG_TAP_NEXT),
+            "cards": [_(name) for name in CARD_NAMES],
+            "player_draws": _(MSG_PLAYER_DRAWS),
+            "banker_draws": _(MSG_BANKER_DRAWS),
+            "complete": _(MSG_HAND_COMPLETE),
+            "out_of_order": _(MSG_TYPED_OUT_OF_ORDER),
+            "checking": str(MSG_CHECKING),
+            "offline": str(MSG_OFFLINE_CARDS),
+            "pick_a_box": str(MSG_PICK_A_BOX),
+            "waiting": str(MSG_WAITING),
+            "queued": str(MSG_QUEUED),
+            "sent": str(MSG_SENT),
+            "stopped": str(MSG_QUEUE_STOPPED),
+            "log_in": str(MSG_LOG_IN_AGAIN),
+        },
     }
 
 
