@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import os
 import shutil
+from datetime import date
 
 import pytest
+
+from games import services as game_services
+from games.payouts import RuleSet
+from ledger import services
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -18,6 +23,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+NAMES = ("田中", "Aki", "Ben", "小林", "Chloé", "Dmitri", "Eun-ji", "Farouk")
 
 
 @pytest.fixture(scope="session")
@@ -36,11 +42,76 @@ def browser():
             browser.close()
 
 
-@pytest.fixture
-def phone(browser):
-    """A page the size of a small phone (360 px wide), with touch."""
-    context = browser.new_context(viewport={"width": 360, "height": 780}, has_touch=True)
+def new_page(browser, width, height, **options):
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, locale="en-GB", **options
+    )
     page = context.new_page()
     page.set_default_timeout(10_000)
+    errors = []
+    page.on("pageerror", errors.append)
+    page.script_errors = errors
+    return page
+
+
+@pytest.fixture
+def phone(browser):
+    """A page the size of a small phone (360 × 740), with touch."""
+    page = new_page(browser, 360, 740, has_touch=True)
     yield page
-    context.close()
+    assert not page.script_errors, page.script_errors
+    page.context.close()
+
+
+@pytest.fixture
+def tablet(browser):
+    page = new_page(browser, 1024, 768, has_touch=True)
+    yield page
+    assert not page.script_errors, page.script_errors
+    page.context.close()
+
+
+@pytest.fixture
+def night(host, live_server):
+    """An open shoe of a new event, with eight guests on the list and nobody seated."""
+    event = game_services.event_create(
+        name="Browser night", date=date(2026, 11, 22), rules=RuleSet(), by=host
+    )
+    for name in NAMES:
+        services.event_guest_add(event=event, name=name, by=host)
+    shoe = game_services.shoe_start(event=event, by=host)
+    return live_server.url, shoe
+
+
+@pytest.fixture
+def full_table(night, host):
+    """The night with seven guests seated, seat n holding the n-th name."""
+    base_url, shoe = night
+    for seat, name in enumerate(NAMES[:7], start=1):
+        guest = shoe.event.guests.get(name=name)
+        services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
+    return base_url, shoe
+
+
+def log_in(page, base_url, username):
+    page.goto(f"{base_url}/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", "pw-for-tests")
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base_url}/events/")
+
+
+def open_table(page, base_url, shoe, host):
+    log_in(page, base_url, host.username)
+    page.goto(f"{base_url}/shoes/{shoe.pk}/")
+
+
+def slow_network(page, latency_ms):
+    """Every request takes ``latency_ms`` more (Chromium's own network emulation)."""
+    session = page.context.new_cdp_session(page)
+    session.send("Network.enable")
+    session.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": latency_ms, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+    return session

@@ -1,87 +1,194 @@
 from __future__ import annotations
 
-from datetime import date
+import random
 from decimal import Decimal
 
 import pytest
 
 from games import services as game_services
+from games.entry import read_taps
 from games.models import Hand
-from games.payouts import RuleSet
 from ledger import services
-from ledger.models import Bet
+from ledger.models import Bet, Seating
+from ledger.views.table import MSG_MOVED, MSG_PICK_A_BOX
+from tests.browser.conftest import NAMES, log_in, new_page, open_table, slow_network
 from tests.conftest import bet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-
-@pytest.fixture
-def night(host, live_server):
-    event = game_services.event_create(
-        name="Browser night", date=date(2026, 11, 22), rules=RuleSet(), by=host
-    )
-    for name in ("Aki", "Ben"):
-        services.event_guest_add(event=event, name=name, by=host)
-    shoe = game_services.shoe_start(event=event, by=host)
-    return live_server.url, shoe
+TAPS = ("9", "J", "7", "J", "10")  # P1 B1 P2 B2, then the Banker's third card: Player wins 6–0
 
 
-def log_in(page, base_url, username):
-    page.goto(f"{base_url}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", "pw-for-tests")
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base_url}/events/")
-
-
-def test_a_host_seats_two_guests_logs_a_hand_by_taps_and_sees_the_payouts(phone, host, night):
+def test_seating_seven_guests_takes_one_tap_each_and_a_move_is_said(phone, host, night):
     base_url, shoe = night
-    log_in(phone, base_url, host.username)
-    phone.goto(f"{base_url}/shoes/{shoe.pk}/")
-    phone.evaluate("window.pageWasNotReloaded = true")
+    open_table(phone, base_url, shoe, host)
+    assert phone.is_visible(".quick-seat")  # nobody seated: the seating sheet is open
+    phone.tap(".seat-choice:has(input[value='1'])")
+    taps = 1
+    for seat, name in enumerate(NAMES[:7], start=1):
+        phone.tap(f".guest-choice:text-is('{name}')")
+        taps += 1
+        phone.locator(f"[data-seat-result='{seat}']").wait_for()
+    assert taps == 8  # one tap for the first seat, then one per guest
+    seated = dict(Seating.objects.filter(shoe=shoe).values_list("seat", "guest__name"))
+    assert seated == dict(enumerate(NAMES[:7], start=1))
 
-    for seat, name in ((1, "Aki"), (2, "Ben")):
-        phone.select_option(f"#seat-{seat}", label=name)
-        phone.tap(f"#seat-{seat} ~ button")
-        phone.get_by_text(f"{name} sits in seat {seat}.").wait_for()
+    phone.tap(".seat-choice:has(input[value='7'])")
+    phone.tap(f".guest-choice:has-text('{NAMES[0]}')")
+    moved = MSG_MOVED.format(guest=NAMES[0], old=1, seat=7)
+    phone.get_by_text(moved).wait_for()
 
-    phone.tap("input[name=stake_1_banker]")
-    phone.tap("button.chip[data-chip='100']")
-    phone.tap("input[name=stake_2_player]")
-    phone.tap("button.chip[data-chip='50']")
-    for rank in ("9", "J", "7", "J", "10"):  # P1 B1 P2 B2, then the Banker's third card
+
+def test_taps_under_300_ms_latency_give_the_right_hand_by_touch_and_by_keyboard(
+    phone, host, full_table
+):
+    base_url, shoe = full_table
+    open_table(phone, base_url, shoe, host)
+    slow_network(phone, 300)
+    phone.tap("input[name=stake_1_player]")
+    phone.tap("button.chip[data-chip='10']")
+    for rank in TAPS:  # touch, 100 ms apart: each reply comes back after the next tap
         phone.tap(f".keypad [data-rank='{rank}']")
-        phone.wait_for_load_state("networkidle")  # each tap is answered before the next
+        phone.wait_for_timeout(100)
+    assert phone.input_value("[name=player_cards]") == "9 7"  # placed at once, in the page
+    assert phone.input_value("[name=banker_cards]") == "J J 10"
     phone.get_by_text("Player wins 6–0.").wait_for()
-
     phone.tap("button.save")
     phone.get_by_text("Hand 1 saved: Player wins 6–0.").wait_for()
 
-    assert phone.inner_text("[data-seat-result='1']") == "−100"
-    assert phone.inner_text("[data-seat-result='2']") == "+50"
-    assert phone.evaluate("window.pageWasNotReloaded") is True  # htmx swapped a partial
-    hand = Hand.objects.get()
-    assert (hand.player_cards, hand.banker_cards) == ("9 7", "J J 10")
+    phone.tap("input[name=stake_2_banker]")
+    phone.tap("button.chip[data-chip='20']")
+    phone.locator("body").press("Escape")
+    for key in ("9", "j", "7", "j", "0"):  # the keyboard: 0 is a ten
+        phone.keyboard.press(key)
+        phone.wait_for_timeout(100)
+    phone.get_by_text("Player wins 6–0.").wait_for()
+    assert phone.input_value("[name=player_cards]") == "9 7"
+    phone.keyboard.press("Enter")
+    phone.get_by_text("Hand 2 saved: Player wins 6–0.").wait_for()
+
+    hands = Hand.objects.order_by("number")
+    assert [(h.player_cards, h.banker_cards) for h in hands] == [("9 7", "J J 10")] * 2
     assert sorted(Bet.objects.values_list("seat", "net")) == [
-        (1, Decimal("-100.00")),
-        (2, Decimal("50.00")),
+        (1, Decimal("10.00")),
+        (2, Decimal("-20.00")),
     ]
 
 
-def test_keyboard_shortcuts_enter_a_result_and_save(browser, host, night):
-    base_url, shoe = night
-    services.seat_guest(shoe=shoe, seat=3, guest=shoe.event.guests.get(name="Aki"), by=host)
-    page = browser.new_page(viewport={"width": 1100, "height": 800})
-    log_in(page, base_url, host.username)
-    page.goto(f"{base_url}/shoes/{shoe.pk}/")
-    page.fill("input[name=stake_3_tie]", "10")
-    page.locator("body").click(position={"x": 5, "y": 300})
-    page.keyboard.press("t")
-    assert page.is_checked("input[name=result][value=tie]")
-    page.keyboard.press("Enter")
-    page.get_by_text("Hand 1 saved: Tie.").wait_for()
-    assert Bet.objects.get().net == Decimal("80.00")
-    page.close()
+def test_the_page_places_taps_as_the_rules_core_does(phone, host, full_table):
+    base_url, shoe = full_table
+    open_table(phone, base_url, shoe, host)
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    chance = random.Random(12)
+    sequences = [[chance.choice(ranks) for _ in range(chance.randint(1, 7))] for _ in range(400)]
+    sequences += [["K"] * 33]  # more tens than an 8-deck shoe holds of one rank
+    pages = phone.evaluate("(all) => all.map((taps) => window.shoebookReadTaps(taps))", sequences)
+    for taps, page in zip(sequences, pages, strict=True):
+        core = read_taps(taps, decks=shoe.event.decks)
+        assert (page["player"], page["banker"]) == (
+            [str(card) for card in core.player],
+            [str(card) for card in core.banker],
+        ), taps
+        assert page["taken"] == core.taps_read, taps
+        assert page["due"] == list(core.due), taps
+
+
+def test_chips_go_to_the_chosen_box_which_stays_chosen_and_letters_never_land_in_it(
+    phone, host, full_table
+):
+    base_url, shoe = full_table
+    open_table(phone, base_url, shoe, host)
+    phone.tap("button.chip[data-chip='50']")
+    phone.get_by_text(str(MSG_PICK_A_BOX)).wait_for()
+    assert phone.input_value("input[name=stake_1_player]") == ""  # not silently seat 1 Player
+
+    phone.tap("input[name=stake_3_banker]")
+    assert phone.evaluate("document.activeElement.name") != "stake_3_banker"  # no keyboard yet
+    phone.tap("button.chip[data-chip='50']")
+    phone.tap("button.chip[data-chip='10']")
+    assert phone.input_value("input[name=stake_3_banker]") == "60"
+    phone.tap(".outcome-banker")
+    phone.tap("button.save")
+    phone.get_by_text("Hand 1 saved: Banker wins.").wait_for()
+    phone.tap("button.chip[data-chip='20']")  # the box chosen before the save
+    assert phone.input_value("input[name=stake_3_banker]") == "20"
+
+    phone.tap("input[name=stake_3_banker]")  # a second tap types in it
+    assert phone.evaluate("document.activeElement.name") == "stake_3_banker"
+    phone.keyboard.type("0p")  # "p" is the Player shortcut, never a character of the stake
+    assert phone.input_value("input[name=stake_3_banker]") == "200"
+    assert phone.is_checked("input[name=result][value=player]")
+    phone.keyboard.press("Escape")
+    assert phone.evaluate("document.activeElement.tagName") == "BODY"
+    phone.keyboard.press("b")
+    assert phone.is_checked("input[name=result][value=banker]")
+
+
+def test_repeat_fills_the_last_stakes_as_typed(phone, host, full_table, record):
+    base_url, shoe = full_table
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "banker", "12.50")])
+    open_table(phone, base_url, shoe, host)
+    phone.tap("[data-repeat]")
+    phone.wait_for_function("document.querySelector('[name=stake_1_player]').value === '100'")
+    assert phone.input_value("[name=stake_2_banker]") == "12.50"
+
+
+def visible_and_uncovered(page, selector):
+    """Whether the element is inside the viewport, and the one hit at its centre."""
+    return page.eval_on_selector(
+        selector,
+        """(element) => {
+            const box = element.getBoundingClientRect();
+            const inside = box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight
+                && box.right <= innerWidth && box.width > 0;
+            const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+            return inside && (hit === element || element.contains(hit) || hit.contains(element)
+                || element.closest('label') === hit.closest('label') && hit.closest('label'));
+        }""",
+    )
+
+
+CYCLE = [
+    *(f"input[name=stake_{seat}_{bet_type}]" for seat in range(1, 8) for bet_type in
+      ("player", "banker", "tie", "player_pair", "banker_pair")),  # fmt: skip
+    *(f"button.chip.chip-{n}" for n in range(1, 6)),
+    "[data-repeat]",
+    *(f".keypad [data-rank='{rank}']" for rank in ("A", "10", "K")),
+    ".keypad [data-back]",
+    "input[name=player_cards]",
+    "input[name=banker_cards]",
+    ".outcome-player",
+    ".outcome-banker",
+    ".outcome-tie",
+    "label:has(input[name=player_pair])",
+    "label:has(input[name=banker_pair])",
+    "button.save",
+]
+
+
+def test_one_screen_per_hand_on_a_360_pixel_phone(phone, host, full_table):
+    base_url, shoe = full_table
+    open_table(phone, base_url, shoe, host)
+    hidden = [selector for selector in CYCLE if not visible_and_uncovered(phone, selector)]
+    assert hidden == []
+    phone.tap("input[name=stake_4_banker]")
+    phone.tap("button.chip[data-chip='100']")
+    for rank in TAPS:
+        phone.tap(f".keypad [data-rank='{rank}']")
+    phone.tap("button.save")
+    phone.get_by_text("Hand 1 saved: Player wins 6–0.").wait_for()
+    assert phone.evaluate("scrollY") == 0
+    after = ["[data-answer]", "[data-seat-result='4']", "[data-seat-total='4']", *CYCLE]
+    assert [selector for selector in after if not visible_and_uncovered(phone, selector)] == []
+    assert phone.inner_text("[data-seat-result='4']") == "−100"
+    assert "loss" in phone.get_attribute("[data-seat-result='4']", "class")
+
+
+def test_save_is_in_sight_on_a_tablet(tablet, host, full_table):
+    base_url, shoe = full_table
+    open_table(tablet, base_url, shoe, host)
+    assert visible_and_uncovered(tablet, "button.save")
+    assert visible_and_uncovered(tablet, "input[name=stake_7_banker_pair]")
 
 
 def test_every_host_page_fits_a_360_pixel_phone(phone, host, night, record):
@@ -91,6 +198,7 @@ def test_every_host_page_fits_a_360_pixel_phone(phone, host, night, record):
     log_in(phone, base_url, host.username)
     aki = shoe.event.guests.get(name="Aki")
     token = services.guest_link_issue(guest=aki)
+    display = game_services.event_display_link_issue(event=shoe.event)
     for path in (
         "/events/",
         "/events/new/",
@@ -101,8 +209,10 @@ def test_every_host_page_fits_a_360_pixel_phone(phone, host, night, record):
         "/guests/",
         f"/guests/{aki.pk}/",
         f"/g/{aki.pk}/{token}/",
+        f"/display/{shoe.event_id}/{display}/",
         "/standings/",
         "/house/",
+        "/audit/",
         "/rules/",
     ):
         for language in ("en", "ja"):
@@ -110,6 +220,15 @@ def test_every_host_page_fits_a_360_pixel_phone(phone, host, night, record):
             phone.goto(base_url + path)
             width = phone.evaluate("document.documentElement.scrollWidth")
             assert width <= 360, f"{path} ({language}) is {width} px wide"
+            clipped = phone.evaluate(
+                """() => [...document.querySelectorAll('a, button, input, select, summary')]
+                    .filter((control) => control.offsetParent !== null)
+                    .filter((control) => {
+                        const box = control.getBoundingClientRect();
+                        return box.left < 0 || box.right > innerWidth + 0.5;
+                    }).map((control) => control.outerHTML.slice(0, 80))"""
+            )
+            assert clipped == [], f"{path} ({language}) clips {clipped}"
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -123,7 +242,7 @@ def test_the_table_display_screenshot_shows_each_new_hand(browser, host, night, 
     for player, banker in (("9 7", "J J 10"), ("8 K", "9 K"), ("8 K", "9 K")):
         record(shoe, player, banker, [bet(1, "banker", 10)])
     token = game_services.event_display_link_issue(event=shoe.event)
-    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page = new_page(browser, 1280, 720)
     page.goto(f"{base_url}/display/{shoe.event_id}/{token}/")
     before = page.screenshot()
     assert png_size(before) == (1280, 720)
@@ -136,4 +255,4 @@ def test_the_table_display_screenshot_shows_each_new_hand(browser, host, night, 
     page.wait_for_selector("line.tie-slash", timeout=10_000)  # the page refreshed itself
     after = page.screenshot()
     assert after != before
-    page.close()
+    page.context.close()
