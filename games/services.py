@@ -24,6 +24,10 @@ MSG_EVENT_CLOSED = _("This event is closed: nothing more can be logged in it.")
 MSG_SHOE_CLOSED = _("Shoe {number} is closed: nothing more can be logged in it.")
 MSG_SHOE_ALREADY_OPEN = _("Shoe {number} is still open: close it before starting the next.")
 MSG_CLOSE_SHOE_FIRST = _("Shoe {number} is still open: close it before closing the event.")
+MSG_SHOE_NOT_CLOSED = _("Shoe {number} is open: there is nothing to reopen.")
+MSG_EVENT_NOT_CLOSED = _("This event is open: there is nothing to reopen.")
+MSG_REOPEN_EVENT_FIRST = _("This event is closed: reopen the event before shoe {number}.")
+MSG_CLOSE_OTHER_SHOE_FIRST = _("Shoe {number} is still open: close it before reopening another.")
 MSG_TEXT_CHARACTER = _("This cannot hold the invisible or control character {code}.")
 MSG_FROZEN_AFTER_FIRST_HAND = _(
     "{field} cannot change once a hand is logged: it would re-price the hands already played."
@@ -196,6 +200,8 @@ def shoe_start(*, event: Event, by: Actor) -> Shoe:
 
 @transaction.atomic
 def shoe_close(*, shoe: Shoe, by: Actor) -> Shoe:
+    """Close an open shoe. Records nothing else (``ledger.services.shoe_close`` keeps the
+    audit)."""
     shoe = Shoe.objects.select_for_update().select_related("event").get(pk=shoe.pk)
     check_shoe_open(shoe)
     shoe.closed_at = timezone.now()
@@ -206,11 +212,47 @@ def shoe_close(*, shoe: Shoe, by: Actor) -> Shoe:
 
 @transaction.atomic
 def event_close(*, event: Event, by: Actor) -> Event:
+    """Close an open event whose shoes are all closed. Records nothing else
+    (``ledger.services.event_close`` keeps the audit)."""
     event = Event.objects.select_for_update().get(pk=event.pk)
     check_event_open(event)
     _refuse_if_a_shoe_is_open(event, MSG_CLOSE_SHOE_FIRST)
     event.closed_at = timezone.now()
     event.closed_by = by
+    event.save(update_fields=["closed_at", "closed_by"])
+    return event
+
+
+@transaction.atomic
+def shoe_reopen(*, shoe: Shoe, by: Actor) -> Shoe:
+    """Open a closed shoe again, in an open event, while no other shoe of it is open (a table
+    deals one shoe at a time). Records nothing else (``ledger.services.shoe_reopen`` keeps the
+    audit)."""
+    shoe = Shoe.objects.select_for_update().select_related("event").get(pk=shoe.pk)
+    if shoe.is_open:
+        raise ValidationError(
+            MSG_SHOE_NOT_CLOSED.format(number=shoe.number), code="shoe_not_closed"
+        )
+    if not shoe.event.is_open:
+        raise ValidationError(
+            MSG_REOPEN_EVENT_FIRST.format(number=shoe.number), code="event_closed"
+        )
+    _refuse_if_a_shoe_is_open(shoe.event, MSG_CLOSE_OTHER_SHOE_FIRST)
+    shoe.closed_at = None
+    shoe.closed_by = None
+    shoe.save(update_fields=["closed_at", "closed_by"])
+    return shoe
+
+
+@transaction.atomic
+def event_reopen(*, event: Event, by: Actor) -> Event:
+    """Open a closed event again: its shoes stay closed until the host reopens one. Records
+    nothing else (``ledger.services.event_reopen`` keeps the audit)."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.is_open:
+        raise ValidationError(MSG_EVENT_NOT_CLOSED, code="event_not_closed")
+    event.closed_at = None
+    event.closed_by = None
     event.save(update_fields=["closed_at", "closed_by"])
     return event
 

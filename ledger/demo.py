@@ -206,7 +206,7 @@ def load_reference_night() -> DemoNight:
                 ),
                 by=host,
             )
-        game_services.shoe_close(shoe=shoe, by=host)
+        services.shoe_close(shoe=shoe, by=host)
     _spread_over_the_night(event)
     return {"event": event, "users": [username for username, _ in DEMO_USERS]}
 

@@ -24,6 +24,7 @@ from games.payouts import BetType, NoCommission, SideBet
 from games.rules import Winner
 from games.services import EVENT_FIELDS, EVENT_FIELDS_OPEN_AFTER_FIRST_HAND
 from ledger.models import Guest, Settlement
+from ledger.services import HandSnapshot
 
 # Long enough for any amount a table takes ("1,000,000.00"); longer text is not a stake.
 STAKE_MAX_LENGTH = 20
@@ -172,6 +173,33 @@ class HandForm(forms.Form):
         for (seat, bet_type), stake in (stakes or {}).items():
             initial[stake_field_name(seat, bet_type)] = stake_text(stake)
         return cls(initial=initial, bet_types=bet_types)
+
+    @classmethod
+    def refilled(
+        cls,
+        hand: HandSnapshot,
+        *,
+        bet_types: tuple[BetType, ...],
+        seating: Mapping[int, int],
+    ) -> HandForm:
+        """The entry of an undone hand (its journal snapshot), to fix and save again: its
+        number, a new submission, its cards — or, without cards, its result and pairs — and
+        each stake in its seat's box, for the seats as they stand now."""
+        stakes = {
+            (bet["seat"], BetType(bet["bet_type"])): Decimal(bet["stake"]) for bet in hand["bets"]
+        }
+        form = cls.fresh(number=hand["number"], bet_types=bet_types, seating=seating, stakes=stakes)
+        if hand["player_cards"]:
+            form.initial.update(
+                player_cards=hand["player_cards"], banker_cards=hand["banker_cards"]
+            )
+        else:
+            form.initial.update(
+                result=hand["winner"],
+                player_pair=hand["player_pair"],
+                banker_pair=hand["banker_pair"],
+            )
+        return form
 
     def clean_seating(self) -> dict[int, int] | None:
         text: str = self.cleaned_data.get("seating", "")

@@ -245,7 +245,8 @@ class GuestEventResult(models.Model):
 
 class AuditEntry(models.Model):
     """Append-only: every change to money records — a hand logged with its bets, a correction,
-    an undo, a settlement — with who, when, and the record before and after."""
+    an undo, a settlement — and every close and reopen of a shoe or an event, with who, when,
+    and the record before and after."""
 
     class Action(models.TextChoices):
         HAND_LOGGED = "hand_logged", _("Hand logged")
@@ -254,6 +255,10 @@ class AuditEntry(models.Model):
         SETTLEMENT = "settlement", _("Settlement recorded")
         IMPORT = "import", _("Scoresheet imported")
         EVENT_EDITED = "event_edited", _("Event edited")
+        SHOE_CLOSED = "shoe_closed", _("Shoe closed")
+        SHOE_REOPENED = "shoe_reopened", _("Shoe reopened")
+        EVENT_CLOSED = "event_closed", _("Event closed")
+        EVENT_REOPENED = "event_reopened", _("Event reopened")
 
     action = models.CharField(max_length=20, choices=Action.choices)
     event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="+")

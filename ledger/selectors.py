@@ -133,3 +133,37 @@ def hand_with_history(hand: Hand) -> tuple[list[Bet], list[HandRevision]]:
 def seating_of(shoe: Shoe, number: int) -> dict[int, int]:
     """Who sits where for hand ``number`` of ``shoe``: seat → guest id."""
     return dict(Seating.objects.at(shoe, number).values_list("seat", "guest_id"))
+
+
+@dataclass
+class ShoeOpenThings:
+    """What is still going on in a shoe, for the page that asks before closing it."""
+
+    hands: int
+    seated: list[Guest]  # still seated, in seat order
+
+
+def shoe_open_things(shoe: Shoe) -> ShoeOpenThings:
+    still_seated = Seating.objects.filter(shoe=shoe, to_hand__isnull=True).select_related("guest")
+    return ShoeOpenThings(
+        hands=shoe.hands.count(),
+        seated=[seating.guest for seating in still_seated.order_by("seat")],
+    )
+
+
+@dataclass
+class EventOpenThings:
+    """What is still going on in an event, for the page that asks before closing it."""
+
+    shoes: int
+    hands: int
+    open_shoes: list[Shoe]
+
+
+def event_open_things(event: Event) -> EventOpenThings:
+    shoes = list(event.shoes.order_by("number"))
+    return EventOpenThings(
+        shoes=len(shoes),
+        hands=Hand.objects.filter(shoe__event=event).count(),
+        open_shoes=[shoe for shoe in shoes if shoe.is_open],
+    )

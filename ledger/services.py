@@ -95,6 +95,49 @@ def event_edit(*, event: Event, by: Actor, **changes: Any) -> Event:
     return event
 
 
+@transaction.atomic
+def event_close(*, event: Event, by: Actor) -> Event:
+    """Close the event (``games.services.event_close``: its shoes closed first) and record it."""
+    event = game_services.event_close(event=event, by=by)
+    _audit_open_state(AuditEntry.Action.EVENT_CLOSED, event, str(event), by)
+    return event
+
+
+@transaction.atomic
+def event_reopen(*, event: Event, by: Actor) -> Event:
+    """Open a closed event again (``games.services.event_reopen``) and record it."""
+    event = game_services.event_reopen(event=event, by=by)
+    _audit_open_state(AuditEntry.Action.EVENT_REOPENED, event, str(event), by)
+    return event
+
+
+@transaction.atomic
+def shoe_close(*, shoe: Shoe, by: Actor) -> Shoe:
+    """Close the shoe (``games.services.shoe_close``) and record it with its hands."""
+    shoe = game_services.shoe_close(shoe=shoe, by=by)
+    _audit_open_state(AuditEntry.Action.SHOE_CLOSED, shoe.event, str(shoe), by, shoe=shoe)
+    return shoe
+
+
+@transaction.atomic
+def shoe_reopen(*, shoe: Shoe, by: Actor) -> Shoe:
+    """Open a closed shoe again (``games.services.shoe_reopen``: the event open, no other shoe
+    open) and record it."""
+    shoe = game_services.shoe_reopen(shoe=shoe, by=by)
+    _audit_open_state(AuditEntry.Action.SHOE_REOPENED, shoe.event, str(shoe), by, shoe=shoe)
+    return shoe
+
+
+def _audit_open_state(
+    action: str, event: Event, summary: str, by: Actor, *, shoe: Shoe | None = None
+) -> None:
+    """A close or a reopen in the audit log: who, when, and how many hands it held then."""
+    hands = Hand.objects.filter(shoe=shoe) if shoe else Hand.objects.filter(shoe__event=event)
+    AuditEntry.objects.create(
+        action=action, event=event, by=by, summary=summary, after={"hands": hands.count()}
+    )
+
+
 def _event_details(event: Event) -> dict[str, str]:
     return {
         name: str(getattr(event, name)) if name != "rules" else event.rule_set.describe()

@@ -30,6 +30,7 @@ urlpatterns = [
     ),
     path("events/<id:event_id>/shoes/", events.shoe_start, name="shoe_start"),
     path("events/<id:event_id>/close/", events.event_close, name="event_close"),
+    path("events/<id:event_id>/reopen/", events.event_reopen, name="event_reopen"),
     path(
         "events/<id:event_id>/display-link/",
         events.display_link_issue,
@@ -41,6 +42,7 @@ urlpatterns = [
     path("shoes/<id:shoe_id>/seats/", table.seat_change, name="seat_change"),
     path("shoes/<id:shoe_id>/deal/", table.deal_helper, name="deal_helper"),
     path("shoes/<id:shoe_id>/close/", table.shoe_close, name="shoe_close"),
+    path("shoes/<id:shoe_id>/reopen/", table.shoe_reopen, name="shoe_reopen"),
     path("hands/<id:hand_id>/", hands.hand_detail, name="hand_detail"),
     path(
         "events/<id:event_id>/results/",

@@ -129,7 +129,6 @@ JA = {
     "Hand {number} saved: {result}": "ハンド{number}を保存：{result}",
     "{guest} sits in seat {seat}.": "{guest}がシート{seat}に座りました。",
     "Seat {seat} is free.": "シート{seat}が空きました。",
-    "Hand {number} undone.": "ハンド{number}を取り消しました。",
     "Shoe {number} closed.": "シュー{number}を終了しました。",
     "Tap the cards in deal order: Player, Banker, Player, Banker.": "配った順にカードをタップ：プレイヤー、バンカー、プレイヤー、バンカー。",
     "Player draws a third card.": "プレイヤーが3枚目を引きます。",
@@ -327,7 +326,7 @@ JA = {
     "What": "何を",
     "Where": "どこで",
     "Audit": "監査ログ",
-    "Every change to money records: hands logged, corrected or undone, settlements, imports. Nothing here can be edited.": "金額の記録に関するすべての変更（ハンドの記録・訂正・取り消し、精算、取り込み）。ここは編集できません。",
+    "Every change to money records: hands logged, corrected or undone, settlements, imports; and every shoe or event closed or reopened. Nothing here can be edited.": "金額の記録に関するすべての変更（ハンドの記録・訂正・取り消し、精算、取り込み）と、シューやイベントの終了・再開。ここは編集できません。",
     "Too many wrong passwords": "パスワードの誤りが多すぎます",
     "This login is locked for a while after several wrong passwords. Try again later, or ask the host.": "パスワードを何度も間違えたため、このログインはしばらくロックされています。後でもう一度試すか、ホストに相談してください。",
     "Give the cards either typed or tapped, not both.": "カードは入力かタップのどちらか一方で指定してください。",
@@ -383,6 +382,32 @@ JA = {
     "{winner} wins.": "{winner}の勝ち。",
     "Tie.": "タイ。",
     "The display link as a QR code": "表示用リンクのQRコード",
+    "Shoe {number} is open: there is nothing to reopen.": "シュー{number}は進行中です。再開するものはありません。",
+    "This event is open: there is nothing to reopen.": "このイベントは進行中です。再開するものはありません。",
+    "This event is closed: reopen the event before shoe {number}.": "このイベントは終了しています。シュー{number}の前にイベントを再開してください。",
+    "Shoe {number} is still open: close it before reopening another.": "シュー{number}がまだ開いています。別のシューを再開する前に終了してください。",
+    "Shoe closed": "シューを終了",
+    "Shoe reopened": "シューを再開",
+    "Event closed": "イベントを終了",
+    "Event reopened": "イベントを再開",
+    "{event} is open again.": "{event}を再開しました。",
+    "Hand {number} undone: its cards and bets are back in the entry — fix and save again.": "ハンド{number}を取り消しました。カードとベットは入力欄に戻っています。直してもう一度保存してください。",
+    "Seat {seat} is now {guest}, not {was}: the bets are back in its boxes — check them.": "シート{seat}は今は{was}ではなく{guest}です。ベットはそのシートの欄に戻っています。確認してください。",
+    "Seat {seat} is now empty, not {was}: its bets could not go back in the entry.": "シート{seat}は今は空いています（{was}ではありません）。そのベットは入力欄に戻せませんでした。",
+    "Hand {number} was logged again after it was undone: the entry starts empty.": "ハンド{number}は取り消しの後にもう一度記録されました。入力欄は空から始まります。",
+    "Shoe {number} is open again.": "シュー{number}を再開しました。",
+    "Close %(event)s?": "%(event)sを終了しますか？",
+    "Closing the event ends the night: no hand is logged or corrected in it and no guest is added. Settlements can still be recorded, and a host can reopen the event.": "イベントを終了するとその夜は締めくくられます。ハンドの記録や訂正、ゲストの追加はできなくなります。精算は引き続き記録でき、ホストはイベントを再開できます。",
+    "Where things stand": "現在の状況",
+    "Shoes: %(shoes)s · hands played: %(hands)s.": "シュー：%(shoes)s · 記録したハンド：%(hands)s。",
+    "Balances not settled yet (they carry over to each guest's next event):": "まだ精算されていない残高（各ゲストの次のイベントに繰り越されます）：",
+    "Every balance is settled.": "すべての残高が精算済みです。",
+    "Cancel": "キャンセル",
+    "Reopen shoe %(number)s": "シュー%(number)sを再開",
+    "Reopen the event": "イベントを再開",
+    "Close shoe %(number)s?": "シュー%(number)sを終了しますか？",
+    "Closing a shoe ends it: no more hands are logged or undone in it and its seats stay as they are. Its hands can still be corrected from their pages until the event is closed, and a host can reopen the shoe.": "シューを終了すると、そのシューではハンドの記録や取り消しができなくなり、シートもそのまま残ります。ハンドはイベントを終了するまで各ハンドのページから訂正でき、ホストはシューを再開できます。",
+    "Nobody is seated.": "誰も着席していません。",
 }
 
 JA_PLURAL = {
@@ -392,4 +417,10 @@ JA_PLURAL = {
     "{n} guest back from {event}.": ["{event}から{n}人のゲストを呼び戻しました。"],
     "%(decks)s deck": ["%(decks)sデッキ"],
     "%(hands)s hand": ["%(hands)sハンド"],
+    "Shoe %(number)s has %(hands)s of %(planned)s planned hand.": [
+        "シュー%(number)sは予定%(planned)sハンドのうち%(hands)sハンドです。"
+    ],
+    "%(count)s guest is still seated: %(names)s.": [
+        "%(count)s人のゲストがまだ着席しています：%(names)s。"
+    ],
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from html.parser import HTMLParser
 
 from django.urls import reverse
 
@@ -38,3 +39,32 @@ def save(client, shoe, htmx=True, **fields):
 
 def text(response) -> str:
     return response.content.decode()
+
+
+class _FormReader(HTMLParser):
+    def __init__(self, form_id: str) -> None:
+        super().__init__()
+        self.form_id, self.inside, self.data = form_id, False, {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if tag == "form":
+            self.inside = found.get("id") == self.form_id
+        elif self.inside and tag == "input" and found.get("name"):
+            kind, name = found.get("type", "text"), str(found["name"])
+            if kind not in ("radio", "checkbox"):
+                self.data[name] = found.get("value") or ""
+            elif "checked" in found:
+                self.data[name] = found.get("value") or "on"
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self.inside = False
+
+
+def form_data(page: str, form_id: str = "hand-form") -> dict[str, str]:
+    """What a browser would post from the page's form: its inputs as they are filled in
+    (a radio or check box only when ticked)."""
+    reader = _FormReader(form_id)
+    reader.feed(page)
+    return reader.data

@@ -45,13 +45,17 @@ def test_a_dealer_logs_and_seats_but_touches_nothing_else(
     forbidden = [
         client.get(reverse("ledger:event_create")),
         client.post(reverse("ledger:event_guest_add", args=[event.pk]), {"name": "Mallory"}),
+        client.get(reverse("ledger:shoe_close", args=[shoe.pk])),
         client.post(reverse("ledger:shoe_close", args=[shoe.pk])),
+        client.post(reverse("ledger:shoe_reopen", args=[shoe.pk])),
+        client.get(reverse("ledger:event_close", args=[event.pk])),
         client.post(reverse("ledger:event_close", args=[event.pk])),
+        client.post(reverse("ledger:event_reopen", args=[event.pk])),
         client.post(
             reverse("ledger:hand_detail", args=[hand.pk]), {"reason": "x", "result": "banker"}
         ),
     ]
-    assert [response.status_code for response in forbidden] == [403] * 5
+    assert [response.status_code for response in forbidden] == [403] * 9
     assert "Correct this hand" not in text(
         client.get(reverse("ledger:hand_detail", args=[hand.pk]))
     )

@@ -64,6 +64,7 @@ ACCESS: dict[str, tuple[str, tuple[str, ...]]] = {
     "ledger:event_guests_bring_back": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:shoe_start": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:event_close": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:event_reopen": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:event_edit": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:settlement_record": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:shoe_table": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
@@ -72,6 +73,7 @@ ACCESS: dict[str, tuple[str, tuple[str, ...]]] = {
     "ledger:seat_change": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "ledger:deal_helper": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "ledger:shoe_close": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:shoe_reopen": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:hand_detail": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "ledger:guest_list": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:guest_detail": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
@@ -105,10 +107,11 @@ def world(seated, shoe, record, host, dealer):
         "ledger:event_guest_results": [shoe.event_id], "ledger:event_guest_add": [shoe.event_id],
         "ledger:event_guests_bring_back": [shoe.event_id], "ledger:shoe_start": [shoe.event_id],
         "ledger:event_close": [shoe.event_id], "ledger:settlement_record": [shoe.event_id],
-        "ledger:event_edit": [shoe.event_id],
+        "ledger:event_edit": [shoe.event_id], "ledger:event_reopen": [shoe.event_id],
         "ledger:shoe_table": [shoe.pk], "ledger:hand_record": [shoe.pk],
         "ledger:hand_undo": [shoe.pk], "ledger:seat_change": [shoe.pk],
         "ledger:deal_helper": [shoe.pk], "ledger:shoe_close": [shoe.pk],
+        "ledger:shoe_reopen": [shoe.pk],
         "ledger:hand_detail": [hand.pk], "ledger:guest_detail": [guest.pk],
         "ledger:guest_link_issue": [guest.pk], "ledger:guest_link_revoke": [guest.pk],
         "ledger:guest_page": [guest.pk, guest.access_token],
@@ -163,7 +166,8 @@ def test_every_form_needs_its_csrf_token(world):
     client = Client(enforce_csrf_checks=True)
     client.force_login(users["host"])
     for name in ("ledger:hand_record", "ledger:seat_change", "ledger:settlement_record",
-                 "ledger:event_guest_add", "ledger:display_link_issue"):  # fmt: skip
+                 "ledger:event_guest_add", "ledger:display_link_issue", "ledger:shoe_close",
+                 "ledger:shoe_reopen", "ledger:event_close", "ledger:event_reopen"):  # fmt: skip
         assert client.post(reverse(name, args=args[name]), {}).status_code == 403
 
 

@@ -12,8 +12,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
-from django.views.decorators.http import require_GET, require_POST
+from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import services as game_services
 from games.models import Event
@@ -28,8 +28,11 @@ from ledger.forms import (
 )
 from ledger.models import Guest
 from ledger.results import event_settlement, event_shoe_rows
-from ledger.selectors import event_shoes, events_for_list
+from ledger.selectors import event_open_things, event_shoes, events_for_list
 from shoebook.roles import AuthenticatedHttpRequest, host_required, is_host, table_staff_required
+
+MSG_EVENT_CLOSED = gettext_lazy("{event} is closed.")
+MSG_EVENT_REOPENED = gettext_lazy("{event} is open again.")
 
 
 @table_staff_required
@@ -184,15 +187,47 @@ def shoe_start(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse
 
 
 @host_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def event_close(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
+    """GET asks first, saying what is still going on (an open shoe refuses the close); POST
+    closes the event."""
     event = get_object_or_404(Event, pk=event_id)
+    if request.method == "GET":
+        return _event_close_page(request, event)
 
     def close() -> None:
-        game_services.event_close(event=event, by=request.user)
-        messages.success(request, _("{event} is closed.").format(event=event.name))
+        services.event_close(event=event, by=request.user)
+        messages.success(request, MSG_EVENT_CLOSED.format(event=event.name))
 
     return _event_action(request, event, close)
+
+
+def _event_close_page(request: AuthenticatedHttpRequest, event: Event) -> HttpResponse:
+    if not event.is_open:
+        return redirect("ledger:event_detail", event.pk)
+    things = event_open_things(event)
+    context = {
+        "event": event,
+        "open": things,
+        "open_shoes": [
+            (shoe, game_services.MSG_CLOSE_SHOE_FIRST.format(number=shoe.number))
+            for shoe in things.open_shoes
+        ],
+        "unsettled": [line for line in event_settlement(event) if line.after],
+    }
+    return render(request, "ledger/event_close.html", context)
+
+
+@host_required
+@require_POST
+def event_reopen(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+
+    def reopen() -> None:
+        services.event_reopen(event=event, by=request.user)
+        messages.success(request, MSG_EVENT_REOPENED.format(event=event.name))
+
+    return _event_action(request, event, reopen)
 
 
 @host_required

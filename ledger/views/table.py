@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from typing import cast
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -12,10 +13,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_stubs_ext import StrOrPromise
 
-from games import services as game_services
 from games.cards import RANKS, format_cards, parse_card
 from games.entry import (
     CARD_NAMES,
@@ -36,8 +36,9 @@ from games.rules import MSG_HAND_COMPLETE, tableau
 from games.scoreboard import scoreboard
 from ledger import services
 from ledger.forms import HandForm, add_service_errors, seating_token, stake_cells
-from ledger.models import Guest
-from ledger.selectors import SeatState, seating_of, table_state
+from ledger.models import Guest, HandRevision
+from ledger.selectors import SeatState, seating_of, shoe_open_things, table_state
+from ledger.services import HandSnapshot
 from shoebook.converters import id_or_none
 from shoebook.roles import AuthenticatedHttpRequest, host_required, is_host, table_staff_required
 
@@ -63,6 +64,20 @@ BET_SHORT_LABELS = {
     BetType.DRAGON_7: gettext_noop("D7"),
     BetType.PANDA_8: gettext_noop("P8"),
 }
+MSG_HAND_UNDONE = gettext_lazy(
+    "Hand {number} undone: its cards and bets are back in the entry — fix and save again."
+)
+MSG_REFILL_SEAT_CHANGED = gettext_lazy(
+    "Seat {seat} is now {guest}, not {was}: the bets are back in its boxes — check them."
+)
+MSG_REFILL_SEAT_EMPTY = gettext_lazy(
+    "Seat {seat} is now empty, not {was}: its bets could not go back in the entry."
+)
+MSG_REFILL_STALE = gettext_lazy(
+    "Hand {number} was logged again after it was undone: the entry starts empty."
+)
+MSG_SHOE_CLOSED = gettext_lazy("Shoe {number} closed.")
+MSG_SHOE_REOPENED = gettext_lazy("Shoe {number} is open again.")
 
 
 def _get_shoe(shoe_id: int) -> Shoe:
@@ -80,9 +95,17 @@ def _render_table(
     seating_open: bool = False,
     seated_at: int | None = None,
     saved_number: int | None = None,
+    refill: HandRevision | None = None,
 ) -> HttpResponse:
+    """The table page (the ``#table`` partial for htmx). ``refill``: an undo whose hand goes
+    back into the entry, to fix and save again."""
     state = table_state(shoe)
     bet_types = state.event.rule_set.offered_bets
+    if form is None and refill is not None:
+        hand = cast(HandSnapshot, refill.before)
+        form = HandForm.refilled(hand, bet_types=bet_types, seating=state.seating)
+        undone = MSG_HAND_UNDONE.format(number=refill.hand_number)
+        notice = " ".join([undone, *refill_notes(hand, state.seats)])
     if form is None:
         stakes = state.repeat_stakes() if repeat else None
         form = HandForm.fresh(
@@ -129,6 +152,21 @@ def free_seat(seats: list[SeatState], *, after: int | None = None) -> int:
     return next((number for number in order if number in empty), after or 1)
 
 
+def refill_notes(hand: HandSnapshot, seats: list[SeatState]) -> list[str]:
+    """Where a bet of an undone hand went back to a seat someone else holds now (the seats as
+    they stand play the hand again), or could not go back because the seat is empty."""
+    now = {seat.seat: seat.guest for seat in seats}
+    was = {bet["seat"]: (bet["guest_id"], bet["guest"]) for bet in hand["bets"]}
+    notes = []
+    for seat, (guest_id, name) in sorted(was.items()):
+        guest = now.get(seat)
+        if guest is None:
+            notes.append(MSG_REFILL_SEAT_EMPTY.format(seat=seat, was=name))
+        elif guest.pk != guest_id:
+            notes.append(MSG_REFILL_SEAT_CHANGED.format(seat=seat, guest=guest.name, was=name))
+    return notes
+
+
 def _chip_values(event: Event) -> list[int]:
     base = max(int(event.table_min), 1)
     return [
@@ -141,7 +179,21 @@ def _chip_values(event: Event) -> list[int]:
 @table_staff_required
 @require_GET
 def shoe_table(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse:
+    """The table; ``?refill=<undo>`` (where an undo without JavaScript lands) puts the undone
+    hand back into the entry while it is still the next hand of this shoe."""
     shoe = _get_shoe(shoe_id)
+    if "refill" in request.GET:
+        revision = get_object_or_404(
+            HandRevision,
+            pk=id_or_none(request.GET["refill"]),
+            shoe=shoe,
+            kind=HandRevision.Kind.UNDO,
+        )
+        if shoe.is_open and shoe.event.is_open:
+            if revision.hand_number == services.next_hand_number(shoe):
+                return _render_table(request, shoe, refill=revision)
+            stale = MSG_REFILL_STALE.format(number=revision.hand_number)
+            return _render_table(request, shoe, refusal=stale)
     seated_at = read_seat(request.GET.get("seat", ""))
     return _render_table(
         request,
@@ -277,27 +329,49 @@ def _table_refusal(
 @table_staff_required
 @require_POST
 def hand_undo(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse:
+    """Take back the last hand and put its cards and bets back into the entry: with htmx in
+    the page it answers; without, through ``?refill=`` on the table it redirects to."""
     shoe = _get_shoe(shoe_id)
     try:
         revision = services.hand_undo(shoe=shoe, by=request.user)
     except ValidationError as error:
         return _table_refusal(request, shoe, " ".join(error.messages))
-    return _after_write(
-        request, shoe, _("Hand {number} undone.").format(number=revision.hand_number)
-    )
+    if request.htmx:
+        return _render_table(request, shoe, refill=revision)
+    table = reverse("ledger:shoe_table", args=[shoe.pk])
+    return redirect(f"{table}?{urlencode({'refill': revision.pk})}")
+
+
+@host_required
+@require_http_methods(["GET", "POST"])
+def shoe_close(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse:
+    """GET asks first, saying what is still going on in the shoe; POST closes it."""
+    shoe = _get_shoe(shoe_id)
+    if request.method == "GET":
+        if not shoe.is_open:
+            return redirect("ledger:shoe_table", shoe.pk)
+        context = {"shoe": shoe, "event": shoe.event, "open": shoe_open_things(shoe)}
+        return render(request, "ledger/shoe_close.html", context)
+    try:
+        services.shoe_close(shoe=shoe, by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect("ledger:shoe_table", shoe.pk)
+    messages.success(request, MSG_SHOE_CLOSED.format(number=shoe.number))
+    return redirect("ledger:event_detail", shoe.event_id)
 
 
 @host_required
 @require_POST
-def shoe_close(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse:
+def shoe_reopen(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse:
     shoe = _get_shoe(shoe_id)
     try:
-        game_services.shoe_close(shoe=shoe, by=request.user)
+        services.shoe_reopen(shoe=shoe, by=request.user)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
-        return redirect("ledger:shoe_table", shoe.pk)
-    messages.success(request, _("Shoe {number} closed.").format(number=shoe.number))
-    return redirect("ledger:event_detail", shoe.event_id)
+    else:
+        messages.success(request, MSG_SHOE_REOPENED.format(number=shoe.number))
+    return redirect("ledger:shoe_table", shoe.pk)
 
 
 @table_staff_required

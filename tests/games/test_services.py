@@ -1,4 +1,5 @@
-"""Changing an event: anything before its first hand; after it, nothing that prices a hand."""
+"""Changing an event: anything before its first hand; after it, nothing that prices a hand.
+Closing and reopening shoes and events."""
 
 from __future__ import annotations
 
@@ -199,3 +200,56 @@ def test_an_event_name_with_an_invisible_character_is_refused(make_event, text):
         make_event(name=text)
     assert "name" in raised.value.message_dict
     assert not Event.objects.exists()
+
+
+# --- closing and reopening -----------------------------------------------------------------
+
+
+def refusal(raised: pytest.ExceptionInfo[ValidationError]) -> list[str]:
+    return raised.value.messages
+
+
+def test_a_closed_shoe_reopens_and_takes_hands_again(event, seated, shoe, record, host):
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 10)])
+    services.shoe_close(shoe=shoe, by=host)
+    reopened = services.shoe_reopen(shoe=shoe, by=host)
+    shoe.refresh_from_db()
+    assert shoe.is_open and reopened.is_open and shoe.closed_by is None
+    assert record(shoe, "8 K", "9 K").number == 2  # the shoe goes on where it stopped
+
+
+def test_reopening_an_open_shoe_or_event_is_refused(event, shoe, host):
+    with pytest.raises(ValidationError) as raised:
+        services.shoe_reopen(shoe=shoe, by=host)
+    assert refusal(raised) == [services.MSG_SHOE_NOT_CLOSED.format(number=1)]
+    with pytest.raises(ValidationError) as raised:
+        services.event_reopen(event=event, by=host)
+    assert refusal(raised) == [str(services.MSG_EVENT_NOT_CLOSED)]
+
+
+def test_a_shoe_of_a_closed_event_reopens_only_after_the_event(event, shoe, host):
+    services.shoe_close(shoe=shoe, by=host)
+    services.event_close(event=event, by=host)
+    with pytest.raises(ValidationError) as raised:
+        services.shoe_reopen(shoe=shoe, by=host)
+    assert refusal(raised) == [services.MSG_REOPEN_EVENT_FIRST.format(number=1)]
+    shoe.refresh_from_db()
+    assert not shoe.is_open
+    services.event_reopen(event=event, by=host)
+    event.refresh_from_db()
+    assert event.is_open and event.closed_by is None
+    shoe.refresh_from_db()
+    assert not shoe.is_open  # reopening the event leaves its shoes as they were
+    services.shoe_reopen(shoe=shoe, by=host)
+    shoe.refresh_from_db()
+    assert shoe.is_open
+
+
+def test_a_shoe_reopens_only_while_no_other_shoe_is_open(event, shoe, host):
+    services.shoe_close(shoe=shoe, by=host)
+    services.shoe_start(event=event, by=host)
+    with pytest.raises(ValidationError) as raised:
+        services.shoe_reopen(shoe=shoe, by=host)
+    assert refusal(raised) == [services.MSG_CLOSE_OTHER_SHOE_FIRST.format(number=2)]
+    shoe.refresh_from_db()
+    assert not shoe.is_open

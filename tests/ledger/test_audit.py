@@ -4,6 +4,7 @@ from decimal import Decimal
 from io import StringIO
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.urls import reverse
 
@@ -66,7 +67,8 @@ def test_the_host_reads_the_audit_log_and_nobody_changes_it(
 
 
 def test_the_audit_log_shows_every_kind_of_entry(client, host, seated, shoe, record, tmp_path):
-    """A hand, an undo, a correction, a settlement, an event edit and an import on one page."""
+    """A hand, an undo, a correction, a settlement, an event edit, an import, and a shoe and an
+    event closed and reopened, on one page."""
     hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
     services.hand_correct(hand=hand, entry=entry(result=Winner.TIE), reason="misread", by=host)
     record(shoe, "8 K", "9 K")
@@ -74,6 +76,10 @@ def test_the_audit_log_shows_every_kind_of_entry(client, host, seated, shoe, rec
     services.settlement_record(guest=seated[1], event=shoe.event, amount=Decimal("-50"),
                                method="cash", by=host)  # fmt: skip
     services.event_edit(event=shoe.event, by=host, venue="Bar K")
+    services.shoe_close(shoe=shoe, by=host)
+    services.event_close(event=shoe.event, by=host)
+    services.event_reopen(event=shoe.event, by=host)
+    services.shoe_reopen(shoe=shoe, by=host)
     sheet = tmp_path / "night.csv"
     sheet.write_text(template_csv())
     call_command("import_scoresheet", str(sheet), "--event-name", "Paper night", "--date",
@@ -82,3 +88,40 @@ def test_the_audit_log_shows_every_kind_of_entry(client, host, seated, shoe, rec
     page = client.get(reverse("ledger:audit_log")).content.decode()
     for action in AuditEntry.Action:
         assert str(action.label) in page, action
+
+
+def test_every_close_and_reopen_is_in_the_audit_log_with_who_and_when(
+    client, seated, shoe, record, host, dealer
+):
+    event = shoe.event
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
+    record(shoe, "8 K", "9 K")
+    services.shoe_close(shoe=shoe, by=host)
+    services.event_close(event=event, by=host)
+    services.event_reopen(event=event, by=dealer)  # (reopening is a host's act in the pages)
+    services.shoe_reopen(shoe=shoe, by=host)
+    kinds = AuditEntry.Action
+    rows = list(AuditEntry.objects.exclude(action=kinds.HAND_LOGGED).order_by("at", "id"))
+    assert [(row.action, row.by, row.summary, row.after) for row in rows] == [
+        (kinds.SHOE_CLOSED, host, "Friday night · shoe 1", {"hands": 2}),
+        (kinds.EVENT_CLOSED, host, "Friday night (2026-11-20)", {"hands": 2}),
+        (kinds.EVENT_REOPENED, dealer, "Friday night (2026-11-20)", {"hands": 2}),
+        (kinds.SHOE_REOPENED, host, "Friday night · shoe 1", {"hands": 2}),
+    ]
+    assert all(row.event_id == event.pk and row.at is not None for row in rows)
+    client.force_login(host)
+    page = client.get(reverse("ledger:audit_log")).content.decode()
+    for label in ("Shoe closed", "Event closed", "Event reopened", "Shoe reopened"):
+        assert label in page
+    assert "hands: 2" in page
+
+
+def test_a_refused_close_or_reopen_leaves_no_audit_row(shoe, host):
+    for attempt in (
+        lambda: services.event_close(event=shoe.event, by=host),  # its shoe is open
+        lambda: services.shoe_reopen(shoe=shoe, by=host),  # open already
+        lambda: services.event_reopen(event=shoe.event, by=host),  # open already
+    ):
+        with pytest.raises(ValidationError):
+            attempt()
+    assert not AuditEntry.objects.exists()

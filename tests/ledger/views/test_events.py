@@ -1,5 +1,5 @@
-"""The event pages: a night from creation to close, and editing an event before and after its
-first hand."""
+"""The event pages: a night from creation to close, editing an event before and after its
+first hand, and closing and reopening it."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from games.payouts import RuleSet
 from games.services import MSG_FROZEN_AFTER_FIRST_HAND
 from ledger import services
 from ledger.models import AuditEntry
+from ledger.views.events import MSG_EVENT_CLOSED, MSG_EVENT_REOPENED
 from tests.conftest import bet
 from tests.pages import HTMX, save, table_url, text
 
@@ -195,3 +196,88 @@ def test_the_host_sees_the_display_link_as_a_qr_code_and_a_dealer_does_not(clien
     assert 'class="qr"' in page and "<svg" in page.split('class="qr"')[1][:200]
     client.force_login(dealer)
     assert 'class="qr"' not in client.get(url).content.decode()
+
+
+# --- closing and reopening -----------------------------------------------------------------
+
+
+def close_url(event) -> str:
+    return reverse("ledger:event_close", args=[event.pk])
+
+
+def detail_url(event) -> str:
+    return reverse("ledger:event_detail", args=[event.pk])
+
+
+def test_closing_an_event_with_an_open_shoe_names_it_and_offers_to_close_it(
+    client, host, seated, shoe, record
+):
+    client.force_login(host)
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
+    assert f'href="{close_url(shoe.event)}"' in text(client.get(detail_url(shoe.event)))
+    page = text(client.get(close_url(shoe.event)))
+    assert str(game_services.MSG_CLOSE_SHOE_FIRST).format(number=1) in page
+    assert f'href="{reverse("ledger:shoe_close", args=[shoe.pk])}">Close shoe 1</a>' in page
+    assert f'action="{close_url(shoe.event)}"' not in page  # nothing to submit yet
+    assert "Shoes: 1 · hands played: 1." in page
+    refused = text(client.post(close_url(shoe.event), follow=True))  # the service still refuses
+    assert str(game_services.MSG_CLOSE_SHOE_FIRST).format(number=1) in refused
+    shoe.event.refresh_from_db()
+    assert shoe.event.is_open
+
+
+def test_closing_an_event_asks_first_then_closes_and_the_host_can_reopen_it(
+    client, host, seated, shoe, record
+):
+    event = shoe.event
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "player", 50)])
+    record(shoe, "8 K", "9 K", [bet(2, "banker", 50)])
+    services.settlement_record(guest=seated[1], event=event, amount=Decimal("-100"),
+                               method="cash", by=host)  # fmt: skip
+    game_services.shoe_close(shoe=shoe, by=host)
+    client.force_login(host)
+    page = text(client.get(close_url(event)))
+    assert "Close Friday night?" in page
+    assert "Shoes: 1 · hands played: 2." in page
+    settled = page.split("Balances not settled yet")[1].split("</ul>")[0]
+    assert "Ben: $97.50 · the house owes" in settled  # +50 then +47.50
+    assert "Aki" not in settled  # won 100, paid 100: square
+    assert f'<form method="post" action="{close_url(event)}"' in page
+    assert f'href="{detail_url(event)}">Cancel</a>' in page
+    event.refresh_from_db()
+    assert event.is_open  # asking closes nothing
+
+    response = client.post(close_url(event), follow=True)
+    assert MSG_EVENT_CLOSED.format(event="Friday night") in text(response)
+    event.refresh_from_db()
+    assert not event.is_open
+    reopen = reverse("ledger:event_reopen", args=[event.pk])
+    assert f'action="{reopen}"' in text(response)
+    assert client.get(close_url(event)).url == detail_url(event)  # nothing left to ask
+
+    response = client.post(reopen, follow=True)
+    assert MSG_EVENT_REOPENED.format(event="Friday night") in text(response)
+    event.refresh_from_db()
+    assert event.is_open
+    shoe_reopen = reverse("ledger:shoe_reopen", args=[shoe.pk])
+    assert f'action="{shoe_reopen}"' in text(response)  # its closed shoe can reopen now
+    assert list(
+        AuditEntry.objects.filter(by=host).order_by("at", "id").values_list("action", flat=True)
+    )[-2:] == [AuditEntry.Action.EVENT_CLOSED, AuditEntry.Action.EVENT_REOPENED]
+
+
+def test_only_a_host_asks_closes_or_reopens_an_event(client, dealer, outsider, host, event):
+    reopen = reverse("ledger:event_reopen", args=[event.pk])
+    for user in (dealer, outsider):
+        client.force_login(user)
+        assert client.get(close_url(event)).status_code == 403
+        assert client.post(close_url(event)).status_code == 403
+    game_services.event_close(event=event, by=host)
+    client.force_login(dealer)
+    assert f'action="{reopen}"' not in text(client.get(detail_url(event)))
+    for user in (dealer, outsider):
+        client.force_login(user)
+        assert client.post(reopen).status_code == 403
+    event.refresh_from_db()
+    assert not event.is_open
+    assert not AuditEntry.objects.exists()

@@ -26,10 +26,18 @@ from games.entry import (
 from games.models import Hand
 from games.payouts import MSG_STAKE_NOT_POSITIVE
 from ledger import services
-from ledger.models import Bet
+from ledger.models import AuditEntry, Bet, HandRevision
 from ledger.services import MSG_SEAT_CHANGED
+from ledger.views.table import (
+    MSG_HAND_UNDONE,
+    MSG_REFILL_SEAT_CHANGED,
+    MSG_REFILL_SEAT_EMPTY,
+    MSG_REFILL_STALE,
+    MSG_SHOE_CLOSED,
+    MSG_SHOE_REOPENED,
+)
 from tests.conftest import bet, entry, on_seat
-from tests.pages import HTMX, hand_data, save, table_url, text
+from tests.pages import HTMX, form_data, hand_data, save, table_url, text
 
 D = Decimal
 pytestmark = pytest.mark.django_db
@@ -144,10 +152,11 @@ def test_repeat_last_bets_fills_the_form_for_guests_still_seated(
 def test_undo_from_the_page(client, host, seated, shoe, record):
     client.force_login(host)
     record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
-    page = text(client.post(reverse("ledger:hand_undo", args=[shoe.pk]), **HTMX))
-    assert "Hand 1 undone." in page
+    page = text(client.post(undo_url(shoe), **HTMX))
+    assert MSG_HAND_UNDONE.format(number=1) in page
     assert not Hand.objects.exists()
-    refused = text(client.post(reverse("ledger:hand_undo", args=[shoe.pk]), **HTMX))
+    # The entry holds the undone hand now: a second undo has nothing to take back.
+    refused = text(client.post(undo_url(shoe), **HTMX))
     assert str(services.MSG_NOTHING_TO_UNDO) in refused
 
 
@@ -386,3 +395,193 @@ def test_repeated_stakes_keep_their_cents_only_when_they_have_some(client, host,
     page = text(client.get(table_url(shoe) + "?repeat=1", **HTMX))
     assert 'name="stake_1_player" value="12.50"' in page
     assert 'name="stake_2_player" value="20"' in page
+
+
+# --- undo puts the hand back into the entry ------------------------------------------------
+
+
+def undo_url(shoe) -> str:
+    return reverse("ledger:hand_undo", args=[shoe.pk])
+
+
+def money_of(shoe) -> list[tuple[int, int, str, D, D, D]]:
+    return sorted(
+        Bet.objects.filter(hand__shoe=shoe).values_list(
+            "hand__number", "seat", "bet_type", "stake", "commission", "net"
+        )
+    )
+
+
+def test_undo_puts_the_cards_and_bets_back_and_saving_records_the_same_hand(
+    client, dealer, seated, shoe, record
+):
+    client.force_login(dealer)
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
+    record(shoe, "2 3 4", "J J 5", [bet(1, "player", 100), bet(2, "banker", "12.50"),
+                                    bet(3, "tie", 10)])  # fmt: skip
+    key, money = Hand.objects.get(number=2).idempotency_key, money_of(shoe)
+    page = text(client.post(undo_url(shoe), **HTMX))
+    assert "<html" not in page  # the partial, in place
+    assert MSG_HAND_UNDONE.format(number=2) in page
+    refilled = form_data(page)
+    assert refilled["number"] == "2" and refilled["idempotency_key"] != str(key)
+    assert (refilled["player_cards"], refilled["banker_cards"]) == ("2 3 4", "J J 5")
+    assert refilled["taps"] == "2 J 3 J 4 5"  # the keypad's taps, in deal order
+    assert "result" not in refilled  # the cards say who won
+    stakes = {name: value for name, value in refilled.items() if name.startswith("stake_")}
+    assert {name: value for name, value in stakes.items() if value} == {
+        "stake_1_player": "100", "stake_2_banker": "12.50", "stake_3_tie": "10",
+    }  # fmt: skip
+    assert "Save hand 2" in page
+    saved = text(client.post(reverse("ledger:hand_record", args=[shoe.pk]), refilled, **HTMX))
+    assert "Hand 2 saved" in saved
+    assert money_of(shoe) == money
+    assert Hand.objects.get(number=2).idempotency_key == uuid.UUID(refilled["idempotency_key"])
+
+
+def test_without_javascript_undo_redirects_to_the_refilled_entry(
+    client, host, seated, shoe, record
+):
+    client.force_login(host)
+    record(shoe, "9 7", "J J 10")
+    record(shoe, bets=[bet(4, "banker", 40), bet(5, "player_pair", 10)], result="banker",
+           player_pair=True, banker_pair=False)  # fmt: skip
+    money = money_of(shoe)
+    response = client.post(undo_url(shoe))
+    revision = HandRevision.objects.get(kind=HandRevision.Kind.UNDO)
+    assert response.status_code == 302
+    assert response.url == f"{table_url(shoe)}?refill={revision.pk}"
+    page = text(client.get(response.url))
+    assert "<html" in page and MSG_HAND_UNDONE.format(number=2) in page
+    refilled = form_data(page)
+    assert refilled["number"] == "2"
+    assert (refilled["player_cards"], refilled["banker_cards"], refilled["taps"]) == ("", "", "")
+    assert refilled["result"] == "banker" and refilled["player_pair"] == "on"
+    assert "banker_pair" not in refilled
+    assert (refilled["stake_4_banker"], refilled["stake_5_player_pair"]) == ("40", "10")
+    saved = client.post(reverse("ledger:hand_record", args=[shoe.pk]), refilled, follow=True)
+    assert "Hand 2 saved" in text(saved)
+    hand = Hand.objects.get(number=2)
+    assert (hand.winner, hand.player_pair, hand.banker_pair) == ("banker", True, False)
+    assert money_of(shoe) == money
+
+
+def test_a_bet_goes_back_to_its_seat_and_the_notice_says_who_sits_there_now(
+    client, host, seated, guests, shoe, record
+):
+    client.force_login(host)
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "banker", 50)])
+    services.seat_guest(shoe=shoe, seat=1, guest=guests[7], by=host)  # Hana, from hand 2
+    services.seat_clear(shoe=shoe, seat=2, by=host)
+    page = text(client.post(undo_url(shoe), **HTMX))
+    assert MSG_REFILL_SEAT_CHANGED.format(seat=1, guest="Hana", was="Aki") in page
+    assert MSG_REFILL_SEAT_EMPTY.format(seat=2, was="Ben") in page
+    refilled = form_data(page)
+    assert refilled["stake_1_player"] == "100"  # in seat 1's box, for whoever sits there now
+    assert "stake_2_banker" not in refilled  # an empty seat has no box
+
+
+def test_a_refill_is_for_this_shoe_and_only_while_its_hand_is_next(
+    client, host, seated, shoe, record, make_event
+):
+    client.force_login(host)
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
+    services.hand_undo(shoe=shoe, by=host)
+    revision = HandRevision.objects.get()
+    other = game_services.shoe_start(event=make_event(name="Other night"), by=host)
+    assert client.get(f"{table_url(other)}?refill={revision.pk}").status_code == 404
+    for garbage in ("x", "", "99999999999999999999999", str(revision.pk + 1)):
+        assert client.get(f"{table_url(shoe)}?refill={garbage}").status_code == 404
+    record(shoe, "8 K", "9 K")  # hand 1 logged again: the undone one is history
+    page = text(client.get(f"{table_url(shoe)}?refill={revision.pk}"))
+    assert MSG_REFILL_STALE.format(number=1) in page
+    assert form_data(page)["number"] == "2" and not form_data(page)["stake_1_player"]
+
+
+# --- closing and reopening a shoe -----------------------------------------------------------
+
+
+def close_url(shoe) -> str:
+    return reverse("ledger:shoe_close", args=[shoe.pk])
+
+
+def test_closing_a_shoe_asks_first_and_names_what_is_still_going_on(
+    client, host, seated, shoe, record
+):
+    client.force_login(host)
+    record(shoe, "9 7", "J J 10")
+    record(shoe, "8 K", "9 K")
+    table = text(client.get(table_url(shoe)))
+    assert f'<a class="button secondary" href="{close_url(shoe)}">Close shoe</a>' in table
+    assert f'action="{close_url(shoe)}"' not in table  # a link to the question, not a close
+    page = text(client.get(close_url(shoe)))
+    assert "Close shoe 1?" in page
+    assert "Shoe 1 has 2 of 40 planned hands." in page
+    assert "7 guests are still seated: Aki, Ben, Chie, Daisuke, Emi, Fumio, Goro." in page
+    assert f'<form method="post" action="{close_url(shoe)}"' in page
+    assert f'href="{table_url(shoe)}">Cancel</a>' in page
+    shoe.refresh_from_db()
+    assert shoe.is_open  # asking closes nothing
+    response = client.post(close_url(shoe))
+    assert response.url == reverse("ledger:event_detail", args=[shoe.event_id])
+    shoe.refresh_from_db()
+    assert not shoe.is_open
+    assert MSG_SHOE_CLOSED.format(number=1) in text(client.get(response.url))
+    assert AuditEntry.objects.filter(action=AuditEntry.Action.SHOE_CLOSED, by=host).count() == 1
+    assert client.get(close_url(shoe)).url == table_url(shoe)  # nothing left to ask
+
+
+def test_the_reminder_at_the_planned_hands_links_to_the_question(
+    client, host, seated, make_event, record
+):
+    client.force_login(host)
+    shoe = game_services.shoe_start(event=make_event(hands_per_shoe=1), by=host)
+    page = text(client.get(close_url(shoe)))
+    assert "Shoe 1 has 0 of 1 planned hand." in page and "Nobody is seated." in page
+    record(shoe, "9 7", "J J 10")
+    table = text(client.get(table_url(shoe)))
+    assert f'<a class="button secondary" href="{close_url(shoe)}">Close shoe 1</a>' in table
+
+
+def test_the_host_reopens_a_closed_shoe_from_its_table(client, host, seated, shoe, record):
+    client.force_login(host)
+    record(shoe, "9 7", "J J 10")
+    game_services.shoe_close(shoe=shoe, by=host)
+    reopen = reverse("ledger:shoe_reopen", args=[shoe.pk])
+    page = text(client.get(table_url(shoe)))
+    assert f'action="{reopen}"' in page and "Reopen shoe 1" in page
+    response = client.post(reopen, follow=True)
+    assert MSG_SHOE_REOPENED.format(number=1) in text(response)
+    assert "Save hand 2" in text(response)
+    assert AuditEntry.objects.filter(action=AuditEntry.Action.SHOE_REOPENED, by=host).exists()
+    refused = text(client.post(reopen, follow=True))
+    assert game_services.MSG_SHOE_NOT_CLOSED.format(number=1) in refused
+
+
+def test_reopening_a_shoe_of_a_closed_event_asks_for_the_event_first(client, host, shoe):
+    client.force_login(host)
+    game_services.shoe_close(shoe=shoe, by=host)
+    game_services.event_close(event=shoe.event, by=host)
+    reopen = reverse("ledger:shoe_reopen", args=[shoe.pk])
+    assert f'action="{reopen}"' not in text(client.get(table_url(shoe)))
+    refused = text(client.post(reopen, follow=True))
+    assert game_services.MSG_REOPEN_EVENT_FIRST.format(number=1) in refused
+    shoe.refresh_from_db()
+    assert not shoe.is_open
+
+
+def test_only_a_host_asks_closes_or_reopens_a_shoe(client, dealer, outsider, host, shoe):
+    reopen = reverse("ledger:shoe_reopen", args=[shoe.pk])
+    for user in (dealer, outsider):
+        client.force_login(user)
+        assert client.get(close_url(shoe)).status_code == 403
+        assert client.post(close_url(shoe)).status_code == 403
+    game_services.shoe_close(shoe=shoe, by=host)
+    client.force_login(dealer)
+    assert f'action="{reopen}"' not in text(client.get(table_url(shoe)))
+    for user in (dealer, outsider):
+        client.force_login(user)
+        assert client.post(reopen).status_code == 403
+    shoe.refresh_from_db()
+    assert not shoe.is_open
+    assert not AuditEntry.objects.exists()
