@@ -229,7 +229,16 @@
   document.addEventListener("pointerdown", holdFocus);
   document.addEventListener("mousedown", holdFocus);
   document.addEventListener("focusin", (event) => {
-    if (event.target.matches("#hand-form input.stake")) choose(event.target.name);
+    const box = event.target;
+    if (!box.matches("#hand-form input.stake")) return;
+    choose(box.name);
+    setTimeout(() => box.setSelectionRange(box.value.length, box.value.length)); // type on
+  });
+  document.addEventListener("click", (event) => {
+    const box = event.target;
+    if (box.matches("#hand-form input.stake") && box === document.activeElement) {
+      box.setSelectionRange(box.value.length, box.value.length);
+    }
   });
 
   function cents(text) {
@@ -285,7 +294,9 @@
     }
     if (inText) return; // the card boxes and other fields take what is typed
     if (event.key === "Enter") {
-      if (target.closest("button, a, summary, .quick-seat")) return;
+      // Enter saves, also on the form's own buttons (a chip just tapped); elsewhere it presses.
+      if (target.closest("summary, .quick-seat") ||
+          (target.closest("button, a") && !target.closest("#hand-form"))) return;
       event.preventDefault();
       form.requestSubmit();
       return;

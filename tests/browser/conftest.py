@@ -49,7 +49,7 @@ def new_page(browser, width, height, **options):
     page = context.new_page()
     page.set_default_timeout(10_000)
     errors = []
-    page.on("pageerror", errors.append)
+    page.on("pageerror", lambda error: errors.append(error))
     page.script_errors = errors
     return page
 

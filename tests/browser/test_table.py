@@ -4,13 +4,14 @@ import random
 from decimal import Decimal
 
 import pytest
+from playwright.sync_api import expect
 
 from games import services as game_services
 from games.entry import read_taps
 from games.models import Hand
 from ledger import services
 from ledger.models import Bet, Seating
-from ledger.views.table import MSG_MOVED, MSG_PICK_A_BOX
+from ledger.views.table import MSG_PICK_A_BOX, MSG_SWAPPED_OUT
 from tests.browser.conftest import NAMES, log_in, new_page, open_table, slow_network
 from tests.conftest import bet
 
@@ -35,7 +36,7 @@ def test_seating_seven_guests_takes_one_tap_each_and_a_move_is_said(phone, host,
 
     phone.tap(".seat-choice:has(input[value='7'])")
     phone.tap(f".guest-choice:has-text('{NAMES[0]}')")
-    moved = MSG_MOVED.format(guest=NAMES[0], old=1, seat=7)
+    moved = MSG_SWAPPED_OUT.format(guest=NAMES[0], old=1, seat=7, other=NAMES[6])
     phone.get_by_text(moved).wait_for()
 
 
@@ -52,7 +53,7 @@ def test_taps_under_300_ms_latency_give_the_right_hand_by_touch_and_by_keyboard(
         phone.wait_for_timeout(100)
     assert phone.input_value("[name=player_cards]") == "9 7"  # placed at once, in the page
     assert phone.input_value("[name=banker_cards]") == "J J 10"
-    phone.get_by_text("Player wins 6–0.").wait_for()
+    status(phone, "Player wins 6–0.").wait_for()
     phone.tap("button.save")
     phone.get_by_text("Hand 1 saved: Player wins 6–0.").wait_for()
 
@@ -62,7 +63,7 @@ def test_taps_under_300_ms_latency_give_the_right_hand_by_touch_and_by_keyboard(
     for key in ("9", "j", "7", "j", "0"):  # the keyboard: 0 is a ten
         phone.keyboard.press(key)
         phone.wait_for_timeout(100)
-    phone.get_by_text("Player wins 6–0.").wait_for()
+    status(phone, "Player wins 6–0.").wait_for()
     assert phone.input_value("[name=player_cards]") == "9 7"
     phone.keyboard.press("Enter")
     phone.get_by_text("Hand 2 saved: Player wins 6–0.").wait_for()
@@ -73,6 +74,10 @@ def test_taps_under_300_ms_latency_give_the_right_hand_by_touch_and_by_keyboard(
         (1, Decimal("10.00")),
         (2, Decimal("-20.00")),
     ]
+
+
+def status(page, text):
+    return page.locator("#deal-status", has_text=text)
 
 
 def test_the_page_places_taps_as_the_rules_core_does(phone, host, full_table):
@@ -129,7 +134,7 @@ def test_repeat_fills_the_last_stakes_as_typed(phone, host, full_table, record):
     record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "banker", "12.50")])
     open_table(phone, base_url, shoe, host)
     phone.tap("[data-repeat]")
-    phone.wait_for_function("document.querySelector('[name=stake_1_player]').value === '100'")
+    expect(phone.locator("[name=stake_1_player]")).to_have_value("100")
     assert phone.input_value("[name=stake_2_banker]") == "12.50"
 
 
@@ -149,8 +154,11 @@ def visible_and_uncovered(page, selector):
 
 
 CYCLE = [
-    *(f"input[name=stake_{seat}_{bet_type}]" for seat in range(1, 8) for bet_type in
-      ("player", "banker", "tie", "player_pair", "banker_pair")),  # fmt: skip
+    *(
+        f"input[name=stake_{seat}_{bet_type}]"
+        for seat in range(1, 8)
+        for bet_type in ("player", "banker", "tie", "player_pair", "banker_pair")
+    ),  # fmt: skip
     *(f"button.chip.chip-{n}" for n in range(1, 6)),
     "[data-repeat]",
     *(f".keypad [data-rank='{rank}']" for rank in ("A", "10", "K")),
@@ -222,7 +230,8 @@ def test_every_host_page_fits_a_360_pixel_phone(phone, host, night, record):
             assert width <= 360, f"{path} ({language}) is {width} px wide"
             clipped = phone.evaluate(
                 """() => [...document.querySelectorAll('a, button, input, select, summary')]
-                    .filter((control) => control.offsetParent !== null)
+                    .filter((control) => control.checkVisibility())
+                    .filter((control) => !control.closest('.bets-scroll'))  // scrolls in its box
                     .filter((control) => {
                         const box = control.getBoundingClientRect();
                         return box.left < 0 || box.right > innerWidth + 0.5;
