@@ -158,7 +158,7 @@ CYCLE = [
         f"input[name=stake_{seat}_{bet_type}]"
         for seat in range(1, 8)
         for bet_type in ("player", "banker", "tie", "player_pair", "banker_pair")
-    ),  # fmt: skip
+    ),
     *(f"button.chip.chip-{n}" for n in range(1, 6)),
     "[data-repeat]",
     *(f".keypad [data-rank='{rank}']" for rank in ("A", "10", "K")),
