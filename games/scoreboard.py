@@ -105,7 +105,7 @@ class Road:
         body = "".join(shape(mark) for mark in self.marks)
         w, h = self.width, self.height
         return mark_safe(
-            f'<svg viewBox="0 0 {w} {h}" role="img" class="grid" preserveAspectRatio="xMinYMin '
+            f'<svg viewBox="0 0 {w} {h}" role="group" class="grid" preserveAspectRatio="xMinYMin '
             f'meet"><rect class="grid-bg" width="{w}" height="{h}"/>'
             f'<path class="grid-lines" d="{self.grid_path}"/>{body}</svg>'
         )
@@ -130,7 +130,10 @@ def _pairs(m: Mark, radius: float) -> str:
 
 
 def _linked(m: Mark, shape: str) -> str:
-    return f'<a href="{m["url"]}">{shape}</a>' if m.get("url") else shape
+    if not m.get("url"):
+        return shape
+    label = _("Hand {number}").format(number=m["number"])
+    return f'<a href="{m["url"]}" aria-label="{label}">{shape}</a>'
 
 
 def _bead(m: Mark) -> str:
