@@ -66,11 +66,11 @@ def test_wins_losses_and_chips_are_coloured_and_targets_are_44_pixels(
     )
     assert len(set(chips)) == len(chips) == 5  # one colour per denomination
     small = phone.eval_on_selector_all(
-        "#hand-form button, #hand-form input:not([type=hidden], .outcome input), #hand-form .outcome, "
-        ".table-head .button, summary, [data-theme-switch]",
+        "#hand-form button, #hand-form input:not([type=hidden], .outcome input), "
+        "#hand-form .outcome, .table-head .button, summary, [data-theme-switch]",
         """(controls) => controls.filter((control) => control.checkVisibility())
             .map((control) => [control.outerHTML.slice(0, 60), control.getBoundingClientRect()])
             .filter(([html, box]) => box.height < 44 || box.width < 44)
-            .map(([html, box]) => html + ' ' + Math.round(box.width) + '×' + Math.round(box.height))""",
+            .map(([html, box]) => `${html} ${Math.round(box.width)}×${Math.round(box.height)}`)""",
     )
     assert small == []
