@@ -396,7 +396,7 @@
   }
 
   async function flush() {
-    if (flushing || !table() || !outbox().length) return;
+    if (flushing || !navigator.onLine || !table() || !outbox().length) return;
     flushing = true;
     try {
       while (outbox().length) {
