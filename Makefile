@@ -28,12 +28,13 @@ serve: $(INSTALLED)
 	$(BIN)/gunicorn shoebook.wsgi --bind $${BIND:-127.0.0.1:8000} --workers $${WORKERS:-3} \
 		--threads $${THREADS:-4} --access-logfile - --forwarded-allow-ips "$${FORWARDED_ALLOW_IPS:-127.0.0.1}"
 
+# The browser suite needs the browser extra and Chromium: `make test-browser` runs it.
 test: $(INSTALLED)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --ignore=tests/browser
 
 # The whole suite against a throwaway PostgreSQL cluster on loopback (Debian's postgresql package).
 test-postgres: $(INSTALLED)
-	scripts/with-postgres $(BIN)/python -m pytest
+	scripts/with-postgres $(BIN)/python -m pytest --ignore=tests/browser
 
 $(BROWSER_INSTALLED): $(INSTALLED)
 	$(BIN)/python -m pip install --quiet -e '.[dev,browser]'
@@ -41,7 +42,7 @@ $(BROWSER_INSTALLED): $(INSTALLED)
 
 # Needs Debian's chromium at /usr/bin/chromium (CI installs it; see .ci/run).
 test-browser: $(BROWSER_INSTALLED)
-	$(BIN)/python -m pytest -m browser
+	$(BIN)/python -m pytest -m browser tests/browser
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .

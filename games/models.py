@@ -24,6 +24,7 @@ def standard_rules() -> dict[str, object]:
 
 
 MAX_HANDS_PER_SHOE = 999  # eight decks deal about 80; the column holds no more than 32,767
+MAX_HAND_NUMBER = 32767  # the column is a small integer on every database
 
 
 class Event(models.Model):

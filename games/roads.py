@@ -74,6 +74,15 @@ def place(values: Sequence[object]) -> list[Placed]:
     return placed
 
 
+def window_start(columns: Sequence[int], width: int) -> int:
+    """Where a window ``width`` columns wide starts to show a road's newest marks, given each
+    mark's column in the order drawn: the road's last ``width`` columns — or, when a dragon tail
+    runs further right than the window is wide, the newest mark's column, so it stays in view."""
+    if not columns:
+        return 0
+    return min(max(0, max(columns) + 1 - width), columns[-1])
+
+
 @dataclass
 class BigRoadCell:
     col: int

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NotRequired, TypedDict
@@ -22,6 +22,7 @@ from games.roads import (
     place,
     predictions,
     shoe_stats,
+    window_start,
 )
 from games.rules import Hand as DealtHand
 from games.rules import Winner
@@ -187,9 +188,27 @@ def _link(ids: dict[int, int], number: int | None, link: HandLink | None) -> str
     return link(ids[number])
 
 
-def scoreboard(shoe: Shoe, *, link: HandLink | None = None) -> dict[str, object]:
+def _road(name: str, marks: list[Mark], width: int | None = None) -> Road:
+    """A road as wide as its marks need (at least ``MIN_COLUMNS``); or, given ``width``, exactly
+    that many columns showing its newest marks (the older ones scroll off to the left)."""
+    if width is None:
+        return Road(name, max([mark["col"] + 1 for mark in marks] + [MIN_COLUMNS]), marks)
+    start = window_start([mark["col"] for mark in marks], width)
+    shown = [mark for mark in marks if start <= mark["col"] < start + width]
+    for mark in shown:
+        mark["col"] -= start
+    return Road(name, width, shown)
+
+
+def scoreboard(
+    shoe: Shoe, *, link: HandLink | None = None, widths: Mapping[str, int] | None = None
+) -> dict[str, object]:
     """Everything the scoreboard template draws. ``link`` turns a hand's id into the address of
-    its page, to make each mark a link (for hosts and dealers, who may see the bets)."""
+    its page, to make each mark a link (for hosts and dealers, who may see the bets).
+    ``widths`` (a road's name → columns) draws those roads at a fixed width, newest marks in
+    view, for a screen that shows them whole (the table display); other roads grow with the
+    shoe."""
+    widths = widths or {}
     marks, ids = shoe_marks(shoe)
     beads: list[Mark] = [
         {"col": cell.col, "row": cell.row, "winner": cell.hand.winner.value,
@@ -212,22 +231,17 @@ def scoreboard(shoe: Shoe, *, link: HandLink | None = None) -> dict[str, object]
     for name, offset in DERIVED_ROADS.items():
         colours = derived_road(marks, offset)
         spots = place(colours)
-        derived.append(
-            Road(
-                name,
-                max([spot.col + 1 for spot in spots] + [MIN_COLUMNS]),
-                [
-                    {"col": s.col, "row": s.row, "colour": c.value}
-                    for s, c in zip(spots, colours, strict=True)
-                ],
-            )
-        )
+        road: list[Mark] = [
+            {"col": s.col, "row": s.row, "colour": c.value}
+            for s, c in zip(spots, colours, strict=True)
+        ]
+        derived.append(_road(name, road, widths.get(name)))
     stats = shoe_stats(marks)
     return {
         "shoe": shoe,
         "rows": ROWS,
-        "bead": Road("bead_plate", max([b["col"] + 1 for b in beads] + [MIN_COLUMNS]), beads),
-        "big": Road("big_road", max([b["col"] + 1 for b in big] + [MIN_COLUMNS]), big),
+        "bead": _road("bead_plate", beads, widths.get("bead_plate")),
+        "big": _road("big_road", big, widths.get("big_road")),
         "derived": derived,
         "stats": stats,
         "percent": {

@@ -18,6 +18,15 @@ from games.payouts import pays_label
 from games.scoreboard import scoreboard
 
 DISPLAY_REFRESH_SECONDS = 5
+# The display's roads, in columns: fixed, so that each fills its part of the screen, with the
+# newest marks in view however long the shoe (16 bead columns hold 96 hands).
+DISPLAY_WIDTHS = {
+    "bead_plate": 16,
+    "big_road": 30,
+    "big_eye_boy": 52,
+    "small_road": 52,
+    "cockroach_pig": 52,
+}
 
 
 @login_not_required
@@ -67,7 +76,7 @@ def table_display(request: HttpRequest, event_id: int, token: str) -> HttpRespon
     )
     context = {
         "event": event,
-        "board": scoreboard(shoe) if shoe else None,
+        "board": scoreboard(shoe, widths=DISPLAY_WIDTHS) if shoe else None,
         "refresh_seconds": DISPLAY_REFRESH_SECONDS,
     }
     response = render(request, "games/table_display.html", context)

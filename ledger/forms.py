@@ -17,9 +17,9 @@ from django.utils.translation import gettext_lazy as _
 
 from games.cards import MAX_DECKS, MIN_DECKS
 from games.chips import MAX_CHIPS
-from games.entry import SEATS, BetEntry, HandEntry, TableRules
+from games.entry import SEATS, BetEntry, HandEntry, Problem, TableRules
 from games.forms import RuleSetForm, rule_set_from_cleaned
-from games.models import MAX_HANDS_PER_SHOE, Event
+from games.models import MAX_HAND_NUMBER, MAX_HANDS_PER_SHOE, Event
 from games.payouts import BetType, NoCommission, SideBet
 from games.rules import Winner
 from games.services import EVENT_FIELDS, EVENT_FIELDS_OPEN_AFTER_FIRST_HAND
@@ -102,7 +102,6 @@ class EventForm(forms.ModelForm[Event]):
         return fields if self.frozen else fields | {"rules": data["rule_set"]}
 
 
-MAX_HAND_NUMBER = 32767  # the column is a small integer on every database
 MSG_SEATING_UNREADABLE = _("The page's seating is unreadable: reload the page.")
 
 
@@ -250,7 +249,11 @@ class HandForm(forms.Form):
                 target: str | None = names[problem.bet]
             else:
                 target = problem.field.value if problem.field.value in self.fields else None
-            self.add_error(target, problem.message_in(entry, gettext))
+            self.add_error(target, self.problem_message(problem, entry))
+
+    def problem_message(self, problem: Problem, entry: HandEntry) -> str:
+        """A problem as the page says it (a bet's names its seat: ``Seat 3 · Banker: …``)."""
+        return problem.message_in(entry, gettext)
 
     def stake_errors(self) -> list[str]:
         return [
@@ -261,12 +264,54 @@ class HandForm(forms.Form):
         ]
 
 
+MSG_ON_GUEST_SEAT = _("Seat {seat} · {guest} · {bet}: {problem}")
+
+
 class CorrectionForm(HandForm):
+    """A recorded hand, corrected. ``guests`` (seat → guest) is who sat where for that hand: a
+    bet's problem names the guest as well as the seat."""
+
     reason = forms.CharField(label=_("Reason"), max_length=300)
     # The version of the hand the correction was made from (see ``services.hand_correct``).
     version = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**31 - 1)
     number = forms.IntegerField(widget=forms.HiddenInput, required=False)
     idempotency_key = forms.UUIDField(widget=forms.HiddenInput, required=False)
+
+    def __init__(
+        self, *args: Any, guests: Mapping[int, Guest] | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.guests = dict(guests or {})
+
+    def problem_message(self, problem: Problem, entry: HandEntry) -> str:
+        bet = entry.bets[problem.bet] if problem.bet is not None else None
+        guest = self.guests.get(bet.seat) if bet is not None and isinstance(bet.seat, int) else None
+        if bet is None or guest is None or not isinstance(bet.bet, BetType):
+            return super().problem_message(problem, entry)
+        return MSG_ON_GUEST_SEAT.format(
+            seat=bet.seat, guest=guest.name, bet=gettext(bet.bet.label),
+            problem=problem.message(gettext),
+        )  # fmt: skip
+
+
+MSG_HAND_NUMBER_UNREADABLE = _("“{text}” is not a hand number: type a whole number, such as 17.")
+MSG_HAND_NUMBER_MISSING = _("Type the number of the hand to go to.")
+
+
+class HandNumberForm(forms.Form):
+    """The "Go to hand [number]" form: a hand by its number (the view says if it was played)."""
+
+    number = forms.CharField(required=False)
+
+    def clean_number(self) -> int:
+        text: str = self.cleaned_data["number"].strip()
+        if not text:
+            raise ValidationError(MSG_HAND_NUMBER_MISSING)
+        number = int(text) if text.isdecimal() and len(text) <= 6 else 0
+        if not 1 <= number <= MAX_HAND_NUMBER:
+            shown = text if len(text) <= 12 else text[:12] + "…"
+            raise ValidationError(MSG_HAND_NUMBER_UNREADABLE.format(text=shown))
+        return number
 
 
 class GuestAddForm(forms.Form):

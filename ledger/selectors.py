@@ -12,7 +12,7 @@ from django.db.models import Count, QuerySet
 from django_stubs_ext import WithAnnotations
 
 from games.entry import SEATS
-from games.models import Event, Hand, Shoe
+from games.models import MAX_HAND_NUMBER, Event, Hand, Shoe
 from games.payouts import BetType
 from ledger.models import Bet, Guest, HandRevision, Seating
 from ledger.money import ZERO, money_sum
@@ -167,3 +167,54 @@ def event_open_things(event: Event) -> EventOpenThings:
         hands=Hand.objects.filter(shoe__event=event).count(),
         open_shoes=[shoe for shoe in shoes if shoe.is_open],
     )
+
+
+def guests_at(shoe: Shoe, number: int) -> dict[int, Guest]:
+    """Who sat where for hand ``number`` of ``shoe``: seat → guest (one query)."""
+    return {s.seat: s.guest for s in Seating.objects.at(shoe, number).select_related("guest")}
+
+
+@dataclass(frozen=True)
+class IndexedHand:
+    pk: int
+    number: int
+    winner: str  # a Winner's value
+
+
+@dataclass(frozen=True)
+class HandIndex:
+    """Every hand of a shoe by number and winner, for ``ledger/_hand_index.html``; ``current``
+    is the number of the hand whose page shows it (``None`` on the table page)."""
+
+    shoe_id: int
+    hands: list[IndexedHand]
+    current: int | None = None
+
+    def _at(self, step: int) -> IndexedHand | None:
+        numbers = [hand.number for hand in self.hands]
+        if self.current not in numbers:
+            return None
+        position = numbers.index(self.current) + step
+        return self.hands[position] if 0 <= position < len(self.hands) else None
+
+    @property
+    def previous(self) -> IndexedHand | None:
+        return self._at(-1)
+
+    @property
+    def next(self) -> IndexedHand | None:
+        return self._at(1)
+
+
+def hand_index(shoe_id: int, current: int | None = None) -> HandIndex:
+    """The shoe's hands, numbers and winners only, in one query whatever the shoe's size."""
+    rows = Hand.objects.filter(shoe_id=shoe_id).order_by("number")
+    hands = [IndexedHand(*row) for row in rows.values_list("pk", "number", "winner")]
+    return HandIndex(shoe_id=shoe_id, hands=hands, current=current)
+
+
+def hand_id_by_number(shoe_id: int, number: int) -> int | None:
+    """The id of hand ``number`` of a shoe, or ``None`` if no such hand was played."""
+    if not 1 <= number <= MAX_HAND_NUMBER:
+        return None
+    return Hand.objects.filter(shoe_id=shoe_id, number=number).values_list("pk", flat=True).first()

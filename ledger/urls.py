@@ -39,6 +39,12 @@ urlpatterns = [
     path("shoes/<id:shoe_id>/", table.shoe_table, name="shoe_table"),
     path("shoes/<id:shoe_id>/hands/", table.hand_record, name="hand_record"),
     path("shoes/<id:shoe_id>/hands/undo/", table.hand_undo, name="hand_undo"),
+    path("shoes/<id:shoe_id>/hands/go/", hands.hand_go, name="hand_go"),
+    path(
+        "shoes/<id:shoe_id>/hands/<id:number>/",
+        hands.hand_by_number,
+        name="hand_by_number",
+    ),
     path("shoes/<id:shoe_id>/seats/", table.seat_change, name="seat_change"),
     path("shoes/<id:shoe_id>/deal/", table.deal_helper, name="deal_helper"),
     path("shoes/<id:shoe_id>/close/", table.shoe_close, name="shoe_close"),

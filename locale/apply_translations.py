@@ -35,6 +35,7 @@ def main() -> int:
     missing, wrong = [], []
     for entry in catalogue:
         entry.flags = [flag for flag in entry.flags if flag != "fuzzy"]
+        entry.previous_msgid = entry.previous_msgid_plural = entry.previous_msgctxt = None  # "#|"
         if entry.msgid_plural:
             forms = JA_PLURAL.get(entry.msgid)
             if forms is None:

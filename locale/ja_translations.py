@@ -437,6 +437,17 @@ JA = {
     "Close shoe %(number)s?": "シュー%(number)sを終了しますか？",
     "Closing a shoe ends it: no more hands are logged or undone in it and its seats stay as they are. Its hands can still be corrected from their pages until the event is closed, and a host can reopen the shoe.": "シューを終了すると、そのシューではハンドの記録や取り消しができなくなり、シートもそのまま残ります。ハンドはイベントを終了するまで各ハンドのページから訂正でき、ホストはシューを再開できます。",
     "Nobody is seated.": "誰も着席していません。",
+    "Seat {seat} · {guest} · {bet}: {problem}": "シート{seat}・{guest}・{bet}：{problem}",
+    "“{text}” is not a hand number: type a whole number, such as 17.": "「{text}」はハンド番号ではありません。17のような整数を入力してください。",
+    "Type the number of the hand to go to.": "移動するハンドの番号を入力してください。",
+    "Shoe {shoe} has no hand {number}: its hands are 1 to {last}.": "シュー{shoe}にハンド{number}はありません。ハンドは1〜{last}です。",
+    "Shoe {shoe} has no hands yet.": "シュー{shoe}にはまだハンドがありません。",
+    "Hands of this shoe": "このシューのハンド",
+    "Go to hand": "ハンドへ移動",
+    "Go": "移動",
+    "All hands (%(hands)s)": "全ハンド（%(hands)s）",
+    "Seat %(seat)s · %(guest)s": "シート%(seat)s・%(guest)s",
+    "Seat %(seat)s · empty": "シート%(seat)s・空席",
 }
 
 JA_PLURAL = {

@@ -2,29 +2,37 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import cast
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpResponse, QueryDict
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET
 
 from games.entry import SEATS
-from games.models import Hand
+from games.models import Hand, Shoe
 from games.payouts import BetType
 from ledger import services
 from ledger.forms import (
     CorrectionForm,
     HandForm,
+    HandNumberForm,
     add_service_errors,
     stake_cells,
     stake_field_name,
     stake_text,
 )
-from ledger.selectors import hand_with_history
+from ledger.models import Guest
+from ledger.selectors import guests_at, hand_id_by_number, hand_index, hand_with_history
 from shoebook.roles import AuthenticatedHttpRequest, is_host, table_staff_required
+
+MSG_NO_SUCH_HAND = gettext_lazy("Shoe {shoe} has no hand {number}: its hands are 1 to {last}.")
+MSG_NO_HANDS_YET = gettext_lazy("Shoe {shoe} has no hands yet.")
 
 
 @table_staff_required
@@ -33,9 +41,11 @@ def hand_detail(request: AuthenticatedHttpRequest, hand_id: int) -> HttpResponse
     event = hand.shoe.event
     bet_types = event.rule_set.offered_bets
     form: CorrectionForm | None = None
+    guests: dict[int, Guest] = {}
     if is_host(request.user):
+        guests = guests_at(hand.shoe, hand.number)
         if request.method == "POST":
-            form = CorrectionForm(request.POST, bet_types=bet_types)
+            form = CorrectionForm(request.POST, bet_types=bet_types, guests=guests)
             if form.is_valid():
                 try:
                     services.hand_correct(
@@ -57,7 +67,9 @@ def hand_detail(request: AuthenticatedHttpRequest, hand_id: int) -> HttpResponse
                     )
                     return redirect("ledger:hand_detail", hand.pk)
         else:
-            form = CorrectionForm(initial=_correction_initial(hand), bet_types=bet_types)
+            form = CorrectionForm(
+                initial=_correction_initial(hand), bet_types=bet_types, guests=guests
+            )
     elif request.method == "POST":
         raise PermissionDenied
     bets, revisions = hand_with_history(hand)
@@ -68,9 +80,10 @@ def hand_detail(request: AuthenticatedHttpRequest, hand_id: int) -> HttpResponse
         "bets": bets,
         "revisions": revisions,
         "form": form,
-        "stake_rows": _stake_rows(form, bet_types) if form else [],
+        "stake_rows": _stake_rows(form, bet_types, guests) if form else [],
         "bet_labels": [_(bet.label) for bet in bet_types],
         "table_url": reverse("ledger:shoe_table", args=[hand.shoe_id]),
+        "hand_index": hand_index(hand.shoe_id, current=hand.number),
     }
     return render(request, "ledger/hand_detail.html", context)
 
@@ -80,7 +93,7 @@ def _against_current(form: CorrectionForm, hand: Hand) -> CorrectionForm:
     deliberate act, after looking at what changed."""
     data = cast(QueryDict, form.data).copy()
     data["version"] = str(hand.version)
-    current = CorrectionForm(data, bet_types=form.bet_types)
+    current = CorrectionForm(data, bet_types=form.bet_types, guests=form.guests)
     current.is_valid()
     return current
 
@@ -99,5 +112,54 @@ def _correction_initial(hand: Hand) -> dict[str, object]:
     return initial
 
 
-def _stake_rows(form: HandForm, bet_types: tuple[BetType, ...]) -> list[dict[str, object]]:
-    return [{"seat": seat, "cells": stake_cells(form, seat, bet_types)} for seat in SEATS]
+def _stake_rows(
+    form: HandForm, bet_types: tuple[BetType, ...], guests: Mapping[int, Guest]
+) -> list[dict[str, object]]:
+    """Each seat's stake boxes, with the guest who sat there for the hand (``None``: empty)."""
+    return [
+        {"seat": seat, "guest": guests.get(seat), "cells": stake_cells(form, seat, bet_types)}
+        for seat in SEATS
+    ]
+
+
+@table_staff_required
+@require_GET
+def hand_by_number(request: AuthenticatedHttpRequest, shoe_id: int, number: int) -> HttpResponse:
+    """``/shoes/<id>/hands/<number>/``: the page of a shoe's hand by its number."""
+    hand_id = hand_id_by_number(shoe_id, number)
+    if hand_id is None:
+        raise Http404
+    return redirect("ledger:hand_detail", hand_id)
+
+
+@table_staff_required
+@require_GET
+def hand_go(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse:
+    """The "Go to hand [number]" form: that hand's page, or back where the form was, saying why
+    not (a number that is no number, or a hand not played)."""
+    shoe = get_object_or_404(Shoe, pk=shoe_id)
+    form = HandNumberForm(request.GET)
+    if not form.is_valid():
+        return _not_gone(request, shoe, str(form.errors["number"][0]))
+    number: int = form.cleaned_data["number"]
+    hand_id = hand_id_by_number(shoe.pk, number)
+    if hand_id is None:
+        return _not_gone(request, shoe, _no_such_hand(shoe, number))
+    return redirect("ledger:hand_detail", hand_id)
+
+
+def _no_such_hand(shoe: Shoe, number: int) -> str:
+    last = shoe.hands.count()
+    if not last:
+        return MSG_NO_HANDS_YET.format(shoe=shoe.number)
+    return MSG_NO_SUCH_HAND.format(shoe=shoe.number, number=number, last=last)
+
+
+def _not_gone(request: AuthenticatedHttpRequest, shoe: Shoe, message: str) -> HttpResponse:
+    """Back to the hand whose page had the form (``at``, its number), else the table."""
+    messages.error(request, message)
+    at = HandNumberForm({"number": request.GET.get("at", "")})
+    came_from = hand_id_by_number(shoe.pk, at.cleaned_data["number"]) if at.is_valid() else None
+    if came_from is not None:
+        return redirect("ledger:hand_detail", came_from)
+    return redirect("ledger:shoe_table", shoe.pk)

@@ -37,7 +37,7 @@ from games.scoreboard import scoreboard
 from ledger import services
 from ledger.forms import HandForm, add_service_errors, seating_token, stake_cells
 from ledger.models import Guest, HandRevision
-from ledger.selectors import SeatState, seating_of, shoe_open_things, table_state
+from ledger.selectors import SeatState, hand_index, seating_of, shoe_open_things, table_state
 from ledger.services import HandSnapshot
 from shoebook.converters import id_or_none
 from shoebook.roles import AuthenticatedHttpRequest, host_required, is_host, table_staff_required
@@ -133,6 +133,7 @@ def _render_table(
         "ranks": RANKS,
         "keypad": keypad_rules(state.event.decks),
         "board": scoreboard(shoe, link=hand_link),
+        "hand_index": hand_index(shoe.pk),
         "deal": deal_panel(
             shoe,
             player_text=form["player_cards"].value() or "",

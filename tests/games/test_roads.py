@@ -14,6 +14,7 @@ from games.roads import (
     place,
     predictions,
     shoe_stats,
+    window_start,
 )
 from games.rules import Winner
 from games.shoe import Shoe
@@ -162,3 +163,37 @@ def test_any_sequence_places_every_mark_once_within_six_rows(results):
     for offset in (1, 2, 3):
         spots = place(derived_road(hands, offset))
         assert len({(s.col, s.row) for s in spots}) == len(spots)
+
+
+def cols(cells) -> list[int]:
+    return [cell.col for cell in cells]
+
+
+@pytest.mark.parametrize(
+    ("results", "width", "start"),
+    [
+        ("", 30, 0),  # nothing drawn yet
+        ("BPBP", 30, 0),  # fits: from the first column
+        ("BP" * 20, 30, 10),  # 40 columns: the last 30
+        ("BP" * 15, 30, 0),  # exactly 30
+        ("BP" * 15 + "B", 30, 1),
+        ("B" * 10 + "P", 5, 0),  # the dragon tail reaches column 4
+    ],
+)
+def test_a_window_shows_a_roads_newest_columns(results, width, start):
+    assert window_start(cols(big_road(marks(results))), width) == start
+
+
+def test_a_window_keeps_the_newest_mark_when_a_tail_is_wider_than_it():
+    road = big_road(marks("B" * 10 + "P"))  # the tail runs to column 4; P is in column 1
+    assert positions(road)[-1] == (1, 0)
+    assert window_start(cols(road), 2) == 1  # not 3: the newest mark stays in view
+
+
+@given(st.lists(st.sampled_from("BPT"), min_size=1, max_size=120), st.integers(1, 40))
+def test_any_window_holds_the_newest_mark_and_is_full_when_it_can_be(results, width):
+    road = big_road(marks("".join(results)))
+    columns = cols(road)
+    start = window_start(columns, width)
+    assert start <= columns[-1] < start + width  # the newest mark is in view
+    assert start == 0 or max(columns) == start + width - 1 or start == columns[-1]

@@ -6,8 +6,11 @@ import pytest
 from django.urls import reverse
 
 from games import services as game_services
+from games.scoreboard import scoreboard
+from games.views import DISPLAY_WIDTHS
 from ledger import services
 from tests.conftest import bet
+from tests.pages import text
 
 pytestmark = pytest.mark.django_db
 
@@ -62,3 +65,30 @@ def test_only_hosts_issue_display_links(client, dealer, played):
     client.force_login(dealer)
     response = client.post(reverse("ledger:display_link_issue", args=[played.event_id]))
     assert response.status_code == 403
+
+
+def test_a_road_of_fixed_width_shows_its_newest_columns(shoe, record):
+    for result in "B" * 8 + "PB" * 12:  # the tail reaches column 2; 25 columns in all
+        record(shoe, result=result, player_pair=False, banker_pair=False)
+    grown = scoreboard(shoe)["big"]
+    assert grown.columns == 25
+    fixed = scoreboard(shoe, widths={"big_road": 10, "small_road": 40})
+    big = fixed["big"]
+    assert (big.columns, big.width) == (10, 100)
+    assert [mark["number"] for mark in big.marks] == list(range(23, 33))  # the last ten
+    assert [(mark["col"], mark["row"]) for mark in big.marks] == [(c, 0) for c in range(10)]
+    assert 'viewBox="0 0 100 60"' in big.svg
+    small = next(road for road in fixed["derived"] if road.name == "small_road")
+    assert small.columns == 40  # fewer marks than that: the grid is drawn to the full width
+    assert fixed["bead"].columns == 12  # roads not given a width grow as before
+
+
+def test_the_table_display_draws_the_newest_columns_of_a_long_shoe(client, shoe, record):
+    for result in "PB" * 35:  # 70 columns
+        record(shoe, result=result, player_pair=False, banker_pair=False)
+    token = game_services.event_display_link_issue(event=shoe.event)
+    page = client.get(reverse("display:table_display", args=[shoe.event_id, token]))
+    marks = [int(n) for n in re.findall(r'class="big big-\w+" data-hand="(\d+)"', text(page))]
+    assert marks == list(range(71 - DISPLAY_WIDTHS["big_road"], 71))
+    table = scoreboard(shoe)["big"]
+    assert len(table.marks) == 70  # the host's table page still draws the whole road
