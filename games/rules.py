@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 
 from games.cards import Card, format_cards, is_pair, total
 from games.messages import Label, RuleError, gettext_noop
@@ -317,6 +318,7 @@ class Outcome:
         )
 
 
+@cache
 def tableau() -> dict[str, object]:
     """The drawing rules as plain data, for the table page's keypad: it places each tapped card
     on its side at once (and while offline) with these, before the server's reading arrives.

@@ -54,21 +54,23 @@ def new_page(browser, width, height, **options):
     return page
 
 
-@pytest.fixture
-def phone(browser):
-    """A page the size of a small phone (360 × 740), with touch."""
-    page = new_page(browser, 360, 740, has_touch=True)
+def touch_screen(browser, width, height):
+    """A page of that size with touch, checked for script errors when the test ends."""
+    page = new_page(browser, width, height, has_touch=True)
     yield page
     assert not page.script_errors, page.script_errors
     page.context.close()
+
+
+@pytest.fixture
+def phone(browser):
+    """A small phone: 360 × 740."""
+    yield from touch_screen(browser, 360, 740)
 
 
 @pytest.fixture
 def tablet(browser):
-    page = new_page(browser, 1024, 768, has_touch=True)
-    yield page
-    assert not page.script_errors, page.script_errors
-    page.context.close()
+    yield from touch_screen(browser, 1024, 768)
 
 
 @pytest.fixture

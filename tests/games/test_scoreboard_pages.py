@@ -56,6 +56,7 @@ def test_the_table_display_is_read_only_refreshes_itself_and_needs_its_link(clie
     assert 'hx-trigger="every 5s"' in page
     assert "<form" not in page and "<button" not in page and "<input" not in page
     assert "/hands/" not in page
+    assert 'rel="icon"' in page  # no 404 for /favicon.ico on a TV left on all night
     assert len(re.findall(r'class="big big-', page)) == 2
     game_services.event_display_link_issue(event=event)  # replaced: the old link stops
     assert client.get(link).status_code == 404

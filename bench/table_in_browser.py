@@ -1,0 +1,240 @@
+"""The table page in a real browser: taps per hand, Save to the updated page, widths at 360 px.
+
+    .venv/bin/python bench/table_in_browser.py [--hands 20] [--latency 0 150]
+
+Needs the browser extra (`make test-browser` installs it) and Debian's chromium. A live server on
+a throwaway SQLite file (WAL, as in production) serves one event with seven guests seated.
+
+- **Taps**: a hand with five bets is entered on a 360 × 740 touch screen the shortest way the
+  page allows (by result, by cards, and with Repeat last bets); every tap is counted and the saved
+  hand is checked against what was meant.
+- **Save → updated page**: from the tap on Save to "Hand N saved" on screen, with Chromium's own
+  latency added to every request. The page's script (one fetch, the table's part swapped in) is
+  compared side by side with the floor: the same form without JavaScript, a full-page POST and
+  redirect.
+- **Widths**: every page's width at 360 px, in English and Japanese.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import re
+import statistics
+import time
+from decimal import Decimal
+
+from throwaway import django_on_throwaway_sqlite
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+PASSWORD = "bench-password"
+FIVE_BETS = (("1", "player", 10), ("2", "banker", 20), ("3", "banker", 10), ("5", "player", 50),
+             ("7", "tie", 10))  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--hands", type=int, default=20, help="saves timed per latency and mode")
+    parser.add_argument("--latency", type=int, nargs="+", default=[0, 150], help="added ms")
+    options = parser.parse_args()
+
+    django_on_throwaway_sqlite("table")
+    logging.disable(logging.WARNING)  # each login's django-axes lines would bury the figures
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # the ORM is called beside Playwright's loop
+    night = Night()
+    server = live_server()
+    base_url = f"http://127.0.0.1:{server.port}"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"]
+        )
+        print_taps(browser, base_url, night)
+        print_save_times(browser, base_url, night, options.hands, options.latency)
+        print_widths(browser, base_url, night)
+        browser.close()
+    server.terminate()
+
+
+class Night:
+    """One event, an open shoe with seven guests seated, and a host who logs in."""
+
+    def __init__(self) -> None:
+        from django.contrib.auth.models import Group, User
+
+        from games import services as game_services
+        from games.payouts import STANDARD_RULES
+        from ledger import services
+        from ledger.demo import GUEST_NAMES
+
+        self.host = User.objects.create_user("bench-host", password=PASSWORD)
+        self.host.groups.add(Group.objects.get(name="Hosts"))
+        self.event = game_services.event_create(
+            name="Bench night", date="2026-11-22", rules=STANDARD_RULES, by=self.host
+        )
+        self.guests = [
+            services.event_guest_add(event=self.event, name=name, by=self.host)
+            for name in GUEST_NAMES[:7]
+        ]
+        self.shoe = game_services.shoe_start(event=self.event, by=self.host)
+        for seat, guest in enumerate(self.guests, start=1):
+            services.seat_guest(shoe=self.shoe, seat=seat, guest=guest, by=self.host)
+
+    def last_hand(self):
+        return self.shoe.hands.order_by("number").last()
+
+
+def live_server():
+    from django.contrib.staticfiles.handlers import StaticFilesHandler
+    from django.test.testcases import LiveServerThread
+
+    server = LiveServerThread("127.0.0.1", StaticFilesHandler)
+    server.daemon = True
+    server.start()
+    server.is_ready.wait()
+    if server.error:
+        raise server.error
+    return server
+
+
+def table_page(browser, base_url, night, *, javascript=True, latency=0):
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, has_touch=True, java_script_enabled=javascript
+    )
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    page.goto(f"{base_url}/accounts/login/")
+    page.fill("input[name=username]", night.host.username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base_url}/events/")
+    if latency:
+        session = context.new_cdp_session(page)
+        session.send("Network.enable")
+        session.send(
+            "Network.emulateNetworkConditions",
+            {"offline": False, "latency": latency, "downloadThroughput": -1,
+             "uploadThroughput": -1},
+        )  # fmt: skip
+    page.goto(f"{base_url}/shoes/{night.shoe.pk}/")
+    return page
+
+
+class Taps:
+    """Taps on the page, counted."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.count = 0
+
+    def __call__(self, selector: str) -> None:
+        self.page.tap(selector)
+        self.count += 1
+
+    def stakes(self) -> None:
+        for seat, bet, amount in FIVE_BETS:
+            self(f"input[name=stake_{seat}_{bet}]")  # the first tap chooses the box
+            self(f"button.chip[data-chip='{amount}']")
+
+    def repeat(self) -> None:
+        self("[data-repeat]")
+
+    def banker_wins(self) -> None:
+        self(".outcome-banker")
+
+    def deal(self) -> None:
+        for rank in ("9", "J", "7", "J", "10"):  # P 9 7, B J J 10: Player wins 6–0
+            self(f".keypad [data-rank='{rank}']")
+        self.page.locator("#deal-status", has_text="wins").wait_for()
+
+    def save(self, number: int) -> None:
+        self("button.save")
+        self.page.get_by_text(f"Hand {number} saved").wait_for()
+
+
+def print_taps(browser, base_url, night) -> None:
+    page = table_page(browser, base_url, night)
+    start = night.shoe.hands.count() + 1
+    entries = {
+        "5 bets, by result": lambda taps: (taps.stakes(), taps.banker_wins()),
+        "5 bets, by cards": lambda taps: (taps.stakes(), taps.deal()),
+        "Repeat last bets, by result": lambda taps: (taps.repeat(), taps.banker_wins()),
+        "Repeat last bets, by cards": lambda taps: (taps.repeat(), taps.deal()),
+    }
+    rows = []
+    for label, entry in entries.items():
+        taps = Taps(page)
+        entry(taps)
+        taps.save(start + len(rows))
+        stakes = sorted((bet.seat, bet.bet_type, bet.stake) for bet in night.last_hand().bets.all())
+        meant = sorted((int(seat), bet, Decimal(amount)) for seat, bet, amount in FIVE_BETS)
+        if stakes != meant:
+            raise SystemExit(f"{label}: saved {stakes}, meant {meant}")
+        rows.append((label, taps.count))
+    page.context.close()
+    print("taps per hand on a 360 × 740 touch screen (each saved hand checked)")
+    for label, count in rows:
+        print(f"  {label:<30} {count:>3} taps")
+
+
+def print_save_times(browser, base_url, night, hands: int, latencies) -> None:
+    print(f"Save → updated page, {hands} hands each (ms, p50 / max)")
+    print(f"  {'added latency':<15} {'page script':>16} {'no script (floor)':>20}")
+    for latency in latencies:
+        scripted = save_times(browser, base_url, night, hands, latency, javascript=True)
+        floor = save_times(browser, base_url, night, hands, latency, javascript=False)
+        print(f"  {f'{latency} ms':<15} {summary(scripted):>16} {summary(floor):>20}")
+
+
+def save_times(browser, base_url, night, hands, latency, *, javascript) -> list[float]:
+    page = table_page(browser, base_url, night, javascript=javascript, latency=latency)
+    timings = []
+    for _ in range(hands):
+        number = night.shoe.hands.count() + 1
+        for seat, bet, amount in FIVE_BETS:
+            page.fill(f"input[name=stake_{seat}_{bet}]", str(amount))
+        page.check("input[name=result][value=banker]", force=True)
+        begin = time.perf_counter()
+        page.click("button.save")
+        page.get_by_text(f"Hand {number} saved").wait_for()
+        timings.append((time.perf_counter() - begin) * 1000)
+        if night.last_hand().number != number:
+            raise SystemExit(f"Hand {number} was not recorded.")
+    page.context.close()
+    return timings
+
+
+def summary(timings: list[float]) -> str:
+    return f"{statistics.median(timings):.0f} / {max(timings):.0f}"
+
+
+def print_widths(browser, base_url, night) -> None:
+    from games import services as game_services
+    from ledger import services
+
+    guest = night.guests[0]
+    hand = night.last_hand()
+    token = services.guest_link_issue(guest=guest)
+    display = game_services.event_display_link_issue(event=night.event)
+    event = night.event.pk
+    paths = ("/events/", "/events/new/", f"/events/{event}/", f"/events/{event}/results/",
+             f"/shoes/{night.shoe.pk}/", f"/hands/{hand.pk}/", "/guests/",
+             f"/guests/{guest.pk}/", f"/g/{guest.pk}/{token}/", f"/display/{event}/{display}/",
+             "/standings/", "/house/", "/audit/", "/rules/")  # fmt: skip
+    page = table_page(browser, base_url, night)
+    print("page width at 360 px (scrollWidth; en / ja)")
+    for path in paths:
+        widths = []
+        for language in ("en", "ja"):
+            page.context.set_extra_http_headers({"Accept-Language": language})
+            page.goto(base_url + path)
+            widths.append(page.evaluate("document.documentElement.scrollWidth"))
+        shown = re.sub(r"/[\w-]{40,}/", "/<token>/", path)
+        print(f"  {shown:<30} {widths[0]:>4} / {widths[1]:>4}")
+    page.context.close()
+
+
+if __name__ == "__main__":
+    main()
