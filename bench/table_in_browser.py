@@ -228,7 +228,9 @@ def print_widths(browser, base_url, night) -> None:
     for path in paths:
         widths = []
         for language in ("en", "ja"):
-            page.context.set_extra_http_headers({"Accept-Language": language})
+            page.context.add_cookies(
+                [{"name": "django_language", "value": language, "url": base_url}]
+            )  # the context's locale, not an extra header, sets Accept-Language
             page.goto(base_url + path)
             widths.append(page.evaluate("document.documentElement.scrollWidth"))
         shown = re.sub(r"/[\w-]{40,}/", "/<token>/", path)

@@ -33,25 +33,32 @@ class Event(models.Model):
         MIDI = "midi", _("Midi baccarat")
         MINI = "mini", _("Mini baccarat")
 
-    name = models.CharField(max_length=120)
-    date = models.DateField()
-    venue = models.CharField(max_length=120, blank=True)
-    format = models.CharField(max_length=4, choices=Format.choices, default=Format.MINI)
+    name = models.CharField(_("name"), max_length=120)
+    date = models.DateField(_("date"))
+    venue = models.CharField(_("venue"), max_length=120, blank=True)
+    format = models.CharField(
+        _("format"), max_length=4, choices=Format.choices, default=Format.MINI
+    )
     # A copy of the rule set, never a reference: editing a rule set later must not change the
     # results of nights already played.
     rules = models.JSONField(default=standard_rules)
-    decks = models.PositiveSmallIntegerField(default=8)
-    currency_symbol = models.CharField(max_length=4, default="$")
+    decks = models.PositiveSmallIntegerField(_("decks"), default=8)
+    currency_symbol = models.CharField(_("currency symbol"), max_length=4, default="$")
     yen_per_chip = models.DecimalField(
+        _("yen per chip"),
         max_digits=12,
         decimal_places=4,
         default=Decimal(100),
         help_text=_("Yen for one chip unit (the reference night: $1 = ¥100)."),
     )
-    table_min = MoneyField(default=Decimal(10), validators=[MaxValueValidator(MAX_CHIPS)])
-    table_max = MoneyField(default=Decimal(1000), validators=[MaxValueValidator(MAX_CHIPS)])
+    table_min = MoneyField(
+        _("table minimum"), default=Decimal(10), validators=[MaxValueValidator(MAX_CHIPS)]
+    )
+    table_max = MoneyField(
+        _("table maximum"), default=Decimal(1000), validators=[MaxValueValidator(MAX_CHIPS)]
+    )
     hands_per_shoe = models.PositiveSmallIntegerField(
-        default=40, validators=[MaxValueValidator(MAX_HANDS_PER_SHOE)]
+        _("hands per shoe"), default=40, validators=[MaxValueValidator(MAX_HANDS_PER_SHOE)]
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"

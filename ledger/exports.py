@@ -20,6 +20,7 @@ from typing import IO, TYPE_CHECKING, TypeAlias
 from django.db.models import QuerySet
 from django.http import FileResponse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from openpyxl import Workbook
 from openpyxl.cell import Cell
 from openpyxl.cell.cell import ERROR_CODES, ILLEGAL_CHARACTERS_RE
@@ -272,7 +273,7 @@ def hands_sheet(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
         Column(name, width, kind)
         for name, width, kind in zip(HANDS_COLUMNS, widths, HANDS_FORMATS, strict=True)
     ]
-    return _("Hands"), columns, hands_rows(events, guest)
+    return pgettext("workbook sheet of every hand", "Hands"), columns, hands_rows(events, guest)
 
 
 def settlements_sheet(settlements: QuerySet[Settlement]) -> SheetSpec:

@@ -10,6 +10,7 @@ from typing import Any
 from django.db.models import Sum
 
 from games.chips import MoneyField
+from games.messages import MINUS
 from games.messages import format_chips as format_chips  # the pages' one way to write chips
 
 ZERO = Decimal("0.00")
@@ -26,6 +27,13 @@ def to_yen(chips: Decimal, yen_per_chip: Decimal) -> Decimal:
 def format_yen(amount: Decimal) -> str:
     """¥65,400, ¥−65,400."""
     return "¥" + format_chips(amount.quantize(YEN, rounding=ROUND_HALF_UP))
+
+
+def format_percent(value: Decimal | None) -> str:
+    """A share with its true minus sign: −3.79%; a dash when there is none."""
+    if value is None:
+        return "—"
+    return f"{MINUS if value < 0 else ''}{abs(value)}%"
 
 
 def money_sum(field: str, **kwargs: Any) -> Sum:

@@ -10,9 +10,12 @@ import django_tables2 as tables
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from ledger.money import format_chips, format_yen
+from ledger.audit import describe_change, describe_place
+from ledger.models import AuditEntry
+from ledger.money import format_chips, format_percent, format_yen
 
 NUMBERS = {"class": "numbers"}
+NAME = {"td": {"class": "name"}, "th": {"class": "name"}}  # text: left-aligned among numbers
 
 
 class ChipsColumn(tables.Column):
@@ -53,7 +56,7 @@ class GuestResultTable(tables.Table):
 
 class StandingsTable(tables.Table):
     rank = tables.Column(orderable=False, verbose_name=_("#"))
-    name = tables.Column(verbose_name=_("Guest"))
+    name = tables.Column(verbose_name=_("Guest"), attrs=NAME)
     net = ChipsColumn(signed=True, verbose_name=_("Net"))
     hands = tables.Column(verbose_name=_("Hands"), attrs={"td": {"class": "num"}})
     commission = ChipsColumn(verbose_name=_("Commission"))
@@ -64,8 +67,12 @@ class StandingsTable(tables.Table):
 
 
 class HouseTable(tables.Table):
-    date = tables.DateColumn(format="Y-m-d", verbose_name=_("Date"))
-    event = tables.Column(linkify=False, verbose_name=_("Event"))
+    date = tables.DateColumn(
+        format="Y-m-d",
+        verbose_name=_("Date"),
+        attrs={"td": {"class": "date"}, "th": {"class": "date"}},
+    )
+    event = tables.Column(linkify=False, verbose_name=_("Event"), attrs=NAME)
     hands = tables.Column(verbose_name=_("Hands"), attrs={"td": {"class": "num"}})
     wagered = ChipsColumn(verbose_name=_("Drop"))
     commission = ChipsColumn(verbose_name=_("Commission"))
@@ -77,21 +84,19 @@ class HouseTable(tables.Table):
     class Meta:
         attrs = NUMBERS
         order_by = "date"
+        # What the house made first: on a phone it is in view without scrolling sideways.
+        sequence = ("date", "event", "house_net", "house_net_yen", "hold", "commission", "wagered",
+                    "hands", "hands_per_hour")  # fmt: skip
+
+    def render_hold(self, value: Decimal) -> str:
+        return format_percent(value)
 
     def render_event(self, record: Mapping[str, object]) -> str:
-        return format_html('<a href="{}">{}</a>', record["url"], record["event"])
-
-
-def _change(value: Any) -> str:
-    """A journal snapshot in one line: result, cards, and each bet's stake and net."""
-    if not value:
-        return "—"
-    if not isinstance(value.get("bets"), list):  # not a hand: a settlement, an import, an edit
-        return ", ".join(f"{key}: {item}" for key, item in value.items() if key != "guest_id")
-    cards = f" {value['player_cards']} / {value['banker_cards']}" if value["player_cards"] else ""
-    bets = "; ".join(f"seat {b['seat']} {b['guest']} {b['bet_type']} {b['stake']} → {b['net']}"
-                     for b in value["bets"]) or "no bets"  # fmt: skip
-    return f"{value['winner']}{cards} · {bets}"
+        # On a phone the date column gives way to the house's figures and shows here instead.
+        return format_html(
+            '<a href="{}">{}</a><span class="date-under">{}</span>',
+            record["url"], record["event"], str(record["date"]),
+        )  # fmt: skip
 
 
 class AuditTable(tables.Table):
@@ -106,8 +111,14 @@ class AuditTable(tables.Table):
         attrs = NUMBERS
         orderable = False
 
+    def render_action(self, record: AuditEntry) -> str:
+        return str(record.get_action_display())
+
+    def render_summary(self, value: str) -> str:
+        return describe_place(value)
+
     def render_before(self, value: Any) -> str:
-        return _change(value)
+        return describe_change(value)
 
     def render_after(self, value: Any) -> str:
-        return _change(value)
+        return describe_change(value)

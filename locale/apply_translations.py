@@ -24,6 +24,12 @@ def placeholders(text: str) -> list[str]:
     return sorted(PLACEHOLDER.findall(text))
 
 
+def key(entry: polib.POEntry) -> str:
+    """A text's key in ja_translations.py: the msgid, after its context and gettext's
+    separator (\\x04) when it has one (``pgettext``)."""
+    return f"{entry.msgctxt}\x04{entry.msgid}" if entry.msgctxt else entry.msgid
+
+
 def main() -> int:
     po_path = HERE / "ja" / "LC_MESSAGES" / "django.po"
     catalogue = polib.pofile(str(po_path))
@@ -31,7 +37,7 @@ def main() -> int:
     catalogue.metadata["Language"] = "ja"
     # Texts no longer in the code: drop them here and from ja_translations.py.
     catalogue[:] = [entry for entry in catalogue if not entry.obsolete]
-    current = {entry.msgid for entry in catalogue}
+    current = {key(entry) for entry in catalogue}
     missing, wrong = [], []
     for entry in catalogue:
         entry.flags = [flag for flag in entry.flags if flag != "fuzzy"]
@@ -43,7 +49,7 @@ def main() -> int:
                 continue
             entry.msgstr_plural = dict(enumerate(forms))
             continue
-        text = JA.get(entry.msgid)
+        text = JA.get(key(entry))
         if text is None:
             missing.append(entry.msgid)
             continue

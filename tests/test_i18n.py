@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import io
 import uuid
+from decimal import Decimal
 from pathlib import Path
 
 import polib
 import pytest
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from openpyxl import load_workbook
 
+from games.models import Event
 from ledger import services
+from ledger.exports import workbook_bytes
+from ledger.models import Settlement
+from tests.conftest import bet
 
 LOCALE = Path(__file__).resolve().parent.parent / "locale" / "ja" / "LC_MESSAGES"
 pytestmark = pytest.mark.django_db
@@ -73,3 +82,57 @@ def test_every_text_is_translated_and_the_compiled_catalogue_is_current():
     assert {e.msgid: e.msgstr for e in source if not e.msgid_plural} == {
         e.msgid: e.msgstr for e in compiled if e.msgid and not e.msgid_plural
     }
+
+
+def test_the_event_form_is_labelled_in_japanese(client, host):
+    client.force_login(host)
+    page = client.get(reverse("ledger:event_create"), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    for english in ("Name:", "Venue:", "Currency symbol", "Yen per chip", "Hands per shoe"):
+        assert english not in page
+    with translation.override("ja"):
+        labels = [str(Event._meta.get_field(name).verbose_name) for name in JAPANESE_LABELLED]
+    assert all(label and label.isascii() is False for label in labels), labels
+    assert all(f"{label}:" in page for label in labels)
+
+
+JAPANESE_LABELLED = ("name", "date", "venue", "format", "decks", "currency_symbol", "yen_per_chip",
+                     "table_min", "table_max", "hands_per_shoe")  # fmt: skip
+
+
+def test_the_audit_log_reads_in_japanese_entries_written_before_included(
+    client, host, seated, shoe, record
+):
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "tie", 10)])
+    services.settlement_record(
+        guest=seated[1], event=shoe.event, amount=Decimal("-97.5"), method="cash", by=host
+    )
+    client.force_login(host)
+    english = client.get(reverse("ledger:audit_log")).content.decode()
+    assert "Friday night · shoe 1 · hand 1" in english
+    assert "Seat 1 · Aki · Player 100 → +100" not in english  # a net reads as the journal has it
+    assert "Seat 1 · Aki · Player 100 → 100" in english and "Seat 2 · Ben · Tie 10 → −10" in english
+    assert "amount: −97.50" in english and "method: Cash" in english and "note:" not in english
+    japanese = client.get(reverse("ledger:audit_log"), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    for english_text in ("shoe 1", "hand 1", "Seat 1", "Player", "amount:", "method:", "Cash"):
+        assert english_text not in japanese
+    with translation.override("ja"):
+        place = str(_("{event} · shoe {shoe} · hand {hand}")).format(
+            event="Friday night", shoe=1, hand=1
+        )
+        settled = f"{_('amount')}: −97.50, {_('method')}: {Settlement.Method.CASH.label}"
+    assert place in japanese and settled in japanese
+
+
+def test_the_hands_sheet_is_named_for_the_hands_not_their_number(demo_night):
+    with translation.override("ja"):
+        sheets = load_workbook(io.BytesIO(workbook_bytes([demo_night]))).sheetnames
+        count = str(_("Hands"))
+    assert len(sheets) == 4 and count not in sheets  # "ハンド数" is "number of hands"
+    assert all(not sheet.isascii() for sheet in sheets)  # every sheet named in Japanese
+
+
+def test_signs_are_true_minus_signs_on_the_house_page(client, host, seated, shoe, record):
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])  # the house loses: a negative hold
+    client.force_login(host)
+    page = client.get(reverse("ledger:house")).content.decode()
+    assert "−100.00%" in page and "-100" not in page

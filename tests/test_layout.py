@@ -36,7 +36,9 @@ LAYERS = {
         ),
         1,
     ),
-    **dict.fromkeys(("forms", "tables", "filters", "templatetags", "context_processors"), 2),
+    **dict.fromkeys(
+        ("forms", "tables", "filters", "templatetags", "context_processors", "audit"), 2
+    ),
     **dict.fromkeys(("views", "admin", "management", "apps"), 3),
     **dict.fromkeys(("urls", "settings", "wsgi", "asgi"), 4),
 }

@@ -8,7 +8,7 @@ from django import template
 from django.utils.translation import gettext
 
 from games.payouts import BetType
-from ledger.money import format_chips, format_yen
+from ledger.money import format_chips, format_percent, format_yen
 
 register = template.Library()
 
@@ -43,7 +43,12 @@ def signed_result(amount: Decimal | str | None) -> str:
     amount = _amount(amount)
     if amount is None:
         return ""
-    return "push" if amount == 0 else signed(amount)
+    return gettext("push") if amount == 0 else signed(amount)
+
+
+@register.filter
+def percent(value: Decimal | None) -> str:
+    return format_percent(value)
 
 
 @register.filter

@@ -95,6 +95,12 @@ def full_table(night, host):
     return base_url, shoe
 
 
+def choose_language(page, base_url, language):
+    """The site's language, chosen as the header's switch does (its cookie). The context's
+    locale decides the Accept-Language header, whatever extra headers say."""
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": base_url}])
+
+
 def log_in(page, base_url, username):
     page.goto(f"{base_url}/accounts/login/")
     page.fill("input[name=username]", username)

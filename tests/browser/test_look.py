@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from tests.browser.conftest import new_page, open_table
+from tests.browser.conftest import NAMES, log_in, new_page, open_table
 from tests.conftest import bet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -74,3 +74,19 @@ def test_wins_losses_and_chips_are_coloured_and_targets_are_44_pixels(
             .map(([html, box]) => `${html} ${Math.round(box.width)}×${Math.round(box.height)}`)""",
     )
     assert small == []
+
+
+def test_standings_and_house_show_names_left_and_the_house_net_in_view_on_a_phone(
+    phone, host, full_table, record
+):
+    base_url, shoe = full_table
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])  # 田中 +100: the house −100
+    log_in(phone, base_url, host.username)
+    for path, name, figure in (("/standings/", NAMES[0], "+100"), ("/house/", "Browser night",
+                                                                   "−100")):  # fmt: skip
+        phone.goto(base_url + path)
+        name_cell = phone.locator("tbody td", has_text=name).first
+        assert name_cell.evaluate("cell => getComputedStyle(cell).textAlign") in ("left", "start")
+        figure_cell = phone.locator("tbody td", has_text=figure).first
+        box = figure_cell.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360, (path, box)

@@ -12,7 +12,14 @@ from games.models import Hand
 from ledger import services
 from ledger.models import Bet, Seating
 from ledger.views.table import MSG_PICK_A_BOX, MSG_SWAPPED_OUT
-from tests.browser.conftest import NAMES, log_in, new_page, open_table, slow_network
+from tests.browser.conftest import (
+    NAMES,
+    choose_language,
+    log_in,
+    new_page,
+    open_table,
+    slow_network,
+)
 from tests.conftest import bet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -224,7 +231,7 @@ def test_every_host_page_fits_a_360_pixel_phone(phone, host, night, record):
         "/rules/",
     ):
         for language in ("en", "ja"):
-            phone.context.set_extra_http_headers({"Accept-Language": language})
+            choose_language(phone, base_url, language)
             phone.goto(base_url + path)
             width = phone.evaluate("document.documentElement.scrollWidth")
             assert width <= 360, f"{path} ({language}) is {width} px wide"

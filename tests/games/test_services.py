@@ -22,8 +22,8 @@ EZ = RuleSet(commission_rate=Decimal(0), no_commission=NoCommission.EZ, tie_pays
 FROZEN = [
     ("rules", EZ, "Rules"),
     ("decks", 6, "Decks"),
-    ("table_min", Decimal(25), "Table min"),
-    ("table_max", Decimal(500), "Table max"),
+    ("table_min", Decimal(25), "Table minimum"),
+    ("table_max", Decimal(500), "Table maximum"),
     ("yen_per_chip", Decimal(1000), "Yen per chip"),
     ("currency_symbol", "¥", "Currency symbol"),
     ("format", Event.Format.BIG, "Format"),
@@ -82,7 +82,7 @@ def test_a_refusal_names_every_frozen_field_and_changes_nothing_else(played, hos
         )
     assert refused.value.message_dict == {
         "decks": [frozen_message("Decks")],
-        "table_max": [frozen_message("Table max")],
+        "table_max": [frozen_message("Table maximum")],
     }
     assert stored(played) == before  # not even the name: the update is one piece
 

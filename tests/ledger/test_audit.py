@@ -49,7 +49,7 @@ def test_the_host_reads_the_audit_log_and_nobody_changes_it(
     services.hand_record(shoe=shoe, entry=entry(result=Winner.TIE), number=2, by=host)
     client.force_login(host)
     page = client.get(reverse("ledger:audit_log")).content.decode()
-    assert "Hand logged" in page and "seat 1 Aki player 100.00 → 100.00" in page
+    assert "Hand logged" in page and "Seat 1 · Aki · Player 100 → 100" in page
     assert (
         client.get(reverse("ledger:audit_log"), {"event": "999"})
         .content.decode()

@@ -85,7 +85,7 @@ def test_the_service_refuses_a_frozen_field_even_without_the_form(
     record(shoe, "9 7", "J J 8", [bet(1, "banker", 100)])
     with pytest.raises(ValidationError) as raised:
         services.event_edit(event=event, by=host, table_min=Decimal(20))
-    assert str(MSG_FROZEN_AFTER_FIRST_HAND.format(field="Table min")) in str(raised.value)
+    assert str(MSG_FROZEN_AFTER_FIRST_HAND.format(field="Table minimum")) in str(raised.value)
     assert Event.objects.get(pk=event.pk).table_min == Decimal(10)
     assert not AuditEntry.objects.filter(action=AuditEntry.Action.EVENT_EDITED).exists()
 

@@ -1,0 +1,98 @@
+"""The audit log in words. Entries keep plain data (JSON), written once; they are worded when
+shown, in the reader's language, so entries written before a translation existed read in it too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.core.exceptions import FieldDoesNotExist
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games.models import Event
+from games.payouts import BetType
+from ledger.models import Settlement
+from ledger.money import format_chips
+from ledger.templatetags.money import winner_label
+
+# Where an entry happened, as the services write it: "<event> · shoe 2 · hand 17".
+_PLACE = re.compile(r"^(?P<event>.*) · shoe (?P<shoe>\d+)(?: · hand (?P<hand>\d+))?$")
+
+# What the keys of the entries' data mean (an event's own fields are worded by the model).
+KEY_LABELS = {
+    "guest": gettext_lazy("guest"),
+    "amount": gettext_lazy("amount"),
+    "method": gettext_lazy("method"),
+    "note": gettext_lazy("note"),
+    "hands": gettext_lazy("hands"),
+    "bets": gettext_lazy("bets"),
+    "new_guests": gettext_lazy("new guests"),
+    "rules": gettext_lazy("rules"),
+}
+_AMOUNTS = {"amount"}
+
+
+def describe_place(summary: str) -> str:
+    place = _PLACE.match(summary)
+    if place is None:
+        return summary  # an event or a guest: a name, nothing to translate
+    if place["hand"] is None:
+        return _("{event} · shoe {shoe}").format(event=place["event"], shoe=place["shoe"])
+    return _("{event} · shoe {shoe} · hand {hand}").format(**place.groupdict())
+
+
+def describe_change(value: Mapping[str, Any] | None) -> str:
+    """A journal entry's data in one line: a hand's result, cards and bets, or each field."""
+    if not value:
+        return "—"
+    if isinstance(value.get("bets"), list):
+        return _describe_hand(value)
+    return ", ".join(
+        f"{_key_label(key)}: {_field_value(key, item)}"
+        for key, item in value.items()
+        if not key.endswith("_id") and item not in ("", None)
+    )
+
+
+def _describe_hand(hand: Mapping[str, Any]) -> str:
+    cards = f" {hand['player_cards']} / {hand['banker_cards']}" if hand["player_cards"] else ""
+    bets = "; ".join(
+        _("Seat {seat} · {guest} · {bet} {stake} → {net}").format(
+            seat=bet["seat"],
+            guest=bet["guest"],
+            bet=_(BetType(bet["bet_type"]).label),
+            stake=_amount_text(bet["stake"]),
+            net=_amount_text(bet["net"]),
+        )
+        for bet in hand["bets"]
+    )
+    return f"{winner_label(hand['winner'])}{cards} · {bets or _('no bets')}"
+
+
+def _key_label(key: str) -> str:
+    if key in KEY_LABELS:
+        return str(KEY_LABELS[key])
+    try:
+        field = Event._meta.get_field(key)
+    except FieldDoesNotExist:
+        return key
+    return str(getattr(field, "verbose_name", key))
+
+
+def _field_value(key: str, value: Any) -> str:
+    if key == "method" and value in Settlement.Method.values:
+        return str(Settlement.Method(value).label)
+    if key in _AMOUNTS:
+        return _amount_text(value)
+    return str(value)
+
+
+def _amount_text(value: Any) -> str:
+    try:
+        return format_chips(Decimal(str(value)))
+    except InvalidOperation:
+        return str(value)

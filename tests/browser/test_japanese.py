@@ -1,0 +1,146 @@
+"""Japanese everywhere: every page each role can reach, crawled in Japanese, shows no English.
+
+The night is all Japanese (names, usernames, event), so any Latin word of three letters or more on
+a page is a text the project forgot to translate. What is meant to stay as it is (a brand, a file
+format) is either in ``NOT_WORDS`` or marked up with HTML's ``translate="no"``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from datetime import date
+from decimal import Decimal
+from urllib.parse import parse_qs, urljoin, urlsplit
+
+import pytest
+
+from games import services as game_services
+from games.payouts import RuleSet
+from ledger import services
+from shoebook.roles import DEALERS, HOSTS
+from tests.browser.conftest import choose_language, new_page
+from tests.conftest import bet, make_user
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+NAMES = ("田中", "小林", "佐藤", "鈴木", "高橋", "伊藤", "渡辺", "山本")
+NOT_WORDS = {"Shoebook", "Excel", "PDF", "LINE", "CSV", "csv", "xlsx", "URL"}
+SKIPPED = re.compile(r"^/(admin|accounts/logout|static|media)/|\.(xlsx|csv|pdf|js|webmanifest)$")
+PAGES_PER_SHAPE = 2  # /hands/1/ and /hands/2/ are the same page: a few of each shape suffice
+VISIBLE_TEXTS = """() => {
+  const texts = [document.title];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.parentElement.closest('script, style, noscript, [translate=no]')) continue;
+    texts.push(node.textContent);
+  }
+  const labelled = '[placeholder], [title], [aria-label], [alt], input[type=submit]';
+  for (const element of document.querySelectorAll(labelled)) {
+    if (element.closest('[translate=no]')) continue;
+    for (const name of ['placeholder', 'title', 'aria-label', 'alt', 'value']) {
+      if (name === 'value' && element.tagName !== 'INPUT') continue;
+      const value = element.getAttribute(name);
+      if (value) texts.push(value);
+    }
+  }
+  return texts.join('\\n');
+}"""
+
+
+@pytest.fixture
+def japanese_night(live_server, record):
+    """Two events in Japanese with hands, seats, a settlement and each role's login."""
+    host = make_user("主人", HOSTS)
+    make_user("ディーラー", DEALERS)
+    guest_user = make_user("田中さん", None)
+    earlier = game_services.event_create(name="十月の夜", date=date(2026, 10, 9), rules=RuleSet(),
+                                         by=host)  # fmt: skip
+    event = game_services.event_create(name="忘年会", date=date(2026, 11, 20), rules=RuleSet(),
+                                       by=host)  # fmt: skip
+    for night in (earlier, event):
+        guests = [services.event_guest_add(event=night, name=name, by=host) for name in NAMES]
+        shoe = game_services.shoe_start(event=night, by=host)
+        for seat, guest in enumerate(guests[:7], start=1):
+            services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
+        record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "banker", 50)], by=host)
+        record(shoe, bets=[bet(3, "tie", 10), bet(4, "banker", 40)], result="banker", by=host)
+    game_services.shoe_close(shoe=earlier.shoes.get(), by=host)
+    services.event_close(event=earlier, by=host)
+    tanaka = guests[0]
+    tanaka.user = guest_user
+    tanaka.save(update_fields=["user"])
+    services.settlement_record(
+        guest=tanaka, event=event, amount=Decimal(-100), method="cash", by=host
+    )
+    token = services.guest_link_issue(guest=guests[1])
+    display = game_services.event_display_link_issue(event=event)
+    return {
+        "主人": ["/events/", "/guests/", "/standings/", "/house/", "/audit/", "/rules/",
+                 "/events/new/", "/events/import/"],
+        "ディーラー": ["/events/", "/rules/"],
+        "田中さん": ["/me/", "/rules/"],
+        None: ["/accounts/login/", f"/g/{guests[1].pk}/{token}/",
+               f"/display/{event.pk}/{display}/"],
+    }  # fmt: skip
+
+
+def crawl(page, base_url: str, start: list[str], limit: int = 80) -> dict[str, str]:
+    """Every page reachable by links from ``start``: path → its visible texts."""
+    to_visit, seen, shapes, texts = list(start), set(start), Counter(), {}
+    found_on = {}
+    while to_visit and len(texts) < limit:
+        path = to_visit.pop(0)
+        address = urlsplit(path)
+        shape = re.sub(r"\d+", "N", address.path) + "?" + ",".join(parse_qs(address.query))
+        if shapes[shape] >= PAGES_PER_SHAPE:
+            continue
+        shapes[shape] += 1
+        response = page.goto(base_url + path)
+        assert response.ok, f"{path} (linked from {found_on.get(path)}) answers {response.status}"
+        if "text/html" not in response.headers.get("content-type", ""):
+            continue
+        texts[path] = page.evaluate(VISIBLE_TEXTS)
+        for href in page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)"):
+            link = urlsplit(urljoin(base_url + path, href))
+            target = link.path + (f"?{link.query}" if link.query else "")
+            same_site = link.netloc == urlsplit(base_url).netloc
+            if same_site and not SKIPPED.search(link.path) and target not in seen:
+                seen.add(target)
+                found_on[target] = path
+                to_visit.append(target)
+    return texts
+
+
+def english_words(text: str) -> list[str]:
+    """Each English word with the words around it, to find where it comes from."""
+    return [
+        text[max(0, found.start() - 20) : found.end() + 20].replace("\n", " ")
+        for found in re.finditer(r"[A-Za-z]{3,}", text)
+        if found.group() not in NOT_WORDS
+    ]
+
+
+def test_every_page_each_role_reaches_is_all_japanese(browser, live_server, japanese_night):
+    untranslated = {}
+    crawled = 0
+    for username, start in japanese_night.items():
+        page = new_page(browser, 1024, 768)
+        choose_language(page, live_server.url, "ja")
+        if username:
+            page.goto(f"{live_server.url}/accounts/login/")
+            page.fill("input[name=username]", username)
+            page.fill("input[name=password]", "pw-for-tests")
+            page.click("button[type=submit]")
+            page.wait_for_url(lambda url: "/accounts/login/" not in url)
+        for path, text in crawl(page, live_server.url, start).items():
+            crawled += 1
+            if words := english_words(text):
+                untranslated[f"{username or 'anonymous'} {path}"] = words
+        page.context.close()
+    assert crawled > 30  # the crawl really went round the site
+    english = new_page(browser, 1024, 768)
+    english.goto(live_server.url + "/accounts/login/")
+    assert english_words(english.evaluate(VISIBLE_TEXTS))  # it would see English if there were
+    english.context.close()
+    assert untranslated == {}
