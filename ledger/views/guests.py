@@ -18,7 +18,8 @@ from ledger import services
 from ledger.charts import balance_line, balance_steps, qr_svg
 from ledger.exports import workbook_bytes, xlsx_response
 from ledger.models import Guest
-from ledger.results import guest_balances, guest_history
+from ledger.results import GuestHistory, guest_balances, guest_history
+from ledger.sharing import balance_share
 from shoebook.roles import AuthenticatedHttpRequest, HtmxHttpRequest, host_required
 
 GUEST_PAGE_REFRESH_SECONDS = 15
@@ -36,11 +37,15 @@ def guest_list(request: AuthenticatedHttpRequest) -> HttpResponse:
 @require_GET
 def guest_detail(request: AuthenticatedHttpRequest, guest_id: int) -> HttpResponse:
     guest = get_object_or_404(Guest, pk=guest_id)
-    context = _guest_page_context(guest)
+    context = _guest_page_context(guest) | {"receipt_base": request.path + "receipts/"}
+    link = ""
     if guest.access_token:
         link = request.build_absolute_uri(_guest_link(guest))
         context["link"] = link
         context["qr"] = qr_svg(link)
+    history = context["history"]
+    assert isinstance(history, GuestHistory)
+    context["share"] = balance_share(history, link)
     return render(request, "ledger/guest_detail.html", context)
 
 
@@ -133,7 +138,10 @@ def my_statement(request: AuthenticatedHttpRequest) -> FileResponse:
 
 def _render_guest_page(request: HtmxHttpRequest, guest: Guest) -> HttpResponse:
     template = "ledger/_guest_page.html" if request.htmx else "ledger/guest_page.html"
-    context = _guest_page_context(guest) | {"statement_url": request.path + "statement.xlsx"}
+    context = _guest_page_context(guest) | {
+        "statement_url": request.path + "statement.xlsx",
+        "receipt_base": request.path + "receipts/",
+    }
     response = render(request, template, context)
     response["Referrer-Policy"] = "no-referrer"  # the link is the key: never leak it
     response["Cache-Control"] = "private, no-store"
