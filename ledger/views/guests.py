@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hmac
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_not_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
@@ -19,6 +17,7 @@ from ledger.charts import balance_line, balance_steps, qr_svg
 from ledger.exports import workbook_bytes, xlsx_response
 from ledger.models import Guest
 from ledger.results import GuestHistory, guest_balances, guest_history
+from ledger.selectors import guest_by_link, guest_of_user
 from ledger.sharing import balance_share
 from shoebook.roles import AuthenticatedHttpRequest, HtmxHttpRequest, host_required
 
@@ -94,18 +93,14 @@ def _guest_page_context(guest: Guest) -> dict[str, object]:
 
 
 def _guest_by_link(guest_id: int, token: str) -> Guest:
-    guest = Guest.objects.filter(pk=guest_id).first()
-    if (
-        guest is None
-        or not guest.access_token
-        or not hmac.compare_digest(guest.access_token.encode(), token.encode())
-    ):
+    guest = guest_by_link(guest_id, token)
+    if guest is None:
         raise Http404
     return guest
 
 
 def _guest_of(request: AuthenticatedHttpRequest) -> Guest:
-    guest = Guest.objects.filter(user=request.user).first()
+    guest = guest_of_user(request.user)
     if guest is None:
         raise Http404
     return guest

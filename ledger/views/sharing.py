@@ -18,8 +18,8 @@ from games import services as game_services
 from games.models import Event
 from ledger.models import Guest
 from ledger.pdf import receipt_pdf
+from ledger.selectors import guest_by_link, guest_of_user
 from ledger.sharing import event_shared_results, guest_receipt, receipt_filename
-from ledger.views.guests import _guest_by_link, _guest_of
 from shoebook.roles import AuthenticatedHttpRequest, host_required
 
 PDF = "application/pdf"
@@ -34,6 +34,20 @@ def _event_of(guest: Guest, event_id: int) -> Event:
 
 
 _R = TypeVar("_R", bound=HttpResponseBase)
+
+
+def _guest_by_link(guest_id: int, token: str) -> Guest:
+    guest = guest_by_link(guest_id, token)
+    if guest is None:
+        raise Http404
+    return guest
+
+
+def _guest_of(request: AuthenticatedHttpRequest) -> Guest:
+    guest = guest_of_user(request.user)
+    if guest is None:
+        raise Http404
+    return guest
 
 
 def _private(response: _R) -> _R:
