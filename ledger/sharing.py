@@ -55,6 +55,7 @@ class ShareText:
     """What the host sends a guest: one line about the balance, and the guest's private link
     (empty when the guest has none)."""
 
+    title: str  # the guest's name, as plain text
     line: str
     url: str
 
@@ -82,7 +83,7 @@ def balance_share(history: GuestHistory, url: str = "") -> ShareText:
         chips=format_chips(balance, signed=True),
         yen=format_yen(history.balance_yen),
     )
-    return ShareText(line=line, url=url)
+    return ShareText(title=name, line=line, url=url)
 
 
 # --- a guest's receipt for one night --------------------------------------------------------

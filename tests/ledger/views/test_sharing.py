@@ -8,6 +8,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 from pypdf import PdfReader
 
 from games.models import Event
@@ -265,9 +266,10 @@ def test_hostile_names_are_only_ever_text(client, host, played, shoe, name):
     ]
     for page in pages:
         assert "<script>alert" not in page and "<b>&amp;</b>" not in page
-    _detail, receipt_page, _shared = pages
+    detail, receipt_page, _shared = pages
     share = balance_share(guest_history(aki), "http://testserver/x/")
     assert "\u202e" not in share.full and "\u202e" not in share.line_url
+    assert "\u202e" not in share.title and f'data-share-title="{escape(share.title)}"' in detail
     assert all(
         c not in share.line_url.removeprefix("https://line.me/R/share?text=") for c in "<>\"' \n&="
     )
