@@ -70,6 +70,12 @@ class Event(models.Model):
     )
     # The read-only table display's link (a TV at the bar): 256 random bits, empty when revoked.
     display_token = models.CharField(max_length=64, blank=True, default="")
+    # Whether the results page a host shares with the group shows guests' names; off, each is
+    # "Guest 1", "Guest 2"... in order of result. Off unless the host turns it on.
+    share_names = models.BooleanField(
+        default=False,
+        help_text=_("Show guests' names on the results shared with the group."),
+    )
 
     class Meta:
         ordering = ["-date", "-id"]

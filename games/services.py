@@ -262,3 +262,12 @@ def event_display_link_issue(*, event: Event) -> str:
     event.display_token = secrets.token_urlsafe(32)
     event.save(update_fields=["display_token"])
     return event.display_token
+
+
+@transaction.atomic
+def event_share_names_set(*, event: Event, share_names: bool) -> Event:
+    """Show guests' names on the event's shared results, or "Guest 1", "Guest 2"... instead."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    event.share_names = share_names
+    event.save(update_fields=["share_names"])
+    return event

@@ -3,6 +3,7 @@ long the night."""
 
 from __future__ import annotations
 
+import hmac
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -16,6 +17,7 @@ from games.models import MAX_HAND_NUMBER, Event, Hand, Shoe
 from games.payouts import BetType
 from ledger.models import Bet, Guest, HandRevision, Seating
 from ledger.money import ZERO, money_sum
+from shoebook.roles import Visitor
 
 
 @dataclass
@@ -218,3 +220,23 @@ def hand_id_by_number(shoe_id: int, number: int) -> int | None:
     if not 1 <= number <= MAX_HAND_NUMBER:
         return None
     return Hand.objects.filter(shoe_id=shoe_id, number=number).values_list("pk", flat=True).first()
+
+
+def guest_by_link(guest_id: int, token: str) -> Guest | None:
+    """The guest whose private link this is, or ``None`` (a wrong, replaced or revoked token);
+    the token is compared in constant time."""
+    guest = Guest.objects.filter(pk=guest_id).first()
+    if (
+        guest is None
+        or not guest.access_token
+        or not hmac.compare_digest(guest.access_token.encode(), token.encode())
+    ):
+        return None
+    return guest
+
+
+def guest_of_user(user: Visitor) -> Guest | None:
+    """The guest a login belongs to, if any."""
+    if not user.is_authenticated:
+        return None
+    return Guest.objects.filter(user=user).first()

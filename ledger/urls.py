@@ -1,6 +1,6 @@
 from django.urls import path
 
-from ledger.views import events, guests, hands, results, table, transfers
+from ledger.views import events, guests, hands, results, sharing, table, transfers
 from shoebook.converters import use_id_converter
 
 use_id_converter()
@@ -74,6 +74,30 @@ urlpatterns = [
         guests.guest_statement,
         name="guest_statement",
     ),
+    path(
+        "guests/<id:guest_id>/receipts/<id:event_id>/",
+        sharing.guest_receipt_page,
+        name="guest_receipt",
+    ),
+    path(
+        "guests/<id:guest_id>/receipts/<id:event_id>/receipt.pdf",
+        sharing.guest_receipt_pdf,
+        name="guest_receipt_pdf",
+    ),
+    path(
+        "g/<id:guest_id>/<str:token>/receipts/<id:event_id>/",
+        sharing.link_receipt_page,
+        name="link_receipt",
+    ),
+    path(
+        "g/<id:guest_id>/<str:token>/receipts/<id:event_id>/receipt.pdf",
+        sharing.link_receipt_pdf,
+        name="link_receipt_pdf",
+    ),
+    path("me/receipts/<id:event_id>/", sharing.my_receipt_page, name="my_receipt"),
+    path("me/receipts/<id:event_id>/receipt.pdf", sharing.my_receipt_pdf, name="my_receipt_pdf"),
+    path("events/<id:event_id>/share/", sharing.event_share, name="event_share"),
+    path("events/<id:event_id>/share/names/", sharing.event_share_names, name="event_share_names"),
     path("me/", guests.my_page, name="my_page"),
     path("me/statement.xlsx", guests.my_statement, name="my_statement"),
     path("standings/", results.standings_page, name="standings"),

@@ -31,6 +31,8 @@ LAYERS = {
             "exports",
             "demo",
             "charts",
+            "sharing",
+            "pdf",
             "scoreboard",
             "roles",
         ),

@@ -88,6 +88,14 @@ ACCESS: dict[str, tuple[str, tuple[str, ...]]] = {
     "ledger:standings": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "ledger:house": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:audit_log": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:guest_receipt": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:guest_receipt_pdf": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:link_receipt": ("get", (OK, OK, OK, OK, OK)),  # the link is the key
+    "ledger:link_receipt_pdf": ("get", (OK, OK, OK, OK, OK)),
+    "ledger:my_receipt": ("get", (LOGIN, MISSING, OK, MISSING, MISSING)),
+    "ledger:my_receipt_pdf": ("get", (LOGIN, MISSING, OK, MISSING, MISSING)),
+    "ledger:event_share": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:event_share_names": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "display:table_display": ("get", (OK, OK, OK, OK, OK)),
     "ledger:display_link_issue": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
 }
@@ -121,6 +129,12 @@ def world(seated, shoe, record, host, dealer):
         "ledger:guest_statement": [guest.pk, guest.access_token],
         "display:table_display": [shoe.event_id, shoe.event.display_token],
         "ledger:display_link_issue": [shoe.event_id],
+        "ledger:guest_receipt": [guest.pk, shoe.event_id],
+        "ledger:guest_receipt_pdf": [guest.pk, shoe.event_id],
+        "ledger:link_receipt": [guest.pk, guest.access_token, shoe.event_id],
+        "ledger:link_receipt_pdf": [guest.pk, guest.access_token, shoe.event_id],
+        "ledger:my_receipt": [shoe.event_id], "ledger:my_receipt_pdf": [shoe.event_id],
+        "ledger:event_share": [shoe.event_id], "ledger:event_share_names": [shoe.event_id],
         "password_reset_confirm": ["MQ", "set-password"],
     }  # fmt: skip
     users = {"anonymous": None, "outsider": outsider, "guest": guest_user, "dealer": dealer,
@@ -162,6 +176,9 @@ def test_a_wrong_token_is_a_404_everywhere(world, client):
     for name, key in (("ledger:guest_page", guest_id), ("ledger:guest_statement", guest_id),
                       ("display:table_display", event_id)):  # fmt: skip
         assert client.get(reverse(name, args=[key, secrets.token_urlsafe(32)])).status_code == 404
+    for name in ("ledger:link_receipt", "ledger:link_receipt_pdf"):
+        wrong = reverse(name, args=[guest_id, secrets.token_urlsafe(32), event_id])
+        assert client.get(wrong).status_code == 404
 
 
 def test_every_form_needs_its_csrf_token(world):
@@ -170,7 +187,8 @@ def test_every_form_needs_its_csrf_token(world):
     client.force_login(users["host"])
     for name in ("ledger:hand_record", "ledger:seat_change", "ledger:settlement_record",
                  "ledger:event_guest_add", "ledger:display_link_issue", "ledger:shoe_close",
-                 "ledger:shoe_reopen", "ledger:event_close", "ledger:event_reopen"):  # fmt: skip
+                 "ledger:shoe_reopen", "ledger:event_close", "ledger:event_reopen",
+                 "ledger:event_share_names"):  # fmt: skip
         assert client.post(reverse(name, args=args[name]), {}).status_code == 403
 
 

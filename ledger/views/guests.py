@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hmac
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_not_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
@@ -18,7 +16,9 @@ from ledger import services
 from ledger.charts import balance_line, balance_steps, qr_svg
 from ledger.exports import workbook_bytes, xlsx_response
 from ledger.models import Guest
-from ledger.results import guest_balances, guest_history
+from ledger.results import GuestHistory, guest_balances, guest_history
+from ledger.selectors import guest_by_link, guest_of_user
+from ledger.sharing import balance_share
 from shoebook.roles import AuthenticatedHttpRequest, HtmxHttpRequest, host_required
 
 GUEST_PAGE_REFRESH_SECONDS = 15
@@ -36,11 +36,15 @@ def guest_list(request: AuthenticatedHttpRequest) -> HttpResponse:
 @require_GET
 def guest_detail(request: AuthenticatedHttpRequest, guest_id: int) -> HttpResponse:
     guest = get_object_or_404(Guest, pk=guest_id)
-    context = _guest_page_context(guest)
+    context = _guest_page_context(guest) | {"receipt_base": request.path + "receipts/"}
+    link = ""
     if guest.access_token:
         link = request.build_absolute_uri(_guest_link(guest))
         context["link"] = link
         context["qr"] = qr_svg(link)
+    history = context["history"]
+    assert isinstance(history, GuestHistory)
+    context["share"] = balance_share(history, link)
     return render(request, "ledger/guest_detail.html", context)
 
 
@@ -89,18 +93,14 @@ def _guest_page_context(guest: Guest) -> dict[str, object]:
 
 
 def _guest_by_link(guest_id: int, token: str) -> Guest:
-    guest = Guest.objects.filter(pk=guest_id).first()
-    if (
-        guest is None
-        or not guest.access_token
-        or not hmac.compare_digest(guest.access_token.encode(), token.encode())
-    ):
+    guest = guest_by_link(guest_id, token)
+    if guest is None:
         raise Http404
     return guest
 
 
 def _guest_of(request: AuthenticatedHttpRequest) -> Guest:
-    guest = Guest.objects.filter(user=request.user).first()
+    guest = guest_of_user(request.user)
     if guest is None:
         raise Http404
     return guest
@@ -133,7 +133,10 @@ def my_statement(request: AuthenticatedHttpRequest) -> FileResponse:
 
 def _render_guest_page(request: HtmxHttpRequest, guest: Guest) -> HttpResponse:
     template = "ledger/_guest_page.html" if request.htmx else "ledger/guest_page.html"
-    context = _guest_page_context(guest) | {"statement_url": request.path + "statement.xlsx"}
+    context = _guest_page_context(guest) | {
+        "statement_url": request.path + "statement.xlsx",
+        "receipt_base": request.path + "receipts/",
+    }
     response = render(request, template, context)
     response["Referrer-Policy"] = "no-referrer"  # the link is the key: never leak it
     response["Cache-Control"] = "private, no-store"
