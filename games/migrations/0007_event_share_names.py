@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0005_event_limit_bounds'),
+        ('games', '0006_event_labels'),
     ]
 
     operations = [
