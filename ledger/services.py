@@ -11,6 +11,7 @@ import uuid
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any, TypedDict
+from unicodedata import category
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, transaction
@@ -678,7 +679,8 @@ def _line_character(text: str) -> str | None:
     """A character a one-line note may not hold: control and invisible ones, line breaks too."""
     refused = refused_character(text)
     if refused is None:
-        refused = next((f"U+{ord(char):04X}" for char in text if char in "\t\n\r"), None)
+        breaks = (char for char in text if char in "\t\n\r" or category(char) in ("Zl", "Zp"))
+        refused = next((f"U+{ord(char):04X}" for char in breaks), None)
     return refused
 
 
