@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.core.exceptions import FieldDoesNotExist
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -32,6 +34,8 @@ KEY_LABELS = {
     "bets": gettext_lazy("bets"),
     "new_guests": gettext_lazy("new guests"),
     "rules": gettext_lazy("rules"),
+    "id": gettext_lazy("number"),
+    "recorded_at": gettext_lazy("recorded"),
 }
 _AMOUNTS = {"amount"}
 
@@ -88,7 +92,17 @@ def _field_value(key: str, value: Any) -> str:
         return str(Settlement.Method(value).label)
     if key in _AMOUNTS:
         return _amount_text(value)
+    if key.endswith("_at") and isinstance(value, str):
+        return _local_time(value)
     return str(value)
+
+
+def _local_time(text: str) -> str:
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return text
+    return f"{timezone.localtime(moment):%Y-%m-%d %H:%M}" if timezone.is_aware(moment) else text
 
 
 def _amount_text(value: Any) -> str:

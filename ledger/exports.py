@@ -19,6 +19,7 @@ from typing import IO, TYPE_CHECKING, TypeAlias
 
 from django.db.models import QuerySet
 from django.http import FileResponse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from openpyxl import Workbook
@@ -56,7 +57,7 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
 CHIPS = "#,##0.00;-#,##0.00"
 YEN = '"¥"#,##0;"¥"-#,##0'
 WHOLE = "0"
-TEXT, DATE = "text", "date"
+TEXT, DATE, DATETIME = "text", "date", "datetime"
 
 HANDS_COLUMNS = (
     "shoe", "hand", "player_cards", "banker_cards", "result", "player_pair", "banker_pair",
@@ -109,6 +110,8 @@ class Sheet:
                 cell.quotePrefix = 1
             elif kind == DATE:
                 cell.number_format = "yyyy-mm-dd"
+            elif kind == DATETIME:
+                cell.number_format = "yyyy-mm-dd hh:mm"
             elif kind != TEXT:
                 cell.number_format = kind
             styles[kind] = cell._style
@@ -197,7 +200,8 @@ def guests_sheet(events: Sequence[Event], only: Guest | None) -> SheetSpec:
         for event in events:
             results = {row.guest_id: row for row in event.guest_results.all()}
             methods: dict[int, set[str]] = {}
-            for settlement in Settlement.objects.filter(event=event):
+            kept = Settlement.objects.filter(event=event, voids=None, voided_by=None)
+            for settlement in kept:
                 methods.setdefault(settlement.guest_id, set()).add(
                     str(settlement.get_method_display())
                 )
@@ -276,14 +280,31 @@ def hands_sheet(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
     return pgettext("workbook sheet of every hand", "Hands"), columns, hands_rows(events, guest)
 
 
+def local_time(moment: datetime) -> datetime:
+    """A stored moment as the wall clock read it here: a spreadsheet has no time zones."""
+    return timezone.localtime(moment).replace(tzinfo=None)
+
+
 def settlements_sheet(settlements: QuerySet[Settlement]) -> SheetSpec:
+    """Every settlement row, voids included: a void has the amount negated, the reason as its
+    note, and the number of the row it voids."""
     columns = [
-        Column(_("Recorded"), 12, DATE), Column(_("Event"), 24, TEXT),
+        Column(_("Recorded"), 17, DATETIME), Column(_("Event"), 24, TEXT),
         Column(_("Guest"), 20, TEXT), Column(_("Guest paid the house"), 16, CHIPS),
         Column(_("How"), 30, TEXT), Column(_("Note"), 30, TEXT),
+        Column(_("Number"), 9, WHOLE), Column(_("Voids number"), 12, WHOLE),
     ]  # fmt: skip
     rows: Iterator[Sequence[CellValue]] = (
-        [s.recorded_at.date(), s.event.name, s.guest.name, s.amount, s.get_method_display(), s.note]
+        [
+            local_time(s.recorded_at),
+            s.event.name,
+            s.guest.name,
+            s.amount,
+            s.get_method_display(),
+            s.note,
+            s.pk,
+            s.voids_id,
+        ]
         for s in settlements.select_related("event", "guest").order_by("recorded_at", "id")
     )
     return _("Settlements"), columns, rows

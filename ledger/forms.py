@@ -24,7 +24,7 @@ from games.payouts import BetType, NoCommission, SideBet
 from games.rules import Winner
 from games.services import EVENT_FIELDS, EVENT_FIELDS_OPEN_AFTER_FIRST_HAND
 from ledger.models import Guest, Settlement
-from ledger.services import HandSnapshot
+from ledger.services import MSG_VOID_REASON, HandSnapshot
 
 # Long enough for any amount a table takes ("1,000,000.00"); longer text is not a stake.
 STAKE_MAX_LENGTH = 20
@@ -339,29 +339,73 @@ def add_service_errors(form: forms.BaseForm, error: ValidationError) -> None:
 
 
 class SettlementForm(forms.Form):
-    """The host records money changing hands: which way, how much, how."""
+    """The host settles up with one guest: which way and how much (both from the balance, the
+    amount editable for a partial payment), and how — the method is the button tapped."""
 
     PAID_HOUSE, HOUSE_PAID = "guest_paid", "house_paid"
-    guest = forms.ModelChoiceField(label=_("Guest"), queryset=Guest.objects.none())
+    guest = forms.ModelChoiceField(
+        label=_("Guest"), queryset=Guest.objects.none(), widget=forms.HiddenInput
+    )
     direction = forms.ChoiceField(
-        label=_("Direction"),
+        label=_("Which way"),
         choices=[(PAID_HOUSE, _("Guest paid the house")), (HOUSE_PAID, _("House paid the guest"))],
+        widget=forms.RadioSelect,
     )
     amount = forms.DecimalField(
-        label=_("Amount"), min_value=Decimal("0.01"), max_digits=13, decimal_places=2
+        label=_("Amount"),
+        min_value=Decimal("0.01"),
+        max_value=MAX_CHIPS,
+        max_digits=13,
+        decimal_places=2,
+        widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
     )
     method = forms.ChoiceField(label=_("How"), choices=Settlement.Method.choices)
     note = forms.CharField(label=_("Note"), max_length=200, required=False)
+    confirm = forms.BooleanField(label=_("Record it anyway"), required=False)
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         guest = self.fields["guest"]
         assert isinstance(guest, forms.ModelChoiceField)  # declared above
         guest.queryset = Guest.objects.filter(events=event)
+        self.question = ""  # what the service asks before recording, once asked
+
+    @classmethod
+    def for_balance(cls, *, event: Event, guest_id: int, balance: Decimal) -> SettlementForm:
+        """Settling a guest's balance in full: the house pays what it owes, or the guest pays
+        what they owe."""
+        direction = cls.HOUSE_PAID if balance > 0 else cls.PAID_HOUSE
+        amount = stake_text(abs(balance)) if balance else ""
+        return cls(
+            initial={"guest": guest_id, "direction": direction, "amount": amount}, event=event
+        )
+
+    def ask(self, question: str) -> None:
+        """Show what the service asked, with the box that confirms it."""
+        self.question = question
 
     def signed_amount(self) -> Decimal:
         amount: Decimal = self.cleaned_data["amount"]
         return amount if self.cleaned_data["direction"] == self.PAID_HOUSE else -amount
+
+
+class SettlementVoidForm(forms.Form):
+    reason = forms.CharField(
+        label=_("Why void it?"), max_length=200, error_messages={"required": MSG_VOID_REASON}
+    )
+
+
+class CreditLimitForm(forms.Form):
+    credit_limit = forms.DecimalField(
+        label=_("Credit limit (chips)"),
+        required=False,
+        min_value=Decimal(0),
+        max_value=MAX_CHIPS,
+        max_digits=13,
+        decimal_places=2,
+        widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
+        help_text=_("How much the guest may owe the house; leave empty for no limit."),
+    )
 
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024

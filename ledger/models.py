@@ -35,9 +35,19 @@ class Guest(models.Model):
         related_name="guest",
         help_text="Optional: a login that shows this guest their own page.",
     )
+    # How far the guest may owe the house, in chips (empty: no limit). Chips, not yen: a balance
+    # is kept in chips and each night has its own rate; a page shows the yen at its night's rate.
+    # Passing it warns the host; it never stops a bet.
+    credit_limit = MoneyField(null=True, blank=True)  # type: ignore[misc]  # reads None too
 
     class Meta:
         ordering = [Lower("name")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(credit_limit__isnull=True) | Q(credit_limit__gte=0),
+                name="guest_credit_limit_not_negative",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -203,6 +213,11 @@ class Settlement(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
     recorded_at = models.DateTimeField(default=timezone.now)
+    # A void: the settlement this row reverses (its amount negated, its note the reason). A
+    # settlement is voided at most once (one-to-one); a void is never voided (the service).
+    voids = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="voided_by"
+    )
 
     class Meta:
         ordering = ["recorded_at", "id"]
@@ -210,6 +225,13 @@ class Settlement(models.Model):
             models.CheckConstraint(condition=~Q(amount=0), name="settlement_not_zero"),
             models.CheckConstraint(
                 condition=~Q(method="other") | ~Q(note=""), name="settlement_other_has_note"
+            ),
+            models.CheckConstraint(
+                condition=Q(voids__isnull=True) | ~Q(note=""), name="settlement_void_has_reason"
+            ),
+            models.CheckConstraint(
+                condition=Q(voids__isnull=True) | ~Q(voids=F("id")),
+                name="settlement_void_not_itself",
             ),
         ]
 
@@ -253,6 +275,7 @@ class AuditEntry(models.Model):
         HAND_CORRECTED = "hand_corrected", _("Hand corrected")
         HAND_UNDONE = "hand_undone", _("Hand undone")
         SETTLEMENT = "settlement", _("Settlement recorded")
+        SETTLEMENT_VOIDED = "settlement_voided", _("Settlement voided")
         IMPORT = "import", _("Scoresheet imported")
         EVENT_EDITED = "event_edited", _("Event edited")
         SHOE_CLOSED = "shoe_closed", _("Shoe closed")

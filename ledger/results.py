@@ -149,10 +149,21 @@ class SettlementLine:
     settled: Decimal
     yen_per_chip: Decimal
     before_yen: Decimal = ZERO  # what was carried in, each earlier event at its own rate
+    credit_limit: Decimal | None = None  # chips the guest may owe the house; None: no limit
 
     @property
     def after(self) -> Decimal:
         return self.before + self.result + self.settled
+
+    @property
+    def over_limit(self) -> bool:
+        """Whether the guest owes the house more than their credit limit."""
+        return self.credit_limit is not None and -self.after > self.credit_limit
+
+    @property
+    def credit_limit_yen(self) -> Decimal | None:
+        """The limit in yen at this event's rate (the limit itself is in chips)."""
+        return None if self.credit_limit is None else to_yen(self.credit_limit, self.yen_per_chip)
 
     @property
     def after_yen(self) -> Decimal:
@@ -184,6 +195,19 @@ def _per_guest(
 ) -> dict[int, Decimal]:
     """The sum of ``column`` for each guest among ``rows``."""
     return dict(rows.values_list("guest_id").annotate(n=money_sum(column)).order_by())
+
+
+def guest_balance_through(*, guest_id: int, event: Event) -> Decimal:
+    """A guest's balance in chips after ``event`` (its line's ``after`` in the settlement list):
+    results and settlements of that event and the ones before it. Two sums."""
+    upto = Event.objects.filter(_before(event) | Q(pk=event.pk))
+    result: Decimal = GuestEventResult.objects.filter(guest_id=guest_id, event__in=upto).aggregate(
+        n=money_sum("net")
+    )["n"]
+    settled: Decimal = Settlement.objects.filter(guest_id=guest_id, event__in=upto).aggregate(
+        n=money_sum("amount")
+    )["n"]
+    return result + settled
 
 
 def event_settlement(event: Event) -> list[SettlementLine]:
@@ -219,10 +243,66 @@ def event_settlement(event: Event) -> list[SettlementLine]:
             settled=settled_tonight.get(guest.pk, ZERO),
             yen_per_chip=event.yen_per_chip,
             before_yen=yen_before(guest.pk),
+            credit_limit=guest.credit_limit,
         )
         for guest in on_the_list
     ]
     return sorted(lines, key=lambda line: (line.after, line.name.casefold()))
+
+
+@dataclass
+class SettlementRow:
+    """A settlement recorded at an event, with the row that voids it or the row it voids."""
+
+    settlement: Settlement
+    voided_by: Settlement | None = None
+    void_of: Settlement | None = None
+
+    @property
+    def can_void(self) -> bool:
+        return self.voided_by is None and self.settlement.voids_id is None
+
+
+def event_settlement_rows(event: Event) -> list[SettlementRow]:
+    """Every settlement recorded at the event, voids and what they void included, oldest first,
+    with who recorded it: one query (a void is always recorded at its settlement's event)."""
+    settlements = list(
+        Settlement.objects.filter(event=event)
+        .select_related("guest", "recorded_by")
+        .order_by("recorded_at", "id")
+    )
+    by_id = {s.pk: s for s in settlements}
+    voids = {s.voids_id: s for s in settlements if s.voids_id is not None}
+    return [
+        SettlementRow(
+            s,
+            voided_by=voids.get(s.pk),
+            void_of=by_id.get(s.voids_id) if s.voids_id is not None else None,
+        )
+        for s in settlements
+    ]
+
+
+def seated_over_limit(event: Event, guests: list[Guest]) -> list[tuple[Guest, Decimal]]:
+    """Those of ``guests`` (seated at a table of ``event``) who owe the house more than their
+    credit limit, with their balance in chips after the event so far. Two queries when any of
+    them has a limit, none otherwise."""
+    limited = {guest.pk: guest for guest in guests if guest.credit_limit is not None}
+    if not limited:
+        return []
+    upto = Event.objects.filter(_before(event) | Q(pk=event.pk))
+    balances: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    for rows, column in (
+        (GuestEventResult.objects.filter(event__in=upto, guest_id__in=limited), "net"),
+        (Settlement.objects.filter(event__in=upto, guest_id__in=limited), "amount"),
+    ):
+        for guest_id, amount in _per_guest(rows, column).items():
+            balances[guest_id] += amount
+    return [
+        (guest, balances[guest.pk])
+        for guest in limited.values()
+        if guest.credit_limit is not None and -balances[guest.pk] > guest.credit_limit
+    ]
 
 
 @dataclass
@@ -240,6 +320,11 @@ class GuestHistory:
     points: list[BalancePoint]
     shoes: dict[int, list[tuple[int, Figures]]]  # event id -> [(shoe number, figures)]
     settlements: list[Settlement]
+
+    @property
+    def voided(self) -> set[int]:
+        """The ids of this guest's settlements that a later row voids."""
+        return {s.voids_id for s in self.settlements if s.voids_id is not None}
 
     @property
     def balance(self) -> Decimal:

@@ -11,6 +11,7 @@ import uuid
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any, TypedDict
+from unicodedata import category
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, transaction
@@ -31,7 +32,7 @@ from games.entry import (
     read_seat,
     settle_hand,
 )
-from games.messages import refused_character, whole_cents
+from games.messages import format_chips, refused_character, whole_cents
 from games.models import Event, Hand, Shoe
 from games.services import check_event_open, check_shoe_open
 from ledger.models import (
@@ -46,6 +47,7 @@ from ledger.models import (
 )
 from ledger.money import money_sum
 from ledger.names import InvalidName, clean_name, name_key
+from ledger.results import guest_balance_through
 from shoebook.roles import Actor
 
 MSG_GUEST_AMBIGUOUS = _("“{name}” could be any of {names}: rename or merge them first.")
@@ -651,24 +653,101 @@ MSG_SETTLEMENT_ZERO = _("A settlement moves some money: enter an amount other th
 MSG_SETTLEMENT_NOTE = _("Say what “other” was.")
 MSG_NOTE_CHARACTER = _("A note cannot hold the invisible or control character {code}.")
 MSG_SETTLEMENT_AMOUNT = _("A settlement is whole cents, at most {maximum} either way.")
+MSG_ASK_PAST_BALANCE = _(
+    "{guest}'s balance is {balance}: {amount} is more than that and leaves {after}. "
+    "Tick “Record it anyway” if that is right."
+)
+MSG_ASK_GROWS_DEBT = _(
+    "{guest}'s balance is {balance}: this goes the other way and leaves {after}. "
+    "Tick “Record it anyway” if that is right."
+)
+MSG_VOID_REASON = _("Say why the settlement is being voided.")
+MSG_VOID_REASON_CHARACTER = _("A reason cannot hold the invisible or control character {code}.")
+MSG_ALREADY_VOIDED = _("This settlement was already voided by {user} at {time}: nothing changed.")
+MSG_VOID_OF_VOID = _(
+    "This row is itself a void: it cannot be voided. Record a new settlement instead."
+)
+MSG_CREDIT_LIMIT = _("A credit limit is whole cents, from 0 to {maximum}; leave it empty for none.")
+
+
+class SettlementQuestion(ValidationError):
+    """The settlement goes past the guest's balance or the other way: asked first, not
+    recorded (``ask_first``). The host confirms and records it anyway."""
+
+
+def _line_character(text: str) -> str | None:
+    """A character a one-line note may not hold: control and invisible ones, line breaks too."""
+    refused = refused_character(text)
+    if refused is None:
+        breaks = (char for char in text if char in "\t\n\r" or category(char) in ("Zl", "Zp"))
+        refused = next((f"U+{ord(char):04X}" for char in breaks), None)
+    return refused
+
+
+def _check_amount(amount: Decimal) -> None:
+    if not amount.is_finite() or abs(amount) > MAX_CHIPS or not whole_cents(amount):
+        raise ValidationError({"amount": MSG_SETTLEMENT_AMOUNT.format(maximum=MAX_CHIPS)})
+    if amount == 0:
+        raise ValidationError({"amount": MSG_SETTLEMENT_ZERO})
+
+
+def settlement_question(*, guest: Guest, event: Event, balance: Decimal, amount: Decimal) -> str:
+    """What to ask before recording ``amount`` against ``balance`` (empty: nothing to ask). A
+    settlement that brings the balance toward square, at most to square, is asked nothing."""
+    after = balance + amount
+    if balance != 0 and (amount > 0) == (balance < 0) and abs(amount) <= abs(balance):
+        return ""
+    symbol = event.currency_symbol
+    figures = {
+        "guest": guest.name,
+        "balance": format_chips(balance, symbol),
+        "amount": format_chips(abs(amount), symbol),
+        "after": format_chips(after, symbol),
+    }
+    if balance != 0 and (amount > 0) == (balance < 0):
+        return str(MSG_ASK_PAST_BALANCE).format(**figures)
+    return str(MSG_ASK_GROWS_DEBT).format(**figures)
+
+
+def _settlement_snapshot(settlement: Settlement) -> dict[str, object]:
+    return {
+        "id": settlement.pk,
+        "guest": str(settlement.guest),
+        "guest_id": settlement.guest_id,
+        "amount": f"{settlement.amount:.2f}",
+        "method": settlement.method,
+        "note": settlement.note,
+        "recorded_at": settlement.recorded_at.isoformat(),
+    }
 
 
 @transaction.atomic
 def settlement_record(
-    *, guest: Guest, event: Event, amount: Decimal, method: str, by: Actor, note: str = ""
+    *,
+    guest: Guest,
+    event: Event,
+    amount: Decimal,
+    method: str,
+    by: Actor,
+    note: str = "",
+    ask_first: bool = False,
 ) -> Settlement:
     """Record money that changed hands: ``amount`` is what the guest paid the house (negative
-    when the house paid the guest). Partial payments are simply smaller amounts."""
-    if amount == 0:
-        raise ValidationError({"amount": MSG_SETTLEMENT_ZERO})
-    if not amount.is_finite() or abs(amount) > MAX_CHIPS or not whole_cents(amount):
-        raise ValidationError({"amount": MSG_SETTLEMENT_AMOUNT.format(maximum=MAX_CHIPS)})
+    when the house paid the guest). Partial payments are simply smaller amounts. With
+    ``ask_first``, one that goes past the guest's balance at this event, or the other way, is
+    not recorded: :class:`SettlementQuestion` says what it would do."""
+    _check_amount(amount)
     if method == Settlement.Method.OTHER and not note.strip():
         raise ValidationError({"note": MSG_SETTLEMENT_NOTE})
-    refused = refused_character(note)
+    refused = _line_character(note)
     if refused is not None:
         raise ValidationError({"note": MSG_NOTE_CHARACTER.format(code=refused)})
-    Guest.objects.select_for_update().get(pk=guest.pk)
+    guest = Guest.objects.select_for_update().get(pk=guest.pk)
+    if ask_first:
+        balance = guest_balance_through(guest_id=guest.pk, event=event)
+        question = settlement_question(guest=guest, event=event, balance=balance, amount=amount)
+        if question:
+            raise SettlementQuestion({NON_FIELD_ERRORS: question})
     settlement = Settlement(
         guest=guest, event=event, amount=amount, method=method, note=note.strip(), recorded_by=by
     )
@@ -676,10 +755,72 @@ def settlement_record(
     settlement.save()
     AuditEntry.objects.create(
         action=AuditEntry.Action.SETTLEMENT, event=event, by=by, summary=str(guest),
-        after={"guest": str(guest), "guest_id": guest.pk, "amount": f"{settlement.amount:.2f}",
-               "method": method, "note": settlement.note},
+        after=_settlement_snapshot(settlement),
     )  # fmt: skip
     return settlement
+
+
+@transaction.atomic
+def settlement_void(*, settlement: Settlement, reason: str, by: Actor) -> Settlement:
+    """Reverse a settlement recorded by mistake: a new row with the amount negated, at the same
+    event, pointing at it, the reason as its note. Nothing is edited or deleted, so balances
+    stay sums of rows and both rows show everywhere. Once only; a void is never voided."""
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError({"reason": MSG_VOID_REASON})
+    refused = _line_character(reason)
+    if refused is not None:
+        raise ValidationError({"reason": MSG_VOID_REASON_CHARACTER.format(code=refused)})
+    original = (
+        Settlement.objects.select_for_update()
+        .select_related("guest", "event")
+        .get(pk=settlement.pk)
+    )
+    if original.voids_id is not None:
+        raise ValidationError({NON_FIELD_ERRORS: MSG_VOID_OF_VOID})
+    existing = Settlement.objects.select_related("recorded_by").filter(voids=original).first()
+    if existing is not None:
+        raise ValidationError({NON_FIELD_ERRORS: _already_voided(existing)})
+    void = Settlement(
+        guest=original.guest, event=original.event, amount=-original.amount,
+        method=original.method, note=reason, voids=original, recorded_by=by,
+    )  # fmt: skip
+    void.full_clean(validate_constraints=False, validate_unique=False)
+    try:
+        with transaction.atomic():
+            void.save()
+    except IntegrityError as error:  # another device voided it first
+        existing = Settlement.objects.select_related("recorded_by").get(voids=original)
+        raise ValidationError({NON_FIELD_ERRORS: _already_voided(existing)}) from error
+    AuditEntry.objects.create(
+        action=AuditEntry.Action.SETTLEMENT_VOIDED, event=original.event, by=by,
+        summary=str(original.guest), before=_settlement_snapshot(original),
+        after=_settlement_snapshot(void),
+    )  # fmt: skip
+    return void
+
+
+def _already_voided(void: Settlement) -> str:
+    local = timezone.localtime(void.recorded_at)
+    return str(MSG_ALREADY_VOIDED).format(user=void.recorded_by, time=f"{local:%Y-%m-%d %H:%M}")
+
+
+@transaction.atomic
+def guest_credit_limit_set(*, guest: Guest, credit_limit: Decimal | None, by: Actor) -> Guest:
+    """How far the guest may owe the house, in chips (``None``: no limit). A warning on the
+    table page and the settlement list, never a block."""
+    if credit_limit is not None and (
+        not credit_limit.is_finite()
+        or not 0 <= credit_limit <= MAX_CHIPS
+        or not whole_cents(credit_limit)
+    ):
+        raise ValidationError(
+            {"credit_limit": MSG_CREDIT_LIMIT.format(maximum=format_chips(MAX_CHIPS))}
+        )
+    guest = Guest.objects.select_for_update().get(pk=guest.pk)
+    guest.credit_limit = credit_limit  # type: ignore[assignment]  # the column is nullable
+    guest.save(update_fields=["credit_limit"])
+    return guest
 
 
 def guest_link_issue(*, guest: Guest) -> str:

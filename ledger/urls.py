@@ -60,8 +60,18 @@ urlpatterns = [
         events.settlement_record,
         name="settlement_record",
     ),
+    path(
+        "settlements/<id:settlement_id>/void/",
+        events.settlement_void,
+        name="settlement_void",
+    ),
     path("guests/", guests.guest_list, name="guest_list"),
     path("guests/<id:guest_id>/", guests.guest_detail, name="guest_detail"),
+    path(
+        "guests/<id:guest_id>/credit-limit/",
+        guests.guest_credit_limit,
+        name="guest_credit_limit",
+    ),
     path("guests/<id:guest_id>/link/", guests.guest_link_issue, name="guest_link_issue"),
     path(
         "guests/<id:guest_id>/link/revoke/",

@@ -8,6 +8,7 @@ import secrets
 import subprocess
 import sys
 from collections.abc import Callable
+from decimal import Decimal
 
 import pytest
 from django.contrib.auth.models import User
@@ -67,6 +68,8 @@ ACCESS: dict[str, tuple[str, tuple[str, ...]]] = {
     "ledger:event_reopen": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:event_edit": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:settlement_record": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:settlement_void": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:guest_credit_limit": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:shoe_table": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "ledger:hand_record": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "ledger:hand_undo": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
@@ -112,7 +115,11 @@ def world(seated, shoe, record, host, dealer):
     guest_user = User.objects.create_user("aki-login", password="pw-for-tests")
     Guest.objects.filter(pk=guest.pk).update(user=guest_user)
     outsider = User.objects.create_user("nobody", password="pw-for-tests")
+    settlement = services.settlement_record(
+        guest=guest, event=shoe.event, amount=Decimal("5"), method="cash", by=host
+    )
     args = {
+        "ledger:settlement_void": [settlement.pk], "ledger:guest_credit_limit": [guest.pk],
         "ledger:event_detail": [shoe.event_id], "ledger:event_workbook": [shoe.event_id],
         "ledger:event_guest_results": [shoe.event_id], "ledger:event_guest_add": [shoe.event_id],
         "ledger:event_guests_bring_back": [shoe.event_id], "ledger:shoe_start": [shoe.event_id],
@@ -186,6 +193,7 @@ def test_every_form_needs_its_csrf_token(world):
     client = Client(enforce_csrf_checks=True)
     client.force_login(users["host"])
     for name in ("ledger:hand_record", "ledger:seat_change", "ledger:settlement_record",
+                 "ledger:settlement_void", "ledger:guest_credit_limit",
                  "ledger:event_guest_add", "ledger:display_link_issue", "ledger:shoe_close",
                  "ledger:shoe_reopen", "ledger:event_close", "ledger:event_reopen",
                  "ledger:event_share_names"):  # fmt: skip

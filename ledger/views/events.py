@@ -24,15 +24,33 @@ from ledger.forms import (
     EventForm,
     GuestAddForm,
     SettlementForm,
+    SettlementVoidForm,
     add_service_errors,
 )
-from ledger.models import Guest
-from ledger.results import event_settlement, event_shoe_rows
+from ledger.models import Guest, Settlement
+from ledger.money import format_chips, format_yen, to_yen
+from ledger.results import (
+    SettlementLine,
+    event_settlement,
+    event_settlement_rows,
+    event_shoe_rows,
+)
 from ledger.selectors import event_open_things, event_shoes, events_for_list
+from shoebook.converters import id_or_none
 from shoebook.roles import AuthenticatedHttpRequest, host_required, is_host, table_staff_required
 
 MSG_EVENT_CLOSED = gettext_lazy("{event} is closed.")
 MSG_EVENT_REOPENED = gettext_lazy("{event} is open again.")
+MSG_HOUSE_PAYS = gettext_lazy("House pays {guest} {amount} / {yen}")
+MSG_GUEST_PAYS = gettext_lazy("{guest} pays the house {amount} / {yen}")
+MSG_GUEST_SQUARE = gettext_lazy("{guest} is square")
+MSG_RECORDED_HOUSE_PAID = gettext_lazy(
+    "Recorded: the house paid {guest} {amount} ({yen}) · {method}."
+)
+MSG_RECORDED_GUEST_PAID = gettext_lazy(
+    "Recorded: {guest} paid the house {amount} ({yen}) · {method}."
+)
+MSG_VOIDED = gettext_lazy("Voided: {guest} · {amount} · {method}. Reason: {reason}")
 
 
 @table_staff_required
@@ -78,6 +96,8 @@ def event_edit(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse
 @table_staff_required
 @require_GET
 def event_detail(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
+    """The event page; ``?settle=<guest>`` (a "Settle" beside a line) opens the settle-up form
+    for that guest, filled in from their balance."""
     event = get_object_or_404(Event, pk=event_id)
     return _render_event(request, event)
 
@@ -85,16 +105,22 @@ def event_detail(request: AuthenticatedHttpRequest, event_id: int) -> HttpRespon
 def _render_event(
     request: AuthenticatedHttpRequest, event: Event, **forms: BaseForm
 ) -> HttpResponse:
-    context = _event_context(event, **forms)
+    settle = id_or_none(request.GET.get("settle", "")) if is_host(request.user) else None
+    context = _event_context(event, settle, **forms)
     if event.display_token and is_host(request.user):
         path = reverse("display:table_display", args=[event.pk, event.display_token])
         context["display_qr"] = qr_svg(request.build_absolute_uri(path))
     return render(request, "ledger/event_detail.html", context)
 
 
-def _event_context(event: Event, **forms: BaseForm) -> dict[str, object]:
+def _event_context(
+    event: Event, settle_guest: int | None = None, **forms: BaseForm
+) -> dict[str, object]:
     shoes = list(event_shoes(event))
-    return event_results_context(event) | {
+    settlement_form = forms.get("settlement_form")
+    assert settlement_form is None or isinstance(settlement_form, SettlementForm)
+    results = event_results_context(event, settlement_form, settle_guest=settle_guest)
+    return results | {
         "event": event,
         "rules_description": event.rule_set.describe(_),
         "shoes": shoes,
@@ -106,10 +132,23 @@ def _event_context(event: Event, **forms: BaseForm) -> dict[str, object]:
 
 
 def event_results_context(
-    event: Event, settlement_form: SettlementForm | None = None
+    event: Event,
+    settlement_form: SettlementForm | None = None,
+    *,
+    settle_guest: int | None = None,
 ) -> dict[str, object]:
-    """What the event page shows of money: the per-shoe table, its chart, the settlement list."""
+    """What the event page shows of money: the per-shoe table, its chart, the settlement list,
+    the settlements recorded, and the settle-up form of one guest when one is being settled
+    (``settle_guest``, or the guest of a form shown again)."""
     rows, totals = event_shoe_rows(event)
+    lines = event_settlement(event)
+    if settlement_form is not None and settlement_form.is_bound:
+        settle_guest = id_or_none(str(settlement_form.data.get("guest", "")))
+    line = next((line for line in lines if line.guest_id == settle_guest), None)
+    if line is not None and settlement_form is None:
+        settlement_form = SettlementForm.for_balance(
+            event=event, guest_id=line.guest_id, balance=line.after
+        )
     return {
         "shoe_rows": rows,
         "shoe_totals": totals,
@@ -120,9 +159,22 @@ def event_results_context(
         )
         if rows
         else "",
-        "settlement": event_settlement(event),
-        "settlement_form": settlement_form or SettlementForm(event=event),
+        "settlement": lines,
+        "settle_line": line,
+        "settle_heading": settle_heading(line, event) if line is not None else "",
+        "settlement_form": settlement_form if line is not None else None,
+        "settlement_rows": event_settlement_rows(event),
+        "any_over_limit": any(line.over_limit for line in lines),
     }
+
+
+def settle_heading(line: SettlementLine, event: Event) -> str:
+    """ "House pays 小林 $298.50 / ¥29,850": the whole balance, which way, in chips and yen."""
+    if not line.after:
+        return MSG_GUEST_SQUARE.format(guest=line.name)
+    text = MSG_HOUSE_PAYS if line.after > 0 else MSG_GUEST_PAYS
+    amount = format_chips(abs(line.after), event.currency_symbol)
+    return text.format(guest=line.name, amount=amount, yen=format_yen(abs(line.after_yen)))
 
 
 def _event_action(
@@ -233,33 +285,71 @@ def event_reopen(request: AuthenticatedHttpRequest, event_id: int) -> HttpRespon
 @host_required
 @require_POST
 def settlement_record(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
+    """Record a settlement. One that goes past the balance or the other way is asked first:
+    the page comes back with the question and a box to tick (no script needed)."""
     event = get_object_or_404(Event, pk=event_id)
     form = SettlementForm(request.POST, event=event)
     if form.is_valid():
+        data = form.cleaned_data
         try:
             settlement = services.settlement_record(
-                guest=form.cleaned_data["guest"],
+                guest=data["guest"],
                 event=event,
                 amount=form.signed_amount(),
-                method=form.cleaned_data["method"],
-                note=form.cleaned_data["note"],
+                method=data["method"],
+                note=data["note"],
                 by=request.user,
+                ask_first=not data["confirm"],
             )
+        except services.SettlementQuestion as question:
+            form.ask(" ".join(question.messages))
         except ValidationError as error:
-            for message in error.messages:
-                messages.error(request, message)
+            add_service_errors(form, error)
         else:
-            text = _("Recorded: {guest} · {method}.")
-            messages.success(
-                request, text.format(guest=settlement.guest, method=settlement.get_method_display())
-            )
+            messages.success(request, recorded_message(settlement, event))
             return redirect(reverse("ledger:event_detail", args=[event.pk]) + "#settlement")
-    else:
-        for field, errors in form.errors.items():
-            label = form[field].label if field in form.fields else ""
-            text = " ".join(str(error) for error in errors)
-            messages.error(request, f"{label}: {text}" if label else text)
-    return redirect(reverse("ledger:event_detail", args=[event.pk]) + "#settlement")
+    return _render_event(request, event, settlement_form=form)
+
+
+def recorded_message(settlement: Settlement, event: Event) -> str:
+    """What was recorded, in words: who, which way, how much, how."""
+    text = MSG_RECORDED_GUEST_PAID if settlement.amount > 0 else MSG_RECORDED_HOUSE_PAID
+    return text.format(
+        guest=settlement.guest.name,
+        amount=format_chips(abs(settlement.amount), event.currency_symbol),
+        yen=format_yen(to_yen(abs(settlement.amount), event.yen_per_chip)),
+        method=settlement.get_method_display(),
+    )
+
+
+@host_required
+@require_POST
+def settlement_void(request: AuthenticatedHttpRequest, settlement_id: int) -> HttpResponse:
+    """Void a settlement recorded by mistake: a reversing row, with the reason."""
+    settlement = get_object_or_404(
+        Settlement.objects.select_related("event", "guest"), pk=settlement_id
+    )
+    event = settlement.event
+    form = SettlementVoidForm(request.POST)
+
+    def void() -> HttpResponse:
+        if not form.is_valid():
+            raise ValidationError([error for errors in form.errors.values() for error in errors])
+        services.settlement_void(
+            settlement=settlement, reason=form.cleaned_data["reason"], by=request.user
+        )
+        messages.success(
+            request,
+            MSG_VOIDED.format(
+                guest=settlement.guest.name,
+                amount=format_chips(settlement.amount, event.currency_symbol, signed=True),
+                method=settlement.get_method_display(),
+                reason=form.cleaned_data["reason"].strip(),
+            ),
+        )
+        return redirect(reverse("ledger:event_detail", args=[event.pk]) + "#settlements-recorded")
+
+    return _event_action(request, event, void)
 
 
 @host_required

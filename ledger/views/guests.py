@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_not_required
+from django.core.exceptions import ValidationError
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from games.models import Event, Shoe
@@ -15,7 +17,9 @@ from games.scoreboard import scoreboard
 from ledger import services
 from ledger.charts import balance_line, balance_steps, qr_svg
 from ledger.exports import workbook_bytes, xlsx_response
+from ledger.forms import CreditLimitForm, add_service_errors, stake_text
 from ledger.models import Guest
+from ledger.money import format_chips
 from ledger.results import GuestHistory, guest_balances, guest_history
 from ledger.selectors import guest_by_link, guest_of_user
 from ledger.sharing import balance_share
@@ -32,11 +36,25 @@ def guest_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "ledger/guest_list.html", {"guests": guests})
 
 
+MSG_CREDIT_LIMIT_SET = gettext_lazy("{guest}'s credit limit is now {limit}.")
+MSG_CREDIT_LIMIT_REMOVED = gettext_lazy("{guest} has no credit limit now.")
+
+
 @host_required
 @require_GET
 def guest_detail(request: AuthenticatedHttpRequest, guest_id: int) -> HttpResponse:
     guest = get_object_or_404(Guest, pk=guest_id)
-    context = _guest_page_context(guest) | {"receipt_base": request.path + "receipts/"}
+    return _render_guest_detail(request, guest)
+
+
+def _render_guest_detail(
+    request: AuthenticatedHttpRequest, guest: Guest, limit_form: CreditLimitForm | None = None
+) -> HttpResponse:
+    page = reverse("ledger:guest_detail", args=[guest.pk])
+    context = _guest_page_context(guest) | {"receipt_base": page + "receipts/"}
+    limit = guest.credit_limit
+    initial = {"credit_limit": stake_text(limit)} if limit is not None else None
+    context["limit_form"] = limit_form or CreditLimitForm(initial=initial)
     link = ""
     if guest.access_token:
         link = request.build_absolute_uri(_guest_link(guest))
@@ -46,6 +64,28 @@ def guest_detail(request: AuthenticatedHttpRequest, guest_id: int) -> HttpRespon
     assert isinstance(history, GuestHistory)
     context["share"] = balance_share(history, link)
     return render(request, "ledger/guest_detail.html", context)
+
+
+@host_required
+@require_POST
+def guest_credit_limit(request: AuthenticatedHttpRequest, guest_id: int) -> HttpResponse:
+    """Set or clear how much the guest may owe the house (a warning past it, never a block)."""
+    guest = get_object_or_404(Guest, pk=guest_id)
+    form = CreditLimitForm(request.POST)
+    if form.is_valid():
+        limit = form.cleaned_data["credit_limit"]
+        try:
+            services.guest_credit_limit_set(guest=guest, credit_limit=limit, by=request.user)
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            if limit is None:
+                messages.success(request, MSG_CREDIT_LIMIT_REMOVED.format(guest=guest.name))
+            else:
+                text = MSG_CREDIT_LIMIT_SET.format(guest=guest.name, limit=format_chips(limit))
+                messages.success(request, text)
+            return redirect(reverse("ledger:guest_detail", args=[guest.pk]) + "#credit-limit")
+    return _render_guest_detail(request, guest, form)
 
 
 def _guest_link(guest: Guest) -> str:

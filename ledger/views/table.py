@@ -37,6 +37,7 @@ from games.scoreboard import scoreboard
 from ledger import services
 from ledger.forms import HandForm, add_service_errors, seating_token, stake_cells
 from ledger.models import Guest, HandRevision
+from ledger.results import seated_over_limit
 from ledger.selectors import SeatState, hand_index, seating_of, shoe_open_things, table_state
 from ledger.services import HandSnapshot
 from shoebook.converters import id_or_none
@@ -115,7 +116,14 @@ def _render_table(
         {"seat": seat, "cells": stake_cells(form, seat.seat, bet_types)} for seat in state.seats
     ]
     seat_of = {seat.guest.pk: seat.seat for seat in state.seats if seat.guest is not None}
+    seated = [seat.guest for seat in state.seats if seat.guest is not None]
+    over_limit = seated_over_limit(state.event, seated)
     context = {
+        "over_limit": [
+            {"guest": guest, "seat": seat_of[guest.pk], "balance": balance}
+            for guest, balance in sorted(over_limit, key=lambda item: seat_of[item[0].pk])
+        ],
+        "over_limit_ids": {guest.pk for guest, _balance in over_limit},
         "state": state,
         "form": form,
         "rows": rows,

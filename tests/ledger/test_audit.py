@@ -73,8 +73,10 @@ def test_the_audit_log_shows_every_kind_of_entry(client, host, seated, shoe, rec
     services.hand_correct(hand=hand, entry=entry(result=Winner.TIE), reason="misread", by=host)
     record(shoe, "8 K", "9 K")
     services.hand_undo(shoe=shoe, by=host)
-    services.settlement_record(guest=seated[1], event=shoe.event, amount=Decimal("-50"),
-                               method="cash", by=host)  # fmt: skip
+    settlement = services.settlement_record(
+        guest=seated[1], event=shoe.event, amount=Decimal("-50"), method="cash", by=host
+    )
+    services.settlement_void(settlement=settlement, reason="typed twice", by=host)
     services.event_edit(event=shoe.event, by=host, venue="Bar K")
     services.shoe_close(shoe=shoe, by=host)
     services.event_close(event=shoe.event, by=host)
