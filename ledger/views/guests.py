@@ -3,21 +3,34 @@
 from __future__ import annotations
 
 import hmac
+from collections.abc import Callable, Mapping
 
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_not_required
+from django.core.exceptions import ValidationError
+from django.forms import BaseForm
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.models import Event, Shoe
 from games.scoreboard import scoreboard
 from ledger import services
 from ledger.charts import balance_line, balance_steps, qr_svg
 from ledger.exports import workbook_bytes, xlsx_response
-from ledger.models import Guest
+from ledger.forms import (
+    GuestAliasForm,
+    GuestMergeForm,
+    GuestNameForm,
+    InvitationAcceptForm,
+    add_service_errors,
+)
+from ledger.models import Guest, GuestAlias, MergedGuest
+from ledger.money import ZERO
 from ledger.results import guest_balances, guest_history
 from shoebook.roles import AuthenticatedHttpRequest, HtmxHttpRequest, host_required
 
@@ -36,12 +49,195 @@ def guest_list(request: AuthenticatedHttpRequest) -> HttpResponse:
 @require_GET
 def guest_detail(request: AuthenticatedHttpRequest, guest_id: int) -> HttpResponse:
     guest = get_object_or_404(Guest, pk=guest_id)
+    return _render_guest_detail(request, guest)
+
+
+def _render_guest_detail(
+    request: AuthenticatedHttpRequest,
+    guest: Guest,
+    *,
+    invite_link: str = "",
+    status: int = 200,
+    forms: Mapping[str, BaseForm] | None = None,
+) -> HttpResponse:
+    """The host's page of a guest: figures, private link, login, names, merging."""
+    forms = forms or {}
     context = _guest_page_context(guest)
     if guest.access_token:
         link = request.build_absolute_uri(_guest_link(guest))
         context["link"] = link
         context["qr"] = qr_svg(link)
-    return render(request, "ledger/guest_detail.html", context)
+    if invite_link:
+        context["invite_link"] = invite_link
+        context["invite_qr"] = qr_svg(invite_link)
+    context |= {
+        "aliases": list(guest.aliases.all()),
+        "login": guest.user,
+        "invitation": guest.invitations.filter(
+            used_at__isnull=True, revoked_at__isnull=True, expires_at__gt=timezone.now()
+        ).first(),
+        "rename_form": forms.get("rename_form") or GuestNameForm(initial={"name": guest.name}),
+        "alias_form": forms.get("alias_form") or GuestAliasForm(),
+        "merge_form": forms.get("merge_form") or GuestMergeForm(guest=guest),
+    }
+    return render(request, "ledger/guest_detail.html", context, status=status)
+
+
+def _guest_form_action(
+    request: AuthenticatedHttpRequest,
+    guest: Guest,
+    form_name: str,
+    form: BaseForm,
+    action: Callable[[], str],
+) -> HttpResponse:
+    """Run one service with a valid form of the guest's page: a message and back to the page,
+    or the page again with the form's errors (never a server error)."""
+    if form.is_valid():
+        try:
+            text = action()
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(request, text)
+            return redirect("ledger:guest_detail", guest.pk)
+    return _render_guest_detail(request, guest, status=400, forms={form_name: form})
+
+
+@host_required
+@require_POST
+def guest_rename(request: AuthenticatedHttpRequest, guest_id: int) -> HttpResponse:
+    guest = get_object_or_404(Guest, pk=guest_id)
+    form = GuestNameForm(request.POST)
+    before = guest.name
+
+    def rename() -> str:
+        renamed = services.guest_rename(guest=guest, name=form.cleaned_data["name"],
+                                        by=request.user)  # fmt: skip
+        return _("{before} is now called {after}.").format(before=before, after=renamed.name)
+
+    return _guest_form_action(request, guest, "rename_form", form, rename)
+
+
+@host_required
+@require_POST
+def guest_alias_add(request: AuthenticatedHttpRequest, guest_id: int) -> HttpResponse:
+    guest = get_object_or_404(Guest, pk=guest_id)
+    form = GuestAliasForm(request.POST)
+
+    def add() -> str:
+        alias = services.guest_alias_add(guest=guest, name=form.cleaned_data["name"],
+                                         by=request.user)  # fmt: skip
+        return _("{guest} is also found as {alias}.").format(guest=guest.name, alias=alias.name)
+
+    return _guest_form_action(request, guest, "alias_form", form, add)
+
+
+@host_required
+@require_POST
+def guest_alias_remove(request: AuthenticatedHttpRequest, guest_id: int, alias_id: int
+                       ) -> HttpResponse:  # fmt: skip
+    alias = get_object_or_404(GuestAlias, pk=alias_id, guest_id=guest_id)
+    services.guest_alias_remove(alias=alias, by=request.user)
+    messages.success(request, _("{alias} no longer finds {guest}.").format(
+        alias=alias.name, guest=alias.guest.name))  # fmt: skip
+    return redirect("ledger:guest_detail", guest_id)
+
+
+@host_required
+@require_http_methods(["GET", "POST"])
+def guest_merge(request: AuthenticatedHttpRequest, guest_id: int) -> HttpResponse:
+    """GET asks first: what merging the chosen guest into this one moves, the balances before
+    and after, or why it is refused. POST merges."""
+    guest = get_object_or_404(Guest, pk=guest_id)
+    form = GuestMergeForm(request.POST if request.method == "POST" else request.GET, guest=guest)
+    if not form.is_valid():
+        return _render_guest_detail(request, guest, status=400, forms={"merge_form": form})
+    other: Guest = form.cleaned_data["other"]
+    if request.method == "POST":
+        try:
+            services.guest_merge(guest=guest, other=other, by=request.user)
+        except ValidationError as error:
+            for message in error.messages:
+                messages.error(request, message)
+        else:
+            text = _("{other} is merged into {guest}: one guest, one balance.")
+            messages.success(request, text.format(other=other.name, guest=guest.name))
+            return redirect("ledger:guest_detail", guest.pk)
+    balances = guest_balances()
+    mine, theirs = balances.get(guest.pk, ZERO), balances.get(other.pk, ZERO)
+    context = {
+        "guest": guest,
+        "other": other,
+        "form": form,
+        "moves": services.guest_merge_preview(guest=guest, other=other),
+        "refusal": services.guest_merge_refusal(guest=guest, other=other),
+        "balance": mine,
+        "other_balance": theirs,
+        "combined": mine + theirs,
+    }
+    return render(request, "ledger/guest_merge.html", context)
+
+
+@host_required
+@require_POST
+def guest_invitation_issue(request: AuthenticatedHttpRequest, guest_id: int) -> HttpResponse:
+    """A one-time login invitation: its link is shown now, once, and never again."""
+    guest = get_object_or_404(Guest, pk=guest_id)
+    try:
+        token = services.guest_invitation_issue(guest=guest, by=request.user)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+        return redirect("ledger:guest_detail", guest.pk)
+    link = request.build_absolute_uri(reverse("ledger:invitation_accept", args=[token]))
+    response = _render_guest_detail(request, guest, invite_link=link)
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@host_required
+@require_POST
+def guest_invitation_revoke(request: AuthenticatedHttpRequest, guest_id: int) -> HttpResponse:
+    guest = get_object_or_404(Guest, pk=guest_id)
+    services.guest_invitation_revoke(guest=guest, by=request.user)
+    messages.success(request, _("{guest}'s invitation no longer works.").format(guest=guest))
+    return redirect("ledger:guest_detail", guest.pk)
+
+
+@login_not_required
+@require_http_methods(["GET", "POST"])
+def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
+    """A guest opens their invitation: choose a username and password, and they are logged in
+    to their own page. A link that is unknown, used, withdrawn or expired says so."""
+    invitation = services.invitation_by_token(token)
+    problem = services.invitation_problem(invitation)
+    form = InvitationAcceptForm(request.POST or None)
+    if problem is None and request.method == "POST" and form.is_valid():
+        try:
+            user = services.guest_invitation_accept(
+                token=token,
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password1"],
+            )
+        except ValidationError as error:
+            problem = " ".join(error.messages)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, _("Welcome, {guest}: this is your page.").format(
+                guest=user.guest))  # fmt: skip
+            return redirect("ledger:my_page")
+    if problem is not None:
+        status = 404 if invitation is None else 410
+        response = render(request, "ledger/invitation_invalid.html", {"problem": problem},
+                          status=status)  # fmt: skip
+    else:
+        assert invitation is not None  # no problem: an invitation
+        context = {"form": form, "guest": invitation.guest, "expires": invitation.expires_at}
+        response = render(request, "ledger/invitation_accept.html", context,
+                          status=400 if form.errors else 200)  # fmt: skip
+    response["Referrer-Policy"] = "no-referrer"  # the link is the key: never leak it
+    response["Cache-Control"] = "private, no-store"
+    return response
 
 
 def _guest_link(guest: Guest) -> str:
@@ -90,13 +286,17 @@ def _guest_page_context(guest: Guest) -> dict[str, object]:
 
 def _guest_by_link(guest_id: int, token: str) -> Guest:
     guest = Guest.objects.filter(pk=guest_id).first()
-    if (
-        guest is None
-        or not guest.access_token
-        or not hmac.compare_digest(guest.access_token.encode(), token.encode())
-    ):
+    if guest is None:  # merged into another guest since the link was handed out?
+        merged = MergedGuest.objects.filter(old_id=guest_id).select_related("guest").first()
+        if merged is not None and _same(merged.access_token, token):
+            return merged.guest
+    if guest is None or not _same(guest.access_token, token):
         raise Http404
     return guest
+
+
+def _same(kept: str, token: str) -> bool:
+    return bool(kept) and hmac.compare_digest(kept.encode(), token.encode())
 
 
 def _guest_of(request: AuthenticatedHttpRequest) -> Guest:
