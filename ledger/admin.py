@@ -5,6 +5,7 @@ the auth admin) to a guest, or unlinking it. Nothing else on a guest changes her
 """
 
 from django.contrib import admin
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from games.admin import ReadOnlyAdmin
@@ -18,6 +19,8 @@ from ledger.models import (
     Seating,
     Settlement,
 )
+from ledger.names import InvalidName, clean_name, name_key
+from ledger.services import guests_matching
 
 
 @admin.register(Guest)
@@ -33,6 +36,18 @@ class GuestAdmin(admin.ModelAdmin[Guest]):
 
     def has_delete_permission(self, request: HttpRequest, obj: Guest | None = None) -> bool:
         return False
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Guest], search_term: str
+    ) -> tuple[QuerySet[Guest], bool]:
+        """Also the guests the term means by the one matching rule (an alias, "ＫＥＮ" for Ken)."""
+        found, duplicates = super().get_search_results(request, queryset, search_term)
+        try:
+            key = name_key(clean_name(search_term))
+        except InvalidName:
+            return found, duplicates
+        matched = [guest.pk for guest in guests_matching({key}).get(key, [])]
+        return found | queryset.filter(pk__in=matched), duplicates
 
 
 @admin.register(EventGuest)

@@ -36,7 +36,18 @@ KEY_LABELS = {
     "rules": gettext_lazy("rules"),
     "id": gettext_lazy("number"),
     "recorded_at": gettext_lazy("recorded"),
+    "alias": gettext_lazy("alias"),
+    "aliases": gettext_lazy("aliases"),
+    "merged": gettext_lazy("merged"),
+    "into": gettext_lazy("into"),
+    "seatings": gettext_lazy("seatings"),
+    "settlements": gettext_lazy("settlements"),
+    "events": gettext_lazy("events"),
+    "login": gettext_lazy("login"),
+    "expires": gettext_lazy("expires"),
+    "revoked": gettext_lazy("withdrawn"),
 }
+_TIMES = {"expires", "revoked"}
 _AMOUNTS = {"amount"}
 
 
@@ -92,7 +103,7 @@ def _field_value(key: str, value: Any) -> str:
         return str(Settlement.Method(value).label)
     if key in _AMOUNTS:
         return _amount_text(value)
-    if key.endswith("_at") and isinstance(value, str):
+    if (key.endswith("_at") or key in _TIMES) and isinstance(value, str):
         return _local_time(value)
     return str(value)
 

@@ -9,6 +9,8 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.files.uploadedfile import UploadedFile
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -326,6 +328,59 @@ class BringBackForm(forms.Form):
         from_event = self.fields["from_event"]
         assert isinstance(from_event, forms.ModelChoiceField)  # declared above
         from_event.queryset = Event.objects.exclude(pk=event.pk)
+
+
+class BringBackChecklistForm(BringBackForm):
+    """Who comes back from the earlier event: everyone not yet on the list, all ticked."""
+
+    guests = forms.ModelMultipleChoiceField(
+        queryset=Guest.objects.none(),
+        widget=forms.CheckboxSelectMultiple,
+        label=_("Who comes back"),
+        required=False,
+    )
+
+    def __init__(self, *args: Any, event: Event, from_event: Event, **kwargs: Any) -> None:
+        super().__init__(*args, event=event, **kwargs)
+        guests = self.fields["guests"]
+        assert isinstance(guests, forms.ModelMultipleChoiceField)  # declared above
+        guests.queryset = Guest.objects.filter(events=from_event).exclude(events=event)
+        self.initial.setdefault("from_event", from_event.pk)
+        self.initial.setdefault("guests", list(guests.queryset.values_list("pk", flat=True)))
+
+
+# Long enough to say how long a name was; ``ledger.names`` says what a name may be.
+NAME_INPUT_MAX_LENGTH = 1000
+
+
+class GuestNameForm(forms.Form):
+    """A guest's new name, or an alias: ``ledger.names.clean_name`` (in the service) decides."""
+
+    name = forms.CharField(max_length=NAME_INPUT_MAX_LENGTH, strip=False, label=_("New name"))
+
+
+class GuestAliasForm(GuestNameForm):
+    name = forms.CharField(max_length=NAME_INPUT_MAX_LENGTH, strip=False, label=_("Alias"))
+
+
+class GuestMergeForm(forms.Form):
+    other = forms.ModelChoiceField(
+        queryset=Guest.objects.none(), label=_("Merge into this guest"), to_field_name="pk"
+    )
+
+    def __init__(self, *args: Any, guest: Guest, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        other = self.fields["other"]
+        assert isinstance(other, forms.ModelChoiceField)  # declared above
+        other.queryset = Guest.objects.exclude(pk=guest.pk)
+
+
+class InvitationAcceptForm(UserCreationForm[User]):
+    """A guest's own login: Django's checks (a free username, the password validators)."""
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username",)
 
 
 def add_service_errors(form: forms.BaseForm, error: ValidationError) -> None:

@@ -39,7 +39,7 @@ from ledger.names import InvalidName, clean_name, name_key
 from ledger.services import (
     MSG_GUEST_AMBIGUOUS,
     candidate_names,
-    guests_kept_apart,
+    guests_matching,
     results_refresh,
 )
 from shoebook.roles import Actor
@@ -229,10 +229,9 @@ class BetRow:
     guest: str  # the name as kept (``ledger.names.clean_name``)
     bet: BetEntry
     seat: int | None  # the seat as read, to match guests and seats within the hand
-
-    @property
-    def key(self) -> str:
-        return name_key(self.guest)
+    # Who the row's guest is: the ``name_key`` of the one known guest the name (or alias) means,
+    # else the name's own key (a new guest, or a name that could be several: refused).
+    key: str
 
 
 @dataclass
@@ -262,8 +261,9 @@ class Checker:
     hand is and what its bets pay is the rules core's to say (``games.entry.settle_hand``, as
     at the table); this reads the file's layout and who sat where."""
 
-    def __init__(self, table: TableRules) -> None:
+    def __init__(self, table: TableRules, identity: dict[str, str] | None = None) -> None:
         self.table = table
+        self.identity = identity or {}  # a name's key → the key of the guest it means
         self.problems: list[SheetProblem] = []
         self.hands: dict[tuple[int, int], ParsedHand] = {}
 
@@ -332,19 +332,21 @@ class Checker:
             self.problem(row, line, "guest", str(error))
             return
         seat = read_seat(seat_text)
+        key = self.identity.get(name_key(guest), name_key(guest))
         for other in hand.rows:
             other_seat = other.seat
             if seat is None or other_seat is None:
                 continue
-            if other_seat == seat and other.key != name_key(guest):
+            if other_seat == seat and other.key != key:
                 reason = _("seat {seat} already has {guest} in this hand.")
                 self.problem(row, line, "guest", reason.format(seat=seat, guest=other.guest))
                 return
-            if other_seat != seat and other.key == name_key(guest):
+            if other_seat != seat and other.key == key:
                 reason = _("{guest} already sits in seat {seat} in this hand.")
                 self.problem(row, line, "seat", reason.format(guest=guest, seat=other_seat))
                 return
-        hand.rows.append(BetRow(row, line, guest, BetEntry(seat_text, bet_text, stake_text), seat))
+        entry = BetEntry(seat_text, bet_text, stake_text)
+        hand.rows.append(BetRow(row, line, guest, entry, seat, key))
 
     def _numbering(self, hands: list[ParsedHand]) -> None:
         shoes: dict[int, list[ParsedHand]] = defaultdict(list)
@@ -391,16 +393,19 @@ class Checker:
 
 def check_scoresheet(name: str, content: bytes, table: TableRules) -> list[ParsedHand]:
     """The scoresheet's hands, or ``ScoresheetInvalid`` listing every problem."""
-    checker = Checker(table)
     try:
-        hands = checker.check(read_rows(name, content))
+        rows = list(read_rows(name, content))
     except csv.Error as error:
         raise ScoresheetUnreadable(
             _("The CSV file is malformed: {error}").format(error=error)
         ) from error
+    matches = guests_matching({key for _line, cells in rows if (key := _guest_key(cells))})
+    identity = {key: found[0].name_key for key, found in matches.items() if len(found) == 1}
+    checker = Checker(table, identity)
+    hands = checker.check(iter(rows))
     if not hands and not checker.problems:
         checker.problem(0, 1, "file", _("no hands in the file."))
-    for row, names in _ambiguous_names(hands):
+    for row, names in _ambiguous_names(hands, matches):
         checker.problem(row.row, row.line, "guest", str(MSG_GUEST_AMBIGUOUS).format(
             name=row.guest, names=names))  # fmt: skip
     if checker.problems:
@@ -503,12 +508,21 @@ def _guests_by_key(names: dict[str, str]) -> tuple[dict[str, Guest], list[str]]:
     return found, sorted(guest.name for guest in new)
 
 
-def _ambiguous_names(hands: list[ParsedHand]) -> list[tuple[BetRow, str]]:
+def _guest_key(cells: dict[str, str]) -> str:
+    """The key of a row's guest, or "" when the name is not one (the checker says why)."""
+    try:
+        return name_key(clean_name(cells.get("guest", "")))
+    except InvalidName:
+        return ""
+
+
+def _ambiguous_names(
+    hands: list[ParsedHand], matches: dict[str, list[Guest]]
+) -> list[tuple[BetRow, str]]:
     """Rows whose name could be more than one guest, with the candidates."""
     rows = [row for hand in hands for row in hand.rows]
-    kept_apart = guests_kept_apart({row.key for row in rows})
-    return [(row, candidate_names(kept_apart[row.key])) for row in rows
-            if len(kept_apart.get(row.key, ())) > 1]  # fmt: skip
+    return [(row, candidate_names(matches[row.key])) for row in rows
+            if len(matches.get(row.key, ())) > 1]  # fmt: skip
 
 
 @dataclass

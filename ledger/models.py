@@ -53,6 +53,64 @@ class Guest(models.Model):
         return self.name
 
 
+class GuestAlias(models.Model):
+    """Another name a guest goes by ("Kenny" for Ken): the table's "add guest", the scoresheet
+    import and the admin's search find the guest by it (``ledger.services.guests_matching``).
+    Its key (``ledger.names.name_key``) is unique among aliases, and the services keep it apart
+    from every guest's name."""
+
+    guest = models.ForeignKey(Guest, on_delete=models.CASCADE, related_name="aliases")
+    name = models.CharField(max_length=NAME_MAX_LENGTH)
+    key = models.CharField(max_length=4 * NAME_MAX_LENGTH, unique=True, editable=False)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = [Lower("name")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class MergedGuest(models.Model):
+    """A guest merged into another: its id and private link still lead to the guest it became,
+    so a link handed out before the merge keeps working (until that guest's link is replaced or
+    revoked)."""
+
+    old_id = models.PositiveBigIntegerField(unique=True)
+    old_name = models.CharField(max_length=NAME_MAX_LENGTH)
+    guest = models.ForeignKey(Guest, on_delete=models.PROTECT, related_name="merged")
+    access_token = models.CharField(max_length=64, blank=True, default="")
+    merged_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.old_name} (#{self.old_id}) → {self.guest}"
+
+
+class GuestInvitation(models.Model):
+    """A one-time link a host gives a guest to make a login of their own. Only the token's
+    SHA-256 is kept; the link works once, until it expires or is revoked."""
+
+    guest = models.ForeignKey(Guest, on_delete=models.CASCADE, related_name="invitations")
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Invitation for {self.guest} ({self.created_at:%Y-%m-%d})"
+
+    @property
+    def is_usable(self) -> bool:
+        return self.used_at is None and self.revoked_at is None and timezone.now() < self.expires_at
+
+
 class EventGuest(models.Model):
     """A guest on an event's list: who may be seated that night."""
 
@@ -282,9 +340,19 @@ class AuditEntry(models.Model):
         SHOE_REOPENED = "shoe_reopened", _("Shoe reopened")
         EVENT_CLOSED = "event_closed", _("Event closed")
         EVENT_REOPENED = "event_reopened", _("Event reopened")
+        GUEST_RENAMED = "guest_renamed", _("Guest renamed")
+        GUEST_ALIAS_ADDED = "guest_alias_added", _("Alias added")
+        GUEST_ALIAS_REMOVED = "guest_alias_removed", _("Alias removed")
+        GUESTS_MERGED = "guests_merged", _("Guests merged")
+        INVITATION_ISSUED = "invitation_issued", _("Login invitation issued")
+        INVITATION_REVOKED = "invitation_revoked", _("Login invitation revoked")
+        INVITATION_ACCEPTED = "invitation_accepted", _("Login created from an invitation")
 
     action = models.CharField(max_length=20, choices=Action.choices)
-    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="+")
+    # Empty for what belongs to no one night: a guest renamed, merged or invited.
+    event = models.ForeignKey(
+        Event, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     summary = models.CharField(max_length=200)
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)

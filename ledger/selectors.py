@@ -15,7 +15,7 @@ from django_stubs_ext import WithAnnotations
 from games.entry import SEATS
 from games.models import MAX_HAND_NUMBER, Event, Hand, Shoe
 from games.payouts import BetType
-from ledger.models import Bet, Guest, HandRevision, Seating
+from ledger.models import Bet, Guest, HandRevision, MergedGuest, Seating
 from ledger.money import ZERO, money_sum
 from shoebook.roles import Visitor
 
@@ -226,13 +226,16 @@ def guest_by_link(guest_id: int, token: str) -> Guest | None:
     """The guest whose private link this is, or ``None`` (a wrong, replaced or revoked token);
     the token is compared in constant time."""
     guest = Guest.objects.filter(pk=guest_id).first()
-    if (
-        guest is None
-        or not guest.access_token
-        or not hmac.compare_digest(guest.access_token.encode(), token.encode())
-    ):
+    if guest is None:  # merged into another guest since the link was handed out?
+        merged = MergedGuest.objects.filter(old_id=guest_id).select_related("guest").first()
+        if merged is not None and _same_token(merged.access_token, token):
+            return merged.guest
         return None
-    return guest
+    return guest if _same_token(guest.access_token, token) else None
+
+
+def _same_token(kept: str, token: str) -> bool:
+    return bool(kept) and hmac.compare_digest(kept.encode(), token.encode())
 
 
 def guest_of_user(user: Visitor) -> Guest | None:

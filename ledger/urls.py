@@ -78,6 +78,25 @@ urlpatterns = [
         guests.guest_link_revoke,
         name="guest_link_revoke",
     ),
+    path("guests/<id:guest_id>/rename/", guests.guest_rename, name="guest_rename"),
+    path("guests/<id:guest_id>/aliases/", guests.guest_alias_add, name="guest_alias_add"),
+    path(
+        "guests/<id:guest_id>/aliases/<id:alias_id>/remove/",
+        guests.guest_alias_remove,
+        name="guest_alias_remove",
+    ),
+    path("guests/<id:guest_id>/merge/", guests.guest_merge, name="guest_merge"),
+    path(
+        "guests/<id:guest_id>/invitation/",
+        guests.guest_invitation_issue,
+        name="guest_invitation_issue",
+    ),
+    path(
+        "guests/<id:guest_id>/invitation/revoke/",
+        guests.guest_invitation_revoke,
+        name="guest_invitation_revoke",
+    ),
+    path("invite/<str:token>/", guests.invitation_accept, name="invitation_accept"),
     path("g/<id:guest_id>/<str:token>/", guests.guest_page, name="guest_page"),
     path(
         "g/<id:guest_id>/<str:token>/statement.xlsx",

@@ -54,7 +54,7 @@ ACCESS: dict[str, tuple[str, tuple[str, ...]]] = {
     "password_reset_done": ("get", (OK, OK, OK, OK, OK)),
     "password_reset_confirm": ("get", (OK, OK, OK, OK, OK)),
     "password_reset_complete": ("get", (OK, OK, OK, OK, OK)),
-    "ledger:event_list": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "ledger:event_list": ("get", (LOGIN, FORBIDDEN, OK, OK, OK)),  # a guest: sent to their page
     "ledger:event_create": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:scoresheet_upload": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:scoresheet_template": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
@@ -84,6 +84,13 @@ ACCESS: dict[str, tuple[str, tuple[str, ...]]] = {
     "ledger:guest_detail": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:guest_link_issue": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:guest_link_revoke": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:guest_rename": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:guest_alias_add": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:guest_alias_remove": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:guest_merge": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:guest_invitation_issue": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:guest_invitation_revoke": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:invitation_accept": ("get", (OK, OK, OK, OK, OK)),  # the link is the key
     "ledger:guest_page": ("get", (OK, OK, OK, OK, OK)),  # the link is the key
     "ledger:guest_statement": ("get", (OK, OK, OK, OK, OK)),
     "ledger:my_page": ("get", (LOGIN, MISSING, OK, MISSING, MISSING)),
@@ -118,8 +125,15 @@ def world(seated, shoe, record, host, dealer):
     settlement = services.settlement_record(
         guest=guest, event=shoe.event, amount=Decimal("5"), method="cash", by=host
     )
+    alias = services.guest_alias_add(guest=guest, name="Aki-san", by=host)
+    invitation = services.guest_invitation_issue(guest=seated[2], by=host)
     args = {
         "ledger:settlement_void": [settlement.pk], "ledger:guest_credit_limit": [guest.pk],
+        "ledger:guest_rename": [guest.pk], "ledger:guest_alias_add": [guest.pk],
+        "ledger:guest_alias_remove": [guest.pk, alias.pk], "ledger:guest_merge": [guest.pk],
+        "ledger:guest_invitation_issue": [guest.pk],
+        "ledger:guest_invitation_revoke": [guest.pk],
+        "ledger:invitation_accept": [invitation],
         "ledger:event_detail": [shoe.event_id], "ledger:event_workbook": [shoe.event_id],
         "ledger:event_guest_results": [shoe.event_id], "ledger:event_guest_add": [shoe.event_id],
         "ledger:event_guests_bring_back": [shoe.event_id], "ledger:shoe_start": [shoe.event_id],

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.forms import BaseForm
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -20,6 +20,7 @@ from games.models import Event
 from ledger import services
 from ledger.charts import qr_svg, result_bars
 from ledger.forms import (
+    BringBackChecklistForm,
     BringBackForm,
     EventForm,
     GuestAddForm,
@@ -37,7 +38,13 @@ from ledger.results import (
 )
 from ledger.selectors import event_open_things, event_shoes, events_for_list
 from shoebook.converters import id_or_none
-from shoebook.roles import AuthenticatedHttpRequest, host_required, is_host, table_staff_required
+from shoebook.roles import (
+    AuthenticatedHttpRequest,
+    host_required,
+    is_host,
+    is_table_staff,
+    table_staff_required,
+)
 
 MSG_EVENT_CLOSED = gettext_lazy("{event} is closed.")
 MSG_EVENT_REOPENED = gettext_lazy("{event} is open again.")
@@ -53,9 +60,14 @@ MSG_RECORDED_GUEST_PAID = gettext_lazy(
 MSG_VOIDED = gettext_lazy("Voided: {guest} · {amount} · {method}. Reason: {reason}")
 
 
-@table_staff_required
 @require_GET
 def event_list(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The events, for hosts and dealers; a guest with a login (sent here after logging in)
+    goes to their own page, the one thing they may see."""
+    if not is_table_staff(request.user):
+        if Guest.objects.filter(user=request.user).exists():
+            return redirect("ledger:my_page")
+        raise PermissionDenied
     return render(request, "ledger/event_list.html", {"events": events_for_list()})
 
 
@@ -210,20 +222,32 @@ def event_guest_add(request: AuthenticatedHttpRequest, event_id: int) -> HttpRes
 
 
 @host_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def event_guests_bring_back(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
+    """GET (the event page's "Bring back from") shows the earlier event's guests as a
+    checklist, all ticked; POST brings back those still ticked."""
     event = get_object_or_404(Event, pk=event_id)
-    form = BringBackForm(request.POST, event=event)
+    chosen = BringBackForm(request.POST or request.GET, event=event)
+    if not chosen.is_valid():
+        return _render_event(request, event, bring_back_form=chosen)
+    source: Event = chosen.cleaned_data["from_event"]
+    if request.method == "GET":
+        form = BringBackChecklistForm(event=event, from_event=source)
+        return render(request, "ledger/event_bring_back.html",
+                      {"event": event, "source": source, "form": form})  # fmt: skip
+    form = BringBackChecklistForm(request.POST, event=event, from_event=source)
     if not form.is_valid():
-        return _render_event(request, event, bring_back_form=form)
+        return render(request, "ledger/event_bring_back.html",
+                      {"event": event, "source": source, "form": form}, status=400)  # fmt: skip
 
     def bring_back() -> None:
-        source = form.cleaned_data["from_event"]
-        added = services.event_guests_bring_back(event=event, from_event=source, by=request.user)
+        added = services.event_guests_bring_back(
+            event=event, from_event=source, by=request.user, guests=form.cleaned_data["guests"]
+        )
         text = ngettext("{n} guest back from {event}.", "{n} guests back from {event}.", added)
         messages.success(request, text.format(n=added, event=source))
 
-    return _event_action(request, event, bring_back, bring_back_form=form)
+    return _event_action(request, event, bring_back, bring_back_form=chosen)
 
 
 @host_required

@@ -2,24 +2,37 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+
 from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_not_required
 from django.core.exceptions import ValidationError
+from django.forms import BaseForm
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.models import Event, Shoe
 from games.scoreboard import scoreboard
 from ledger import services
 from ledger.charts import balance_line, balance_steps, qr_svg
 from ledger.exports import workbook_bytes, xlsx_response
-from ledger.forms import CreditLimitForm, add_service_errors, stake_text
-from ledger.models import Guest
-from ledger.money import format_chips
+from ledger.forms import (
+    CreditLimitForm,
+    GuestAliasForm,
+    GuestMergeForm,
+    GuestNameForm,
+    InvitationAcceptForm,
+    add_service_errors,
+    stake_text,
+)
+from ledger.models import Guest, GuestAlias
+from ledger.money import ZERO, format_chips
 from ledger.results import GuestHistory, guest_balances, guest_history
 from ledger.selectors import guest_by_link, guest_of_user
 from ledger.sharing import balance_share
@@ -48,13 +61,21 @@ def guest_detail(request: AuthenticatedHttpRequest, guest_id: int) -> HttpRespon
 
 
 def _render_guest_detail(
-    request: AuthenticatedHttpRequest, guest: Guest, limit_form: CreditLimitForm | None = None
+    request: AuthenticatedHttpRequest,
+    guest: Guest,
+    *,
+    invite_link: str = "",
+    status: int = 200,
+    forms: Mapping[str, BaseForm] | None = None,
 ) -> HttpResponse:
+    """The host's page of a guest: figures, private link, sharing, credit limit, login, names,
+    merging."""
+    forms = forms or {}
     page = reverse("ledger:guest_detail", args=[guest.pk])
     context = _guest_page_context(guest) | {"receipt_base": page + "receipts/"}
     limit = guest.credit_limit
     initial = {"credit_limit": stake_text(limit)} if limit is not None else None
-    context["limit_form"] = limit_form or CreditLimitForm(initial=initial)
+    context["limit_form"] = forms.get("limit_form") or CreditLimitForm(initial=initial)
     link = ""
     if guest.access_token:
         link = request.build_absolute_uri(_guest_link(guest))
@@ -63,7 +84,179 @@ def _render_guest_detail(
     history = context["history"]
     assert isinstance(history, GuestHistory)
     context["share"] = balance_share(history, link)
-    return render(request, "ledger/guest_detail.html", context)
+    if invite_link:
+        context["invite_link"] = invite_link
+        context["invite_qr"] = qr_svg(invite_link)
+    context |= {
+        "aliases": list(guest.aliases.all()),
+        "login": guest.user,
+        "invitation": guest.invitations.filter(
+            used_at__isnull=True, revoked_at__isnull=True, expires_at__gt=timezone.now()
+        ).first(),
+        "rename_form": forms.get("rename_form") or GuestNameForm(initial={"name": guest.name}),
+        "alias_form": forms.get("alias_form") or GuestAliasForm(),
+        "merge_form": forms.get("merge_form") or GuestMergeForm(guest=guest),
+    }
+    return render(request, "ledger/guest_detail.html", context, status=status)
+
+
+def _guest_form_action(
+    request: AuthenticatedHttpRequest,
+    guest: Guest,
+    form_name: str,
+    form: BaseForm,
+    action: Callable[[], str],
+) -> HttpResponse:
+    """Run one service with a valid form of the guest's page: a message and back to the page,
+    or the page again with the form's errors (never a server error)."""
+    if form.is_valid():
+        try:
+            text = action()
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(request, text)
+            return redirect("ledger:guest_detail", guest.pk)
+    return _render_guest_detail(request, guest, status=400, forms={form_name: form})
+
+
+@host_required
+@require_POST
+def guest_rename(request: AuthenticatedHttpRequest, guest_id: int) -> HttpResponse:
+    guest = get_object_or_404(Guest, pk=guest_id)
+    form = GuestNameForm(request.POST)
+    before = guest.name
+
+    def rename() -> str:
+        renamed = services.guest_rename(guest=guest, name=form.cleaned_data["name"],
+                                        by=request.user)  # fmt: skip
+        return _("{before} is now called {after}.").format(before=before, after=renamed.name)
+
+    return _guest_form_action(request, guest, "rename_form", form, rename)
+
+
+@host_required
+@require_POST
+def guest_alias_add(request: AuthenticatedHttpRequest, guest_id: int) -> HttpResponse:
+    guest = get_object_or_404(Guest, pk=guest_id)
+    form = GuestAliasForm(request.POST)
+
+    def add() -> str:
+        alias = services.guest_alias_add(guest=guest, name=form.cleaned_data["name"],
+                                         by=request.user)  # fmt: skip
+        return _("{guest} is also found as {alias}.").format(guest=guest.name, alias=alias.name)
+
+    return _guest_form_action(request, guest, "alias_form", form, add)
+
+
+@host_required
+@require_POST
+def guest_alias_remove(request: AuthenticatedHttpRequest, guest_id: int, alias_id: int
+                       ) -> HttpResponse:  # fmt: skip
+    alias = get_object_or_404(GuestAlias, pk=alias_id, guest_id=guest_id)
+    services.guest_alias_remove(alias=alias, by=request.user)
+    messages.success(request, _("{alias} no longer finds {guest}.").format(
+        alias=alias.name, guest=alias.guest.name))  # fmt: skip
+    return redirect("ledger:guest_detail", guest_id)
+
+
+@host_required
+@require_http_methods(["GET", "POST"])
+def guest_merge(request: AuthenticatedHttpRequest, guest_id: int) -> HttpResponse:
+    """GET asks first: what merging the chosen guest into this one moves, the balances before
+    and after, or why it is refused. POST merges."""
+    guest = get_object_or_404(Guest, pk=guest_id)
+    form = GuestMergeForm(request.POST if request.method == "POST" else request.GET, guest=guest)
+    if not form.is_valid():
+        return _render_guest_detail(request, guest, status=400, forms={"merge_form": form})
+    other: Guest = form.cleaned_data["other"]
+    if request.method == "POST":
+        try:
+            services.guest_merge(guest=guest, other=other, by=request.user)
+        except ValidationError as error:
+            for message in error.messages:
+                messages.error(request, message)
+        else:
+            text = _("{other} is merged into {guest}: one guest, one balance.")
+            messages.success(request, text.format(other=other.name, guest=guest.name))
+            return redirect("ledger:guest_detail", guest.pk)
+    balances = guest_balances()
+    mine, theirs = balances.get(guest.pk, ZERO), balances.get(other.pk, ZERO)
+    context = {
+        "guest": guest,
+        "other": other,
+        "form": form,
+        "moves": services.guest_merge_preview(guest=guest, other=other),
+        "refusal": services.guest_merge_refusal(guest=guest, other=other),
+        "balance": mine,
+        "other_balance": theirs,
+        "combined": mine + theirs,
+    }
+    return render(request, "ledger/guest_merge.html", context)
+
+
+@host_required
+@require_POST
+def guest_invitation_issue(request: AuthenticatedHttpRequest, guest_id: int) -> HttpResponse:
+    """A one-time login invitation: its link is shown now, once, and never again."""
+    guest = get_object_or_404(Guest, pk=guest_id)
+    try:
+        token = services.guest_invitation_issue(guest=guest, by=request.user)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+        return redirect("ledger:guest_detail", guest.pk)
+    link = request.build_absolute_uri(reverse("ledger:invitation_accept", args=[token]))
+    response = _render_guest_detail(request, guest, invite_link=link)
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@host_required
+@require_POST
+def guest_invitation_revoke(request: AuthenticatedHttpRequest, guest_id: int) -> HttpResponse:
+    guest = get_object_or_404(Guest, pk=guest_id)
+    services.guest_invitation_revoke(guest=guest, by=request.user)
+    messages.success(request, _("{guest}'s invitation no longer works.").format(guest=guest))
+    return redirect("ledger:guest_detail", guest.pk)
+
+
+@login_not_required
+@require_http_methods(["GET", "POST"])
+def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
+    """A guest opens their invitation: choose a username and password, and they are logged in
+    to their own page. A link that is unknown, used, withdrawn or expired says so."""
+    invitation = services.invitation_by_token(token)
+    problem = services.invitation_problem(invitation)
+    form = InvitationAcceptForm(request.POST or None)
+    if problem is None and request.method == "POST" and form.is_valid():
+        try:
+            user = services.guest_invitation_accept(
+                token=token,
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password1"],
+            )
+        except ValidationError as error:
+            problem = " ".join(error.messages)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, _("Welcome, {guest}: this is your page.").format(
+                guest=user.guest))  # fmt: skip
+            return redirect("ledger:my_page")
+    if problem is not None:
+        status = 404 if invitation is None else 410
+        response = render(request, "ledger/invitation_invalid.html", {"problem": problem},
+                          status=status)  # fmt: skip
+    else:
+        assert invitation is not None  # no problem: an invitation
+        context = {"form": form, "guest": invitation.guest, "expires": invitation.expires_at}
+        response = render(request, "ledger/invitation_accept.html", context,
+                          status=400 if form.errors else 200)  # fmt: skip
+    # The link is the key: never sent to another site. Not "no-referrer": the form posts back
+    # here, and Chromium then sends "Origin: null", which the CSRF check refuses.
+    response["Referrer-Policy"] = "same-origin"
+    response["Cache-Control"] = "private, no-store"
+    return response
 
 
 @host_required
@@ -85,7 +278,7 @@ def guest_credit_limit(request: AuthenticatedHttpRequest, guest_id: int) -> Http
                 text = MSG_CREDIT_LIMIT_SET.format(guest=guest.name, limit=format_chips(limit))
                 messages.success(request, text)
             return redirect(reverse("ledger:guest_detail", args=[guest.pk]) + "#credit-limit")
-    return _render_guest_detail(request, guest, form)
+    return _render_guest_detail(request, guest, status=400, forms={"limit_form": form})
 
 
 def _guest_link(guest: Guest) -> str:

@@ -86,6 +86,15 @@ def test_the_audit_log_shows_every_kind_of_entry(client, host, seated, shoe, rec
     sheet.write_text(template_csv())
     call_command("import_scoresheet", str(sheet), "--event-name", "Paper night", "--date",
                  "2026-11-21", "--by", host.username, stdout=StringIO())  # fmt: skip
+    waiting = services.event_guest_add(event=shoe.event, name="Hana", by=host)
+    services.guest_rename(guest=waiting, name="Hanako", by=host)
+    alias = services.guest_alias_add(guest=waiting, name="Hana-chan", by=host)
+    services.guest_alias_remove(alias=alias, by=host)
+    services.guest_invitation_issue(guest=waiting, by=host)
+    services.guest_invitation_revoke(guest=waiting, by=host)
+    token = services.guest_invitation_issue(guest=waiting, by=host)
+    services.guest_invitation_accept(token=token, username="hanako", password="Long-pw-2026!")
+    services.guest_merge(guest=waiting, other=services.guest_create(name="Hanako Y"), by=host)
     client.force_login(host)
     page = client.get(reverse("ledger:audit_log")).content.decode()
     for action in AuditEntry.Action:

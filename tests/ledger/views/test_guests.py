@@ -74,8 +74,9 @@ def test_a_guest_with_a_login_sees_only_their_own_page(client, played):
     client.force_login(user)
     page = client.get(reverse("ledger:my_page")).content.decode()
     assert "<h1>Aki</h1>" in page and "Ben" not in page
-    for host_page in ("ledger:guest_list", "ledger:standings", "ledger:event_list", "ledger:house"):
+    for host_page in ("ledger:guest_list", "ledger:standings", "ledger:house"):
         assert client.get(reverse(host_page)).status_code == 403
+    assert client.get(reverse("ledger:event_list")).url == reverse("ledger:my_page")
     stranger = User.objects.create_user("nobody", password="pw-for-tests")
     client.force_login(stranger)
     assert client.get(reverse("ledger:my_page")).status_code == 404
