@@ -227,7 +227,7 @@ def test_the_host_sets_and_clears_a_credit_limit(client, host, played, seated):
         ("NaN", "Enter a number."),
     ):
         refused = client.post(url, {"credit_limit": bad})
-        assert refused.status_code == 200 and wanted in text(refused)
+        assert refused.status_code == 400 and wanted in text(refused)
     assert Guest.objects.get(pk=ben.pk).credit_limit == D("30.00")
     cleared = client.post(url, {"credit_limit": ""})
     assert MSG_CREDIT_LIMIT_REMOVED.format(guest="Ben") in text(client.get(cleared.url))
