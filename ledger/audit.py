@@ -46,9 +46,10 @@ KEY_LABELS = {
     "login": gettext_lazy("login"),
     "expires": gettext_lazy("expires"),
     "revoked": gettext_lazy("withdrawn"),
+    "credit_limit": gettext_lazy("credit limit"),
 }
 _TIMES = {"expires", "revoked"}
-_AMOUNTS = {"amount"}
+_AMOUNTS = {"amount", "credit_limit"}
 
 
 def describe_place(summary: str) -> str:

@@ -347,6 +347,7 @@ class AuditEntry(models.Model):
         INVITATION_ISSUED = "invitation_issued", _("Login invitation issued")
         INVITATION_REVOKED = "invitation_revoked", _("Login invitation revoked")
         INVITATION_ACCEPTED = "invitation_accepted", _("Login created from an invitation")
+        CREDIT_LIMIT_SET = "credit_limit_set", _("Credit limit changed")
 
     action = models.CharField(max_length=20, choices=Action.choices)
     # Empty for what belongs to no one night: a guest renamed, merged or invited.

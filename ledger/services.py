@@ -19,7 +19,7 @@ from unicodedata import category
 from django.contrib.auth.models import User
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Max, Q, Sum
+from django.db.models import Count, Max, ProtectedError, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -413,6 +413,12 @@ def _played_together(guest: Guest, other: Guest) -> tuple[Shoe, int] | None:
     return None
 
 
+MSG_MERGE_RACE = _(
+    "{guest} was seated or settled on another device meanwhile: nothing was merged. Check and"
+    " try again."
+)
+
+
 @transaction.atomic
 def guest_merge(*, guest: Guest, other: Guest, by: Actor) -> Guest:
     """Merge ``other`` into ``guest``: every bet, seating, settlement, event-list entry,
@@ -460,7 +466,10 @@ def guest_merge(*, guest: Guest, other: Guest, by: Actor) -> Guest:
     )
     old_key = other.name_key.split("#")[0]
     other_name, other_id = other.name, other.pk
-    other.delete()
+    try:
+        other.delete()
+    except ProtectedError:  # seated or settled from another device meanwhile: undo it all
+        raise ValidationError({NON_FIELD_ERRORS: MSG_MERGE_RACE.format(guest=other.name)}) from None
     if not guests_matching({old_key}):  # the old name finds the merged guest from now on
         GuestAlias.objects.create(guest=guest, name=other_name, key=old_key)
         aliases.append(other_name)
@@ -1162,9 +1171,18 @@ def guest_credit_limit_set(*, guest: Guest, credit_limit: Decimal | None, by: Ac
             {"credit_limit": MSG_CREDIT_LIMIT.format(maximum=format_chips(MAX_CHIPS))}
         )
     guest = Guest.objects.select_for_update().get(pk=guest.pk)
+    before = guest.credit_limit
     guest.credit_limit = credit_limit  # type: ignore[assignment]  # the column is nullable
     guest.save(update_fields=["credit_limit"])
+    if before != credit_limit:
+        _audit_guest(AuditEntry.Action.CREDIT_LIMIT_SET, guest, by,
+                     before={"credit_limit": _limit_text(before)},
+                     after={"credit_limit": _limit_text(credit_limit)})  # fmt: skip
     return guest
+
+
+def _limit_text(limit: Decimal | None) -> str:
+    return "" if limit is None else f"{limit:.2f}"
 
 
 def guest_link_issue(*, guest: Guest) -> str:

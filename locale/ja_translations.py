@@ -635,6 +635,9 @@ JA = {
     "Make my login": "ログインを作る",
     "Invitation": "招待",
     "This invitation does not work": "この招待は使えません",
+    "Credit limit changed": "与信限度を変更",
+    "credit limit": "与信限度",
+    "{guest} was seated or settled on another device meanwhile: nothing was merged. Check and try again.": "その間に別の端末で{guest}が着席したか精算されました。何も統合していません。確認してもう一度お試しください。",
 }
 
 JA_PLURAL = {

@@ -95,6 +95,7 @@ def test_the_audit_log_shows_every_kind_of_entry(client, host, seated, shoe, rec
     token = services.guest_invitation_issue(guest=waiting, by=host)
     services.guest_invitation_accept(token=token, username="hanako", password="Long-pw-2026!")
     services.guest_merge(guest=waiting, other=services.guest_create(name="Hanako Y"), by=host)
+    services.guest_credit_limit_set(guest=waiting, credit_limit=Decimal(500), by=host)
     client.force_login(host)
     page = client.get(reverse("ledger:audit_log")).content.decode()
     for action in AuditEntry.Action:

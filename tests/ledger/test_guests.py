@@ -330,6 +330,22 @@ def test_a_merge_is_refused_while_either_is_seated_in_an_open_shoe(two_kens, sho
     assert everything() == before
 
 
+def test_a_merge_racing_a_settlement_on_another_device_changes_nothing(two_kens, host, monkeypatch):
+    ken, kenny, _other = two_kens
+    before = everything()
+    create_redirect = MergedGuest.objects.create
+
+    def settled_meanwhile(**fields):  # another device writes between the moves and the delete
+        Settlement.objects.create(guest=kenny, event=Event.objects.first(), amount=Decimal(5),
+                                  method="cash", recorded_by=host)  # fmt: skip
+        return create_redirect(**fields)
+
+    monkeypatch.setattr(MergedGuest.objects, "create", settled_meanwhile)
+    with pytest.raises(ValidationError, match="Kenny was seated or settled on another device"):
+        services.guest_merge(guest=ken, other=kenny, by=host)
+    assert everything() == before  # the settlement of the race went too: one transaction
+
+
 def test_a_merge_is_refused_when_both_have_a_login(two_kens, host):
     ken, kenny, _other = two_kens
     for guest in (ken, kenny):

@@ -232,6 +232,12 @@ def test_the_host_sets_and_clears_a_credit_limit(client, host, played, seated):
     cleared = client.post(url, {"credit_limit": ""})
     assert MSG_CREDIT_LIMIT_REMOVED.format(guest="Ben") in text(client.get(cleared.url))
     assert Guest.objects.get(pk=ben.pk).credit_limit is None
+    changes = AuditEntry.objects.filter(action=AuditEntry.Action.CREDIT_LIMIT_SET).order_by("at")
+    assert [(e.before, e.after) for e in changes] == [
+        ({"credit_limit": ""}, {"credit_limit": "30.00"}),
+        ({"credit_limit": "30.00"}, {"credit_limit": ""}),
+    ]  # set, then cleared; the refused tries left no trace
+    assert "credit limit: 30" in text(client.get(reverse("ledger:audit_log")))
 
 
 def test_the_table_warns_when_a_seated_guest_passes_the_limit(client, host, played, shoe, seated):
