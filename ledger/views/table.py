@@ -35,7 +35,14 @@ from games.payouts import BetType
 from games.rules import MSG_HAND_COMPLETE, tableau
 from games.scoreboard import scoreboard
 from ledger import services
-from ledger.forms import HandForm, add_service_errors, seating_token, stake_cells
+from ledger.forms import (
+    HandForm,
+    add_service_errors,
+    seating_token,
+    stake_cells,
+    stake_field_name,
+    stake_text,
+)
 from ledger.models import Guest, HandRevision
 from ledger.results import seated_over_limit
 from ledger.selectors import SeatState, hand_index, seating_of, shoe_open_things, table_state
@@ -140,6 +147,11 @@ def _render_table(
         "chips": _chip_values(state.event),
         "ranks": RANKS,
         "keypad": keypad_rules(state.event.decks),
+        # Repeat fills these in the page at once: a tap made meanwhile is never swapped away.
+        "repeat_stakes": {
+            stake_field_name(seat, bet): stake_text(amount)
+            for (seat, bet), amount in state.repeat_stakes().items()
+        },
         "board": scoreboard(shoe, link=hand_link),
         "hand_index": hand_index(shoe.pk),
         "deal": deal_panel(

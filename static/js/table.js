@@ -262,15 +262,29 @@
     box.value = after % 100 ? (after / 100).toFixed(2) : String(after / 100);
   }
 
+  // Repeat and Clear work in the page, at once and offline: a fetch and a swap of the table
+  // would drop a tap made while it was on its way.
   function betTool(link) {
-    if (!navigator.onLine) {
-      localBets(link.hasAttribute("data-repeat") ? lastStakes() : {});
-      return;
-    }
-    fetch(link.href, { headers: { "HX-Request": "true" } })
-      .then((response) => (response.ok ? response.text() : Promise.reject(response.status)))
-      .then(swapTable)
-      .catch(() => localBets(link.hasAttribute("data-repeat") ? lastStakes() : {}));
+    if (link.hasAttribute("data-repeat")) localBets(repeatStakes());
+    else clearEntry();
+  }
+
+  function repeatStakes() {
+    const queued = lastStakes(); // a hand saved here and not yet sent is the last one
+    if (Object.keys(queued).length) return queued;
+    const page = document.getElementById("repeat-stakes");
+    return page ? JSON.parse(page.textContent) : {};
+  }
+
+  function clearEntry() {
+    const form = handForm();
+    if (!form) return;
+    localBets({});
+    deal = { taps: [], typed: false };
+    for (const name of ["taps", "player_cards", "banker_cards"]) form.elements[name].value = "";
+    form.querySelectorAll("[name=result], [name=player_pair], [name=banker_pair]")
+      .forEach((box) => { box.checked = false; });
+    setStatus(texts().start, false);
   }
 
   function localBets(stakes) {

@@ -136,6 +136,30 @@ def test_chips_go_to_the_chosen_box_which_stays_chosen_and_letters_never_land_in
     assert phone.is_checked("input[name=result][value=banker]")
 
 
+def test_repeat_and_clear_work_at_once_so_a_tap_right_after_them_is_kept(
+    phone, host, full_table, record
+):
+    base_url, shoe = full_table
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "banker", 20)])
+    open_table(phone, base_url, shoe, host)
+    slow_network(phone, 300)
+    phone.tap("input[name=stake_3_tie]")
+    phone.tap("button.chip[data-chip='10']")
+    phone.tap(".keypad [data-rank='9']")
+    phone.tap("[data-clear]")  # everything goes: stakes, cards, taps, result
+    assert phone.input_value("[name=stake_3_tie]") == ""
+    assert phone.input_value("[name=player_cards]") == "" == phone.input_value("[name=taps]")
+    phone.tap("[data-repeat]")
+    phone.tap(".outcome-banker")  # at once, while a round trip would still be on its way
+    phone.tap("button.save")
+    phone.get_by_text("Hand 2 saved: Banker wins.").wait_for()
+    saved = Hand.objects.get(number=2)
+    assert sorted(saved.bets.values_list("seat", "bet_type", "stake")) == [
+        (1, "player", Decimal(100)),
+        (2, "banker", Decimal(20)),
+    ]
+
+
 def test_repeat_fills_the_last_stakes_as_typed(phone, host, full_table, record):
     base_url, shoe = full_table
     record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "banker", "12.50")])
