@@ -45,10 +45,10 @@ KEY_LABELS = {
     "events": gettext_lazy("events"),
     "login": gettext_lazy("login"),
     "expires": gettext_lazy("expires"),
-    "revoked": gettext_lazy("withdrawn"),
+    "revoked": gettext_lazy("invitations withdrawn"),
     "credit_limit": gettext_lazy("credit limit"),
 }
-_TIMES = {"expires", "revoked"}
+_TIMES = {"expires"}
 _AMOUNTS = {"amount", "credit_limit"}
 
 
@@ -104,6 +104,8 @@ def _field_value(key: str, value: Any) -> str:
         return str(Settlement.Method(value).label)
     if key in _AMOUNTS:
         return _amount_text(value)
+    if isinstance(value, list):  # names: the import's new guests
+        return ", ".join(str(item) for item in value)
     if (key.endswith("_at") or key in _TIMES) and isinstance(value, str):
         return _local_time(value)
     return str(value)

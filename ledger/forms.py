@@ -3,6 +3,7 @@ positive); the services check everything that depends on the table (seats, limit
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Mapping
 from decimal import Decimal
@@ -21,6 +22,7 @@ from games.cards import MAX_DECKS, MIN_DECKS
 from games.chips import MAX_CHIPS
 from games.entry import SEATS, BetEntry, HandEntry, Problem, TableRules
 from games.forms import RuleSetForm, rule_set_from_cleaned
+from games.messages import format_chips
 from games.models import MAX_HAND_NUMBER, MAX_HANDS_PER_SHOE, Event
 from games.payouts import BetType, NoCommission, SideBet
 from games.rules import Winner
@@ -393,6 +395,34 @@ def add_service_errors(form: forms.BaseForm, error: ValidationError) -> None:
         form.add_error(target, messages)
 
 
+MSG_SETTLE_GUEST_GONE = _(
+    "This guest is no longer on the list: merged into another guest or removed since the page"
+    " was opened. Nothing was recorded: open the settlement list again."
+)
+MSG_CHIPS_AMOUNT = _("Type an amount in chips, such as 298.50 or 1,000 (at most {maximum}).")
+_FULL_WIDTH_DIGITS = str.maketrans("０１２３４５６７８９．，", "0123456789.,")
+_CHIPS_AMOUNT = re.compile(r"^[0-9]{1,13}(\.[0-9]{1,2})?$")
+
+
+class ChipsAmountField(forms.DecimalField):
+    """An amount as a host types it: digits, thousands commas, full-width digits, up to cents.
+    Anything else (1e30, NaN, 1_000) gets one plain message."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_value", MAX_CHIPS)
+        kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "decimal",
+                                                           "autocomplete": "off"}))  # fmt: skip
+        super().__init__(max_digits=15, decimal_places=2, **kwargs)
+
+    def to_python(self, value: Any) -> Decimal | None:  # type: ignore[override]  # stubs: int
+        if value in self.empty_values:
+            return None
+        text = str(value).strip().translate(_FULL_WIDTH_DIGITS).replace(",", "")
+        if not _CHIPS_AMOUNT.match(text):
+            raise ValidationError(MSG_CHIPS_AMOUNT.format(maximum=format_chips(MAX_CHIPS)))
+        return Decimal(text)
+
+
 class SettlementForm(forms.Form):
     """The host settles up with one guest: which way and how much (both from the balance, the
     amount editable for a partial payment), and how — the method is the button tapped."""
@@ -406,23 +436,19 @@ class SettlementForm(forms.Form):
         choices=[(PAID_HOUSE, _("Guest paid the house")), (HOUSE_PAID, _("House paid the guest"))],
         widget=forms.RadioSelect,
     )
-    amount = forms.DecimalField(
-        label=_("Amount"),
-        min_value=Decimal("0.01"),
-        max_value=MAX_CHIPS,
-        max_digits=13,
-        decimal_places=2,
-        widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
-    )
+    amount = ChipsAmountField(label=_("Amount"), min_value=Decimal("0.01"))
     method = forms.ChoiceField(label=_("How"), choices=Settlement.Method.choices)
     note = forms.CharField(label=_("Note"), max_length=200, required=False)
     confirm = forms.BooleanField(label=_("Record it anyway"), required=False)
+    idempotency_key = forms.UUIDField(widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         guest = self.fields["guest"]
         assert isinstance(guest, forms.ModelChoiceField)  # declared above
         guest.queryset = Guest.objects.filter(events=event)
+        guest.error_messages["invalid_choice"] = MSG_SETTLE_GUEST_GONE
+        self.initial.setdefault("idempotency_key", uuid.uuid4())
         self.question = ""  # what the service asks before recording, once asked
 
     @classmethod
@@ -451,14 +477,10 @@ class SettlementVoidForm(forms.Form):
 
 
 class CreditLimitForm(forms.Form):
-    credit_limit = forms.DecimalField(
+    credit_limit = ChipsAmountField(
         label=_("Credit limit (chips)"),
         required=False,
         min_value=Decimal(0),
-        max_value=MAX_CHIPS,
-        max_digits=13,
-        decimal_places=2,
-        widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
         help_text=_("How much the guest may owe the house; leave empty for no limit."),
     )
 

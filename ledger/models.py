@@ -276,6 +276,8 @@ class Settlement(models.Model):
     voids = models.OneToOneField(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="voided_by"
     )
+    # The settle form's key: a second tap, or the same form sent again, records nothing more.
+    idempotency_key = models.UUIDField(null=True, blank=True, unique=True, editable=False)
 
     class Meta:
         ordering = ["recorded_at", "id"]

@@ -26,6 +26,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from ledger.models import Settlement
 from ledger.money import format_chips, format_yen
 from ledger.sharing import Receipt, ReceiptRow, plain_text
 
@@ -108,7 +109,7 @@ def receipt_pdf(receipt: Receipt) -> bytes:
                 date_format(s.recorded_at, "SHORT_DATE_FORMAT"),
                 _settlement_direction(s.amount, symbol),
                 plain_text(str(s.get_method_display())),
-                plain_text(s.note),
+                _void_mark(s, receipt.voided_ids) + plain_text(s.note),
             ]
             for s in receipt.settlements
         ]
@@ -158,6 +159,12 @@ def receipt_pdf(receipt: Receipt) -> bytes:
     )
     document.build(story)
     return buffer.getvalue()
+
+
+def _void_mark(settlement: Settlement, voided_ids: set[int]) -> str:
+    if settlement.voids_id is not None:
+        return f"{_('void')} {_('of No. %(number)s') % {'number': settlement.voids_id}} · "
+    return f"{_('voided')} · " if settlement.pk in voided_ids else ""
 
 
 def _settlement_direction(amount: Decimal, symbol: str) -> str:

@@ -210,6 +210,17 @@ def guest_balance_through(*, guest_id: int, event: Event) -> Decimal:
     return result + settled
 
 
+def guest_balance_now(*, guest_id: int) -> Decimal:
+    """A guest's balance in chips as it stands: every result and every settlement. Two sums."""
+    result: Decimal = GuestEventResult.objects.filter(guest_id=guest_id).aggregate(
+        n=money_sum("net")
+    )["n"]
+    settled: Decimal = Settlement.objects.filter(guest_id=guest_id).aggregate(
+        n=money_sum("amount")
+    )["n"]
+    return result + settled
+
+
 def event_settlement(event: Event) -> list[SettlementLine]:
     """Who owes the house and whom the house owes after this event, counting what they carried
     in from earlier events and what was settled at this one."""

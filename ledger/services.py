@@ -54,7 +54,7 @@ from ledger.models import (
 )
 from ledger.money import money_sum
 from ledger.names import InvalidName, clean_name, name_key
-from ledger.results import guest_balance_through
+from ledger.results import guest_balance_now
 from shoebook.roles import Actor
 
 MSG_GUEST_AMBIGUOUS = _("“{name}” could be any of {names}: rename or merge them first.")
@@ -456,13 +456,12 @@ def guest_merge(*, guest: Guest, other: Guest, by: Actor) -> Guest:
         GuestInvitation.objects.filter(
             guest=guest, used_at__isnull=True, revoked_at__isnull=True
         ).update(revoked_at=timezone.now())
-    token = other.access_token
-    if token and not guest.access_token:
-        guest.access_token, token = token, ""
+    if other.access_token and not guest.access_token:  # the link the guest has works on
+        guest.access_token = other.access_token
     guest.save(update_fields=["user", "access_token"])
     MergedGuest.objects.filter(guest=other).update(guest=guest)
-    MergedGuest.objects.create(
-        old_id=other.pk, old_name=other.name, guest=guest, access_token=token
+    MergedGuest.objects.create(  # the old address too, until the link is replaced or revoked
+        old_id=other.pk, old_name=other.name, guest=guest, access_token=other.access_token
     )
     old_key = other.name_key.split("#")[0]
     other_name, other_id = other.name, other.pk
@@ -1084,28 +1083,42 @@ def settlement_record(
     by: Actor,
     note: str = "",
     ask_first: bool = False,
+    idempotency_key: uuid.UUID | None = None,
 ) -> Settlement:
     """Record money that changed hands: ``amount`` is what the guest paid the house (negative
     when the house paid the guest). Partial payments are simply smaller amounts. With
-    ``ask_first``, one that goes past the guest's balance at this event, or the other way, is
-    not recorded: :class:`SettlementQuestion` says what it would do."""
+    ``ask_first``, one that goes past the guest's balance as it stands now, or the other way, is
+    not recorded: :class:`SettlementQuestion` says what it would do. A form sent again with
+    the same ``idempotency_key`` (a double tap) records nothing more: the first row returns."""
     _check_amount(amount)
     if method == Settlement.Method.OTHER and not note.strip():
         raise ValidationError({"note": MSG_SETTLEMENT_NOTE})
     refused = _line_character(note)
     if refused is not None:
         raise ValidationError({"note": MSG_NOTE_CHARACTER.format(code=refused)})
-    guest = Guest.objects.select_for_update().get(pk=guest.pk)
+    guest = Guest.objects.select_for_update().get(pk=guest.pk)  # one settlement at a time
+    if idempotency_key is not None:
+        done = Settlement.objects.filter(idempotency_key=idempotency_key).first()
+        if done is not None:
+            return done
     if ask_first:
-        balance = guest_balance_through(guest_id=guest.pk, event=event)
+        balance = guest_balance_now(guest_id=guest.pk)
         question = settlement_question(guest=guest, event=event, balance=balance, amount=amount)
         if question:
             raise SettlementQuestion({NON_FIELD_ERRORS: question})
     settlement = Settlement(
-        guest=guest, event=event, amount=amount, method=method, note=note.strip(), recorded_by=by
-    )
+        guest=guest, event=event, amount=amount, method=method, note=note.strip(), recorded_by=by,
+        idempotency_key=idempotency_key,
+    )  # fmt: skip
     settlement.full_clean(validate_constraints=False)
-    settlement.save()
+    try:
+        with transaction.atomic():
+            settlement.save()
+    except IntegrityError:  # the same form, sent at the same moment from a second tap
+        done = Settlement.objects.filter(idempotency_key=idempotency_key).first()
+        if idempotency_key is None or done is None:
+            raise
+        return done
     AuditEntry.objects.create(
         action=AuditEntry.Action.SETTLEMENT, event=event, by=by, summary=str(guest),
         after=_settlement_snapshot(settlement),

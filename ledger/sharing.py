@@ -131,6 +131,12 @@ class Receipt:
     def settled_yen(self) -> Decimal:
         return to_yen(self.settled, self.event.yen_per_chip)
 
+    @property
+    def voided_ids(self) -> set[int]:
+        """The settlements of the night reversed by a void (voids are recorded at the night of
+        the settlement they reverse, so both rows are in the list)."""
+        return {s.voids_id for s in self.settlements if s.voids_id is not None}
+
 
 def guest_receipt(guest: Guest, event: Event) -> Receipt:
     """The guest's night at ``event``, from :func:`ledger.results.guest_history`: per shoe, the

@@ -470,7 +470,6 @@ JA = {
     "Show guests' names on the results shared with the group.": "グループに共有する結果にゲストの名前を表示する。",
     "Receipt: {guest}": "明細：{guest}",
     "Per shoe": "シューごと",
-    "Gross (¥)": "等倍（円）",
     "Commission (¥)": "コミッション（円）",
     "Settlements recorded that night": "その夜に記録した精算",
     "None.": "なし。",
@@ -543,7 +542,6 @@ JA = {
     "Settle beside a guest fills in their balance; a partial payment is a smaller amount, and what is not settled carries over to the guest's next event.": "ゲストの横の「精算」で残高が入力されます。一部の支払いは少ない金額にし、精算されなかった分はそのゲストの次のイベントに繰り越されます。",
     "Settlements recorded": "記録した精算",
     "paid the house": "ハウスに支払い",
-    "of the settlement at %(when)s": "（%(when)sの精算）",
     "Void…": "取り消す…",
     "Void this settlement": "この精算を取り消す",
     "Seat %(seat)s · %(name)s owes the house %(balance)s, past the credit limit of %(limit)s.": "シート%(seat)s・%(name)sさんのハウスへの負債は%(balance)sで、与信限度%(limit)sを超えています。",
@@ -564,7 +562,6 @@ JA = {
     "events": "イベント数",
     "login": "ログイン",
     "expires": "有効期限",
-    "withdrawn": "取り消し日時",
     "Who comes back": "戻ってくるゲスト",
     "New name": "新しい名前",
     "Alias": "別名",
@@ -638,6 +635,13 @@ JA = {
     "Credit limit changed": "与信限度を変更",
     "credit limit": "与信限度",
     "{guest} was seated or settled on another device meanwhile: nothing was merged. Check and try again.": "その間に別の端末で{guest}が着席したか精算されました。何も統合していません。確認してもう一度お試しください。",
+    "invitations withdrawn": "取り消した招待",
+    "This guest is no longer on the list: merged into another guest or removed since the page was opened. Nothing was recorded: open the settlement list again.": "このゲストはもうリストにいません。ページを開いた後に別のゲストに統合されたか、削除されました。何も記録していません。精算リストを開き直してください。",
+    "Type an amount in chips, such as 298.50 or 1,000 (at most {maximum}).": "チップの金額を298.50や1,000のように入力してください（最大{maximum}）。",
+    "No. %(number)s": "No.%(number)s",
+    "of No. %(number)s": "（No.%(number)sの取り消し）",
+    "Gross (¥)": "総額（円）",
+    "“{name}” is {guest}: {guest} is on the list.": "「{name}」は{guest}です。{guest}をリストに載せました。",
 }
 
 JA_PLURAL = {
@@ -652,5 +656,8 @@ JA_PLURAL = {
     ],
     "%(count)s guest is still seated: %(names)s.": [
         "%(count)s人のゲストがまだ着席しています：%(names)s。"
+    ],
+    "%(counter)s seated guest is past the credit limit": [
+        "着席中の%(counter)s人が与信限度を超えています"
     ],
 }

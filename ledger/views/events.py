@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -30,11 +31,13 @@ from ledger.forms import (
 )
 from ledger.models import Guest, Settlement
 from ledger.money import format_chips, format_yen, to_yen
+from ledger.names import name_key
 from ledger.results import (
     SettlementLine,
     event_settlement,
     event_settlement_rows,
     event_shoe_rows,
+    guest_balance_now,
 )
 from ledger.selectors import event_open_things, event_shoes, events_for_list
 from shoebook.converters import id_or_none
@@ -48,6 +51,7 @@ from shoebook.roles import (
 
 MSG_EVENT_CLOSED = gettext_lazy("{event} is closed.")
 MSG_EVENT_REOPENED = gettext_lazy("{event} is open again.")
+MSG_FOUND_BY_ALIAS = gettext_lazy("“{name}” is {guest}: {guest} is on the list.")
 MSG_HOUSE_PAYS = gettext_lazy("House pays {guest} {amount} / {yen}")
 MSG_GUEST_PAYS = gettext_lazy("{guest} pays the house {amount} / {yen}")
 MSG_GUEST_SQUARE = gettext_lazy("{guest} is square")
@@ -157,6 +161,10 @@ def event_results_context(
     if settlement_form is not None and settlement_form.is_bound:
         settle_guest = id_or_none(str(settlement_form.data.get("guest", "")))
     line = next((line for line in lines if line.guest_id == settle_guest), None)
+    if line is not None and line.after != (now := guest_balance_now(guest_id=line.guest_id)):
+        # Settled or played at a later night since: settle what is owed now, not then.
+        carried = now - line.result - line.settled
+        line = replace(line, before=carried, before_yen=to_yen(carried, event.yen_per_chip))
     if line is not None and settlement_form is None:
         settlement_form = SettlementForm.for_balance(
             event=event, guest_id=line.guest_id, balance=line.after
@@ -213,12 +221,13 @@ def event_guest_add(request: AuthenticatedHttpRequest, event_id: int) -> HttpRes
     if not form.is_valid():
         return _render_event(request, event, guest_form=form)
     name = form.cleaned_data["name"]
-    return _event_action(
-        request,
-        event,
-        lambda: services.event_guest_add(event=event, name=name, by=request.user),
-        guest_form=form,
-    )
+
+    def add() -> None:
+        guest = services.event_guest_add(event=event, name=name, by=request.user)
+        if name_key(guest.name) != name_key(name):  # found by an alias: say who it is
+            messages.info(request, MSG_FOUND_BY_ALIAS.format(name=name, guest=guest.name))
+
+    return _event_action(request, event, add, guest_form=form)
 
 
 @host_required
@@ -324,6 +333,7 @@ def settlement_record(request: AuthenticatedHttpRequest, event_id: int) -> HttpR
                 note=data["note"],
                 by=request.user,
                 ask_first=not data["confirm"],
+                idempotency_key=data["idempotency_key"],
             )
         except services.SettlementQuestion as question:
             form.ask(" ".join(question.messages))
@@ -332,7 +342,12 @@ def settlement_record(request: AuthenticatedHttpRequest, event_id: int) -> HttpR
         else:
             messages.success(request, recorded_message(settlement, event))
             return redirect(reverse("ledger:event_detail", args=[event.pk]) + "#settlement")
-    return _render_event(request, event, settlement_form=form)
+    for problem in form.errors.get("guest", []):  # a stale page: no settle panel to show it in
+        messages.error(request, str(problem))
+    response = _render_event(request, event, settlement_form=form)
+    if form.errors:
+        response.status_code = 400
+    return response
 
 
 def recorded_message(settlement: Settlement, event: Event) -> str:

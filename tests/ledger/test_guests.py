@@ -86,6 +86,17 @@ def test_an_alias_finds_the_guest_on_the_event_page(event, host):
     assert Guest.objects.count() == 1
 
 
+def test_adding_a_guest_by_an_alias_says_who_it_is(client, event, host):
+    ken = services.event_guest_add(event=event, name="Ken", by=host)
+    services.guest_alias_add(guest=ken, name="Kenny", by=host)
+    client.force_login(host)
+    url = reverse("ledger:event_guest_add", args=[event.pk])
+    page = client.post(url, {"name": "kenny"}, follow=True).content.decode()
+    assert "“kenny” is Ken: Ken is on the list." in page
+    plain = client.post(url, {"name": "ken"}, follow=True).content.decode()
+    assert "is on the list." not in plain  # the name itself: nothing to explain
+
+
 def test_the_import_matches_aliases_through_the_same_rule(event, host):
     ken = services.event_guest_add(event=event, name="Ken", by=host)
     services.guest_alias_add(guest=ken, name="Kenny", by=host)
@@ -318,6 +329,17 @@ def test_an_old_private_link_leads_to_the_merged_guest(client, two_kens, host):
     page = client.get(reverse("ledger:guest_page", args=[kenny.pk, token]))
     assert page.status_code == 200 and "<h1>Ken</h1>" in page.content.decode()
     services.guest_link_revoke(guest=ken)
+    assert client.get(reverse("ledger:guest_page", args=[kenny.pk, token])).status_code == 404
+
+
+def test_the_old_link_still_works_when_the_kept_guest_had_none(client, two_kens, host):
+    ken, kenny, _other = two_kens
+    token = services.guest_link_issue(guest=kenny)  # Ken has no link of his own
+    services.guest_merge(guest=ken, other=kenny, by=host)
+    for guest_id in (kenny.pk, ken.pk):  # the address Kenny was given, and Ken's own
+        page = client.get(reverse("ledger:guest_page", args=[guest_id, token]))
+        assert page.status_code == 200 and "<h1>Ken</h1>" in page.content.decode()
+    services.guest_link_issue(guest=ken)  # replaced: every old address stops
     assert client.get(reverse("ledger:guest_page", args=[kenny.pk, token])).status_code == 404
 
 
