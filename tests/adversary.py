@@ -159,7 +159,7 @@ def amount_cases(night: Night, rng: random.Random, count: int) -> Iterator[Case]
         def run() -> str:
             before = night.guests[1].settlements.count()
             form = {"guest": night.guests[1].pk, "direction": "guest_paid", "amount": text,
-                    "method": "cash"}  # fmt: skip
+                    "method": "cash", "idempotency_key": str(uuid.uuid4())}  # fmt: skip
             code = night.client.post(url, form).status_code
             return _expect(_status(code, accepted=night.guests[1].settlements.count() > before),
                            should)  # fmt: skip
