@@ -54,10 +54,9 @@ def _sums(prefix: str = "") -> dict[str, Sum]:
     return {name: money_sum(f"{prefix}{name}") for name in MONEY_FIELDS}
 
 
-@dataclass
-class ShoeRow:
-    number: int | None  # None for the totals row
-    hands: int
+class InYen:
+    """A row's figures in yen at its event's rate (``figures`` and ``yen_per_chip``)."""
+
     figures: Figures
     yen_per_chip: Decimal
 
@@ -72,6 +71,18 @@ class ShoeRow:
     @property
     def commission_yen(self) -> Decimal:
         return to_yen(self.figures.commission, self.yen_per_chip)
+
+    @property
+    def net_yen(self) -> Decimal:
+        return to_yen(self.figures.net, self.yen_per_chip)
+
+
+@dataclass
+class ShoeRow(InYen):
+    number: int | None  # None for the totals row
+    hands: int
+    figures: Figures
+    yen_per_chip: Decimal
 
 
 def event_shoe_rows(event: Event) -> tuple[list[ShoeRow], ShoeRow]:

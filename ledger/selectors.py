@@ -10,6 +10,7 @@ from decimal import Decimal
 from typing import TypedDict
 
 from django.db.models import Count, QuerySet
+from django.http import Http404
 from django_stubs_ext import WithAnnotations
 
 from games.entry import SEATS
@@ -236,6 +237,20 @@ def guest_by_link(guest_id: int, token: str) -> Guest | None:
 
 def _same_token(kept: str, token: str) -> bool:
     return bool(kept) and hmac.compare_digest(kept.encode(), token.encode())
+
+
+def guest_by_link_or_404(guest_id: int, token: str) -> Guest:
+    guest = guest_by_link(guest_id, token)
+    if guest is None:
+        raise Http404
+    return guest
+
+
+def guest_of_user_or_404(user: Visitor) -> Guest:
+    guest = guest_of_user(user)
+    if guest is None:
+        raise Http404
+    return guest
 
 
 def guest_of_user(user: Visitor) -> Guest | None:

@@ -23,6 +23,7 @@ from ledger.money import ZERO, format_chips, format_yen, to_yen
 from ledger.results import (
     Figures,
     GuestHistory,
+    InYen,
     ShoeRow,
     event_guest_results,
     event_shoe_rows,
@@ -90,24 +91,12 @@ def balance_share(history: GuestHistory, url: str = "") -> ShareText:
 
 
 @dataclass(frozen=True)
-class ReceiptRow:
+class ReceiptRow(InYen):
     """One shoe of a guest's night (``number`` is ``None`` on the night's total)."""
 
     number: int | None
     figures: Figures
     yen_per_chip: Decimal
-
-    @property
-    def gross_yen(self) -> Decimal:
-        return to_yen(self.figures.gross, self.yen_per_chip)
-
-    @property
-    def commission_yen(self) -> Decimal:
-        return to_yen(self.figures.commission, self.yen_per_chip)
-
-    @property
-    def net_yen(self) -> Decimal:
-        return to_yen(self.figures.net, self.yen_per_chip)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_not_required
 from django.core.exceptions import ValidationError
 from django.forms import BaseForm
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -34,7 +34,7 @@ from ledger.forms import (
 from ledger.models import Guest, GuestAlias
 from ledger.money import ZERO, format_chips
 from ledger.results import GuestHistory, guest_balances, guest_history
-from ledger.selectors import guest_by_link, guest_of_user
+from ledger.selectors import guest_by_link_or_404, guest_of_user_or_404
 from ledger.sharing import balance_share
 from shoebook.roles import AuthenticatedHttpRequest, HtmxHttpRequest, host_required
 
@@ -325,43 +325,29 @@ def _guest_page_context(guest: Guest) -> dict[str, object]:
     }
 
 
-def _guest_by_link(guest_id: int, token: str) -> Guest:
-    guest = guest_by_link(guest_id, token)
-    if guest is None:
-        raise Http404
-    return guest
-
-
-def _guest_of(request: AuthenticatedHttpRequest) -> Guest:
-    guest = guest_of_user(request.user)
-    if guest is None:
-        raise Http404
-    return guest
-
-
 @login_not_required
 @require_GET
 def guest_page(request: HtmxHttpRequest, guest_id: int, token: str) -> HttpResponse:
     """A guest's own page, by private link: that guest's figures and nothing else."""
-    return _render_guest_page(request, _guest_by_link(guest_id, token))
+    return _render_guest_page(request, guest_by_link_or_404(guest_id, token))
 
 
 @login_not_required
 @require_GET
 def guest_statement(request: HttpRequest, guest_id: int, token: str) -> FileResponse:
     """The guest's own workbook, by the same private link."""
-    return guest_workbook(_guest_by_link(guest_id, token))
+    return guest_workbook(guest_by_link_or_404(guest_id, token))
 
 
 @require_GET
 def my_page(request: AuthenticatedHttpRequest) -> HttpResponse:
     """A guest who logged in sees their own page."""
-    return _render_guest_page(request, _guest_of(request))
+    return _render_guest_page(request, guest_of_user_or_404(request.user))
 
 
 @require_GET
 def my_statement(request: AuthenticatedHttpRequest) -> FileResponse:
-    return guest_workbook(_guest_of(request))
+    return guest_workbook(guest_of_user_or_404(request.user))
 
 
 def _render_guest_page(request: HtmxHttpRequest, guest: Guest) -> HttpResponse:

@@ -18,7 +18,7 @@ from games import services as game_services
 from games.models import Event
 from ledger.models import Guest
 from ledger.pdf import receipt_pdf
-from ledger.selectors import guest_by_link, guest_of_user
+from ledger.selectors import guest_by_link_or_404, guest_of_user_or_404
 from ledger.sharing import event_shared_results, guest_receipt, receipt_filename
 from shoebook.roles import AuthenticatedHttpRequest, host_required
 
@@ -34,20 +34,6 @@ def _event_of(guest: Guest, event_id: int) -> Event:
 
 
 _R = TypeVar("_R", bound=HttpResponseBase)
-
-
-def _guest_by_link(guest_id: int, token: str) -> Guest:
-    guest = guest_by_link(guest_id, token)
-    if guest is None:
-        raise Http404
-    return guest
-
-
-def _guest_of(request: AuthenticatedHttpRequest) -> Guest:
-    guest = guest_of_user(request.user)
-    if guest is None:
-        raise Http404
-    return guest
 
 
 def _private(response: _R) -> _R:
@@ -90,7 +76,7 @@ def guest_receipt_pdf(
 def link_receipt_page(
     request: HttpRequest, guest_id: int, token: str, event_id: int
 ) -> HttpResponse:
-    return _receipt_page(request, _guest_by_link(guest_id, token), event_id)
+    return _receipt_page(request, guest_by_link_or_404(guest_id, token), event_id)
 
 
 @login_not_required
@@ -98,17 +84,17 @@ def link_receipt_page(
 def link_receipt_pdf(
     request: HttpRequest, guest_id: int, token: str, event_id: int
 ) -> FileResponse:
-    return _receipt_file(_guest_by_link(guest_id, token), event_id)
+    return _receipt_file(guest_by_link_or_404(guest_id, token), event_id)
 
 
 @require_GET
 def my_receipt_page(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
-    return _receipt_page(request, _guest_of(request), event_id)
+    return _receipt_page(request, guest_of_user_or_404(request.user), event_id)
 
 
 @require_GET
 def my_receipt_pdf(request: AuthenticatedHttpRequest, event_id: int) -> FileResponse:
-    return _receipt_file(_guest_of(request), event_id)
+    return _receipt_file(guest_of_user_or_404(request.user), event_id)
 
 
 @host_required
