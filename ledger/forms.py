@@ -365,6 +365,12 @@ class GuestAliasForm(GuestNameForm):
     name = forms.CharField(max_length=NAME_INPUT_MAX_LENGTH, strip=False, label=_("Alias"))
 
 
+MSG_MERGE_GUEST_GONE = _(
+    "That guest is no longer on the list: merged already or removed since the page was opened."
+    " Nothing changed."
+)
+
+
 class GuestMergeForm(forms.Form):
     other = forms.ModelChoiceField(
         queryset=Guest.objects.none(), label=_("Merge into this guest"), to_field_name="pk"
@@ -375,6 +381,7 @@ class GuestMergeForm(forms.Form):
         other = self.fields["other"]
         assert isinstance(other, forms.ModelChoiceField)  # declared above
         other.queryset = Guest.objects.exclude(pk=guest.pk)
+        other.error_messages["invalid_choice"] = MSG_MERGE_GUEST_GONE
 
 
 class InvitationAcceptForm(UserCreationForm[User]):

@@ -642,6 +642,7 @@ JA = {
     "of No. %(number)s": "（No.%(number)sの取り消し）",
     "Gross (¥)": "総額（円）",
     "“{name}” is {guest}: {guest} is on the list.": "「{name}」は{guest}です。{guest}をリストに載せました。",
+    "That guest is no longer on the list: merged already or removed since the page was opened. Nothing changed.": "そのゲストはもうリストにいません。ページを開いた後にすでに統合されたか、削除されました。何も変更していません。",
 }
 
 JA_PLURAL = {

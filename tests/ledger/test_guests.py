@@ -368,6 +368,16 @@ def test_a_merge_racing_a_settlement_on_another_device_changes_nothing(two_kens,
     assert everything() == before  # the settlement of the race went too: one transaction
 
 
+def test_merging_again_from_a_stale_page_says_the_guest_is_gone(client, two_kens, host):
+    ken, kenny, _other = two_kens
+    client.force_login(host)
+    url = reverse("ledger:guest_merge", args=[ken.pk])
+    assert client.post(url, {"other": kenny.pk}).status_code == 302
+    again = client.post(url, {"other": kenny.pk})  # the same tap from a tab left open
+    assert again.status_code == 400
+    assert "That guest is no longer on the list: merged already" in again.content.decode()
+
+
 def test_a_merge_is_refused_when_both_have_a_login(two_kens, host):
     ken, kenny, _other = two_kens
     for guest in (ken, kenny):
