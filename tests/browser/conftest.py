@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 from datetime import date
 
 import pytest
+from django.test.testcases import QuietWSGIRequestHandler
 
 from games import services as game_services
 from games.payouts import RuleSet
@@ -99,6 +101,47 @@ def choose_language(page, base_url, language):
     """The site's language, chosen as the header's switch does (its cookie). The context's
     locale decides the Accept-Language header, whatever extra headers say."""
     page.context.add_cookies([{"name": "django_language", "value": language, "url": base_url}])
+
+
+class Wifi:
+    """The bar's Wi-Fi for the browser: ``drop(page)`` takes it away, ``restore(page)`` brings it
+    back. See the ``wifi`` fixture."""
+
+    def __init__(self):
+        self.down = threading.Event()
+
+    def drop(self, page):
+        self.down.set()
+        page.context.set_offline(True)
+
+    def restore(self, page):
+        self.down.clear()
+        page.context.set_offline(False)
+
+
+@pytest.fixture
+def wifi(live_server, monkeypatch):
+    """An outage as a device has one: the page is told it is offline (``navigator.onLine``, the
+    ``offline`` and ``online`` events) and nothing it or its service worker sends reaches the
+    server.
+
+    Playwright's offline mode alone leaks: Chromium keeps ``navigator.onLine``'s override per
+    renderer process and lifts it for a moment while a reload swaps documents, so the page being
+    left gets an ``online`` event, and what it sends then reaches the server, unseen by
+    Playwright's events and routes. While the Wi-Fi is down the test server therefore also drops
+    every request unanswered, which the browser sees as a network error.
+    """
+    wifi = Wifi()
+    answer = QuietWSGIRequestHandler.parse_request
+
+    def parse_request(handler):
+        if wifi.down.is_set():
+            handler.close_connection = True
+            return False  # no reply at all: the connection just ends
+        return answer(handler)
+
+    monkeypatch.setattr(QuietWSGIRequestHandler, "parse_request", parse_request)
+    return wifi
 
 
 def log_in(page, base_url, username):

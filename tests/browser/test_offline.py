@@ -30,14 +30,14 @@ def log_hand(page, stake, taps):
 
 
 def test_three_hands_offline_survive_a_reload_and_are_recorded_once_in_order(
-    phone, host, full_table
+    phone, host, full_table, wifi
 ):
     base_url, shoe = full_table
     open_table(phone, base_url, shoe, host)
     phone.wait_for_function("navigator.serviceWorker.controller !== null")  # the page is kept
     phone.reload()  # the worker keeps this visit's copy of the page
 
-    phone.context.set_offline(True)
+    wifi.drop(phone)
     for number, (stake, taps) in enumerate(HANDS[:2], start=1):
         log_hand(phone, stake, taps)
         expect(phone.locator("[data-outbox-list] li")).to_have_count(number)
@@ -52,7 +52,7 @@ def test_three_hands_offline_survive_a_reload_and_are_recorded_once_in_order(
     )
     assert Hand.objects.count() == 0
 
-    phone.context.set_offline(False)
+    wifi.restore(phone)
     expect(phone.locator("[data-outbox]")).to_be_hidden(timeout=15_000)
     hands = list(Hand.objects.order_by("number"))
     assert [(h.number, h.player_cards, h.banker_cards) for h in hands] == [
@@ -67,14 +67,14 @@ def test_three_hands_offline_survive_a_reload_and_are_recorded_once_in_order(
 
 
 def test_a_hand_whose_number_another_device_took_is_shown_to_be_renumbered(
-    phone, host, full_table, record
+    phone, host, full_table, record, wifi
 ):
     base_url, shoe = full_table
     open_table(phone, base_url, shoe, host)
-    phone.context.set_offline(True)
+    wifi.drop(phone)
     log_hand(phone, *HANDS[0])
     record(shoe, "8 K", "9 K")  # meanwhile another device logs hand 1
-    phone.context.set_offline(False)
+    wifi.restore(phone)
     expect(phone.locator(".errorlist.summary")).to_contain_text("Hand 1 was already recorded")
     expect(phone.locator("[data-outbox]")).to_be_hidden()
     assert phone.input_value("input[name=stake_1_banker]") == "100"  # kept, to save deliberately
