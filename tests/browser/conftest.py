@@ -61,6 +61,7 @@ def touch_screen(browser, width, height):
     page = new_page(browser, width, height, has_touch=True)
     yield page
     assert not page.script_errors, page.script_errors
+    page.goto("about:blank")  # no timer or late request of the page outlives the test's data
     page.context.close()
 
 
