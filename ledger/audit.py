@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from datetime import datetime
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.core.exceptions import FieldDoesNotExist
@@ -18,8 +17,7 @@ from django.utils.translation import gettext_lazy
 from games.models import Event
 from games.payouts import BetType
 from ledger.models import Settlement
-from ledger.money import format_chips
-from ledger.templatetags.money import winner_label
+from ledger.templatetags.money import chips, winner_label
 
 # Where an entry happened, as the services write it: "<event> · shoe 2 · hand 17".
 _PLACE = re.compile(r"^(?P<event>.*) · shoe (?P<shoe>\d+)(?: · hand (?P<hand>\d+))?$")
@@ -81,8 +79,8 @@ def _describe_hand(hand: Mapping[str, Any]) -> str:
             seat=bet["seat"],
             guest=bet["guest"],
             bet=_(BetType(bet["bet_type"]).label),
-            stake=_amount_text(bet["stake"]),
-            net=_amount_text(bet["net"]),
+            stake=chips(bet["stake"]),
+            net=chips(bet["net"]),
         )
         for bet in hand["bets"]
     )
@@ -103,7 +101,7 @@ def _field_value(key: str, value: Any) -> str:
     if key == "method" and value in Settlement.Method.values:
         return str(Settlement.Method(value).label)
     if key in _AMOUNTS:
-        return _amount_text(value)
+        return chips(value)
     if isinstance(value, list):  # names: the import's new guests
         return ", ".join(str(item) for item in value)
     if (key.endswith("_at") or key in _TIMES) and isinstance(value, str):
@@ -117,10 +115,3 @@ def _local_time(text: str) -> str:
     except ValueError:
         return text
     return f"{timezone.localtime(moment):%Y-%m-%d %H:%M}" if timezone.is_aware(moment) else text
-
-
-def _amount_text(value: Any) -> str:
-    try:
-        return format_chips(Decimal(str(value)))
-    except InvalidOperation:
-        return str(value)

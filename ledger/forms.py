@@ -3,7 +3,6 @@ positive); the services check everything that depends on the table (seats, limit
 
 from __future__ import annotations
 
-import re
 import uuid
 from collections.abc import Mapping
 from decimal import Decimal
@@ -20,9 +19,9 @@ from django.utils.translation import gettext_lazy as _
 
 from games.cards import MAX_DECKS, MIN_DECKS
 from games.chips import MAX_CHIPS
-from games.entry import SEATS, BetEntry, HandEntry, Problem, TableRules
+from games.entry import SEATS, BetEntry, HandEntry, Problem, TableRules, read_amount
 from games.forms import RuleSetForm, rule_set_from_cleaned
-from games.messages import format_chips
+from games.messages import format_chips, whole_cents
 from games.models import MAX_HAND_NUMBER, MAX_HANDS_PER_SHOE, Event
 from games.payouts import BetType, NoCommission, SideBet
 from games.rules import Winner
@@ -407,13 +406,11 @@ MSG_SETTLE_GUEST_GONE = _(
     " was opened. Nothing was recorded: open the settlement list again."
 )
 MSG_CHIPS_AMOUNT = _("Type an amount in chips, such as 298.50 or 1,000 (at most {maximum}).")
-_FULL_WIDTH_DIGITS = str.maketrans("０１２３４５６７８９．，", "0123456789.,")
-_CHIPS_AMOUNT = re.compile(r"^[0-9]{1,13}(\.[0-9]{1,2})?$")
 
 
 class ChipsAmountField(forms.DecimalField):
-    """An amount as a host types it: digits, thousands commas, full-width digits, up to cents.
-    Anything else (1e30, NaN, 1_000) gets one plain message."""
+    """An amount as a host types it (``games.entry.read_amount``: thousands commas, full-width
+    digits), never negative, whole cents. Anything else (1e30, NaN, 1_000) gets one message."""
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("max_value", MAX_CHIPS)
@@ -424,10 +421,10 @@ class ChipsAmountField(forms.DecimalField):
     def to_python(self, value: Any) -> Decimal | None:  # type: ignore[override]  # stubs: int
         if value in self.empty_values:
             return None
-        text = str(value).strip().translate(_FULL_WIDTH_DIGITS).replace(",", "")
-        if not _CHIPS_AMOUNT.match(text):
+        amount = read_amount(str(value))
+        if amount is None or amount < 0 or not whole_cents(amount):
             raise ValidationError(MSG_CHIPS_AMOUNT.format(maximum=format_chips(MAX_CHIPS)))
-        return Decimal(text)
+        return amount
 
 
 class SettlementForm(forms.Form):

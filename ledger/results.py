@@ -211,24 +211,24 @@ def _per_guest(
 def guest_balance_through(*, guest_id: int, event: Event) -> Decimal:
     """A guest's balance in chips after ``event`` (its line's ``after`` in the settlement list):
     results and settlements of that event and the ones before it. Two sums."""
-    upto = Event.objects.filter(_before(event) | Q(pk=event.pk))
-    result: Decimal = GuestEventResult.objects.filter(guest_id=guest_id, event__in=upto).aggregate(
-        n=money_sum("net")
-    )["n"]
-    settled: Decimal = Settlement.objects.filter(guest_id=guest_id, event__in=upto).aggregate(
-        n=money_sum("amount")
-    )["n"]
-    return result + settled
+    return _balance(guest_id, Event.objects.filter(_before(event) | Q(pk=event.pk)))
 
 
 def guest_balance_now(*, guest_id: int) -> Decimal:
     """A guest's balance in chips as it stands: every result and every settlement. Two sums."""
-    result: Decimal = GuestEventResult.objects.filter(guest_id=guest_id).aggregate(
-        n=money_sum("net")
-    )["n"]
-    settled: Decimal = Settlement.objects.filter(guest_id=guest_id).aggregate(
-        n=money_sum("amount")
-    )["n"]
+    return _balance(guest_id)
+
+
+def _balance(guest_id: int, events: QuerySet[Event] | None = None) -> Decimal:
+    results = GuestEventResult.objects.filter(guest_id=guest_id)
+    settlements = Settlement.objects.filter(guest_id=guest_id)
+    if events is not None:
+        results, settlements = (
+            results.filter(event__in=events),
+            settlements.filter(event__in=events),
+        )
+    result: Decimal = results.aggregate(n=money_sum("net"))["n"]
+    settled: Decimal = settlements.aggregate(n=money_sum("amount"))["n"]
     return result + settled
 
 
