@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import StrEnum
@@ -32,6 +32,7 @@ from games.messages import (
 from games.payouts import (
     MSG_BET_NOT_OFFERED,
     PAIR_BETS,
+    ZERO,
     BetError,
     BetResult,
     BetType,
@@ -87,6 +88,8 @@ MSG_DUPLICATE_BET = gettext_noop("This bet is entered twice for the same seat.")
 MSG_NOT_A_NUMBER = gettext_noop("“{text}” is not an amount.")
 MSG_UNDER_MINIMUM = gettext_noop("{stake} is under the table minimum of {minimum}.")
 MSG_OVER_MAXIMUM = gettext_noop("{stake} is over the table maximum of {maximum}.")
+MSG_NOT_UNIT = gettext_noop("{stake} is not a multiple of the bet unit ({unit}).")
+MSG_OVER_STACK = gettext_noop("{total} staked in all, over the stack of {stack}.")
 MSG_ON_SEAT = gettext_noop("Seat {seat} · {bet}: {problem}")
 
 # What the keypad says while the cards are tapped in.
@@ -144,6 +147,10 @@ class TableRules:
     decks: int
     table_min: Decimal
     table_max: Decimal
+    # A tournament table's: each seat's stack in tournament chips (a seat's stakes together may
+    # not pass it), and the bet unit (every stake a multiple of it). ``None``: a cash table.
+    stacks: Mapping[int, Decimal] | None = None
+    unit: Decimal | None = None
 
 
 @dataclass(frozen=True)
@@ -394,6 +401,7 @@ def _settle_bets(
 ) -> list[SettledBet]:
     settled: list[SettledBet] = []
     seen: set[tuple[int, BetType]] = set()
+    staked: dict[int, tuple[Decimal, int]] = {}  # seat -> (stakes so far, index of the last bet)
     for index, entry in enumerate(bets):
         bet_problems: list[Problem] = []
 
@@ -427,6 +435,8 @@ def _settle_bets(
         if bet_problems or seat is None or bet_type is None or stake is None:
             problems.extend(bet_problems)
             continue
+        total, _last = staked.get(seat, (ZERO, index))
+        staked[seat] = (total + stake, index)
         if outcome is None:
             continue
         try:
@@ -435,6 +445,12 @@ def _settle_bets(
             problems.append(Problem(Field.BET, error, bet=index))
             continue
         settled.append(SettledBet(index, seat, bet_type, stake, result))
+    if table.stacks is not None:
+        for seat, (total, last) in staked.items():
+            stack = table.stacks.get(seat, ZERO)
+            if total > stack:
+                error = RuleError(MSG_OVER_STACK, total=total, stack=stack)
+                problems.append(Problem(Field.STAKE, error, bet=last))
     return settled
 
 
@@ -455,6 +471,9 @@ def _read_stake(
         return None
     if stake > table.table_max:
         refuse(Field.STAKE, MSG_OVER_MAXIMUM, stake=stake, maximum=table.table_max)
+        return None
+    if table.unit and stake % table.unit:
+        refuse(Field.STAKE, MSG_NOT_UNIT, stake=stake, unit=table.unit)
         return None
     return stake
 

@@ -27,13 +27,29 @@ MAX_HANDS_PER_SHOE = 999  # eight decks deal about 80; the column holds no more 
 MAX_HAND_NUMBER = 32767  # the column is a small integer on every database
 
 
+class EventQuerySet(models.QuerySet["Event"]):
+    def nights(self) -> EventQuerySet:
+        """Cash nights and tournaments: what a guest's money and a host's lists count. A
+        tournament's tables (in tournament chips) are reached through their tournament."""
+        return self.exclude(kind=Event.Kind.TOURNAMENT_TABLE)
+
+
 class Event(models.Model):
+    class Kind(models.TextChoices):
+        CASH = "cash", _("Cash night")
+        # The night of a tournament: its entry fees and prizes are the guests' results there.
+        TOURNAMENT = "tournament", _("Tournament")
+        # One table of one round of a tournament: its bets are in tournament chips, so they never
+        # reach a guest's balance (no ``GuestEventResult`` is kept for it).
+        TOURNAMENT_TABLE = "table", _("Tournament table")
+
     class Format(models.TextChoices):
         BIG = "big", _("Big baccarat")
         MIDI = "midi", _("Midi baccarat")
         MINI = "mini", _("Mini baccarat")
 
     name = models.CharField(_("name"), max_length=120)
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.CASH, editable=False)
     date = models.DateField(_("date"))
     venue = models.CharField(_("venue"), max_length=120, blank=True)
     format = models.CharField(
@@ -57,6 +73,8 @@ class Event(models.Model):
     table_max = MoneyField(
         _("table maximum"), default=Decimal(1000), validators=[MaxValueValidator(MAX_CHIPS)]
     )
+    # Every stake a multiple of it (a tournament round's bet unit); empty: any amount in cents.
+    bet_unit = MoneyField(null=True, blank=True)  # type: ignore[misc]  # reads None too
     hands_per_shoe = models.PositiveSmallIntegerField(
         _("hands per shoe"), default=40, validators=[MaxValueValidator(MAX_HANDS_PER_SHOE)]
     )
@@ -76,6 +94,8 @@ class Event(models.Model):
         default=False,
         help_text=_("Show guests' names on the results shared with the group."),
     )
+
+    objects = EventQuerySet.as_manager()
 
     class Meta:
         ordering = ["-date", "-id"]
@@ -101,6 +121,11 @@ class Event(models.Model):
                 violation_error_message=_("The chip rate must be more than zero yen."),
             ),
             models.CheckConstraint(
+                condition=Q(bet_unit__isnull=True) | Q(bet_unit__gt=0),
+                name="event_bet_unit_positive",
+                violation_error_message=_("The bet unit must be more than zero."),
+            ),
+            models.CheckConstraint(
                 condition=Q(hands_per_shoe__gt=0, hands_per_shoe__lte=MAX_HANDS_PER_SHOE),
                 name="event_hands_per_shoe_positive",
                 violation_error_message=_("A shoe is planned at 1 to 999 hands."),
@@ -117,11 +142,17 @@ class Event(models.Model):
     @property
     def table_rules(self) -> TableRules:
         """What the rules core needs to check a hand of this event."""
-        return TableRules(self.rule_set, self.decks, self.table_min, self.table_max)
+        return TableRules(
+            self.rule_set, self.decks, self.table_min, self.table_max, unit=self.bet_unit
+        )
 
     @property
     def is_open(self) -> bool:
         return self.closed_at is None
+
+    @property
+    def is_tournament_table(self) -> bool:
+        return self.kind == self.Kind.TOURNAMENT_TABLE
 
 
 class Shoe(models.Model):

@@ -23,6 +23,8 @@ from shoebook.roles import Actor
 MSG_EVENT_CLOSED = _("This event is closed: nothing more can be logged in it.")
 MSG_SHOE_CLOSED = _("Shoe {number} is closed: nothing more can be logged in it.")
 MSG_SHOE_ALREADY_OPEN = _("Shoe {number} is still open: close it before starting the next.")
+MSG_TOURNAMENT_HAS_TABLES = _("A tournament's hands are played at its tables, round by round.")
+MSG_ONE_SHOE_A_ROUND = _("A tournament table plays one shoe: its round.")
 MSG_CLOSE_SHOE_FIRST = _("Shoe {number} is still open: close it before closing the event.")
 MSG_SHOE_NOT_CLOSED = _("Shoe {number} is open: there is nothing to reopen.")
 MSG_EVENT_NOT_CLOSED = _("This event is open: there is nothing to reopen.")
@@ -49,9 +51,13 @@ def event_create(
     table_min: Decimal = Decimal(10),
     table_max: Decimal = Decimal(1000),
     hands_per_shoe: int = 40,
+    kind: str = Event.Kind.CASH,
+    bet_unit: Decimal | None = None,
 ) -> Event:
     event = Event(
         name=name,
+        kind=kind,
+        bet_unit=bet_unit,
         date=date,
         venue=venue,
         format=format,
@@ -191,6 +197,10 @@ def shoe_start(*, event: Event, by: Actor) -> Shoe:
     event = Event.objects.select_for_update().get(pk=event.pk)
     check_event_open(event)
     _refuse_if_a_shoe_is_open(event, MSG_SHOE_ALREADY_OPEN)
+    if event.kind == Event.Kind.TOURNAMENT:
+        raise ValidationError(MSG_TOURNAMENT_HAS_TABLES)
+    if event.kind == Event.Kind.TOURNAMENT_TABLE and event.shoes.exists():
+        raise ValidationError(MSG_ONE_SHOE_A_ROUND)
     last = event.shoes.aggregate(last=Max("number"))["last"] or 0
     shoe = Shoe(event=event, number=last + 1, opened_by=by)
     shoe.full_clean()

@@ -340,7 +340,7 @@ def workbook_bytes(events: Sequence[Event], *, guest: Guest | None = None) -> by
 
 
 def events_between(start: date | None, end: date | None) -> list[Event]:
-    events = Event.objects.order_by("date", "id")
+    events = Event.objects.nights().order_by("date", "id")
     if start:
         events = events.filter(date__gte=start)
     if end:

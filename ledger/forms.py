@@ -328,7 +328,7 @@ class BringBackForm(forms.Form):
         super().__init__(*args, **kwargs)
         from_event = self.fields["from_event"]
         assert isinstance(from_event, forms.ModelChoiceField)  # declared above
-        from_event.queryset = Event.objects.exclude(pk=event.pk)
+        from_event.queryset = Event.objects.nights().exclude(pk=event.pk)
 
 
 class BringBackChecklistForm(BringBackForm):

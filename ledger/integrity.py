@@ -40,7 +40,7 @@ from games.models import Event, Hand, Shoe
 from games.payouts import BetError, BetResult, BetType, RuleSet, resolve_bet
 from games.rules import Hand as DealtHand
 from games.rules import Outcome
-from ledger.models import Bet, EventGuest, Guest, GuestEventResult, Seating, Settlement
+from ledger.models import Bet, Charge, EventGuest, Guest, GuestEventResult, Seating, Settlement
 from ledger.money import ZERO, money_sum
 from ledger.results import event_settlement, guest_balances, house_rows
 
@@ -286,6 +286,10 @@ class _Sums:
         self.commission += bet.commission
         self.net += bet.net
 
+    def add_charge(self, amount: Decimal) -> None:
+        self.gross += amount
+        self.net += amount
+
     def describe(self) -> str:
         return _totals(len(self.hands), self.stake, self.gross, self.commission, self.net)
 
@@ -329,6 +333,8 @@ class _Checker:
         # From the bets: per (guest, event the bet names); per event of the bet's hand.
         self.sums: dict[tuple[int, int], _Sums] = defaultdict(_Sums)
         self.net_over_shoes: dict[int, Decimal] = defaultdict(lambda: ZERO)
+        # Tournament tables: their bets are in tournament chips, in no guest's totals.
+        self.tournament_tables: set[int] = set()
 
     def problem(
         self, model: str, pk: int | str, message: str, expected: str = "", found: str = ""
@@ -344,6 +350,7 @@ class _Checker:
         self._check_hands()
         self._load_lists_and_seatings()
         self._check_bets()
+        self._add_charges()
         self._check_results()
         self._check_zero_sum()
         self._check_balances()
@@ -354,8 +361,10 @@ class _Checker:
     def _load_events(self) -> None:
         # Every event and shoe (a season holds a few hundred): a bet may name another event.
         for row in Event.objects.order_by().values(
-            "pk", "date", "decks", "table_min", "table_max", "rules"
+            "pk", "date", "decks", "table_min", "table_max", "rules", "kind"
         ):
+            if row["kind"] == Event.Kind.TOURNAMENT_TABLE:
+                self.tournament_tables.add(row["pk"])
             try:
                 rules: RuleSet | None = RuleSet.from_dict(row["rules"])
             except (RuleError, AttributeError, TypeError) as error:
@@ -464,10 +473,21 @@ class _Checker:
             expected = f"{who} in seat {bet.seat} at hand {number}"
             self.problem("Bet", bet.pk, MSG_BET_NOT_SEATED, expected, self.guest(bet.guest_id))
         self._check_on_list("Bet", bet.pk, hand_event.pk, bet.guest_id)
+        if hand_event.pk in self.tournament_tables:
+            return
         if self.scope is None or bet.event_id == self.scope.pk:
             self.sums[(bet.guest_id, bet.event_id)].add(bet)
         if self.scope is None or hand_event.pk == self.scope.pk:
             self.net_over_shoes[hand_event.pk] += bet.net
+
+    def _add_charges(self) -> None:
+        """A tournament's entry fees, rebuys, add-ons and prizes: its guests' results there."""
+        charges = Charge.objects.order_by()
+        if self.scope is not None:
+            charges = charges.filter(event_id=self.scope.pk)
+        for guest_id, event_id, amount in charges.values_list("guest_id", "event_id", "amount"):
+            self.sums[(guest_id, event_id)].add_charge(amount)
+            self.net_over_shoes[event_id] += amount
 
     # --- totals -----------------------------------------------------------------------------
 
@@ -496,7 +516,7 @@ class _Checker:
                 )
 
     def _check_zero_sum(self) -> None:
-        events = Event.objects.all()
+        events = Event.objects.nights()
         if self.scope is not None:
             events = events.filter(pk=self.scope.pk)
         for row in house_rows(events):
@@ -525,15 +545,17 @@ class _Checker:
             guests = {g for e, g in self.guest_lists if e == self.scope.pk}
             guests |= {guest_id for guest_id, _event in self.sums}
             settlements = settlements.filter(guest_id__in=guests)
-            elsewhere = (
-                Bet.objects.filter(guest_id__in=guests)
-                .exclude(event_id=self.scope.pk)
-                .values_list("guest_id", "event_id")
-                .annotate(net=money_sum("net"))
-                .order_by()
-            )
-            for guest_id, event_id, amount in elsewhere:
-                net[(guest_id, event_id)] += amount
+            bets = Bet.objects.exclude(event__kind=Event.Kind.TOURNAMENT_TABLE)
+            for rows, column in ((bets, "net"), (Charge.objects.all(), "amount")):
+                elsewhere = (
+                    rows.filter(guest_id__in=guests)
+                    .exclude(event_id=self.scope.pk)
+                    .values_list("guest_id", "event_id")
+                    .annotate(net=money_sum(column))
+                    .order_by()
+                )
+                for guest_id, event_id, amount in elsewhere:
+                    net[(guest_id, event_id)] += amount
         for guest_id, event_id, amount in settlements.values_list("guest_id", "event_id", "amount"):
             settled[(guest_id, event_id)] += amount
         self.report.guests = len(guests)

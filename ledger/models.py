@@ -299,10 +299,81 @@ class Settlement(models.Model):
         return f"{self.guest} {self.amount} ({self.get_method_display()})"
 
 
+class StackRow(models.Model):
+    """Tournament chips a player brings to one tournament table: the starting stack (or the
+    stack carried from the round before), a rebuy, an add-on. A player's stack at the table is
+    the sum of their rows there and of their bets' net results there; never an edited number."""
+
+    class Kind(models.TextChoices):
+        START = "start", _("Starting stack")
+        CARRIED = "carried", _("Carried from the round before")
+        REBUY = "rebuy", _("Rebuy")
+        ADD_ON = "add_on", _("Add-on")
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="stack_rows")
+    guest = models.ForeignKey(Guest, on_delete=models.PROTECT, related_name="stack_rows")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    chips = MoneyField()
+    # The hand after which the chips came (0: before the first): a stack "before hand n" counts
+    # the rows with ``after_hand < n``.
+    after_hand = models.PositiveSmallIntegerField(default=0)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["event", "recorded_at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(chips__gte=0), name="stack_row_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.guest} {self.get_kind_display()} {self.chips}"
+
+
+class Charge(models.Model):
+    """Money a tournament moves between a guest and the house: an entry fee, a rebuy or an
+    add-on (what the guest owes: negative) and a prize (what the house owes: positive). Signed
+    like a net result, because that is what it is: a guest's result at the tournament's night
+    is the sum of their charges there (``GuestEventResult``), in the same balance as cash."""
+
+    class Kind(models.TextChoices):
+        ENTRY = "entry", _("Entry fee")
+        REBUY = "rebuy", _("Rebuy")
+        ADD_ON = "add_on", _("Add-on")
+        PRIZE = "prize", _("Prize")
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="charges")
+    guest = models.ForeignKey(Guest, on_delete=models.PROTECT, related_name="charges")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    amount = MoneyField()
+    note = models.CharField(max_length=200, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["event", "recorded_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(kind="prize") & Q(amount__gte=0))
+                | (~Q(kind="prize") & Q(amount__lte=0)),
+                name="charge_sign_follows_kind",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.guest} {self.get_kind_display()} {self.amount}"
+
+
 class GuestEventResult(models.Model):
     """A guest's totals for one event, recomputed from the bets by every service that writes
     them (never incremented), so that sums across a season read a row per guest and event
-    instead of every bet. The bets stay the record; this is their sum, kept at hand."""
+    instead of every bet. The bets stay the record; this is their sum, kept at hand. At a
+    tournament's night the record is its charges (``gross`` = ``net`` = their sum); a tournament
+    table, in tournament chips, has none."""
 
     guest = models.ForeignKey(Guest, on_delete=models.PROTECT, related_name="event_results")
     event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="guest_results")

@@ -141,7 +141,7 @@ def event_guest_results(event: Event) -> list[GuestResult]:
 
 
 def events_in_order() -> QuerySet[Event]:
-    return Event.objects.order_by("date", "id")
+    return Event.objects.nights().order_by("date", "id")
 
 
 def _before(event: Event) -> Q:
@@ -361,6 +361,7 @@ def guest_history(guest: Guest) -> GuestHistory:
     """Everything about one guest: each event and shoe, each settlement, the running balance."""
     per_shoe = (
         Bet.objects.filter(guest=guest)
+        .exclude(event__kind=Event.Kind.TOURNAMENT_TABLE)
         .values("event_id", "hand__shoe__number")
         .annotate(**_sums())
         .order_by("event_id", "hand__shoe__number")

@@ -116,7 +116,7 @@ def table_state(shoe: Shoe, recent: int = 8) -> TableState:
 
 
 def events_for_list() -> QuerySet[Event]:
-    return Event.objects.annotate(shoe_count=Count("shoes", distinct=True))
+    return Event.objects.nights().annotate(shoe_count=Count("shoes", distinct=True))
 
 
 def event_shoes(event: Event) -> QuerySet[Shoe]:

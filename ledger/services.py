@@ -10,7 +10,7 @@ import hashlib
 import secrets
 import uuid
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import timedelta
 from decimal import Decimal
 from typing import Any, TypedDict
@@ -19,7 +19,7 @@ from unicodedata import category
 from django.contrib.auth.models import User
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Max, ProtectedError, Q, Sum
+from django.db.models import Count, Max, ProtectedError, Q, QuerySet, Sum
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -33,6 +33,7 @@ from games.entry import (
     HandEntry,
     Problem,
     SettledHand,
+    TableRules,
     read_seat,
     settle_hand,
 )
@@ -42,6 +43,7 @@ from games.services import check_event_open, check_shoe_open
 from ledger.models import (
     AuditEntry,
     Bet,
+    Charge,
     EventGuest,
     Guest,
     GuestAlias,
@@ -51,8 +53,9 @@ from ledger.models import (
     MergedGuest,
     Seating,
     Settlement,
+    StackRow,
 )
-from ledger.money import money_sum
+from ledger.money import ZERO, money_sum
 from ledger.names import InvalidName, clean_name, name_key
 from ledger.results import guest_balance_now
 from shoebook.roles import Actor
@@ -68,6 +71,11 @@ MSG_NOTHING_TO_UNDO = _("There is no hand to undo in this shoe.")
 MSG_REASON_REQUIRED = _("Say why the hand is being corrected.")
 MSG_NOTHING_CHANGED = _("Nothing to correct: the cards, result and bets are as recorded.")
 MSG_KEY_OTHER_SHOE = _("This submission belongs to another shoe.")
+MSG_ROUND_OVER = _("This round is {hands} hands, all played: the table is done.")
+MSG_LATER_OVER_STACK = _(
+    "With this correction a player's stakes at hand {number} are more than their stack then: "
+    "correct the hands in order from the last one, or undo them."
+)
 MSG_HAND_GONE = _("Hand {number} was undone meanwhile: there is nothing to correct.")
 MSG_HAND_CHANGED = _(
     "Hand {number} was changed meanwhile (it is now version {version}): check it and save again."
@@ -678,11 +686,55 @@ def _seated_at(shoe: Shoe, number: int) -> dict[int, Guest]:
     return {seating.seat: seating.guest for seating in seatings}
 
 
-def _settle(entry: HandEntry, event: Event, seated: dict[int, Guest]) -> SettledHand:
+def table_stacks(event: Event, *, before_hand: int) -> dict[int, Decimal]:
+    """Each player's stack at a tournament table before hand ``before_hand``, by guest id:
+    their stack rows there plus their bets' net results there. Two sums."""
+    stacks: dict[int, Decimal] = {}
+    rows = StackRow.objects.filter(event=event, after_hand__lt=before_hand)
+    bets = Bet.objects.filter(event=event, hand__number__lt=before_hand)
+    for source, column in ((rows, "chips"), (bets, "net")):
+        for guest_id, amount in source.values_list("guest_id").annotate(n=money_sum(column)):
+            stacks[guest_id] = stacks.get(guest_id, ZERO) + amount
+    return stacks
+
+
+def _table_rules(event: Event, seated: dict[int, Guest], number: int) -> TableRules:
+    rules = event.table_rules
+    if not event.is_tournament_table:
+        return rules
+    stacks = table_stacks(event, before_hand=number)
+    return replace(rules, stacks={seat: stacks.get(g.pk, ZERO) for seat, g in seated.items()})
+
+
+def _settle(entry: HandEntry, event: Event, seated: dict[int, Guest], number: int) -> SettledHand:
     try:
-        return settle_hand(entry, event.table_rules, occupied=seated.keys())
+        return settle_hand(entry, _table_rules(event, seated, number), occupied=seated.keys())
     except EntryRejected as rejected:
         raise HandRefused(rejected.problems, entry) from rejected
+
+
+def _check_round_length(shoe: Shoe, number: int) -> None:
+    """A tournament table plays its round's hands and no more."""
+    if shoe.event.is_tournament_table and number > shoe.event.hands_per_shoe:
+        hands = shoe.event.hands_per_shoe
+        raise ValidationError({NON_FIELD_ERRORS: MSG_ROUND_OVER.format(hands=hands)})
+
+
+def _check_later_stacks(shoe: Shoe, number: int) -> None:
+    """After a correction at a tournament table: every later hand's stakes still within the
+    stacks the corrected results leave (else the correction is refused)."""
+    if not shoe.event.is_tournament_table:
+        return
+    later = shoe.hands.filter(number__gt=number).order_by("number").prefetch_related("bets")
+    for hand in later:
+        stacks = table_stacks(shoe.event, before_hand=hand.number)
+        staked: dict[int, Decimal] = {}
+        for bet in hand.bets.all():
+            staked[bet.guest_id] = staked.get(bet.guest_id, ZERO) + bet.stake
+        for guest_id, total in staked.items():
+            if total > stacks.get(guest_id, ZERO):
+                over = MSG_LATER_OVER_STACK.format(number=hand.number)
+                raise ValidationError({NON_FIELD_ERRORS: over})
 
 
 def _bet_rows(settled: SettledHand, event: Event, seated: dict[int, Guest]) -> list[Bet]:
@@ -754,10 +806,11 @@ def hand_record(
     check_shoe_open(shoe)
     if number != next_hand_number(shoe):
         raise _taken(shoe, number)
+    _check_round_length(shoe, number)
     seated = _seated_at(shoe, number)
     if seen_seating is not None:
         _check_seen_seating(seen_seating, seated, entry)
-    settled_hand = _settle(entry, shoe.event, seated)
+    settled_hand = _settle(entry, shoe.event, seated, number)
     settled = _bet_rows(settled_hand, shoe.event, seated)
     hand = Hand(
         shoe=shoe,
@@ -796,32 +849,42 @@ def _audit(
 
 
 def results_refresh(*, event_id: int, guest_ids: Iterable[int]) -> None:
-    """Recompute these guests' totals for the event from their bets (a sum, never an edit)."""
+    """Recompute these guests' totals for the event from their bets, or a tournament's from its
+    charges (a sum, never an edit)."""
     guest_ids = set(guest_ids)
     if not guest_ids:
         return
-    totals = (
-        Bet.objects.filter(event_id=event_id, guest_id__in=guest_ids)
-        .values("guest_id")
-        .annotate(hands=Count("hand", distinct=True), **_money_sums())
-        .order_by()
-    )
     GuestEventResult.objects.filter(event_id=event_id, guest_id__in=guest_ids).delete()
     GuestEventResult.objects.bulk_create(
-        GuestEventResult(event_id=event_id, **row) for row in totals
+        result_rows(
+            bets=Bet.objects.filter(event_id=event_id, guest_id__in=guest_ids),
+            charges=Charge.objects.filter(event_id=event_id, guest_id__in=guest_ids),
+        )
     )
 
 
 @transaction.atomic
 def results_rebuild() -> int:
-    """Recompute every guest's totals for every event from the bets; returns the rows written."""
+    """Recompute every guest's totals for every event from the bets and charges; returns the
+    rows written."""
     GuestEventResult.objects.all().delete()
-    totals = (
-        Bet.objects.values("guest_id", "event_id")
+    rows = result_rows(bets=Bet.objects.all(), charges=Charge.objects.all())
+    return len(GuestEventResult.objects.bulk_create(rows))
+
+
+def result_rows(*, bets: QuerySet[Bet], charges: QuerySet[Charge]) -> list[GuestEventResult]:
+    """The totals per guest and event of ``bets`` (a tournament table's left out: tournament
+    chips are no one's money) and of ``charges`` (a result without hands or stakes)."""
+    cash_bets = bets.exclude(event__kind=Event.Kind.TOURNAMENT_TABLE)
+    rows = [
+        GuestEventResult(**row)
+        for row in cash_bets.values("guest_id", "event_id")
         .annotate(hands=Count("hand", distinct=True), **_money_sums())
         .order_by()
-    )
-    return len(GuestEventResult.objects.bulk_create(GuestEventResult(**row) for row in totals))
+    ]
+    for row in charges.values("guest_id", "event_id").annotate(net=money_sum("amount")).order_by():
+        rows.append(GuestEventResult(hands=0, stake=ZERO, gross=row["net"], commission=ZERO, **row))
+    return rows
 
 
 def _money_sums() -> dict[str, Sum]:
@@ -970,7 +1033,7 @@ def hand_correct(
         raise HandChanged({NON_FIELD_ERRORS: changed})
     before = hand_snapshot(hand, _bets_of(hand))
     seated = _seated_at(shoe, hand.number)
-    settled_hand = _settle(entry, shoe.event, seated)
+    settled_hand = _settle(entry, shoe.event, seated, hand.number)
     settled = _bet_rows(settled_hand, shoe.event, seated)
     new_fields = _hand_fields(settled_hand)
     if _same_hand(before, new_fields, settled):
@@ -983,6 +1046,7 @@ def hand_correct(
     for bet in settled:
         bet.hand = hand
     Bet.objects.bulk_create(settled)
+    _check_later_stacks(shoe, hand.number)
     affected = {bet["guest_id"] for bet in before["bets"]} | {bet.guest_id for bet in settled}
     results_refresh(event_id=shoe.event_id, guest_ids=affected)
     after = hand_snapshot(hand, _bets_of(hand))

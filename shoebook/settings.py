@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "django_filters",
     "games",
     "ledger",
+    "tournaments",
 ]
 
 MIDDLEWARE = [

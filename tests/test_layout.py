@@ -1,6 +1,6 @@
 """Where things live, enforced: dependencies point one way (see README, "Where things live").
 
-``ledger`` uses ``games``, never the reverse; the rules core imports nothing from Django; inside
+``ledger`` uses ``games``, never the reverse; ``tournaments`` uses both, neither uses it; the rules core imports nothing from Django; inside
 an app, models ← services/selectors ← forms ← views; a view never imports another view, and
 nothing but a URL conf imports a view.
 """
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("games", "ledger", "shoebook")
+PACKAGES = ("games", "ledger", "tournaments", "shoebook")
 RULES_CORE = ("cards", "rules", "payouts", "entry", "messages", "odds", "shoe", "roads")
 
 # The layer of a module, by the first part of its name inside its app. A module may import
@@ -85,6 +85,8 @@ def violations(name: str, imported: set[str]) -> list[str]:
     for other in sorted(imported & MODULE_NAMES):
         if name.startswith("games") and other.startswith("ledger"):
             found.append(f"{name} imports {other}: games never imports ledger")
+        if name.startswith(("games", "ledger")) and other.startswith("tournaments"):
+            found.append(f"{name} imports {other}: tournaments sit above games and ledger")
         theirs = layer(other)
         if own is not None and theirs is not None and theirs > own:
             found.append(f"{name} (layer {own}) imports {other} (layer {theirs})")
@@ -103,6 +105,7 @@ def test_each_module_imports_only_downward(name, path):
     ("name", "imported"),
     [
         ("games.models", "ledger.money"),  # games never uses ledger
+        ("ledger.services", "tournaments.models"),  # tournaments use the ledger, not the reverse
         ("ledger.selectors", "ledger.forms"),  # a read reaching up to a form
         ("ledger.forms", "ledger.views.table"),
         ("ledger.views.table", "ledger.views.hands"),  # views never import each other

@@ -364,5 +364,5 @@ def _render_guest_page(request: HtmxHttpRequest, guest: Guest) -> HttpResponse:
 
 def guest_workbook(guest: Guest) -> FileResponse:
     """A guest's own statement: their rows only, every event they played."""
-    events = list(Event.objects.filter(guests=guest).order_by("date", "id"))
+    events = list(Event.objects.nights().filter(guests=guest).order_by("date", "id"))
     return xlsx_response(workbook_bytes(events, guest=guest), f"{guest.name}.xlsx")

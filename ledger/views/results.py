@@ -57,7 +57,7 @@ def event_guest_results_page(request: AuthenticatedHttpRequest, event_id: int) -
 @table_staff_required
 @require_GET
 def standings_page(request: AuthenticatedHttpRequest) -> HttpResponse:
-    date_range = EventDateRange(request.GET, queryset=Event.objects.all())
+    date_range = EventDateRange(request.GET, queryset=Event.objects.nights())
     rows = standings(date_range.qs) if date_range.is_valid() else []
     data = [
         {
@@ -78,7 +78,7 @@ def standings_page(request: AuthenticatedHttpRequest) -> HttpResponse:
 @host_required
 @require_GET
 def house_page(request: AuthenticatedHttpRequest) -> HttpResponse:
-    date_range = EventDateRange(request.GET, queryset=Event.objects.all())
+    date_range = EventDateRange(request.GET, queryset=Event.objects.nights())
     rows = house_rows(date_range.qs) if date_range.is_valid() else []
     data = [
         {

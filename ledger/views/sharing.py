@@ -27,7 +27,7 @@ PDF = "application/pdf"
 
 def _event_of(guest: Guest, event_id: int) -> Event:
     """An event the guest was on the list of; any other is not found (not even its name)."""
-    event = Event.objects.filter(pk=event_id, guests=guest).first()
+    event = Event.objects.nights().filter(pk=event_id, guests=guest).first()
     if event is None:
         raise Http404
     return event

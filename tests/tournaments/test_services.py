@@ -1,0 +1,250 @@
+"""The tournament services, played through the real pipeline: stacks, rounds, advancement,
+prizes, and the money through the ledger."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from games.entry import MSG_NOT_UNIT, MSG_OVER_STACK
+from games.models import Event
+from ledger import services as ledger_services
+from ledger.integrity import ledger_problems
+from ledger.models import Charge, GuestEventResult, StackRow
+from ledger.results import event_settlement, guest_balance_now, house_rows
+from tests.conftest import bet, entry, on_seat
+from tests.tournaments.conftest import open_shoe
+from tournaments import services
+from tournaments.models import Entrant
+from tournaments.selectors import round_board
+
+pytestmark = pytest.mark.django_db
+
+
+def messages(error: ValidationError) -> str:
+    return " ".join(error.messages)
+
+
+def test_an_entry_fee_is_what_the_guest_owes_the_house(make_tournament):
+    tournament = make_tournament()
+    entrant = tournament.entrants.first()
+    assert guest_balance_now(guest_id=entrant.guest_id) == Decimal("-50.00")
+    lines = event_settlement(tournament.event)
+    assert len(lines) == 14
+    assert {line.result for line in lines} == {Decimal("-50.00")}
+
+
+def test_a_player_registers_once_and_not_after_the_start(make_tournament, add_round, host):
+    tournament = make_tournament(players=["Aki", "Ben", "Cho"])
+    with pytest.raises(ValidationError) as error:
+        services.entrant_add(tournament=tournament, name="aki", by=host)
+    assert messages(error.value) == str(services.MSG_ALREADY_REGISTERED).format(guest="Aki")
+    round_ = add_round(tournament)
+    services.round_draw(round_=round_, by=host)
+    round_ = services.round_start(round_=round_, by=host)
+    with pytest.raises(ValidationError) as error:
+        services.entrant_add(tournament=tournament, name="Dee", by=host)
+    assert messages(error.value) == str(services.MSG_REGISTRATION_CLOSED)
+    assert tournament.entrants.count() == 3
+
+
+def test_the_draw_is_seeded_shown_and_redrawable_until_the_start(make_tournament, add_round, host):
+    tournament = make_tournament()
+    round_ = add_round(tournament)
+
+    def seats():
+        return sorted(round_.seats.values_list("table__number", "seat", "entrant_id"))
+
+    services.round_draw(round_=round_, by=host, seed=7)
+    first = seats()
+    assert len(first) == 14 and round_.tables.count() == 2
+    services.round_draw(round_=round_, by=host, seed=7)
+    assert seats() == first
+    services.round_draw(round_=round_, by=host, seed=8)
+    assert seats() != first
+    assert Event.objects.filter(kind=Event.Kind.TOURNAMENT_TABLE).count() == 2
+    round_ = services.round_start(round_=round_, by=host)
+    with pytest.raises(ValidationError):
+        services.round_draw(round_=round_, by=host, seed=9)
+
+
+def test_a_stack_is_its_rows_plus_results_and_no_bet_passes_it(
+    make_tournament, add_round, host, play
+):
+    tournament = make_tournament(players=["Aki", "Ben"])
+    round_ = add_round(tournament, hands=5)
+    services.round_draw(round_=round_, by=host)
+    round_ = services.round_start(round_=round_, by=host)
+    table = round_.tables.get()
+    play(table, "B", {1: ("banker", 300), 2: ("player", 200)})
+    board = round_board(round_)
+    stacks = {line.seat: line.stack for line in board.lines}
+    assert stacks == {1: Decimal("1285.00"), 2: Decimal("800.00")}
+    with pytest.raises(ValidationError) as error:
+        play(table, "P", {2: ("player", 500), 1: ("banker", 10)} | {2: ("banker", 810)})
+    assert messages(error.value) == on_seat(2, "Banker", MSG_OVER_STACK, total=810, stack=800)
+    with pytest.raises(ValidationError) as error:
+        play(table, "P", {1: ("banker", 15)})
+    assert messages(error.value) == on_seat(1, "Banker", MSG_NOT_UNIT, stake=15, unit=10)
+
+
+def test_tournament_chips_never_reach_a_balance(make_tournament, add_round, host, play):
+    tournament = make_tournament(players=["Aki", "Ben"])
+    round_ = add_round(tournament)
+    services.round_draw(round_=round_, by=host)
+    round_ = services.round_start(round_=round_, by=host)
+    table = round_.tables.get()
+    play(table, "B", {1: ("banker", 500), 2: ("player", 500)})
+    for entrant in tournament.entrants.all():
+        assert guest_balance_now(guest_id=entrant.guest_id) == Decimal("-50.00")
+    assert not GuestEventResult.objects.filter(event=table.event).exists()
+    assert ledger_problems() == []
+
+
+def test_a_round_plays_its_hands_and_no_more(make_tournament, add_round, host, play):
+    tournament = make_tournament(players=["Aki", "Ben"])
+    round_ = add_round(tournament, hands=2)
+    services.round_draw(round_=round_, by=host)
+    round_ = services.round_start(round_=round_, by=host)
+    table = round_.tables.get()
+    play(table, "B")
+    play(table, "P")
+    with pytest.raises(ValidationError) as error:
+        play(table, "T")
+    assert messages(error.value) == str(ledger_services.MSG_ROUND_OVER).format(hands=2)
+
+
+def test_a_correction_that_breaks_a_later_stake_is_refused(make_tournament, add_round, host, play):
+    tournament = make_tournament(players=["Aki", "Ben"])
+    round_ = add_round(tournament, hands=3, table_max=Decimal(5000))
+    services.round_draw(round_=round_, by=host)
+    round_ = services.round_start(round_=round_, by=host)
+    table = round_.tables.get()
+    first = play(table, "B", {1: ("banker", 1000)})  # seat 1: 1000 -> 1950
+    play(table, "B", {1: ("banker", 1500)})
+    with pytest.raises(ValidationError) as error:
+        ledger_services.hand_correct(
+            hand=first,
+            entry=entry(bets=[bet(1, "banker", 1000)], result="P"),  # 1000 -> 0
+            reason="It was Player",
+            by=host,
+        )
+    assert messages(error.value) == str(ledger_services.MSG_LATER_OVER_STACK).format(number=2)
+    first.refresh_from_db()
+    assert first.winner == "banker"
+
+
+def test_rebuys_within_the_window_and_the_add_on_once(make_tournament, add_round, host, play):
+    tournament = make_tournament(
+        players=["Aki", "Ben"],
+        rebuy_price=Decimal(40),
+        rebuy_chips=Decimal(1000),
+        rebuy_rounds=1,
+        rebuy_until_hand=2,
+        max_rebuys=1,
+        add_on_price=Decimal(20),
+        add_on_chips=Decimal(500),
+        add_on_round=1,
+    )
+    round_ = add_round(tournament, hands=4)
+    services.round_draw(round_=round_, by=host)
+    round_ = services.round_start(round_=round_, by=host)
+    table = round_.tables.get()
+    aki = Entrant.objects.get(tournament=tournament, guest__name="Aki")
+    aki_seat = table.seats.get(entrant=aki).seat
+    with pytest.raises(ValidationError):  # a full stack buys no rebuy
+        services.rebuy(entrant=aki, by=host)
+    play(table, "P", {aki_seat: ("banker", 1000)})  # Aki busts
+    services.rebuy(entrant=aki, by=host)
+    with pytest.raises(ValidationError) as error:
+        services.rebuy(entrant=aki, by=host)
+    assert messages(error.value) == str(services.MSG_REBUYS_USED).format(guest=aki.guest, count=1)
+    services.add_on(entrant=aki, by=host)
+    with pytest.raises(ValidationError):
+        services.add_on(entrant=aki, by=host)
+    stacks = {line.entrant_id: line.stack for line in round_board(round_).lines}
+    assert stacks[aki.pk] == Decimal("1500.00")
+    assert guest_balance_now(guest_id=aki.guest_id) == Decimal("-110.00")
+    kinds = sorted(StackRow.objects.filter(guest=aki.guest).values_list("kind", flat=True))
+    assert kinds == ["add_on", "rebuy", "start"]
+    play(table, "B")
+    play(table, "B")
+    ben = Entrant.objects.get(tournament=tournament, guest__name="Ben")
+    play(table, "P", {table.seats.get(entrant=ben).seat: ("banker", 1000)})  # hand 4: too late
+    with pytest.raises(ValidationError) as error:
+        services.rebuy(entrant=ben, by=host)
+    assert messages(error.value) == str(services.MSG_NO_REBUYS)
+
+
+def test_advancement_then_a_final_pays_the_pool_exactly(
+    make_tournament, add_round, host, play_round
+):
+    tournament = make_tournament(prize_table="50%, 30%, 20%", stacks="carried")
+    heat = add_round(tournament, hands=2, per_table=2, wildcards=2)
+    final = add_round(tournament, hands=2, is_final=True)
+    services.round_draw(round_=heat, by=host, seed=1)
+    heat = services.round_start(round_=heat, by=host)
+    play_round(heat)
+    board = round_board(heat)
+    assert board.is_done
+    # Banker won every hand: seat n staked n*10 twice, so the stacks follow the seats. Top two
+    # at each table are seats 7 and 6; the wildcards are the two seat 5s.
+    qualifying = sorted((line.table, line.seat) for line in board.lines if line.qualifying)
+    assert qualifying == [(1, 5), (1, 6), (1, 7), (2, 5), (2, 6), (2, 7)]
+    services.round_close(round_=heat, by=host)
+    assert tournament.entrants.filter(out_after_round=1).count() == 8
+    services.round_draw(round_=final, by=host, seed=1)
+    final = services.round_start(round_=final, by=host)
+    carried = {line.entrant_id: line.stack for line in round_board(final).lines}
+    stacks_after_heat = {line.entrant_id: line.stack for line in board.lines if line.qualifying}
+    assert carried == stacks_after_heat
+    play_round(final)
+    services.round_close(round_=final, by=host)
+    tournament.refresh_from_db()
+    assert tournament.is_finished
+    cut, pool = services.tournament_pool(tournament)
+    assert (cut, pool) == (Decimal("70.00"), Decimal("630.00"))
+    prizes = Charge.objects.filter(event=tournament.event, kind=Charge.Kind.PRIZE)
+    assert sum(p.amount for p in prizes) == pool
+    winners = tournament.entrants.filter(place__isnull=False).order_by("place")
+    assert [w.place for w in winners][:3] == [1, 2, 3]
+    assert guest_balance_now(guest_id=winners[0].guest_id) == Decimal("265.00")  # 315 - 50
+    house = house_rows(Event.objects.filter(pk=tournament.event_id))[0]
+    assert house.figures.house_net == cut
+    assert ledger_problems() == []
+
+
+def test_a_tie_across_the_cut_waits_for_the_playoff(make_tournament, add_round, host, play):
+    tournament = make_tournament(players=["Aki", "Ben", "Cho"], tie_break="playoff")
+    heat = add_round(tournament, hands=1, per_table=1)
+    add_round(tournament, hands=1, is_final=True)
+    services.round_draw(round_=heat, by=host)
+    heat = services.round_start(round_=heat, by=host)
+    table = heat.tables.get()
+    play(table, "B", {1: ("banker", 100), 2: ("banker", 100)})
+    with pytest.raises(ValidationError):
+        services.round_close(round_=heat, by=host)
+    assert not Entrant.objects.filter(out_after_round=1).exists()
+    tied = [line.entrant_id for line in round_board(heat).lines if line.seat in (1, 2)]
+    services.round_close(round_=heat, by=host, playoff_order={tied[1]: 1, tied[0]: 2})
+    going_on = Entrant.objects.filter(out_after_round__isnull=True)
+    assert list(going_on.values_list("pk", flat=True)) == [tied[1]]
+
+
+def test_a_shoe_of_a_tournament_table_is_its_round(make_tournament, add_round, host):
+    tournament = make_tournament(players=["Aki", "Ben"])
+    round_ = add_round(tournament)
+    services.round_draw(round_=round_, by=host)
+    round_ = services.round_start(round_=round_, by=host)
+    table = round_.tables.get()
+    ledger_services.shoe_close(shoe=open_shoe(table), by=host)
+    with pytest.raises(ValidationError):
+        from games import services as game_services
+
+        game_services.shoe_start(event=table.event, by=host)
+    with pytest.raises(ValidationError):
+        from games import services as game_services
+
+        game_services.shoe_start(event=tournament.event, by=host)

@@ -1,0 +1,204 @@
+"""Reads of a tournament: a round's board (stacks at every table, who is qualifying, hands left)
+in a fixed number of queries, whatever the number of tables, players or hands."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db.models import Max
+
+from games.models import Shoe
+from games.tournament import (
+    Advancement,
+    Place,
+    TieBreak,
+    advance_by_stack,
+    advance_by_table,
+    first_bet_seat,
+    needs_playoff,
+    places,
+)
+from ledger.models import Bet, StackRow
+from ledger.money import ZERO, money_sum
+from tournaments.models import Entrant, Round, TableSeat, Tournament, TournamentTable
+
+
+@dataclass
+class BoardLine:
+    entrant_id: int
+    guest_id: int
+    name: str
+    table: int
+    seat: int
+    stack: Decimal
+    qualifying: bool = False
+    wildcard: bool = False
+    place: int | None = None
+
+    @property
+    def is_out(self) -> bool:
+        return self.stack <= 0
+
+
+@dataclass
+class TableBoard:
+    table: TournamentTable
+    hands: int
+    played: int
+    closed: bool
+    lines: list[BoardLine] = field(default_factory=list)
+
+    @property
+    def hands_left(self) -> int:
+        return max(self.hands - self.played, 0)
+
+    @property
+    def is_done(self) -> bool:
+        return self.closed or self.played >= self.hands
+
+    @property
+    def first_bet_seat(self) -> int | None:
+        """Who bets first on the next hand: the marker moves one occupied seat a hand."""
+        seats = [line.seat for line in self.lines]
+        if not seats or self.is_done:
+            return None
+        return first_bet_seat(seats, self.played + 1)
+
+
+@dataclass
+class RoundBoard:
+    round: Round
+    tables: list[TableBoard]
+    qualified: tuple[int, ...] = ()
+    playoffs: tuple[tuple[int, ...], ...] = ()
+    places: list[Place] = field(default_factory=list)
+
+    @property
+    def lines(self) -> list[BoardLine]:
+        return [line for table in self.tables for line in table.lines]
+
+    @property
+    def by_stack(self) -> list[BoardLine]:
+        return sorted(self.lines, key=lambda line: (-line.stack, line.table, line.seat))
+
+    @property
+    def playoff_names(self) -> list[list[str]]:
+        names = {line.entrant_id: line.name for line in self.lines}
+        return [[names[entrant] for entrant in group] for group in self.playoffs]
+
+    @property
+    def is_done(self) -> bool:
+        return bool(self.tables) and all(table.is_done for table in self.tables)
+
+
+def _stacks(event_ids: list[int]) -> dict[tuple[int, int], Decimal]:
+    """(event id, guest id) -> stack: stack rows plus bets' net. Two queries."""
+    stacks: dict[tuple[int, int], Decimal] = {}
+    for rows, column in (
+        (StackRow.objects.filter(event_id__in=event_ids), "chips"),
+        (Bet.objects.filter(event_id__in=event_ids), "net"),
+    ):
+        sums = rows.values_list("event_id", "guest_id").annotate(n=money_sum(column)).order_by()
+        for event_id, guest_id, amount in sums:
+            stacks[(event_id, guest_id)] = stacks.get((event_id, guest_id), ZERO) + amount
+    return stacks
+
+
+def _pace(event_ids: list[int]) -> dict[int, tuple[int, bool]]:
+    """Event id -> (hands played, whether its shoe is closed). One query."""
+    shoes = (
+        Shoe.objects.filter(event_id__in=event_ids)
+        .values_list("event_id", "closed_at")
+        .annotate(played=Max("hands__number"))
+        .order_by()
+    )
+    return {event_id: (played or 0, closed is not None) for event_id, closed, played in shoes}
+
+
+def round_board(round_: Round) -> RoundBoard:
+    """Every table of the round with its players' stacks, and who goes on as things stand."""
+    tournament: Tournament = round_.tournament
+    tables = list(round_.tables.select_related("event"))
+    event_ids = [table.event_id for table in tables]
+    seats = TableSeat.objects.filter(round=round_).select_related("entrant__guest", "table")
+    stacks = _stacks(event_ids) if round_.is_started else {}
+    pace = _pace(event_ids)
+    boards = {
+        table.pk: TableBoard(table, round_.hands, *pace.get(table.event_id, (0, False)))
+        for table in tables
+    }
+    for place in seats.order_by("table__number", "seat"):
+        guest = place.entrant.guest
+        stack = stacks.get((place.table.event_id, guest.pk), ZERO)
+        if not round_.is_started:
+            stack = tournament.starting_stack
+        boards[place.table_id].lines.append(
+            BoardLine(place.entrant_id, guest.pk, guest.name, place.table.number, place.seat, stack)
+        )
+    board = RoundBoard(round_, list(boards.values()))
+    _decide(board, tournament)
+    return board
+
+
+def _playoff_order(round_: Round) -> dict[int, int]:
+    return {int(key): int(rank) for key, rank in (round_.playoff_order or {}).items()}
+
+
+def _decide(board: RoundBoard, tournament: Tournament) -> None:
+    round_ = board.round
+    tie_break = TieBreak(tournament.tie_break)
+    order = _playoff_order(round_)
+    stacks = {line.entrant_id: line.stack for line in board.lines}
+    if round_.is_final:
+        board.places = places(stacks, tie_break=tie_break, playoff_order=order)
+        where = {p: place.place for place in board.places for p in place.players}
+        for line in board.lines:
+            line.place = where.get(line.entrant_id)
+        if tie_break == TieBreak.PLAYOFF:
+            board.playoffs = tuple(
+                group
+                for group in needs_playoff(stacks)
+                if stacks[group[0]] > 0 and not all(p in order for p in group)
+            )
+        board.qualified = tuple(stacks)
+        return
+    advancement: Advancement
+    if tournament.advancement == Tournament.Advancement.BY_STACK:
+        advancement = advance_by_stack(
+            stacks, keep=round_.keep, tie_break=tie_break, playoff_order=order
+        )
+    else:
+        per_table = [
+            {line.entrant_id: line.stack for line in table.lines} for table in board.tables
+        ]
+        advancement = advance_by_table(
+            per_table,
+            per_table=round_.per_table,
+            wildcards=round_.wildcards,
+            tie_break=tie_break,
+            playoff_order=order,
+        )
+    board.qualified, board.playoffs = advancement.qualified, advancement.playoffs
+    for line in board.lines:
+        line.qualifying = line.entrant_id in advancement.qualified
+        line.wildcard = line.entrant_id in advancement.wildcards
+
+
+def table_done(table: TournamentTable) -> bool:
+    """Whether a table has played its round (or the host closed it early)."""
+    pace = _pace([table.event_id]).get(table.event_id, (0, False))
+    return pace[1] or pace[0] >= table.round.hands
+
+
+def current_round(tournament: Tournament) -> Round | None:
+    """The round being played, else the next one to draw or start, else the last one."""
+    rounds = list(tournament.rounds.all())
+    for round_ in rounds:
+        if not round_.is_closed:
+            return round_
+    return rounds[-1] if rounds else None
+
+
+def entrant_of(tournament: Tournament, guest_id: int) -> Entrant | None:
+    return tournament.entrants.filter(guest_id=guest_id).first()

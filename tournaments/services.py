@@ -1,0 +1,445 @@
+"""Every write to a tournament: set it up, register players, draw and start rounds, rebuys and
+add-ons, advance, pay the prizes. Hands at a tournament table are recorded by
+``ledger.services.hand_record`` like any other (which checks each stake against the stack)."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games import services as game_services
+from games.models import Event
+from games.payouts import RuleSet
+from games.tournament import draw_seats, parse_points, parse_prize_table, prize_pool, prizes
+from ledger import services as ledger_services
+from ledger.models import Charge, EventGuest, Guest, StackRow
+from ledger.money import ZERO
+from shoebook.roles import Actor
+from tournaments.models import Entrant, Round, TableSeat, Tournament, TournamentTable
+from tournaments.selectors import round_board, table_done
+
+MSG_REGISTRATION_CLOSED = _("The first round has started: no more players can register.")
+MSG_ALREADY_REGISTERED = _("{guest} is already registered.")
+MSG_NO_ROUNDS = _("Add a round first.")
+MSG_ROUND_STARTED = _("Round {number} has started: its draw is final.")
+MSG_ROUND_NOT_NEXT = _("Round {number} comes after round {previous} is closed.")
+MSG_TOO_FEW_PLAYERS = _("A round needs at least two players; {count} are in.")
+MSG_NOT_DRAWN = _("Draw the seats first.")
+MSG_TABLES_PLAYING = _("Table {number} is still playing: close it first.")
+MSG_PLAYOFF_NEEDED = _("Stacks are tied across the cut ({names}): enter the play-off's order.")
+MSG_ROUND_CLOSED = _("Round {number} is closed.")
+MSG_NOT_FINAL = _("Only the final table decides places and prizes.")
+MSG_FINISHED = _("The tournament is over: its prizes are paid.")
+MSG_NO_REBUYS = _("No rebuy is open now.")
+MSG_REBUYS_USED = _("{guest} has used every rebuy ({count}).")
+MSG_REBUY_STACK = _("A rebuy is for a stack under the starting stack; {guest} has {stack}.")
+MSG_NO_ADD_ON = _("No add-on is open now.")
+MSG_ADD_ON_USED = _("{guest} has had the add-on.")
+MSG_NOT_PLAYING = _("{guest} is not at a table of the round being played.")
+MSG_ROUND_AFTER_FINAL = _("The final table is the last round.")
+MSG_KEEP_NEEDED = _("Elimination by stack needs how many go on.")
+
+
+def _error(message: Any, **params: Any) -> ValidationError:
+    return ValidationError({NON_FIELD_ERRORS: str(message).format(**params)})
+
+
+def _check_tables(prize_table: str, points_table: str) -> None:
+    errors = {}
+    for field, text, parse in (
+        ("prize_table", prize_table, parse_prize_table),
+        ("points_table", points_table, parse_points),
+    ):
+        try:
+            parse(text)
+        except ValueError as error:
+            errors[field] = str(error)
+    if errors:
+        raise ValidationError(errors)
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    name: str,
+    date: date,
+    by: Actor,
+    rules: RuleSet | None = None,
+    venue: str = "",
+    decks: int = 8,
+    currency_symbol: str = "$",
+    yen_per_chip: Decimal = Decimal(100),
+    **settings: Any,
+) -> Tournament:
+    """A tournament on a night of its own (where its entry fees and prizes are recorded)."""
+    event = game_services.event_create(
+        name=name,
+        date=date,
+        rules=rules or RuleSet(),
+        by=by,
+        venue=venue,
+        decks=decks,
+        currency_symbol=currency_symbol,
+        yen_per_chip=yen_per_chip,
+        kind=Event.Kind.TOURNAMENT,
+    )
+    tournament = Tournament(event=event, created_by=by, **settings)
+    tournament.full_clean(exclude=["event", "created_by"])
+    _check_tables(tournament.prize_table, tournament.points_table)
+    tournament.save()
+    return tournament
+
+
+@transaction.atomic
+def tournament_update(*, tournament: Tournament, by: Actor, **changes: Any) -> Tournament:
+    """Change the settings while no round has started."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.rounds.filter(started_at__isnull=False).exists():
+        raise _error(MSG_REGISTRATION_CLOSED)
+    for field, value in changes.items():
+        setattr(tournament, field, value)
+    tournament.full_clean(exclude=["event", "created_by"])
+    _check_tables(tournament.prize_table, tournament.points_table)
+    tournament.save()
+    return tournament
+
+
+@transaction.atomic
+def round_add(*, tournament: Tournament, by: Actor, **settings: Any) -> Round:
+    """Add the next round (a heat, or the final table: ``is_final``)."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _check_not_finished(tournament)
+    if tournament.rounds.filter(is_final=True).exists():
+        raise _error(MSG_ROUND_AFTER_FINAL)
+    last = tournament.rounds.aggregate(n=Max("number"))["n"] or 0
+    round_ = Round(tournament=tournament, number=last + 1, **settings)
+    by_stack = tournament.advancement == Tournament.Advancement.BY_STACK
+    if by_stack and not round_.is_final and not round_.keep:
+        raise ValidationError({"keep": str(MSG_KEEP_NEEDED)})
+    round_.full_clean(exclude=["tournament"])
+    round_.save()
+    return round_
+
+
+def _check_not_finished(tournament: Tournament) -> None:
+    if tournament.is_finished:
+        raise _error(MSG_FINISHED)
+
+
+# --- players --------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def entrant_add(*, tournament: Tournament, name: str, by: Actor) -> Entrant:
+    """Register a player by name (a returning guest is found, a new one created): the entry fee
+    becomes what they owe the house."""
+    tournament = (
+        Tournament.objects.select_for_update().select_related("event").get(pk=tournament.pk)
+    )
+    if tournament.rounds.filter(started_at__isnull=False).exists():
+        raise _error(MSG_REGISTRATION_CLOSED)
+    guest = ledger_services.event_guest_add(event=tournament.event, name=name, by=by)
+    if tournament.entrants.filter(guest=guest).exists():
+        raise _error(MSG_ALREADY_REGISTERED, guest=guest)
+    number = (tournament.entrants.aggregate(n=Max("number"))["n"] or 0) + 1
+    entrant = Entrant.objects.create(tournament=tournament, guest=guest, number=number)
+    if tournament.entry_fee:
+        _charge(tournament, guest, Charge.Kind.ENTRY, -tournament.entry_fee, by)
+    return entrant
+
+
+def _charge(
+    tournament: Tournament, guest: Guest, kind: str, amount: Decimal, by: Actor, note: str = ""
+) -> Charge:
+    charge = Charge.objects.create(
+        event=tournament.event, guest=guest, kind=kind, amount=amount, note=note, recorded_by=by
+    )
+    ledger_services.results_refresh(event_id=tournament.event_id, guest_ids={guest.pk})
+    return charge
+
+
+def players_in(round_: Round) -> list[Entrant]:
+    """Who plays ``round_``: every entrant not out after an earlier round."""
+    entrants = round_.tournament.entrants.select_related("guest")
+    return list(entrants.filter(out_after_round__isnull=True))
+
+
+# --- rounds ---------------------------------------------------------------------------------
+
+
+def _lock_round(round_: Round) -> Round:
+    return Round.objects.select_for_update().select_related("tournament__event").get(pk=round_.pk)
+
+
+def _check_next_round(round_: Round) -> None:
+    earlier = round_.tournament.rounds.filter(number__lt=round_.number)
+    previous = earlier.filter(closed_at__isnull=True).first()
+    if previous is not None:
+        raise _error(MSG_ROUND_NOT_NEXT, number=round_.number, previous=previous.number)
+
+
+@transaction.atomic
+def round_draw(*, round_: Round, by: Actor, seed: int | None = None) -> Round:
+    """Draw the seats by lot (seeded: the same seed draws the same seats), replacing an earlier
+    draw of the round while it has not started."""
+    round_ = _lock_round(round_)
+    tournament = round_.tournament
+    _check_not_finished(tournament)
+    if round_.is_started:
+        raise _error(MSG_ROUND_STARTED, number=round_.number)
+    _check_next_round(round_)
+    players = players_in(round_)
+    if len(players) < 2:
+        raise _error(MSG_TOO_FEW_PLAYERS, count=len(players))
+    if seed is not None:
+        round_.seed = seed
+    _forget_draw(round_)
+    by_id = {entrant.pk: entrant for entrant in players}
+    for number, seats in enumerate(draw_seats(list(by_id), seed=round_.seed), start=1):
+        table = TournamentTable.objects.create(
+            round=round_, number=number, event=_table_event(round_, number, by)
+        )
+        TableSeat.objects.bulk_create(
+            TableSeat(round=round_, table=table, seat=seat, entrant=by_id[entrant_id])
+            for seat, entrant_id in enumerate(seats, start=1)
+        )
+    round_.drawn_at = timezone.now()
+    round_.save(update_fields=["seed", "drawn_at"])
+    return round_
+
+
+def _forget_draw(round_: Round) -> None:
+    tables = list(round_.tables.select_related("event"))
+    TableSeat.objects.filter(round=round_).delete()
+    TournamentTable.objects.filter(round=round_).delete()
+    Event.objects.filter(pk__in=[table.event_id for table in tables]).delete()
+
+
+def _table_event(round_: Round, number: int, by: Actor) -> Event:
+    night = round_.tournament.event
+    name = _("{tournament} · round {round} · table {table}").format(
+        tournament=night.name, round=round_.number, table=number
+    )
+    return game_services.event_create(
+        name=name[:120],
+        date=night.date,
+        rules=night.rule_set,
+        by=by,
+        venue=night.venue,
+        decks=night.decks,
+        currency_symbol="T",
+        yen_per_chip=night.yen_per_chip,
+        table_min=round_.table_min,
+        table_max=round_.table_max,
+        hands_per_shoe=round_.hands,
+        kind=Event.Kind.TOURNAMENT_TABLE,
+        bet_unit=round_.bet_unit,
+    )
+
+
+@transaction.atomic
+def round_start(*, round_: Round, by: Actor) -> Round:
+    """Open each table's shoe, seat the draw and give every player their stack: the starting
+    stack, or the one they finished the last round with when stacks carry over."""
+    round_ = _lock_round(round_)
+    if round_.is_started:
+        raise _error(MSG_ROUND_STARTED, number=round_.number)
+    if round_.drawn_at is None:
+        raise _error(MSG_NOT_DRAWN)
+    _check_next_round(round_)
+    tournament = round_.tournament
+    carried = _final_stacks_before(round_) if tournament.stacks == Tournament.Stacks.CARRIED else {}
+    for table in round_.tables.select_related("event"):
+        shoe = game_services.shoe_start(event=table.event, by=by)
+        rows = []
+        for place in table.seats.select_related("entrant__guest"):
+            guest = place.entrant.guest
+            EventGuest.objects.get_or_create(event=table.event, guest=guest)
+            ledger_services.seat_guest(shoe=shoe, seat=place.seat, guest=guest, by=by)
+            kind, chips = StackRow.Kind.START, tournament.starting_stack
+            if place.entrant_id in carried:
+                kind, chips = StackRow.Kind.CARRIED, carried[place.entrant_id]
+            rows.append(
+                StackRow(event=table.event, guest=guest, kind=kind, chips=chips, recorded_by=by)
+            )
+        StackRow.objects.bulk_create(rows)
+    round_.started_at = timezone.now()
+    round_.save(update_fields=["started_at"])
+    return round_
+
+
+def _final_stacks_before(round_: Round) -> dict[int, Decimal]:
+    previous = round_.tournament.rounds.filter(number__lt=round_.number).order_by("-number").first()
+    if previous is None:
+        return {}
+    return {line.entrant_id: line.stack for line in round_board(previous).lines}
+
+
+# --- rebuys and add-ons ---------------------------------------------------------------------
+
+
+def _playing(tournament: Tournament, entrant: Entrant) -> tuple[Round, TableSeat]:
+    current = tournament.rounds.filter(started_at__isnull=False, closed_at__isnull=True).first()
+    place = (
+        TableSeat.objects.select_related("table__event")
+        .filter(round=current, entrant=entrant)
+        .first()
+        if current
+        else None
+    )
+    if current is None or place is None:
+        raise _error(MSG_NOT_PLAYING, guest=entrant.guest)
+    return current, place
+
+
+@transaction.atomic
+def rebuy(*, entrant: Entrant, by: Actor) -> StackRow:
+    """Buy the rebuy's chips for its price, within the window, under the starting stack."""
+    tournament = Tournament.objects.select_for_update().get(pk=entrant.tournament_id)
+    entrant = Entrant.objects.select_related("guest").get(pk=entrant.pk)
+    round_, place = _playing(tournament, entrant)
+    played = _hands_played(place.table)
+    window = tournament.rebuy_rounds >= round_.number and (
+        not tournament.rebuy_until_hand or played <= tournament.rebuy_until_hand
+    )
+    if not window or not tournament.rebuy_chips:
+        raise _error(MSG_NO_REBUYS)
+    used = StackRow.objects.filter(
+        event__tournament_table__round__tournament=tournament,
+        guest=entrant.guest,
+        kind=StackRow.Kind.REBUY,
+    ).count()
+    if used >= tournament.max_rebuys:
+        raise _error(MSG_REBUYS_USED, guest=entrant.guest, count=tournament.max_rebuys)
+    stack = ledger_services.table_stacks(place.table.event, before_hand=played + 1).get(
+        entrant.guest_id, ZERO
+    )
+    if stack >= tournament.starting_stack:
+        raise _error(MSG_REBUY_STACK, guest=entrant.guest, stack=stack)
+    return _buy_chips(tournament, entrant, place, StackRow.Kind.REBUY, played, by)
+
+
+@transaction.atomic
+def add_on(*, entrant: Entrant, by: Actor) -> StackRow:
+    """The add-on: once per player, in its round."""
+    tournament = Tournament.objects.select_for_update().get(pk=entrant.tournament_id)
+    entrant = Entrant.objects.select_related("guest").get(pk=entrant.pk)
+    round_, place = _playing(tournament, entrant)
+    if tournament.add_on_round != round_.number or not tournament.add_on_chips:
+        raise _error(MSG_NO_ADD_ON)
+    had = StackRow.objects.filter(
+        event__tournament_table__round__tournament=tournament,
+        guest=entrant.guest,
+        kind=StackRow.Kind.ADD_ON,
+    )
+    if had.exists():
+        raise _error(MSG_ADD_ON_USED, guest=entrant.guest)
+    played = _hands_played(place.table)
+    return _buy_chips(tournament, entrant, place, StackRow.Kind.ADD_ON, played, by)
+
+
+def _buy_chips(
+    tournament: Tournament, entrant: Entrant, place: TableSeat, kind: str, played: int, by: Actor
+) -> StackRow:
+    is_rebuy = kind == StackRow.Kind.REBUY
+    chips = tournament.rebuy_chips if is_rebuy else tournament.add_on_chips
+    price = tournament.rebuy_price if is_rebuy else tournament.add_on_price
+    row = StackRow.objects.create(
+        event=place.table.event,
+        guest=entrant.guest,
+        kind=kind,
+        chips=chips,
+        after_hand=played,
+        recorded_by=by,
+    )
+    if price:
+        _charge(tournament, entrant.guest, kind, -price, by)
+    return row
+
+
+def _hands_played(table: TournamentTable) -> int:
+    last = table.event.shoes.aggregate(n=Max("hands__number"))["n"]
+    return int(last or 0)
+
+
+# --- advancing and finishing ----------------------------------------------------------------
+
+
+@transaction.atomic
+def round_close(*, round_: Round, by: Actor, playoff_order: dict[int, int] | None = None) -> Round:
+    """Close a round whose tables are all done: who goes on is the advancement the host saw
+    (``round_board``); a tie across a cut under the play-off rule needs the play-off's order.
+    Closing the final table settles places and pays the prizes."""
+    round_ = _lock_round(round_)
+    if round_.is_closed:
+        raise _error(MSG_ROUND_CLOSED, number=round_.number)
+    if not round_.is_started:
+        raise _error(MSG_NOT_DRAWN)
+    tables = list(round_.tables.select_related("event"))
+    for table in tables:
+        if not table_done(table):
+            raise _error(MSG_TABLES_PLAYING, number=table.number)
+    if playoff_order:
+        round_.playoff_order = {str(k): v for k, v in playoff_order.items()}
+    board = round_board(round_)
+    if board.playoffs:
+        names = "; ".join(", ".join(group) for group in board.playoff_names)
+        raise _error(MSG_PLAYOFF_NEEDED, names=names)
+    for table in tables:
+        for shoe in table.event.shoes.filter(closed_at__isnull=True):
+            ledger_services.shoe_close(shoe=shoe, by=by)
+        ledger_services.event_close(event=table.event, by=by)
+    going_on = set(board.qualified)
+    out = [line.entrant_id for line in board.lines if line.entrant_id not in going_on]
+    Entrant.objects.filter(pk__in=out).update(out_after_round=round_.number)
+    round_.closed_at = timezone.now()
+    round_.closed_by = by
+    round_.save(update_fields=["closed_at", "closed_by", "playoff_order"])
+    if round_.is_final:
+        _finish(round_, board, by)
+    return round_
+
+
+def _finish(round_: Round, board: Any, by: Actor) -> None:
+    tournament = Tournament.objects.select_for_update().get(pk=round_.tournament_id)
+    shares, by_amount = parse_prize_table(tournament.prize_table)
+    pool = tournament_pool(tournament)[1]
+    paid = prizes(pool, shares, board.places, by_amount=by_amount)
+    entrants = {e.pk: e for e in tournament.entrants.select_related("guest")}
+    for place in board.places:
+        for entrant_id in place.players:
+            entrant = entrants[entrant_id]
+            entrant.place = place.place
+            entrant.prize = paid.get(entrant_id, ZERO)
+            entrant.save(update_fields=["place", "prize"])
+            if entrant.prize:
+                _charge(tournament, entrant.guest, Charge.Kind.PRIZE, entrant.prize, by)
+    tournament.finished_at = timezone.now()
+    tournament.save(update_fields=["finished_at"])
+
+
+def tournament_pool(tournament: Tournament) -> tuple[Decimal, Decimal]:
+    """(the house's cut, the prize pool) from what the players paid in: entries, rebuys and
+    add-ons."""
+    paid_in = -sum(
+        (
+            charge.amount
+            for charge in Charge.objects.filter(event=tournament.event).exclude(
+                kind=Charge.Kind.PRIZE
+            )
+        ),
+        ZERO,
+    )
+    return prize_pool(
+        paid_in=paid_in,
+        entries=tournament.entrants.count(),
+        cut_percent=tournament.cut_percent,
+        cut_fixed_per_entry=tournament.cut_fixed,
+    )
