@@ -449,8 +449,8 @@ def _settle_bets(
         for seat, (total, last) in staked.items():
             stack = table.stacks.get(seat, ZERO)
             if total > stack:
-                error = RuleError(MSG_OVER_STACK, total=total, stack=stack)
-                problems.append(Problem(Field.STAKE, error, bet=last))
+                over = RuleError(MSG_OVER_STACK, total=total, stack=stack)
+                problems.append(Problem(Field.STAKE, over, bet=last))
     return settled
 
 

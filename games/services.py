@@ -57,7 +57,7 @@ def event_create(
     event = Event(
         name=name,
         kind=kind,
-        bet_unit=bet_unit,
+        bet_unit=bet_unit,  # type: ignore[misc]  # the column takes None
         date=date,
         venue=venue,
         format=format,

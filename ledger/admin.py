@@ -12,12 +12,14 @@ from games.admin import ReadOnlyAdmin
 from ledger.models import (
     AuditEntry,
     Bet,
+    Charge,
     EventGuest,
     Guest,
     GuestEventResult,
     HandRevision,
     Seating,
     Settlement,
+    StackRow,
 )
 from ledger.names import InvalidName, clean_name, name_key
 from ledger.services import guests_matching
@@ -93,3 +95,15 @@ class AuditEntryAdmin(ReadOnlyAdmin[AuditEntry]):
     list_display = ["at", "action", "event", "summary", "by"]
     list_select_related = ["event", "by"]
     list_filter = ["action"]
+
+
+@admin.register(StackRow)
+class StackRowAdmin(ReadOnlyAdmin[StackRow]):
+    list_display = ["event", "guest", "kind", "chips", "after_hand", "recorded_at"]
+    list_select_related = ["event", "guest"]
+
+
+@admin.register(Charge)
+class ChargeAdmin(ReadOnlyAdmin[Charge]):
+    list_display = ["recorded_at", "event", "guest", "kind", "amount", "note"]
+    list_select_related = ["event", "guest"]
