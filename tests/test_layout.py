@@ -14,7 +14,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("games", "ledger", "tournaments", "shoebook")
-RULES_CORE = ("cards", "rules", "payouts", "entry", "messages", "odds", "shoe", "roads")
+RULES_CORE = (
+    "cards",
+    "rules",
+    "payouts",
+    "entry",
+    "messages",
+    "odds",
+    "shoe",
+    "roads",
+    "tournament",
+)
 
 # The layer of a module, by the first part of its name inside its app. A module may import
 # from its own layer or the layers below it.
