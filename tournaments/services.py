@@ -12,9 +12,11 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import services as game_services
+from games.messages import RuleError
 from games.models import Event
 from games.payouts import RuleSet
 from games.tournament import draw_seats, parse_points, parse_prize_table, prize_pool, prizes
@@ -57,8 +59,8 @@ def _check_tables(prize_table: str, points_table: str) -> None:
     ):
         try:
             parse(text)
-        except ValueError as error:
-            errors[field] = str(error)
+        except RuleError as error:
+            errors[field] = error.message(gettext)
     if errors:
         raise ValidationError(errors)
 

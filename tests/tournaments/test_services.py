@@ -8,6 +8,7 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import ValidationError
 
+from games import services as game_services
 from games.entry import MSG_NOT_UNIT, MSG_OVER_STACK
 from games.models import Event
 from ledger import services as ledger_services
@@ -240,11 +241,33 @@ def test_a_shoe_of_a_tournament_table_is_its_round(make_tournament, add_round, h
     round_ = services.round_start(round_=round_, by=host)
     table = round_.tables.get()
     ledger_services.shoe_close(shoe=open_shoe(table), by=host)
-    with pytest.raises(ValidationError):
-        from games import services as game_services
-
+    with pytest.raises(ValidationError) as error:
         game_services.shoe_start(event=table.event, by=host)
-    with pytest.raises(ValidationError):
-        from games import services as game_services
-
+    assert messages(error.value) == str(game_services.MSG_ONE_SHOE_A_ROUND)
+    with pytest.raises(ValidationError) as error:
         game_services.shoe_start(event=tournament.event, by=host)
+    assert messages(error.value) == str(game_services.MSG_TOURNAMENT_HAS_TABLES)
+
+
+def test_a_prize_table_that_does_not_add_up_is_refused_on_its_field(host):
+    from datetime import date
+
+    from games.tournament import MSG_SHARES_SUM
+
+    with pytest.raises(ValidationError) as error:
+        services.tournament_create(
+            name="Cup",
+            date=date(2026, 5, 1),
+            by=host,
+            entry_fee=Decimal(10),
+            prize_table="60%, 30%",
+        )
+    assert error.value.message_dict == {"prize_table": [MSG_SHARES_SUM.format(total=90)]}
+    assert not Event.objects.filter(name="Cup").exists()
+
+
+def test_the_ledger_check_names_a_tournament_result_gone_missing(make_tournament):
+    tournament = make_tournament(players=["Aki"])
+    GuestEventResult.objects.filter(event=tournament.event).delete()
+    problems = ledger_problems()
+    assert [p.model for p in problems if p.model == "GuestEventResult"] == ["GuestEventResult"]
