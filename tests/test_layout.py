@@ -1,9 +1,8 @@
 """Where things live, enforced: dependencies point one way (see README, "Where things live").
 
 ``ledger`` uses ``games``, never the reverse; ``tournaments`` uses both and neither uses it;
-the rules core imports nothing from Django; inside
-an app, models ← services/selectors ← forms ← views; a view never imports another view, and
-nothing but a URL conf imports a view.
+the rules core imports nothing from Django; inside an app, models ← services/selectors ← forms
+← views; a view never imports another view, and nothing but a URL conf imports a view.
 """
 
 from __future__ import annotations
