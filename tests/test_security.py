@@ -19,6 +19,7 @@ from games import services as game_services
 from ledger import services
 from ledger.models import Guest
 from tests.conftest import bet
+from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
 
@@ -108,6 +109,21 @@ ACCESS: dict[str, tuple[str, tuple[str, ...]]] = {
     "ledger:event_share_names": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "display:table_display": ("get", (OK, OK, OK, OK, OK)),
     "ledger:display_link_issue": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "tournaments:tournament_list": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "tournaments:tournament_create": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "tournaments:tournament_detail": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "tournaments:tournament_edit": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "tournaments:tournament_for_event": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "tournaments:entrant_add": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "tournaments:round_add": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "tournaments:round_detail": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "tournaments:round_board": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "tournaments:round_draw": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "tournaments:round_start": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "tournaments:round_close": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "tournaments:entrant_rebuy": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "tournaments:entrant_add_on": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "tournaments:table_display_link": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
 }
 
 
@@ -127,6 +143,15 @@ def world(seated, shoe, record, host, dealer):
     )
     alias = services.guest_alias_add(guest=guest, name="Aki-san", by=host)
     invitation = services.guest_invitation_issue(guest=seated[2], by=host)
+    tournament = tournament_services.tournament_create(
+        name="Spring cup", date=shoe.event.date, by=host, entry_fee=Decimal(50)
+    )
+    for name in ("Aki", "Ben"):
+        tournament_services.entrant_add(tournament=tournament, name=name, by=host)
+    round_ = tournament_services.round_add(tournament=tournament, by=host, hands=3)
+    tournament_services.round_draw(round_=round_, by=host)
+    tournament_services.round_start(round_=round_, by=host)
+    entrant = tournament.entrants.first()
     args = {
         "ledger:settlement_void": [settlement.pk], "ledger:guest_credit_limit": [guest.pk],
         "ledger:guest_rename": [guest.pk], "ledger:guest_alias_add": [guest.pk],
@@ -157,6 +182,16 @@ def world(seated, shoe, record, host, dealer):
         "ledger:my_receipt": [shoe.event_id], "ledger:my_receipt_pdf": [shoe.event_id],
         "ledger:event_share": [shoe.event_id], "ledger:event_share_names": [shoe.event_id],
         "password_reset_confirm": ["MQ", "set-password"],
+        "tournaments:tournament_detail": [tournament.pk],
+        "tournaments:tournament_edit": [tournament.pk],
+        "tournaments:tournament_for_event": [tournament.event_id],
+        "tournaments:entrant_add": [tournament.pk], "tournaments:round_add": [tournament.pk],
+        "tournaments:round_detail": [round_.pk], "tournaments:round_board": [round_.pk],
+        "tournaments:round_draw": [round_.pk], "tournaments:round_start": [round_.pk],
+        "tournaments:round_close": [round_.pk],
+        "tournaments:entrant_rebuy": [round_.pk, entrant.pk],
+        "tournaments:entrant_add_on": [round_.pk, entrant.pk],
+        "tournaments:table_display_link": [round_.tables.get().pk],
     }  # fmt: skip
     users = {"anonymous": None, "outsider": outsider, "guest": guest_user, "dealer": dealer,
              "host": host}  # fmt: skip
@@ -210,7 +245,8 @@ def test_every_form_needs_its_csrf_token(world):
                  "ledger:settlement_void", "ledger:guest_credit_limit",
                  "ledger:event_guest_add", "ledger:display_link_issue", "ledger:shoe_close",
                  "ledger:shoe_reopen", "ledger:event_close", "ledger:event_reopen",
-                 "ledger:event_share_names"):  # fmt: skip
+                 "ledger:event_share_names", "tournaments:entrant_add",
+                 "tournaments:round_close", "tournaments:entrant_rebuy"):  # fmt: skip
         assert client.post(reverse(name, args=args[name]), {}).status_code == 403
 
 

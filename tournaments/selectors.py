@@ -3,10 +3,11 @@ in a fixed number of queries, whatever the number of tables, players or hands.""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import Max
+from django.db.models import Count, Max, QuerySet
 
 from games.models import Shoe
 from games.tournament import (
@@ -17,9 +18,11 @@ from games.tournament import (
     advance_by_table,
     first_bet_seat,
     needs_playoff,
+    parse_prize_table,
     places,
+    prizes,
 )
-from ledger.models import Bet, StackRow
+from ledger.models import Bet, Charge, StackRow
 from ledger.money import ZERO, money_sum
 from tournaments.models import Entrant, Round, TableSeat, Tournament, TournamentTable
 
@@ -202,3 +205,104 @@ def current_round(tournament: Tournament) -> Round | None:
 
 def entrant_of(tournament: Tournament, guest_id: int) -> Entrant | None:
     return tournament.entrants.filter(guest_id=guest_id).first()
+
+
+# --- the host's pages -----------------------------------------------------------------------
+
+
+def tournaments_for_list() -> QuerySet[Tournament]:
+    return Tournament.objects.select_related("event").annotate(
+        player_count=Count("entrants", distinct=True), round_count=Count("rounds", distinct=True)
+    )
+
+
+NOWHERE = 10**6  # past any place or round: sorts last
+
+
+@dataclass
+class EntrantRow:
+    """A registered player, what they owe for the tournament (entry, rebuys, add-ons), and how
+    they finished: out after a round, or their place and prize; with their stack after each
+    round started so far (``None``: not at a table that round)."""
+
+    entrant: Entrant
+    paid_in: Decimal = ZERO
+    rebuys: int = 0
+    add_ons: int = 0
+    stacks: list[Decimal | None] = field(default_factory=list)
+
+
+def entrant_rows(tournament: Tournament, rounds: Sequence[Round]) -> list[EntrantRow]:
+    """Every player in standings order (place, then who went out last, then registration),
+    with ``rounds``' stacks. Five queries, whatever the number of players and rounds."""
+    entrants = tournament.entrants.select_related("guest")
+    rows = {entrant.pk: EntrantRow(entrant) for entrant in entrants}
+    by_guest = {row.entrant.guest_id: row for row in rows.values()}
+    charges = (
+        Charge.objects.filter(event_id=tournament.event_id)
+        .exclude(kind=Charge.Kind.PRIZE)
+        .values_list("guest_id", "kind")
+        .annotate(total=money_sum("amount"), n=Count("id"))
+        .order_by()
+    )
+    for guest_id, kind, total, count in charges:
+        if (row := by_guest.get(guest_id)) is None:
+            continue
+        row.paid_in -= total
+        if kind == Charge.Kind.REBUY:
+            row.rebuys += count
+        elif kind == Charge.Kind.ADD_ON:
+            row.add_ons += count
+    stacks = _round_stacks(tournament)
+    for row in rows.values():
+        row.stacks = [stacks.get((round_.pk, row.entrant.pk)) for round_ in rounds]
+
+    def standing(row: EntrantRow) -> tuple[int, int, int]:
+        entrant = row.entrant  # still playing, then out later before out earlier
+        return (entrant.place or NOWHERE, -(entrant.out_after_round or NOWHERE), entrant.number)
+
+    return sorted(rows.values(), key=standing)
+
+
+def _round_stacks(tournament: Tournament) -> dict[tuple[int, int], Decimal]:
+    """(round id, entrant id) -> the stack at the end of the round (or now, while it plays), for
+    every started round. Three queries."""
+    seats = list(
+        TableSeat.objects.filter(round__tournament=tournament, round__started_at__isnull=False)
+        .values_list("round_id", "entrant_id", "entrant__guest_id", "table__event_id")
+        .order_by()
+    )
+    stacks = _stacks(sorted({event_id for *_ids, event_id in seats}))
+    return {
+        (round_id, entrant_id): stacks.get((event_id, guest_id), ZERO)
+        for round_id, entrant_id, guest_id, event_id in seats
+    }
+
+
+def prize_schedule(
+    tournament: Tournament, pool: Decimal, entries: int
+) -> list[tuple[int, Decimal]]:
+    """What each place of the prize table pays from ``pool`` as things stand: (place, amount),
+    by the rounding rule of ``games.tournament.prizes`` (with fewer players than places, the
+    places nobody can reach are 1st place's)."""
+    shares, by_amount = parse_prize_table(tournament.prize_table)
+    paid = len(shares) if by_amount or not entries else min(len(shares), entries)
+    standings = [Place(place, (place,)) for place in range(1, paid + 1)]
+    won = prizes(pool, shares, standings, by_amount=by_amount)
+    return [(place.place, won[place.place]) for place in standings]
+
+
+def final_prizes(tournament: Tournament, board: RoundBoard, pool: Decimal) -> dict[int, Decimal]:
+    """Entrant id -> what they win if the final table closes as it stands."""
+    shares, by_amount = parse_prize_table(tournament.prize_table)
+    return prizes(pool, shares, board.places, by_amount=by_amount)
+
+
+def table_shoes(round_: Round) -> dict[int, int]:
+    """Table id -> the id of its shoe (the live table page), for the tables that have one."""
+    shoes = (
+        Shoe.objects.filter(event__tournament_table__round=round_)
+        .values_list("event__tournament_table__id", "id")
+        .order_by("number")
+    )
+    return dict(shoes)
