@@ -20,5 +20,6 @@ urlpatterns = [
     path("language/", login_not_required(set_language), name="set_language"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
+    path("tournaments/reports/", include(("tournaments.report_urls", "tournament_reports"))),
     path("", include("ledger.urls")),
 ]

@@ -19,6 +19,7 @@ from games import services as game_services
 from ledger import services
 from ledger.models import Guest
 from tests.conftest import bet
+from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
 
@@ -108,6 +109,9 @@ ACCESS: dict[str, tuple[str, tuple[str, ...]]] = {
     "ledger:event_share_names": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "display:table_display": ("get", (OK, OK, OK, OK, OK)),
     "ledger:display_link_issue": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "tournament_reports:standings": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "tournament_reports:workbook": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "tournament_reports:season": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
 }
 
 
@@ -127,6 +131,8 @@ def world(seated, shoe, record, host, dealer):
     )
     alias = services.guest_alias_add(guest=guest, name="Aki-san", by=host)
     invitation = services.guest_invitation_issue(guest=seated[2], by=host)
+    tournament = tournament_services.tournament_create(name="Cup", date=shoe.event.date, by=host,
+                                                       entry_fee=Decimal(50))  # fmt: skip
     args = {
         "ledger:settlement_void": [settlement.pk], "ledger:guest_credit_limit": [guest.pk],
         "ledger:guest_rename": [guest.pk], "ledger:guest_alias_add": [guest.pk],
@@ -157,6 +163,8 @@ def world(seated, shoe, record, host, dealer):
         "ledger:my_receipt": [shoe.event_id], "ledger:my_receipt_pdf": [shoe.event_id],
         "ledger:event_share": [shoe.event_id], "ledger:event_share_names": [shoe.event_id],
         "password_reset_confirm": ["MQ", "set-password"],
+        "tournament_reports:standings": [tournament.pk],
+        "tournament_reports:workbook": [tournament.pk],
     }  # fmt: skip
     users = {"anonymous": None, "outsider": outsider, "guest": guest_user, "dealer": dealer,
              "host": host}  # fmt: skip
