@@ -49,10 +49,19 @@ LAYERS = {
         1,
     ),
     **dict.fromkeys(
-        ("forms", "tables", "filters", "templatetags", "context_processors", "audit"), 2
+        (
+            "forms",
+            "tables",
+            "report_tables",
+            "filters",
+            "templatetags",
+            "context_processors",
+            "audit",
+        ),
+        2,
     ),
-    **dict.fromkeys(("views", "admin", "management", "apps"), 3),
-    **dict.fromkeys(("urls", "settings", "wsgi", "asgi"), 4),
+    **dict.fromkeys(("views", "report_views", "admin", "management", "apps"), 3),
+    **dict.fromkeys(("urls", "report_urls", "settings", "wsgi", "asgi"), 4),
 }
 
 

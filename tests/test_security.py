@@ -124,6 +124,9 @@ ACCESS: dict[str, tuple[str, tuple[str, ...]]] = {
     "tournaments:entrant_rebuy": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "tournaments:entrant_add_on": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "tournaments:table_display_link": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "tournament_reports:standings": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "tournament_reports:workbook": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "tournament_reports:season": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
 }
 
 
@@ -192,6 +195,8 @@ def world(seated, shoe, record, host, dealer):
         "tournaments:entrant_rebuy": [round_.pk, entrant.pk],
         "tournaments:entrant_add_on": [round_.pk, entrant.pk],
         "tournaments:table_display_link": [round_.tables.get().pk],
+        "tournament_reports:standings": [tournament.pk],
+        "tournament_reports:workbook": [tournament.pk],
     }  # fmt: skip
     users = {"anonymous": None, "outsider": outsider, "guest": guest_user, "dealer": dealer,
              "host": host}  # fmt: skip

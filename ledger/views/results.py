@@ -84,6 +84,9 @@ def house_page(request: AuthenticatedHttpRequest) -> HttpResponse:
         {
             "date": row.event.date,
             "event": row.event.name,
+            "event_id": row.event.pk,
+            "kind": row.event.kind,
+            "kind_label": row.event.get_kind_display(),
             "url": reverse("ledger:event_detail", args=[row.event.pk]),
             "hands": row.hands,
             "wagered": row.figures.wagered,
