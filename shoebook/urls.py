@@ -20,6 +20,7 @@ urlpatterns = [
     path("language/", login_not_required(set_language), name="set_language"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
+    path("tournaments/table/", include(("tournaments.table_urls", "tournament_table"))),
     path("tournaments/reports/", include(("tournaments.report_urls", "tournament_reports"))),
     path("tournaments/", include(("tournaments.urls", "tournaments"))),
     path("", include("ledger.urls")),

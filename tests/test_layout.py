@@ -60,8 +60,8 @@ LAYERS = {
         ),
         2,
     ),
-    **dict.fromkeys(("views", "report_views", "admin", "management", "apps"), 3),
-    **dict.fromkeys(("urls", "report_urls", "settings", "wsgi", "asgi"), 4),
+    **dict.fromkeys(("views", "report_views", "table_views", "admin", "management", "apps"), 3),
+    **dict.fromkeys(("urls", "report_urls", "table_urls", "settings", "wsgi", "asgi"), 4),
 }
 
 

@@ -127,6 +127,9 @@ ACCESS: dict[str, tuple[str, tuple[str, ...]]] = {
     "tournament_reports:standings": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "tournament_reports:workbook": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "tournament_reports:season": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "tournament_table:secret_bet": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "tournament_table:guest_standings": ("get", (OK, OK, OK, OK, OK)),  # the link is the key
+    "tournament_table:my_standings": ("get", (LOGIN, MISSING, OK, MISSING, MISSING)),
 }
 
 
@@ -176,6 +179,8 @@ def world(seated, shoe, record, host, dealer):
         "ledger:guest_link_issue": [guest.pk], "ledger:guest_link_revoke": [guest.pk],
         "ledger:guest_page": [guest.pk, guest.access_token],
         "ledger:guest_statement": [guest.pk, guest.access_token],
+        "tournament_table:guest_standings": [guest.pk, guest.access_token],
+        "tournament_table:secret_bet": [shoe.event_id],
         "display:table_display": [shoe.event_id, shoe.event.display_token],
         "ledger:display_link_issue": [shoe.event_id],
         "ledger:guest_receipt": [guest.pk, shoe.event_id],
@@ -235,6 +240,7 @@ def test_a_wrong_token_is_a_404_everywhere(world, client):
     guest_id = args["ledger:guest_page"][0]
     event_id = args["display:table_display"][0]
     for name, key in (("ledger:guest_page", guest_id), ("ledger:guest_statement", guest_id),
+                      ("tournament_table:guest_standings", guest_id),
                       ("display:table_display", event_id)):  # fmt: skip
         assert client.get(reverse(name, args=[key, secrets.token_urlsafe(32)])).status_code == 404
     for name in ("ledger:link_receipt", "ledger:link_receipt_pdf"):
@@ -251,7 +257,8 @@ def test_every_form_needs_its_csrf_token(world):
                  "ledger:event_guest_add", "ledger:display_link_issue", "ledger:shoe_close",
                  "ledger:shoe_reopen", "ledger:event_close", "ledger:event_reopen",
                  "ledger:event_share_names", "tournaments:entrant_add",
-                 "tournaments:round_close", "tournaments:entrant_rebuy"):  # fmt: skip
+                 "tournaments:round_close", "tournaments:entrant_rebuy",
+                 "tournament_table:secret_bet"):  # fmt: skip
         assert client.post(reverse(name, args=args[name]), {}).status_code == 403
 
 

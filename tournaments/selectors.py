@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.db.models import Count, Max, QuerySet
+from django.utils.translation import gettext_lazy as _
 
-from games.models import Shoe
+from games.models import Event, Shoe
 from games.tournament import (
     Advancement,
     Place,
@@ -24,6 +25,7 @@ from games.tournament import (
 )
 from ledger.models import Bet, Charge, StackRow
 from ledger.money import ZERO, money_sum
+from ledger.services import table_stacks
 from tournaments.models import Entrant, Round, TableSeat, Tournament, TournamentTable
 
 
@@ -306,3 +308,143 @@ def table_shoes(round_: Round) -> dict[int, int]:
         .order_by("number")
     )
     return dict(shoes)
+
+
+# --- at the table ---------------------------------------------------------------------------
+
+MSG_SECRET_OFF = _("This tournament has no secret bet.")
+MSG_SECRET_LAST_HAND = _("The secret bet is for the round's last hand, hand {hands}.")
+MSG_SECRET_USED = _("{guest} has had their secret bet this round (hand {hand}).")
+
+
+def secret_bet_refusal(
+    tournament: Tournament, round_: Round, *, guest: str, used_on: int | None, hand_number: int
+) -> str | None:
+    """Why a player may not make their secret bet on ``hand_number`` (``used_on``: the hand of
+    the round they made it on, if any), or ``None`` when they may: one per round, on the last
+    hand or on any hand as the tournament says."""
+    if tournament.secret_bet == Tournament.SecretBet.OFF:
+        return str(MSG_SECRET_OFF)
+    if tournament.secret_bet == Tournament.SecretBet.LAST_HAND and hand_number != round_.hands:
+        return str(MSG_SECRET_LAST_HAND).format(hands=round_.hands)
+    if used_on is not None and used_on != hand_number:
+        return str(MSG_SECRET_USED).format(guest=guest, hand=used_on)
+    return None
+
+
+@dataclass
+class SeatNow:
+    """A seat of a tournament table as the hand being entered starts."""
+
+    seat: int
+    guest_id: int
+    name: str
+    stack: Decimal
+    first_bet: bool = False
+    secret: bool = False  # their secret bet is marked on the hand being entered
+    may_go_secret: bool = False  # they may mark it there
+
+    @property
+    def is_out(self) -> bool:
+        return self.stack <= 0
+
+
+@dataclass
+class TableNow:
+    """A tournament table while its hands are entered: the round, the hand, each seat's stack,
+    who bets first and whose bet is secret."""
+
+    board: TableBoard
+    round: Round
+    tournament: Tournament
+    seats: dict[int, SeatNow]
+
+    @property
+    def table(self) -> TournamentTable:
+        return self.board.table
+
+    @property
+    def next_hand(self) -> int:
+        return self.board.played + 1
+
+    @property
+    def is_playing(self) -> bool:
+        return self.round.is_started and not self.round.is_closed and not self.board.is_done
+
+    @property
+    def first_bet_seat(self) -> int | None:
+        return self.board.first_bet_seat if self.is_playing else None
+
+    @property
+    def secret_seats(self) -> set[int]:
+        return {seat.seat for seat in self.seats.values() if seat.secret}
+
+    @property
+    def mandatory_side(self) -> str:
+        return self.tournament.mandatory_side
+
+
+def table_now(event: Event) -> TableNow | None:
+    """The tournament table played on ``event`` as it stands (``None`` for any other event):
+    each seat's stack from ``ledger.services.table_stacks``. Five queries."""
+    table = TournamentTable.objects.select_related("round__tournament").filter(event=event).first()
+    if table is None:
+        return None
+    table.event = event
+    round_, tournament = table.round, table.round.tournament
+    played, closed = _pace([event.pk]).get(event.pk, (0, False))
+    stacks = table_stacks(event, before_hand=played + 1) if round_.is_started else {}
+    board = TableBoard(table, round_.hands, played, closed)
+    places = list(table.seats.select_related("entrant__guest").order_by("seat"))
+    for place in places:
+        guest = place.entrant.guest
+        stack = stacks.get(guest.pk, ZERO) if round_.is_started else tournament.starting_stack
+        board.lines.append(
+            BoardLine(place.entrant_id, guest.pk, guest.name, table.number, place.seat, stack)
+        )
+    now = TableNow(board, round_, tournament, {})
+    for place, line in zip(places, board.lines, strict=True):
+        refusal = secret_bet_refusal(
+            tournament,
+            round_,
+            guest=line.name,
+            used_on=place.secret_hand,
+            hand_number=now.next_hand,
+        )
+        now.seats[place.seat] = SeatNow(
+            place.seat,
+            line.guest_id,
+            line.name,
+            line.stack,
+            first_bet=place.seat == now.first_bet_seat,
+            secret=now.is_playing and place.secret_hand == now.next_hand,
+            may_go_secret=now.is_playing and refusal is None and not line.is_out,
+        )
+    return now
+
+
+def rounds_now(guest_id: int) -> list[Round]:
+    """The round each unfinished tournament ``guest_id`` entered is at: the latest started one
+    (being played, or just closed while the next is drawn). One query."""
+    rounds = (
+        Round.objects.filter(
+            tournament__entrants__guest_id=guest_id,
+            tournament__finished_at__isnull=True,
+            started_at__isnull=False,
+        )
+        .select_related("tournament__event")
+        .order_by("tournament__event__date", "tournament_id", "-number")
+    )
+    latest: dict[int, Round] = {}
+    for round_ in rounds:
+        latest.setdefault(round_.tournament_id, round_)
+    return list(latest.values())
+
+
+def round_of_event(event: Event) -> Round | None:
+    """The round a tournament table belongs to, or a tournament's current round. One query
+    (two for a tournament's own night)."""
+    if event.kind == Event.Kind.TOURNAMENT_TABLE:
+        return Round.objects.select_related("tournament__event").filter(tables__event=event).first()
+    tournament = Tournament.objects.filter(event=event).first()
+    return current_round(tournament) if tournament is not None else None

@@ -8,7 +8,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -23,9 +23,9 @@ from games.tournament import draw_seats, parse_points, parse_prize_table, prize_
 from ledger import services as ledger_services
 from ledger.models import Charge, EventGuest, Guest, StackRow
 from ledger.money import ZERO
-from shoebook.roles import Actor
+from shoebook.roles import Actor, is_table_staff
 from tournaments.models import Entrant, Round, TableSeat, Tournament, TournamentTable
-from tournaments.selectors import round_board, table_done
+from tournaments.selectors import round_board, secret_bet_refusal, table_done
 
 MSG_REGISTRATION_CLOSED = _("The first round has started: no more players can register.")
 MSG_ALREADY_REGISTERED = _("{guest} is already registered.")
@@ -443,3 +443,78 @@ def tournament_pool(tournament: Tournament) -> tuple[Decimal, Decimal]:
         cut_percent=tournament.cut_percent,
         cut_fixed_per_entry=tournament.cut_fixed,
     )
+
+
+# --- at the table ---------------------------------------------------------------------------
+
+MSG_NOT_A_TABLE = _("This is not a tournament table.")
+MSG_TABLE_NOT_PLAYING = _("Table {number} is not playing now.")
+MSG_NO_PLAYER_IN_SEAT = _("No player sits in seat {seat} at this table.")
+MSG_SECRET_NEXT_HAND_ONLY = _(
+    "A secret bet is marked on the hand being entered (hand {next}), not on hand {number}."
+)
+
+
+def _seat_for_secret(table_event: Event, seat: int, hand_number: int) -> TableSeat:
+    """The player in ``seat``, locked, while ``hand_number`` is the hand being entered at the
+    table (a hand saved keeps its secret bet on the record)."""
+    table = (
+        TournamentTable.objects.select_related("round__tournament")
+        .filter(event=table_event)
+        .first()
+    )
+    if table is None:
+        raise _error(MSG_NOT_A_TABLE)
+    round_ = table.round
+    shoe = table_event.shoes.filter(closed_at__isnull=True).first()
+    if not round_.is_started or round_.is_closed or shoe is None:
+        raise _error(MSG_TABLE_NOT_PLAYING, number=table.number)
+    upcoming = ledger_services.next_hand_number(shoe)
+    if upcoming > round_.hands:
+        raise _error(ledger_services.MSG_ROUND_OVER, hands=round_.hands)
+    if hand_number != upcoming:
+        raise _error(MSG_SECRET_NEXT_HAND_ONLY, next=upcoming, number=hand_number)
+    place = (
+        TableSeat.objects.select_for_update()
+        .select_related("entrant__guest", "round__tournament")
+        .filter(table=table, seat=seat)
+        .first()
+    )
+    if place is None:
+        raise _error(MSG_NO_PLAYER_IN_SEAT, seat=seat)
+    return place
+
+
+@transaction.atomic
+def secret_bet_mark(*, table_event: Event, seat: int, hand_number: int, by: Actor) -> TableSeat:
+    """The player in ``seat`` makes their secret bet on the hand being entered: the table page
+    hides their stake until the hand is saved. Once a round, on the hands the tournament allows;
+    a host's or a dealer's to mark."""
+    if not is_table_staff(by):
+        raise PermissionDenied
+    place = _seat_for_secret(table_event, seat, hand_number)
+    refusal = secret_bet_refusal(
+        place.round.tournament,
+        place.round,
+        guest=place.entrant.guest.name,
+        used_on=place.secret_hand,
+        hand_number=hand_number,
+    )
+    if refusal is not None:
+        raise _error(refusal)
+    if place.secret_hand != hand_number:
+        place.secret_hand = hand_number
+        place.save(update_fields=["secret_hand"])
+    return place
+
+
+@transaction.atomic
+def secret_bet_clear(*, table_event: Event, seat: int, hand_number: int, by: Actor) -> TableSeat:
+    """Take back a secret bet marked by mistake, while its hand is still being entered."""
+    if not is_table_staff(by):
+        raise PermissionDenied
+    place = _seat_for_secret(table_event, seat, hand_number)
+    if place.secret_hand == hand_number:
+        place.secret_hand = None
+        place.save(update_fields=["secret_hand"])
+    return place

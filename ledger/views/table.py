@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from typing import cast
 from urllib.parse import urlencode
 
@@ -86,6 +87,7 @@ MSG_REFILL_STALE = gettext_lazy(
 )
 MSG_SHOE_CLOSED = gettext_lazy("Shoe {number} closed.")
 MSG_SHOE_REOPENED = gettext_lazy("Shoe {number} is open again.")
+STAKE_TEXT_LENGTH = 20  # what a link may put in a stake box (the pipeline reads it on saving)
 
 
 def _get_shoe(shoe_id: int) -> Shoe:
@@ -104,9 +106,11 @@ def _render_table(
     seated_at: int | None = None,
     saved_number: int | None = None,
     refill: HandRevision | None = None,
+    typed: Mapping[str, str] | None = None,
 ) -> HttpResponse:
     """The table page (the ``#table`` partial for htmx). ``refill``: an undo whose hand goes
-    back into the entry, to fix and save again."""
+    back into the entry, to fix and save again; ``typed``: stake boxes filled in as if typed
+    (by name), to be checked when the hand is saved."""
     state = table_state(shoe)
     bet_types = state.event.rule_set.offered_bets
     if form is None and refill is not None:
@@ -118,6 +122,11 @@ def _render_table(
         stakes = state.repeat_stakes() if repeat else None
         form = HandForm.fresh(
             number=state.next_number, bet_types=bet_types, seating=state.seating, stakes=stakes
+        )
+        form.initial.update(
+            (name, text[:STAKE_TEXT_LENGTH])
+            for name, text in (typed or {}).items()
+            if name.startswith("stake_") and name in form.fields
         )
     rows = [
         {"seat": seat, "cells": stake_cells(form, seat.seat, bet_types)} for seat in state.seats
@@ -201,7 +210,8 @@ def _chip_values(event: Event) -> list[int]:
 @require_GET
 def shoe_table(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse:
     """The table; ``?refill=<undo>`` (where an undo without JavaScript lands) puts the undone
-    hand back into the entry while it is still the next hand of this shoe."""
+    hand back into the entry while it is still the next hand of this shoe; ``?stake_3_banker=10``
+    fills that stake box as if typed (a tournament's mandatory minimum, without JavaScript)."""
     shoe = _get_shoe(shoe_id)
     if "refill" in request.GET:
         revision = get_object_or_404(
@@ -222,6 +232,7 @@ def shoe_table(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse:
         repeat=request.GET.get("repeat") == "1",
         seating_open=seated_at is not None,
         seated_at=seated_at,
+        typed=request.GET,
     )
 
 

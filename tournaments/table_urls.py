@@ -1,0 +1,16 @@
+from django.urls import path
+
+from shoebook.converters import use_id_converter
+from tournaments import table_views
+
+use_id_converter()
+
+urlpatterns = [
+    path("<id:event_id>/secret/", table_views.secret_bet, name="secret_bet"),
+    path(
+        "standings/<id:guest_id>/<str:token>/",
+        table_views.guest_standings,
+        name="guest_standings",
+    ),
+    path("standings/me/", table_views.my_standings, name="my_standings"),
+]

@@ -1,0 +1,79 @@
+"""At a tournament table: the secret bet a host or dealer marks; and a player's live
+leaderboard, which their own page asks for again every few seconds."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_not_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_GET, require_POST
+
+from games.entry import read_seat
+from games.models import Event
+from ledger.models import Guest
+from ledger.selectors import guest_by_link_or_404, guest_of_user_or_404
+from shoebook.converters import id_or_none
+from shoebook.roles import AuthenticatedHttpRequest, table_staff_required
+from tournaments import services
+from tournaments.templatetags.tournament_table import leaderboard_now_context
+
+MSG_SECRET_MARKED = _("Seat {seat}: a secret bet on hand {number}, hidden until the hand is saved.")
+MSG_SECRET_CLEARED = _("Seat {seat}: no secret bet on hand {number}.")
+MSG_SECRET_WHICH = _("Choose the seat and the hand of the secret bet.")
+
+
+@table_staff_required
+@require_POST
+def secret_bet(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
+    """Mark (``mark=<seat>``) or take back (``unmark=<seat>``) a player's secret bet on the
+    hand being entered (``number``). The page's script asks in the background and hides the
+    stake at once, even offline; without it, the answer is the table page again."""
+    event = get_object_or_404(Event, pk=event_id)
+    marking = "mark" in request.POST
+    seat = read_seat(request.POST.get("mark" if marking else "unmark", ""))
+    number = id_or_none(request.POST.get("number", ""))
+    try:
+        if seat is None or number is None:
+            raise ValidationError(MSG_SECRET_WHICH)
+        write = services.secret_bet_mark if marking else services.secret_bet_clear
+        write(table_event=event, seat=seat, hand_number=number, by=request.user)
+    except ValidationError as error:
+        return _answer(request, event, " ".join(error.messages), ok=False)
+    done = MSG_SECRET_MARKED if marking else MSG_SECRET_CLEARED
+    return _answer(request, event, done.format(seat=seat, number=number), ok=True, secret=marking)
+
+
+def _answer(
+    request: AuthenticatedHttpRequest, event: Event, text: str, *, ok: bool, secret: bool = False
+) -> HttpResponse:
+    if request.htmx:
+        return JsonResponse({"message": text, "secret": secret}, status=200 if ok else 400)
+    (messages.success if ok else messages.error)(request, text)
+    shoe = event.shoes.order_by("-number").first()
+    if shoe is None:
+        return redirect("ledger:event_detail", event.pk)
+    return redirect("ledger:shoe_table", shoe.pk)
+
+
+@login_not_required
+@require_GET
+def guest_standings(request: HttpRequest, guest_id: int, token: str) -> HttpResponse:
+    """A player's "Tournament now", by their private link."""
+    return _standings(request, guest_by_link_or_404(guest_id, token))
+
+
+@require_GET
+def my_standings(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """A player who logged in: their own "Tournament now"."""
+    return _standings(request, guest_of_user_or_404(request.user))
+
+
+def _standings(request: HttpRequest, guest: Guest) -> HttpResponse:
+    context = leaderboard_now_context(guest, request.path)
+    response = render(request, "tournaments/_leaderboard_now.html", context)
+    response["Referrer-Policy"] = "no-referrer"  # the link is the key: never leak it
+    response["Cache-Control"] = "private, no-store"
+    return response
