@@ -18,7 +18,7 @@ from typing import Any
 from django.db.models import Count, Max, Min, Q, QuerySet, Sum
 
 from games.models import Event, Hand, Shoe
-from ledger.models import Bet, Guest, GuestEventResult, Settlement
+from ledger.models import Bet, Charge, Guest, GuestEventResult, Settlement
 from ledger.money import ZERO, money_sum, to_yen
 
 MONEY_FIELDS = ("stake", "gross", "commission", "net")
@@ -373,11 +373,20 @@ def guest_history(guest: Guest) -> GuestHistory:
     settled: dict[int, Decimal] = defaultdict(lambda: ZERO)
     for settlement in settlements:
         settled[settlement.event_id] += settlement.amount
-    event_ids = set(shoes) | set(settled)
+    # A tournament's entry fees, rebuys, add-ons and prizes: the guest's result at its night.
+    charged = dict(
+        Charge.objects.filter(guest=guest)
+        .values_list("event_id")
+        .annotate(n=money_sum("amount"))
+        .order_by()
+    )
+    event_ids = set(shoes) | set(settled) | set(charged)
     points = []
     balance, balance_yen = ZERO, ZERO
     for event in events_in_order().filter(pk__in=event_ids):
-        result = sum((figures.net for _, figures in shoes.get(event.pk, [])), ZERO)
+        result = sum(
+            (figures.net for _, figures in shoes.get(event.pk, [])), charged.get(event.pk, ZERO)
+        )
         balance += result + settled[event.pk]
         balance_yen += yen_of(
             {event.pk: result + settled[event.pk]}, {event.pk: event.yen_per_chip}

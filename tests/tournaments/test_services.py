@@ -271,3 +271,15 @@ def test_the_ledger_check_names_a_tournament_result_gone_missing(make_tournament
     GuestEventResult.objects.filter(event=tournament.event).delete()
     problems = ledger_problems()
     assert [p.model for p in problems if p.model == "GuestEventResult"] == ["GuestEventResult"]
+
+
+def test_a_players_history_counts_the_tournament_money(make_tournament):
+    from ledger.results import guest_history
+
+    tournament = make_tournament(players=["Aki"])
+    aki = tournament.entrants.get().guest
+    history = guest_history(aki)
+    assert [(p.event.pk, p.result, p.balance) for p in history.points] == [
+        (tournament.event_id, Decimal("-50.00"), Decimal("-50.00"))
+    ]
+    assert history.balance == guest_balance_now(guest_id=aki.pk)
