@@ -901,6 +901,36 @@ JA = {
     "house's cut {cut} ({configured})": "ハウスの取り分{cut}（{configured}）",
     "prize pool {pool}": "賞金総額{pool}",
     "prizes not paid yet": "賞金は未払い",
+    "Seat %(seat)s: the secret bet is refused — turn Secret off to see why.": "%(seat)s番席：シークレットベットが受け付けられません。理由はシークレットを切ると見られます。",
+    "Leaderboard": "リーダーボード",
+    "all %(hands)s hands played": "全%(hands)sハンド終了",
+    "you": "あなた",
+    "place %(place)s": "%(place)s位",
+    "qualifying": "勝ち上がり圏内",
+    "Tied across the cut: %(names)s. A play-off decides.": "勝ち上がりの境目で同点：%(names)s。プレーオフで決めます。",
+    "Tournament now": "現在のトーナメント",
+    "The leaderboard updates itself.": "リーダーボードは自動で更新されます。",
+    "Round %(round)s · table %(table)s": "ラウンド%(round)s・テーブル%(table)s",
+    "Hand %(number)s of %(hands)s": "%(hands)sハンド中ハンド%(number)s",
+    "%(played)s played, %(left)s to play": "%(played)sハンド終了、残り%(left)sハンド",
+    "All %(hands)s hands played": "全%(hands)sハンド終了",
+    "The round has not started.": "ラウンドはまだ始まっていません。",
+    "Bets %(min)s to %(max)s, in steps of %(unit)s": "ベットは%(min)sから%(max)sまで、%(unit)s単位",
+    "Bets first on this hand": "このハンドで最初に賭ける",
+    "No bet: minimum %(amount)s on %(side)s": "ベットなし：%(side)sにミニマム%(amount)s",
+    "No bet": "ベットなし",
+    "A secret bet: its stake is hidden on this page until the hand is saved": "シークレットベット：ハンドを保存するまで、このページでは賭け金を隠します",
+    "Secret": "シークレット",
+    "This tournament has no secret bet.": "このトーナメントにシークレットベットはありません。",
+    "The secret bet is for the round's last hand, hand {hands}.": "シークレットベットはラウンド最終のハンド{hands}だけです。",
+    "{guest} has had their secret bet this round (hand {hand}).": "{guest}さんはこのラウンドのシークレットベットを使いました（ハンド{hand}）。",
+    "This is not a tournament table.": "これはトーナメントのテーブルではありません。",
+    "Table {number} is not playing now.": "テーブル{number}は今プレイしていません。",
+    "No player sits in seat {seat} at this table.": "このテーブルの{seat}番席には誰も座っていません。",
+    "A secret bet is marked on the hand being entered (hand {next}), not on hand {number}.": "シークレットベットは入力中のハンド（ハンド{next}）に付けます。ハンド{number}ではありません。",
+    "Seat {seat}: a secret bet on hand {number}, hidden until the hand is saved.": "{seat}番席：ハンド{number}のシークレットベット。ハンドを保存するまで隠します。",
+    "Seat {seat}: no secret bet on hand {number}.": "{seat}番席：ハンド{number}のシークレットベットを取り消しました。",
+    "Choose the seat and the hand of the secret bet.": "シークレットベットの席とハンドを選んでください。",
 }
 
 JA_PLURAL = {
@@ -924,4 +954,5 @@ JA_PLURAL = {
     "%(chips)s chips for %(price)s, in rounds 1 to %(last)s, once per player": [
         "ラウンド1から%(last)sで、%(price)sでチップ%(chips)s、1人%(count)s回まで"
     ],
+    "%(left)s hand left": ["残り%(left)sハンド"],
 }
