@@ -14,10 +14,12 @@ from decimal import Decimal
 from urllib.parse import parse_qs, urljoin, urlsplit
 
 import pytest
+from django.utils import translation
 
 from games import services as game_services
 from games.payouts import RuleSet
 from ledger import services
+from tournaments import services as tournament_services
 from shoebook.roles import DEALERS, HOSTS
 from tests.browser.conftest import choose_language, new_page
 from tests.conftest import bet, make_user
@@ -75,14 +77,42 @@ def japanese_night(live_server, record):
     )
     token = services.guest_link_issue(guest=guests[1])
     display = game_services.event_display_link_issue(event=event)
+    with translation.override("ja"):  # a Japanese host: the tables are named in Japanese
+        final_table = _japanese_tournament(host, record)
+    table_display = game_services.event_display_link_issue(event=final_table)
     return {
         "主人": ["/events/", "/guests/", "/standings/", "/house/", "/audit/", "/rules/",
-                 "/events/new/", "/events/import/"],
-        "ディーラー": ["/events/", "/rules/"],
+                 "/events/new/", "/events/import/", "/tournaments/"],
+        "ディーラー": ["/events/", "/rules/", "/tournaments/"],
         "田中さん": ["/me/", "/rules/"],
         None: ["/accounts/login/", f"/g/{guests[1].pk}/{token}/",
-               f"/display/{event.pk}/{display}/"],
+               f"/display/{event.pk}/{display}/",
+               f"/display/{final_table.pk}/{table_display}/"],
     }  # fmt: skip
+
+
+def _japanese_tournament(host, record):
+    """A tournament of the same guests: a heat played and closed, the final under way."""
+    cup = tournament_services.tournament_create(
+        name="春の大会", date=date(2026, 11, 21), by=host, entry_fee=Decimal(50),
+        rebuy_price=Decimal(50), rebuy_chips=Decimal(1000), rebuy_rounds=2, add_on_round=2,
+        add_on_price=Decimal(20), add_on_chips=Decimal(500), secret_bet="any",
+    )  # fmt: skip
+    for name in NAMES:
+        tournament_services.entrant_add(tournament=cup, name=name, by=host)
+    heat = tournament_services.round_add(tournament=cup, by=host, hands=1, per_table=2)
+    final = tournament_services.round_add(tournament=cup, by=host, hands=2, is_final=True)
+    tournament_services.round_draw(round_=heat, by=host, seed=1)
+    heat = tournament_services.round_start(round_=heat, by=host)
+    for table in heat.tables.all():
+        stakes = [bet(1, "banker", 100), bet(2, "player", 100), bet(3, "banker", 50)]
+        record(table.event.shoes.get(), bets=stakes, result="banker", by=host)
+    tournament_services.round_close(round_=heat, by=host)
+    tournament_services.round_draw(round_=final, by=host, seed=1)
+    final = tournament_services.round_start(round_=final, by=host)
+    table = final.tables.get()
+    record(table.event.shoes.get(), bets=[bet(2, "player", 200)], result="player", by=host)
+    return table.event
 
 
 def crawl(page, base_url: str, start: list[str], limit: int = 80) -> dict[str, str]:
@@ -123,7 +153,7 @@ def english_words(text: str) -> list[str]:
 
 def test_every_page_each_role_reaches_is_all_japanese(browser, live_server, japanese_night):
     untranslated = {}
-    crawled = 0
+    crawled, shapes = 0, set()
     for username, start in japanese_night.items():
         page = new_page(browser, 1024, 768)
         choose_language(page, live_server.url, "ja")
@@ -135,10 +165,13 @@ def test_every_page_each_role_reaches_is_all_japanese(browser, live_server, japa
             page.wait_for_url(lambda url: "/accounts/login/" not in url)
         for path, text in crawl(page, live_server.url, start).items():
             crawled += 1
+            shapes.add(re.sub(r"\d+", "N", path.split("?")[0]))
             if words := english_words(text):
                 untranslated[f"{username or 'anonymous'} {path}"] = words
         page.context.close()
     assert crawled > 30  # the crawl really went round the site
+    tournament_pages = {"/tournaments/N/", "/tournaments/rounds/N/", "/shoes/N/"}
+    assert tournament_pages <= shapes, sorted(shapes)
     english = new_page(browser, 1024, 768)
     english.goto(live_server.url + "/accounts/login/")
     assert english_words(english.evaluate(VISIBLE_TEXTS))  # it would see English if there were
