@@ -176,6 +176,20 @@ def test_dealers_read_the_pages_guests_do_not(client, drawn, dealer, guest_user)
         assert client.get(address).status_code == 403, address
 
 
+def test_the_tournament_page_links_its_standings_and_the_host_its_workbook(
+    client, drawn, host, dealer
+):
+    tournament, _round = drawn
+    standings = reverse("tournament_reports:standings", args=[tournament.pk])
+    workbook = reverse("tournament_reports:workbook", args=[tournament.pk])
+    client.force_login(host)
+    page = text(client.get(url("tournament_detail", tournament.pk)))
+    assert f'href="{standings}"' in page and f'href="{workbook}"' in page
+    client.force_login(dealer)  # the standings are for staff, the workbook for the host
+    page = text(client.get(url("tournament_detail", tournament.pk)))
+    assert f'href="{standings}"' in page and f'href="{workbook}"' not in page
+
+
 # --- setting up -----------------------------------------------------------------------------
 
 
