@@ -45,6 +45,7 @@ LAYERS = {
             "pdf",
             "scoreboard",
             "roles",
+            "play",
         ),
         1,
     ),

@@ -22,3 +22,6 @@ def test_make_run_serves_on_8000_or_the_port_given():
 def test_make_run_migrates_and_loads_the_demo_before_serving():
     steps = planned("run")
     assert steps.index("migrate") < steps.index("load_demo --if-empty") < steps.index("runserver")
+    # The demo tournament is run by the demo night's host, with the night's guests.
+    tournament = steps.index("load_demo_tournament --if-empty")
+    assert steps.index("load_demo --if-empty") < tournament < steps.index("runserver")
