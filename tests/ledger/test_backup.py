@@ -15,10 +15,14 @@ from django.db import connection
 
 from games.models import Event, Hand
 from ledger import services
-from ledger.models import Bet, Guest, GuestEventResult, HandRevision, Settlement
+from ledger.integrity import ledger_problems
+from ledger.models import Bet, Charge, Guest, GuestEventResult, HandRevision, Settlement, StackRow
 from ledger.results import event_shoe_rows, guest_balances
 from shoebook.roles import is_host
 from tests.conftest import entry
+from tournaments.models import Entrant, Round, TableSeat, Tournament, TournamentTable
+
+TOURNAMENT_MODELS = (Tournament, Entrant, Round, TournamentTable, TableSeat, StackRow, Charge)
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,3 +133,19 @@ def test_a_sqlite_backup_restores_into_this_database_and_back(tmp_path):
     again = tmp_path / f"from-{connection.vendor}.json.gz"
     call_command("backup", "--output", str(again), stdout=StringIO())
     assert on_a_sqlite_file(tmp_path / "b", "restore", again) == guest_balances()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_backup_keeps_the_tournaments(tmp_path):
+    call_command("load_demo", stdout=StringIO())
+    call_command("load_demo_tournament", stdout=StringIO())
+    counts = {model: model.objects.count() for model in TOURNAMENT_MODELS}
+    balances = guest_balances()
+    backup = tmp_path / "shoebook.json.gz"
+    call_command("backup", "--output", str(backup), stdout=StringIO())
+    call_command("flush", interactive=False, verbosity=0)
+    call_command("restore", str(backup), stdout=StringIO())
+    assert {model: model.objects.count() for model in TOURNAMENT_MODELS} == counts
+    assert all(counts.values())
+    assert guest_balances() == balances
+    assert ledger_problems() == []

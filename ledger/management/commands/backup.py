@@ -1,7 +1,8 @@
 """Write the whole ledger to one file: ``manage.py backup --output shoebook.json.gz``.
 
-Users, roles, events, shoes, hands, guests, bets, settlements and the journal, with natural keys
-for users and roles, so ``restore`` can bring it back into an empty database of either kind.
+Users, roles, events, shoes, hands, guests, bets, settlements, the journal and tournaments, with
+natural keys for users and roles, so ``restore`` can bring it back into an empty database of
+either kind.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-BACKED_UP = ["auth.group", "auth.user", "games", "ledger"]
+BACKED_UP = ["auth.group", "auth.user", "games", "ledger", "tournaments"]
 
 
 class Command(BaseCommand):
