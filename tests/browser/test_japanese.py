@@ -19,10 +19,10 @@ from django.utils import translation
 from games import services as game_services
 from games.payouts import RuleSet
 from ledger import services
-from tournaments import services as tournament_services
 from shoebook.roles import DEALERS, HOSTS
 from tests.browser.conftest import choose_language, new_page
 from tests.conftest import bet, make_user
+from tournaments import services as tournament_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
