@@ -931,6 +931,8 @@ JA = {
     "Seat {seat}: a secret bet on hand {number}, hidden until the hand is saved.": "{seat}番席：ハンド{number}のシークレットベット。ハンドを保存するまで隠します。",
     "Seat {seat}: no secret bet on hand {number}.": "{seat}番席：ハンド{number}のシークレットベットを取り消しました。",
     "Choose the seat and the hand of the secret bet.": "シークレットベットの席とハンドを選んでください。",
+    "Balances settle only when they sum to zero; these sum to {total}.": "残高は合計がゼロのときだけ精算できます。この合計は{total}です。",
+    "A balance is counted to the cent at most (got {amount}).": "残高はセント単位までです（{amount}）。",
 }
 
 JA_PLURAL = {
