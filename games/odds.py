@@ -24,7 +24,7 @@ from games.payouts import BetType, RuleSet, SideBet, bet_return
 from games.rules import Outcome, Winner, banker_draws, decide_winner, player_draws
 
 # Two cards by value, lower first, with the number of orders they can come in.
-_TWO_CARD_VALUES = [
+TWO_CARD_VALUES = [
     (low, high, 1 if low == high else 2) for low in range(10) for high in range(low, 10)
 ]
 
@@ -71,10 +71,10 @@ def deal_counts(decks: int) -> dict[DealShape, int]:
         remaining[value] -= 1
         return ways
 
-    for p_low, p_high, p_orders in _TWO_CARD_VALUES:
+    for p_low, p_high, p_orders in TWO_CARD_VALUES:
         p_ways = take(p_low) * take(p_high) * p_orders
         player_two = (p_low + p_high) % 10
-        for b_low, b_high, b_orders in _TWO_CARD_VALUES:
+        for b_low, b_high, b_orders in TWO_CARD_VALUES:
             ways = p_ways * take(b_low) * take(b_high) * b_orders
             if ways:
                 _count_draws(

@@ -17,6 +17,8 @@ PACKAGES = ("games", "ledger", "tournaments", "shoebook")
 RULES_CORE = (
     "cards",
     "rules",
+    "chemin",
+    "chemin_odds",
     "payouts",
     "entry",
     "messages",
