@@ -933,6 +933,21 @@ JA = {
     "Choose the seat and the hand of the secret bet.": "シークレットベットの席とハンドを選んでください。",
     "Balances settle only when they sum to zero; these sum to {total}.": "残高は合計がゼロのときだけ精算できます。この合計は{total}です。",
     "A balance is counted to the cent at most (got {amount}).": "残高はセント単位までです（{amount}）。",
+    "Ponte": "ポント",
+    "The ponte has no choice on {total}: the ponte must draw (draws on 0–4, chooses on 5).": "ポントは{total}では選べません。引かなければなりません（0〜4は引く、5は選ぶ）。",
+    "The ponte has no choice on {total}: the ponte must stand (stands on 6–7, chooses on 5).": "ポントは{total}では選べません。スタンドしなければなりません（6〜7はスタンド、5は選ぶ）。",
+    "The ponte has 5 and may draw or stand: record which.": "ポントは5で、引くかスタンドかを選べます。どちらを選んだか記録してください。",
+    "The ponte chose to stand on 5: no third card is due.": "ポントは5でスタンドを選びました。3枚目のカードはありません。",
+    "The ponte chose to draw on 5: the third card is missing.": "ポントは5で引くことを選びました。3枚目のカードがありません。",
+    "The banker has no choice on {total} against a third card of {third}: the banker must draw.": "バンカーは相手の3枚目が{third}のとき{total}では選べません。引かなければなりません。",
+    "The banker has no choice on {total} against a third card of {third}: the banker must stand.": "バンカーは相手の3枚目が{third}のとき{total}では選べません。スタンドしなければなりません。",
+    "The banker has no choice on {total} when the ponte stood: the banker must draw.": "ポントがスタンドしたとき、バンカーは{total}では選べません。引かなければなりません。",
+    "The banker has no choice on {total} when the ponte stood: the banker must stand.": "ポントがスタンドしたとき、バンカーは{total}では選べません。スタンドしなければなりません。",
+    "The banker has {total} against a third card of {third} and may draw or stand: record which.": "バンカーは相手の3枚目が{third}で{total}なので、引くかスタンドかを選べます。どちらを選んだか記録してください。",
+    "The banker chose to stand: no third card is due.": "バンカーはスタンドを選びました。3枚目のカードはありません。",
+    "The banker chose to draw: the third card is missing.": "バンカーは引くことを選びました。3枚目のカードがありません。",
+    "The banker's third card or choice is recorded before the ponte's third card.": "バンカーの3枚目のカードか選択が、ポントの3枚目より先に記録されています。",
+    "{side} has a natural {total}: the coup ends at once and nobody chooses.": "{side}はナチュラル{total}です。その場で勝負が決まり、誰も選びません。",
 }
 
 JA_PLURAL = {
