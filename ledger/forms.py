@@ -23,7 +23,7 @@ from games.entry import SEATS, BetEntry, HandEntry, Problem, TableRules, read_am
 from games.forms import RuleSetForm, rule_set_from_cleaned
 from games.messages import format_chips, whole_cents
 from games.models import MAX_HAND_NUMBER, MAX_HANDS_PER_SHOE, Event
-from games.payouts import BetType, NoCommission, SideBet
+from games.payouts import BetType, NoCommission, RuleSet, SideBet
 from games.rules import Winner
 from games.services import EVENT_FIELDS, EVENT_FIELDS_OPEN_AFTER_FIRST_HAND
 from ledger.models import Guest, Settlement
@@ -50,7 +50,10 @@ def _bound(field: forms.Field, low: Decimal, high: Decimal) -> None:
     field.widget.attrs.update(min=str(low), max=str(high))
 
 
-class EventForm(forms.ModelForm[Event]):
+class RuleSetFields(forms.Form):
+    """The boxes a night's rule set is built from (a cash night's, a tournament's), shown with
+    the rules of ``rules`` when it is given (an event being edited)."""
+
     commission = RuleSetForm.base_fields["commission"]
     no_commission = RuleSetForm.base_fields["no_commission"]
     tie_pays = RuleSetForm.base_fields["tie_pays"]
@@ -62,6 +65,22 @@ class EventForm(forms.ModelForm[Event]):
         widget=forms.CheckboxSelectMultiple,
     )
 
+    def show_rules(self, rules: RuleSet) -> None:
+        no_commission = rules.no_commission is NoCommission.NONE
+        self.initial.update(
+            commission=rules.commission_rate * 100 if no_commission else None,
+            no_commission=rules.no_commission.value,
+            tie_pays=rules.tie_pays,
+            pair_pays=rules.pair_pays,
+            side_bets=sorted(side.value for side in rules.side_bets),
+        )
+
+    @staticmethod
+    def rule_set(data: dict[str, Any]) -> RuleSet:
+        return rule_set_from_cleaned(data, side_bets=data.get("side_bets", []))
+
+
+class EventForm(RuleSetFields, forms.ModelForm[Event]):
     class Meta:
         model = Event
         # The rule set is not a column the host types: the fields above build it.
@@ -74,15 +93,7 @@ class EventForm(forms.ModelForm[Event]):
         """``frozen``: the event has hands, so only what prices no hand stays open."""
         super().__init__(*args, **kwargs)
         if self.instance.pk:
-            rules = self.instance.rule_set
-            no_commission = rules.no_commission is NoCommission.NONE
-            self.initial.update(
-                commission=rules.commission_rate * 100 if no_commission else None,
-                no_commission=rules.no_commission.value,
-                tie_pays=rules.tie_pays,
-                pair_pays=rules.pair_pays,
-                side_bets=sorted(side.value for side in rules.side_bets),
-            )
+            self.show_rules(self.instance.rule_set)
         self.frozen = frozen
         for name, field in self.fields.items():
             field.disabled = frozen and name not in EVENT_FIELDS_OPEN_AFTER_FIRST_HAND
@@ -95,7 +106,7 @@ class EventForm(forms.ModelForm[Event]):
         if low is not None and high is not None and high < low:
             self.add_error("table_max", MSG_MAX_UNDER_MIN)
         if not self.errors and not self.frozen:
-            data["rule_set"] = rule_set_from_cleaned(data, side_bets=data.get("side_bets", []))
+            data["rule_set"] = self.rule_set(data)
         return data
 
     def changes(self) -> dict[str, Any]:

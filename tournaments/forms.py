@@ -12,11 +12,9 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.forms import RuleSetForm, rule_set_from_cleaned
 from games.models import Event
-from games.payouts import NoCommission, SideBet
 from games.tournament import TournamentError, parse_points, parse_prize_table
-from ledger.forms import EVENT_BOUNDS, MSG_MAX_UNDER_MIN, ChipsAmountField
+from ledger.forms import EVENT_BOUNDS, MSG_MAX_UNDER_MIN, ChipsAmountField, RuleSetFields
 from tournaments.models import Round, Tournament
 
 MAX_SEED = 2**31 - 1  # what ``new_seed`` draws from: a seed anyone can read out and type back
@@ -28,20 +26,9 @@ def _bound(field: forms.Field, low: Decimal, high: Decimal) -> None:
     field.widget.attrs.update(min=str(low), max=str(high))
 
 
-class TournamentNightForm(forms.ModelForm[Event]):
+class TournamentNightForm(RuleSetFields, forms.ModelForm[Event]):
     """The tournament's own night: its name, date, venue, money and the rules its tables play
     (the rule set is built as the event form builds it)."""
-
-    commission = RuleSetForm.base_fields["commission"]
-    no_commission = RuleSetForm.base_fields["no_commission"]
-    tie_pays = RuleSetForm.base_fields["tie_pays"]
-    pair_pays = RuleSetForm.base_fields["pair_pays"]
-    side_bets = forms.MultipleChoiceField(
-        choices=[(side.value, _(side.label)) for side in SideBet],
-        initial=[SideBet.PAIRS.value],
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-    )
 
     class Meta:
         model = Event
@@ -51,22 +38,14 @@ class TournamentNightForm(forms.ModelForm[Event]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if self.instance.pk:
-            rules = self.instance.rule_set
-            no_commission = rules.no_commission is NoCommission.NONE
-            self.initial.update(
-                commission=rules.commission_rate * 100 if no_commission else None,
-                no_commission=rules.no_commission.value,
-                tie_pays=rules.tie_pays,
-                pair_pays=rules.pair_pays,
-                side_bets=sorted(side.value for side in rules.side_bets),
-            )
+            self.show_rules(self.instance.rule_set)
         for name in ("decks", "yen_per_chip"):
             _bound(self.fields[name], *EVENT_BOUNDS[name])
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if not self.errors:
-            data["rule_set"] = rule_set_from_cleaned(data, side_bets=data.get("side_bets", []))
+            data["rule_set"] = self.rule_set(data)
         return data
 
     def night(self) -> dict[str, Any]:

@@ -374,18 +374,7 @@ def _entrant(round_: Round, entrant_id: int) -> Entrant:
 def entrant_rebuy(
     request: AuthenticatedHttpRequest, round_id: int, entrant_id: int
 ) -> HttpResponse:
-    round_ = _round(round_id)
-    entrant = _entrant(round_, entrant_id)
-    tournament = round_.tournament
-
-    def buy() -> None:
-        row = services.rebuy(entrant=entrant, by=request.user)
-        price = format_chips(tournament.rebuy_price, tournament.event.currency_symbol)
-        text = MSG_REBOUGHT.format(guest=entrant.guest.name, chips=format_chips(row.chips),
-                                   price=price)  # fmt: skip
-        messages.success(request, text)
-
-    return _round_action(request, round_, buy)
+    return _buy_chips(request, round_id, entrant_id, add_on=False)
 
 
 @host_required
@@ -393,15 +382,29 @@ def entrant_rebuy(
 def entrant_add_on(
     request: AuthenticatedHttpRequest, round_id: int, entrant_id: int
 ) -> HttpResponse:
+    return _buy_chips(request, round_id, entrant_id, add_on=True)
+
+
+def _buy_chips(
+    request: AuthenticatedHttpRequest, round_id: int, entrant_id: int, *, add_on: bool
+) -> HttpResponse:
+    """A rebuy or the add-on, for its price: said in a message, or why not."""
     round_ = _round(round_id)
     entrant = _entrant(round_, entrant_id)
     tournament = round_.tournament
+    service, price, message = (
+        (services.add_on, tournament.add_on_price, MSG_ADDED_ON)
+        if add_on
+        else (services.rebuy, tournament.rebuy_price, MSG_REBOUGHT)
+    )
 
     def buy() -> None:
-        row = services.add_on(entrant=entrant, by=request.user)
-        price = format_chips(tournament.add_on_price, tournament.event.currency_symbol)
-        text = MSG_ADDED_ON.format(guest=entrant.guest.name, chips=format_chips(row.chips),
-                                   price=price)  # fmt: skip
+        row = service(entrant=entrant, by=request.user)
+        text = message.format(
+            guest=entrant.guest.name,
+            chips=format_chips(row.chips),
+            price=format_chips(price, tournament.event.currency_symbol),
+        )
         messages.success(request, text)
 
     return _round_action(request, round_, buy)
