@@ -26,6 +26,11 @@ MSG_SHOE_ALREADY_OPEN = _("Shoe {number} is still open: close it before starting
 MSG_TOURNAMENT_HAS_TABLES = _("A tournament's hands are played at its tables, round by round.")
 MSG_ONE_SHOE_A_ROUND = _("A tournament table plays one shoe: its round.")
 MSG_CLOSE_SHOE_FIRST = _("Shoe {number} is still open: close it before closing the event.")
+MSG_TABLE_PLAYS_ITS_ROUND = _(
+    "A tournament table plays its round's limits, length and rules: they change with the"
+    " tournament, before its round starts."
+)
+MSG_TABLE_STAYS_CLOSED = _("A tournament table closes with its round and stays closed.")
 MSG_SHOE_NOT_CLOSED = _("Shoe {number} is open: there is nothing to reopen.")
 MSG_EVENT_NOT_CLOSED = _("This event is open: there is nothing to reopen.")
 MSG_REOPEN_EVENT_FIRST = _("This event is closed: reopen the event before shoe {number}.")
@@ -143,6 +148,8 @@ def event_update(*, event: Event, by: Actor, **changes: Any) -> Event:
     }
     if not changed:
         return event
+    if event.kind == Event.Kind.TOURNAMENT_TABLE:
+        raise ValidationError(MSG_TABLE_PLAYS_ITS_ROUND, code="tournament_table")
     frozen = sorted(set(changed) - EVENT_FIELDS_OPEN_AFTER_FIRST_HAND)
     if frozen and event_has_hands(event):
         raise ValidationError(
@@ -261,6 +268,8 @@ def event_reopen(*, event: Event, by: Actor) -> Event:
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.is_open:
         raise ValidationError(MSG_EVENT_NOT_CLOSED, code="event_not_closed")
+    if event.kind == Event.Kind.TOURNAMENT_TABLE:  # its round has decided who goes on
+        raise ValidationError(MSG_TABLE_STAYS_CLOSED, code="tournament_table")
     event.closed_at = None
     event.closed_by = None
     event.save(update_fields=["closed_at", "closed_by"])

@@ -19,7 +19,8 @@ from unicodedata import category
 from django.contrib.auth.models import User
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Max, ProtectedError, Q, QuerySet, Sum
+from django.db.models import PROTECT, Count, Max, ProtectedError, Q, QuerySet, Sum
+from django.db.models.fields.reverse_related import ForeignObjectRel
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -72,6 +73,7 @@ MSG_REASON_REQUIRED = _("Say why the hand is being corrected.")
 MSG_NOTHING_CHANGED = _("Nothing to correct: the cards, result and bets are as recorded.")
 MSG_KEY_OTHER_SHOE = _("This submission belongs to another shoe.")
 MSG_ROUND_OVER = _("This round is {hands} hands, all played: the table is done.")
+MSG_DRAWN_SEATS = _("A tournament table's seats are its round's draw: they do not change.")
 MSG_LATER_OVER_STACK = _(
     "With this correction a player's stakes at hand {number} are more than their stack then: "
     "correct the hands in order from the last one, or undo them."
@@ -278,6 +280,10 @@ MSG_MERGE_BOTH_LOGINS = _(
 MSG_MERGE_PLAYED_TOGETHER = _(
     "{guest} and {other} both sat in {shoe} for hand {hand}: they are two people, not one."
 )
+MSG_MERGE_TOURNAMENT_PLAYER = _(
+    "{other} has played in a tournament, whose entries stay with the guest who played: merge"
+    " {guest} into {other} instead."
+)
 
 
 def _name_clash(name: str, key: str, *, mine: Guest) -> str | None:
@@ -391,6 +397,8 @@ def guest_merge_refusal(*, guest: Guest, other: Guest) -> str | None:
         )
     if guest.user_id is not None and other.user_id is not None:
         return str(MSG_MERGE_BOTH_LOGINS).format(guest=guest.name, other=other.name)
+    if _left_behind_by_merge(other):
+        return str(MSG_MERGE_TOURNAMENT_PLAYER).format(guest=guest.name, other=other.name)
     overlap = _played_together(guest, other)
     if overlap is not None:
         shoe, hand = overlap
@@ -398,6 +406,23 @@ def guest_merge_refusal(*, guest: Guest, other: Guest) -> str | None:
             guest=guest.name, other=other.name, shoe=shoe, hand=hand
         )
     return None
+
+
+# What ``guest_merge`` moves to the guest kept (the rest holding on to a guest, protected,
+# stays with them: a tournament's entries, stacks and charges).
+MERGE_MOVES = (EventGuest, MergedGuest, Seating, Bet, Settlement, GuestEventResult)
+
+
+def _left_behind_by_merge(other: Guest) -> bool:
+    """Whether ``other`` has rows the merge does not move, which keep it from being deleted.
+    One query per such kind of row."""
+    return any(
+        relation.related_model._base_manager.filter(**{relation.field.name: other}).exists()
+        for relation in Guest._meta.get_fields(include_hidden=True)
+        if isinstance(relation, ForeignObjectRel)
+        and relation.on_delete is PROTECT
+        and relation.related_model not in MERGE_MOVES
+    )
 
 
 def _played_together(guest: Guest, other: Guest) -> tuple[Shoe, int] | None:
@@ -617,6 +642,8 @@ def seat_guest(*, shoe: Shoe, seat: int, guest: Guest, by: Actor) -> Seating:
         raise ValidationError({"guest": MSG_NOT_ON_LIST.format(guest=guest)})
     next_number = next_hand_number(shoe)
     current = Seating.objects.filter(shoe=shoe, to_hand__isnull=True)
+    if shoe.event.is_tournament_table and not current.filter(seat=seat, guest=guest).exists():
+        _check_drawn_seat(shoe, seat, guest)
     for seating in current.filter(Q(seat=seat) | Q(guest=guest)):
         if seating.seat == seat and seating.guest_id == guest.pk:
             return seating
@@ -626,10 +653,22 @@ def seat_guest(*, shoe: Shoe, seat: int, guest: Guest, by: Actor) -> Seating:
     )
 
 
+def _check_drawn_seat(shoe: Shoe, seat: int, guest: Guest) -> None:
+    """A tournament table seats each of its players once, as its round starts: a player with a
+    stack there (their starting row), in a seat nobody has had. No one is moved or replaced:
+    the draw, the first-bet marker and the secret bets follow the seats drawn."""
+    seated_before = Seating.objects.filter(shoe=shoe).filter(Q(seat=seat) | Q(guest=guest))
+    has_stack = StackRow.objects.filter(event=shoe.event, guest=guest).exists()
+    if seated_before.exists() or not has_stack:
+        raise ValidationError({"seat": MSG_DRAWN_SEATS})
+
+
 @transaction.atomic
 def seat_clear(*, shoe: Shoe, seat: int, by: Actor) -> None:
     shoe = _lock_open_shoe(shoe)
     _check_seat(seat)
+    if shoe.event.is_tournament_table:
+        raise ValidationError({"seat": MSG_DRAWN_SEATS})
     seating = Seating.objects.filter(shoe=shoe, seat=seat, to_hand__isnull=True).first()
     if seating is not None:
         _end_seating(seating, next_hand_number(shoe))

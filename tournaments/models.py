@@ -25,6 +25,10 @@ from games.models import Event
 from ledger.models import Guest
 
 MAX_ROUND_HANDS = 99
+# Bounds for the counts a host types (a PositiveSmallIntegerField holds up to 32,767 on
+# PostgreSQL and anything on SQLite: one bound, whatever the database).
+MAX_ROUNDS = 99  # a round's number in the rebuy and add-on settings; rebuys per player
+MAX_GOING_ON = 999  # wildcards, or how many go on by stack
 
 
 def new_seed() -> int:
@@ -95,18 +99,25 @@ class Tournament(models.Model):
     rebuy_rounds = models.PositiveSmallIntegerField(
         _("rebuys open through round"),
         default=0,
+        validators=[MaxValueValidator(MAX_ROUNDS)],
         help_text=_("0: no rebuys. A player may rebuy in rounds 1 to this one."),
     )
     rebuy_until_hand = models.PositiveSmallIntegerField(
         _("rebuys until hand"),
         default=0,
+        validators=[MaxValueValidator(MAX_ROUND_HANDS)],
         help_text=_("The last hand of a round after which a rebuy is still taken (0: any)."),
     )
-    max_rebuys = models.PositiveSmallIntegerField(_("rebuys per player"), default=1)
+    max_rebuys = models.PositiveSmallIntegerField(
+        _("rebuys per player"), default=1, validators=[MaxValueValidator(MAX_ROUNDS)]
+    )
     add_on_price = MoneyField(_("add-on price"), default=Decimal(0))
     add_on_chips = MoneyField(_("add-on chips"), default=Decimal(0))
     add_on_round = models.PositiveSmallIntegerField(
-        _("add-on in round"), default=0, help_text=_("0: no add-on. Once per player.")
+        _("add-on in round"),
+        default=0,
+        validators=[MaxValueValidator(MAX_ROUNDS)],
+        help_text=_("0: no add-on. Once per player."),
     )
     prize_table = models.CharField(
         _("prizes"),
@@ -188,9 +199,14 @@ class Round(models.Model):
     per_table = models.PositiveSmallIntegerField(
         _("go on from each table"), default=2, validators=[MaxValueValidator(7)]
     )
-    wildcards = models.PositiveSmallIntegerField(_("wildcards"), default=0)
+    wildcards = models.PositiveSmallIntegerField(
+        _("wildcards"), default=0, validators=[MaxValueValidator(MAX_GOING_ON)]
+    )
     keep = models.PositiveSmallIntegerField(
-        _("go on in all"), default=0, help_text=_("Elimination by stack: how many go on.")
+        _("go on in all"),
+        default=0,
+        validators=[MaxValueValidator(MAX_GOING_ON)],
+        help_text=_("Elimination by stack: how many go on."),
     )
     seed = models.BigIntegerField(default=new_seed)
     drawn_at = models.DateTimeField(null=True, blank=True)

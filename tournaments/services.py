@@ -17,12 +17,12 @@ from django.utils.translation import gettext_lazy as _
 
 from games import services as game_services
 from games.messages import RuleError
-from games.models import Event
+from games.models import Event, Shoe
 from games.payouts import RuleSet
 from games.tournament import draw_seats, parse_points, parse_prize_table, prize_pool, prizes
 from ledger import services as ledger_services
 from ledger.models import Charge, EventGuest, Guest, StackRow
-from ledger.money import ZERO
+from ledger.money import ZERO, format_chips
 from shoebook.roles import Actor, is_table_staff
 from tournaments.models import Entrant, Round, TableSeat, Tournament, TournamentTable
 from tournaments.selectors import round_board, secret_bet_refusal, table_done
@@ -33,6 +33,7 @@ MSG_ROUND_STARTED = _("Round {number} has started: its draw is final.")
 MSG_ROUND_NOT_NEXT = _("Round {number} comes after round {previous} is closed.")
 MSG_TOO_FEW_PLAYERS = _("A round needs at least two players; {count} are in.")
 MSG_NOT_DRAWN = _("Draw the seats first.")
+MSG_DRAW_STALE = _("The players have changed since the draw ({names}): draw the seats again.")
 MSG_TABLES_PLAYING = _("Table {number} is still playing: close it first.")
 MSG_PLAYOFF_NEEDED = _("Stacks are tied across the cut ({names}): enter the play-off's order.")
 MSG_ROUND_CLOSED = _("Round {number} is closed.")
@@ -45,6 +46,16 @@ MSG_ADD_ON_USED = _("{guest} has had the add-on.")
 MSG_NOT_PLAYING = _("{guest} is not at a table of the round being played.")
 MSG_ROUND_AFTER_FINAL = _("The final table is the last round.")
 MSG_KEEP_NEEDED = _("Elimination by stack needs how many go on.")
+MSG_NOBODY_GOES_ON = _(
+    "Nobody would go on from this round: one or more from each table, or a wildcard."
+)
+MSG_MINIMUM_NOT_UNIT = _(
+    "The minimum bet is a stake the table takes (the mandatory minimum is placed at it): a"
+    " multiple of the bet unit ({unit})."
+)
+MSG_ADVANCEMENT_FIXED = _(
+    "Round {number} was added for this advancement (who goes on from it): it stays as it is."
+)
 
 
 def _error(message: Any, **params: Any) -> ValidationError:
@@ -103,6 +114,12 @@ def tournament_update(*, tournament: Tournament, by: Actor, **changes: Any) -> T
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.rounds.filter(started_at__isnull=False).exists():
         raise _error(MSG_REGISTRATION_CLOSED)
+    heat = tournament.rounds.filter(is_final=False).first()
+    advancement = changes.get("advancement", tournament.advancement)
+    if heat is not None and advancement != tournament.advancement:
+        # A heat says how many go on from each table, or how many in all: never both.
+        message = str(MSG_ADVANCEMENT_FIXED).format(number=heat.number)
+        raise ValidationError({"advancement": message})
     for field, value in changes.items():
         setattr(tournament, field, value)
     tournament.full_clean(exclude=["event", "created_by"])
@@ -124,6 +141,14 @@ def round_add(*, tournament: Tournament, by: Actor, **settings: Any) -> Round:
     if by_stack and not round_.is_final and not round_.keep:
         raise ValidationError({"keep": str(MSG_KEEP_NEEDED)})
     round_.full_clean(exclude=["tournament"])
+    errors = {}
+    if not by_stack and not round_.is_final and not (round_.per_table or round_.wildcards):
+        errors["per_table"] = str(MSG_NOBODY_GOES_ON)
+    if round_.table_min % round_.bet_unit:
+        unit = format_chips(round_.bet_unit)
+        errors["table_min"] = str(MSG_MINIMUM_NOT_UNIT).format(unit=unit)
+    if errors:
+        raise ValidationError(errors)
     round_.save()
     return round_
 
@@ -254,25 +279,41 @@ def round_start(*, round_: Round, by: Actor) -> Round:
     if round_.drawn_at is None:
         raise _error(MSG_NOT_DRAWN)
     _check_next_round(round_)
+    _check_draw_current(round_)
     tournament = round_.tournament
     carried = _final_stacks_before(round_) if tournament.stacks == Tournament.Stacks.CARRIED else {}
     for table in round_.tables.select_related("event"):
         shoe = game_services.shoe_start(event=table.event, by=by)
+        places = list(table.seats.select_related("entrant__guest"))
         rows = []
-        for place in table.seats.select_related("entrant__guest"):
-            guest = place.entrant.guest
-            EventGuest.objects.get_or_create(event=table.event, guest=guest)
-            ledger_services.seat_guest(shoe=shoe, seat=place.seat, guest=guest, by=by)
+        for place in places:
             kind, chips = StackRow.Kind.START, tournament.starting_stack
             if place.entrant_id in carried:
                 kind, chips = StackRow.Kind.CARRIED, carried[place.entrant_id]
+            guest = place.entrant.guest
             rows.append(
                 StackRow(event=table.event, guest=guest, kind=kind, chips=chips, recorded_by=by)
             )
-        StackRow.objects.bulk_create(rows)
+        StackRow.objects.bulk_create(rows)  # first: a tournament table seats its stacks' players
+        for place in places:
+            guest = place.entrant.guest
+            EventGuest.objects.get_or_create(event=table.event, guest=guest)
+            ledger_services.seat_guest(shoe=shoe, seat=place.seat, guest=guest, by=by)
     round_.started_at = timezone.now()
     round_.save(update_fields=["started_at"])
     return round_
+
+
+def _check_draw_current(round_: Round) -> None:
+    """The draw seats every player of the round, and only them (a player registered after it
+    would sit the round out)."""
+    playing = {entrant.pk: entrant.guest.name for entrant in players_in(round_)}
+    seated = dict(round_.seats.values_list("entrant_id", "entrant__guest__name"))
+    changed = sorted(
+        name for pk, name in (playing | seated).items() if (pk in playing) != (pk in seated)
+    )
+    if changed:
+        raise _error(MSG_DRAW_STALE, names=", ".join(changed))
 
 
 def _final_stacks_before(round_: Round) -> dict[int, Decimal]:
@@ -285,8 +326,18 @@ def _final_stacks_before(round_: Round) -> dict[int, Decimal]:
 # --- rebuys and add-ons ---------------------------------------------------------------------
 
 
-def _playing(tournament: Tournament, entrant: Entrant) -> tuple[Round, TableSeat]:
+def _playing(
+    tournament: Tournament, entrant: Entrant, seen: Round | None = None
+) -> tuple[Round, TableSeat]:
+    """The round being played and the entrant's seat there. ``seen``: the round the host's
+    page was showing; chips are bought in that round only (a page left open on a round since
+    closed never buys them in the next)."""
     current = tournament.rounds.filter(started_at__isnull=False, closed_at__isnull=True).first()
+    if seen is not None and (current is None or current.pk != seen.pk):
+        seen = Round.objects.get(pk=seen.pk)
+        if seen.is_closed:
+            raise _error(MSG_ROUND_CLOSED, number=seen.number)
+        current = None
     place = (
         TableSeat.objects.select_related("table__event")
         .filter(round=current, entrant=entrant)
@@ -296,15 +347,23 @@ def _playing(tournament: Tournament, entrant: Entrant) -> tuple[Round, TableSeat
     )
     if current is None or place is None:
         raise _error(MSG_NOT_PLAYING, guest=entrant.guest)
+    _lock_shoes(event_id=place.table.event_id)  # the stack stays as read while chips are bought
     return current, place
 
 
+def _lock_shoes(**where: Any) -> None:
+    """Lock these tables' shoes: no hand is logged, undone or corrected there meanwhile (the
+    hand pipeline locks the shoe first)."""
+    list(Shoe.objects.select_for_update(of=("self",)).filter(**where).values_list("pk"))
+
+
 @transaction.atomic
-def rebuy(*, entrant: Entrant, by: Actor) -> StackRow:
-    """Buy the rebuy's chips for its price, within the window, under the starting stack."""
+def rebuy(*, entrant: Entrant, by: Actor, round_: Round | None = None) -> StackRow:
+    """Buy the rebuy's chips for its price, within the window, under the starting stack
+    (``round_``: in that round only, see ``_playing``)."""
     tournament = Tournament.objects.select_for_update().get(pk=entrant.tournament_id)
     entrant = Entrant.objects.select_related("guest").get(pk=entrant.pk)
-    round_, place = _playing(tournament, entrant)
+    round_, place = _playing(tournament, entrant, round_)
     played = _hands_played(place.table)
     window = tournament.rebuy_rounds >= round_.number and (
         not tournament.rebuy_until_hand or played <= tournament.rebuy_until_hand
@@ -322,16 +381,16 @@ def rebuy(*, entrant: Entrant, by: Actor) -> StackRow:
         entrant.guest_id, ZERO
     )
     if stack >= tournament.starting_stack:
-        raise _error(MSG_REBUY_STACK, guest=entrant.guest, stack=stack)
+        raise _error(MSG_REBUY_STACK, guest=entrant.guest, stack=format_chips(stack))
     return _buy_chips(tournament, entrant, place, StackRow.Kind.REBUY, played, by)
 
 
 @transaction.atomic
-def add_on(*, entrant: Entrant, by: Actor) -> StackRow:
-    """The add-on: once per player, in its round."""
+def add_on(*, entrant: Entrant, by: Actor, round_: Round | None = None) -> StackRow:
+    """The add-on: once per player, in its round (``round_``: in that round only)."""
     tournament = Tournament.objects.select_for_update().get(pk=entrant.tournament_id)
     entrant = Entrant.objects.select_related("guest").get(pk=entrant.pk)
-    round_, place = _playing(tournament, entrant)
+    round_, place = _playing(tournament, entrant, round_)
     if tournament.add_on_round != round_.number or not tournament.add_on_chips:
         raise _error(MSG_NO_ADD_ON)
     had = StackRow.objects.filter(
@@ -382,6 +441,7 @@ def round_close(*, round_: Round, by: Actor, playoff_order: dict[int, int] | Non
         raise _error(MSG_ROUND_CLOSED, number=round_.number)
     if not round_.is_started:
         raise _error(MSG_NOT_DRAWN)
+    _lock_shoes(event__tournament_table__round=round_)  # the board is the one closed on
     tables = list(round_.tables.select_related("event"))
     for table in tables:
         if not table_done(table):

@@ -167,6 +167,15 @@ def _render_tournament(
 ) -> HttpResponse:
     rounds = list(tournament.rounds.all())
     started = [round_ for round_ in rounds if round_.is_started]
+    can_add_round = not tournament.is_finished and not any(r.is_final for r in rounds)
+    entrant_form = forms.get("entrant_form") or EntrantForm()
+    round_form = forms.get("round_form") or RoundForm(tournament=tournament)
+    # A form posted from a page left open, which the page no longer shows: why not, on top.
+    if entrant_form.errors and started:
+        messages.error(request, services.MSG_REGISTRATION_CLOSED)
+    if round_form.errors and not can_add_round:
+        done = tournament.is_finished
+        messages.error(request, services.MSG_FINISHED if done else services.MSG_ROUND_AFTER_FINAL)
     rows = entrant_rows(tournament, started)
     cut, pool = services.tournament_pool(tournament)
     schedule = prize_schedule(tournament, pool, len(rows))
@@ -183,9 +192,9 @@ def _render_tournament(
         "schedule": schedule,
         "prizes_over_pool": prizes_total - pool if prizes_total > pool else None,
         "editable": not started,
-        "can_add_round": not tournament.is_finished and not any(r.is_final for r in rounds),
-        "entrant_form": forms.get("entrant_form") or EntrantForm(),
-        "round_form": forms.get("round_form") or RoundForm(tournament=tournament),
+        "can_add_round": can_add_round,
+        "entrant_form": entrant_form,
+        "round_form": round_form,
     }
     return render(request, "tournaments/tournament_detail.html", context, status=status)
 
@@ -399,7 +408,7 @@ def _buy_chips(
     )
 
     def buy() -> None:
-        row = service(entrant=entrant, by=request.user)
+        row = service(entrant=entrant, by=request.user, round_=round_)
         text = message.format(
             guest=entrant.guest.name,
             chips=format_chips(row.chips),

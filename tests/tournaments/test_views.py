@@ -479,9 +479,9 @@ def test_rebuys_and_add_ons_from_the_round_page(client, host, make_tournament, a
     assert url("entrant_rebuy", round_.pk, aki.pk) in page
     assert url("entrant_add_on", round_.pk, aki.pk) in page
     response = client.post(url("entrant_rebuy", round_.pk, aki.pk), follow=True)
-    stack = format_chips(Decimal(1000))
+    stack = format_chips(Decimal(1000))  # the stack as the page writes chips
     assert message_texts(response) == [
-        str(services.MSG_REBUY_STACK).format(guest="Aki", stack=Decimal("1000.00"))
+        str(services.MSG_REBUY_STACK).format(guest="Aki", stack=stack)
     ]
     play(table, "P", {table.seats.get(entrant=aki).seat: ("banker", 1000)})  # Aki busts
     response = client.post(url("entrant_rebuy", round_.pk, aki.pk), follow=True)
