@@ -948,6 +948,14 @@ JA = {
     "The banker chose to draw: the third card is missing.": "バンカーは引くことを選びました。3枚目のカードがありません。",
     "The banker's third card or choice is recorded before the ponte's third card.": "バンカーの3枚目のカードか選択が、ポントの3枚目より先に記録されています。",
     "{side} has a natural {total}: the coup ends at once and nobody chooses.": "{side}はナチュラル{total}です。その場で勝負が決まり、誰も選びません。",
+    "A tournament table plays its round's limits, length and rules: they change with the tournament, before its round starts.": "トーナメントのテーブルはラウンドのリミット・長さ・ルールでプレイします。変えるのはラウンド開始前に、トーナメントの側でです。",
+    "A tournament table closes with its round and stays closed.": "トーナメントのテーブルはラウンドと一緒に締められ、再開できません。",
+    "A tournament table's seats are its round's draw: they do not change.": "トーナメントのテーブルの席はラウンドの抽選どおりで、変えられません。",
+    "{other} has played in a tournament, whose entries stay with the guest who played: merge {guest} into {other} instead.": "{other}さんはトーナメントに参加しており、その記録は本人に残ります。代わりに{guest}さんを{other}さんに統合してください。",
+    "The players have changed since the draw ({names}): draw the seats again.": "抽選の後でプレイヤーが変わりました（{names}）。席を抽選し直してください。",
+    "Nobody would go on from this round: one or more from each table, or a wildcard.": "このラウンドから誰も勝ち上がりません。各テーブルから1人以上か、ワイルドカードを設定してください。",
+    "The minimum bet is a stake the table takes (the mandatory minimum is placed at it): a multiple of the bet unit ({unit}).": "最低ベットはテーブルが受け付ける賭け金（強制ミニマムの額）なので、ベット単位（{unit}）の倍数にしてください。",
+    "Round {number} was added for this advancement (who goes on from it): it stays as it is.": "ラウンド{number}はこの勝ち上がり方式で追加されたので、変えられません。",
 }
 
 JA_PLURAL = {

@@ -69,11 +69,13 @@ settings_ = st.fixed_dictionaries(
 
 @st.composite
 def limits(draw: st.DrawFn) -> dict[str, object]:
-    """A round's limits and hands; a flat table (one stake allowed) makes equal stacks common."""
+    """A round's limits and hands; a flat table (one stake allowed) makes equal stacks common.
+    The minimum is a multiple of the unit (a stake the table takes)."""
     table_min = draw(st.sampled_from([D(5), D(10), D(15)]))
     flat = draw(st.booleans())
+    units = [unit for unit in (D(1), D(5), D(10)) if table_min % unit == 0]
     return {
-        "bet_unit": table_min if flat else draw(st.sampled_from([D(1), D(5), D(10)])),
+        "bet_unit": table_min if flat else draw(st.sampled_from(units)),
         "table_min": table_min,
         "table_max": table_min if flat else draw(st.sampled_from([D(50), D(200), D(1000)])),
         "hands": draw(st.integers(1, 4)),
