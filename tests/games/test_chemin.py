@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from games import chemin
@@ -272,10 +272,12 @@ ranks = st.builds(Card, st.sampled_from(RANKS))
 
 
 @given(st.lists(ranks, min_size=6, max_size=6))
+@example([Card("2"), Card("4"), Card("3"), Card("4"), Card("5"), Card("6")])  # 5 against a natural
 def test_every_punto_banco_hand_is_a_coup_with_every_choice_drawn(deck):
     shoe = iter(deck)
     hand = punto_banco_play_out(lambda: next(shoe))
-    ponte = D if len(chemin.ponte_options(hand.player)) == 2 else None
+    first_four = (hand.player[:2], hand.banker[:2])
+    ponte = D if next_step(*first_four, ponte_choice=None) is Step.PONTE_CHOICE else None
     banker = None
     if next_step(hand.player, hand.banker[:2], ponte_choice=ponte) is Step.BANKER_CHOICE:
         banker = D
