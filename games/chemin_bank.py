@@ -111,7 +111,7 @@ MSG_BANK_KEPT = gettext_noop(
 MSG_SUITE_AFTER_LOSS = gettext_noop(
     "The bank lost the coup: there is nothing to offer, it passes to the right."
 )
-MSG_SEAT_EMPTY = gettext_noop("Nobody sits in seat {seat}.")
+MSG_NOT_SEATED = gettext_noop("{guest} has no seat at the table.")
 MSG_NOBODY_TO_TAKE = gettext_noop("Nobody else is seated to take the bank.")
 MSG_BID_TOO_LOW = gettext_noop("{guest}'s bid of {amount} is below the minimum banco of {minimum}.")
 
@@ -236,12 +236,14 @@ def seat_order(banker_seat: int, seats: Iterable[int]) -> list[int]:
 def in_seat_order(
     offers: Iterable[Cover], seat_of: Mapping[Guest, int], banker_seat: int
 ) -> list[Cover]:
-    """Offers sorted from the banker's right, as :func:`covers_accepted` reads them."""
+    """Offers sorted from the banker's right, as :func:`covers_accepted` reads them (an offer from
+    the banker's own seat last, for :func:`covers_accepted` to refuse)."""
     order = {seat: place for place, seat in enumerate(seat_order(banker_seat, seat_of.values()))}
+    order[banker_seat] = len(order)
     offers = list(offers)
     for offer in offers:
-        if seat_of.get(offer.guest) not in order:
-            raise BankError(MSG_SEAT_EMPTY, seat=seat_of.get(offer.guest, "?"))
+        if offer.guest not in seat_of:
+            raise BankError(MSG_NOT_SEATED, guest=offer.guest)
     return sorted(offers, key=lambda offer: order[seat_of[offer.guest]])
 
 

@@ -261,8 +261,17 @@ def test_one_stake_each():
     assert result.accepted == (cover("Bob", "10"),)
 
 
-def test_an_offer_from_an_empty_seat_is_refused():
-    raises(cb.MSG_SEAT_EMPTY, in_seat_order, [cover("Bob", "1")], {"Ann": 1}, 1)
+def test_an_offer_from_a_guest_not_seated_is_refused():
+    error = raises(cb.MSG_NOT_SEATED, in_seat_order, [cover("Bob", "1")], {"Ann": 1}, 1)
+    assert str(error) == "Bob has no seat at the table."
+
+
+def test_the_bankers_own_offer_sorts_last_and_is_refused():
+    seat_of = {"Ann": 2, "Bob": 1, "Cy": 3}
+    offers = in_seat_order([cover("Ann", "5"), cover("Bob", "5"), cover("Cy", "5")], seat_of, 2)
+    assert [c.guest for c in offers] == ["Cy", "Bob", "Ann"]
+    result = covers_accepted(Bank("Ann", D("100")), offers)
+    assert refusals(result) == [("Ann", cb.MSG_BANKER_AGAINST_HIMSELF)]
 
 
 # --- the bank ------------------------------------------------------------------------------------
