@@ -95,6 +95,10 @@ def event_edit(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse
     """Change an event's details; once a hand is logged, only its name, date, venue and the
     planned hands per shoe (the rest priced the hands already played)."""
     event = get_object_or_404(Event, pk=event_id)
+    if event.kind == Event.Kind.TOURNAMENT:
+        # A tournament's night is its settings' part: edited with them, locked with them once a
+        # round has started (its tables copied its rules; its fees are at its chip rate).
+        return redirect("tournaments:tournament_for_event", event.pk)
     frozen = game_services.event_has_hands(event)
     form = EventForm(request.POST or None, instance=event, frozen=frozen)
     if request.method == "POST" and form.is_valid():

@@ -640,3 +640,16 @@ def test_the_pages_run_constant_queries(
     assert big_round.tables.count() == 3 and small_round.tables.count() == 1
     with django_assert_max_num_queries(few):
         client.get(address(big, big_round))
+
+
+def test_a_tournament_night_is_edited_with_its_tournament_not_in_the_ledger(client, drawn, host):
+    tournament, _round = drawn
+    client.force_login(host)
+    edit = reverse("ledger:event_edit", args=[tournament.event_id])
+    response = client.post(edit, {"name": "Renamed", "yen_per_chip": "1"})
+    assert response.status_code == 302
+    assert response.url == reverse("tournaments:tournament_for_event", args=[tournament.event_id])
+    tournament.event.refresh_from_db()
+    assert (tournament.event.name, tournament.event.yen_per_chip) == ("Spring cup", Decimal(100))
+    page = client.get(reverse("ledger:event_detail", args=[tournament.event_id]))
+    assert edit not in page.content.decode()
