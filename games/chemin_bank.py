@@ -120,7 +120,7 @@ class BankError(RuleError):
     """A bank, a stake or a move that Chemin de fer does not allow; the message names the rule."""
 
 
-def _check_amount(amount: Decimal, positive: str, cents: str, **params: object) -> None:
+def check_amount(amount: Decimal, positive: str, cents: str, **params: object) -> None:
     if not amount > 0:
         raise BankError(positive, amount=amount, **params)
     if not whole_cents(amount):
@@ -139,7 +139,7 @@ class Bank:
     co_banker: Guest | None = None
 
     def __post_init__(self) -> None:
-        _check_amount(self.amount, MSG_BANK_NOT_POSITIVE, MSG_BANK_CENTS)
+        check_amount(self.amount, MSG_BANK_NOT_POSITIVE, MSG_BANK_CENTS)
         if self.co_banker is not None and self.co_banker == self.banker:
             raise BankError(MSG_CO_BANKER_IS_BANKER, guest=self.banker)
 
@@ -465,7 +465,7 @@ def settle_coup(
                 else MSG_CO_BANKER_AGAINST_HIMSELF
             )
             raise BankError(template, guest=cover.guest)
-        _check_amount(cover.amount, MSG_STAKE_NOT_POSITIVE, MSG_STAKE_CENTS, guest=cover.guest)
+        check_amount(cover.amount, MSG_STAKE_NOT_POSITIVE, MSG_STAKE_CENTS, guest=cover.guest)
     covered = sum((cover.amount for cover in covers), ZERO)
     if covered > bank.amount:
         raise BankError(MSG_COVERS_EXCEED_BANK, covered=covered, bank=bank.amount)

@@ -20,6 +20,7 @@ RULES_CORE = (
     "chemin",
     "chemin_odds",
     "chemin_bank",
+    "banque",
     "payouts",
     "entry",
     "messages",

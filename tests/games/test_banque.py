@@ -1,0 +1,491 @@
+"""Baccara banque (games/banque.py): coups with two tableaux worked by hand, every refusal with its
+message, the money of a coup with each taxe, who holds each tableau's cards; hypothesis: a coup
+played by the rules is accepted, and every coup is zero-sum among guests and the house.
+
+The seed's wording each rule follows is quoted in the module's docstring."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from games import banque, chemin, chemin_bank
+from games.banque import (
+    BancoKind,
+    BanqueTaxe,
+    BanqueTaxeKind,
+    Waiting,
+    bank_auction,
+    banque_banker_choices,
+    banque_kept,
+    cards_next,
+    deal_banque,
+    next_banque_step,
+    settle_banque_coup,
+)
+from games.cards import RANKS, Card, parse_cards
+from games.chemin import BOTH, DRAW, STAND, Choice, CoupError, Step, banker_choices
+from games.chemin_bank import Bank, BankError, Cover
+from games.rules import MSG_NATURAL, MSG_TOO_FEW, MSG_TOO_MANY, HandError, Winner
+
+D = Decimal
+P, B, T = Winner.PLAYER, Winner.BANKER, Winner.TIE
+LIMITEE_WINNINGS = BanqueTaxe(BanqueTaxeKind.WINNINGS, BancoKind.LIMITEE)
+OUVERTE_WINNINGS = BanqueTaxe(BanqueTaxeKind.WINNINGS, BancoKind.OUVERTE)
+
+
+def c(text: str) -> tuple[Card, ...]:
+    return parse_cards(text)
+
+
+def coup_error(template: str, call, *args, **kwargs) -> CoupError:
+    with pytest.raises(CoupError) as raised:
+        call(*args, **kwargs)
+    assert raised.value.template == template, str(raised.value)
+    return raised.value
+
+
+def bank_error(template: str, call, *args, **kwargs) -> BankError:
+    with pytest.raises(BankError) as raised:
+        call(*args, **kwargs)
+    assert raised.value.template == template, str(raised.value)
+    return raised.value
+
+
+def stakes(*tableaux: dict[str, str]) -> list[list[Cover]]:
+    return [[Cover(guest, D(amount)) for guest, amount in tableau.items()] for tableau in tableaux]
+
+
+# --- the banker's table against two tableaux -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("banker_total", "thirds", "allowed"),
+    [
+        (5, [None, None], DRAW),  # both pontes stood: 5 draws against each
+        (6, [None, None], STAND),
+        (7, [6, 7], STAND),  # 7 stands against anything
+        (2, [8, None], DRAW),  # 0–2 draws against anything
+        (3, [9, 2], DRAW),  # a choice against the 9, a draw against the 2: drawing is the rule
+        (3, [9, 8], STAND),  # a choice against the 9, a stand against the 8
+        (3, [9, 9], BOTH),  # a choice against both
+        (5, [4, 4], BOTH),
+        (6, [6, None], BOTH),  # draws against the 6, stands against the stand: he chooses
+        (4, [1, 5], BOTH),  # stands against the 1, draws against the 5
+        (5, [7, 3], BOTH),
+        (6, [6, 7], DRAW),
+        (4, [0, 8], STAND),
+        (5, [], STAND),  # both tableaux showed a natural: nobody is left to draw against
+    ],
+)
+def test_the_banker_follows_chemin_de_fers_table_where_the_tableaux_agree(
+    banker_total, thirds, allowed
+):
+    assert banque_banker_choices(banker_total, thirds) == allowed
+
+
+@given(
+    st.integers(0, 7),
+    st.sampled_from([None, *range(10)]),
+    st.sampled_from([None, *range(10)]),
+)
+def test_one_tableau_or_two_alike_is_chemin_de_fer(banker_total, first, second):
+    assert banque_banker_choices(banker_total, [first]) == banker_choices(banker_total, first)
+    assert banque_banker_choices(banker_total, [first, first]) == banker_choices(
+        banker_total, first
+    )
+    both = banque_banker_choices(banker_total, [first, second])
+    # never less free than against either tableau alone
+    assert both >= banker_choices(banker_total, first) & banker_choices(banker_total, second)
+
+
+# --- coups worked by hand ------------------------------------------------------------------------
+
+
+def test_both_pontes_stand_and_the_banker_draws_on_5():
+    coup = deal_banque([c("6 K"), c("7 K")], c("3 2 4"))
+    assert coup.winners() == (B, B)  # 9 against 6 and 7
+    assert coup.ponte_choices == (None, None) and coup.banker_choice is None
+
+
+def test_the_tableaux_pull_apart_and_the_banker_chooses():
+    # Tableau 1: 4, draws a 6 → 0. Tableau 2: 7, stands. Banker: 6 — against a given 6 he
+    # draws, against a ponte who stood he stands: one hand cannot do both.
+    pontes, banker = [c("2 2 6"), c("7 K")], c("4 2")
+    assert next_banque_step(pontes, banker) == Waiting(Step.BANKER_CHOICE)
+    error = coup_error(banque.MSG_BANQUE_BANKER_CHOOSES, deal_banque, pontes, banker)
+    assert str(error) == (
+        "The banker has 6 and may draw or stand against these tableaux: record which."
+    )
+    stood = deal_banque(pontes, banker, banker_choice=Choice.STAND)
+    assert stood.winners() == (B, P)  # 6 beats 0; 7 beats 6
+    assert stood.banker_choice is Choice.STAND
+    coup_error(chemin.MSG_BANKER_DREW, deal_banque, pontes, banker, banker_choice=Choice.DRAW)
+    drew = deal_banque(pontes, c("4 2 3"), banker_choice=Choice.DRAW)
+    assert drew.winners() == (B, B)  # 9 beats both
+    coup_error(chemin.MSG_BANKER_STOOD, deal_banque, pontes, c("4 2 3"), banker_choice=Choice.STAND)
+
+
+def test_a_choice_where_the_tableaux_agree_is_refused():
+    # Banker 3: chooses against the 9 of tableau 1, must draw against the 2 of tableau 2.
+    pontes = [c("K A 9"), c("K 3 2")]
+    error = coup_error(
+        banque.MSG_BANQUE_BANKER_MUST_DRAW,
+        deal_banque,
+        pontes,
+        c("A 2 5"),
+        banker_choice=Choice.DRAW,
+    )
+    assert str(error) == (
+        "The banker has no choice on 3 against these tableaux: the banker must draw."
+    )
+    coup = deal_banque(pontes, c("A 2 5"))
+    assert coup.winners() == (B, B)  # the banker's 8 against 0 and 5
+    coup_error(banque.MSG_BANQUE_BANKER_MUST_DRAW, deal_banque, pontes, c("A 2"))
+    coup_error(
+        banque.MSG_BANQUE_BANKER_MUST_STAND,
+        deal_banque,
+        [c("7 K"), c("6 K")],
+        c("4 3"),
+        banker_choice=Choice.STAND,
+    )
+    coup_error(banque.MSG_BANQUE_BANKER_MUST_STAND, deal_banque, [c("7 K"), c("6 K")], c("4 3 2"))
+
+
+def test_each_ponte_chooses_on_5_and_only_there():
+    pontes, banker = [c("2 3"), c("4 K 2")], c("K 7")
+    assert next_banque_step(pontes, banker) == Waiting(Step.PONTE_CHOICE, 0)
+    error = coup_error(banque.MSG_TABLEAU_CHOOSES, deal_banque, pontes, banker)
+    assert str(error) == "The ponte of Tableau 1 has 5 and may draw or stand: record which."
+    coup = deal_banque(pontes, banker, ponte_choices=(Choice.STAND, None))
+    assert coup.winners() == (B, B) and coup.ponte_choices == (Choice.STAND, None)
+    assert next_banque_step(
+        [c("2 3"), c("4 K")], banker, ponte_choices=(Choice.STAND, None)
+    ) == Waiting(Step.PONTE_CARD, 1)
+    error = coup_error(
+        banque.MSG_TABLEAU_MUST_DRAW,
+        deal_banque,
+        pontes,
+        banker,
+        ponte_choices=(Choice.STAND, Choice.DRAW),
+    )
+    assert str(error) == (
+        "The ponte of Tableau 2 has no choice on 4: he must draw (draws on 0–4, chooses on 5)."
+    )
+    coup_error(
+        banque.MSG_TABLEAU_MUST_STAND,
+        deal_banque,
+        [c("6 K"), c("7 K")],
+        banker,
+        ponte_choices=(Choice.STAND, None),
+    )
+    coup_error(
+        banque.MSG_TABLEAU_STOOD,
+        deal_banque,
+        [c("2 3 4"), c("7 K")],
+        banker,
+        ponte_choices=(Choice.STAND, None),
+    )
+    coup_error(
+        banque.MSG_TABLEAU_DREW,
+        deal_banque,
+        [c("2 3"), c("7 K")],
+        banker,
+        ponte_choices=(Choice.DRAW, None),
+    )
+    coup_error(banque.MSG_TABLEAU_MUST_STAND, deal_banque, [c("6 K 2"), c("7 K")], banker)
+    coup_error(banque.MSG_TABLEAU_MUST_DRAW, deal_banque, [c("6 K"), c("4 K")], banker)
+
+
+def test_a_ponte_natural_settles_his_tableau_against_the_bankers_first_two_cards():
+    # Tableau 1 shows 9 at once; tableau 2 draws a 6; banker 6 draws against a given 6.
+    coup = deal_banque([c("9 K"), c("2 2 6")], c("4 2 3"))
+    first, second = coup.hands()
+    assert first.banker == c("4 2") and second.banker == c("4 2 3")
+    assert coup.winners() == (P, B)  # 9 beats 6; the banker's 9 beats 0
+    error = coup_error(MSG_NATURAL, deal_banque, [c("9 K 2"), c("2 2 6")], c("4 2 3"))
+    assert str(error).startswith("Tableau 1 has a natural 9")
+    coup_error(
+        chemin.MSG_NATURAL_NO_CHOICE,
+        deal_banque,
+        [c("2 3"), c("K 8")],
+        c("K 7"),
+        ponte_choices=(Choice.STAND, Choice.STAND),
+    )
+    # both tableaux natural: the banker has nobody to draw against
+    assert deal_banque([c("9 K"), c("8 K")], c("K 7")).winners() == (P, P)
+    coup_error(banque.MSG_BANQUE_BANKER_MUST_STAND, deal_banque, [c("9 K"), c("8 K")], c("K 2 7"))
+
+
+def test_a_banker_natural_ends_the_coup_for_both_tableaux():
+    coup = deal_banque([c("2 3"), c("9 K")], c("8 K"))
+    assert coup.winners() == (B, P)
+    error = coup_error(MSG_NATURAL, deal_banque, [c("2 3 4"), c("9 K")], c("8 K"))
+    assert str(error).startswith("Banker has a natural 8")
+    coup_error(
+        chemin.MSG_NATURAL_NO_CHOICE,
+        deal_banque,
+        [c("2 3"), c("K K")],
+        c("8 K"),
+        ponte_choices=(Choice.DRAW, None),
+    )
+    coup_error(
+        chemin.MSG_NATURAL_NO_CHOICE,
+        deal_banque,
+        [c("2 3"), c("K K")],
+        c("8 K"),
+        banker_choice=Choice.STAND,
+    )
+
+
+def test_cards_out_of_order_or_count_are_refused():
+    coup_error(chemin.MSG_BANKER_BEFORE_PONTE, deal_banque, [c("6 K"), c("2 2")], c("2 2 3"))
+    assert next_banque_step([c("6 K"), c("2")], c("2 2")) == Waiting(Step.FIRST_CARDS)
+    error = coup_error(MSG_TOO_FEW, deal_banque, [c("6 K"), c("2")], c("2 2"))
+    assert str(error) == "Tableau 2 needs two cards (has 1)."
+    coup_error(MSG_TOO_MANY, deal_banque, [c("2 2 2 2"), c("6 K")], c("2 2"))
+    coup_error(banque.MSG_TWO_TABLEAUX, deal_banque, [c("6 K")], c("2 2"))
+    coup_error(
+        banque.MSG_TWO_TABLEAUX,
+        deal_banque,
+        [c("6 K"), c("7 K"), c("7 K")],
+        c("K 7"),
+        ponte_choices=(None, None, None),
+    )
+    assert deal_banque([c("9 9"), c("9 9")], c("9 K"), decks=2).winners() == (B, B)
+    with pytest.raises(HandError):  # five nines in one deck
+        deal_banque([c("9 9"), c("9 9")], c("9 K"), decks=1)
+
+
+# --- a coup played by the rules is accepted -----------------------------------------------------
+
+
+@given(st.data())
+def test_a_coup_played_by_the_rules_is_accepted(data):
+    def card() -> Card:
+        return Card(data.draw(st.sampled_from(RANKS)))
+
+    pontes: list[tuple[Card, ...]] = [(card(), card()), (card(), card())]
+    banker: tuple[Card, ...] = (card(), card())
+    choices: list[Choice | None] = [None, None]
+    banker_choice: Choice | None = None
+    while (waiting := next_banque_step(pontes, banker, ponte_choices=choices,
+                                       banker_choice=banker_choice)) is not None:  # fmt: skip
+        if waiting.step is Step.PONTE_CHOICE:
+            assert waiting.tableau is not None
+            choices[waiting.tableau] = data.draw(st.sampled_from(list(Choice)))
+        elif waiting.step is Step.PONTE_CARD:
+            assert waiting.tableau is not None
+            pontes[waiting.tableau] += (card(),)
+        elif waiting.step is Step.BANKER_CHOICE:
+            banker_choice = data.draw(st.sampled_from(list(Choice)))
+        else:
+            assert waiting.step is Step.BANKER_CARD
+            banker += (card(),)
+    coup = deal_banque(pontes, banker, ponte_choices=choices, banker_choice=banker_choice)
+    for ponte, hand in zip(pontes, coup.hands(), strict=True):
+        assert hand.player == ponte
+
+
+@given(st.data())
+def test_two_tableaux_alike_are_a_coup_of_chemin_de_fer(data):
+    def card() -> Card:
+        return Card(data.draw(st.sampled_from(RANKS)))
+
+    ponte: tuple[Card, ...] = (card(), card())
+    banker: tuple[Card, ...] = (card(), card())
+    choices: dict[str, Choice] = {}
+    while (step := chemin.next_step(ponte, banker, **choices)) is not None:
+        if step is Step.PONTE_CHOICE:
+            choices["ponte_choice"] = data.draw(st.sampled_from(list(Choice)))
+        elif step is Step.BANKER_CHOICE:
+            choices["banker_choice"] = data.draw(st.sampled_from(list(Choice)))
+        elif step is Step.PONTE_CARD:
+            ponte += (card(),)
+        else:
+            banker += (card(),)
+    alone = chemin.deal(ponte, banker, **choices)
+    choice = choices.get("ponte_choice")
+    coup = deal_banque(
+        [ponte, ponte],
+        banker,
+        ponte_choices=(choice, choice),
+        banker_choice=choices.get("banker_choice"),
+    )
+    assert coup.winners() == (alone.outcome().winner,) * 2
+
+
+# --- money: worked coups -------------------------------------------------------------------------
+
+
+def test_capital_taxe_is_paid_once_when_the_bank_is_auctioned():
+    opening = bank_auction([("Bob", D("500")), ("Cy", D("800")), ("Di", D("800"))])
+    assert opening.bank == Bank("Cy", D("800"))  # the highest; equal bids: the earlier
+    assert opening.house_cut == D("40.00")  # "einmalig 5 % des eingebrachten Kapitals"
+    assert opening.nets == {"Cy": D("-40.00")}
+    on_winnings = bank_auction([("Bob", D("500"))], taxe=LIMITEE_WINNINGS)
+    assert on_winnings.house_cut == D("0.00")
+    bank_error(
+        chemin_bank.MSG_BID_TOO_LOW,
+        bank_auction,
+        [("Bob", D("100"))],
+        minimum_banco=D("200"),
+    )
+    bank_error(banque.MSG_NO_BIDS, bank_auction, [])
+    bank_error(chemin_bank.MSG_BANK_CENTS, bank_auction, [("Bob", D("100.005"))])
+
+
+def test_a_coup_under_the_capital_taxe_costs_nothing_more():
+    money = settle_banque_coup(
+        Bank("Ann", D("1000")), stakes({"Bob": "200", "Cy": "100"}, {"Di": "300"}), (B, P)
+    )
+    assert money.ponte_nets == (("Bob", D("-200")), ("Cy", D("-100")), ("Di", D("300")))
+    assert money.tableau_nets == (D("300"), D("-300"))
+    assert money.banker_net == D("0") and money.house_cut == D("0.00")
+    assert money.bank_after == D("1000")
+
+
+def test_winnings_are_the_difference_between_the_tableaux():
+    # "gegen das höher gesetzte Tableau gewinnt, das nächste jedoch verliert, so beträgt der
+    # Gewinn den Unterschied zwischen den beiden Tableaus": 400 won, 100 lost, taxed on 300.
+    money = settle_banque_coup(
+        Bank("Ann", D("1000")), stakes({"Bob": "400"}, {"Cy": "100"}), (B, P), LIMITEE_WINNINGS
+    )
+    assert money.tableau_nets == (D("400"), D("-100"))
+    assert money.house_cut == D("6.00")  # 2% of 300, banque limitée
+    assert money.banker_net == D("294.00")
+    assert money.bank_after == D("1294.00")
+    assert banque_kept(money) == Bank("Ann", D("1294.00"))
+
+
+def test_a_banque_ouverte_pays_1_25_percent_and_takes_stakes_beyond_the_bank():
+    won = settle_banque_coup(
+        Bank("Ann", D("500")), stakes({"Bob": "333"}, {"Cy": "300"}), (B, T), OUVERTE_WINNINGS
+    )
+    assert won.ponte_nets == (("Bob", D("-333")), ("Cy", D("0")))  # égalité: void on tableau 2
+    assert won.house_cut == D("4.16")  # 1.25% of 333 = 4.1625
+    assert won.banker_net == D("328.84")
+    lost = settle_banque_coup(
+        Bank("Ann", D("500")), stakes({"Bob": "400"}, {"Cy": "300"}), (P, P), OUVERTE_WINNINGS
+    )
+    assert lost.banker_net == D("-700") and lost.house_cut == D("0.00")
+    assert lost.bank_after == D("-200")  # what Ann pays beyond the bank
+    bank_error(banque.MSG_BANQUE_EMPTY, banque_kept, lost)
+    error = bank_error(
+        banque.MSG_STAKES_EXCEED_BANQUE,
+        settle_banque_coup,
+        Bank("Ann", D("500")),
+        stakes({"Bob": "400"}, {"Cy": "300"}),
+        (P, P),
+        LIMITEE_WINNINGS,
+    )
+    assert str(error) == (
+        "The stakes on both tableaux (700) are more than the bank of 500: "
+        "a banque limitée answers only for what it holds."
+    )
+
+
+def test_the_bank_stays_after_a_loss_and_nothing_comes_out():
+    money = settle_banque_coup(Bank("Ann", D("1000")), stakes({"Bob": "200"}, {}), (P, T))
+    assert money.banker_net == D("-200") and money.bank_after == D("800")
+    assert banque_kept(money) == Bank("Ann", D("800"))  # "auch nach einem verlorenen Spiel"
+    bank_error(chemin_bank.MSG_NO_MONEY_OUT, banque_kept, money, taken=D("100"))
+    spent = settle_banque_coup(Bank("Ann", D("300")), stakes({"Bob": "200"}, {"Cy": "100"}), (P, P))
+    assert spent.bank_after == D("0")
+    bank_error(banque.MSG_BANQUE_EMPTY, banque_kept, spent)
+
+
+def test_a_co_banker_shares_the_bank_as_in_chemin_de_fer():
+    money = settle_banque_coup(
+        Bank("Ann", D("1000"), co_banker="Eve"),
+        stakes({"Bob": "301"}, {}),
+        (B, T),
+        LIMITEE_WINNINGS,
+    )
+    assert money.house_cut == D("6.02")
+    assert (money.banker_net, money.co_banker_net) == (D("147.49"), D("147.49"))
+    assert sum(money.nets.values()) + money.house_cut == 0
+
+
+@pytest.mark.parametrize(
+    ("tableaux", "template"),
+    [
+        (({"Ann": "100"}, {}), chemin_bank.MSG_BANKER_AGAINST_HIMSELF),
+        (({}, {"Eve": "100"}), chemin_bank.MSG_CO_BANKER_AGAINST_HIMSELF),
+        (({"Bob": "100"}, {"Bob": "50"}), chemin_bank.MSG_ONE_STAKE_EACH),
+        (({"Bob": "0"}, {}), chemin_bank.MSG_STAKE_NOT_POSITIVE),
+        (({"Bob": "-5"}, {}), chemin_bank.MSG_STAKE_NOT_POSITIVE),
+        (({"Bob": "10.001"}, {}), chemin_bank.MSG_STAKE_CENTS),
+        (({"Bob": "600"}, {"Cy": "401"}), banque.MSG_STAKES_EXCEED_BANQUE),
+    ],
+)
+def test_stakes_the_bank_refuses(tableaux, template):
+    bank = Bank("Ann", D("1000"), co_banker="Eve")
+    bank_error(template, settle_banque_coup, bank, stakes(*tableaux), (P, B))
+
+
+def test_two_tableaux_and_two_results():
+    bank = Bank("Ann", D("1000"))
+    bank_error(banque.MSG_TWO_TABLEAUX, settle_banque_coup, bank, stakes({}), (P, B))
+    bank_error(banque.MSG_TWO_TABLEAUX, settle_banque_coup, bank, stakes({}, {}), (P,))
+
+
+# --- the cards of a tableau ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("holder", "winner", "half", "next_holder"),
+    [
+        (1, P, {1, 2, 3}, 1),  # "Gewinnt ein Ponteur, so bekommt er auch im nächsten Spiel"
+        (1, T, {1, 2, 3}, 1),  # an égalité is no loss
+        (1, B, {1, 2, 3}, 2),  # "Verliert er jedoch, so bekommt sein Nachbar die Karten"
+        (3, B, {1, 2, 3}, 1),  # round within the half
+        (9, B, {8, 9, 10, 11}, 10),
+        (11, B, {8, 9, 10, 11}, 8),
+        (2, B, {1, 3}, 3),  # the holder left: the next seat up
+        (2, B, {2}, 2),  # alone in his half: he keeps them
+    ],
+)
+def test_the_cards_pass_within_the_half_after_a_loss(holder, winner, half, next_holder):
+    assert cards_next(holder, winner, half) == next_holder
+
+
+# --- zero-sum ------------------------------------------------------------------------------------
+
+amounts = st.integers(1, 100_000).map(lambda cents: D(cents) / 100)
+
+
+@given(
+    bank_cents=st.integers(1, 1_000_000),
+    tableaux=st.lists(st.lists(amounts, max_size=5), min_size=2, max_size=2),
+    winners=st.lists(st.sampled_from([P, B, T]), min_size=2, max_size=2),
+    kind=st.sampled_from(list(BanqueTaxeKind)),
+    banco=st.sampled_from(list(BancoKind)),
+    co_banker=st.booleans(),
+)
+def test_every_coup_is_zero_sum_among_guests_and_the_house(
+    bank_cents, tableaux, winners, kind, banco, co_banker
+):
+    taxe = BanqueTaxe(kind, banco)
+    opening = bank_auction([("Ann", D(bank_cents) / 100)], taxe=taxe)
+    assert sum(opening.nets.values()) + opening.house_cut == 0
+    bank = Bank("Ann", opening.bank.amount, "Eve" if co_banker else None)
+    guests = iter(range(100))
+    tableau_stakes = [[Cover(next(guests), amount) for amount in tableau] for tableau in tableaux]
+    staked = sum((amount for tableau in tableaux for amount in tableau), D(0))
+    if banco is BancoKind.LIMITEE and staked > bank.amount:
+        bank_error(
+            banque.MSG_STAKES_EXCEED_BANQUE, settle_banque_coup, bank, tableau_stakes, winners, taxe
+        )
+        return
+    money = settle_banque_coup(bank, tableau_stakes, winners, taxe)
+    assert sum(money.nets.values()) + money.house_cut == 0
+    assert money.bank_after == bank.amount + money.bank_net
+    assert money.house_cut >= 0
+    if banco is BancoKind.LIMITEE:
+        assert money.bank_after >= 0
+    if kind is BanqueTaxeKind.CAPITAL:
+        assert money.house_cut == 0
