@@ -288,6 +288,11 @@ def test_a_coup_played_by_the_rules_is_accepted(data):
     coup = deal_banque(pontes, banker, ponte_choices=choices, banker_choice=banker_choice)
     for ponte, hand in zip(pontes, coup.hands(), strict=True):
         assert hand.player == ponte
+        # a ponte's natural is settled against the banker's first two cards, the rest against all
+        natural = banque._is_natural(ponte) and not banque._is_natural(banker)
+        assert hand.banker == (banker[:2] if natural else banker)
+    if banque._is_natural(banker):
+        assert len(banker) == 2 and all(len(ponte) == 2 for ponte in pontes)
 
 
 @given(st.data())
