@@ -990,6 +990,20 @@ JA = {
     "{guest} has no seat at the table.": "{guest}さんはテーブルに席がありません。",
     "Nobody else is seated to take the bank.": "バンクを引き受ける人がほかに座っていません。",
     "{guest}'s bid of {amount} is below the minimum banco of {minimum}.": "{guest}さんの入札額{amount}は最低バンコ{minimum}を下回っています。",
+    "Tableau 1": "タブロー1",
+    "Tableau 2": "タブロー2",
+    "Baccara banque plays two tableaux, not {count}.": "バカラ・バンクのタブローは2つです（{count}ではなく）。",
+    "The ponte of {tableau} has no choice on {total}: he must draw (draws on 0–4, chooses on 5).": "{tableau}のポントは{total}では選べません。引かなければなりません（0〜4は引く、5は選ぶ）。",
+    "The ponte of {tableau} has no choice on {total}: he must stand (stands on 6–7, chooses on 5).": "{tableau}のポントは{total}では選べません。スタンドしなければなりません（6〜7はスタンド、5は選ぶ）。",
+    "The ponte of {tableau} has 5 and may draw or stand: record which.": "{tableau}のポントは5で、引くかスタンドかを選べます。どちらを選んだか記録してください。",
+    "The ponte of {tableau} chose to stand on 5: no third card is due.": "{tableau}のポントは5でスタンドを選びました。3枚目のカードはありません。",
+    "The ponte of {tableau} chose to draw on 5: the third card is missing.": "{tableau}のポントは5で引くことを選びました。3枚目のカードがありません。",
+    "The banker has no choice on {total} against these tableaux: the banker must draw.": "この2つのタブローに対して、バンカーは{total}では選べません。引かなければなりません。",
+    "The banker has no choice on {total} against these tableaux: the banker must stand.": "この2つのタブローに対して、バンカーは{total}では選べません。スタンドしなければなりません。",
+    "The banker has {total} and may draw or stand against these tableaux: record which.": "バンカーは{total}で、この2つのタブローに対して引くかスタンドかを選べます。どちらを選んだか記録してください。",
+    "The stakes on both tableaux ({staked}) are more than the bank of {bank}: a banque limitée answers only for what it holds.": "両方のタブローの賭け金（{staked}）がバンク{bank}を超えています。バンク・リミテは持っている額までしか応じません。",
+    "The bank has nothing left: it is auctioned again.": "バンクが空になりました。もう一度競りにかけます。",
+    "Nobody bid for the bank.": "バンクに入札した人がいません。",
 }
 
 JA_PLURAL = {
