@@ -69,6 +69,7 @@ from games.chemin_bank import (
     MSG_STAKE_NOT_POSITIVE,
     Bank,
     BankError,
+    BankResult,
     Cover,
     Guest,
     bank_open,
@@ -375,7 +376,7 @@ def bank_auction(
 
 
 @dataclass(frozen=True)
-class BanqueMoney:
+class BanqueMoney(BankResult):
     """A coup settled. ``tableau_nets`` is the bank's result against each tableau before the
     taxe; ``bank_after`` what the bank holds when the coup is paid (at most zero: it is spent, and
     in a banque ouverte a negative amount is what its holder paid beyond it). Guests' nets and
@@ -390,20 +391,6 @@ class BanqueMoney:
     co_banker_net: Decimal
     house_cut: Decimal
     bank_after: Decimal
-
-    @property
-    def bank_net(self) -> Decimal:
-        return self.banker_net + self.co_banker_net
-
-    @property
-    def nets(self) -> dict[Guest, Decimal]:
-        """Every guest's result, banker and co-banker included."""
-        result: dict[Guest, Decimal] = {self.bank.banker: self.banker_net}
-        if self.bank.co_banker is not None:
-            result[self.bank.co_banker] = self.co_banker_net
-        for guest, net in self.ponte_nets:
-            result[guest] = result.get(guest, ZERO) + net
-        return result
 
 
 def settle_banque_coup(

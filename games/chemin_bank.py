@@ -415,8 +415,32 @@ class Taxe:
         return round_money(winnings * self.rate)
 
 
+class BankResult:
+    """What a settled coup says of each guest (Chemin de fer's and Baccara banque's alike)."""
+
+    bank: Bank
+    ponte_nets: tuple[tuple[Guest, Decimal], ...]
+    banker_net: Decimal
+    co_banker_net: Decimal
+
+    @property
+    def bank_net(self) -> Decimal:
+        """The bank's result: banker's and co-banker's together."""
+        return self.banker_net + self.co_banker_net
+
+    @property
+    def nets(self) -> dict[Guest, Decimal]:
+        """Every guest's result, banker and co-banker included."""
+        result: dict[Guest, Decimal] = {self.bank.banker: self.banker_net}
+        if self.bank.co_banker is not None:
+            result[self.bank.co_banker] = self.co_banker_net
+        for guest, net in self.ponte_nets:
+            result[guest] = result.get(guest, ZERO) + net
+        return result
+
+
 @dataclass(frozen=True)
-class CoupMoney:
+class CoupMoney(BankResult):
     """A coup settled. Nets are results of the coup (a stake returned is no result);
     ``returned`` is the uncovered part of the bank, back to its holders; ``bank_after`` what is
     on the table when the coup is paid. Guests' nets and the house's cut sum to zero."""
@@ -434,21 +458,6 @@ class CoupMoney:
     @property
     def covered(self) -> Decimal:
         return self.bank.amount - self.returned
-
-    @property
-    def bank_net(self) -> Decimal:
-        """The bank's result: banker's and co-banker's together."""
-        return self.banker_net + self.co_banker_net
-
-    @property
-    def nets(self) -> dict[Guest, Decimal]:
-        """Every guest's result, banker and co-banker included."""
-        result: dict[Guest, Decimal] = {self.bank.banker: self.banker_net}
-        if self.bank.co_banker is not None:
-            result[self.bank.co_banker] = self.co_banker_net
-        for guest, net in self.ponte_nets:
-            result[guest] = result.get(guest, ZERO) + net
-        return result
 
 
 def settle_coup(
