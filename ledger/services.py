@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import uuid
+from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import timedelta
@@ -725,16 +726,31 @@ def _seated_at(shoe: Shoe, number: int) -> dict[int, Guest]:
     return {seating.seat: seating.guest for seating in seatings}
 
 
-def table_stacks(event: Event, *, before_hand: int) -> dict[int, Decimal]:
-    """Each player's stack at a tournament table before hand ``before_hand``, by guest id:
-    their stack rows there plus their bets' net results there. Two sums."""
-    stacks: dict[int, Decimal] = {}
-    rows = StackRow.objects.filter(event=event, after_hand__lt=before_hand)
-    bets = Bet.objects.filter(event=event, hand__number__lt=before_hand)
+def tables_stacks(
+    event_ids: Collection[int], *, before_hand: int | None = None
+) -> dict[tuple[int, int], Decimal]:
+    """Each player's stack at these tournament tables, by (event id, guest id): their stack rows
+    there plus their bets' net results there — before hand ``before_hand``, or as they stand.
+    Two sums."""
+    rows = StackRow.objects.filter(event_id__in=event_ids)
+    bets = Bet.objects.filter(event_id__in=event_ids)
+    if before_hand is not None:
+        rows, bets = (
+            rows.filter(after_hand__lt=before_hand),
+            bets.filter(hand__number__lt=before_hand),
+        )
+    stacks: dict[tuple[int, int], Decimal] = {}
     for source, column in ((rows, "chips"), (bets, "net")):
-        for guest_id, amount in source.values_list("guest_id").annotate(n=money_sum(column)):
-            stacks[guest_id] = stacks.get(guest_id, ZERO) + amount
+        sums = source.values_list("event_id", "guest_id").annotate(n=money_sum(column)).order_by()
+        for event_id, guest_id, amount in sums:
+            stacks[(event_id, guest_id)] = stacks.get((event_id, guest_id), ZERO) + amount
     return stacks
+
+
+def table_stacks(event: Event, *, before_hand: int) -> dict[int, Decimal]:
+    """Each player's stack at one tournament table before hand ``before_hand``, by guest id."""
+    stacks = tables_stacks([event.pk], before_hand=before_hand)
+    return {guest_id: stack for (_event, guest_id), stack in stacks.items()}
 
 
 def _table_rules(event: Event, seated: dict[int, Guest], number: int) -> TableRules:
@@ -764,16 +780,30 @@ def _check_later_stacks(shoe: Shoe, number: int) -> None:
     stacks the corrected results leave (else the correction is refused)."""
     if not shoe.event.is_tournament_table:
         return
-    later = shoe.hands.filter(number__gt=number).order_by("number").prefetch_related("bets")
-    for hand in later:
-        stacks = table_stacks(shoe.event, before_hand=hand.number)
-        staked: dict[int, Decimal] = {}
-        for bet in hand.bets.all():
-            staked[bet.guest_id] = staked.get(bet.guest_id, ZERO) + bet.stake
-        for guest_id, total in staked.items():
-            if total > stacks.get(guest_id, ZERO):
-                over = MSG_LATER_OVER_STACK.format(number=hand.number)
-                raise ValidationError({NON_FIELD_ERRORS: over})
+    # The stacks walked hand by hand from two reads, not two sums for every later hand.
+    rows = StackRow.objects.filter(event=shoe.event).order_by("after_hand")
+    arrivals = list(rows.values_list("after_hand", "guest_id", "chips"))
+    bets = Bet.objects.filter(event=shoe.event).values_list(
+        "hand__number", "guest_id", "stake", "net"
+    )
+    by_hand: dict[int, list[tuple[int, Decimal, Decimal]]] = defaultdict(list)
+    for hand_number, guest_id, stake, net in bets:
+        by_hand[hand_number].append((guest_id, stake, net))
+    stacks: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    arrived = 0
+    for hand_number in sorted(by_hand):
+        while arrived < len(arrivals) and arrivals[arrived][0] < hand_number:
+            _after, guest_id, chips = arrivals[arrived]
+            stacks[guest_id] += chips
+            arrived += 1
+        staked: dict[int, Decimal] = defaultdict(lambda: ZERO)
+        for guest_id, stake, _net in by_hand[hand_number]:
+            staked[guest_id] += stake
+        if hand_number > number and any(staked[g] > stacks[g] for g in staked):
+            over = MSG_LATER_OVER_STACK.format(number=hand_number)
+            raise ValidationError({NON_FIELD_ERRORS: over})
+        for guest_id, _stake, net in by_hand[hand_number]:
+            stacks[guest_id] += net
 
 
 def _bet_rows(settled: SettledHand, event: Event, seated: dict[int, Guest]) -> list[Bet]:

@@ -23,9 +23,9 @@ from games.tournament import (
     places,
     prizes,
 )
-from ledger.models import Bet, Charge, StackRow
+from ledger.models import Charge
 from ledger.money import ZERO, money_sum
-from ledger.services import table_stacks
+from ledger.services import table_stacks, tables_stacks
 from tournaments.models import Entrant, Round, TableSeat, Tournament, TournamentTable
 
 
@@ -97,19 +97,6 @@ class RoundBoard:
         return bool(self.tables) and all(table.is_done for table in self.tables)
 
 
-def _stacks(event_ids: list[int]) -> dict[tuple[int, int], Decimal]:
-    """(event id, guest id) -> stack: stack rows plus bets' net. Two queries."""
-    stacks: dict[tuple[int, int], Decimal] = {}
-    for rows, column in (
-        (StackRow.objects.filter(event_id__in=event_ids), "chips"),
-        (Bet.objects.filter(event_id__in=event_ids), "net"),
-    ):
-        sums = rows.values_list("event_id", "guest_id").annotate(n=money_sum(column)).order_by()
-        for event_id, guest_id, amount in sums:
-            stacks[(event_id, guest_id)] = stacks.get((event_id, guest_id), ZERO) + amount
-    return stacks
-
-
 def _pace(event_ids: list[int]) -> dict[int, tuple[int, bool]]:
     """Event id -> (hands played, whether its shoe is closed). One query."""
     shoes = (
@@ -127,7 +114,7 @@ def round_board(round_: Round) -> RoundBoard:
     tables = list(round_.tables.select_related("event"))
     event_ids = [table.event_id for table in tables]
     seats = TableSeat.objects.filter(round=round_).select_related("entrant__guest", "table")
-    stacks = _stacks(event_ids) if round_.is_started else {}
+    stacks = tables_stacks(event_ids) if round_.is_started else {}
     pace = _pace(event_ids)
     boards = {
         table.pk: TableBoard(table, round_.hands, *pace.get(table.event_id, (0, False)))
@@ -188,12 +175,6 @@ def _decide(board: RoundBoard, tournament: Tournament) -> None:
     for line in board.lines:
         line.qualifying = line.entrant_id in advancement.qualified
         line.wildcard = line.entrant_id in advancement.wildcards
-
-
-def table_done(table: TournamentTable) -> bool:
-    """Whether a table has played its round (or the host closed it early)."""
-    pace = _pace([table.event_id]).get(table.event_id, (0, False))
-    return pace[1] or pace[0] >= table.round.hands
 
 
 def current_round(tournament: Tournament) -> Round | None:
@@ -274,7 +255,7 @@ def _round_stacks(tournament: Tournament) -> dict[tuple[int, int], Decimal]:
         .values_list("round_id", "entrant_id", "entrant__guest_id", "table__event_id")
         .order_by()
     )
-    stacks = _stacks(sorted({event_id for *_ids, event_id in seats}))
+    stacks = tables_stacks(sorted({event_id for *_ids, event_id in seats}))
     return {
         (round_id, entrant_id): stacks.get((event_id, guest_id), ZERO)
         for round_id, entrant_id, guest_id, event_id in seats

@@ -19,13 +19,14 @@ from games import services as game_services
 from games.messages import RuleError
 from games.models import Event, Shoe
 from games.payouts import RuleSet
-from games.tournament import draw_seats, parse_points, parse_prize_table, prize_pool, prizes
+from games.tournament import draw_seats, parse_points, parse_prize_table, prizes
 from ledger import services as ledger_services
 from ledger.models import Charge, EventGuest, Guest, StackRow
 from ledger.money import ZERO, format_chips
 from shoebook.roles import Actor, is_table_staff
 from tournaments.models import Entrant, Round, TableSeat, Tournament, TournamentTable
-from tournaments.selectors import round_board, secret_bet_refusal, table_done
+from tournaments.results import event_pools
+from tournaments.selectors import round_board, secret_bet_refusal
 
 MSG_REGISTRATION_CLOSED = _("The first round has started: no more players can register.")
 MSG_ALREADY_REGISTERED = _("{guest} is already registered.")
@@ -442,13 +443,13 @@ def round_close(*, round_: Round, by: Actor, playoff_order: dict[int, int] | Non
     if not round_.is_started:
         raise _error(MSG_NOT_DRAWN)
     _lock_shoes(event__tournament_table__round=round_)  # the board is the one closed on
-    tables = list(round_.tables.select_related("event"))
-    for table in tables:
-        if not table_done(table):
-            raise _error(MSG_TABLES_PLAYING, number=table.number)
     if playoff_order:
         round_.playoff_order = {str(k): v for k, v in playoff_order.items()}
     board = round_board(round_)
+    tables = [table_board.table for table_board in board.tables]
+    for table_board in board.tables:
+        if not table_board.is_done:
+            raise _error(MSG_TABLES_PLAYING, number=table_board.table.number)
     if board.playoffs:
         names = "; ".join(", ".join(group) for group in board.playoff_names)
         raise _error(MSG_PLAYOFF_NEEDED, names=names)
@@ -488,21 +489,8 @@ def _finish(round_: Round, board: Any, by: Actor) -> None:
 def tournament_pool(tournament: Tournament) -> tuple[Decimal, Decimal]:
     """(the house's cut, the prize pool) from what the players paid in: entries, rebuys and
     add-ons."""
-    paid_in = -sum(
-        (
-            charge.amount
-            for charge in Charge.objects.filter(event=tournament.event).exclude(
-                kind=Charge.Kind.PRIZE
-            )
-        ),
-        ZERO,
-    )
-    return prize_pool(
-        paid_in=paid_in,
-        entries=tournament.entrants.count(),
-        cut_percent=tournament.cut_percent,
-        cut_fixed_per_entry=tournament.cut_fixed,
-    )
+    pool = event_pools([tournament.event_id])[tournament.event_id]
+    return pool.cut, pool.pool
 
 
 # --- at the table ---------------------------------------------------------------------------
