@@ -16,9 +16,11 @@ final pays the prizes.
 from __future__ import annotations
 
 import random
-from collections import Counter
+from contextlib import suppress
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, Decimal
+
+from django.core.exceptions import ValidationError
 
 from games.cards import format_cards
 from games.entry import BetEntry, HandEntry
@@ -32,7 +34,7 @@ from ledger.models import StackRow
 from ledger.money import ZERO
 from shoebook.roles import Actor
 from tournaments import services
-from tournaments.models import Entrant, Round, TableSeat, Tournament, TournamentTable
+from tournaments.models import Round, TableSeat, Tournament, TournamentTable
 from tournaments.selectors import round_board
 
 MAX_PLAYOFF_DRAWS = 20  # a round settles in a few draws: a table's play-offs, then the wildcards'
@@ -144,11 +146,6 @@ def table_play(
     limits = _Limits.of(round_)
     rules = event.rule_set
     dealer = Dealer(event.decks, rng)
-    rebuys = Counter(
-        StackRow.objects.filter(
-            event__tournament_table__round__tournament=tournament, kind=StackRow.Kind.REBUY
-        ).values_list("guest_id", flat=True)
-    )
     add_on_at = _add_on_hands(round_, seats, rng, habits)
     short = tournament.starting_stack * Decimal(str(habits.rebuy_under))
     first = ledger_services.next_hand_number(shoe)
@@ -160,10 +157,9 @@ def table_play(
             stack = stacks.get(entrant.guest_id, ZERO)
             if add_on_at.get(entrant.pk) == number:
                 stack += services.add_on(entrant=entrant, by=by).chips
-            low = stack < limits.lowest or stack < short
-            if low and _may_rebuy(tournament, round_, number, rebuys, stack, entrant):
-                stack += services.rebuy(entrant=entrant, by=by).chips
-                rebuys[entrant.guest_id] += 1
+            if stack < limits.lowest or stack < short:
+                with suppress(ValidationError):  # the rebuy's own rules say whether it is taken
+                    stack += services.rebuy(entrant=entrant, by=by).chips
             last_hands = number > round_.hands - 2
             for bet_type, stake in _stakes(rng, stack, limits, rules, habits, last_hands):
                 bets.append(BetEntry(place.seat, bet_type, stake))
@@ -227,26 +223,6 @@ def _stakes(
         if offered:
             bets.append((rng.choice(offered), limits.lowest))
     return bets
-
-
-def _may_rebuy(
-    tournament: Tournament,
-    round_: Round,
-    number: int,
-    used: Counter[int],
-    stack: Decimal,
-    entrant: Entrant,
-) -> bool:
-    """Whether ``services.rebuy`` takes a rebuy from this player before hand ``number``: open in
-    this round, within the hands it allows, rebuys left, a stack under the starting stack."""
-    played = number - 1
-    return bool(
-        tournament.rebuy_chips
-        and stack < tournament.starting_stack
-        and tournament.rebuy_rounds >= round_.number
-        and (not tournament.rebuy_until_hand or played <= tournament.rebuy_until_hand)
-        and used[entrant.guest_id] < tournament.max_rebuys
-    )
 
 
 def _add_on_hands(
