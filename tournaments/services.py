@@ -371,12 +371,7 @@ def rebuy(*, entrant: Entrant, by: Actor, round_: Round | None = None) -> StackR
     )
     if not window or not tournament.rebuy_chips:
         raise _error(MSG_NO_REBUYS)
-    used = StackRow.objects.filter(
-        event__tournament_table__round__tournament=tournament,
-        guest=entrant.guest,
-        kind=StackRow.Kind.REBUY,
-    ).count()
-    if used >= tournament.max_rebuys:
+    if _bought(tournament, entrant, StackRow.Kind.REBUY) >= tournament.max_rebuys:
         raise _error(MSG_REBUYS_USED, guest=entrant.guest, count=tournament.max_rebuys)
     stack = ledger_services.table_stacks(place.table.event, before_hand=played + 1).get(
         entrant.guest_id, ZERO
@@ -394,15 +389,18 @@ def add_on(*, entrant: Entrant, by: Actor, round_: Round | None = None) -> Stack
     round_, place = _playing(tournament, entrant, round_)
     if tournament.add_on_round != round_.number or not tournament.add_on_chips:
         raise _error(MSG_NO_ADD_ON)
-    had = StackRow.objects.filter(
-        event__tournament_table__round__tournament=tournament,
-        guest=entrant.guest,
-        kind=StackRow.Kind.ADD_ON,
-    )
-    if had.exists():
+    if _bought(tournament, entrant, StackRow.Kind.ADD_ON):
         raise _error(MSG_ADD_ON_USED, guest=entrant.guest)
     played = _hands_played(place.table)
     return _buy_chips(tournament, entrant, place, StackRow.Kind.ADD_ON, played, by)
+
+
+def _bought(tournament: Tournament, entrant: Entrant, kind: str) -> int:
+    """How many rebuys (or add-ons) the player has bought in this tournament."""
+    rows = StackRow.objects.filter(
+        event__tournament_table__round__tournament=tournament, guest=entrant.guest_id, kind=kind
+    )
+    return rows.count()
 
 
 def _buy_chips(
