@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 
-from games.messages import RuleError, gettext_noop, whole_cents
+from games.messages import Label, RuleError, gettext_noop, whole_cents
 from games.payouts import MAX_COMMISSION, ZERO, round_money
 from games.rules import Winner
 
@@ -191,6 +191,19 @@ class CoverKind(StrEnum):
     @property
     def is_banco(self) -> bool:
         return self is not CoverKind.ORDINARY
+
+    @property
+    def label(self) -> Label:
+        return Label(_COVER_LABELS[self])
+
+
+_COVER_LABELS = {
+    CoverKind.SUIVI: gettext_noop("Suivi"),
+    CoverKind.BANCO_SOLO: gettext_noop("Banco solo"),
+    CoverKind.BANCO_A_DEUX: gettext_noop("Banco à deux"),
+    CoverKind.AVEC_LA_TABLE: gettext_noop("Banco avec la table"),
+    CoverKind.ORDINARY: gettext_noop("Cover"),
+}
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,10 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games.cards import Card, CardError, format_cards, parse_card, parse_cards
+from games.chemin_bank import CoverKind
 from games.messages import (
     Label,
     RuleError,
@@ -33,6 +34,7 @@ from games.payouts import (
     MSG_BET_NOT_OFFERED,
     PAIR_BETS,
     ZERO,
+    BankedBet,
     BetError,
     BetResult,
     BetType,
@@ -51,6 +53,9 @@ from games.rules import (
     check_copies,
 )
 
+if TYPE_CHECKING:
+    from games.banked import CoupTerms, SettledCoup
+
 SEATS = range(1, 8)
 
 
@@ -66,6 +71,19 @@ class Field(StrEnum):
     SEAT = "seat"
     BET = "bet"
     STAKE = "stake"
+    # A guest-banked coup (``games.banked``): the bank, the choices, what the banker did next.
+    BANKER_SEAT = "banker_seat"
+    BANK = "bank"
+    CO_BANKER_SEAT = "co_banker_seat"
+    PONTE_CHOICE = "ponte_choice"
+    BANKER_CHOICE = "banker_choice"
+    SECOND_CARDS = "second_cards"
+    SECOND_RESULT = "second_result"
+    SECOND_CHOICE = "second_choice"
+    MOVE = "move"
+    TAKEN = "taken"
+    SUITE_SEAT = "suite_seat"
+    SUITE_AMOUNT = "suite_amount"
 
 
 BET_FIELDS = frozenset({Field.SEAT, Field.BET, Field.STAKE})
@@ -175,6 +193,8 @@ class HandEntry:
     player_pair: bool | str | None = None
     banker_pair: bool | str | None = None
     bets: tuple[BetEntry, ...] = ()
+    # A guest-banked game's coup: who banks, how much, the choices, the banker's next move.
+    coup: CoupTerms | None = None
 
     def digest(self) -> str:
         """A fingerprint of what was entered: a retry has the same one, another entry not."""
@@ -201,8 +221,7 @@ class Problem:
         if self.bet is None:
             return self.message(translate)
         bet = entry.bets[self.bet]
-        bet_type = _bet_type_or_none(bet.bet)
-        label: str = translate(bet_type.label) if bet_type else str(bet.bet)
+        label = translate(stake_label(bet.bet))
         return translate(MSG_ON_SEAT).format(
             seat=plain(str(bet.seat)), bet=label, problem=self.message(translate)
         )
@@ -222,11 +241,12 @@ class EntryRejected(ValueError):
 
 @dataclass(frozen=True)
 class SettledBet:
-    index: int  # position in the entry's bets
+    index: int  # position in the entry's bets (the bank's side of a coup: -1)
     seat: int
-    bet_type: BetType
+    bet_type: BetType | BankedBet
     stake: Decimal
     result: BetResult
+    kind: str = ""  # a Chemin de fer cover's kind (banco solo, suivi…)
 
 
 @dataclass(frozen=True)
@@ -237,6 +257,7 @@ class SettledHand:
     player_cards: str
     banker_cards: str
     bets: tuple[SettledBet, ...]
+    coup: SettledCoup | None = None  # a guest-banked game's coup
 
     @property
     def has_cards(self) -> bool:
@@ -303,7 +324,7 @@ def _read_cards(entry: HandEntry, decks: int, problems: list[Problem]) -> Hand |
 def _decide_outcome(
     entry: HandEntry, dealt: Hand | None, problems: list[Problem]
 ) -> Outcome | None:
-    winner = _read_result(entry.result, problems)
+    winner = read_result(entry.result, problems)
     flags = {
         Field.PLAYER_PAIR: _read_flag(Field.PLAYER_PAIR, entry.player_pair, problems),
         Field.BANKER_PAIR: _read_flag(Field.BANKER_PAIR, entry.banker_pair, problems),
@@ -313,7 +334,7 @@ def _decide_outcome(
         if dealt is None:
             return None
         outcome = dealt.outcome()
-        _check_agrees(outcome, winner, flags, problems)
+        check_agrees(outcome, winner, flags, problems)
         return outcome
     if winner is None:
         if entry.result in (None, ""):
@@ -340,7 +361,7 @@ def _has_bet(bets: Sequence[BetEntry], bet_type: BetType) -> bool:
     return any(_bet_type_or_none(bet.bet) is bet_type for bet in bets)
 
 
-def _check_agrees(
+def check_agrees(
     outcome: Outcome,
     winner: Winner | None,
     flags: dict[Field, bool | None],
@@ -366,7 +387,7 @@ def _check_agrees(
             problems.append(Problem(flag_field, RuleError(MSG_PAIR_MISSED, side=side)))
 
 
-def _read_result(value: Winner | str | None, problems: list[Problem]) -> Winner | None:
+def read_result(value: Winner | str | None, problems: list[Problem]) -> Winner | None:
     if value is None or isinstance(value, Winner):
         return value
     text = plain(value)
@@ -486,6 +507,19 @@ def read_seat(value: int | str) -> int | None:
             return None
         value = int(text)
     return value if value in SEATS else None
+
+
+def stake_label(value: BetType | str) -> str:
+    """How a stake's kind reads in a message: a bet type's label, or what was typed."""
+    bet_type = _bet_type_or_none(value)
+    if bet_type is not None:
+        return bet_type.label
+    for labelled in (BankedBet, CoverKind):
+        try:
+            return labelled(plain(str(value)).casefold()).label
+        except ValueError:
+            continue
+    return str(value)
 
 
 def _bet_type_or_none(value: BetType | str) -> BetType | None:

@@ -11,7 +11,10 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.banked import BankRules, Game
+from games.banque import BancoKind, BanqueTaxe, BanqueTaxeKind
 from games.cards import MAX_DECKS, MIN_DECKS, Card, parse_cards
+from games.chemin_bank import Taxe, TaxeKind
 from games.chips import MAX_CHIPS, MoneyField
 from games.entry import TableRules
 from games.payouts import RuleSet
@@ -48,7 +51,46 @@ class Event(models.Model):
         MIDI = "midi", _("Midi baccarat")
         MINI = "mini", _("Mini baccarat")
 
+    class Cut(models.TextChoices):
+        # Chemin de fer
+        PERCENT = "percent", _("A share of each winning bank (Chemin de fer)")
+        PER_SHOE = "per_shoe", _("A table charge per shoe (Chemin de fer)")
+        # Baccara banque
+        CAPITAL = "capital", _("5% of the capital brought in (Baccara banque)")
+        WINNINGS = "winnings", _("A share of the bank's winnings (Baccara banque)")
+
+    class Clearing(models.TextChoices):
+        DIRECT = "direct", _("Guests pay each other (fewest transfers)")
+        HOUSE = "house", _("Everyone settles with the house")
+
     name = models.CharField(_("name"), max_length=120)
+    game = models.CharField(
+        _("game"),
+        max_length=16,
+        choices=[(game.value, _(game.label)) for game in Game],
+        default=Game.PUNTO_BANCO.value,
+    )
+    # A guest-banked game's cut and how its night settles; Punto Banco reads none of them.
+    taxe = models.CharField(
+        _("house's cut"), max_length=8, choices=Cut.choices, default=Cut.PERCENT
+    )
+    taxe_rate = models.DecimalField(
+        _("cut rate"), max_digits=5, decimal_places=4, default=Decimal("0.05"),
+        help_text=_("Chemin de fer: the share of a winning bank the house takes (5%: 0.05)."),
+    )  # fmt: skip
+    shoe_charge = MoneyField(_("table charge per shoe"), default=Decimal(0))
+    banco = models.CharField(
+        _("bank"),
+        max_length=8,
+        choices=[
+            (BancoKind.LIMITEE.value, _("Banque limitée")),
+            (BancoKind.OUVERTE.value, _("Banque ouverte")),
+        ],
+        default=BancoKind.LIMITEE.value,
+    )
+    clearing = models.CharField(
+        _("settling up"), max_length=6, choices=Clearing.choices, default=Clearing.DIRECT
+    )
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.CASH, editable=False)
     date = models.DateField(_("date"))
     venue = models.CharField(_("venue"), max_length=120, blank=True)
@@ -126,6 +168,16 @@ class Event(models.Model):
                 violation_error_message=_("The bet unit must be more than zero."),
             ),
             models.CheckConstraint(
+                condition=Q(taxe_rate__gte=0, taxe_rate__lte=Decimal("0.10")),
+                name="event_taxe_rate_0_to_10_percent",
+                violation_error_message=_("The cut runs from 0 to 10%."),
+            ),
+            models.CheckConstraint(
+                condition=Q(shoe_charge__gte=0),
+                name="event_shoe_charge_not_negative",
+                violation_error_message=_("The table charge cannot be negative."),
+            ),
+            models.CheckConstraint(
                 condition=Q(hands_per_shoe__gt=0, hands_per_shoe__lte=MAX_HANDS_PER_SHOE),
                 name="event_hands_per_shoe_positive",
                 violation_error_message=_("A shoe is planned at 1 to 999 hands."),
@@ -144,6 +196,31 @@ class Event(models.Model):
         """What the rules core needs to check a hand of this event."""
         return TableRules(
             self.rule_set, self.decks, self.table_min, self.table_max, unit=self.bet_unit
+        )
+
+    @property
+    def game_kind(self) -> Game:
+        return Game(self.game)
+
+    @property
+    def is_guest_banked(self) -> bool:
+        return self.game_kind.guest_banked
+
+    @property
+    def bank_rules(self) -> BankRules:
+        """What the rules core needs to check a coup of this event's guest-banked game."""
+        taxe = Taxe(TaxeKind.FIXED_PER_SHOE if self.taxe == self.Cut.PER_SHOE
+                    else TaxeKind.PERCENT_OF_BANKER_WIN, self.taxe_rate)  # fmt: skip
+        banque_kind = (
+            BanqueTaxeKind.WINNINGS if self.taxe == self.Cut.WINNINGS else BanqueTaxeKind.CAPITAL
+        )
+        return BankRules(
+            game=self.game_kind,
+            minimum_banco=self.table_min,
+            decks=self.decks,
+            taxe=taxe,
+            shoe_charge=self.shoe_charge if self.taxe == self.Cut.PER_SHOE else Decimal(0),
+            banque_taxe=BanqueTaxe(banque_kind, BancoKind(self.banco)),
         )
 
     @property

@@ -67,6 +67,36 @@ _BET_LABELS = {
 }
 
 
+class BankedBet(StrEnum):
+    """A stake in a guest-banked game (Chemin de fer, Baccara banque): the bank's side, held by
+    the banker (and co-banker), and the pontes' stakes against it."""
+
+    BANK = "bank"
+    COVER = "cover"  # Chemin de fer: a cover of the bank (its kind kept beside it)
+    TABLEAU_1 = "tableau_1"  # Baccara banque: a stake on the first tableau
+    TABLEAU_2 = "tableau_2"
+
+    @property
+    def label(self) -> Label:
+        return Label(_BANKED_BET_LABELS[self])
+
+
+_BANKED_BET_LABELS = {
+    BankedBet.BANK: gettext_noop("Bank"),
+    BankedBet.COVER: gettext_noop("Cover"),
+    BankedBet.TABLEAU_1: gettext_noop("Tableau 1"),
+    BankedBet.TABLEAU_2: gettext_noop("Tableau 2"),
+}
+
+
+def bet_label(value: str) -> Label:
+    """The label of a stored bet type, Punto Banco's or a guest-banked game's."""
+    try:
+        return BetType(value).label
+    except ValueError:
+        return BankedBet(value).label
+
+
 class SideBet(StrEnum):
     PAIRS = "pairs"
     DRAGON_BONUS = "dragon_bonus"

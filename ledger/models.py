@@ -9,10 +9,14 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.banked import MOVE_LABELS, Game
+from games.chemin import Choice
+from games.chemin_bank import CoverKind, SuiteWay
 from games.chips import MoneyField
 from games.entry import SEATS
 from games.models import Event, Hand, Shoe
-from games.payouts import BetType
+from games.payouts import BankedBet, BetType
+from games.rules import Winner
 from ledger.names import NAME_MAX_LENGTH
 
 SEAT_RANGE = Q(seat__gte=SEATS.start, seat__lte=SEATS.stop - 1)
@@ -186,7 +190,17 @@ class Bet(models.Model):
     event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="+")
     seat = models.PositiveSmallIntegerField()
     guest = models.ForeignKey(Guest, on_delete=models.PROTECT, related_name="bets")
-    bet_type = models.CharField(max_length=24, choices=[(b.value, _(b.label)) for b in BetType])
+    bet_type = models.CharField(
+        max_length=24, choices=[(b.value, _(b.label)) for b in (*BetType, *BankedBet)]
+    )
+    # A Chemin de fer cover's kind (banco solo, suivi…); empty for every other stake.
+    cover_kind = models.CharField(
+        max_length=16,
+        blank=True,
+        default="",
+        db_default="",
+        choices=[(k.value, _(k.label)) for k in CoverKind],
+    )
     stake = MoneyField()
     gross = MoneyField()
     commission = MoneyField()
@@ -218,6 +232,65 @@ class Bet(models.Model):
 
     def __str__(self) -> str:
         return f"{self.guest} {self.get_bet_type_display()} {self.stake}"
+
+
+CHOICES = [(choice.value, choice.value) for choice in Choice]
+WINNERS = [(winner.value, winner.value) for winner in Winner]
+
+
+class Coup(models.Model):
+    """A coup of a guest-banked game (Chemin de fer, Baccara banque), beside its hand: who held
+    the bank and with how much, who held the cards, the choices taken, the house's cut and what
+    the banker did next. The stakes are the hand's bets (the bank's side included), so every
+    coup is zero-sum among the guests and the house like any hand. In Baccara banque the hand
+    holds tableau 1; tableau 2 and the banker's cards as dealt are here."""
+
+    hand = models.OneToOneField(Hand, on_delete=models.CASCADE, related_name="coup")
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="+")
+    game = models.CharField(max_length=16, choices=[(g.value, _(g.label)) for g in Game])
+    banker = models.ForeignKey(Guest, on_delete=models.PROTECT, related_name="+")
+    banker_seat = models.PositiveSmallIntegerField()
+    co_banker = models.ForeignKey(
+        Guest, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    co_banker_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    bank = MoneyField()  # on the table before the coup
+    covered = MoneyField()
+    holder_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    second_holder_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    ponte_choice = models.CharField(max_length=5, blank=True, choices=CHOICES)
+    banker_choice = models.CharField(max_length=5, blank=True, choices=CHOICES)
+    second_choice = models.CharField(max_length=5, blank=True, choices=CHOICES)
+    second_cards = models.CharField(max_length=24, blank=True)
+    second_winner = models.CharField(max_length=6, blank=True, choices=WINNERS)
+    banker_cards = models.CharField(max_length=24, blank=True)
+    house_cut = MoneyField()
+    move = models.CharField(
+        max_length=8, choices=[(move.value, _(label)) for move, label in MOVE_LABELS.items()]
+    )
+    taken = MoneyField()
+    bank_after = MoneyField()
+    rotation_seat = models.PositiveSmallIntegerField()
+    suite_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    suite_amount = MoneyField(null=True, blank=True)  # type: ignore[misc]  # reads None too
+    suite_way = models.CharField(
+        max_length=12, blank=True, choices=[(way.value, way.value) for way in SuiteWay]
+    )
+    suivi_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["hand"]
+        constraints = [
+            models.CheckConstraint(condition=Q(house_cut__gte=0), name="coup_cut_not_negative"),
+            models.CheckConstraint(condition=Q(bank__gt=0), name="coup_bank_positive"),
+            models.CheckConstraint(
+                condition=Q(co_banker__isnull=True) | ~Q(co_banker=F("banker")),
+                name="coup_co_banker_not_banker",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hand} · {self.banker} banks {self.bank}"
 
 
 class HandRevision(models.Model):

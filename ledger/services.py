@@ -14,7 +14,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import timedelta
 from decimal import Decimal
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 from unicodedata import category
 
 from django.contrib.auth.models import User
@@ -27,6 +27,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import services as game_services
+from games.banked import settle_coup_entry
 from games.chips import MAX_CHIPS
 from games.entry import (
     MSG_NO_SUCH_SEAT,
@@ -42,10 +43,12 @@ from games.entry import (
 from games.messages import format_chips, refused_character, whole_cents
 from games.models import MAX_HAND_NUMBER, Event, Hand, Shoe
 from games.services import check_event_open, check_shoe_open
+from ledger.coups import check_next_coup, coup_of, coup_row, coup_snapshot, previous_coup
 from ledger.models import (
     AuditEntry,
     Bet,
     Charge,
+    Coup,
     EventGuest,
     Guest,
     GuestAlias,
@@ -761,8 +764,14 @@ def _table_rules(event: Event, seated: dict[int, Guest], number: int) -> TableRu
     return replace(rules, stacks={seat: stacks.get(g.pk, ZERO) for seat, g in seated.items()})
 
 
-def _settle(entry: HandEntry, event: Event, seated: dict[int, Guest], number: int) -> SettledHand:
+def _settle(entry: HandEntry, shoe: Shoe, seated: dict[int, Guest], number: int) -> SettledHand:
+    """The one pipeline: Punto Banco's hand, or a guest-banked game's coup (which follows from
+    the coup before it in the shoe)."""
+    event = shoe.event
     try:
+        if event.is_guest_banked:
+            previous = previous_coup(shoe, number)
+            return settle_coup_entry(entry, event.bank_rules, seated, previous=previous)
         return settle_hand(entry, _table_rules(event, seated, number), occupied=seated.keys())
     except EntryRejected as rejected:
         raise HandRefused(rejected.problems, entry) from rejected
@@ -813,6 +822,7 @@ def _bet_rows(settled: SettledHand, event: Event, seated: dict[int, Guest]) -> l
             seat=bet.seat,
             guest=seated[bet.seat],
             bet_type=bet.bet_type.value,
+            cover_kind=bet.kind,
             stake=bet.stake,
             gross=bet.result.gross,
             commission=bet.result.commission,
@@ -879,7 +889,7 @@ def hand_record(
     seated = _seated_at(shoe, number)
     if seen_seating is not None:
         _check_seen_seating(seen_seating, seated, entry)
-    settled_hand = _settle(entry, shoe.event, seated, number)
+    settled_hand = _settle(entry, shoe, seated, number)
     settled = _bet_rows(settled_hand, shoe.event, seated)
     hand = Hand(
         shoe=shoe,
@@ -897,8 +907,11 @@ def hand_record(
     for bet in settled:
         bet.hand = hand
     Bet.objects.bulk_create(settled)
+    if settled_hand.coup is not None:
+        coup_row(hand, shoe.event, settled_hand.coup, seated).save()
     results_refresh(event_id=shoe.event_id, guest_ids={bet.guest_id for bet in settled})
-    _audit(AuditEntry.Action.HAND_LOGGED, shoe, hand.number, by, after=hand_snapshot(hand, settled))
+    after = hand_snapshot(hand, settled)
+    _audit(AuditEntry.Action.HAND_LOGGED, shoe, hand.number, by, after=after)
     return hand
 
 
@@ -979,16 +992,19 @@ class BetSnapshot(TypedDict):
     gross: str
     commission: str
     net: str
+    kind: NotRequired[str]  # a Chemin de fer cover's kind
 
 
 class HandSnapshot(HandFields):
-    """A hand and its bets as the journal of changes keeps them (JSON)."""
+    """A hand and its bets as the journal of changes keeps them (JSON), and a guest-banked
+    game's coup."""
 
     number: int
     version: int
     logged_by: str
     logged_at: str  # ISO 8601
     bets: list[BetSnapshot]
+    coup: NotRequired[dict[str, Any] | None]
 
 
 def _hand_fields(settled: SettledHand) -> HandFields:
@@ -1003,7 +1019,7 @@ def _hand_fields(settled: SettledHand) -> HandFields:
 
 def hand_snapshot(hand: Hand, bets: Iterable[Bet]) -> HandSnapshot:
     """A hand and its bets as plain JSON, for the journal of changes."""
-    return {
+    snapshot: HandSnapshot = {
         "number": hand.number,
         "version": hand.version,
         "player_cards": hand.player_cards,
@@ -1013,20 +1029,35 @@ def hand_snapshot(hand: Hand, bets: Iterable[Bet]) -> HandSnapshot:
         "banker_pair": hand.banker_pair,
         "logged_by": str(hand.logged_by),
         "logged_at": hand.logged_at.isoformat(),
-        "bets": [
-            {
-                "seat": bet.seat,
-                "guest_id": bet.guest_id,
-                "guest": str(bet.guest),
-                "bet_type": bet.bet_type,
-                "stake": f"{bet.stake:.2f}",
-                "gross": f"{bet.gross:.2f}",
-                "commission": f"{bet.commission:.2f}",
-                "net": f"{bet.net:.2f}",
-            }
-            for bet in bets
-        ],
+        "bets": [_bet_snapshot(bet) for bet in bets],
     }
+    if _is_coup(hand):
+        snapshot["coup"] = coup_snapshot(coup_of(hand))
+    return snapshot
+
+
+def _bet_snapshot(bet: Bet) -> BetSnapshot:
+    snapshot: BetSnapshot = {
+        "seat": bet.seat,
+        "guest_id": bet.guest_id,
+        "guest": str(bet.guest),
+        "bet_type": bet.bet_type,
+        "stake": f"{bet.stake:.2f}",
+        "gross": f"{bet.gross:.2f}",
+        "commission": f"{bet.commission:.2f}",
+        "net": f"{bet.net:.2f}",
+    }
+    if bet.cover_kind:
+        snapshot["kind"] = bet.cover_kind
+    return snapshot
+
+
+def _is_coup(hand: Hand) -> bool:
+    """Whether the hand is a guest-banked game's coup (without a query for Punto Banco's)."""
+    event = hand.shoe.event if "shoe" in hand._state.fields_cache else None
+    if event is not None:
+        return event.is_guest_banked
+    return Coup.objects.filter(hand=hand).exists()
 
 
 def _same_hand(before: HandSnapshot, fields: HandFields, bets: list[Bet]) -> bool:
@@ -1102,12 +1133,14 @@ def hand_correct(
         raise HandChanged({NON_FIELD_ERRORS: changed})
     before = hand_snapshot(hand, _bets_of(hand))
     seated = _seated_at(shoe, hand.number)
-    settled_hand = _settle(entry, shoe.event, seated, hand.number)
+    settled_hand = _settle(entry, shoe, seated, hand.number)
     settled = _bet_rows(settled_hand, shoe.event, seated)
     new_fields = _hand_fields(settled_hand)
-    if _same_hand(before, new_fields, settled):
+    new_coup = coup_row(hand, shoe.event, settled_hand.coup, seated) if settled_hand.coup else None
+    if _same_hand(before, new_fields, settled) and before.get("coup") == coup_snapshot(new_coup):
         raise ValidationError({NON_FIELD_ERRORS: MSG_NOTHING_CHANGED})
     Bet.objects.filter(hand=hand).delete()
+    Coup.objects.filter(hand=hand).delete()
     for field, value in new_fields.items():
         setattr(hand, field, value)
     hand.version += 1
@@ -1115,6 +1148,9 @@ def hand_correct(
     for bet in settled:
         bet.hand = hand
     Bet.objects.bulk_create(settled)
+    if new_coup is not None:
+        new_coup.save()
+        check_next_coup(shoe, hand.number)
     _check_later_stacks(shoe, hand.number)
     affected = {bet["guest_id"] for bet in before["bets"]} | {bet.guest_id for bet in settled}
     results_refresh(event_id=shoe.event_id, guest_ids=affected)

@@ -21,6 +21,7 @@ RULES_CORE = (
     "chemin_odds",
     "chemin_bank",
     "banque",
+    "banked",
     "payouts",
     "entry",
     "messages",
@@ -40,6 +41,7 @@ LAYERS = {
     **dict.fromkeys(
         (
             "services",
+            "coups",
             "selectors",
             "results",
             "integrity",
