@@ -35,7 +35,7 @@ from games.chemin_bank import (
     Taxe,
     TaxeKind,
 )
-from games.entry import MSG_EMPTY_SEAT, BetEntry, EntryRejected, Field, HandEntry
+from games.entry import MSG_EMPTY_SEAT, MSG_NO_RESULT, BetEntry, EntryRejected, Field, HandEntry
 from games.payouts import BankedBet
 from games.rules import Winner
 
@@ -387,7 +387,7 @@ def test_banque_refuses_the_banker_staking_and_moves_it_does_not_have():
 
 def test_a_banque_result_needs_both_tableaux():
     problems = refused(banque((1, "1", "100"), result="B"), BANQUE, TABLE)
-    assert problems == {(Field.SECOND_RESULT, banked.MSG_NO_RESULT)}
+    assert problems == {(Field.SECOND_RESULT, MSG_NO_RESULT)}
 
 
 def test_the_halves_and_the_cards_passing_after_a_loss():
