@@ -24,6 +24,7 @@ from collections.abc import Hashable, Mapping
 from games.coup_banque import holders, settle_banque, tableau_halves
 from games.coup_chemin import settle_chemin
 from games.coup_terms import (
+    LARGEST_AMOUNT,
     MOVE_LABELS,
     MOVES,
     MSG_BANK_STANDS_AT,
@@ -46,6 +47,7 @@ from games.coup_terms import (
     MSG_SUITE_TO,
     MSG_TAKEN_NOT_NUMBER,
     MSG_TAKES_ALL,
+    MSG_TOO_LARGE,
     MSG_UNKNOWN_COVER,
     MSG_UNKNOWN_MOVE,
     TABLEAU_BETS,
@@ -69,6 +71,7 @@ from games.entry import (
 from games.messages import RuleError
 
 __all__ = [
+    "LARGEST_AMOUNT",
     "MOVES",
     "MOVE_LABELS",
     "MSG_BANK_STANDS_AT",
@@ -91,6 +94,7 @@ __all__ = [
     "MSG_SUITE_TO",
     "MSG_TAKEN_NOT_NUMBER",
     "MSG_TAKES_ALL",
+    "MSG_TOO_LARGE",
     "MSG_UNKNOWN_COVER",
     "MSG_UNKNOWN_MOVE",
     "TABLEAU_BETS",

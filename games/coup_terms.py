@@ -113,6 +113,10 @@ MSG_TAKES_ALL = gettext_noop(
     "Giving the bank up, the banker takes all it holds, {amount}: not {taken}."
 )
 
+MSG_TOO_LARGE = gettext_noop("{amount} is more than the ledger takes (at most {maximum}).")
+# games.chips.MAX_CHIPS, which the rules core cannot import (it is a Django field's module).
+LARGEST_AMOUNT = Decimal("99999999999.99")
+
 MOVES = {
     Game.CHEMIN_DE_FER: (BankerMove.KEEP, BankerMove.SUITE, BankerMove.PASS, BankerMove.RETIRE),
     Game.BACCARA_BANQUE: (BankerMove.KEEP, BankerMove.RETIRE),
@@ -262,6 +266,9 @@ def amount_field(value: Decimal | str, where: Field, reading: Reading) -> Decima
     amount = read_amount(value)
     if amount is None:
         reading.refuse(where, RuleError(MSG_NOT_A_NUMBER, text=Typed(plain(str(value)))))
+    elif amount > LARGEST_AMOUNT:
+        reading.refuse(where, RuleError(MSG_TOO_LARGE, amount=amount, maximum=LARGEST_AMOUNT))
+        return None
     return amount
 
 
@@ -442,6 +449,10 @@ def stake_amount(value: Decimal | str, index: int, reading: Reading) -> Decimal 
     if stake is None:
         error = RuleError(MSG_NOT_A_NUMBER, text=Typed(plain(str(value))))
         reading.refuse(Field.STAKE, error, bet=index)
+    elif stake > LARGEST_AMOUNT:
+        error = RuleError(MSG_TOO_LARGE, amount=stake, maximum=LARGEST_AMOUNT)
+        reading.refuse(Field.STAKE, error, bet=index)
+        return None
     return stake
 
 

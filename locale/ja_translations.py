@@ -1055,6 +1055,7 @@ JA = {
     "The table charge cannot be negative.": "テーブル料はマイナスにできません。",
     "Bank": "バンク",
     "Coup {number} follows from this one and would no longer hold: {problem} Undo back to it instead.": "クー{number}はこのクーに続いており、成り立たなくなります：{problem} 代わりにそこまで取り消してください。",
+    "{amount} is more than the ledger takes (at most {maximum}).": "{amount}は記録できる上限を超えています（上限{maximum}）。",
 }
 
 JA_PLURAL = {

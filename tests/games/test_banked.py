@@ -35,6 +35,7 @@ from games.chemin_bank import (
     Taxe,
     TaxeKind,
 )
+from games.chips import MAX_CHIPS
 from games.entry import MSG_EMPTY_SEAT, MSG_NO_RESULT, BetEntry, EntryRejected, Field, HandEntry
 from games.payouts import BankedBet
 from games.rules import Winner
@@ -428,3 +429,13 @@ def test_every_chemin_coup_is_zero_sum(covers, winner, co_banked, rate):
     assert zero_sum(settled)
     assert all(bet.result.net == bet.result.gross - bet.result.commission for bet in settled.bets)
     assert all(bet.result.commission >= 0 for bet in settled.bets)
+
+
+@pytest.mark.parametrize("amount", ["1e30", "100000000000", "9" * 16, "NaN", "١٠٠"])
+def test_huge_or_strange_amounts_are_refused_not_crashed(amount):
+    problems = refused(coup((2, "ordinary", amount), result="B", bank=amount))
+    assert {field for field, _t in problems} == {Field.BANK, Field.STAKE}
+
+
+def test_the_largest_amount_is_the_ledgers():
+    assert banked.LARGEST_AMOUNT == MAX_CHIPS
