@@ -6,13 +6,14 @@ passing in its half after a loss. Plain Python, no Django.
 from __future__ import annotations
 
 from collections.abc import Collection, Hashable, Mapping
+from decimal import Decimal
 
 from games.banque import (
     TABLEAUX,
+    cards_next,
     deal_banque,
     settle_banque_coup,
 )
-from games.banque import cards_next as banque_cards_next
 from games.cards import format_cards
 from games.chemin import Choice, CoupError
 from games.chemin_bank import (
@@ -29,6 +30,7 @@ from games.coup_terms import (
     MSG_NO_COVER,
     MSG_STAKE_BANKER,
     MSG_SUITE_NEEDS_SUITE,
+    MSG_TAKES_ALL,
     MSG_UNKNOWN_COVER,
     TABLEAU_BETS,
     BankRules,
@@ -78,12 +80,28 @@ def holders(
     for index, half in enumerate(tableau_halves(banker_seat, seats)):
         before = previous.holder_seats[index] if previous is not None else None
         if before is not None and before in half and previous is not None and previous.winners:
-            found.append(banque_cards_next(before, previous.winners[index], half))
+            found.append(cards_next(before, previous.winners[index], half))
         elif before is not None and before in half:
             found.append(before)
         else:
             found.append(half[0] if half else None)
     return found[0], found[1]
+
+
+def _capital_charges(
+    bank: Bank, rules: BankRules, previous: PreviousCoup | None
+) -> dict[Hashable, Decimal]:
+    """The taxe on capital due on this coup, from each holder who brings capital in: both
+    halves of a new bank (one holder: all of it), or a co-banker joining a kept bank."""
+    each = bank.amount / 2 if bank.co_banker is not None else bank.amount
+    taxe = rules.banque_taxe
+    if previous is None or previous.move is BankerMove.RETIRE:
+        bringing = [bank.banker, bank.co_banker]
+    elif previous.co_banker_seat is None:
+        bringing = [bank.co_banker]
+    else:
+        bringing = []
+    return {guest: taxe.on_capital(each) for guest in bringing if guest is not None}
 
 
 def settle_banque(
@@ -116,8 +134,8 @@ def settle_banque(
     except BankError as error:
         reading.refuse(Field.STAKE, error)
         return None
-    new_bank = previous is None or previous.move is BankerMove.RETIRE
-    capital = rules.banque_taxe.on_capital(bank.amount) if new_bank else ZERO
+    charges = _capital_charges(bank, rules, previous)
+    capital = sum(charges.values(), ZERO)
     spent = money.bank_after <= 0
     default = BankerMove.RETIRE if spent else BankerMove.KEEP
     chosen = move if isinstance(move, BankerMove) else default
@@ -126,6 +144,10 @@ def settle_banque(
         return None
     if spent and chosen is BankerMove.KEEP:
         reading.refuse(Field.MOVE, RuleError(MSG_BANK_LOST))
+        return None
+    left = max(money.bank_after, ZERO)
+    if taken and taken != left:
+        reading.refuse(Field.TAKEN, RuleError(MSG_TAKES_ALL, amount=left, taken=taken))
         return None
     seat_of = {guest: seat for seat, guest in seated.items()}
     banker_seat = seat_of[bank.banker]
@@ -141,7 +163,7 @@ def settle_banque(
         for bet_type, tableau in zip(TABLEAU_BETS, stakes, strict=True)
         for index, cover in tableau
     ]
-    bets += bank_bets(money, seat_of, sum((b.stake for b in bets), ZERO), capital)
+    bets += bank_bets(money, seat_of, sum((b.stake for b in bets), ZERO), charges)
     coup = SettledCoup(
         game=rules.game,
         banker_seat=banker_seat,
@@ -157,9 +179,10 @@ def settle_banque(
         banker_cards=banker_cards,
         house_cut=money.house_cut + capital,
         move=chosen,
-        taken=max(money.bank_after, ZERO) if chosen is BankerMove.RETIRE else ZERO,
+        taken=left if chosen is BankerMove.RETIRE else ZERO,
         bank_after=money.bank_after,
         rotation_seat=banker_seat,
+        winners=winners,
     )
     first_cards = formatted_cards(entry.player_cards) if banker_cards else ""
     return SettledHand(outcomes[0], first_cards, counted, tuple(bets), coup)

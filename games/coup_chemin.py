@@ -32,6 +32,7 @@ from games.coup_terms import (
     MSG_ONE_TABLEAU,
     MSG_SUITE_NEEDS_SUITE,
     MSG_SUITE_SEAT_IS_BANKER,
+    MSG_SUITE_TAKER_MISSING,
     MSG_TAKES_ALL,
     MSG_UNKNOWN_COVER,
     BankRules,
@@ -87,15 +88,16 @@ def settle_chemin(
         return None
     outcome, ponte_choice, banker_choice = hand
     suivi = previous.suivi_seat if previous is not None else None
-    by_guest = {offer.guest: index for index, (seat_field, offer) in offers.items()}
+    # A cover's row in the entry, by the offer itself: one guest may have offered twice.
+    index_of = {id(offer): index for index, (_seat, offer) in offers.items()}
     result = covers_accepted(
         bank,
-        [offer for seat_field, offer in offers.values()],
+        [offer for _seat, offer in offers.values()],
         suivi=seated.get(suivi) if suivi is not None else None,
         minimum_banco=rules.minimum_banco,
     )
     for refusal in result.refused:
-        reading.refuse(Field.STAKE, refusal.error, bet=by_guest[refusal.cover.guest])
+        reading.refuse(Field.STAKE, refusal.error, bet=index_of[id(refusal.cover)])
     if not result.accepted:
         if not result.refused:
             reading.refuse(Field.STAKE, RuleError(MSG_NO_COVER))
@@ -110,7 +112,7 @@ def settle_chemin(
     holder = card_holder_seat(result.card_holder, seat_of)
     bets = [
         SettledBet(
-            by_guest[cover.guest],
+            index_of[id(cover)],
             seat_of[cover.guest],
             BankedBet.COVER,
             cover.amount,
@@ -119,7 +121,7 @@ def settle_chemin(
         )
         for cover, (_guest, net) in zip(money.covers, money.ponte_nets, strict=True)
     ]
-    bets += bank_bets(money, seat_of, money.covered, charge)
+    bets += bank_bets(money, seat_of, money.covered, {bank.banker: charge})
     suivi_guest = suivi_for(money)
     coup = SettledCoup(
         game=rules.game,
@@ -136,6 +138,7 @@ def settle_chemin(
         banker_cards=entry_banker_cards(outcome, entry),
         house_cut=money.house_cut + charge,
         rotation_seat=rotation_seat_for(previous, banker_seat),
+        winners=(outcome.winner,),
         suivi_seat=seat_of[suivi_guest] if suivi_guest is not None else None,
         move=next_move.move,
         taken=next_move.taken,
@@ -284,9 +287,14 @@ def _suite(
     if suite_seat == banker_seat:
         reading.refuse(Field.SUITE_SEAT, RuleError(MSG_SUITE_SEAT_IS_BANKER))
         return None
+    if suite_seat is None and suite_amount is not None:
+        reading.refuse(Field.SUITE_SEAT, RuleError(MSG_SUITE_TAKER_MISSING))
+        return None
     taker = seated[suite_seat] if suite_seat is not None else None
     takers = {taker} if taker is not None and suite_amount in (None, money.bank_after) else set()
-    bids = {taker: suite_amount} if taker is not None and not takers and suite_amount else None
+    bids = {taker: suite_amount} if taker is not None and suite_amount is not None else None
+    if takers:
+        bids = None
     try:
         given = suite(
             money, banker_seat=banker_seat, seated=seated, takers=takers, bids=bids,

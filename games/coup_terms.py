@@ -109,6 +109,9 @@ MSG_SUITE_SEAT_IS_BANKER = gettext_noop(
 MSG_SUITE_NEEDS_SUITE = gettext_noop("A taker and an amount are for a suite only.")
 MSG_STAKE_BANKER = gettext_noop("{guest} holds the bank and cannot stake against it.")
 MSG_ONE_TABLEAU = gettext_noop("Chemin de fer plays one hand against the bank: no second tableau.")
+MSG_SUITE_TAKER_MISSING = gettext_noop(
+    "A suite's amount is what its taker bid or took: say which seat took the bank."
+)
 MSG_TAKES_ALL = gettext_noop(
     "Giving the bank up, the banker takes all it holds, {amount}: not {taken}."
 )
@@ -206,6 +209,7 @@ class SettledCoup:
     suite_amount: Decimal | None = None
     suite_way: SuiteWay | None = None
     suivi_seat: int | None = None  # who may call suivi on the next coup
+    winners: tuple[Winner, ...] = ()  # per hand against the bank (two in Baccara banque)
 
     @property
     def next_state(self) -> PreviousCoup:
@@ -219,6 +223,7 @@ class SettledCoup:
             suite_amount=self.suite_amount,
             suivi_seat=self.suivi_seat,
             holder_seats=self.holder_seats,
+            winners=self.winners,
         )
 
 
@@ -280,20 +285,36 @@ def read_bank(
     reading: Reading,
 ) -> Bank | None:
     banker_seat = seat_field(terms.banker_seat, seated, Field.BANKER_SEAT, reading)
-    if banker_seat is None and not plain(str(terms.banker_seat)):
+    if terms.banker_seat is None or not plain(str(terms.banker_seat)):
         reading.refuse(Field.BANKER_SEAT, RuleError(MSG_SEAT_MISSING))
     co_seat = seat_field(terms.co_banker_seat, seated, Field.CO_BANKER_SEAT, reading)
     amount = amount_field(terms.bank, Field.BANK, reading)
     if banker_seat is None or amount is None:
         return None
-    problem = _bank_problem(amount, rules, co_seat, banker_seat, seated)
-    problem = problem or continuity_problem(previous, banker_seat, co_seat, amount, seated)
+    problem = continuity_problem(previous, banker_seat, co_seat, amount, seated)
+    if problem is None and not plays_on(previous, banker_seat, co_seat):
+        # A new bank (or a co-banker joining) is set by its holders: at least the minimum,
+        # in equal halves when shared. A bank kept or taken as a suite plays what it holds.
+        problem = _bank_problem(amount, rules, co_seat, banker_seat, seated)
+    elif problem is None and not (amount > 0 and whole_cents(amount)):
+        problem = RuleError(MSG_BANK_NOT_POSITIVE if not amount > 0 else MSG_BANK_CENTS,
+                            amount=amount)  # fmt: skip
     if problem is not None:
         where = Field.CO_BANKER_SEAT if problem.template == MSG_CO_BANKER_IS_BANKER else Field.BANK
         reading.refuse(where, problem)
         return None
     co_banker = seated[co_seat] if co_seat is not None else None
     return Bank(seated[banker_seat], amount, co_banker)
+
+
+def plays_on(previous: PreviousCoup | None, banker_seat: int, co_seat: int | None) -> bool:
+    """Whether the bank of this coup is the one the coup before left (kept, or taken as a
+    suite), with nobody joining it: its amount is then what it holds, not what its holder sets."""
+    if previous is None:
+        return False
+    if previous.move is BankerMove.KEEP:
+        return banker_seat == previous.banker_seat and co_seat == previous.co_banker_seat
+    return previous.move is BankerMove.SUITE and banker_seat == previous.suite_seat
 
 
 def _bank_problem(
@@ -488,18 +509,23 @@ def read_taken(terms: CoupTerms, reading: Reading) -> Decimal | None:
 
 
 def bank_bets(
-    money: BankResult, seat_of: Mapping[Hashable, int], stake: Decimal, charge: Decimal
+    money: BankResult,
+    seat_of: Mapping[Hashable, int],
+    stake: Decimal,
+    charges: Mapping[Hashable, Decimal],
 ) -> list[SettledBet]:
     """The bank's side of a coup: the banker's (and co-banker's) share of the result, the
-    house's cut as their commission; a charge due on this coup (table charge, taxe on capital)
-    is the banker's alone."""
+    house's cut as their commission, with the charges due on this coup from each of them (the
+    table charge, the taxe on the capital each brought in)."""
     bank = money.bank
     gross = -sum((net for _guest, net in money.ponte_nets), ZERO)
     gross_banker, gross_co = shares(bank, gross)
     stake_banker, stake_co = shares(bank, stake) if stake > 0 else (ZERO, ZERO)
-    rows = [(bank.banker, stake_banker, gross_banker, money.banker_net - charge)]
+    banker_net = money.banker_net - charges.get(bank.banker, ZERO)
+    rows = [(bank.banker, stake_banker, gross_banker, banker_net)]
     if bank.co_banker is not None:
-        rows.append((bank.co_banker, stake_co, gross_co, money.co_banker_net))
+        co_net = money.co_banker_net - charges.get(bank.co_banker, ZERO)
+        rows.append((bank.co_banker, stake_co, gross_co, co_net))
     return [
         SettledBet(
             -1,

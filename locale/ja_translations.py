@@ -1056,6 +1056,9 @@ JA = {
     "Bank": "バンク",
     "Coup {number} follows from this one and would no longer hold: {problem} Undo back to it instead.": "クー{number}はこのクーに続いており、成り立たなくなります：{problem} 代わりにそこまで取り消してください。",
     "{amount} is more than the ledger takes (at most {maximum}).": "{amount}は記録できる上限を超えています（上限{maximum}）。",
+    "A suite's amount is what its taker bid or took: say which seat took the bank.": "スイートの金額は引き受けた人の入札額か引き受け額です。どの席がバンクを引き受けたか入力してください。",
+    "This table plays Punto Banco: the house banks, and no guest holds a bank to enter.": "このテーブルはプント・バンコです。親はハウスで、ゲストのバンクは入力できません。",
+    "it would settle differently than it was recorded.": "記録されたときとは違う精算になります。",
 }
 
 JA_PLURAL = {

@@ -10,13 +10,13 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db.models import Sum
 
-from games.banked import MSG_HELD_BY, MSG_PASSED_TO, CoupTerms, Game
+from games.banked import MSG_HELD_BY, MSG_PASSED_TO, CoupTerms, Game, settle_coup_entry
 from games.chemin_bank import MSG_NO_MONEY_OUT, MSG_STAKE_EXCEEDS, BankerMove
 from games.entry import BetEntry, HandEntry
 from games.models import Event
 from ledger import services
-from ledger.coups import MSG_NEXT_COUP_BREAKS
-from ledger.models import AuditEntry, Bet, Coup, GuestEventResult, HandRevision
+from ledger.coups import MSG_NEXT_COUP_BREAKS, coup_row, coup_snapshot, stored_entry
+from ledger.models import AuditEntry, Bet, Coup, GuestEventResult, HandRevision, Seating
 
 D = Decimal
 
@@ -167,3 +167,28 @@ def test_a_correction_that_keeps_the_next_coup_whole_is_recorded_with_its_histor
     assert revision.before["coup"]["house_cut"] == "5.00"
     assert revision.after["coup"]["house_cut"] == "0.00"
     assert guests_net(hand=first) + coup.house_cut == 0
+
+
+def test_every_stored_coup_settles_again_to_what_was_recorded(table, host):
+    """The entry kept with each coup (``stored_entry``) gives back the same stakes and record:
+    what corrections and the integrity check rely on."""
+    play(table, host, (2, "ordinary", "60"), (3, "ordinary", "40"), player="5 K", banker="7 K",
+         ponte_choice="stand")  # fmt: skip
+    play(table, host, (2, "banco_solo", "195"), result="B", bank="195")  # keeps 380.25
+    play(table, host, (2, "suivi", "380.25"), result="P", bank="380.25")  # passes to seat 2
+    play(table, host, (4, "avec_la_table", "100"), (5, "ordinary", "100"), result="T",
+         banker_seat=2, bank="200", co_banker_seat=3, move="suite")  # fmt: skip
+    coups = Coup.objects.select_related("hand").order_by("hand__number")
+    previous = None
+    for coup in coups:
+        bets = list(Bet.objects.filter(hand=coup.hand))
+        seated = {s.seat: s.guest for s in Seating.objects.at(table, coup.hand.number)}
+        entry = stored_entry(coup.hand, coup, bets)
+        settled = settle_coup_entry(entry, table.event.bank_rules, seated, previous=previous)
+        again = coup_row(coup.hand, table.event, settled.coup, seated)
+        assert coup_snapshot(again) == coup_snapshot(coup)
+        assert sorted((b.seat, b.result.net) for b in settled.bets) == sorted(
+            (b.seat, b.net) for b in bets
+        )
+        previous = settled.coup.next_state
+    assert coups.count() == 4
