@@ -630,6 +630,7 @@ class CoupChecker(Checker):
         super().__init__(table, identity)
         self.rules = rules
         self.coups: dict[tuple[int, int], ParsedCoup] = {}
+        self.names: dict[str, str] = {}  # a guest's key → their name as first written
 
     def check_coups(self, rows: Iterator[tuple[int, dict[str, str]]]) -> list[ParsedCoup]:
         for row_number, (line, row) in enumerate(rows, start=1):
@@ -669,6 +670,7 @@ class CoupChecker(Checker):
             self.problem(row, line, name_column, str(error))
             return None
         key = self.identity.get(name_key(name), name_key(name))
+        self.names.setdefault(key, name)
         return Person(name_column, name, key, read_seat(seat_text))
 
     def _coup_row(self, row: int, line: int, cells: dict[str, str]) -> None:
@@ -728,8 +730,10 @@ class CoupChecker(Checker):
         return True
 
     def _settle_coup(self, coup: ParsedCoup, previous: PreviousCoup | None) -> PreviousCoup | None:
+        # The pipeline names guests in its messages: each by the name the sheet gave first.
+        seated = {seat: self.names[key] for seat, key in coup.seated.items()}
         try:
-            settled = settle_coup_entry(coup.entry(), self.rules, coup.seated, previous=previous)
+            settled = settle_coup_entry(coup.entry(), self.rules, seated, previous=previous)
         except EntryRejected as rejected:
             for found in rejected.problems:
                 where = coup.rows[found.bet] if found.bet is not None else None

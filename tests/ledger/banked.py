@@ -10,6 +10,7 @@ from games.banked import CoupTerms, Game
 from games.entry import BetEntry, HandEntry
 from games.models import Event, Hand, Shoe
 from ledger import services
+from ledger.models import Coup
 
 D = Decimal
 
@@ -49,9 +50,11 @@ def record_coup(shoe: Shoe, by: object, entry: HandEntry) -> Hand:
 
 def rotating_coups(shoe: Shoe, by: object, count: int) -> None:
     """``count`` coups of Chemin de fer with guests in seats 1–7, each lost by the bank: it
-    passes seat by seat round the table, the two seats at the banker's right covering it."""
-    played = services.next_hand_number(shoe) - 1
-    for index in range(played, played + count):
+    passes seat by seat round the table (from the seat at the right of the last coup's banker,
+    whose bank must have passed), the two seats at the banker's right covering it."""
+    last = Coup.objects.filter(hand__shoe=shoe).order_by("-hand__number").first()
+    first = 1 if last is None else last.banker_seat % 7 + 1
+    for index in range(first - 1, first - 1 + count):
         banker = index % 7 + 1
         right = [(banker + step - 1) % 7 + 1 for step in (1, 2)]
         entry = coup_entry([(right[0], "", 60), (right[1], "", 40)], result="P",
