@@ -12,7 +12,7 @@ import io
 import zipfile
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Protocol
@@ -751,17 +751,7 @@ class CoupChecker(Checker):
             return None
         coup.settled = settled
         assert settled.coup is not None  # the pipeline's answer for a coup
-        return coup_state_after(settled)
-
-
-def coup_state_after(settled: SettledHand) -> PreviousCoup:
-    """What the next coup follows from, as ``ledger.coups.coup_state`` reads it back from the
-    database (with each tableau's winner: who holds the cards next depends on them)."""
-    assert settled.coup is not None
-    winners = [settled.outcome.winner]
-    if settled.coup.second_winner is not None:
-        winners.append(settled.coup.second_winner)
-    return replace(settled.coup.next_state, winners=tuple(winners))
+        return settled.coup.next_state
 
 
 def _same_cell(column: str, text: str, first: str) -> bool:

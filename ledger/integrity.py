@@ -41,15 +41,14 @@ from typing import Any
 
 from django.db.models import Q
 
-from games.banked import BankRules, CoupTerms, settle_coup_entry
-from games.chemin_bank import SuiteWay
-from games.entry import BetEntry, EntryRejected, HandEntry, SettledHand
+from games.banked import BankRules, settle_coup_entry
+from games.entry import EntryRejected, SettledHand
 from games.messages import RuleError
 from games.models import Event, Hand, Shoe
-from games.payouts import BankedBet, BetError, BetResult, BetType, RuleSet, resolve_bet
+from games.payouts import BetError, BetResult, BetType, RuleSet, resolve_bet
 from games.rules import Hand as DealtHand
 from games.rules import Outcome
-from ledger.coups import COUP_FIELDS, coup_row, coup_state
+from ledger.coups import COUP_FIELDS, coup_row, coup_state, stored_entry
 from ledger.models import (
     Bet,
     Charge,
@@ -560,7 +559,8 @@ class _Checker:
         bets = sorted(self.coup_bets.get(hand.pk, ()), key=lambda bet: (bet.seat, bet.pk))
         before = coup_state(previous) if previous is not None else None
         try:
-            settled = settle_coup_entry(stored_entry(coup, bets), rules, seated, previous=before)
+            entry = stored_entry(hand, coup, [_bet(row) for row in bets])
+            settled = settle_coup_entry(entry, rules, seated, previous=before)
         except EntryRejected as rejected:
             found = "; ".join(problem.message() for problem in rejected.problems)
             self.problem("Hand", hand.pk, MSG_COUP_UNSETTLED, "a coup the rules settle", found)
@@ -747,37 +747,10 @@ def _bank_rules(row: dict[str, Any]) -> BankRules | None:
         return None
 
 
-def stored_entry(coup: Coup, bets: Iterable[BetRow]) -> HandEntry:
-    """A coup as it would be entered again, from what is stored: its hand's cards and winner,
-    its ``Coup`` row's bank, choices and next move, and the pontes' stakes (the bank's side is
-    what the pipeline answers with)."""
-    hand = coup.hand
-    given = coup.suite_way in (SuiteWay.TAKEN, SuiteWay.AUCTIONED)  # else nobody bid
-    pontes = [
-        BetEntry(bet.seat, bet.cover_kind if bet.bet_type == BankedBet.COVER else bet.bet_type,
-                 bet.stake)
-        for bet in bets
-        if bet.bet_type != BankedBet.BANK
-    ]  # fmt: skip
-    return HandEntry(
-        player_cards=hand.player_cards,
-        banker_cards=coup.banker_cards,  # as dealt (the hand's, in banque, as counted)
-        result=hand.winner,
-        bets=tuple(pontes),
-        coup=CoupTerms(
-            banker_seat=coup.banker_seat,
-            bank=coup.bank,
-            co_banker_seat=coup.co_banker_seat,
-            ponte_choice=coup.ponte_choice,
-            banker_choice=coup.banker_choice,
-            second_cards=coup.second_cards,
-            second_result=coup.second_winner or None,
-            second_choice=coup.second_choice,
-            move=coup.move,
-            suite_seat=coup.suite_seat if given else None,
-            suite_amount=coup.suite_amount if given and coup.suite_amount is not None else "",
-        ),
-    )
+def _bet(row: BetRow) -> Bet:
+    """A bet row as the model, in memory (what ``ledger.coups.stored_entry`` reads)."""
+    return Bet(pk=row.pk, seat=row.seat, bet_type=row.bet_type, cover_kind=row.cover_kind,
+               stake=row.stake)  # fmt: skip
 
 
 def _hand_text(player_cards: str, banker_cards: str, winner: str) -> str:
