@@ -19,6 +19,7 @@ RULES_CORE = (
     "rules",
     "chemin",
     "chemin_odds",
+    "banque_odds",
     "chemin_bank",
     "banque",
     "banked",
