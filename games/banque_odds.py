@@ -25,8 +25,8 @@ of the shoe (common denominator ``N·(N−1)·…·(N−8)``), cards by baccarat
 Fractions only: exact, no simulation and no infinite-deck shortcut (``decks=None`` gives the
 infinite shoe, cards dealt with replacement, for comparison). A count runs for a few seconds,
 so the page reads :func:`priced`: the figures for one to eight decks, written to
-``banque_odds.json`` by ``python -m games.banque_odds`` and checked against a fresh count by the
-tests.
+``guest_banked_odds.json`` by ``python -m games.banque_odds`` (with Chemin de fer's best play,
+:func:`chemin_priced`) and checked against a fresh count by the tests.
 
 Plain Python, no Django.
 """
@@ -42,10 +42,12 @@ from functools import cache
 from itertools import accumulate
 from math import lcm
 from pathlib import Path
+from typing import Any
 
 from games.banque import banque_banker_choices
-from games.cards import check_decks
+from games.cards import MAX_DECKS, MIN_DECKS, check_decks
 from games.chemin import Choice, ponte_choices
+from games.chemin_odds import BankerCell, Solution, chemin_odds
 from games.odds import TWO_CARD_VALUES
 from games.rules import Winner
 
@@ -461,11 +463,17 @@ def banque_odds(decks: int | None) -> BanqueOdds:
 
 
 # --- the figures written out --------------------------------------------------------------
+# The page reads both guest-banked games' best play from here: a count takes Chemin de fer a
+# fraction of a second and Baccara banque some seconds, every deck count, every worker.
 
-PRICED_PATH = Path(__file__).with_name("banque_odds.json")
+PRICED_PATH = Path(__file__).with_name("guest_banked_odds.json")
 
 
-def _as_json(odds: BanqueOdds) -> dict[str, object]:
+def _ratio(value: Fraction) -> str:
+    return f"{value.numerator}/{value.denominator}"
+
+
+def _banque_as_json(odds: BanqueOdds) -> dict[str, object]:
     solutions: dict[str, object] = {}
     for fives, solution in odds.solutions.items():
         denominator = lcm(*(chance.denominator for chance in solution.joint))
@@ -479,13 +487,11 @@ def _as_json(odds: BanqueOdds) -> dict[str, object]:
     return solutions
 
 
-def _from_json(decks: int, data: Mapping[str, Mapping[str, object]]) -> BanqueOdds:
+def _banque_from_json(decks: int, data: Mapping[str, Mapping[str, object]]) -> BanqueOdds:
     solutions = {}
     for fives in PROFILES:
         stored = data["/".join(fives)]
-        denominator = stored["denominator"]
-        joint = stored["joint"]
-        draws = stored["banker_draws"]
+        denominator, joint, draws = stored["denominator"], stored["joint"], stored["banker_draws"]
         assert isinstance(denominator, int) and isinstance(joint, list)
         assert isinstance(draws, str)
         solutions[fives] = BanqueSolution(
@@ -498,8 +504,40 @@ def _from_json(decks: int, data: Mapping[str, Mapping[str, object]]) -> BanqueOd
     return BanqueOdds(decks, solutions)
 
 
+def _chemin_as_json(solution: Solution) -> dict[str, object]:
+    return {
+        "ponte_draws_on_five": _ratio(solution.ponte_draws_on_five),
+        "banker_draws": [
+            [
+                cell.banker_total,
+                cell.ponte_third,
+                list(cell.banker_cards) if cell.banker_cards else None,
+                _ratio(draws),
+            ]
+            for cell, draws in sorted(
+                solution.banker_draws.items(), key=lambda item: item[0].sort_key()
+            )
+        ],
+        "outcomes": {winner.value: _ratio(chance) for winner, chance in solution.outcomes.items()},
+    }
+
+
+def _chemin_from_json(decks: int, data: Mapping[str, object]) -> Solution:
+    draws, outcomes, ponte = data["banker_draws"], data["outcomes"], data["ponte_draws_on_five"]
+    assert isinstance(draws, list) and isinstance(outcomes, dict) and isinstance(ponte, str)
+    return Solution(
+        decks,
+        Fraction(ponte),
+        {
+            BankerCell(total, third, (cards[0], cards[1]) if cards else None): Fraction(chance)
+            for total, third, cards, chance in draws
+        },
+        {Winner(winner): Fraction(chance) for winner, chance in outcomes.items()},
+    )
+
+
 @cache
-def _priced() -> dict[str, dict[str, dict[str, object]]]:
+def _priced() -> dict[str, Any]:
     loaded = json.loads(PRICED_PATH.read_text())
     assert isinstance(loaded, dict)
     return loaded
@@ -507,14 +545,27 @@ def _priced() -> dict[str, dict[str, dict[str, object]]]:
 
 @cache
 def priced(decks: int) -> BanqueOdds:
-    """The figures for ``decks`` decks as written by ``python -m games.banque_odds``."""
+    """Baccara banque's figures for ``decks`` decks, as ``python -m games.banque_odds`` wrote
+    them."""
     check_decks(decks)
-    return _from_json(decks, _priced()[str(decks)])
+    return _banque_from_json(decks, _priced()["baccara_banque"][str(decks)])
+
+
+@cache
+def chemin_priced(decks: int) -> Solution:
+    """Chemin de fer's best play for ``decks`` decks (:func:`games.chemin_odds.chemin_odds`),
+    as written."""
+    check_decks(decks)
+    return _chemin_from_json(decks, _priced()["chemin_de_fer"][str(decks)])
 
 
 def write_priced() -> None:
     """Count one to eight decks afresh and write the figures the page reads."""
-    data = {str(decks): _as_json(banque_odds(decks)) for decks in range(1, 9)}
+    shoes = range(MIN_DECKS, MAX_DECKS + 1)
+    data = {
+        "baccara_banque": {str(decks): _banque_as_json(banque_odds(decks)) for decks in shoes},
+        "chemin_de_fer": {str(decks): _chemin_as_json(chemin_odds(decks)) for decks in shoes},
+    }
     PRICED_PATH.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
 
 

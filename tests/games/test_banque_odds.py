@@ -18,12 +18,14 @@ from games.banque_odds import (
     BanqueCell,
     banque_deals,
     banque_solution,
+    chemin_priced,
     count_deals,
     priced,
     solve,
 )
 from games.cards import Card
 from games.chemin import Choice, Step
+from games.chemin_odds import chemin_odds
 from games.odds import deal_counts, deal_denominator, fraction_to_decimal
 from games.rules import Winner, banker_draws
 
@@ -232,6 +234,11 @@ def test_the_figures_the_page_reads_are_a_fresh_count(eight_decks, fives):
     assert eight_decks.solutions[fives] == banque_solution(8, fives)
 
 
+@pytest.mark.parametrize("decks", [6, 8])
+def test_chemin_de_fer_s_figures_the_page_reads_are_a_fresh_count(decks):
+    assert chemin_priced(decks) == chemin_odds(decks)
+
+
 def test_every_deck_count_is_written():
     for decks in range(1, 9):
         odds = priced(decks)
@@ -239,6 +246,8 @@ def test_every_deck_count_is_written():
         for solution in odds.solutions.values():
             assert sum(solution.joint) == 1
             assert set(solution.banker_draws) == set(CHOICE_CELLS)
+        chemin = chemin_priced(decks)
+        assert chemin.decks == decks and sum(chemin.outcomes.values()) == 1
 
 
 def test_the_two_tableaux_mirror_each_other(eight_decks):
