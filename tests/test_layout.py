@@ -52,6 +52,7 @@ LAYERS = {
             "imports",
             "exports",
             "demo",
+            "demo_banked",
             "charts",
             "sharing",
             "pdf",
