@@ -106,7 +106,7 @@ def _choice_label(draws: Fraction) -> str:
 def _chemin_choices(solution: Solution) -> list[tuple[str, str, str]]:
     """Each optional cell and the best play there: the ponte on 5, the banker's cells by his
     total and the ponte's third card (and his two cards, where they change his play)."""
-    rows = [(gettext("Ponte"), gettext("5"), _choice_label(solution.ponte_draws_on_five))]
+    rows = [(gettext("Ponte"), "5", _choice_label(solution.ponte_draws_on_five))]
     by_cell: defaultdict[tuple[int, int], defaultdict[Fraction, list[str]]] = defaultdict(
         lambda: defaultdict(list)
     )
