@@ -124,6 +124,7 @@ def test_every_coup_is_zero_sum_among_the_guests_and_the_house(night, demo_night
     assert nets + cut == ZERO and cut > 0
     # The reference night is its own event, its figures unchanged.
     assert ledger_problems(demo_night) == []
+    assert ledger_problems(night) == []  # every coup settles again as recorded
     totals = Bet.objects.filter(event=demo_night).aggregate(
         gross=money_sum("gross"), commission=money_sum("commission"), net=money_sum("net")
     )
