@@ -39,7 +39,6 @@ from games.chemin import BANKER, BOTH, PONTE, Choice, CoupError, Step, deal, nex
 from games.chemin import ponte_options as chemin_ponte_options
 from games.chemin_bank import BankerMove, BankError, CoverKind, seat_to_the_right
 from games.entry import (
-    MSG_NO_RESULT,
     SEATS,
     BetEntry,
     Field,
@@ -57,6 +56,7 @@ from ledger.models import Guest
 from ledger.services import HandSnapshot
 
 MSG_CHOOSES = _("{side} chooses:")
+MSG_CARDS_OR_RESULT = _("Type the cards, or tap the result.")
 MSG_MOVE_AS_PLAYED = {
     Game.CHEMIN_DE_FER: _("As the coup goes: kept after a win, passed after a loss"),
     Game.BACCARA_BANQUE: _("As the coup goes: kept unless the bank is spent"),
@@ -412,11 +412,11 @@ def coup_step(
         if game is Game.BACCARA_BANQUE:
             cards = parse_cards(player_cards), parse_cards(second_cards), parse_cards(banker_cards)
             if not any(cards):
-                return CoupStep((gettext(MSG_NO_RESULT),))
+                return CoupStep((str(MSG_CARDS_OR_RESULT),))
             return _banque_step(*cards, choices, decks)
         player, banker = parse_cards(player_cards), parse_cards(banker_cards)
         if not (player or banker):
-            return CoupStep((gettext(MSG_NO_RESULT),))
+            return CoupStep((str(MSG_CARDS_OR_RESULT),))
         return _chemin_step(player, banker, choices, decks)
     except CardError as error:
         return CoupStep((error.message(gettext),), problem=True)

@@ -28,6 +28,7 @@ from games.payouts import RuleSet
 from games.services import MSG_CUT_OF_OTHER_GAME, MSG_GAME_AFTER_FIRST_HAND
 from ledger import services
 from ledger.models import Bet, Coup
+from ledger.services import MSG_SEAT_CHANGED
 from tests.pages import HTMX, table_url, text
 
 D = Decimal
@@ -80,9 +81,12 @@ class _CoupFormReader(HTMLParser):
         elif tag == "select":
             self.select = found["name"]
             self.data[self.select] = None
-        elif tag == "option" and self.select:
-            if self.data[self.select] is None or "selected" in found:
-                self.data[self.select] = found.get("value", "")
+        elif (
+            tag == "option"
+            and self.select
+            and (self.data[self.select] is None or "selected" in found)
+        ):
+            self.data[self.select] = found.get("value", "")
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "form":
@@ -95,6 +99,14 @@ def form_data(page: str, form_id: str) -> dict[str, str]:
     reader = _CoupFormReader(form_id)
     reader.feed(page)
     return reader.data
+
+
+def beside(page: str, name: str, message: str) -> bool:
+    """Whether ``message`` is said beside the box named ``name``: after it, in its row of
+    stakes or its part of the form."""
+    start = page.index(f'name="{name}"')
+    between = page[start : page.index(message, start)]
+    return "<fieldset" not in between and "<tr data-seat" not in between
 
 
 def said(template: str, **params: object) -> str:
@@ -248,7 +260,7 @@ def test_a_chemin_night_banco_solo_then_a_suite_then_a_pass(client, chemin):
             },
             "player_cards",
             said(MSG_PONTE_MUST_DRAW, total=4),
-        ),  # fmt: skip
+        ),
         (
             {"bank": "100", "stake_2": "100", "result": "banker", "move": "keep", "taken": "50"},
             "taken",
@@ -263,10 +275,7 @@ def test_bad_input_is_refused_beside_its_box_and_nothing_is_stored(
     response = post_coup(client, chemin, **fields)
     assert response.status_code == 200
     page = text(response)
-    assert message in page
-    assert f'name="{where}"' in page.split(message)[0].rsplit("<fieldset", 1)[-1] or (
-        f'name="{where}"' in page.split(message)[0].rsplit("<tr", 2)[-2]
-    )
+    assert beside(page, where, message)
     assert not Hand.objects.exists() and not Bet.objects.exists() and not Coup.objects.exists()
     assert form_data(page, "coup-form")["bank"] == "100"  # what was typed stays
 
@@ -286,7 +295,7 @@ def test_bad_input_is_refused_beside_its_box_and_nothing_is_stored(
             ["ponte_choice", "banker_choice"],
         ),  # 5 against a 4, after the ponte's choice
         ({"player_cards": "9 K", "banker_cards": "2 3"}, []),  # a natural ends it
-    ],  # fmt: skip
+    ],
 )
 def test_the_choice_buttons_appear_only_where_the_rules_give_one(client, chemin, cards, offered):
     page = text(client.get(reverse("ledger:coup_step", args=[chemin.pk]), cards, **HTMX))
@@ -326,9 +335,7 @@ def test_the_coup_s_page_shows_it_and_corrects_it(client, chemin):
     assert "Seat 1 · Aki" in page and "Banco solo" in page
     assert "100 before the coup (100 covered), 195 after it" in page
     assert "Keeps the bank" in page
-    boxes = form_data(
-        page.split("Correct this hand")[1].replace("<form method", '<form id="c" method', 1), "c"
-    )  # noqa: E501
+    boxes = form_data(page, "coup-correction")
     assert (boxes["banker_seat"], boxes["bank"], boxes["stake_2"], boxes["kind_2"]) == (
         "1", "100", "100", "banco_solo"
     )  # fmt: skip
@@ -340,6 +347,66 @@ def test_the_coup_s_page_shows_it_and_corrects_it(client, chemin):
     hand.refresh_from_db()
     assert (coup.move, coup.bank_after, hand.winner, hand.version) == ("pass", D(0), "player", 2)
     assert sorted(Bet.objects.values_list("seat", "net")) == [(1, D(-100)), (2, D(100))]
+    history = text(client.get(url))
+    assert "Seat 1 · Aki banks 100 (195 after)." in history  # the version before
+    assert "Ben: Cover · Banco solo 100 (−100)" in history
+
+
+def test_a_dealer_sees_the_coup_but_does_not_correct_it(client, dealer, chemin):
+    post_coup(client, chemin, bank="100", stake_2="60", stake_3="40", player_cards="2 3",
+              ponte_choice="stand", banker_cards="10 7")  # fmt: skip
+    client.force_login(dealer)
+    page = text(client.get(reverse("ledger:hand_detail", args=[Hand.objects.get().pk])))
+    assert "The coup" in page and "Cards held by" in page and "Seat 2 · Ben" in page
+    assert "Ponte: Stand." in page
+    assert 'id="coup-correction"' not in page
+
+
+def test_banco_double_shares_the_bank_and_stays_while_it_is_kept(client, chemin):
+    post_coup(client, chemin, bank="200", co_banker_seat="2", stake_3="200",
+              kind_3="banco_solo", result="banker")  # fmt: skip
+    coup = Coup.objects.get()
+    assert (coup.banker_seat, coup.co_banker_seat, coup.bank_after) == (1, 2, D(390))
+    assert sorted(Bet.objects.filter(bet_type="bank").values_list("seat", "net")) == [
+        (1, D(95)), (2, D(95))
+    ]  # fmt: skip
+    form = page_form(client, chemin)
+    assert (form["banker_seat"], form["co_banker_seat"], form["bank"]) == ("1", "2", "390")
+
+
+def test_a_banker_s_seat_taken_by_someone_else_meanwhile_is_refused(client, host, chemin):
+    data = page_form(client, chemin) | {"bank": "100", "stake_2": "100", "result": "banker"}
+    hana = services.event_guest_add(event=chemin.event, name="Hana", by=host)
+    services.seat_guest(shoe=chemin, seat=1, guest=hana, by=host)  # Aki, the banker, leaves
+    page = text(client.post(reverse("ledger:hand_record", args=[chemin.pk]), data, **HTMX))
+    assert MSG_SEAT_CHANGED.format(seat=1, guest="Hana") in page
+    assert not Hand.objects.exists()
+
+
+def test_baccara_banque_asks_each_tableau_and_a_banker_pulled_apart(client, host, make_event):
+    client.force_login(host)
+    event = make_event(game="baccara_banque", taxe="capital")
+    shoe = game_services.shoe_start(event=event, by=host)
+    url = reverse("ledger:coup_step", args=[shoe.pk])
+    five = text(client.get(url, {"player_cards": "2 3", "second_cards": "10 6",
+                                 "banker_cards": "10 7"}))  # fmt: skip
+    assert 'name="ponte_choice"' in five and 'name="second_choice"' not in five
+    assert "Tableau 1 chooses:" in five
+    apart = text(client.get(url, {"player_cards": "2 2 6", "second_cards": "10 7",
+                                  "banker_cards": "10 6"}))  # fmt: skip
+    assert 'name="banker_choice"' in apart and 'name="ponte_choice"' not in apart
+    done = text(client.get(url, {"player_cards": "9 K", "second_cards": "10 7",
+                                 "banker_cards": "10 6"}))  # fmt: skip
+    assert "Tableau 1: Player wins 9–6 (natural)." in done
+    assert "Tableau 2: Player wins 7–6." in done
+
+
+def test_after_the_first_coup_the_clearing_changes_and_the_cut_does_not(client, chemin):
+    post_coup(client, chemin, bank="100", stake_2="100", result="banker")
+    url = reverse("ledger:event_edit", args=[chemin.event_id])
+    client.post(url, EVENT_FIELDS | {"clearing": "house", "taxe": "per_shoe"})
+    chemin.event.refresh_from_db()
+    assert (chemin.event.clearing, chemin.event.taxe) == ("house", "percent")
 
 
 def test_a_baccara_banque_coup_on_two_tableaux(client, host):
