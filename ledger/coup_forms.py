@@ -37,7 +37,7 @@ from games.banque import TABLEAU, deal_banque, next_banque_step
 from games.cards import Card, CardError, parse_cards, total
 from games.chemin import BANKER, BOTH, PONTE, Choice, CoupError, Step, deal, next_step
 from games.chemin import ponte_options as chemin_ponte_options
-from games.chemin_bank import BankerMove, BankError, CoverKind, seat_to_the_right
+from games.chemin_bank import BankerMove, BankError, CoverKind, SuiteWay, seat_to_the_right
 from games.entry import (
     SEATS,
     BetEntry,
@@ -51,7 +51,13 @@ from games.messages import Label, RuleError, Text
 from games.models import MAX_HAND_NUMBER
 from games.payouts import BankedBet
 from games.rules import Winner
-from ledger.forms import STAKE_MAX_LENGTH, add_service_errors, seating_token, stake_text
+from ledger.forms import (
+    STAKE_MAX_LENGTH,
+    add_service_errors,
+    read_seating_token,
+    seating_token,
+    stake_text,
+)
 from ledger.models import Guest
 from ledger.services import HandSnapshot
 
@@ -64,18 +70,9 @@ MSG_MOVE_AS_PLAYED = {
 MSG_NEW_BANK = _("A new bank: the banker sets its amount.")
 MSG_TABLEAU_RESULT = _("{tableau}: {result}")
 MSG_BY_HALF = _("Its half of the table")
-RESULT_LABELS = {
-    Game.CHEMIN_DE_FER: {
-        Winner.PLAYER: _("Ponte"),
-        Winner.BANKER: _("Bank"),
-        Winner.TIE: _("Égalité"),
-    },
-    Game.BACCARA_BANQUE: {
-        Winner.PLAYER: _("Ponte"),
-        Winner.BANKER: _("Bank"),
-        Winner.TIE: _("Égalité"),
-    },
-}
+# The result without the cards, each tableau's in Baccara banque: the ponte's hand, the bank's,
+# or an égalité (void).
+RESULT_LABELS = {Winner.PLAYER: _("Ponte"), Winner.BANKER: _("Bank"), Winner.TIE: _("Égalité")}
 # The kinds of cover a seat may call (suivi only by the seat entitled to it), in the order a
 # host meets them: an ordinary cover first.
 CHEMIN_KINDS = (
@@ -165,9 +162,9 @@ class CoupForm(forms.Form):
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=MAX_HAND_NUMBER)
     idempotency_key = forms.UUIDField(widget=forms.HiddenInput)
     seating = forms.CharField(widget=forms.HiddenInput, required=False, max_length=200)
-    banker_seat = forms.CharField(required=False, max_length=4, label=_("Banker"))
-    bank = forms.CharField(required=False, max_length=STAKE_MAX_LENGTH, label=_("Bank"))
-    co_banker_seat = forms.CharField(required=False, max_length=4, label=_("Co-banker"))
+    banker_seat = forms.CharField(required=False, max_length=4)
+    bank = forms.CharField(required=False, max_length=STAKE_MAX_LENGTH)
+    co_banker_seat = forms.CharField(required=False, max_length=4)
     player_cards = forms.CharField(required=False, max_length=40)
     banker_cards = forms.CharField(required=False, max_length=40)
     second_cards = forms.CharField(required=False, max_length=40)
@@ -181,9 +178,9 @@ class CoupForm(forms.Form):
     banker_choice = forms.CharField(required=False, max_length=10)
     second_choice = forms.CharField(required=False, max_length=10)
     move = forms.CharField(required=False, max_length=10)
-    taken = forms.CharField(required=False, max_length=STAKE_MAX_LENGTH, label=_("Taken out"))
-    suite_seat = forms.CharField(required=False, max_length=4, label=_("Taken by"))
-    suite_amount = forms.CharField(required=False, max_length=STAKE_MAX_LENGTH, label=_("At"))
+    taken = forms.CharField(required=False, max_length=STAKE_MAX_LENGTH)
+    suite_seat = forms.CharField(required=False, max_length=4)
+    suite_amount = forms.CharField(required=False, max_length=STAKE_MAX_LENGTH)
 
     def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -223,13 +220,7 @@ class CoupForm(forms.Form):
         return cls(initial=initial, game=game)
 
     def clean_seating(self) -> dict[int, int] | None:
-        text: str = self.cleaned_data.get("seating", "")
-        if not text:
-            return None
-        try:
-            return {int(seat): int(guest) for seat, guest in (i.split(":") for i in text.split())}
-        except ValueError:
-            raise ValidationError(_("The page's seating is unreadable: reload the page.")) from None
+        return read_seating_token(self.cleaned_data.get("seating", ""))
 
     def _stakes(self) -> list[tuple[int, BetEntry]]:
         data = self.cleaned_data
@@ -332,9 +323,9 @@ def coup_initial(hand: HandSnapshot) -> dict[str, object]:
     else:
         initial |= {"result": hand["winner"], "second_result": coup.get("second_winner", "")}
     way = coup.get("suite_way", "")
-    if coup.get("move") == BankerMove.SUITE and way != "next_in_turn":
+    if coup.get("move") == BankerMove.SUITE and way != SuiteWay.NEXT_IN_TURN:
         initial["suite_seat"] = coup.get("suite_seat") or ""
-        if way == "auctioned":
+        if way == SuiteWay.AUCTIONED:
             initial["suite_amount"] = _amount_text(coup.get("suite_amount"))
     for bet in hand["bets"]:
         if bet["bet_type"] == BankedBet.BANK:
@@ -670,8 +661,7 @@ def coup_panel(
         )
         for seat in sorted(shown)
     ]
-    labels = RESULT_LABELS[game]
-    winners = [(w.value, str(labels[w])) for w in Winner]
+    winners = [(w.value, str(RESULT_LABELS[w])) for w in Winner]
     if game is Game.BACCARA_BANQUE:
         sides = [TABLEAU[0], TABLEAU[1], BANKER]
         names = ["player_cards", "second_cards", "banker_cards"]
@@ -685,7 +675,7 @@ def coup_panel(
     moves = [("", str(MSG_MOVE_AS_PLAYED[game]))] + [
         (move.value, gettext(MOVE_LABELS[move])) for move in MOVES[game]
     ]
-    nobody = gettext("—")
+    nobody = "—"
     return CoupPanel(
         game=game,
         banker=_box(form, "banker_seat", _seat_options(seats, banker, nobody)),

@@ -175,6 +175,16 @@ def seating_token(seating: Mapping[int, int]) -> str:
     return " ".join(f"{seat}:{guest}" for seat, guest in sorted(seating.items()))
 
 
+def read_seating_token(text: str) -> dict[int, int] | None:
+    """The seating a table's form carries (``seating_token``), or ``None`` when it has none."""
+    if not text:
+        return None
+    try:
+        return {int(seat): int(guest) for seat, guest in (i.split(":") for i in text.split())}
+    except ValueError:
+        raise ValidationError(MSG_SEATING_UNREADABLE) from None
+
+
 def stake_text(stake: Decimal) -> str:
     """A stake as the host types it back: 100, 12.50 (no "100.00")."""
     return f"{stake:.0f}" if stake == stake.to_integral_value() else f"{stake:.2f}"
@@ -266,13 +276,7 @@ class HandForm(forms.Form):
         return form
 
     def clean_seating(self) -> dict[int, int] | None:
-        text: str = self.cleaned_data.get("seating", "")
-        if not text:
-            return None
-        try:
-            return {int(seat): int(guest) for seat, guest in (i.split(":") for i in text.split())}
-        except ValueError:
-            raise ValidationError(MSG_SEATING_UNREADABLE) from None
+        return read_seating_token(self.cleaned_data.get("seating", ""))
 
     def _stakes(self) -> list[tuple[str, BetEntry]]:
         return [

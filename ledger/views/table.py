@@ -124,10 +124,11 @@ def _render_table(
     state = table_state(shoe)
     if state.event.is_guest_banked:
         coup_form = form if isinstance(form, CoupForm) else None
-        context = _coup_context(state, coup_form, refill)
+        context, undone = _coup_context(state, coup_form, refill)
     else:
-        context = _bets_context(state, form, repeat=repeat, refill=refill, typed=typed)
-    notice = str(context.pop("undone", "")) or notice
+        hand_form = form if isinstance(form, HandForm) else None
+        context, undone = _bets_context(state, hand_form, repeat=repeat, refill=refill, typed=typed)
+    notice = undone or notice
     seat_of = {seat.guest.pk: seat.seat for seat in state.seats if seat.guest is not None}
     seated = [seat.guest for seat in state.seats if seat.guest is not None]
     over_limit = seated_over_limit(state.event, seated)
@@ -154,51 +155,54 @@ def _render_table(
 
 def _coup_context(
     state: TableState, form: CoupForm | None, refill: HandRevision | None
-) -> dict[str, object]:
+) -> tuple[dict[str, object], str]:
     """The entry of a guest-banked game's coup: the bank as the coup before leaves it, a stake
-    per seat, the cards and the choices the rules give, the banker's move."""
+    per seat, the cards and the choices the rules give, the banker's move; and what an undo
+    that put its coup back in the entry says."""
     event = state.event
     previous = previous_coup(state.shoe, state.next_number)
     occupied = [seat.seat for seat in state.seats if seat.guest is not None]
     prefill = bank_prefill(event.game_kind, previous, occupied)
-    context: dict[str, object] = {}
+    undone = ""
     if form is None and refill is not None:
         hand = cast(HandSnapshot, refill.before)
         form = CoupForm.refilled(hand, game=event.game_kind, seating=state.seating)
-        undone = MSG_HAND_UNDONE.format(number=refill.hand_number)
-        context["undone"] = " ".join([undone, *refill_notes(hand, state.seats)])
+        undone = _undone_notice(refill, hand, state.seats)
     if form is None:
         form = CoupForm.fresh(
             game=event.game_kind, number=state.next_number, seating=state.seating, prefill=prefill
         )
-    context["form"] = form
-    context["coup"] = coup_panel(
+    panel = coup_panel(
         form,
         seats=[(seat.seat, seat.guest) for seat in state.seats],
         suivi_seat=prefill.suivi_seat,
         decks=event.decks,
         note=prefill.note,
     )
-    return context
+    return {"form": form, "coup": panel}, undone
+
+
+def _undone_notice(refill: HandRevision, hand: HandSnapshot, seats: list[SeatState]) -> str:
+    undone = MSG_HAND_UNDONE.format(number=refill.hand_number)
+    return " ".join([undone, *refill_notes(hand, seats)])
 
 
 def _bets_context(
     state: TableState,
-    form: HandForm | CoupForm | None,
+    form: HandForm | None,
     *,
     repeat: bool,
     refill: HandRevision | None,
     typed: Mapping[str, str] | None,
-) -> dict[str, object]:
-    """Punto Banco's entry: a stake box per seat and bet, the card keypad, the result."""
+) -> tuple[dict[str, object], str]:
+    """Punto Banco's entry: a stake box per seat and bet, the card keypad, the result; and
+    what an undo that put its hand back in the entry says."""
     bet_types = state.event.rule_set.offered_bets
-    context: dict[str, object] = {}
-    form = form if isinstance(form, HandForm) else None
+    undone = ""
     if form is None and refill is not None:
         hand = cast(HandSnapshot, refill.before)
         form = HandForm.refilled(hand, bet_types=bet_types, seating=state.seating)
-        undone = MSG_HAND_UNDONE.format(number=refill.hand_number)
-        context["undone"] = " ".join([undone, *refill_notes(hand, state.seats)])
+        undone = _undone_notice(refill, hand, state.seats)
     if form is None:
         stakes = state.repeat_stakes() if repeat else None
         form = HandForm.fresh(
@@ -212,7 +216,7 @@ def _bets_context(
     rows = [
         {"seat": seat, "cells": stake_cells(form, seat.seat, bet_types)} for seat in state.seats
     ]
-    return context | {
+    context: dict[str, object] = {
         "form": form,
         "rows": rows,
         "bet_columns": [
@@ -232,6 +236,7 @@ def _bets_context(
             banker_text=form["banker_cards"].value() or "",
         ),
     }
+    return context, undone
 
 
 def free_seat(seats: list[SeatState], *, after: int | None = None) -> int:
