@@ -10,10 +10,13 @@ from decimal import Decimal
 import pytest
 
 from games import services as game_services
+from games.banked import CoupTerms
+from games.entry import BetEntry, HandEntry
 from games.payouts import RuleSet
 from ledger import services
 from ledger.models import Bet, Coup
-from tests.browser.conftest import NAMES, open_table
+from tests.browser.conftest import NAMES, new_page, open_table
+from tests.browser.test_look import problems
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -82,3 +85,35 @@ def test_a_refused_coup_says_why_beside_the_stake_on_the_phone(phone, host, chem
     row_error.wait_for()
     assert phone.evaluate(FITS)
     assert not Coup.objects.exists()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_coup_table_and_a_coup_s_page_pass_axe_with_44_pixel_targets(
+    browser, host, chemin_table, scheme
+):
+    base_url, shoe = chemin_table
+    services.hand_record(
+        shoe=shoe, number=1, by=host,
+        entry=HandEntry(result="banker", bets=(BetEntry(2, "banco_solo", "100"),),
+                        coup=CoupTerms(banker_seat=1, bank="100")),
+    )  # fmt: skip
+    page = new_page(browser, 360, 740, has_touch=True, color_scheme=scheme)
+    open_table(page, base_url, shoe, host)
+    page.locator("#coup-form [name=player_cards]").fill("2 3")
+    page.locator("#coup-form [name=banker_cards]").fill("10 6")
+    page.locator("#coup-step [name=ponte_choice]").first.wait_for(state="attached")
+    assert problems(page) == []
+    small = page.eval_on_selector_all(
+        "#coup-form button, #coup-form select, #coup-form input:not([type=hidden], "
+        ".outcome input, .choice-button input, .move-choice input), #coup-form .outcome, "
+        "#coup-form .choice-button, #coup-form .move-choice",
+        """(controls) => controls.filter((control) => control.checkVisibility())
+            .map((control) => [control.outerHTML.slice(0, 60), control.getBoundingClientRect()])
+            .filter(([html, box]) => box.height < 44 || box.width < 44)
+            .map(([html, box]) => `${html} ${Math.round(box.width)}×${Math.round(box.height)}`)""",
+    )
+    assert small == []
+    page.goto(f"{base_url}/hands/{Coup.objects.get().hand_id}/")
+    assert problems(page) == []
+    assert page.evaluate(FITS)
+    page.context.close()
