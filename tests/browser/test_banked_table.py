@@ -15,7 +15,7 @@ from games.entry import BetEntry, HandEntry
 from games.payouts import RuleSet
 from ledger import services
 from ledger.models import Bet, Coup
-from tests.browser.conftest import NAMES, new_page, open_table
+from tests.browser.conftest import NAMES, log_in, new_page, open_table
 from tests.browser.test_look import problems
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -117,3 +117,15 @@ def test_the_coup_table_and_a_coup_s_page_pass_axe_with_44_pixel_targets(
     assert problems(page) == []
     assert page.evaluate(FITS)
     page.context.close()
+
+
+def test_the_event_form_shows_each_game_its_own_terms_on_a_phone(phone, host, live_server):
+    log_in(phone, live_server.url, host.username)
+    phone.goto(f"{live_server.url}/events/new/")
+    terms = ("[name=taxe]", "[name=taxe_rate]", "[name=shoe_charge]", "[name=banco]")
+    assert [phone.is_visible(box) for box in terms] == [False] * 4  # Punto Banco: none
+    phone.select_option("[name=game]", "chemin_de_fer")
+    assert [phone.is_visible(box) for box in terms] == [True, True, True, False]
+    phone.select_option("[name=game]", "baccara_banque")
+    assert [phone.is_visible(box) for box in terms] == [True, False, False, True]
+    assert phone.evaluate(FITS)
