@@ -711,10 +711,11 @@ def _check_seen_seating(
     seen: Mapping[int, int], seated: dict[int, Guest], entry: HandEntry
 ) -> None:
     changed: list[str] = []
-    typed = [bet.seat for bet in entry.bets]
-    if entry.coup is not None:  # the bank's seats count like the stakes'
-        typed += [entry.coup.banker_seat, entry.coup.co_banker_seat or ""]
-    seats = {seat for value in typed if (seat := read_seat(value)) is not None}
+    named = [bet.seat for bet in entry.bets]
+    if entry.coup is not None:  # the bank's seats too: a bank is a stake
+        terms = entry.coup
+        named += [terms.banker_seat, terms.co_banker_seat or "", terms.suite_seat or ""]
+    seats = {seat for value in named if (seat := read_seat(value)) is not None}
     for seat in sorted(seats):
         now = seated.get(seat)
         if (now.pk if now else None) == seen.get(seat):

@@ -65,6 +65,7 @@ LAYERS = {
     **dict.fromkeys(
         (
             "forms",
+            "coup_forms",
             "tables",
             "report_tables",
             "filters",
