@@ -95,7 +95,7 @@ def event_create(
     )
     _check_texts(event)
     event.full_clean()
-    _check_cut(event)
+    check_cut(event)
     event.save()
     return event
 
@@ -196,7 +196,7 @@ def event_update(*, event: Event, by: Actor, **changes: Any) -> Event:
         setattr(event, name, value)
     _check_texts(event)
     event.full_clean()
-    _check_cut(event)
+    check_cut(event)
     event.save(update_fields=sorted(changed))
     return event
 
@@ -207,7 +207,7 @@ def _frozen_message(event: Event, name: str) -> str:
     return MSG_FROZEN_AFTER_FIRST_HAND.format(field=capfirst(_event_field(name).verbose_name))
 
 
-def _check_cut(event: Event) -> None:
+def check_cut(event: Event) -> None:
     """A guest-banked game takes one of its own cuts (Chemin de fer's taxe or table charge,
     Baccara banque's on capital or on winnings), never the other game's."""
     cuts = GAME_CUTS.get(event.game_kind)

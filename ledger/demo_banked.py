@@ -232,13 +232,10 @@ def load_demo_chemin(*, by: Actor) -> Event:
         table_min=MINIMUM_BANCO,
         table_max=Decimal(5000),
         hands_per_shoe=COUPS,
+        game=Game.CHEMIN_DE_FER.value,
+        taxe=Event.Cut.PERCENT,
+        taxe_rate=Decimal("0.05"),
     )
-    # The game and its cut are the event's before any coup (the event form sets them; the
-    # service that creates an event takes them once the table's work is in).
-    Event.objects.filter(pk=event.pk).update(
-        game=Game.CHEMIN_DE_FER.value, taxe=Event.Cut.PERCENT, taxe_rate=Decimal("0.05")
-    )
-    event.refresh_from_db()
     guests = {name: services.event_guest_add(event=event, name=name, by=by) for name in GUESTS}
     shoe = game_services.shoe_start(event=event, by=by)
     for seat, name in zip(SEATS, GUESTS, strict=False):

@@ -17,6 +17,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games.banked import Game
 from games.cards import MAX_DECKS, MIN_DECKS
 from games.chips import MAX_CHIPS
 from games.entry import SEATS, BetEntry, HandEntry, Problem, TableRules, read_amount
@@ -30,7 +31,9 @@ from games.services import (
     EVENT_FIELDS_OPEN_AFTER_FIRST_HAND,
     GAME_CUTS,
     MSG_GAME_AFTER_FIRST_HAND,
+    check_cut,
 )
+from ledger.imports import BankedGame
 from ledger.models import Guest, Settlement
 from ledger.services import MSG_VOID_REASON, HandSnapshot
 
@@ -612,3 +615,40 @@ def stake_cells(
             }
         )
     return cells
+
+
+class ScoresheetGameForm(forms.ModelForm[Event]):
+    """The night's game and, for a guest-banked one, its cut and how it settles: the event's
+    own fields, beside the upload's :class:`ledger.forms.ScoresheetForm`."""
+
+    class Meta:
+        model = Event
+        fields = ["game", "taxe", "taxe_rate", "shoe_charge", "banco", "clearing"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            field.required = False  # left out: the event's default (Punto Banco)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        for name in self.Meta.fields:
+            if data.get(name) in (None, "") and name not in self.errors:
+                data[name] = getattr(self.instance, name)  # a new event's default
+        if "game" not in self.errors and "taxe" not in self.errors:
+            try:  # the cut a game takes, as event_create checks it
+                check_cut(Event(game=data["game"], taxe=data["taxe"]))
+            except ValidationError as wrong:
+                self.add_error(None, wrong)
+        return data
+
+    def banked_game(self) -> BankedGame | None:
+        """The guest-banked game chosen (``None``: Punto Banco)."""
+        data = self.cleaned_data
+        game = Game(data["game"])
+        if not game.guest_banked:
+            return None
+        return BankedGame(
+            game, taxe=data["taxe"], taxe_rate=data["taxe_rate"],
+            shoe_charge=data["shoe_charge"], banco=data["banco"], clearing=data["clearing"],
+        )  # fmt: skip

@@ -899,13 +899,8 @@ def _night(
         name=name, date=on, rules=table.rules, by=by, decks=table.decks,
         yen_per_chip=yen_per_chip, table_min=table.table_min, table_max=table.table_max,
         hands_per_shoe=max(number for _shoe, number in numbers),
+        **(game.fields() if game is not None else {}),  # type: ignore[arg-type]
     )  # fmt: skip
-    if game is not None:
-        # The event is new and has no hand: its game is chosen as it would be on creation.
-        for field_name, value in game.fields().items():
-            setattr(event, field_name, value)
-        event.full_clean()
-        event.save(update_fields=list(game.fields()))
     guests, created = _guests_by_key(names)
     EventGuest.objects.bulk_create(EventGuest(event=event, guest=g) for g in guests.values())
     now = timezone.now()

@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from django import forms
 from django.contrib import messages
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
 from games.banked import Game
 from games.forms import RuleSetForm
 from games.models import Event
 from ledger.exports import workbook_bytes, xlsx_response
-from ledger.forms import ScoresheetForm
+from ledger.forms import ScoresheetForm, ScoresheetGameForm
 from ledger.imports import (
     COUP_SHEET_COLUMNS,
-    BankedGame,
     Imported,
     ScoresheetInvalid,
     ScoresheetUnreadable,
@@ -31,58 +26,11 @@ from ledger.imports import (
 )
 from shoebook.roles import AuthenticatedHttpRequest, host_required
 
-MSG_CUT_CHEMIN = gettext_lazy(
-    "Chemin de fer's cut is a share of each winning bank or a table charge per shoe."
-)
-MSG_CUT_BANQUE = gettext_lazy(
-    "Baccara banque's cut is 5% of the capital brought in or a share of the bank's winnings."
-)
-CUTS = {
-    Game.CHEMIN_DE_FER: ((Event.Cut.PERCENT, Event.Cut.PER_SHOE), MSG_CUT_CHEMIN),
-    Game.BACCARA_BANQUE: ((Event.Cut.CAPITAL, Event.Cut.WINNINGS), MSG_CUT_BANQUE),
-}
 TEMPLATE_NAMES = {
     Game.PUNTO_BANCO: "scoresheet-template.csv",
     Game.CHEMIN_DE_FER: "scoresheet-chemin-de-fer.csv",
     Game.BACCARA_BANQUE: "scoresheet-baccara-banque.csv",
 }
-
-
-class ScoresheetGameForm(forms.ModelForm[Event]):
-    """The night's game and, for a guest-banked one, its cut and how it settles: the event's
-    own fields, beside the upload's :class:`ledger.forms.ScoresheetForm`."""
-
-    class Meta:
-        model = Event
-        fields = ["game", "taxe", "taxe_rate", "shoe_charge", "banco", "clearing"]
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        for field in self.fields.values():
-            field.required = False  # left out: the event's default (Punto Banco)
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        for name in self.Meta.fields:
-            if data.get(name) in (None, "") and name not in self.errors:
-                data[name] = getattr(self.instance, name)  # a new event's default
-        game, cut = data.get("game"), data.get("taxe")
-        if game in CUTS and cut is not None:
-            allowed, message = CUTS[Game(game)]
-            if cut not in allowed:
-                self.add_error("taxe", message)
-        return data
-
-    def banked_game(self) -> BankedGame | None:
-        """The guest-banked game chosen (``None``: Punto Banco)."""
-        data = self.cleaned_data
-        game = Game(data["game"])
-        if not game.guest_banked:
-            return None
-        return BankedGame(
-            game, taxe=data["taxe"], taxe_rate=data["taxe_rate"],
-            shoe_charge=data["shoe_charge"], banco=data["banco"], clearing=data["clearing"],
-        )  # fmt: skip
 
 
 @host_required

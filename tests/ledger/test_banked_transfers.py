@@ -24,6 +24,7 @@ from games.entry import TableRules
 from games.messages import RuleError
 from games.models import Event, Hand
 from games.payouts import RuleSet
+from games.services import MSG_CUT_OF_OTHER_GAME
 from ledger.exports import workbook_bytes
 from ledger.imports import (
     BankedGame,
@@ -391,7 +392,12 @@ def test_the_upload_page_refuses_a_cut_of_the_other_game(client, host):
         upload_fields(csv_of(CHEMIN_HEADER, CHEMIN_ROWS), taxe="capital"),
     )
     assert response.status_code == 200
-    assert "Chemin de fer&#x27;s cut is a share of each winning bank" in response.content.decode()
+    labels = dict(Event.Cut.choices)
+    expected = MSG_CUT_OF_OTHER_GAME.format(
+        game="Chemin de fer", cut=labels["capital"], first=labels["percent"],
+        second=labels["per_shoe"],
+    )  # fmt: skip
+    assert escape(expected) in response.content.decode()
     assert not Event.objects.exists()
 
 
