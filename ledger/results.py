@@ -4,6 +4,10 @@ Reads only. Every function runs a fixed number of queries, however many hands, s
 there are: sums are done by the database, the rest in Python over those few result rows. Sums
 within one event read the bets; sums across events read ``GuestEventResult`` (the bets' totals
 per guest and event, recomputed by the services on every write).
+
+A guest's balance is their net results plus what they settled: settlements with the house and,
+at a guest-banked night, transfers (``Transfer``) — the payer paid (like a settlement of theirs),
+the payee received (like the house paying them), whoever the other side was.
 """
 
 from __future__ import annotations
@@ -17,8 +21,10 @@ from typing import Any
 
 from django.db.models import Count, Max, Min, Q, QuerySet, Sum
 
+from games.chemin_bank import BankerMove
 from games.models import Event, Hand, Shoe
-from ledger.models import Bet, Charge, Guest, GuestEventResult, Settlement
+from games.payouts import BankedBet
+from ledger.models import Bet, Charge, Coup, Guest, GuestEventResult, Settlement, Transfer
 from ledger.money import ZERO, money_sum, to_yen
 
 MONEY_FIELDS = ("stake", "gross", "commission", "net")
@@ -208,33 +214,73 @@ def _per_guest(
     return dict(rows.values_list("guest_id").annotate(n=money_sum(column)).order_by())
 
 
+def transfers_per_guest_and_event(
+    transfers: QuerySet[Transfer],
+) -> tuple[dict[int, dict[int, Decimal]], dict[int, Decimal]]:
+    """What each guest paid less what they received among ``transfers``, per event (signed like
+    a settlement: paying raises the balance), and each event's rate. Two queries."""
+    chips: dict[int, dict[int, Decimal]] = defaultdict(lambda: defaultdict(lambda: ZERO))
+    rates: dict[int, Decimal] = {}
+    for side, sign in (("payer_id", 1), ("payee_id", -1)):
+        sums = (
+            transfers.filter(**{f"{side}__isnull": False})
+            .values(side, "event_id", "event__yen_per_chip")
+            .annotate(n=money_sum("amount"))
+            .order_by()
+        )
+        for row in sums:
+            chips[row[side]][row["event_id"]] += sign * row["n"]
+            rates[row["event_id"]] = row["event__yen_per_chip"]
+    return chips, rates
+
+
+def transfers_per_guest(transfers: QuerySet[Transfer]) -> dict[int, Decimal]:
+    """What each guest paid less what they received among ``transfers``. Two queries."""
+    chips, _rates = transfers_per_guest_and_event(transfers)
+    return {guest_id: sum(by_event.values(), ZERO) for guest_id, by_event in chips.items()}
+
+
+def _guests_transfers(guest_ids: Any) -> QuerySet[Transfer]:
+    """The transfers some guests paid or received (``guest_ids``: ids or a query of them)."""
+    return Transfer.objects.filter(Q(payer__in=guest_ids) | Q(payee__in=guest_ids))
+
+
 def guest_balance_through(*, guest_id: int, event: Event) -> Decimal:
     """A guest's balance in chips after ``event`` (its line's ``after`` in the settlement list):
-    results and settlements of that event and the ones before it. Two sums."""
+    results, settlements and transfers of that event and the ones before it. Three sums."""
     return _balance(guest_id, Event.objects.filter(_before(event) | Q(pk=event.pk)))
 
 
 def guest_balance_now(*, guest_id: int) -> Decimal:
-    """A guest's balance in chips as it stands: every result and every settlement. Two sums."""
+    """A guest's balance in chips as it stands: every result, settlement and transfer. Three
+    sums."""
     return _balance(guest_id)
 
 
 def _balance(guest_id: int, events: QuerySet[Event] | None = None) -> Decimal:
     results = GuestEventResult.objects.filter(guest_id=guest_id)
     settlements = Settlement.objects.filter(guest_id=guest_id)
+    transfers = Transfer.objects.filter(Q(payer_id=guest_id) | Q(payee_id=guest_id))
     if events is not None:
-        results, settlements = (
+        results, settlements, transfers = (
             results.filter(event__in=events),
             settlements.filter(event__in=events),
+            transfers.filter(event__in=events),
         )
     result: Decimal = results.aggregate(n=money_sum("net"))["n"]
     settled: Decimal = settlements.aggregate(n=money_sum("amount"))["n"]
-    return result + settled
+    moved = transfers.aggregate(
+        paid=money_sum("amount", filter=Q(payer_id=guest_id)),
+        received=money_sum("amount", filter=Q(payee_id=guest_id)),
+    )
+    paid: Decimal = moved["paid"]
+    received: Decimal = moved["received"]
+    return result + settled + paid - received
 
 
 def event_settlement(event: Event) -> list[SettlementLine]:
     """Who owes the house and whom the house owes after this event, counting what they carried
-    in from earlier events and what was settled at this one."""
+    in from earlier events and what was settled at this one (settlements and transfers)."""
     on_the_list = Guest.objects.filter(events=event)
     earlier = Event.objects.filter(_before(event))
     results = GuestEventResult.objects.filter(guest__in=on_the_list)
@@ -247,11 +293,22 @@ def event_settlement(event: Event) -> list[SettlementLine]:
     settled_chips, settled_rates = _per_guest_and_event(
         settlements.filter(event__in=earlier), "amount"
     )
-    rates |= settled_rates
+    transfers = _guests_transfers(on_the_list).filter(Q(event=event) | Q(event__in=earlier))
+    transfer_chips, transfer_rates = transfers_per_guest_and_event(transfers)
+    rates |= settled_rates | transfer_rates
+
+    def transferred(guest_id: int, *, before: bool) -> Decimal:
+        by_event = transfer_chips.get(guest_id, {})
+        return sum(
+            (amount for event_id, amount in by_event.items() if (event_id != event.pk) == before),
+            ZERO,
+        )
 
     def yen_before(guest_id: int) -> Decimal:
         chips: dict[int, Decimal] = defaultdict(lambda: ZERO)
-        for source in (results_chips.get(guest_id, {}), settled_chips.get(guest_id, {})):
+        by_event = transfer_chips.get(guest_id, {})
+        moved = {e: amount for e, amount in by_event.items() if e != event.pk}
+        for source in (results_chips.get(guest_id, {}), settled_chips.get(guest_id, {}), moved):
             for event_id, amount in source.items():
                 chips[event_id] += amount
         return yen_of(chips, rates)
@@ -260,9 +317,11 @@ def event_settlement(event: Event) -> list[SettlementLine]:
         SettlementLine(
             guest_id=guest.pk,
             name=guest.name,
-            before=results_before.get(guest.pk, ZERO) + settled_before.get(guest.pk, ZERO),
+            before=results_before.get(guest.pk, ZERO)
+            + settled_before.get(guest.pk, ZERO)
+            + transferred(guest.pk, before=True),
             result=tonight.get(guest.pk, ZERO),
-            settled=settled_tonight.get(guest.pk, ZERO),
+            settled=settled_tonight.get(guest.pk, ZERO) + transferred(guest.pk, before=False),
             yen_per_chip=event.yen_per_chip,
             before_yen=yen_before(guest.pk),
             credit_limit=guest.credit_limit,
@@ -307,7 +366,7 @@ def event_settlement_rows(event: Event) -> list[SettlementRow]:
 
 def seated_over_limit(event: Event, guests: list[Guest]) -> list[tuple[Guest, Decimal]]:
     """Those of ``guests`` (seated at a table of ``event``) who owe the house more than their
-    credit limit, with their balance in chips after the event so far. Two queries when any of
+    credit limit, with their balance in chips after the event so far. Four queries when any of
     them has a limit, none otherwise."""
     limited = {guest.pk: guest for guest in guests if guest.credit_limit is not None}
     if not limited:
@@ -320,6 +379,10 @@ def seated_over_limit(event: Event, guests: list[Guest]) -> list[tuple[Guest, De
     ):
         for guest_id, amount in _per_guest(rows, column).items():
             balances[guest_id] += amount
+    for guest_id, amount in transfers_per_guest(
+        _guests_transfers(list(limited)).filter(event__in=upto)
+    ).items():
+        balances[guest_id] += amount
     return [
         (guest, balances[guest.pk])
         for guest in limited.values()
@@ -373,6 +436,19 @@ def guest_history(guest: Guest) -> GuestHistory:
     settled: dict[int, Decimal] = defaultdict(lambda: ZERO)
     for settlement in settlements:
         settled[settlement.event_id] += settlement.amount
+    # Transfers to and from other guests (or the house) at guest-banked nights: settled too.
+    moved = (
+        Transfer.objects.filter(Q(payer=guest) | Q(payee=guest))
+        .values("event_id")
+        .annotate(
+            paid=money_sum("amount", filter=Q(payer=guest)),
+            received=money_sum("amount", filter=Q(payee=guest)),
+        )
+        .values_list("event_id", "paid", "received")
+        .order_by()
+    )
+    for event_id, paid, received in moved:
+        settled[event_id] += paid - received
     # A tournament's entry fees, rebuys, add-ons and prizes: the guest's result at its night.
     charged = dict(
         Charge.objects.filter(guest=guest)
@@ -396,7 +472,7 @@ def guest_history(guest: Guest) -> GuestHistory:
 
 
 def guest_balances() -> dict[int, Decimal]:
-    """Every guest's balance in chips: results plus settlements, over all time."""
+    """Every guest's balance in chips: results plus settlements and transfers, over all time."""
     balances: dict[int, Decimal] = defaultdict(lambda: ZERO)
     for rows, column in (
         (GuestEventResult.objects.all(), "net"),
@@ -404,6 +480,8 @@ def guest_balances() -> dict[int, Decimal]:
     ):
         for guest_id, amount in _per_guest(rows, column).items():
             balances[guest_id] += amount
+    for guest_id, amount in transfers_per_guest(Transfer.objects.all()).items():
+        balances[guest_id] += amount
     return dict(balances)
 
 
@@ -490,3 +568,76 @@ def house_rows(events: QuerySet[Event]) -> list[HouseRow]:
         HouseRow(event, money.get(event.pk, Figures()), *pace.get(event.pk, (0, None, None)))
         for event in ordered
     ]
+
+
+# --- guest-banked nights: who held the bank ----------------------------------------------------
+
+
+@dataclass
+class BankerStint:
+    """A guest holding the bank: the coups of one shoe in a row with the same banker, until he
+    gives it up (passes it, sells it as a suite, retires) or it goes to someone else."""
+
+    shoe: int  # the shoe's number
+    banker_id: int
+    banker: str
+    co_bankers: list[str]  # who shared the bank at some coup of the stint, in order
+    first_coup: int  # hand numbers in the shoe
+    last_coup: int
+    coups: int
+    bank_start: Decimal  # on the table before the first coup
+    bank_end: Decimal  # after the last: kept, taken off (retired), or nothing (lost)
+    net: Decimal  # the bank's bets (banker and co-banker), after the house's cut
+    house_cut: Decimal
+
+
+def banker_stints(event: Event) -> list[BankerStint]:
+    """Each stint at the bank of a guest-banked night, by shoe and coup. Two queries."""
+    coups = (
+        Coup.objects.filter(event=event)
+        .values(
+            "hand_id", "hand__shoe__number", "hand__number", "banker_id", "banker__name",
+            "co_banker__name", "bank", "bank_after", "house_cut", "move",
+        )
+        .order_by("hand__shoe__number", "hand__number")
+    )  # fmt: skip
+    bank_nets = dict(
+        Bet.objects.filter(event=event, bet_type=BankedBet.BANK)
+        .values_list("hand_id")
+        .annotate(n=money_sum("net"))
+        .order_by()
+    )
+    stints: list[BankerStint] = []
+    kept = False  # the coup before kept the bank for the coup after
+    for coup in coups:
+        stint = stints[-1] if stints else None
+        if (
+            stint is None
+            or not kept
+            or stint.shoe != coup["hand__shoe__number"]
+            or stint.banker_id != coup["banker_id"]
+        ):
+            stint = BankerStint(
+                shoe=coup["hand__shoe__number"],
+                banker_id=coup["banker_id"],
+                banker=coup["banker__name"],
+                co_bankers=[],
+                first_coup=coup["hand__number"],
+                last_coup=coup["hand__number"],
+                coups=0,
+                bank_start=coup["bank"],
+                bank_end=coup["bank"],
+                net=ZERO,
+                house_cut=ZERO,
+            )
+            stints.append(stint)
+        co_banker = coup["co_banker__name"]
+        if co_banker is not None and co_banker not in stint.co_bankers:
+            stint.co_bankers.append(co_banker)
+        stint.last_coup = coup["hand__number"]
+        stint.coups += 1
+        stint.bank_end = coup["bank_after"]
+        stint.net += bank_nets.get(coup["hand_id"], ZERO)
+        stint.house_cut += coup["house_cut"]
+        kept = coup["move"] == BankerMove.KEEP
+    return stints

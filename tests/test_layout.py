@@ -41,6 +41,7 @@ LAYERS = {
     **dict.fromkeys(
         (
             "services",
+            "transfers",
             "coups",
             "selectors",
             "results",
