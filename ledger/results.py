@@ -19,9 +19,22 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, Max, Min, Q, QuerySet, Sum
+from django.db.models import (
+    Case,
+    Count,
+    ExpressionWrapper,
+    F,
+    Max,
+    Min,
+    Q,
+    QuerySet,
+    Sum,
+    Value,
+    When,
+)
 
 from games.chemin_bank import BankerMove
+from games.chips import MoneyField
 from games.models import Event, Hand, Shoe
 from games.payouts import BankedBet
 from ledger.models import Bet, Charge, Coup, Guest, GuestEventResult, Settlement, Transfer
@@ -214,53 +227,70 @@ def _per_guest(
     return dict(rows.values_list("guest_id").annotate(n=money_sum(column)).order_by())
 
 
-def transfers_per_guest_and_event(
-    transfers: QuerySet[Transfer],
+def settled_per_guest_and_event(
+    settlements: QuerySet[Settlement], transfers: QuerySet[Transfer]
 ) -> tuple[dict[int, dict[int, Decimal]], dict[int, Decimal]]:
-    """What each guest paid less what they received among ``transfers``, per event (signed like
-    a settlement: paying raises the balance), and each event's rate. Two queries."""
+    """What each guest settled per event among ``settlements`` and ``transfers`` — a
+    settlement's amount (what the guest paid the house), a transfer's amount for its payer and
+    minus it for its payee, whoever the other side was — and each event's rate. One query."""
+    columns = ("event_id", "event__yen_per_chip")
+    paid = transfers.filter(payer__isnull=False).values_list("payer_id", *columns)
+    received = transfers.filter(payee__isnull=False).values_list("payee_id", *columns)
+    rows = (
+        settlements.values_list("guest_id", *columns)
+        .annotate(n=money_sum("amount"))
+        .order_by()
+        .union(
+            paid.annotate(n=money_sum("amount")).order_by(),
+            received.annotate(
+                n=Sum(_MINUS_AMOUNT, default=0, output_field=MoneyField())
+            ).order_by(),
+            all=True,
+        )
+    )
     chips: dict[int, dict[int, Decimal]] = defaultdict(lambda: defaultdict(lambda: ZERO))
     rates: dict[int, Decimal] = {}
-    for side, sign in (("payer_id", 1), ("payee_id", -1)):
-        sums = (
-            transfers.filter(**{f"{side}__isnull": False})
-            .values(side, "event_id", "event__yen_per_chip")
-            .annotate(n=money_sum("amount"))
-            .order_by()
-        )
-        for row in sums:
-            chips[row[side]][row["event_id"]] += sign * row["n"]
-            rates[row["event_id"]] = row["event__yen_per_chip"]
+    for guest_id, event_id, rate, amount in rows:
+        chips[guest_id][event_id] += amount
+        rates[event_id] = rate
     return chips, rates
 
 
-def transfers_per_guest(transfers: QuerySet[Transfer]) -> dict[int, Decimal]:
-    """What each guest paid less what they received among ``transfers``. Two queries."""
-    chips, _rates = transfers_per_guest_and_event(transfers)
+# Minus a money column, still in cents (the sum reads it back as chips).
+_MINUS_AMOUNT = ExpressionWrapper(F("amount") * Value(-1), output_field=MoneyField())
+_NOTHING = Sum(Value(0), default=0, output_field=MoneyField())  # a money column of zeros
+
+
+def settled_per_guest(
+    settlements: QuerySet[Settlement], transfers: QuerySet[Transfer]
+) -> dict[int, Decimal]:
+    """What each guest settled among ``settlements`` and ``transfers`` (see
+    :func:`settled_per_guest_and_event`). One query."""
+    chips, _rates = settled_per_guest_and_event(settlements, transfers)
     return {guest_id: sum(by_event.values(), ZERO) for guest_id, by_event in chips.items()}
 
 
-def _guests_transfers(guest_ids: Any) -> QuerySet[Transfer]:
-    """The transfers some guests paid or received (``guest_ids``: ids or a query of them)."""
-    return Transfer.objects.filter(Q(payer__in=guest_ids) | Q(payee__in=guest_ids))
+def _transfers_of(guests: Any) -> QuerySet[Transfer]:
+    """The transfers some guests paid or received (``guests``: ids, guests or a query)."""
+    return Transfer.objects.filter(Q(payer__in=guests) | Q(payee__in=guests))
 
 
 def guest_balance_through(*, guest_id: int, event: Event) -> Decimal:
     """A guest's balance in chips after ``event`` (its line's ``after`` in the settlement list):
-    results, settlements and transfers of that event and the ones before it. Three sums."""
+    results, settlements and transfers of that event and the ones before it. Two queries."""
     return _balance(guest_id, Event.objects.filter(_before(event) | Q(pk=event.pk)))
 
 
 def guest_balance_now(*, guest_id: int) -> Decimal:
-    """A guest's balance in chips as it stands: every result, settlement and transfer. Three
-    sums."""
+    """A guest's balance in chips as it stands: every result, settlement and transfer. Two
+    queries."""
     return _balance(guest_id)
 
 
 def _balance(guest_id: int, events: QuerySet[Event] | None = None) -> Decimal:
     results = GuestEventResult.objects.filter(guest_id=guest_id)
     settlements = Settlement.objects.filter(guest_id=guest_id)
-    transfers = Transfer.objects.filter(Q(payer_id=guest_id) | Q(payee_id=guest_id))
+    transfers = _transfers_of([guest_id])
     if events is not None:
         results, settlements, transfers = (
             results.filter(event__in=events),
@@ -268,37 +298,28 @@ def _balance(guest_id: int, events: QuerySet[Event] | None = None) -> Decimal:
             transfers.filter(event__in=events),
         )
     result: Decimal = results.aggregate(n=money_sum("net"))["n"]
-    settled: Decimal = settlements.aggregate(n=money_sum("amount"))["n"]
-    moved = transfers.aggregate(
-        paid=money_sum("amount", filter=Q(payer_id=guest_id)),
-        received=money_sum("amount", filter=Q(payee_id=guest_id)),
-    )
-    paid: Decimal = moved["paid"]
-    received: Decimal = moved["received"]
-    return result + settled + paid - received
+    return result + settled_per_guest(settlements, transfers).get(guest_id, ZERO)
 
 
 def event_settlement(event: Event) -> list[SettlementLine]:
     """Who owes the house and whom the house owes after this event, counting what they carried
-    in from earlier events and what was settled at this one (settlements and transfers)."""
+    in from earlier events and what was settled at this one (settlements, and the transfers of
+    a guest-banked night)."""
     on_the_list = Guest.objects.filter(events=event)
     earlier = Event.objects.filter(_before(event))
     results = GuestEventResult.objects.filter(guest__in=on_the_list)
-    settlements = Settlement.objects.filter(guest__in=on_the_list)
     results_before = _per_guest(results.filter(event__in=earlier), "net")
-    settled_before = _per_guest(settlements.filter(event__in=earlier), "amount")
     tonight = _per_guest(results.filter(event=event), "net")
-    settled_tonight = _per_guest(settlements.filter(event=event), "amount")
     results_chips, rates = _per_guest_and_event(results.filter(event__in=earlier), "net")
-    settled_chips, settled_rates = _per_guest_and_event(
-        settlements.filter(event__in=earlier), "amount"
+    upto = Q(event=event) | Q(event__in=earlier)
+    settled_chips, settled_rates = settled_per_guest_and_event(
+        Settlement.objects.filter(upto, guest__in=on_the_list),
+        _transfers_of(on_the_list).filter(upto),
     )
-    transfers = _guests_transfers(on_the_list).filter(Q(event=event) | Q(event__in=earlier))
-    transfer_chips, transfer_rates = transfers_per_guest_and_event(transfers)
-    rates |= settled_rates | transfer_rates
+    rates |= settled_rates
 
-    def transferred(guest_id: int, *, before: bool) -> Decimal:
-        by_event = transfer_chips.get(guest_id, {})
+    def settled(guest_id: int, *, before: bool) -> Decimal:
+        by_event = settled_chips.get(guest_id, {})
         return sum(
             (amount for event_id, amount in by_event.items() if (event_id != event.pk) == before),
             ZERO,
@@ -306,22 +327,19 @@ def event_settlement(event: Event) -> list[SettlementLine]:
 
     def yen_before(guest_id: int) -> Decimal:
         chips: dict[int, Decimal] = defaultdict(lambda: ZERO)
-        by_event = transfer_chips.get(guest_id, {})
-        moved = {e: amount for e, amount in by_event.items() if e != event.pk}
-        for source in (results_chips.get(guest_id, {}), settled_chips.get(guest_id, {}), moved):
+        for source in (results_chips.get(guest_id, {}), settled_chips.get(guest_id, {})):
             for event_id, amount in source.items():
-                chips[event_id] += amount
+                if event_id != event.pk:
+                    chips[event_id] += amount
         return yen_of(chips, rates)
 
     lines = [
         SettlementLine(
             guest_id=guest.pk,
             name=guest.name,
-            before=results_before.get(guest.pk, ZERO)
-            + settled_before.get(guest.pk, ZERO)
-            + transferred(guest.pk, before=True),
+            before=results_before.get(guest.pk, ZERO) + settled(guest.pk, before=True),
             result=tonight.get(guest.pk, ZERO),
-            settled=settled_tonight.get(guest.pk, ZERO) + transferred(guest.pk, before=False),
+            settled=settled(guest.pk, before=False),
             yen_per_chip=event.yen_per_chip,
             before_yen=yen_before(guest.pk),
             credit_limit=guest.credit_limit,
@@ -366,23 +384,21 @@ def event_settlement_rows(event: Event) -> list[SettlementRow]:
 
 def seated_over_limit(event: Event, guests: list[Guest]) -> list[tuple[Guest, Decimal]]:
     """Those of ``guests`` (seated at a table of ``event``) who owe the house more than their
-    credit limit, with their balance in chips after the event so far. Four queries when any of
+    credit limit, with their balance in chips after the event so far. Two queries when any of
     them has a limit, none otherwise."""
     limited = {guest.pk: guest for guest in guests if guest.credit_limit is not None}
     if not limited:
         return []
     upto = Event.objects.filter(_before(event) | Q(pk=event.pk))
     balances: dict[int, Decimal] = defaultdict(lambda: ZERO)
-    for rows, column in (
-        (GuestEventResult.objects.filter(event__in=upto, guest_id__in=limited), "net"),
-        (Settlement.objects.filter(event__in=upto, guest_id__in=limited), "amount"),
-    ):
-        for guest_id, amount in _per_guest(rows, column).items():
+    results = GuestEventResult.objects.filter(event__in=upto, guest_id__in=limited)
+    settled = settled_per_guest(
+        Settlement.objects.filter(event__in=upto, guest_id__in=limited),
+        _transfers_of(list(limited)).filter(event__in=upto),
+    )
+    for source in (_per_guest(results, "net"), settled):
+        for guest_id, amount in source.items():
             balances[guest_id] += amount
-    for guest_id, amount in transfers_per_guest(
-        _guests_transfers(list(limited)).filter(event__in=upto)
-    ).items():
-        balances[guest_id] += amount
     return [
         (guest, balances[guest.pk])
         for guest in limited.values()
@@ -436,26 +452,25 @@ def guest_history(guest: Guest) -> GuestHistory:
     settled: dict[int, Decimal] = defaultdict(lambda: ZERO)
     for settlement in settlements:
         settled[settlement.event_id] += settlement.amount
-    # Transfers to and from other guests (or the house) at guest-banked nights: settled too.
-    moved = (
-        Transfer.objects.filter(Q(payer=guest) | Q(payee=guest))
-        .values("event_id")
-        .annotate(
-            paid=money_sum("amount", filter=Q(payer=guest)),
-            received=money_sum("amount", filter=Q(payee=guest)),
-        )
-        .values_list("event_id", "paid", "received")
-        .order_by()
-    )
-    for event_id, paid, received in moved:
-        settled[event_id] += paid - received
-    # A tournament's entry fees, rebuys, add-ons and prizes: the guest's result at its night.
-    charged = dict(
+    # In one query: a tournament's entry fees, rebuys, add-ons and prizes (the guest's result
+    # at its night), and the transfers paid less received at a guest-banked night (settled).
+    signed = Case(When(payer=guest, then=F("amount")), default=_MINUS_AMOUNT)
+    charged: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    for event_id, charges, moved in (
         Charge.objects.filter(guest=guest)
         .values_list("event_id")
-        .annotate(n=money_sum("amount"))
+        .annotate(charges=money_sum("amount"), moved=_NOTHING)
         .order_by()
-    )
+        .union(
+            Transfer.objects.filter(Q(payer=guest) | Q(payee=guest))
+            .values_list("event_id")
+            .annotate(charges=_NOTHING, moved=Sum(signed, output_field=MoneyField()))
+            .order_by(),
+            all=True,
+        )
+    ):
+        charged[event_id] += charges
+        settled[event_id] += moved
     event_ids = set(shoes) | set(settled) | set(charged)
     points = []
     balance, balance_yen = ZERO, ZERO
@@ -474,14 +489,12 @@ def guest_history(guest: Guest) -> GuestHistory:
 def guest_balances() -> dict[int, Decimal]:
     """Every guest's balance in chips: results plus settlements and transfers, over all time."""
     balances: dict[int, Decimal] = defaultdict(lambda: ZERO)
-    for rows, column in (
-        (GuestEventResult.objects.all(), "net"),
-        (Settlement.objects.all(), "amount"),
+    for source in (
+        _per_guest(GuestEventResult.objects.all(), "net"),
+        settled_per_guest(Settlement.objects.all(), Transfer.objects.all()),
     ):
-        for guest_id, amount in _per_guest(rows, column).items():
+        for guest_id, amount in source.items():
             balances[guest_id] += amount
-    for guest_id, amount in transfers_per_guest(Transfer.objects.all()).items():
-        balances[guest_id] += amount
     return dict(balances)
 
 

@@ -63,7 +63,7 @@ D = Decimal
 
 # Reading the rows in bulk: the same few queries for one hand or a season.
 QUERIES = 15  # with the charges (entry fees, prizes) of tournaments
-QUERIES_ONE_EVENT = 24  # with the event's settlement list (its yen balance: two more sums)
+QUERIES_ONE_EVENT = 22  # with the event's settlement list (its settlements and transfers: one sum)
 
 
 @pytest.fixture
