@@ -654,3 +654,29 @@ def banker_stints(event: Event) -> list[BankerStint]:
         stint.house_cut += coup["house_cut"]
         kept = coup["move"] == BankerMove.KEEP
     return stints
+
+
+@dataclass
+class BankerTotal:
+    """One guest's stints at the bank over a night, added up."""
+
+    banker_id: int
+    banker: str
+    stints: int
+    coups: int
+    net: Decimal  # the bank's bets over the stints (a shared bank's co-banker's half included)
+    house_cut: Decimal
+
+
+def banker_totals(stints: list[BankerStint]) -> list[BankerTotal]:
+    """Each banker's stints added up, by name (no query: from :func:`banker_stints`)."""
+    totals: dict[int, BankerTotal] = {}
+    for stint in stints:
+        total = totals.setdefault(
+            stint.banker_id, BankerTotal(stint.banker_id, stint.banker, 0, 0, ZERO, ZERO)
+        )
+        total.stints += 1
+        total.coups += stint.coups
+        total.net += stint.net
+        total.house_cut += stint.house_cut
+    return sorted(totals.values(), key=lambda total: total.banker.casefold())

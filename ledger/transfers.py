@@ -9,8 +9,9 @@ together they sum to zero. :func:`proposed_transfers` turns them into the fewest
 (``ledger.clearing.fewest_transfers``) or one per guest with the house
 (``ledger.clearing.through_house``), as the event chose; the host records each transfer as it
 happens (:func:`transfer_record`), in full or in part, and the proposal shrinks accordingly.
-A recorded transfer never pays more than its payer still owes or its payee is still owed, so
-what is left always settles exactly.
+A recorded transfer never pays a guest more than they are still owed, nor more than a paying
+guest still owes; the house is the clearing house and may hold what it passes on. So what is
+left always settles exactly.
 """
 
 from __future__ import annotations
@@ -74,6 +75,11 @@ class Party:
     @property
     def is_house(self) -> bool:
         return self.guest_id is None
+
+    @property
+    def key(self) -> int:
+        """The party's key among a night's balances: the guest's id, or :data:`HOUSE`."""
+        return HOUSE if self.guest_id is None else self.guest_id
 
 
 @dataclass(frozen=True)
@@ -228,24 +234,28 @@ def _check_parties(event: Event, payer: Guest | None, payee: Guest | None) -> No
 def _check_due(
     balances: NightBalances, payer: Guest | None, payee: Guest | None, amount: Decimal
 ) -> None:
-    """Refused past what the payer still owes or the payee is still owed tonight: a transfer
-    settles open balances, it never opens new ones."""
+    """Refused past what a paying guest still owes or a paid guest is still owed tonight: a
+    transfer settles open balances, it never opens new ones. The house is the clearing house:
+    it may take in what it passes on, or pay out ahead of what it takes in, so only the guests'
+    sides are held to what is due."""
     symbol = balances.event.currency_symbol
-    owes = -balances.of(payer.pk if payer else None)
-    owed = balances.of(payee.pk if payee else None)
     shown = format_chips(amount, symbol)
-    if owes <= 0:
-        raise ValidationError({"payer": MSG_PAYER_OWES_NOTHING.format(payer=_name(payer))})
-    if owed <= 0:
-        raise ValidationError({"payee": MSG_PAYEE_OWED_NOTHING.format(payee=_name(payee))})
-    if amount > owes:
-        due = format_chips(owes, symbol)
-        message = MSG_OVER_PAYER.format(payer=_name(payer), due=due, amount=shown)
-        raise ValidationError({"amount": message})
-    if amount > owed:
-        due = format_chips(owed, symbol)
-        message = MSG_OVER_PAYEE.format(payee=_name(payee), due=due, amount=shown)
-        raise ValidationError({"amount": message})
+    if payer is not None:
+        owes = -balances.of(payer.pk)
+        if owes <= 0:
+            raise ValidationError({"payer": MSG_PAYER_OWES_NOTHING.format(payer=payer.name)})
+        if amount > owes:
+            due = format_chips(owes, symbol)
+            message = MSG_OVER_PAYER.format(payer=payer.name, due=due, amount=shown)
+            raise ValidationError({"amount": message})
+    if payee is not None:
+        owed = balances.of(payee.pk)
+        if owed <= 0:
+            raise ValidationError({"payee": MSG_PAYEE_OWED_NOTHING.format(payee=payee.name)})
+        if amount > owed:
+            due = format_chips(owed, symbol)
+            message = MSG_OVER_PAYEE.format(payee=payee.name, due=due, amount=shown)
+            raise ValidationError({"amount": message})
 
 
 def _line_character(text: str) -> str | None:
@@ -286,7 +296,8 @@ def transfer_record(
 ) -> Transfer:
     """Record that ``payer`` paid ``payee`` ``amount`` at a guest-banked night (``None``: the
     house), in full or in part: positive whole cents, between two different parties on the
-    night's list, no more than the payer still owes or the payee is still owed. A form sent
+    night's list, no more than a paying guest still owes or a paid guest is still owed (the
+house, the clearing house, may hold what it passes on). A form sent
     again with the same ``idempotency_key`` records nothing more: the first row returns."""
     if not event.is_guest_banked:
         raise ValidationError({NON_FIELD_ERRORS: MSG_NOT_GUEST_BANKED})

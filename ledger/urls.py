@@ -1,6 +1,6 @@
 from django.urls import path
 
-from ledger.views import events, guests, hands, results, sharing, table, transfers
+from ledger.views import clearing, events, guests, hands, results, sharing, table, transfers
 from shoebook.converters import use_id_converter
 
 use_id_converter()
@@ -60,6 +60,12 @@ urlpatterns = [
         events.settlement_record,
         name="settlement_record",
     ),
+    path(
+        "events/<id:event_id>/transfers/",
+        clearing.transfer_record,
+        name="transfer_record",
+    ),
+    path("transfers/<id:transfer_id>/void/", clearing.transfer_void, name="transfer_void"),
     path(
         "settlements/<id:settlement_id>/void/",
         events.settlement_void,

@@ -61,6 +61,7 @@ LAYERS = {
     **dict.fromkeys(
         (
             "forms",
+            "transfer_forms",
             "tables",
             "report_tables",
             "filters",
