@@ -295,10 +295,10 @@ def transfer_record(
     idempotency_key: uuid.UUID | None = None,
 ) -> Transfer:
     """Record that ``payer`` paid ``payee`` ``amount`` at a guest-banked night (``None``: the
-    house), in full or in part: positive whole cents, between two different parties on the
-    night's list, no more than a paying guest still owes or a paid guest is still owed (the
-house, the clearing house, may hold what it passes on). A form sent
-    again with the same ``idempotency_key`` records nothing more: the first row returns."""
+        house), in full or in part: positive whole cents, between two different parties on the
+        night's list, no more than a paying guest still owes or a paid guest is still owed (the
+    house, the clearing house, may hold what it passes on). A form sent
+        again with the same ``idempotency_key`` records nothing more: the first row returns."""
     if not event.is_guest_banked:
         raise ValidationError({NON_FIELD_ERRORS: MSG_NOT_GUEST_BANKED})
     _check_amount(amount)

@@ -68,7 +68,9 @@ def play_debts(
         )  # fmt: skip
 
 
-def seven_guest_night(make_event: object, host: object, **fields: object) -> tuple[Event, Shoe, dict[str, Guest]]:
+def seven_guest_night(
+    make_event: object, host: object, **fields: object
+) -> tuple[Event, Shoe, dict[str, Guest]]:
     """A Chemin de fer night with guests A–G in seats 1–7, no cut unless ``fields`` say."""
     event = make_event(name=f"Chemin {uuid.uuid4().hex[:6]}", table_min=Decimal(1))
     event = guest_banked(event, **({"taxe_rate": Decimal(0)} | fields))

@@ -73,7 +73,7 @@ def lines(event):
 
 
 def test_nine_debts_among_seven_guests_are_proposed_as_three_transfers(nine_debts):
-    event, guests = nine_debts
+    event, _guests = nine_debts
     balances = night_balances(event)
     assert {balances.parties[key].name: amount for key, amount in balances.balances.items()} == {
         "The house": D("0.00"), "A": D("-50.00"), "B": D("50.00"), "C": D("-30.00"),
@@ -107,9 +107,7 @@ def test_the_house_is_owed_its_cut_and_is_a_party_to_the_proposal(make_event, ho
     assert lines(event) == [("B", "The house", D("5.00")), ("B", "A", D("95.00"))]
 
 
-def test_a_partial_transfer_leaves_the_rest_proposed_and_counts_in_every_balance(
-    nine_debts, host
-):
+def test_a_partial_transfer_leaves_the_rest_proposed_and_counts_in_every_balance(nine_debts, host):
     event, g = nine_debts
     transfer_record(event=event, payer=g["A"], payee=g["B"], amount=D("20"), by=host)
     assert lines(event) == [("A", "B", D("30.00")), ("C", "D", D("20.00")), ("C", "E", D("10.00"))]
@@ -132,16 +130,12 @@ def test_a_partial_transfer_leaves_the_rest_proposed_and_counts_in_every_balance
 def test_transfers_and_settlements_together_settle_the_night(nine_debts, host):
     event, g = nine_debts
     # C pays the house 10 in cash: the house now owes 10, and the proposal routes it.
-    services.settlement_record(
-        guest=g["C"], event=event, amount=D("10"), method="cash", by=host
-    )
+    services.settlement_record(guest=g["C"], event=event, amount=D("10"), method="cash", by=host)
     assert lines(event) == [
         ("The house", "E", D("10.00")), ("A", "B", D("50.00")), ("C", "D", D("20.00")),
     ]  # fmt: skip
     for payer, payee, amount in lines(event):
-        transfer_record(
-            event=event, payer=g.get(payer), payee=g.get(payee), amount=amount, by=host
-        )
+        transfer_record(event=event, payer=g.get(payer), payee=g.get(payee), amount=amount, by=host)
     assert lines(event) == []
     assert all(amount == 0 for amount in night_balances(event).balances.values())
     assert all(guest_balance_now(guest_id=guest.pk) == 0 for guest in g.values())
@@ -170,9 +164,7 @@ def test_a_void_reverses_a_transfer_once(nine_debts, host):
     assert lines(event)[0] == ("A", "B", D("50.00"))
     with pytest.raises(ValidationError) as again:
         transfer_void(transfer=transfer, reason="Again", by=host)
-    assert again.value.messages[0].startswith(
-        str(MSG_TRANSFER_ALREADY_VOIDED).split("{", 1)[0]
-    )
+    assert again.value.messages[0].startswith(str(MSG_TRANSFER_ALREADY_VOIDED).split("{", 1)[0])
     with pytest.raises(ValidationError) as of_void:
         transfer_void(transfer=void, reason="Undo the void", by=host)
     assert of_void.value.messages == [str(MSG_TRANSFER_VOID_OF_VOID)]
@@ -209,14 +201,10 @@ def refused_amount(event, host, payer, payee, amount):
     return error.value.message_dict
 
 
-def test_bad_transfers_are_refused_with_the_reason_and_store_nothing(
-    nine_debts, host, make_event
-):
+def test_bad_transfers_are_refused_with_the_reason_and_store_nothing(nine_debts, host, make_event):
     event, g = nine_debts
     maximum = "99,999,999,999.99"
-    assert refused(event, host, g["A"], g["B"], "0") == {
-        "amount": [str(MSG_TRANSFER_NOT_POSITIVE)]
-    }
+    assert refused(event, host, g["A"], g["B"], "0") == {"amount": [str(MSG_TRANSFER_NOT_POSITIVE)]}
     assert refused(event, host, g["A"], g["B"], "-5") == {
         "amount": [str(MSG_TRANSFER_NOT_POSITIVE)]
     }
