@@ -1,7 +1,7 @@
 """Settling up a guest-banked night: the host records each transfer as it happens (a proposed
-line paid in full or in part, or another one) and voids one recorded by mistake. With htmx in
-the page the settling-up panel answers in place; without, a redirect to the event page (or,
-on a refusal, the panel on a page of its own, with the reason)."""
+line paid in full or in part, or another one) and voids one recorded by mistake. Done, back to
+the event page; refused, with htmx in the page the settling-up panel answers in place with the
+reason, without it the panel comes on a page of its own."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from games.models import Event
 from ledger import transfers
@@ -35,7 +36,6 @@ def _panel(
     event: Event,
     form: TransferForm | None = None,
     *,
-    notice: str = "",
     refusal: str = "",
     status: int = 200,
 ) -> HttpResponse:
@@ -43,7 +43,6 @@ def _panel(
     context = {
         "event": event,
         "clearing": clearing_panel(event, form),
-        "clearing_notice": notice,
         "clearing_refusal": refusal,
     }
     template = "ledger/_clearing.html" if request.htmx else "ledger/clearing_page.html"
@@ -52,10 +51,11 @@ def _panel(
 
 
 def _back(request: AuthenticatedHttpRequest, event: Event, notice: str) -> HttpResponse:
-    if request.htmx:
-        return _panel(request, event, notice=notice)
+    """Done: back to the event page, whose settlement list counts the transfer too (htmx
+    follows the redirect as a whole page)."""
     messages.success(request, notice)
-    return redirect(reverse("ledger:event_detail", args=[event.pk]) + "#clearing")
+    page = reverse("ledger:event_detail", args=[event.pk]) + "#clearing"
+    return HttpResponseClientRedirect(page) if request.htmx else redirect(page)
 
 
 def _party(key: int, field: str) -> Guest | None:

@@ -114,12 +114,17 @@ def test_recording_a_line_in_part_leaves_the_rest_proposed(client, host, night):
     page = client.get(response["Location"])
     assert MSG_TRANSFER_RECORDED.format(payer="A", payee="B", amount="$20") in text(page)
     assert proposal(page) == ["A pays B $30", "C pays D $20", "C pays E $10"]
-    # With htmx the panel answers in place.
+    # With htmx too, the whole page comes back: its settlement list counts the transfer.
     response = pay(client, event, g["A"], g["B"], "30", HTMX)
     assert response.status_code == 200
-    assert 'id="clearing"' in response.content.decode() and "<html" not in response.content.decode()
-    assert MSG_TRANSFER_RECORDED.format(payer="A", payee="B", amount="$30") in text(response)
-    assert proposal(response) == ["C pays D $20", "C pays E $10"]
+    assert response["HX-Redirect"] == reverse("ledger:event_detail", args=[event.pk]) + "#clearing"
+    page = client.get(response["HX-Redirect"])
+    assert MSG_TRANSFER_RECORDED.format(payer="A", payee="B", amount="$30") in text(page)
+    assert proposal(page) == ["C pays D $20", "C pays E $10"]
+    # A paid B all 50: square in the settlement list; B received it: square too.
+    for guest in (g["A"], g["B"]):
+        row = re.search(rf'data-guest="{guest.pk}">(.*?)</tr>', page.content.decode(), re.S)
+        assert row is not None and ">square<" in row.group(1)
     assert [(t.payer, t.payee, t.amount) for t in Transfer.objects.order_by("pk")] == [
         (g["A"], g["B"], D("20")), (g["A"], g["B"], D("30")),
     ]  # fmt: skip
@@ -181,11 +186,13 @@ def test_a_transfer_is_voided_with_a_reason(client, host, night):
     response = client.post(url, {"reason": ""}, **HTMX)
     assert str(MSG_TRANSFER_VOID_REASON) in text(response)
     assert Transfer.objects.count() == 1
-    response = client.post(url, {"reason": "Wrong pair"}, **HTMX)
+    assert 'id="clearing"' in response.content.decode() and "<html" not in response.content.decode()
+    response = client.post(url, {"reason": "Wrong pair"})
+    page = client.get(response["Location"])
     assert MSG_TRANSFER_VOIDED.format(
         payer="A", payee="B", amount="$50", reason="Wrong pair"
-    ) in text(response)
-    assert proposal(response) == ["A pays B $50", "C pays D $20", "C pays E $10"]
+    ) in text(page)
+    assert proposal(page) == ["A pays B $50", "C pays D $20", "C pays E $10"]
     assert Transfer.objects.filter(voids=transfer, payer=g["B"], payee=g["A"]).exists()
 
 
