@@ -458,10 +458,13 @@ def banque_kept(money: BanqueMoney, *, taken: Decimal = ZERO) -> Bank:
 
 def cards_next(holder_seat: int, winner: Winner, half: Iterable[int]) -> int:
     """Who holds a tableau's cards on the next coup: its holder again unless he lost (an égalité
-    is no loss); after a loss the next occupied seat up within ``half``, the seats of that
-    tableau's half of the table (wrapping round inside it). A holder alone in his half keeps
-    them."""
-    seats = set(half)
-    if winner is not Winner.BANKER or not seats - {holder_seat}:
+    is no loss); after a loss his neighbour in ``half``, the occupied seats of that tableau's
+    half of the table in the order the cards go round — from the banker's side outward, then
+    back (a set: by seat number). A holder alone in his half keeps them; a holder who left
+    passes them to the next seat up."""
+    order = sorted(half) if isinstance(half, set | frozenset) else list(half)
+    if winner is not Winner.BANKER or not set(order) - {holder_seat}:
         return holder_seat
-    return seat_to_the_right(holder_seat, seats)
+    if holder_seat in order:
+        return order[(order.index(holder_seat) + 1) % len(order)]
+    return seat_to_the_right(holder_seat, order)

@@ -88,6 +88,9 @@ class Field(StrEnum):
 
 BET_FIELDS = frozenset({Field.SEAT, Field.BET, Field.STAKE})
 
+MSG_NO_COUP_HERE = gettext_noop(
+    "This table plays Punto Banco: the house banks, and no guest holds a bank to enter."
+)
 MSG_NO_RESULT = gettext_noop("Enter the cards, or the result (Player, Banker or Tie).")
 MSG_CARDS_TWICE = gettext_noop("Give the cards either typed or tapped, not both.")
 MSG_UNKNOWN_RESULT = gettext_noop("“{text}” is not a result: P, B or T (Player, Banker, Tie).")
@@ -274,6 +277,8 @@ def settle_hand(
     listing every problem. ``occupied``: the seats with a guest in them (``None``: the caller
     vouches for the seats, as a scoresheet names its guests on each row)."""
     problems: list[Problem] = []
+    if entry.coup is not None:  # a guest-banked game's coup at a Punto Banco table
+        problems.append(Problem(Field.BANKER_SEAT, RuleError(MSG_NO_COUP_HERE)))
     dealt = _read_cards(entry, table.decks, problems)
     outcome = _decide_outcome(entry, dealt, problems)
     settled = _settle_bets(entry.bets, table, outcome, occupied, problems)

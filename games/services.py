@@ -12,9 +12,11 @@ from django.db import transaction
 from django.db.models import Field, Max
 from django.utils import timezone
 from django.utils.text import capfirst
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
+from games.banked import Game
 from games.messages import refused_character
 from games.models import Event, Hand, Shoe
 from games.payouts import RuleSet
@@ -39,6 +41,10 @@ MSG_TEXT_CHARACTER = _("This cannot hold the invisible or control character {cod
 MSG_FROZEN_AFTER_FIRST_HAND = _(
     "{field} cannot change once a hand is logged: it would re-price the hands already played."
 )
+MSG_GAME_AFTER_FIRST_HAND = _(
+    "The hands already logged were played as {game}: the game cannot change once a hand is logged."
+)
+MSG_CUT_OF_OTHER_GAME = _("{game} does not take “{cut}”: choose “{first}” or “{second}”.")
 
 
 @transaction.atomic
@@ -58,10 +64,22 @@ def event_create(
     hands_per_shoe: int = 40,
     kind: str = Event.Kind.CASH,
     bet_unit: Decimal | None = None,
+    game: str = Game.PUNTO_BANCO.value,
+    taxe: str = Event.Cut.PERCENT,
+    taxe_rate: Decimal = Decimal("0.05"),
+    shoe_charge: Decimal = Decimal(0),
+    banco: str = "limitee",
+    clearing: str = Event.Clearing.DIRECT,
 ) -> Event:
     event = Event(
         name=name,
         kind=kind,
+        game=game,
+        taxe=taxe,
+        taxe_rate=taxe_rate,
+        shoe_charge=shoe_charge,
+        banco=banco,
+        clearing=clearing,
         bet_unit=bet_unit,  # type: ignore[misc]  # the column takes None
         date=date,
         venue=venue,
@@ -77,6 +95,7 @@ def event_create(
     )
     _check_texts(event)
     event.full_clean()
+    _check_cut(event)
     event.save()
     return event
 
@@ -96,8 +115,23 @@ EVENT_FIELDS = (
     "table_min",
     "table_max",
     "hands_per_shoe",
+    # A guest-banked game's terms (Punto Banco reads none of them) and how its night settles.
+    "game",
+    "taxe",
+    "taxe_rate",
+    "shoe_charge",
+    "banco",
+    "clearing",
 )
-EVENT_FIELDS_OPEN_AFTER_FIRST_HAND = frozenset({"name", "date", "venue", "hands_per_shoe"})
+# ``clearing`` only says how the guests settle up at the end: it prices no hand.
+EVENT_FIELDS_OPEN_AFTER_FIRST_HAND = frozenset(
+    {"name", "date", "venue", "hands_per_shoe", "clearing"}
+)
+# The house's cuts each guest-banked game takes (``Event.Cut``); Punto Banco reads none.
+GAME_CUTS = {
+    Game.CHEMIN_DE_FER: (Event.Cut.PERCENT, Event.Cut.PER_SHOE),
+    Game.BACCARA_BANQUE: (Event.Cut.CAPITAL, Event.Cut.WINNINGS),
+}
 
 
 def event_has_hands(event: Event) -> bool:
@@ -154,12 +188,7 @@ def event_update(*, event: Event, by: Actor, **changes: Any) -> Event:
     if frozen and event_has_hands(event):
         raise ValidationError(
             {
-                name: ValidationError(
-                    MSG_FROZEN_AFTER_FIRST_HAND.format(
-                        field=capfirst(_event_field(name).verbose_name)
-                    ),
-                    code="frozen_after_first_hand",
-                )
+                name: ValidationError(_frozen_message(event, name), code="frozen_after_first_hand")
                 for name in frozen
             }
         )
@@ -167,8 +196,30 @@ def event_update(*, event: Event, by: Actor, **changes: Any) -> Event:
         setattr(event, name, value)
     _check_texts(event)
     event.full_clean()
+    _check_cut(event)
     event.save(update_fields=sorted(changed))
     return event
+
+
+def _frozen_message(event: Event, name: str) -> str:
+    if name == "game":
+        return MSG_GAME_AFTER_FIRST_HAND.format(game=gettext(event.game_kind.label))
+    return MSG_FROZEN_AFTER_FIRST_HAND.format(field=capfirst(_event_field(name).verbose_name))
+
+
+def _check_cut(event: Event) -> None:
+    """A guest-banked game takes one of its own cuts (Chemin de fer's taxe or table charge,
+    Baccara banque's on capital or on winnings), never the other game's."""
+    cuts = GAME_CUTS.get(event.game_kind)
+    if cuts is None or event.taxe in cuts:
+        return
+    labels = dict(Event.Cut.choices)
+    first, second = (labels[cut] for cut in cuts)
+    message = MSG_CUT_OF_OTHER_GAME.format(
+        game=gettext(event.game_kind.label), cut=labels.get(event.taxe, event.taxe),
+        first=first, second=second,
+    )  # fmt: skip
+    raise ValidationError({"taxe": ValidationError(message, code="cut_of_other_game")})
 
 
 def _check_texts(event: Event) -> None:

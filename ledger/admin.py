@@ -13,6 +13,7 @@ from ledger.models import (
     AuditEntry,
     Bet,
     Charge,
+    Coup,
     EventGuest,
     Guest,
     GuestEventResult,
@@ -107,3 +108,9 @@ class StackRowAdmin(ReadOnlyAdmin[StackRow]):
 class ChargeAdmin(ReadOnlyAdmin[Charge]):
     list_display = ["recorded_at", "event", "guest", "kind", "amount", "note"]
     list_select_related = ["event", "guest"]
+
+
+@admin.register(Coup)
+class CoupAdmin(ReadOnlyAdmin[Coup]):
+    list_display = ["hand", "banker", "co_banker", "bank", "covered", "house_cut", "move"]
+    list_select_related = ["hand__shoe__event", "banker", "co_banker"]

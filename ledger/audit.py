@@ -14,8 +14,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.banked import MOVE_LABELS
+from games.chemin_bank import BankerMove, CoverKind
 from games.models import Event
-from games.payouts import BetType
+from games.payouts import bet_label
 from ledger.models import Settlement
 from ledger.templatetags.money import chips, winner_label
 
@@ -78,13 +80,39 @@ def _describe_hand(hand: Mapping[str, Any]) -> str:
         _("Seat {seat} · {guest} · {bet} {stake} → {net}").format(
             seat=bet["seat"],
             guest=bet["guest"],
-            bet=_(BetType(bet["bet_type"]).label),
+            bet=_bet_name(bet),
             stake=chips(bet["stake"]),
             net=chips(bet["net"]),
         )
         for bet in hand["bets"]
     )
-    return f"{winner_label(hand['winner'])}{cards} · {bets or _('no bets')}"
+    coup = _describe_coup(hand.get("coup"))
+    return f"{winner_label(hand['winner'])}{cards}{coup} · {bets or _('no bets')}"
+
+
+def _bet_name(bet: Mapping[str, Any]) -> str:
+    """A bet's type in words (a Chemin de fer cover by its kind: banco solo, suivi…)."""
+    try:
+        if bet.get("kind"):
+            return _(CoverKind(bet["kind"]).label)
+        return _(bet_label(bet["bet_type"]))
+    except ValueError:  # written by a version that knew another kind
+        return str(bet.get("kind") or bet["bet_type"])
+
+
+def _describe_coup(coup: Mapping[str, Any] | None) -> str:
+    """A guest-banked coup's bank and what its banker did next: " · Aki banks 100 · Suite"."""
+    if not coup:
+        return ""
+    text = _("{banker} banks {bank}").format(banker=coup.get("banker", ""),
+                                              bank=chips(coup.get("bank")))  # fmt: skip
+    if coup.get("co_banker"):
+        text += " " + _("with {co_banker}").format(co_banker=coup["co_banker"])
+    try:
+        move = _(MOVE_LABELS[BankerMove(coup.get("move", ""))])
+    except ValueError:
+        move = str(coup.get("move", ""))
+    return f" · {text} · {move}" if move else f" · {text}"
 
 
 def _key_label(key: str) -> str:

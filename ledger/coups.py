@@ -3,22 +3,27 @@ follows from), the coup's row beside its hand, its snapshot for the journal."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from decimal import Decimal
+from typing import Any, NoReturn
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.banked import PreviousCoup, SettledCoup, continuity_problem
-from games.chemin_bank import BankerMove
+from games.banked import CoupTerms, PreviousCoup, SettledCoup, settle_coup_entry
+from games.chemin_bank import BankerMove, SuiteWay
+from games.entry import BetEntry, EntryRejected, HandEntry, SettledHand
 from games.models import Event, Hand, Shoe
+from games.payouts import BankedBet
 from games.rules import Winner
-from ledger.models import Coup, Guest, Seating
+from ledger.models import Bet, Coup, Guest, Seating
 
 MSG_NEXT_COUP_BREAKS = _(
     "Coup {number} follows from this one and would no longer hold: {problem} "
     "Undo back to it instead."
 )
+MSG_SETTLES_DIFFERENTLY = _("it would settle differently than it was recorded.")
 
 
 def previous_coup(shoe: Shoe, number: int) -> PreviousCoup | None:
@@ -106,28 +111,89 @@ def coup_of(hand: Hand) -> Coup | None:
     return Coup.objects.filter(hand=hand).select_related("banker", "co_banker").first()
 
 
-def check_next_coup(shoe: Shoe, number: int) -> None:
-    """After a correction: the next coup's bank still follows from the corrected one (a bank
-    kept at what it held, passed to the right, given to the suite's taker), else refused."""
-    coup = Coup.objects.filter(hand__shoe=shoe, hand__number=number).select_related("hand").first()
-    later = (
-        Coup.objects.filter(hand__shoe=shoe, hand__number__gt=number)
-        .select_related("hand")
+def stored_entry(hand: Hand, coup: Coup, bets: Iterable[Bet]) -> HandEntry:
+    """The entry a stored coup was recorded from, as the pipeline reads it: settling it again
+    after the coup before gives the same stakes and the same record."""
+    has_cards = bool(hand.player_cards)
+    next_in_turn = coup.suite_way == SuiteWay.NEXT_IN_TURN
+    return HandEntry(
+        player_cards=hand.player_cards,
+        banker_cards=coup.banker_cards if has_cards else "",
+        result=None if has_cards else hand.winner,
+        bets=tuple(
+            BetEntry(bet.seat, bet.cover_kind or bet.bet_type, bet.stake)
+            for bet in sorted(bets, key=lambda bet: bet.pk)
+            if bet.bet_type != BankedBet.BANK
+        ),
+        coup=CoupTerms(
+            banker_seat=coup.banker_seat,
+            bank=coup.bank,
+            co_banker_seat=coup.co_banker_seat,
+            ponte_choice=coup.ponte_choice or None,
+            banker_choice=coup.banker_choice or None,
+            second_cards=coup.second_cards,
+            second_result=None if has_cards else (coup.second_winner or None),
+            second_choice=coup.second_choice or None,
+            move=coup.move,
+            taken=coup.taken,
+            suite_seat=None if next_in_turn else coup.suite_seat,
+            suite_amount=coup.suite_amount if coup.suite_amount is not None and not next_in_turn
+            else "",
+        ),
+    )  # fmt: skip
+
+
+def check_later_coups(shoe: Shoe, number: int) -> None:
+    """After a correction of coup ``number``: every later coup of the shoe, settled again after
+    the corrected one, must come out as it was recorded (its bank following on, its stakes, its
+    cut, who may call suivi, where the bank passes) — else the correction is refused. Reads the
+    shoe's coups, bets and seats once."""
+    coups = list(
+        Coup.objects.filter(hand__shoe=shoe, hand__number__gte=number)
+        .select_related("hand", "banker", "co_banker")
+        .prefetch_related("hand__bets")
         .order_by("hand__number")
-        .first()
     )
-    if coup is None or later is None:
+    if len(coups) < 2:
         return
-    seats = _seats_at(shoe, later.hand.number)
-    problem = continuity_problem(
-        coup_state(coup), later.banker_seat, later.co_banker_seat, later.bank, seats
+    seatings = list(Seating.objects.filter(shoe=shoe).select_related("guest"))
+    rules = shoe.event.bank_rules
+    previous = coup_state(coups[0])
+    for later in coups[1:]:
+        seated = _seated(seatings, later.hand.number)
+        bets = list(later.hand.bets.all())
+        try:
+            settled = settle_coup_entry(
+                stored_entry(later.hand, later, bets), rules, seated, previous=previous
+            )
+        except EntryRejected as rejected:
+            _refuse_break(later.hand.number, rejected.problems[0].message(gettext))
+        assert settled.coup is not None
+        again = coup_row(later.hand, shoe.event, settled.coup, seated)
+        if coup_snapshot(again) != coup_snapshot(later) or _money(settled) != _stored(bets):
+            _refuse_break(later.hand.number, str(MSG_SETTLES_DIFFERENTLY))
+        previous = settled.coup.next_state
+
+
+def _seated(seatings: list[Seating], number: int) -> dict[int, Guest]:
+    return {
+        seating.seat: seating.guest
+        for seating in seatings
+        if seating.from_hand <= number and (seating.to_hand is None or seating.to_hand >= number)
+    }
+
+
+def _money(settled: SettledHand) -> list[tuple[int, str, Decimal, Decimal, Decimal]]:
+    return sorted(
+        (bet.seat, bet.bet_type.value, bet.stake, bet.result.gross, bet.result.net)
+        for bet in settled.bets
     )
-    if problem is not None:
-        message = MSG_NEXT_COUP_BREAKS.format(
-            number=later.hand.number, problem=problem.message(gettext)
-        )
-        raise ValidationError({NON_FIELD_ERRORS: message})
 
 
-def _seats_at(shoe: Shoe, number: int) -> set[int]:
-    return set(Seating.objects.at(shoe, number).values_list("seat", flat=True))
+def _stored(bets: list[Bet]) -> list[tuple[int, str, Decimal, Decimal, Decimal]]:
+    return sorted((bet.seat, bet.bet_type, bet.stake, bet.gross, bet.net) for bet in bets)
+
+
+def _refuse_break(number: int, reason: str) -> NoReturn:
+    message = MSG_NEXT_COUP_BREAKS.format(number=number, problem=reason)
+    raise ValidationError({NON_FIELD_ERRORS: message})

@@ -1,4 +1,5 @@
-"""The settlement workbook: Summary, Guests, Hands and Settlements sheets, streamed.
+"""The settlement workbook: Summary, Guests, Hands and Settlements sheets, streamed; a night of
+a guest-banked game (Chemin de fer, Baccara banque) adds Coups and Transfers.
 
 Rows come from generators over ``.iterator()`` querysets into a write-only openpyxl workbook, so
 a season of ~170,000 bets never sits in memory. Every figure is a number cell with a number
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from io import BytesIO
-from typing import IO, TYPE_CHECKING, TypeAlias
+from typing import IO, TYPE_CHECKING, Any, TypeAlias
 
 from django.db.models import QuerySet
 from django.http import FileResponse
@@ -30,7 +31,10 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
 from games.models import Event, Hand
-from ledger.models import Bet, Guest, Settlement
+from games.payouts import BankedBet
+from ledger.clearing import fewest_transfers, through_house
+from ledger.imports import COUP_SHEET_COLUMNS
+from ledger.models import Bet, Coup, Guest, GuestEventResult, Seating, Settlement
 from ledger.money import to_yen
 from ledger.results import event_settlement, event_shoe_rows
 
@@ -171,8 +175,11 @@ def summary_sheet(events: Sequence[Event]) -> SheetSpec:
 
     def rows() -> Iterator[Sequence[CellValue]]:
         for event in events:
-            head: list[CellValue] = [event.name, event.date, event.venue,
-                                     event.rule_set.describe(_), event.yen_per_chip]  # fmt: skip
+            rules = (
+                _(event.game_kind.label) if event.is_guest_banked else event.rule_set.describe(_)
+            )
+            head: list[CellValue] = [event.name, event.date, event.venue, rules,
+                                     event.yen_per_chip]  # fmt: skip
             shoes, totals = event_shoe_rows(event)
             for row in [*shoes, totals]:
                 figures = row.figures
@@ -310,6 +317,202 @@ def settlements_sheet(settlements: QuerySet[Settlement]) -> SheetSpec:
     return _("Settlements"), columns, rows
 
 
+# --- guest-banked nights: the coups and who pays whom ---------------------------------------
+
+# The Coups sheet: the scoresheet's columns for a guest-banked night (importable as they are),
+# then what each coup came to.
+COUPS_COLUMNS = (
+    *COUP_SHEET_COLUMNS,
+    "net", "covered", "card_holder", "card_holder_2", "house_cut", "banker_net",
+    "co_banker_net", "bank_after",
+)  # fmt: skip
+_COUPS_KINDS = {
+    "shoe": WHOLE, "coup": WHOLE, "banker_seat": WHOLE, "co_banker_seat": WHOLE,
+    "seat": WHOLE, "suite_seat": WHOLE, "bank": CHIPS, "stake": CHIPS, "taken": CHIPS,
+    "suite_amount": CHIPS, "net": CHIPS, "covered": CHIPS, "house_cut": CHIPS,
+    "banker_net": CHIPS, "co_banker_net": CHIPS, "bank_after": CHIPS,
+}  # fmt: skip
+_COUPS_WIDTHS = {"banker": 16, "co_banker": 16, "guest": 16, "suite_taker": 16,
+                 "card_holder": 16, "card_holder_2": 16, "stake_kind": 14, "ponte_cards": 12,
+                 "banker_cards": 12, "tableau_2_cards": 12}  # fmt: skip
+
+# A coup as the sheet reads it: its columns in the order of ``_COUP_VALUES``.
+_COUP_VALUES = (
+    "hand_id", "hand__shoe_id", "hand__shoe__event__name", "hand__shoe__number",
+    "hand__number", "banker_id", "banker__name", "banker_seat", "bank", "co_banker_id",
+    "co_banker__name", "co_banker_seat", "hand__player_cards", "banker_cards", "hand__winner",
+    "second_cards", "second_winner", "ponte_choice", "banker_choice", "second_choice", "move",
+    "taken", "suite_seat", "suite_amount", "covered", "holder_seat", "second_holder_seat",
+    "house_cut", "bank_after",
+)  # fmt: skip
+
+
+def _result_letter(winner: str) -> str:
+    return winner[:1].upper()
+
+
+class _SeatBook:
+    """Who sat where in the events' shoes, read once: a coup names seats, the sheet names."""
+
+    def __init__(self, event_ids: Sequence[int]) -> None:
+        self.runs: dict[tuple[int, int], list[tuple[int, int | None, str]]] = {}
+        seatings = Seating.objects.filter(shoe__event__in=event_ids).order_by("from_hand", "pk")
+        for shoe_id, seat, first, last, name in seatings.values_list(
+            "shoe_id", "seat", "from_hand", "to_hand", "guest__name"
+        ):
+            self.runs.setdefault((shoe_id, seat), []).append((first, last, name))
+
+    def name(self, shoe_id: int, seat: int | None, number: int) -> str:
+        if seat is None:
+            return ""
+        for first, last, name in self.runs.get((shoe_id, seat), ()):
+            if first <= number and (last is None or number <= last):
+                return name
+        return ""
+
+
+def coups_rows(
+    events: Sequence[Event], guest: Guest | None = None
+) -> Iterator[tuple[CellValue, ...]]:
+    """One row per ponte's stake, the coup's columns repeated (the guest-banked scoresheet's,
+    importable as they are), then the stake's net and what the coup came to; preceded by the
+    event's name. With ``guest``, only that guest's stakes, and a row without a stake for each
+    coup the guest banked (or shared the bank of)."""
+    ids = [event.pk for event in events]
+    order = ("hand__shoe__event__date", "hand__shoe__event_id", "hand__shoe__number",
+             "hand__number")  # fmt: skip
+    coups = Coup.objects.filter(event__in=ids).order_by(*order).values_list(*_COUP_VALUES)
+    bets = Bet.objects.filter(event__in=ids, hand__coup__isnull=False)
+    if guest is not None:
+        bets = bets.filter(guest=guest)
+    stream = (
+        bets.order_by(*order, "seat", "id")
+        .values_list("hand_id", "guest_id", "seat", "guest__name", "bet_type", "cover_kind",
+                     "stake", "net")
+        .iterator(chunk_size=5000)
+    )  # fmt: skip
+    seats = _SeatBook(ids)
+    pending = next(stream, None)
+    for values in coups.iterator(chunk_size=2000):
+        coup = dict(zip(_COUP_VALUES, values, strict=True))
+        stakes: list[tuple[CellValue, ...]] = []
+        bank_nets: dict[int, Decimal] = {}  # the bank's side: banker's and co-banker's
+        while pending is not None and pending[0] == coup["hand_id"]:
+            _hand, guest_id, seat, name, bet_type, kind, stake, net = pending
+            if bet_type == BankedBet.BANK:
+                bank_nets[guest_id] = net
+            else:
+                stakes.append((seat, name, kind or bet_type, stake, net))
+            pending = next(stream, None)
+        if not stakes and not bank_nets:
+            continue  # a guest's sheet: a coup they neither staked on nor banked
+        head, play, after = _coup_cells(coup, seats, bank_nets)
+        for stake_cells in stakes or [(None, None, None, None, None)]:
+            *stake_row, stake_net = stake_cells
+            yield (*head, *stake_row, *play, stake_net, *after)
+
+
+def _coup_cells(
+    coup: dict[str, Any], seats: _SeatBook, bank_nets: dict[int, Decimal]
+) -> tuple[tuple[CellValue, ...], tuple[CellValue, ...], tuple[CellValue, ...]]:
+    """A coup's cells: before a stake's (seat, guest, stake_kind, stake), between it and its
+    net (the play), and after (what the coup came to)."""
+    shoe, number = coup["hand__shoe_id"], coup["hand__number"]
+    head = (
+        coup["hand__shoe__event__name"], coup["hand__shoe__number"], number,
+        coup["banker__name"], coup["banker_seat"], coup["bank"], coup["co_banker__name"] or "",
+        coup["co_banker_seat"],
+    )  # fmt: skip
+    given = coup["suite_seat"] is not None
+    play = (
+        coup["hand__player_cards"], coup["banker_cards"], _result_letter(coup["hand__winner"]),
+        coup["second_cards"], _result_letter(coup["second_winner"]), coup["ponte_choice"],
+        coup["banker_choice"], coup["second_choice"], coup["move"], coup["taken"],
+        seats.name(shoe, coup["suite_seat"], number) if given else "", coup["suite_seat"],
+        coup["suite_amount"],
+    )  # fmt: skip
+    after = (
+        coup["covered"], seats.name(shoe, coup["holder_seat"], number),
+        seats.name(shoe, coup["second_holder_seat"], number), coup["house_cut"],
+        bank_nets.get(coup["banker_id"]),
+        bank_nets.get(coup["co_banker_id"]) if coup["co_banker_id"] is not None else None,
+        coup["bank_after"],
+    )  # fmt: skip
+    return head, play, after
+
+
+def coups_sheet(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
+    columns = [Column(_("Event"), 24, TEXT)] + [
+        Column(name, _COUPS_WIDTHS.get(name, 9), _COUPS_KINDS.get(name, TEXT))
+        for name in COUPS_COLUMNS
+    ]
+    return pgettext("workbook sheet of every coup", "Coups"), columns, coups_rows(events, guest)
+
+
+@dataclass(frozen=True)
+class TransferLine:
+    """Who pays whom: a proposed transfer, or one recorded as it happened."""
+
+    event: Event
+    payer_id: int  # a guest's id, or :data:`HOUSE`
+    payer: str
+    payee_id: int
+    payee: str
+    amount: Decimal
+    recorded_at: datetime | None = None
+    note: str = ""
+
+
+HOUSE = 0  # the house's id among the guests' in a settlement plan (a guest's is never 0)
+
+
+def proposed_transfers(event: Event) -> list[TransferLine]:
+    """The night's transfers as the host's plan proposes them: the fewest between guests and
+    the house, or each guest with the house (``Event.clearing``), from each guest's net for the
+    night (the house's is minus their sum). One query."""
+    rows = GuestEventResult.objects.filter(event=event).values_list(
+        "guest_id", "guest__name", "net"
+    )
+    names = {HOUSE: _("House")}
+    balances: dict[int, Decimal] = {}
+    for guest_id, name, net in rows:
+        names[guest_id] = name
+        balances[guest_id] = net
+    balances[HOUSE] = -sum(balances.values(), Decimal(0))
+    plan = (
+        through_house(balances, HOUSE)
+        if event.clearing == Event.Clearing.HOUSE
+        else fewest_transfers(balances)
+    )
+    return [
+        TransferLine(event, t.payer, names[t.payer], t.payee, names[t.payee], t.amount)
+        for t in plan
+    ]
+
+
+def transfers_sheet(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
+    """The guest-banked nights' transfers: proposed (who pays whom, the fewest there can be, or
+    each with the house). With ``guest``, only the transfers they pay or receive."""
+    columns = [
+        Column(_("Event"), 24, TEXT), Column(_("Transfer"), 12, TEXT),
+        Column(_("Pays"), 20, TEXT), Column(_("To"), 20, TEXT), Column(_("Amount"), 14, CHIPS),
+        Column(_("Amount (¥)"), 14, YEN), Column(_("Recorded"), 17, DATETIME),
+        Column(_("Note"), 30, TEXT),
+    ]  # fmt: skip
+
+    def rows() -> Iterator[Sequence[CellValue]]:
+        for event in events:
+            for line in proposed_transfers(event):
+                if guest is not None and guest.pk not in (line.payer_id, line.payee_id):
+                    continue
+                yield [
+                    event.name, pgettext("a transfer", "Proposed"), line.payer, line.payee,
+                    line.amount, to_yen(line.amount, event.yen_per_chip), None, line.note,
+                ]  # fmt: skip
+
+    return _("Transfers"), columns, rows()
+
+
 def workbook_sheets(events: Sequence[Event], guest: Guest | None = None) -> list[SheetSpec]:
     """The workbook's sheets, each a title, its columns and a generator of its rows; with
     ``guest``, only that guest's rows (and no Summary)."""
@@ -317,8 +520,11 @@ def workbook_sheets(events: Sequence[Event], guest: Guest | None = None) -> list
     sheets = [] if guest is not None else [summary_sheet(events)]
     if guest is not None:
         settlements = settlements.filter(guest=guest)
-    return [*sheets, guests_sheet(events, guest), hands_sheet(events, guest),
-            settlements_sheet(settlements)]  # fmt: skip
+    sheets += [guests_sheet(events, guest), hands_sheet(events, guest)]
+    banked = [event for event in events if event.is_guest_banked]
+    if banked:
+        sheets += [coups_sheet(banked, guest), transfers_sheet(banked, guest)]
+    return [*sheets, settlements_sheet(settlements)]
 
 
 def settlement_workbook(

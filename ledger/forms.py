@@ -25,7 +25,12 @@ from games.messages import format_chips, whole_cents
 from games.models import MAX_HAND_NUMBER, MAX_HANDS_PER_SHOE, Event
 from games.payouts import BetType, NoCommission, RuleSet, SideBet
 from games.rules import Winner
-from games.services import EVENT_FIELDS, EVENT_FIELDS_OPEN_AFTER_FIRST_HAND
+from games.services import (
+    EVENT_FIELDS,
+    EVENT_FIELDS_OPEN_AFTER_FIRST_HAND,
+    GAME_CUTS,
+    MSG_GAME_AFTER_FIRST_HAND,
+)
 from ledger.models import Guest, Settlement
 from ledger.services import MSG_VOID_REASON, HandSnapshot
 
@@ -41,8 +46,18 @@ EVENT_BOUNDS: dict[str, tuple[Decimal, Decimal]] = {
     "yen_per_chip": (Decimal("0.0001"), Decimal("99999999.9999")),
     "table_min": (Decimal("0.01"), MAX_CHIPS),
     "table_max": (Decimal("0.01"), MAX_CHIPS),
+    "shoe_charge": (Decimal(0), MAX_CHIPS),
 }
 MSG_MAX_UNDER_MIN = _("The table maximum is under the minimum.")
+# A guest-banked game's terms: a form that leaves one out keeps what the event has (a new
+# event: the default, Punto Banco's).
+GAME_TERMS = ("game", "taxe", "taxe_rate", "shoe_charge", "banco", "clearing")
+
+
+def percent_text(rate: Decimal) -> str:
+    """A rate as the host types it in percent: 0.05 → "5", 0.0125 → "1.25"."""
+    text = f"{rate * 100:f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def _bound(field: forms.Field, low: Decimal, high: Decimal) -> None:
@@ -81,6 +96,16 @@ class RuleSetFields(forms.Form):
 
 
 class EventForm(RuleSetFields, forms.ModelForm[Event]):
+    # In percent, as the commission is typed; the event keeps the fraction (5 → 0.05).
+    taxe_rate = forms.DecimalField(
+        label=_("Cut (%)"),
+        required=False,
+        min_value=Decimal(0),
+        max_value=Decimal(10),
+        decimal_places=2,
+        help_text=_("Chemin de fer: the share of each winning bank the house takes."),
+    )
+
     class Meta:
         model = Event
         # The rule set is not a column the host types: the fields above build it.
@@ -94,20 +119,46 @@ class EventForm(RuleSetFields, forms.ModelForm[Event]):
         super().__init__(*args, **kwargs)
         if self.instance.pk:
             self.show_rules(self.instance.rule_set)
+        self.initial["taxe_rate"] = percent_text(self.instance.taxe_rate)
         self.frozen = frozen
         for name, field in self.fields.items():
             field.disabled = frozen and name not in EVENT_FIELDS_OPEN_AFTER_FIRST_HAND
         for name, (low, high) in EVENT_BOUNDS.items():
             _bound(self.fields[name], low, high)
+        for name in GAME_TERMS:
+            self.fields[name].required = False
+        taxe = self.fields["taxe"]
+        assert isinstance(taxe, forms.ChoiceField)  # the model's choices
+        labels = dict(Event.Cut.choices)
+        taxe.choices = [
+            (gettext(game.label), [(cut.value, labels[cut]) for cut in cuts])
+            for game, cuts in GAME_CUTS.items()
+        ]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         low, high = data.get("table_min"), data.get("table_max")
         if low is not None and high is not None and high < low:
             self.add_error("table_max", MSG_MAX_UNDER_MIN)
+        for name in GAME_TERMS:
+            if name in self.errors:
+                continue
+            if data.get(name) in (None, ""):
+                data[name] = getattr(self.instance, name)  # the rate as the event keeps it
+            elif name == "taxe_rate":
+                data[name] = data[name] / 100
+        self._refuse_another_game()
         if not self.errors and not self.frozen:
             data["rule_set"] = self.rule_set(data)
         return data
+
+    def _refuse_another_game(self) -> None:
+        """Once a hand is logged the game box is shut; a page opened before still sends one:
+        a change is refused in words, never dropped without a word."""
+        posted = self.data.get("game") if self.is_bound else None
+        if self.frozen and posted and posted != self.instance.game:
+            game = gettext(self.instance.game_kind.label)
+            self.add_error("game", MSG_GAME_AFTER_FIRST_HAND.format(game=game))
 
     def changes(self) -> dict[str, Any]:
         """What the host may change, for ``event_edit``."""
@@ -122,6 +173,16 @@ MSG_SEATING_UNREADABLE = _("The page's seating is unreadable: reload the page.")
 def seating_token(seating: Mapping[int, int]) -> str:
     """Who sits where (seat → guest id), as the table's form carries it."""
     return " ".join(f"{seat}:{guest}" for seat, guest in sorted(seating.items()))
+
+
+def read_seating_token(text: str) -> dict[int, int] | None:
+    """The seating a table's form carries (``seating_token``), or ``None`` when it has none."""
+    if not text:
+        return None
+    try:
+        return {int(seat): int(guest) for seat, guest in (i.split(":") for i in text.split())}
+    except ValueError:
+        raise ValidationError(MSG_SEATING_UNREADABLE) from None
 
 
 def stake_text(stake: Decimal) -> str:
@@ -215,13 +276,7 @@ class HandForm(forms.Form):
         return form
 
     def clean_seating(self) -> dict[int, int] | None:
-        text: str = self.cleaned_data.get("seating", "")
-        if not text:
-            return None
-        try:
-            return {int(seat): int(guest) for seat, guest in (i.split(":") for i in text.split())}
-        except ValueError:
-            raise ValidationError(MSG_SEATING_UNREADABLE) from None
+        return read_seating_token(self.cleaned_data.get("seating", ""))
 
     def _stakes(self) -> list[tuple[str, BetEntry]]:
         return [

@@ -11,17 +11,19 @@ import csv
 import io
 import zipfile
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import services as game_services
+from games.banked import BankRules, CoupTerms, Game, PreviousCoup, settle_coup_entry
+from games.banque import BancoKind
 from games.chips import to_cents
 from games.entry import (
     BetEntry,
@@ -34,7 +36,8 @@ from games.entry import (
     settle_hand,
 )
 from games.models import Event, Hand, Shoe
-from ledger.models import AuditEntry, Bet, EventGuest, Guest, Seating
+from ledger.coups import coup_row
+from ledger.models import AuditEntry, Bet, Coup, EventGuest, Guest, Seating
 from ledger.names import InvalidName, clean_name, name_key
 from ledger.services import (
     MSG_GUEST_AMBIGUOUS,
@@ -86,14 +89,17 @@ class ScoresheetInvalid(Exception):
 # --- reading --------------------------------------------------------------------------------
 
 
-def read_rows(name: str, content: bytes) -> Iterator[tuple[int, dict[str, str]]]:
-    """(file line, {column: text}) for every data row of a .csv or .xlsx scoresheet."""
+def read_rows(
+    name: str, content: bytes, required: tuple[str, ...] = COLUMNS
+) -> Iterator[tuple[int, dict[str, str]]]:
+    """(file line, {column: text}) for every data row of a .csv or .xlsx scoresheet whose header
+    has the ``required`` columns (Punto Banco's, or a guest-banked game's)."""
     if name.lower().endswith(".xlsx"):
-        return _xlsx_rows(content)
-    return _csv_rows(content)
+        return _xlsx_rows(content, required)
+    return _csv_rows(content, required)
 
 
-def _csv_rows(content: bytes) -> Iterator[tuple[int, dict[str, str]]]:
+def _csv_rows(content: bytes, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str, str]]]:
     try:
         text = content.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -105,7 +111,7 @@ def _csv_rows(content: bytes) -> Iterator[tuple[int, dict[str, str]]]:
     if header is None:
         raise ScoresheetUnreadable(_("The file is empty."))
     names = [column.strip().lower() for column in header[:MAX_COLUMNS]]
-    _check_columns(names)
+    _check_columns(names, required)
     for count, row in enumerate(reader, start=1):
         _check_size(count)
         if not any(cell.strip() for cell in row):
@@ -122,7 +128,7 @@ def _check_size(rows_read: int) -> None:
         )
 
 
-def _xlsx_rows(content: bytes) -> Iterator[tuple[int, dict[str, str]]]:
+def _xlsx_rows(content: bytes, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str, str]]]:
     """The rows of the first sheet with the scoresheet's columns (in a workbook exported by
     Shoebook, Summary comes first), else of the first sheet. Read as a stream, and no further
     than :data:`MAX_ROWS` rows of :data:`MAX_COLUMNS` cells: a junk file is refused early."""
@@ -139,8 +145,8 @@ def _xlsx_rows(content: bytes) -> Iterator[tuple[int, dict[str, str]]]:
     except Exception as error:
         raise ScoresheetUnreadable(unreadable) from error
     try:
-        names, rows = _scoresheet_in(workbook)
-        _check_columns(names)
+        names, rows = _scoresheet_in(workbook, required)
+        _check_columns(names, required)
         for line, row in enumerate(rows, start=2):
             _check_size(line - 1)
             cells = ["" if cell is None else _as_text(cell) for cell in row]
@@ -182,14 +188,16 @@ def _declares_size(source: zipfile.ZipFile, part: zipfile.ZipInfo) -> bool:
     return b"<dimension" in head.split(b"<sheetData", 1)[0]
 
 
-def _scoresheet_in(workbook: Workbook) -> tuple[list[str], Iterator[tuple[object, ...]]]:
+def _scoresheet_in(
+    workbook: Workbook, required: tuple[str, ...]
+) -> tuple[list[str], Iterator[tuple[object, ...]]]:
     """The header and the rows still to read of the sheet that holds the scoresheet."""
     for sheet in workbook.worksheets:
         _check_size((sheet.max_row or 1) - 1)  # the size the file declares, if it does
         sheet.reset_dimensions()  # then read every row there is, whatever was declared
         rows = sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS)
         names = _header(next(rows, None))
-        if all(column in names for column in COLUMNS):
+        if all(column in names for column in required):
             return names, rows
     rows = workbook.worksheets[0].iter_rows(values_only=True, max_col=MAX_COLUMNS)
     header = next(rows, None)
@@ -208,8 +216,8 @@ def _as_text(value: object) -> str:
     return str(value).strip()
 
 
-def _check_columns(names: list[str]) -> None:
-    missing = [column for column in COLUMNS if column not in names]
+def _check_columns(names: list[str], required: tuple[str, ...]) -> None:
+    missing = [column for column in required if column not in names]
     if missing:
         raise ScoresheetInvalid(
             [SheetProblem(0, 1, column, _("missing column")) for column in missing]
@@ -232,6 +240,15 @@ class BetRow:
     # Who the row's guest is: the ``name_key`` of the one known guest the name (or alias) means,
     # else the name's own key (a new guest, or a name that could be several: refused).
     key: str
+
+
+class Numbered(Protocol):
+    """A hand or a coup of a scoresheet: where it is in the night, and where in the file."""
+
+    shoe: int
+    number: int
+    first_row: int
+    line: int
 
 
 @dataclass
@@ -348,8 +365,9 @@ class Checker:
         entry = BetEntry(seat_text, bet_text, stake_text)
         hand.rows.append(BetRow(row, line, guest, entry, seat, key))
 
-    def _numbering(self, hands: list[ParsedHand]) -> None:
-        shoes: dict[int, list[ParsedHand]] = defaultdict(list)
+    def _numbering(self, hands: Sequence[Numbered], column: str = "hand") -> None:
+        """Shoes numbered 1, 2, 3…, and the hands (or coups) of each shoe too."""
+        shoes: dict[int, list[Numbered]] = defaultdict(list)
         for hand in hands:
             shoes[hand.shoe].append(hand)
         for expected, shoe in enumerate(sorted(shoes), start=1):
@@ -366,14 +384,22 @@ class Checker:
                 return
             for position, hand in enumerate(shoes[shoe], start=1):
                 if hand.number != position:
-                    self.problem(
-                        hand.first_row,
-                        hand.line,
-                        "hand",
+                    missing = (
                         _(
                             "hands are numbered 1, 2, 3… in each shoe: hand {expected} of "
                             "shoe {shoe} is missing."
-                        ).format(expected=position, shoe=shoe),
+                        )
+                        if column == "hand"
+                        else _(
+                            "coups are numbered 1, 2, 3… in each shoe: coup {expected} of "
+                            "shoe {shoe} is missing."
+                        )
+                    )
+                    self.problem(
+                        hand.first_row,
+                        hand.line,
+                        column,
+                        missing.format(expected=position, shoe=shoe),
                     )
                     break
 
@@ -413,6 +439,362 @@ def check_scoresheet(name: str, content: bytes, table: TableRules) -> list[Parse
     return hands
 
 
+# --- a guest-banked night: one row per stake, the coup's columns repeated ---------------------
+
+# Chemin de fer's and Baccara banque's scoresheet. A coup's columns are the same on each of its
+# rows; the stake's (seat, guest, stake_kind, stake) are each ponte's. The cards and choices are
+# the ponte's hand (Chemin de fer) or tableau 1's (``ponte_cards``) and tableau 2's.
+COUP_SHEET_COLUMNS = (
+    "shoe", "coup", "banker", "banker_seat", "bank", "co_banker", "co_banker_seat",
+    "seat", "guest", "stake_kind", "stake",
+    "ponte_cards", "banker_cards", "result", "tableau_2_cards", "result_2",
+    "ponte_choice", "banker_choice", "choice_2",
+    "move", "taken", "suite_taker", "suite_seat", "suite_amount",
+)  # fmt: skip
+# What a sheet must have; a column left out is blank on every row.
+COUP_SHEET_REQUIRED = (
+    "shoe", "coup", "banker", "banker_seat", "bank", "seat", "guest", "stake_kind", "stake",
+)  # fmt: skip
+STAKE_COLUMNS = ("seat", "guest", "stake_kind", "stake")
+COUP_COLUMNS = tuple(
+    column for column in COUP_SHEET_COLUMNS if column not in ("shoe", "coup", *STAKE_COLUMNS)
+)
+# Who a coup names besides its pontes: (name column, seat column).
+COUP_PEOPLE = (
+    ("banker", "banker_seat"), ("co_banker", "co_banker_seat"), ("suite_taker", "suite_seat"),
+)  # fmt: skip
+NAME_COLUMNS = ("guest", *(name for name, _seat in COUP_PEOPLE))
+
+# Where a problem of the pipeline shows in the sheet.
+COLUMN_OF_COUP_FIELD = {
+    Field.PLAYER_CARDS: "ponte_cards",
+    Field.BANKER_CARDS: "banker_cards",
+    Field.RESULT: "result",
+    Field.SEAT: "seat",
+    Field.BET: "stake_kind",
+    Field.STAKE: "stake",
+    Field.BANKER_SEAT: "banker_seat",
+    Field.BANK: "bank",
+    Field.CO_BANKER_SEAT: "co_banker_seat",
+    Field.PONTE_CHOICE: "ponte_choice",
+    Field.BANKER_CHOICE: "banker_choice",
+    Field.SECOND_CARDS: "tableau_2_cards",
+    Field.SECOND_RESULT: "result_2",
+    Field.SECOND_CHOICE: "choice_2",
+    Field.MOVE: "move",
+    Field.TAKEN: "taken",
+    Field.SUITE_SEAT: "suite_seat",
+    Field.SUITE_AMOUNT: "suite_amount",
+}
+CARDS_COLUMNS = {
+    Game.CHEMIN_DE_FER: "ponte_cards/banker_cards",
+    Game.BACCARA_BANQUE: "ponte_cards/tableau_2_cards/banker_cards",
+}
+
+
+@dataclass(frozen=True)
+class BankedGame:
+    """A guest-banked night's game, its cut and how it settles: the event's fields of the same
+    names (see ``games.models.Event``)."""
+
+    game: Game
+    taxe: str = Event.Cut.PERCENT.value
+    taxe_rate: Decimal = Decimal("0.05")
+    shoe_charge: Decimal = Decimal(0)
+    banco: str = BancoKind.LIMITEE.value
+    clearing: str = Event.Clearing.DIRECT.value
+
+    def fields(self) -> dict[str, object]:
+        return {
+            "game": self.game.value, "taxe": self.taxe, "taxe_rate": self.taxe_rate,
+            "shoe_charge": self.shoe_charge, "banco": self.banco, "clearing": self.clearing,
+        }  # fmt: skip
+
+    def bank_rules(self, table: TableRules) -> BankRules:
+        """What the rules core checks a coup against: the event's own reading of its fields."""
+        event = Event(decks=table.decks, table_min=table.table_min, **self.fields())
+        return event.bank_rules
+
+
+@dataclass(frozen=True)
+class Person:
+    """Someone a row names, in a seat: a ponte, or the coup's banker, co-banker, suite taker."""
+
+    column: str  # where the name is
+    name: str  # as kept (``ledger.names.clean_name``)
+    key: str  # who it is (see :attr:`BetRow.key`)
+    seat: int | None  # as read; ``None`` when it is not a seat (the pipeline says why)
+
+
+@dataclass
+class StakeRow:
+    row: int
+    line: int
+    ponte: Person
+    bet: BetEntry
+
+
+@dataclass
+class ParsedCoup:
+    shoe: int
+    number: int
+    first_row: int
+    line: int
+    cells: dict[str, str]  # the coup's columns, as typed on its first row
+    people: list[Person] = field(default_factory=list)  # banker, co-banker, suite taker
+    rows: list[StakeRow] = field(default_factory=list)
+    seated: dict[int, str] = field(default_factory=dict)  # seat → guest key, at this coup
+    settled: SettledHand | None = None
+    usable: bool = True  # its rows agree on who sits where
+
+    def entry(self) -> HandEntry:
+        cells = self.cells
+        return HandEntry(
+            player_cards=cells["ponte_cards"],
+            banker_cards=cells["banker_cards"],
+            result=cells["result"],
+            bets=tuple(row.bet for row in self.rows),
+            coup=CoupTerms(
+                banker_seat=cells["banker_seat"],
+                bank=cells["bank"],
+                co_banker_seat=cells["co_banker_seat"],
+                ponte_choice=cells["ponte_choice"],
+                banker_choice=cells["banker_choice"],
+                second_cards=cells["tableau_2_cards"],
+                second_result=cells["result_2"],
+                second_choice=cells["choice_2"],
+                move=cells["move"],
+                taken=cells["taken"],
+                suite_seat=cells["suite_seat"],
+                suite_amount=cells["suite_amount"],
+            ),
+        )
+
+    def appearances(self) -> list[Person]:
+        return [*self.people, *(row.ponte for row in self.rows)]
+
+
+@dataclass(frozen=True)
+class SeatRun:
+    """A guest in one seat of a shoe, from the first coup that names them there to the last."""
+
+    shoe: int
+    seat: int
+    key: str
+    first: int
+    last: int
+
+
+def seat_runs(coups: Sequence[ParsedCoup]) -> list[SeatRun]:
+    """Who sat where, from the names in each coup (in shoe and coup order): a guest sits in a
+    seat from the first coup that names them there to the last, until another guest is named in
+    that seat or they are named in another."""
+    runs: dict[tuple[int, int], list[int | str]] = {}  # (shoe, seat) → [key, first, last]
+    seat_of: dict[tuple[int, str], int] = {}  # (shoe, key) → seat
+    done: list[SeatRun] = []
+
+    def close(shoe: int, seat: int) -> None:
+        key, first, last = runs.pop((shoe, seat))
+        assert isinstance(key, str) and isinstance(first, int) and isinstance(last, int)
+        del seat_of[(shoe, key)]
+        done.append(SeatRun(shoe, seat, key, first, last))
+
+    for coup in coups:
+        for person in coup.appearances():
+            if person.seat is None:
+                continue
+            run = runs.get((coup.shoe, person.seat))
+            if run is not None and run[0] == person.key:
+                run[2] = coup.number
+                continue
+            if run is not None:
+                close(coup.shoe, person.seat)
+            moved_from = seat_of.get((coup.shoe, person.key))
+            if moved_from is not None:
+                close(coup.shoe, moved_from)
+            runs[(coup.shoe, person.seat)] = [person.key, coup.number, coup.number]
+            seat_of[(coup.shoe, person.key)] = person.seat
+    for shoe, seat in list(runs):
+        close(shoe, seat)
+    return sorted(done, key=lambda run: (run.shoe, run.first, run.seat))
+
+
+class CoupChecker(Checker):
+    """Reads a guest-banked night's rows into coups and settles each through the one pipeline
+    (``games.banked.settle_coup_entry``), the coup before chained in memory as the table's
+    services chain it from the database."""
+
+    def __init__(
+        self, table: TableRules, rules: BankRules, identity: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(table, identity)
+        self.rules = rules
+        self.coups: dict[tuple[int, int], ParsedCoup] = {}
+        self.names: dict[str, str] = {}  # a guest's key → their name as first written
+
+    def check_coups(self, rows: Iterator[tuple[int, dict[str, str]]]) -> list[ParsedCoup]:
+        for row_number, (line, row) in enumerate(rows, start=1):
+            self._coup_row(row_number, line, row)
+        coups = sorted(self.coups.values(), key=lambda coup: (coup.shoe, coup.number))
+        self._numbering(coups, "coup")
+        by_shoe: dict[tuple[int, int], dict[int, str]] = defaultdict(dict)
+        for run in seat_runs([coup for coup in coups if coup.usable]):
+            for number in range(run.first, run.last + 1):
+                by_shoe[(run.shoe, number)][run.seat] = run.key
+        previous: PreviousCoup | None = None
+        for index, coup in enumerate(coups):
+            if index == 0 or coups[index - 1].shoe != coup.shoe:
+                previous = None  # each shoe starts a new bank
+            coup.seated = by_shoe[(coup.shoe, coup.number)]
+            # A coup that cannot be settled leaves the next one to be checked on its own.
+            previous = self._settle_coup(coup, previous) if coup.usable else None
+        return coups
+
+    def _person(
+        self, row: int, line: int, cells: dict[str, str], name_column: str, seat_column: str
+    ) -> Person | None:
+        """Who a row names in ``name_column``, seated as ``seat_column`` says (``None``: nobody,
+        or a problem noted)."""
+        text, seat_text = cells.get(name_column, ""), cells.get(seat_column, "")
+        if not text and not seat_text:
+            return None
+        if not text or not seat_text:
+            reason = _("{name} and {seat} go together: give both or neither.").format(
+                name=name_column, seat=seat_column
+            )
+            self.problem(row, line, name_column if not text else seat_column, reason)
+            return None
+        try:
+            name = clean_name(text)
+        except InvalidName as error:
+            self.problem(row, line, name_column, str(error))
+            return None
+        key = self.identity.get(name_key(name), name_key(name))
+        self.names.setdefault(key, name)
+        return Person(name_column, name, key, read_seat(seat_text))
+
+    def _coup_row(self, row: int, line: int, cells: dict[str, str]) -> None:
+        shoe = self._number(row, line, "shoe", cells.get("shoe", ""), 1, 999)
+        number = self._number(row, line, "coup", cells.get("coup", ""), 1, 999)
+        if shoe is None or number is None:
+            return
+        terms = {column: cells.get(column, "") for column in COUP_COLUMNS}
+        coup = self.coups.get((shoe, number))
+        if coup is None:
+            coup = self.coups[(shoe, number)] = ParsedCoup(shoe, number, row, line, terms)
+            for name_column, seat_column in COUP_PEOPLE:
+                person = self._person(row, line, cells, name_column, seat_column)
+                if person is not None and not self._seat_person(coup, person, row, line):
+                    coup.usable = False
+                elif person is not None:
+                    coup.people.append(person)
+        else:
+            for column in COUP_COLUMNS:
+                if not _same_cell(column, terms[column], coup.cells[column]):
+                    reason = _("not the same as in row {row} of the same coup.")
+                    self.problem(row, line, column, reason.format(row=coup.first_row))
+                    coup.usable = False
+                    return
+        if not any(cells.get(column, "") for column in STAKE_COLUMNS):
+            return  # a row of the coup with no stake on it
+        ponte = self._person(row, line, cells, "guest", "seat")
+        if ponte is None:
+            if not cells.get("guest", "") and not cells.get("seat", ""):
+                self.problem(row, line, "guest", _("a stake needs its guest and seat."))
+            coup.usable = False
+            return
+        if not self._seat_person(coup, ponte, row, line):
+            coup.usable = False
+            return
+        bet = BetEntry(cells.get("seat", ""), cells.get("stake_kind", ""), cells.get("stake", ""))
+        coup.rows.append(StakeRow(row, line, ponte, bet))
+
+    def _seat_person(self, coup: ParsedCoup, person: Person, row: int, line: int) -> bool:
+        """Whether ``person`` fits the coup: one guest to a seat and one seat to a guest."""
+        for other in coup.appearances():
+            if person.seat is None or other.seat is None:
+                continue
+            if other.seat == person.seat and other.key != person.key:
+                reason = _("seat {seat} already has {guest} in this coup.")
+                self.problem(
+                    row, line, person.column, reason.format(seat=person.seat, guest=other.name)
+                )
+                return False
+            if other.seat != person.seat and other.key == person.key:
+                reason = _("{guest} already sits in seat {seat} in this coup.")
+                self.problem(
+                    row, line, _seat_column(person), reason.format(guest=person.name,
+                                                                   seat=other.seat)
+                )  # fmt: skip
+                return False
+        return True
+
+    def _settle_coup(self, coup: ParsedCoup, previous: PreviousCoup | None) -> PreviousCoup | None:
+        # The pipeline names guests in its messages: each by the name the sheet gave first.
+        seated = {seat: self.names[key] for seat, key in coup.seated.items()}
+        try:
+            settled = settle_coup_entry(coup.entry(), self.rules, seated, previous=previous)
+        except EntryRejected as rejected:
+            for found in rejected.problems:
+                where = coup.rows[found.bet] if found.bet is not None else None
+                column = (
+                    CARDS_COLUMNS[self.rules.game]
+                    if found.field is Field.CARDS
+                    else COLUMN_OF_COUP_FIELD.get(found.field, found.field.value)
+                )
+                self.problem(
+                    where.row if where else coup.first_row,
+                    where.line if where else coup.line,
+                    column,
+                    found.message(_),
+                )
+            return None
+        coup.settled = settled
+        assert settled.coup is not None  # the pipeline's answer for a coup
+        return settled.coup.next_state
+
+
+def _same_cell(column: str, text: str, first: str) -> bool:
+    if column in NAME_COLUMNS:
+        return name_key(" ".join(text.split())) == name_key(" ".join(first.split()))
+    return text == first
+
+
+def _seat_column(person: Person) -> str:
+    return dict(COUP_PEOPLE).get(person.column, "seat")
+
+
+def check_coup_sheet(
+    name: str, content: bytes, table: TableRules, game: BankedGame
+) -> list[ParsedCoup]:
+    """A guest-banked night's coups, or ``ScoresheetInvalid`` listing every problem."""
+    try:
+        rows = list(read_rows(name, content, COUP_SHEET_REQUIRED))
+    except csv.Error as error:
+        raise ScoresheetUnreadable(
+            _("The CSV file is malformed: {error}").format(error=error)
+        ) from error
+    keys = {key for _line, cells in rows for column in NAME_COLUMNS
+            if (key := _guest_key(cells, column))}  # fmt: skip
+    matches = guests_matching(keys)
+    identity = {key: found[0].name_key for key, found in matches.items() if len(found) == 1}
+    checker = CoupChecker(table, game.bank_rules(table), identity)
+    coups = checker.check_coups(iter(rows))
+    if not coups and not checker.problems:
+        checker.problem(0, 1, "file", _("no coups in the file."))
+    named = {(person.key, person.name, coup.first_row, coup.line, person.column)
+             for coup in coups for person in coup.people}  # fmt: skip
+    named |= {(row.ponte.key, row.ponte.name, row.row, row.line, "guest")
+              for coup in coups for row in coup.rows}  # fmt: skip
+    for key, name_, row, line, column in sorted(named, key=lambda n: (n[2], n[4])):
+        if len(matches.get(key, ())) > 1:
+            checker.problem(row, line, column, str(MSG_GUEST_AMBIGUOUS).format(
+                name=name_, names=candidate_names(matches[key])))  # fmt: skip
+    if checker.problems:
+        raise ScoresheetInvalid(sorted(checker.problems, key=lambda p: (p.row, p.column)))
+    return coups
+
+
 # --- writing --------------------------------------------------------------------------------
 
 
@@ -430,58 +812,142 @@ def scoresheet_import(
     yen_per_chip: Decimal = Decimal(100),
 ) -> Imported:  # fmt: skip
     """Write a checked scoresheet as an event whose shoes are closed, in bulk."""
-    event = game_services.event_create(
-        name=name, date=on, rules=table.rules, by=by, decks=table.decks,
-        yen_per_chip=yen_per_chip, table_min=table.table_min, table_max=table.table_max,
-        hands_per_shoe=max(hand.number for hand in hands),
-    )  # fmt: skip
-    names: dict[str, str] = {}  # key → the name as first written in the sheet
-    for row in (row for hand in hands for row in hand.rows):
-        names.setdefault(row.key, row.guest)
-    guests, created = _guests_by_key(names)
-    EventGuest.objects.bulk_create(EventGuest(event=event, guest=g) for g in guests.values())
-    now = timezone.now()
-    shoes = {
-        number: Shoe(event=event, number=number, opened_by=by, closed_at=now, closed_by=by)
-        for number in sorted({hand.shoe for hand in hands})
-    }
-    Shoe.objects.bulk_create(shoes.values())
     settled = [(hand, hand.settled) for hand in hands if hand.settled is not None]
     if len(settled) != len(hands):
         raise ValueError("Only a checked scoresheet is written.")
-    rows = [
-        Hand(shoe=shoes[hand.shoe], number=hand.number, logged_by=by, logged_at=now,
-             player_cards=done.player_cards, banker_cards=done.banker_cards,
-             winner=done.outcome.winner.value, player_pair=done.outcome.player_pair,
-             banker_pair=done.outcome.banker_pair)
-        for hand, done in settled
-    ]  # fmt: skip
-    Hand.objects.bulk_create(rows, batch_size=2000)
+    names: dict[str, str] = {}  # key → the name as first written in the sheet
+    for row in (row for hand in hands for row in hand.rows):
+        names.setdefault(row.key, row.guest)
+    night = _night(name=name, on=on, table=table, by=by, yen_per_chip=yen_per_chip,
+                   numbers=[(hand.shoe, hand.number) for hand in hands], names=names)  # fmt: skip
+    rows = _hands(night, [(hand.shoe, hand.number, done) for hand, done in settled])
+    guests = night.guests
     bets: list[BetValues] = [
-        (row.pk, event.pk, bet.seat, guests[hand.rows[bet.index].key].pk,
-         bet.bet_type.value, to_cents(bet.stake), to_cents(bet.result.gross),
+        (row.pk, night.event.pk, bet.seat, guests[hand.rows[bet.index].key].pk,
+         bet.bet_type.value, bet.kind, to_cents(bet.stake), to_cents(bet.result.gross),
          to_cents(bet.result.commission), to_cents(bet.result.net))
         for (hand, done), row in zip(settled, rows, strict=True)
         for bet in done.bets
     ]  # fmt: skip
     _insert_bets(bets)
-    Seating.objects.bulk_create(_seatings(settled, shoes, guests, by), batch_size=2000)
-    results_refresh(event_id=event.pk, guest_ids={guest.pk for guest in guests.values()})
+    Seating.objects.bulk_create(_seatings(settled, night.shoes, guests, by), batch_size=2000)
+    return _imported(night, hands=len(rows), bets=len(bets))
+
+
+@transaction.atomic
+def coup_sheet_import(
+    *, coups: list[ParsedCoup], name: str, on: date, table: TableRules, game: BankedGame,
+    by: Actor, yen_per_chip: Decimal = Decimal(100),
+) -> Imported:  # fmt: skip
+    """Write a checked guest-banked scoresheet as an event of its game whose shoes are closed:
+    each coup a hand, its bets (the pontes' and the bank's) and its :class:`Coup` row."""
+    settled = [(coup, coup.settled) for coup in coups if coup.settled is not None]
+    if len(settled) != len(coups):
+        raise ValueError("Only a checked scoresheet is written.")
+    names: dict[str, str] = {}
+    for person in (person for coup in coups for person in coup.appearances()):
+        names.setdefault(person.key, person.name)
+    night = _night(name=name, on=on, table=table, by=by, yen_per_chip=yen_per_chip,
+                   numbers=[(coup.shoe, coup.number) for coup in coups], names=names,
+                   game=game)  # fmt: skip
+    event, guests = night.event, night.guests
+    rows = _hands(night, [(coup.shoe, coup.number, done) for coup, done in settled])
+    bets: list[BetValues] = [
+        (row.pk, event.pk, bet.seat, guests[coup.seated[bet.seat]].pk, bet.bet_type.value,
+         bet.kind, to_cents(bet.stake), to_cents(bet.result.gross),
+         to_cents(bet.result.commission), to_cents(bet.result.net))
+        for (coup, done), row in zip(settled, rows, strict=True)
+        for bet in done.bets
+    ]  # fmt: skip
+    _insert_bets(bets)
+    Coup.objects.bulk_create(
+        [
+            coup_row(row, event, done.coup,
+                     {seat: guests[key] for seat, key in coup.seated.items()})
+            for (coup, done), row in zip(settled, rows, strict=True)
+            if done.coup is not None
+        ],
+        batch_size=2000,
+    )  # fmt: skip
+    Seating.objects.bulk_create(
+        [
+            Seating(shoe=night.shoes[run.shoe], seat=run.seat, guest=guests[run.key],
+                    from_hand=run.first, to_hand=run.last, seated_by=by)
+            for run in seat_runs(coups)
+        ],
+        batch_size=2000,
+    )  # fmt: skip
+    return _imported(night, hands=len(rows), bets=len(bets))
+
+
+@dataclass
+class _Night:
+    event: Event
+    guests: dict[str, Guest]  # key → guest
+    created: list[str]
+    shoes: dict[int, Shoe]
+    by: Actor
+    now: datetime
+
+
+def _night(
+    *, name: str, on: date, table: TableRules, by: Actor, yen_per_chip: Decimal,
+    numbers: list[tuple[int, int]], names: dict[str, str], game: BankedGame | None = None,
+) -> _Night:  # fmt: skip
+    """The event, its guests (the new ones created) and its shoes, closed."""
+    event = game_services.event_create(
+        name=name, date=on, rules=table.rules, by=by, decks=table.decks,
+        yen_per_chip=yen_per_chip, table_min=table.table_min, table_max=table.table_max,
+        hands_per_shoe=max(number for _shoe, number in numbers),
+    )  # fmt: skip
+    if game is not None:
+        # The event is new and has no hand: its game is chosen as it would be on creation.
+        for field_name, value in game.fields().items():
+            setattr(event, field_name, value)
+        event.full_clean()
+        event.save(update_fields=list(game.fields()))
+    guests, created = _guests_by_key(names)
+    EventGuest.objects.bulk_create(EventGuest(event=event, guest=g) for g in guests.values())
+    now = timezone.now()
+    shoes = {
+        number: Shoe(event=event, number=number, opened_by=by, closed_at=now, closed_by=by)
+        for number in sorted({shoe for shoe, _number in numbers})
+    }
+    Shoe.objects.bulk_create(shoes.values())
+    return _Night(event, guests, created, shoes, by, now)
+
+
+def _hands(night: _Night, settled: list[tuple[int, int, SettledHand]]) -> list[Hand]:
+    rows = [
+        Hand(shoe=night.shoes[shoe], number=number, logged_by=night.by, logged_at=night.now,
+             player_cards=done.player_cards, banker_cards=done.banker_cards,
+             winner=done.outcome.winner.value, player_pair=done.outcome.player_pair,
+             banker_pair=done.outcome.banker_pair)
+        for shoe, number, done in settled
+    ]  # fmt: skip
+    Hand.objects.bulk_create(rows, batch_size=2000)
+    return rows
+
+
+def _imported(night: _Night, *, hands: int, bets: int) -> Imported:
+    event = night.event
+    results_refresh(event_id=event.pk, guest_ids={guest.pk for guest in night.guests.values()})
     AuditEntry.objects.create(
         action=AuditEntry.Action.IMPORT,
         event=event,
-        by=by,
+        by=night.by,
         summary=str(event),
-        after={"hands": len(rows), "bets": len(bets), "new_guests": created},
+        after={"hands": hands, "bets": bets, "new_guests": night.created},
     )
-    return Imported(event=event, created_guests=created, hands=len(rows), bets=len(bets))
+    return Imported(event=event, created_guests=night.created, hands=hands, bets=bets)
 
 
 BET_COLUMNS = (
-    "hand_id", "event_id", "seat", "guest_id", "bet_type", "stake", "gross", "commission", "net",
+    "hand_id", "event_id", "seat", "guest_id", "bet_type", "cover_kind", "stake", "gross",
+    "commission", "net",
 )  # fmt: skip
 # A bet as a row of BET_COLUMNS, money in cents.
-BetValues = tuple[int, int, int, int, str, int, int, int, int]
+BetValues = tuple[int, int, int, int, str, str, int, int, int, int]
 
 
 def _insert_bets(rows: list[BetValues]) -> None:
@@ -508,10 +974,11 @@ def _guests_by_key(names: dict[str, str]) -> tuple[dict[str, Guest], list[str]]:
     return found, sorted(guest.name for guest in new)
 
 
-def _guest_key(cells: dict[str, str]) -> str:
-    """The key of a row's guest, or "" when the name is not one (the checker says why)."""
+def _guest_key(cells: dict[str, str], column: str = "guest") -> str:
+    """The key of the name in a row's ``column``, or "" when it is not one (the checker says
+    why, or the column is blank)."""
     try:
-        return name_key(clean_name(cells.get("guest", "")))
+        return name_key(clean_name(cells.get(column, "")))
     except InvalidName:
         return ""
 
@@ -574,7 +1041,64 @@ TEMPLATE_ROWS = (
 )
 
 
-def template_csv() -> str:
+# A short night of each guest-banked game, every column filled where the coup has it.
+COUP_TEMPLATES: dict[Game, tuple[dict[str, str], ...]] = {
+    Game.CHEMIN_DE_FER: (
+        # Aki banks 100; Ben and Chie cover it; the bank wins and Aki keeps it.
+        {"shoe": "1", "coup": "1", "banker": "Aki", "banker_seat": "1", "bank": "100",
+         "seat": "2", "guest": "Ben", "stake": "60", "result": "B"},
+        {"shoe": "1", "coup": "1", "banker": "Aki", "banker_seat": "1", "bank": "100",
+         "seat": "3", "guest": "Chie", "stake": "40", "result": "B"},
+        # Ben calls banco solo; standing on 5 he wins: the bank passes to his seat.
+        {"shoe": "1", "coup": "2", "banker": "Aki", "banker_seat": "1", "bank": "195",
+         "seat": "2", "guest": "Ben", "stake_kind": "banco_solo", "stake": "195",
+         "ponte_cards": "3 2", "banker_cards": "10 4 K", "result": "P",
+         "ponte_choice": "stand"},
+        # Ben banks 50, wins and gives a suite, which Daisuke takes.
+        {"shoe": "1", "coup": "3", "banker": "Ben", "banker_seat": "2", "bank": "50",
+         "seat": "3", "guest": "Chie", "stake": "30", "result": "B", "move": "suite",
+         "suite_taker": "Daisuke", "suite_seat": "4"},
+        {"shoe": "1", "coup": "3", "banker": "Ben", "banker_seat": "2", "bank": "50",
+         "seat": "4", "guest": "Daisuke", "stake": "20", "result": "B", "move": "suite",
+         "suite_taker": "Daisuke", "suite_seat": "4"},
+        # An égalité, then Daisuke retires with the bank.
+        {"shoe": "1", "coup": "4", "banker": "Daisuke", "banker_seat": "4", "bank": "97.50",
+         "seat": "1", "guest": "Aki", "stake": "50", "result": "T", "move": "retire"},
+        {"shoe": "1", "coup": "4", "banker": "Daisuke", "banker_seat": "4", "bank": "97.50",
+         "seat": "3", "guest": "Chie", "stake": "47.50", "result": "T", "move": "retire"},
+    ),
+    Game.BACCARA_BANQUE: (
+        # Aki banks 500 in seat 4: seats 1–3 play tableau 1, seats 5–7 tableau 2.
+        {"shoe": "1", "coup": "1", "banker": "Aki", "banker_seat": "4", "bank": "500",
+         "seat": "3", "guest": "Ben", "stake_kind": "tableau_1", "stake": "100",
+         "result": "P", "result_2": "B"},
+        {"shoe": "1", "coup": "1", "banker": "Aki", "banker_seat": "4", "bank": "500",
+         "seat": "2", "guest": "Daisuke", "stake_kind": "tableau_1", "stake": "50",
+         "result": "P", "result_2": "B"},
+        {"shoe": "1", "coup": "1", "banker": "Aki", "banker_seat": "4", "bank": "500",
+         "seat": "5", "guest": "Chie", "stake_kind": "tableau_2", "stake": "100",
+         "result": "P", "result_2": "B"},
+        # With the cards: tableau 1 wins on a natural 9, tableau 2 loses; Aki retires.
+        {"shoe": "1", "coup": "2", "banker": "Aki", "banker_seat": "4", "bank": "450",
+         "seat": "3", "guest": "Ben", "stake_kind": "tableau_1", "stake": "100",
+         "ponte_cards": "9 K", "tableau_2_cards": "3 3", "banker_cards": "8 K",
+         "result": "P", "result_2": "B", "move": "retire"},
+        {"shoe": "1", "coup": "2", "banker": "Aki", "banker_seat": "4", "bank": "450",
+         "seat": "5", "guest": "Chie", "stake_kind": "tableau_2", "stake": "200",
+         "ponte_cards": "9 K", "tableau_2_cards": "3 3", "banker_cards": "8 K",
+         "result": "P", "result_2": "B", "move": "retire"},
+    ),
+}  # fmt: skip
+
+
+def template_csv(game: Game = Game.PUNTO_BANCO) -> str:
+    """The downloadable template of a game's scoresheet: its header and a short night."""
     buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerows(TEMPLATE_ROWS)
+    writer = csv.writer(buffer, lineterminator="\n")
+    if game is Game.PUNTO_BANCO:
+        writer.writerows(TEMPLATE_ROWS)
+    else:
+        writer.writerow(COUP_SHEET_COLUMNS)
+        for row in COUP_TEMPLATES[game]:
+            writer.writerow([row.get(column, "") for column in COUP_SHEET_COLUMNS])
     return buffer.getvalue()

@@ -22,6 +22,11 @@ not as a :class:`LedgerProblem` (model, primary key, what is wrong, expected and
    their settlements (``Settlement.amount`` is what the guest paid the house).
 6. Seatings: no two seatings of one seat in a shoe, and no two of one guest in a shoe, cover a
    common hand; a seated guest is on the event's list.
+7. Coups (Chemin de fer, Baccara banque): each is settled again through the one pipeline
+   (``games.banked.settle_coup_entry``) from what is stored — its hand, its ``Coup`` row, the
+   pontes' stakes, who sat where and the coup before it in the shoe — and its bets (the bank's
+   side too), its ``Coup`` row and its hand's cards and winner must be what that settles. Invariant
+   1's Punto Banco checks (drawing rules, payouts, table limits) do not apply to a coup.
 """
 
 from __future__ import annotations
@@ -32,15 +37,28 @@ from dataclasses import dataclass, field, fields
 from datetime import date
 from decimal import Decimal
 from functools import lru_cache
+from typing import Any
 
 from django.db.models import Q
 
+from games.banked import BankRules, settle_coup_entry
+from games.entry import EntryRejected, SettledHand
 from games.messages import RuleError
 from games.models import Event, Hand, Shoe
 from games.payouts import BetError, BetResult, BetType, RuleSet, resolve_bet
 from games.rules import Hand as DealtHand
 from games.rules import Outcome
-from ledger.models import Bet, Charge, EventGuest, Guest, GuestEventResult, Seating, Settlement
+from ledger.coups import COUP_FIELDS, coup_row, coup_state, stored_entry
+from ledger.models import (
+    Bet,
+    Charge,
+    Coup,
+    EventGuest,
+    Guest,
+    GuestEventResult,
+    Seating,
+    Settlement,
+)
 from ledger.money import ZERO, money_sum
 from ledger.results import event_settlement, guest_balances, house_rows
 
@@ -69,6 +87,13 @@ MSG_RESULT_MISSING = "the guest has bets at the event but no totals row"
 MSG_RESULT_EXTRA = "the guest has no bets at the event"
 MSG_EVENT_NOT_ZERO_SUM = "the house's net and the guests' net over its shoes do not sum to zero"
 MSG_GUEST_BALANCE = "the balance the app shows is not the sum of the bets' nets and settlements"
+MSG_COUP_UNSETTLED = "its coup cannot be settled again from what is stored"
+MSG_COUP_MISSING = "it is a hand of a guest-banked game with no coup beside it"
+MSG_COUP_HAND = "its cards or winner are not what its coup settles"
+MSG_COUP_RECORD = "it is not what its hand and stakes settle"
+MSG_COUP_BET = "it is not what its coup settles"
+MSG_COUP_BET_EXTRA = "its coup settles no such stake"
+MSG_COUP_BET_MISSING = "its coup settles a stake that is not stored"
 MSG_SETTLEMENT_LINE = (
     "its line in the event's settlement list is not the sum of its bets' nets and settlements"
 )
@@ -122,6 +147,7 @@ class BetRow:
     gross: Decimal
     commission: Decimal
     net: Decimal
+    cover_kind: str = ""
 
 
 BET_COLUMNS = tuple(column.name for column in fields(BetRow))
@@ -309,6 +335,7 @@ class _EventInfo:
     table_min: Decimal
     table_max: Decimal
     rules: RuleSet | None
+    bank_rules: BankRules | None = None  # a guest-banked game's
 
 
 def check_ledger(event: Event | None = None) -> LedgerCheck:
@@ -335,6 +362,8 @@ class _Checker:
         self.net_over_shoes: dict[int, Decimal] = defaultdict(lambda: ZERO)
         # Tournament tables: their bets are in tournament chips, in no guest's totals.
         self.tournament_tables: set[int] = set()
+        self.coups: dict[int, Coup] = {}  # hand id → its coup, with the hand
+        self.coup_bets: dict[int, list[BetRow]] = defaultdict(list)  # hand id → its bets
 
     def problem(
         self, model: str, pk: int | str, message: str, expected: str = "", found: str = ""
@@ -347,9 +376,11 @@ class _Checker:
     def run(self) -> LedgerCheck:
         self._load_events()
         self.names = dict(Guest.objects.order_by().values_list("pk", "name"))
+        self._load_coups()
         self._check_hands()
         self._load_lists_and_seatings()
         self._check_bets()
+        self._check_coups()
         self._add_charges()
         self._check_results()
         self._check_zero_sum()
@@ -361,7 +392,7 @@ class _Checker:
     def _load_events(self) -> None:
         # Every event and shoe (a season holds a few hundred): a bet may name another event.
         for row in Event.objects.order_by().values(
-            "pk", "date", "decks", "table_min", "table_max", "rules", "kind"
+            "pk", "date", "decks", "table_min", "table_max", "rules", "kind", *GAME_FIELDS
         ):
             if row["kind"] == Event.Kind.TOURNAMENT_TABLE:
                 self.tournament_tables.add(row["pk"])
@@ -372,8 +403,9 @@ class _Checker:
                 if self.scope is None or self.scope.pk == row["pk"]:
                     self.problem("Event", row["pk"], MSG_EVENT_RULES, "a rule set", str(error))
             self.events[row["pk"]] = _EventInfo(
-                row["pk"], row["date"], row["decks"], row["table_min"], row["table_max"], rules
-            )
+                row["pk"], row["date"], row["decks"], row["table_min"], row["table_max"], rules,
+                _bank_rules(row),
+            )  # fmt: skip
         self.shoe_event = dict(Shoe.objects.order_by().values_list("pk", "event_id"))
 
     def _hand_scope(self) -> Q:
@@ -400,7 +432,13 @@ class _Checker:
         )
         for hand in hands.iterator(chunk_size=5000):
             event_id = self.shoe_event[hand.shoe_id]
-            problems, outcome = hand_problems(hand, self.events[event_id].decks)
+            if hand.pk in self.coups:  # settled again with its coup (:meth:`_check_coups`)
+                problems, outcome = [], None
+            elif self.events[event_id].bank_rules is not None:
+                problems = [LedgerProblem("Hand", hand.pk, MSG_COUP_MISSING, "a coup", "none")]
+                outcome = None
+            else:
+                problems, outcome = hand_problems(hand, self.events[event_id].decks)
             if self.scope is None or event_id == self.scope.pk:
                 self.report.problems.extend(problems)
                 self.report.hands += 1
@@ -462,9 +500,14 @@ class _Checker:
             expected = f"event {hand_event.pk}"
             self.problem("Bet", bet.pk, MSG_BET_EVENT, expected, f"event {bet.event_id}")
         problems.extend(bet_arithmetic_problems(bet))
-        if hand_event.rules is not None:
+        # A coup's bets are settled again with it (:meth:`_check_coups`); a guest-banked hand
+        # without its coup is named already.
+        banked = bet.hand_id in self.coups or hand_event.bank_rules is not None
+        if bet.hand_id in self.coups:
+            self.coup_bets[bet.hand_id].append(bet)
+        elif hand_event.rules is not None and not banked:
             problems.extend(bet_payout_problems(bet, hand_event.rules, outcome))
-        if not hand_event.table_min <= bet.stake <= hand_event.table_max:
+        if not banked and not hand_event.table_min <= bet.stake <= hand_event.table_max:
             limits = f"{_money(hand_event.table_min)} to {_money(hand_event.table_max)}"
             self.problem("Bet", bet.pk, MSG_BET_STAKE, limits, _money(bet.stake))
         seated = [s for s in self.seatings[(shoe_id, bet.seat)] if s.covers(number)]
@@ -479,6 +522,96 @@ class _Checker:
             self.sums[(bet.guest_id, bet.event_id)].add(bet)
         if self.scope is None or hand_event.pk == self.scope.pk:
             self.net_over_shoes[hand_event.pk] += bet.net
+
+    # --- coups -------------------------------------------------------------------------------
+
+    def _load_coups(self) -> None:
+        coups = Coup.objects.select_related("hand").order_by("hand__shoe_id", "hand__number")
+        if self.scope is not None:
+            coups = coups.filter(hand__in=Hand.objects.filter(self._hand_scope()))
+        self.coups = {coup.hand_id: coup for coup in coups.iterator(chunk_size=2000)}
+
+    def _seated(self, shoe_id: int, number: int) -> dict[int, int]:
+        """Who sat where for a hand, as the services read it (seat → guest id)."""
+        seated = {}
+        for seat in range(1, 8):
+            for seating in self.seatings.get((shoe_id, seat), ()):
+                if seating.covers(number):
+                    seated[seat] = seating.guest_id
+        return seated
+
+    def _check_coups(self) -> None:
+        """Invariant 7: each coup settled again, the coup before it as stored."""
+        previous: Coup | None = None
+        for coup in self.coups.values():  # in shoe and number order
+            hand = coup.hand
+            if previous is not None and previous.hand.shoe_id != hand.shoe_id:
+                previous = None
+            rules = self.events[self.shoe_event[hand.shoe_id]].bank_rules
+            if rules is not None:
+                self._check_coup(coup, previous, rules)
+            previous = coup
+
+    def _check_coup(self, coup: Coup, previous: Coup | None, rules: BankRules) -> None:
+        hand = coup.hand
+        by_id = self._seated(hand.shoe_id, hand.number)
+        seated = {seat: self.guest(guest_id) for seat, guest_id in by_id.items()}
+        bets = sorted(self.coup_bets.get(hand.pk, ()), key=lambda bet: (bet.seat, bet.pk))
+        before = coup_state(previous) if previous is not None else None
+        try:
+            entry = stored_entry(hand, coup, [_bet(row) for row in bets])
+            settled = settle_coup_entry(entry, rules, seated, previous=before)
+        except EntryRejected as rejected:
+            found = "; ".join(problem.message() for problem in rejected.problems)
+            self.problem("Hand", hand.pk, MSG_COUP_UNSETTLED, "a coup the rules settle", found)
+            return
+        self._compare_hand(hand, settled)
+        self._compare_bets(hand, bets, settled, by_id)
+        assert settled.coup is not None  # a coup's settlement
+        guests = {seat: Guest(pk=guest_id) for seat, guest_id in by_id.items()}
+        again = coup_row(hand, Event(pk=coup.event_id), settled.coup, guests)
+        for name in ("banker_id", "co_banker_id", *COUP_FIELDS):
+            expected, found = getattr(again, name), getattr(coup, name)
+            if expected != found:
+                self.problem(
+                    "Coup", coup.pk, MSG_COUP_RECORD, f"{name} {expected}", f"{name} {found}"
+                )
+
+    def _compare_hand(self, hand: Hand, settled: SettledHand) -> None:
+        expected = (settled.player_cards, settled.banker_cards, settled.outcome.winner.value)
+        found = (hand.player_cards, hand.banker_cards, hand.winner)
+        if expected != found:
+            self.problem("Hand", hand.pk, MSG_COUP_HAND, _hand_text(*expected), _hand_text(*found))
+
+    def _compare_bets(
+        self, hand: Hand, bets: list[BetRow], settled: SettledHand, seated: dict[int, int]
+    ) -> None:
+        expected = {(bet.seat, bet.bet_type.value): bet for bet in settled.bets}
+        for bet in bets:
+            again = expected.pop((bet.seat, bet.bet_type), None)
+            if again is None:
+                found = f"{bet.bet_type} {_money(bet.stake)} in seat {bet.seat}"
+                self.problem("Bet", bet.pk, MSG_COUP_BET_EXTRA, "no such stake", found)
+                continue
+            result = again.result
+            settles = (seated.get(again.seat), again.kind, again.stake, result.gross,
+                       result.commission, result.net)  # fmt: skip
+            stored = (bet.guest_id, bet.cover_kind, bet.stake, bet.gross, bet.commission, bet.net)
+            if settles != stored:
+                self.problem(
+                    "Bet", bet.pk, MSG_COUP_BET, self._bet_text(*settles), self._bet_text(*stored)
+                )
+        for (seat, bet_type), again in expected.items():
+            what = f"{bet_type} {_money(again.stake)} in seat {seat}"
+            self.problem("Hand", hand.pk, MSG_COUP_BET_MISSING, what, "no such bet")
+
+    def _bet_text(
+        self, guest_id: int | None, kind: str, stake: Decimal, gross: Decimal,
+        commission: Decimal, net: Decimal,
+    ) -> str:  # fmt: skip
+        who = self.guest(guest_id) if guest_id is not None else "nobody"
+        kind = f" {kind}" if kind else ""
+        return f"{who}{kind}, " + _totals(1, stake, gross, commission, net).split(", ", 1)[1]
 
     def _add_charges(self) -> None:
         """A tournament's entry fees, rebuys, add-ons and prizes: its guests' results there."""
@@ -599,6 +732,30 @@ class _Checker:
                 self.problem(
                     "Guest", guest_id, MSG_SETTLEMENT_LINE, _line(*expected), _line(*found)
                 )
+
+
+GAME_FIELDS = ("game", "taxe", "taxe_rate", "shoe_charge", "banco")
+
+
+def _bank_rules(row: dict[str, Any]) -> BankRules | None:
+    """A guest-banked event's rules as the services read them (``Event.bank_rules``)."""
+    event = Event(decks=row["decks"], table_min=row["table_min"],
+                  **{name: row[name] for name in GAME_FIELDS})  # fmt: skip
+    try:
+        return event.bank_rules if event.is_guest_banked else None
+    except (RuleError, ValueError):  # a cut no coup can be settled under
+        return None
+
+
+def _bet(row: BetRow) -> Bet:
+    """A bet row as the model, in memory (what ``ledger.coups.stored_entry`` reads)."""
+    return Bet(pk=row.pk, seat=row.seat, bet_type=row.bet_type, cover_kind=row.cover_kind,
+               stake=row.stake)  # fmt: skip
+
+
+def _hand_text(player_cards: str, banker_cards: str, winner: str) -> str:
+    cards = f"P {player_cards} / B {banker_cards}, " if player_cards else ""
+    return f"{cards}{winner}"
 
 
 def _line(before: Decimal, result: Decimal, settled: Decimal) -> str:

@@ -74,10 +74,13 @@ class TableState:
 
 def table_state(shoe: Shoe, recent: int = 8) -> TableState:
     event = shoe.event
+    hands = shoe.hands.select_related("logged_by")
+    if event.is_guest_banked:  # each coup's bank, in the list of recent hands
+        hands = hands.select_related("coup")
     recent_hands = list(
-        shoe.hands.select_related("logged_by")
-        .annotate(guests_net=money_sum("bets__net"), bet_count=Count("bets"))
-        .order_by("-number")[:recent]
+        hands.annotate(guests_net=money_sum("bets__net"), bet_count=Count("bets")).order_by(
+            "-number"
+        )[:recent]
     )
     last_hand = recent_hands[0] if recent_hands else None
     next_number = last_hand.number + 1 if last_hand else 1

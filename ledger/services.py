@@ -43,7 +43,7 @@ from games.entry import (
 from games.messages import format_chips, refused_character, whole_cents
 from games.models import MAX_HAND_NUMBER, Event, Hand, Shoe
 from games.services import check_event_open, check_shoe_open
-from ledger.coups import check_next_coup, coup_of, coup_row, coup_snapshot, previous_coup
+from ledger.coups import check_later_coups, coup_of, coup_row, coup_snapshot, previous_coup
 from ledger.models import (
     AuditEntry,
     Bet,
@@ -711,7 +711,11 @@ def _check_seen_seating(
     seen: Mapping[int, int], seated: dict[int, Guest], entry: HandEntry
 ) -> None:
     changed: list[str] = []
-    seats = {seat for bet in entry.bets if (seat := read_seat(bet.seat)) is not None}
+    named = [bet.seat for bet in entry.bets]
+    if entry.coup is not None:  # the bank's seats too: a bank is a stake
+        terms = entry.coup
+        named += [terms.banker_seat, terms.co_banker_seat or "", terms.suite_seat or ""]
+    seats = {seat for value in named if (seat := read_seat(value)) is not None}
     for seat in sorted(seats):
         now = seated.get(seat)
         if (now.pk if now else None) == seen.get(seat):
@@ -1063,9 +1067,10 @@ def _is_coup(hand: Hand) -> bool:
 def _same_hand(before: HandSnapshot, fields: HandFields, bets: list[Bet]) -> bool:
     """Whether a correction would record what is already recorded."""
     old_bets = sorted(
-        (b["seat"], b["guest_id"], b["bet_type"], Decimal(b["stake"])) for b in before["bets"]
+        (b["seat"], b["guest_id"], b["bet_type"], Decimal(b["stake"]), b.get("kind", ""))
+        for b in before["bets"]
     )
-    new_bets = sorted((b.seat, b.guest_id, b.bet_type, b.stake) for b in bets)
+    new_bets = sorted((b.seat, b.guest_id, b.bet_type, b.stake, b.cover_kind) for b in bets)
     same_fields = all(before.get(name) == value for name, value in fields.items())
     return same_fields and old_bets == new_bets
 
@@ -1150,7 +1155,7 @@ def hand_correct(
     Bet.objects.bulk_create(settled)
     if new_coup is not None:
         new_coup.save()
-        check_next_coup(shoe, hand.number)
+        check_later_coups(shoe, hand.number)
     _check_later_stacks(shoe, hand.number)
     affected = {bet["guest_id"] for bet in before["bets"]} | {bet.guest_id for bet in settled}
     results_refresh(event_id=shoe.event_id, guest_ids=affected)

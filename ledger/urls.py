@@ -1,6 +1,16 @@
 from django.urls import path
 
-from ledger.views import clearing, events, guests, hands, results, sharing, table, transfers
+from ledger.views import (
+    clearing,
+    coup_table,
+    events,
+    guests,
+    hands,
+    results,
+    sharing,
+    table,
+    transfers,
+)
 from shoebook.converters import use_id_converter
 
 use_id_converter()
@@ -47,6 +57,7 @@ urlpatterns = [
     ),
     path("shoes/<id:shoe_id>/seats/", table.seat_change, name="seat_change"),
     path("shoes/<id:shoe_id>/deal/", table.deal_helper, name="deal_helper"),
+    path("shoes/<id:shoe_id>/coup-step/", coup_table.coup_step_helper, name="coup_step"),
     path("shoes/<id:shoe_id>/close/", table.shoe_close, name="shoe_close"),
     path("shoes/<id:shoe_id>/reopen/", table.shoe_reopen, name="shoe_reopen"),
     path("hands/<id:hand_id>/", hands.hand_detail, name="hand_detail"),

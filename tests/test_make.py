@@ -25,3 +25,6 @@ def test_make_run_migrates_and_loads_the_demo_before_serving():
     # The demo tournament is run by the demo night's host, with the night's guests.
     tournament = steps.index("load_demo_tournament --if-empty")
     assert steps.index("load_demo --if-empty") < tournament < steps.index("runserver")
+    # So is the Chemin de fer night, a week after the tournament.
+    chemin = steps.index("load_demo_chemin --if-empty")
+    assert tournament < chemin < steps.index("runserver")

@@ -78,6 +78,8 @@ ACCESS: dict[str, tuple[str, tuple[str, ...]]] = {
     "ledger:hand_undo": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "ledger:seat_change": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "ledger:deal_helper": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    # A guest-banked table's helper: a Punto Banco shoe (the world's) has none.
+    "ledger:coup_step": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, MISSING, MISSING)),
     "ledger:shoe_close": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:shoe_reopen": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:hand_detail": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
@@ -179,7 +181,8 @@ def world(seated, shoe, record, host, dealer):
         "ledger:event_edit": [shoe.event_id], "ledger:event_reopen": [shoe.event_id],
         "ledger:shoe_table": [shoe.pk], "ledger:hand_record": [shoe.pk],
         "ledger:hand_undo": [shoe.pk], "ledger:seat_change": [shoe.pk],
-        "ledger:deal_helper": [shoe.pk], "ledger:shoe_close": [shoe.pk],
+        "ledger:deal_helper": [shoe.pk], "ledger:coup_step": [shoe.pk],
+        "ledger:shoe_close": [shoe.pk],
         "ledger:shoe_reopen": [shoe.pk],
         "ledger:hand_detail": [hand.pk], "ledger:guest_detail": [guest.pk],
         "ledger:hand_by_number": [shoe.pk, hand.number], "ledger:hand_go": [shoe.pk],

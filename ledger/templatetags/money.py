@@ -7,7 +7,7 @@ from decimal import Decimal
 from django import template
 from django.utils.translation import gettext
 
-from games.payouts import BetType
+from games.payouts import bet_label as stored_bet_label
 from ledger.money import format_chips, format_percent, format_yen
 
 register = template.Library()
@@ -20,7 +20,7 @@ def _amount(value: Decimal | str | None) -> Decimal | None:
 
 @register.filter
 def bet_label(bet_type: str) -> str:
-    return gettext(BetType(bet_type).label)
+    return gettext(stored_bet_label(bet_type))
 
 
 @register.filter

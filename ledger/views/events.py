@@ -84,13 +84,16 @@ def event_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = EventForm(request.POST or None, initial={"date": timezone.localdate()})
     if request.method == "POST" and form.is_valid():
         fields = {name: form.cleaned_data[name] for name in EventForm.Meta.fields}
-        event = game_services.event_create(
-            **fields, rules=form.cleaned_data["rule_set"], by=request.user
-        )
-        messages.success(
-            request, _("{event} is ready: add guests, then start a shoe.").format(event=event.name)
-        )
-        return redirect("ledger:event_detail", event.pk)
+        try:
+            event = game_services.event_create(
+                **fields, rules=form.cleaned_data["rule_set"], by=request.user
+            )
+        except ValidationError as error:  # a cut of the other game, in the host's words
+            add_service_errors(form, error)
+        else:
+            ready = _("{event} is ready: add guests, then start a shoe.")
+            messages.success(request, ready.format(event=event.name))
+            return redirect("ledger:event_detail", event.pk)
     return render(request, "ledger/event_form.html", {"form": form})
 
 

@@ -14,10 +14,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
+from games.banque import TABLEAU
+from games.chemin import PONTE
 from games.entry import SEATS
 from games.models import Hand, Shoe
 from games.payouts import BetType
 from ledger import services
+from ledger.coup_forms import CoupCorrectionForm, coup_initial, coup_panel
+from ledger.coups import coup_of, previous_coup
 from ledger.forms import (
     CorrectionForm,
     HandForm,
@@ -40,12 +44,13 @@ def hand_detail(request: AuthenticatedHttpRequest, hand_id: int) -> HttpResponse
     hand = get_object_or_404(Hand.objects.select_related("shoe__event", "logged_by"), pk=hand_id)
     event = hand.shoe.event
     bet_types = event.rule_set.offered_bets
-    form: CorrectionForm | None = None
+    form: CorrectionForm | CoupCorrectionForm | None = None
     guests: dict[int, Guest] = {}
-    if is_host(request.user):
+    if event.is_guest_banked or is_host(request.user):
         guests = guests_at(hand.shoe, hand.number)
+    if is_host(request.user):
         if request.method == "POST":
-            form = CorrectionForm(request.POST, bet_types=bet_types, guests=guests)
+            form = _correction_form(hand, request.POST, guests)
             if form.is_valid():
                 try:
                     services.hand_correct(
@@ -57,7 +62,7 @@ def hand_detail(request: AuthenticatedHttpRequest, hand_id: int) -> HttpResponse
                     )
                 except services.HandChanged as error:
                     hand.refresh_from_db()
-                    form = _against_current(form, hand)
+                    form = _against_current(form, hand, guests)
                     add_service_errors(form, error)
                 except ValidationError as error:
                     form.show_problems(error)
@@ -67,9 +72,7 @@ def hand_detail(request: AuthenticatedHttpRequest, hand_id: int) -> HttpResponse
                     )
                     return redirect("ledger:hand_detail", hand.pk)
         else:
-            form = CorrectionForm(
-                initial=_correction_initial(hand), bet_types=bet_types, guests=guests
-            )
+            form = _correction_form(hand, None, guests)
     elif request.method == "POST":
         raise PermissionDenied
     bets, revisions = hand_with_history(hand)
@@ -80,20 +83,75 @@ def hand_detail(request: AuthenticatedHttpRequest, hand_id: int) -> HttpResponse
         "bets": bets,
         "revisions": revisions,
         "form": form,
-        "stake_rows": _stake_rows(form, bet_types, guests) if form else [],
-        "bet_labels": [_(bet.label) for bet in bet_types],
         "table_url": reverse("ledger:shoe_table", args=[hand.shoe_id]),
         "hand_index": hand_index(hand.shoe_id, current=hand.number),
     }
+    if event.is_guest_banked:
+        context |= _coup_context(hand, form, guests)
+    else:
+        context |= {
+            "stake_rows": (
+                _stake_rows(form, bet_types, guests) if isinstance(form, CorrectionForm) else []
+            ),
+            "bet_labels": [_(bet.label) for bet in bet_types],
+        }
     return render(request, "ledger/hand_detail.html", context)
 
 
-def _against_current(form: CorrectionForm, hand: Hand) -> CorrectionForm:
+def _coup_context(
+    hand: Hand, form: CorrectionForm | CoupCorrectionForm | None, guests: Mapping[int, Guest]
+) -> dict[str, object]:
+    """A coup's page: the coup as recorded (who banked, the covers, who held the cards, the
+    choices, the cut, the move) and, for the host, its boxes to correct."""
+    coup = coup_of(hand)
+    context: dict[str, object] = {"coup": coup}
+    if coup is not None:
+        held = [coup.holder_seat, coup.second_holder_seat]
+        labels = TABLEAU if coup.second_winner else (PONTE,)
+        context["holders"] = [
+            {"label": _(label), "seat": seat, "guest": guests.get(seat)}
+            for label, seat in zip(labels, held, strict=False)
+            if seat is not None
+        ]
+        if coup.suite_seat is not None:
+            context["suite_guest"] = guests.get(coup.suite_seat)
+    if isinstance(form, CoupCorrectionForm):
+        previous = previous_coup(hand.shoe, hand.number)
+        context["coup_panel"] = coup_panel(
+            form,
+            seats=[(seat, guests.get(seat)) for seat in SEATS],
+            suivi_seat=previous.suivi_seat if previous is not None else None,
+            decks=hand.shoe.event.decks,
+        )
+    return context
+
+
+def _correction_form(
+    hand: Hand, data: QueryDict | None, guests: Mapping[int, Guest]
+) -> CorrectionForm | CoupCorrectionForm:
+    """The correction of a hand (``data``: as posted; else its boxes filled in from the hand as
+    recorded): a coup's boxes for a guest-banked game, Punto Banco's else."""
+    event = hand.shoe.event
+    if event.is_guest_banked:
+        if data is not None:
+            return CoupCorrectionForm(data, game=event.game_kind)
+        recorded = services.hand_snapshot(hand, hand.bets.select_related("guest"))
+        initial = coup_initial(recorded) | {"version": hand.version}
+        return CoupCorrectionForm(initial=initial, game=event.game_kind)
+    bet_types = event.rule_set.offered_bets
+    if data is not None:
+        return CorrectionForm(data, bet_types=bet_types, guests=guests)
+    return CorrectionForm(initial=_correction_initial(hand), bet_types=bet_types, guests=guests)
+
+
+def _against_current(
+    form: CorrectionForm | CoupCorrectionForm, hand: Hand, guests: Mapping[int, Guest]
+) -> CorrectionForm | CoupCorrectionForm:
     """The correction as typed, now made from the hand's current version: saving it again is a
     deliberate act, after looking at what changed."""
     data = cast(QueryDict, form.data).copy()
     data["version"] = str(hand.version)
-    current = CorrectionForm(data, bet_types=form.bet_types, guests=form.guests)
+    current = _correction_form(hand, data, guests)
     current.is_valid()
     return current
 

@@ -36,6 +36,8 @@ from games.payouts import BetType
 from games.rules import MSG_HAND_COMPLETE, tableau
 from games.scoreboard import scoreboard
 from ledger import services
+from ledger.coup_forms import CoupForm, bank_prefill, coup_panel
+from ledger.coups import previous_coup
 from ledger.forms import (
     HandForm,
     add_service_errors,
@@ -46,7 +48,14 @@ from ledger.forms import (
 )
 from ledger.models import Guest, HandRevision
 from ledger.results import seated_over_limit
-from ledger.selectors import SeatState, hand_index, seating_of, shoe_open_things, table_state
+from ledger.selectors import (
+    SeatState,
+    TableState,
+    hand_index,
+    seating_of,
+    shoe_open_things,
+    table_state,
+)
 from ledger.services import HandSnapshot
 from shoebook.converters import id_or_none
 from shoebook.roles import AuthenticatedHttpRequest, host_required, is_host, table_staff_required
@@ -97,7 +106,7 @@ def _get_shoe(shoe_id: int) -> Shoe:
 def _render_table(
     request: AuthenticatedHttpRequest,
     shoe: Shoe,
-    form: HandForm | None = None,
+    form: HandForm | CoupForm | None = None,
     *,
     repeat: bool = False,
     notice: str = "",
@@ -110,14 +119,90 @@ def _render_table(
 ) -> HttpResponse:
     """The table page (the ``#table`` partial for htmx). ``refill``: an undo whose hand goes
     back into the entry, to fix and save again; ``typed``: stake boxes filled in as if typed
-    (by name), to be checked when the hand is saved."""
+    (by name), to be checked when the hand is saved. A guest-banked game's table takes a coup
+    instead of Punto Banco's bets (:func:`_coup_context`)."""
     state = table_state(shoe)
+    if state.event.is_guest_banked:
+        coup_form = form if isinstance(form, CoupForm) else None
+        context, undone = _coup_context(state, coup_form, refill)
+    else:
+        hand_form = form if isinstance(form, HandForm) else None
+        context, undone = _bets_context(state, hand_form, repeat=repeat, refill=refill, typed=typed)
+    notice = undone or notice
+    seat_of = {seat.guest.pk: seat.seat for seat in state.seats if seat.guest is not None}
+    seated = [seat.guest for seat in state.seats if seat.guest is not None]
+    over_limit = seated_over_limit(state.event, seated)
+    context |= {
+        "over_limit": [
+            {"guest": guest, "seat": seat_of[guest.pk], "balance": balance}
+            for guest, balance in sorted(over_limit, key=lambda item: seat_of[item[0].pk])
+        ],
+        "over_limit_ids": {guest.pk for guest, _balance in over_limit},
+        "state": state,
+        "pick_seat": free_seat(state.seats, after=seated_at),
+        "seat_guests": [(guest, seat_of.get(guest.pk)) for guest in state.guests],
+        "notice": notice,
+        "saved_number": saved_number,
+        "refusal": refusal,
+        "seating_open": seating_open or not state.seating,
+        "can_host": is_host(request.user),
+        "board": scoreboard(shoe, link=hand_link),
+        "hand_index": hand_index(shoe.pk),
+    }
+    template = "ledger/_table.html" if request.htmx else "ledger/shoe_table.html"
+    return render(request, template, context)
+
+
+def _coup_context(
+    state: TableState, form: CoupForm | None, refill: HandRevision | None
+) -> tuple[dict[str, object], str]:
+    """The entry of a guest-banked game's coup: the bank as the coup before leaves it, a stake
+    per seat, the cards and the choices the rules give, the banker's move; and what an undo
+    that put its coup back in the entry says."""
+    event = state.event
+    previous = previous_coup(state.shoe, state.next_number)
+    occupied = [seat.seat for seat in state.seats if seat.guest is not None]
+    prefill = bank_prefill(event.game_kind, previous, occupied)
+    undone = ""
+    if form is None and refill is not None:
+        hand = cast(HandSnapshot, refill.before)
+        form = CoupForm.refilled(hand, game=event.game_kind, seating=state.seating)
+        undone = _undone_notice(refill, hand, state.seats)
+    if form is None:
+        form = CoupForm.fresh(
+            game=event.game_kind, number=state.next_number, seating=state.seating, prefill=prefill
+        )
+    panel = coup_panel(
+        form,
+        seats=[(seat.seat, seat.guest) for seat in state.seats],
+        suivi_seat=prefill.suivi_seat,
+        decks=event.decks,
+        note=prefill.note,
+    )
+    return {"form": form, "coup": panel}, undone
+
+
+def _undone_notice(refill: HandRevision, hand: HandSnapshot, seats: list[SeatState]) -> str:
+    undone = MSG_HAND_UNDONE.format(number=refill.hand_number)
+    return " ".join([undone, *refill_notes(hand, seats)])
+
+
+def _bets_context(
+    state: TableState,
+    form: HandForm | None,
+    *,
+    repeat: bool,
+    refill: HandRevision | None,
+    typed: Mapping[str, str] | None,
+) -> tuple[dict[str, object], str]:
+    """Punto Banco's entry: a stake box per seat and bet, the card keypad, the result; and
+    what an undo that put its hand back in the entry says."""
     bet_types = state.event.rule_set.offered_bets
+    undone = ""
     if form is None and refill is not None:
         hand = cast(HandSnapshot, refill.before)
         form = HandForm.refilled(hand, bet_types=bet_types, seating=state.seating)
-        undone = MSG_HAND_UNDONE.format(number=refill.hand_number)
-        notice = " ".join([undone, *refill_notes(hand, state.seats)])
+        undone = _undone_notice(refill, hand, state.seats)
     if form is None:
         stakes = state.repeat_stakes() if repeat else None
         form = HandForm.fresh(
@@ -131,28 +216,12 @@ def _render_table(
     rows = [
         {"seat": seat, "cells": stake_cells(form, seat.seat, bet_types)} for seat in state.seats
     ]
-    seat_of = {seat.guest.pk: seat.seat for seat in state.seats if seat.guest is not None}
-    seated = [seat.guest for seat in state.seats if seat.guest is not None]
-    over_limit = seated_over_limit(state.event, seated)
-    context = {
-        "over_limit": [
-            {"guest": guest, "seat": seat_of[guest.pk], "balance": balance}
-            for guest, balance in sorted(over_limit, key=lambda item: seat_of[item[0].pk])
-        ],
-        "over_limit_ids": {guest.pk for guest, _balance in over_limit},
-        "state": state,
+    context: dict[str, object] = {
         "form": form,
         "rows": rows,
-        "pick_seat": free_seat(state.seats, after=seated_at),
-        "seat_guests": [(guest, seat_of.get(guest.pk)) for guest in state.guests],
         "bet_columns": [
             {"label": _(bet.label), "short": _(BET_SHORT_LABELS[bet])} for bet in bet_types
         ],
-        "notice": notice,
-        "saved_number": saved_number,
-        "refusal": refusal,
-        "seating_open": seating_open or not state.seating,
-        "can_host": is_host(request.user),
         "chips": _chip_values(state.event),
         "ranks": RANKS,
         "keypad": keypad_rules(state.event.decks),
@@ -161,16 +230,13 @@ def _render_table(
             stake_field_name(seat, bet): stake_text(amount)
             for (seat, bet), amount in state.repeat_stakes().items()
         },
-        "board": scoreboard(shoe, link=hand_link),
-        "hand_index": hand_index(shoe.pk),
         "deal": deal_panel(
-            shoe,
+            state.shoe,
             player_text=form["player_cards"].value() or "",
             banker_text=form["banker_cards"].value() or "",
         ),
     }
-    template = "ledger/_table.html" if request.htmx else "ledger/shoe_table.html"
-    return render(request, template, context)
+    return context, undone
 
 
 def free_seat(seats: list[SeatState], *, after: int | None = None) -> int:
@@ -267,7 +333,7 @@ def _after_write(
 @require_POST
 def hand_record(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse:
     shoe = _get_shoe(shoe_id)
-    form = HandForm(request.POST, bet_types=shoe.event.rule_set.offered_bets)
+    form = _entry_form(shoe, request.POST)
     if form.is_valid():
         try:
             hand = services.hand_record(
@@ -291,7 +357,17 @@ def hand_record(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse
     return _render_table(request, shoe, form)
 
 
-def _redrawn(form: HandForm, shoe: Shoe, *, renumber: bool = False) -> HandForm:
+def _entry_form(shoe: Shoe, data: QueryDict) -> HandForm | CoupForm:
+    """The entry a POST fills in: a coup for a guest-banked game, Punto Banco's hand else."""
+    event = shoe.event
+    if event.is_guest_banked:
+        return CoupForm(data, game=event.game_kind)
+    return HandForm(data, bet_types=event.rule_set.offered_bets)
+
+
+def _redrawn(
+    form: HandForm | CoupForm, shoe: Shoe, *, renumber: bool = False
+) -> HandForm | CoupForm:
     """After the table changed under the page (another device took this hand number, or a seat
     changed hands): keep what was typed, but for the table as it is now — the next hand and a
     new submission when ``renumber`` — so that saving again is a deliberate act."""
@@ -301,7 +377,7 @@ def _redrawn(form: HandForm, shoe: Shoe, *, renumber: bool = False) -> HandForm:
     if renumber:
         data["number"] = str(number)
         data["idempotency_key"] = str(uuid.uuid4())
-    redrawn = HandForm(data, bet_types=form.bet_types)
+    redrawn = _entry_form(shoe, data)
     redrawn.is_valid()
     return redrawn
 

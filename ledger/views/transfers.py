@@ -2,24 +2,87 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django import forms
 from django.contrib import messages
-from django.http import FileResponse, HttpResponse
+from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
+from games.banked import Game
 from games.forms import RuleSetForm
 from games.models import Event
 from ledger.exports import workbook_bytes, xlsx_response
 from ledger.forms import ScoresheetForm
 from ledger.imports import (
+    COUP_SHEET_COLUMNS,
+    BankedGame,
+    Imported,
     ScoresheetInvalid,
     ScoresheetUnreadable,
+    check_coup_sheet,
     check_scoresheet,
+    coup_sheet_import,
     scoresheet_import,
     template_csv,
 )
 from shoebook.roles import AuthenticatedHttpRequest, host_required
+
+MSG_CUT_CHEMIN = gettext_lazy(
+    "Chemin de fer's cut is a share of each winning bank or a table charge per shoe."
+)
+MSG_CUT_BANQUE = gettext_lazy(
+    "Baccara banque's cut is 5% of the capital brought in or a share of the bank's winnings."
+)
+CUTS = {
+    Game.CHEMIN_DE_FER: ((Event.Cut.PERCENT, Event.Cut.PER_SHOE), MSG_CUT_CHEMIN),
+    Game.BACCARA_BANQUE: ((Event.Cut.CAPITAL, Event.Cut.WINNINGS), MSG_CUT_BANQUE),
+}
+TEMPLATE_NAMES = {
+    Game.PUNTO_BANCO: "scoresheet-template.csv",
+    Game.CHEMIN_DE_FER: "scoresheet-chemin-de-fer.csv",
+    Game.BACCARA_BANQUE: "scoresheet-baccara-banque.csv",
+}
+
+
+class ScoresheetGameForm(forms.ModelForm[Event]):
+    """The night's game and, for a guest-banked one, its cut and how it settles: the event's
+    own fields, beside the upload's :class:`ledger.forms.ScoresheetForm`."""
+
+    class Meta:
+        model = Event
+        fields = ["game", "taxe", "taxe_rate", "shoe_charge", "banco", "clearing"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            field.required = False  # left out: the event's default (Punto Banco)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        for name in self.Meta.fields:
+            if data.get(name) in (None, "") and name not in self.errors:
+                data[name] = getattr(self.instance, name)  # a new event's default
+        game, cut = data.get("game"), data.get("taxe")
+        if game in CUTS and cut is not None:
+            allowed, message = CUTS[Game(game)]
+            if cut not in allowed:
+                self.add_error("taxe", message)
+        return data
+
+    def banked_game(self) -> BankedGame | None:
+        """The guest-banked game chosen (``None``: Punto Banco)."""
+        data = self.cleaned_data
+        game = Game(data["game"])
+        if not game.guest_banked:
+            return None
+        return BankedGame(
+            game, taxe=data["taxe"], taxe_rate=data["taxe_rate"],
+            shoe_charge=data["shoe_charge"], banco=data["banco"], clearing=data["clearing"],
+        )  # fmt: skip
 
 
 @host_required
@@ -34,38 +97,65 @@ def scoresheet_upload(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = ScoresheetForm(request.POST or None, request.FILES or None,
                           initial=RuleSetForm.initial_data()
                           | {"yen_per_chip": 100, "table_min": 10, "table_max": 1000})  # fmt: skip
+    game_form = ScoresheetGameForm(request.POST or None)
     problems: list[str] = []
-    if request.method == "POST" and form.is_valid():
-        upload = form.cleaned_data["file"]
+    if request.method == "POST" and form.is_valid() and game_form.is_valid():
+        upload, data = form.cleaned_data["file"], form.cleaned_data
+        game = game_form.banked_game()
         try:
-            hands = check_scoresheet(upload.name, upload.read(), form.cleaned_data["table"])
+            content = upload.read()
+            if game is None:
+                hands = check_scoresheet(upload.name, content, data["table"])
+            else:
+                coups = check_coup_sheet(upload.name, content, data["table"], game)
         except ScoresheetUnreadable as error:
             problems = [str(error)]
         except ScoresheetInvalid as invalid:
             problems = [str(problem) for problem in invalid.problems]
         else:
-            imported = scoresheet_import(
-                hands=hands, name=form.cleaned_data["event_name"], on=form.cleaned_data["date"],
-                table=form.cleaned_data["table"], by=request.user,
-                yen_per_chip=form.cleaned_data["yen_per_chip"],
+            name, on, table, yen = (data["event_name"], data["date"], data["table"],
+                                    data["yen_per_chip"])  # fmt: skip
+            imported = (
+                scoresheet_import(hands=hands, name=name, on=on, table=table, by=request.user,
+                                  yen_per_chip=yen)
+                if game is None
+                else coup_sheet_import(coups=coups, game=game, name=name, on=on, table=table,
+                                       by=request.user, yen_per_chip=yen)
             )  # fmt: skip
-            text = _("Imported {hands} hands and {bets} bets.").format(
-                hands=imported.hands, bets=imported.bets
-            )
-            if imported.created_guests:
-                text += " " + _("New guests: {names}.").format(
-                    names=", ".join(imported.created_guests)
-                )
-            messages.success(request, text)
+            messages.success(request, _imported_text(imported, coups=game is not None))
             return redirect("ledger:event_detail", imported.event.pk)
     status = 400 if problems else 200
-    return render(request, "ledger/scoresheet_upload.html", {"form": form, "problems": problems},
-                  status=status)  # fmt: skip
+    context = {
+        "form": form,
+        "game_form": game_form,
+        "problems": problems,
+        "coup_columns": ", ".join(COUP_SHEET_COLUMNS),
+        "templates": [
+            (game.value, _(game.label), TEMPLATE_NAMES[game]) for game in Game if game.guest_banked
+        ],
+    }
+    return render(request, "ledger/scoresheet_upload.html", context, status=status)
+
+
+def _imported_text(imported: Imported, *, coups: bool) -> str:
+    text = (
+        _("Imported {hands} coups and {bets} bets.")
+        if coups
+        else _("Imported {hands} hands and {bets} bets.")
+    ).format(hands=imported.hands, bets=imported.bets)
+    if imported.created_guests:
+        text += " " + _("New guests: {names}.").format(names=", ".join(imported.created_guests))
+    return text
 
 
 @host_required
 @require_GET
 def scoresheet_template(request: AuthenticatedHttpRequest) -> HttpResponse:
-    response = HttpResponse(template_csv(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = 'attachment; filename="scoresheet-template.csv"'
+    """The template of a game's scoresheet (``?game=chemin_de_fer``; none: Punto Banco's)."""
+    try:
+        game = Game(request.GET.get("game", Game.PUNTO_BANCO.value))
+    except ValueError:
+        raise Http404 from None
+    response = HttpResponse(template_csv(game), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{TEMPLATE_NAMES[game]}"'
     return response

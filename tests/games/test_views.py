@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import pytest
 from django.urls import reverse
 
 
@@ -35,3 +36,57 @@ def test_home_page_links_to_the_rules(client):
     response = client.get(reverse("home"))
     assert response.status_code == 200
     assert reverse("games:rules_and_odds") in response.content.decode()
+
+
+def _text(response) -> str:
+    return " ".join(response.content.decode().split())
+
+
+def test_the_page_prices_both_hands_under_each_game_s_drawing_rules(client):
+    body = _text(client.get(reverse("games:rules_and_odds")))
+    # 8 decks. Punto Banco: the Player bet and the Banker bet at 5% (RULES.md, "Exact odds").
+    assert "<td>Punto Banco</td><td>−1.23508</td><td>+1.23508</td><td>−1.05791</td>" in body
+    # Chemin de fer: with best play the eight-deck coup is Punto Banco's tableau, so the
+    # ponte's and the bank's figures are the same (games.chemin_odds' tests).
+    assert "<td>Chemin de fer</td><td>−1.23508</td><td>+1.23508</td><td>−1.05791</td>" in body
+    # Baccara banque: one bank against two tableaux (games.banque_odds' tests).
+    assert "<td>Baccara banque</td><td>−0.87344</td><td>+0.87344</td>" in body
+
+
+def test_the_page_states_each_game_s_best_choices(client):
+    body = _text(client.get(reverse("games:rules_and_odds"), {"decks": "6"}))
+    assert 'id="chemin-de-fer"' in body and 'id="baccara-banque"' in body
+    assert '<td>Ponte</td><td>5</td><td class="name wrap">Draws</td>' in body
+    assert (
+        '<td>Banker</td><td>3 against a third card of 9</td><td class="name wrap">Draws</td>'
+        in body
+    )
+    # Six decks: on 5 against a 4 the banker draws, except holding 1+4 or 2+3 (chemin_odds).
+    assert (
+        '5 against a third card of 4</td><td class="name wrap">Draws; holding 1+4, 2+3: Stands'
+        in body
+    )
+    assert "<dt>Tableau 1's ponte on 5</dt><dd>Draws</dd>" in body
+    # The banker's play in Baccara banque: four totals where he ever chooses, 12 × 12 cells.
+    assert body.count('<table class="banque-grid">') == 4
+    assert "Banker on 3" in body and "Banker on 6" in body and "Banker on 7" not in body
+    assert body.count('class="chosen"') == 164
+
+
+def test_the_guest_banked_figures_follow_the_shoe(client):
+    one = _text(client.get(reverse("games:rules_and_odds"), {"decks": "1"}))
+    eight = _text(client.get(reverse("games:rules_and_odds"), {"decks": "8"}))
+    assert "<td>Baccara banque</td><td>−0.92067</td>" in one
+    assert "<td>Baccara banque</td><td>−0.92067</td>" not in eight
+
+
+@pytest.mark.parametrize("decks", ["1", "8"])
+def test_the_rules_page_reads_nothing_from_the_database(
+    client, host, django_assert_max_num_queries, decks
+):
+    client.get(reverse("games:rules_and_odds"), {"decks": "2"})
+    with django_assert_max_num_queries(0):
+        client.get(reverse("games:rules_and_odds"), {"decks": decks})
+    client.force_login(host)
+    with django_assert_max_num_queries(3):
+        assert client.get(reverse("games:rules_and_odds"), {"decks": decks}).status_code == 200

@@ -9,10 +9,12 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
+from games.models import Event
 from ledger import services
 from ledger.models import (
     AuditEntry,
     Bet,
+    Coup,
     EventGuest,
     Guest,
     GuestEventResult,
@@ -22,6 +24,7 @@ from ledger.models import (
 )
 from tests.conftest import bet
 from tests.games.test_admin import admin_url, assert_view_only, stored
+from tests.ledger.test_coups import coup_entry
 
 pytestmark = pytest.mark.django_db
 
@@ -142,3 +145,11 @@ def test_every_model_has_an_admin_page(admin_client, seated, shoe, record, model
     record(shoe, "9 7", "J J 10", [bet(1, "player", 10)])
     app = "games" if model in ("event", "shoe", "hand") else "ledger"
     assert admin_client.get(reverse(f"admin:{app}_{model}_changelist")).status_code == 200
+
+
+def test_a_coup_is_shown_and_never_changed_in_the_admin(admin_client, seated, shoe, host):
+    Event.objects.filter(pk=shoe.event_id).update(game="chemin_de_fer", table_min=100)
+    shoe.refresh_from_db()
+    services.hand_record(shoe=shoe, number=1, entry=coup_entry((2, "ordinary", "100")), by=host)
+    assert admin_client.get(reverse("admin:ledger_coup_changelist")).status_code == 200
+    assert_view_only(admin_client, Coup.objects.get())

@@ -8,11 +8,13 @@ from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.urls import reverse
 
+from games.banked import Game
 from games.rules import Winner
 from ledger import services
 from ledger.imports import template_csv
 from ledger.models import AuditEntry
 from tests.conftest import bet, entry
+from tests.ledger.banked import coup_entry, make_banked, record_coup, rotating_coups
 
 pytestmark = pytest.mark.django_db
 
@@ -137,3 +139,28 @@ def test_a_refused_close_or_reopen_leaves_no_audit_row(shoe, host):
         with pytest.raises(ValidationError):
             attempt()
     assert not AuditEntry.objects.exists()
+
+
+AUDIT_PAGE_QUERIES = 8
+
+
+def test_a_coup_in_the_audit_log_reads_its_bank_and_stakes_by_kind(
+    client, host, event, seated, shoe, django_assert_max_num_queries
+):
+    make_banked(event, Game.CHEMIN_DE_FER)
+    record_coup(shoe, host, coup_entry([(2, "", 60), (3, "", 40)], result="B", banker_seat=1,
+                                       bank=Decimal(100)))  # fmt: skip
+    record_coup(shoe, host, coup_entry([(2, "banco_solo", 195)], result="P", banker_seat=1,
+                                       bank=Decimal(195), co_banker_seat=None))  # fmt: skip
+    client.force_login(host)
+    url = reverse("ledger:audit_log")
+    with django_assert_max_num_queries(AUDIT_PAGE_QUERIES):
+        page = client.get(url).content.decode()
+    assert "Aki banks 100 · Keeps the bank" in page
+    assert "Seat 1 · Aki · Bank 100 → 95" in page  # the house's 5% of the bank's win
+    assert "Seat 2 · Ben · Cover 60 → −60" in page
+    assert "Aki banks 195 · Passes the bank" in page
+    assert "Seat 2 · Ben · Banco solo 195 → 195" in page
+    rotating_coups(shoe, host, 30)
+    with django_assert_max_num_queries(AUDIT_PAGE_QUERIES):
+        assert client.get(url).status_code == 200

@@ -17,6 +17,7 @@ from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games import services as game_services
+from games.banked import Game
 from games.models import Event, Hand
 from games.payouts import RuleSet
 from games.rules import Winner
@@ -33,6 +34,11 @@ from ledger.integrity import (
     MSG_BET_STAKE,
     MSG_BET_TYPE,
     MSG_BET_UNSETTLED,
+    MSG_COUP_BET,
+    MSG_COUP_BET_EXTRA,
+    MSG_COUP_MISSING,
+    MSG_COUP_RECORD,
+    MSG_COUP_UNSETTLED,
     MSG_EVENT_NOT_ZERO_SUM,
     MSG_GUEST_BALANCE,
     MSG_HAND_BANKER_PAIR,
@@ -53,17 +59,18 @@ from ledger.integrity import (
     check_ledger,
     missing_result_key,
 )
-from ledger.models import Bet, Guest, GuestEventResult, Seating
+from ledger.models import Bet, Coup, Guest, GuestEventResult, Seating
 from ledger.money import money_sum
 from tests.conftest import bet, entry
+from tests.ledger.banked import chemin_night, make_banked, rotating_coups
 
 pytestmark = pytest.mark.django_db
 
 D = Decimal
 
 # Reading the rows in bulk: the same few queries for one hand or a season.
-QUERIES = 15  # with the charges (entry fees, prizes) of tournaments
-QUERIES_ONE_EVENT = 22  # with the event's settlement list (its settlements and transfers: one sum)
+QUERIES = 16  # with the charges (entry fees, prizes) of tournaments, and the coups
+QUERIES_ONE_EVENT = 23  # with the event's settlement list (its settlements and transfers: one sum)
 
 
 @pytest.fixture
@@ -472,3 +479,68 @@ def test_a_rebuild_that_fails_half_way_changes_nothing(night, monkeypatch):
         call_command("rebuild_results", stdout=StringIO())
     monkeypatch.undo()
     assert list(GuestEventResult.objects.order_by("pk").values()) == before
+
+
+# --- 7. coups settled again from what is stored -----------------------------------------------
+
+
+@pytest.fixture
+def chemin(event, shoe, seated, host):
+    """:func:`tests.ledger.banked.chemin_night`: a bank kept, passed, shared, given as a suite
+    and retired; a banco solo, a suivi, a choice, an égalité."""
+    make_banked(event, Game.CHEMIN_DE_FER)
+    chemin_night(shoe, host)
+    return shoe
+
+
+def test_a_clean_chemin_night_passes(chemin, event):
+    checked = check_ledger()
+    assert checked.problems == []
+    assert (checked.bets, checked.hands) == (13, 5)
+    assert check_ledger(event).ok
+
+
+def test_a_tampered_cover_net_is_found(chemin):
+    cover = bet_pk(2, 2, "cover")  # Ben's banco solo of 195, won
+    tamper("UPDATE ledger_bet SET gross = gross - 1000, net = net - 1000 WHERE id = %s", [cover])
+    output = assert_broken(("Bet", cover, MSG_COUP_BET))
+    assert "expected Ben (guest" in output and "net 195.00" in output
+
+
+def test_a_tampered_bank_is_found_on_its_coup_and_its_bank_bet(chemin):
+    coup = Coup.objects.get(hand__number=3)  # Ben's bank of 100, won
+    tamper("UPDATE ledger_coup SET bank_after = 100000 WHERE id = %s", [coup.pk])
+    assert_broken(("Coup", coup.pk, MSG_COUP_RECORD))
+    bank = bet_pk(3, 2, "bank")
+    tamper("UPDATE ledger_bet SET commission = 0, net = gross WHERE id = %s", [bank])
+    assert_broken(("Bet", bank, MSG_COUP_BET))
+
+
+def test_a_coup_that_no_longer_follows_the_rules_is_found(chemin):
+    hand = Hand.objects.get(shoe=chemin, number=2)
+    # The ponte stood on 5 as recorded; 3 4 is a 7, and a choice there is none of his.
+    tamper("UPDATE games_hand SET player_cards = '3 4' WHERE id = %s", [hand.pk])
+    assert_broken(("Hand", hand.pk, MSG_COUP_UNSETTLED))
+
+
+def test_a_stake_the_coup_never_took_and_a_hand_without_its_coup_are_found(chemin, seated):
+    extra = Bet.objects.get(pk=bet_pk(1, 1, "bank"))  # a second bank, in Fumio's seat
+    extra.pk, extra.seat, extra.guest = None, 6, seated[6]
+    extra.save()
+    coup = Coup.objects.get(hand__number=5)
+    coup.delete()
+    assert_broken(("Bet", extra.pk, MSG_COUP_BET_EXTRA), ("Hand", coup.hand_id, MSG_COUP_MISSING))
+
+
+def test_the_queries_do_not_grow_with_coups(event, shoe, seated, host):
+    make_banked(event, Game.CHEMIN_DE_FER)
+    rotating_coups(shoe, host, 3)
+
+    def count() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            assert check_ledger(event).ok
+        return len(queries)
+
+    few = count()
+    rotating_coups(shoe, host, 27)
+    assert count() == few == QUERIES_ONE_EVENT

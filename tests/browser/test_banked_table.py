@@ -1,0 +1,131 @@
+"""A Chemin de fer coup played on a small phone: the bank as the table page offers it, a banco
+solo, the cards typed, the ponte's choice offered on 5 (and only then), the banker's move —
+and the page never wider than the phone."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+
+from games import services as game_services
+from games.banked import CoupTerms
+from games.entry import BetEntry, HandEntry
+from games.payouts import RuleSet
+from ledger import services
+from ledger.models import Bet, Coup
+from tests.browser.conftest import NAMES, log_in, new_page, open_table
+from tests.browser.test_look import problems
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+FITS = "document.documentElement.scrollWidth <= window.innerWidth"
+
+
+@pytest.fixture
+def chemin_table(host, live_server):
+    """A Chemin de fer night's open shoe, five guests seated in seats 1–5."""
+    event = game_services.event_create(
+        name="Chemin de fer night", date=date(2026, 11, 27), rules=RuleSet(), by=host,
+        game="chemin_de_fer", taxe="percent", taxe_rate=Decimal("0.05"),
+    )  # fmt: skip
+    shoe = game_services.shoe_start(event=event, by=host)
+    for seat, name in enumerate(NAMES[:5], start=1):
+        guest = services.event_guest_add(event=event, name=name, by=host)
+        services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
+    return live_server.url, shoe
+
+
+def test_a_chemin_coup_on_a_360_px_phone(phone, host, chemin_table):
+    base_url, shoe = chemin_table
+    open_table(phone, base_url, shoe, host)
+    form = phone.locator("#coup-form")
+    assert form.locator("[name=banker_seat]").input_value() == "1"  # the croupier's right
+    assert phone.evaluate(FITS)
+
+    form.locator("[name=bank]").fill("200")
+    form.locator("[name=stake_2]").fill("200")
+    form.locator("[name=kind_2]").select_option("banco_solo")
+    form.locator("[name=player_cards]").fill("2 3")
+    form.locator("[name=banker_cards]").fill("10 6")
+    # The ponte has 5: the page asks, and only now.
+    choice = form.locator("#coup-step [name=ponte_choice][value=stand]")
+    choice.wait_for(state="attached")
+    assert phone.evaluate(FITS)
+    assert form.locator("#coup-step [name=banker_choice]").count() == 0
+    form.locator("#coup-step label:has([name=ponte_choice][value=stand])").tap()
+    phone.locator("#coup-step .deal-status", has_text="Banker wins 6–5.").wait_for()
+    form.locator("label:has([name=move][value=suite])").tap()
+    form.locator("[name=suite_seat]").select_option("3")
+    assert phone.evaluate(FITS)
+    form.locator("button.save").tap()
+    phone.get_by_text("Hand 1 saved: Banker wins 6–5.").wait_for()
+
+    coup = Coup.objects.get()
+    assert (coup.ponte_choice, coup.move, coup.suite_seat) == ("stand", "suite", 3)
+    assert (coup.bank_after, coup.house_cut) == (Decimal(390), Decimal(10))
+    assert sorted(Bet.objects.values_list("seat", "net")) == [(1, 190), (2, -200)]
+    # The next coup's bank: the suite's taker, at what the bank held.
+    nxt = phone.locator("#coup-form")
+    assert nxt.locator("[name=banker_seat]").input_value() == "3"
+    assert nxt.locator("[name=bank]").input_value() == "390"
+    assert phone.evaluate(FITS)
+
+
+def test_a_refused_coup_says_why_beside_the_stake_on_the_phone(phone, host, chemin_table):
+    base_url, shoe = chemin_table
+    open_table(phone, base_url, shoe, host)
+    form = phone.locator("#coup-form")
+    form.locator("[name=bank]").fill("100")
+    form.locator("[name=stake_2]").fill("150")
+    form.locator("label.outcome:has([value=banker])").tap()
+    form.locator("button.save").tap()
+    row_error = phone.locator(".row-errors", has_text="more than the 100 of the bank")
+    row_error.wait_for()
+    assert phone.evaluate(FITS)
+    assert not Coup.objects.exists()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_coup_table_and_a_coup_s_page_pass_axe_with_44_pixel_targets(
+    browser, host, chemin_table, scheme
+):
+    base_url, shoe = chemin_table
+    services.hand_record(
+        shoe=shoe, number=1, by=host,
+        entry=HandEntry(result="banker", bets=(BetEntry(2, "banco_solo", "100"),),
+                        coup=CoupTerms(banker_seat=1, bank="100")),
+    )  # fmt: skip
+    page = new_page(browser, 360, 740, has_touch=True, color_scheme=scheme)
+    open_table(page, base_url, shoe, host)
+    page.locator("#coup-form [name=player_cards]").fill("2 3")
+    page.locator("#coup-form [name=banker_cards]").fill("10 6")
+    page.locator("#coup-step [name=ponte_choice]").first.wait_for(state="attached")
+    assert problems(page) == []
+    small = page.eval_on_selector_all(
+        "#coup-form button, #coup-form select, #coup-form input:not([type=hidden], "
+        ".outcome input, .choice-button input, .move-choice input), #coup-form .outcome, "
+        "#coup-form .choice-button, #coup-form .move-choice",
+        """(controls) => controls.filter((control) => control.checkVisibility())
+            .map((control) => [control.outerHTML.slice(0, 60), control.getBoundingClientRect()])
+            .filter(([html, box]) => box.height < 44 || box.width < 44)
+            .map(([html, box]) => `${html} ${Math.round(box.width)}×${Math.round(box.height)}`)""",
+    )
+    assert small == []
+    page.goto(f"{base_url}/hands/{Coup.objects.get().hand_id}/")
+    assert problems(page) == []
+    assert page.evaluate(FITS)
+    page.context.close()
+
+
+def test_the_event_form_shows_each_game_its_own_terms_on_a_phone(phone, host, live_server):
+    log_in(phone, live_server.url, host.username)
+    phone.goto(f"{live_server.url}/events/new/")
+    terms = ("[name=taxe]", "[name=taxe_rate]", "[name=shoe_charge]", "[name=banco]")
+    assert [phone.is_visible(box) for box in terms] == [False] * 4  # Punto Banco: none
+    phone.select_option("[name=game]", "chemin_de_fer")
+    assert [phone.is_visible(box) for box in terms] == [True, True, True, False]
+    phone.select_option("[name=game]", "baccara_banque")
+    assert [phone.is_visible(box) for box in terms] == [True, False, False, True]
+    assert phone.evaluate(FITS)
