@@ -372,6 +372,59 @@ class Settlement(models.Model):
         return f"{self.guest} {self.amount} ({self.get_method_display()})"
 
 
+class Transfer(models.Model):
+    """Money that changed hands at a guest-banked night, between two of its guests or between
+    a guest and the house (``payer`` or ``payee`` empty: the house): one line of the night's
+    settlement list paid, in full or in part. For the balances it counts like a settlement on
+    each side: the payer paid, the payee received, so paying another guest settles a debt just
+    as paying the house does (``ledger.results``)."""
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="transfers")
+    payer = models.ForeignKey(
+        Guest, on_delete=models.PROTECT, null=True, blank=True, related_name="transfers_paid"
+    )
+    payee = models.ForeignKey(
+        Guest, on_delete=models.PROTECT, null=True, blank=True, related_name="transfers_received"
+    )
+    amount = MoneyField()
+    note = models.CharField(max_length=200, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+    # A void: the transfer this row reverses (payer and payee swapped, the same amount; its note
+    # the reason). Voided at most once (one-to-one); a void is never voided (the service).
+    voids = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="voided_by"
+    )
+    # The form's key: a second tap, or the same form sent again, records nothing more.
+    idempotency_key = models.UUIDField(null=True, blank=True, unique=True, editable=False)
+
+    class Meta:
+        ordering = ["recorded_at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="transfer_amount_positive"),
+            models.CheckConstraint(
+                condition=Q(payer__isnull=False) | Q(payee__isnull=False),
+                name="transfer_not_house_to_house",
+            ),
+            models.CheckConstraint(
+                condition=Q(payer__isnull=True) | Q(payee__isnull=True) | ~Q(payer=F("payee")),
+                name="transfer_payer_not_payee",
+            ),
+            models.CheckConstraint(
+                condition=Q(voids__isnull=True) | ~Q(note=""), name="transfer_void_has_reason"
+            ),
+            models.CheckConstraint(
+                condition=Q(voids__isnull=True) | ~Q(voids=F("id")),
+                name="transfer_void_not_itself",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.payer or 'house'} → {self.payee or 'house'} {self.amount}"
+
+
 class StackRow(models.Model):
     """Tournament chips a player brings to one tournament table: the starting stack (or the
     stack carried from the round before), a rebuy, an add-on. A player's stack at the table is

@@ -4,6 +4,10 @@ Reads only. Every function runs a fixed number of queries, however many hands, s
 there are: sums are done by the database, the rest in Python over those few result rows. Sums
 within one event read the bets; sums across events read ``GuestEventResult`` (the bets' totals
 per guest and event, recomputed by the services on every write).
+
+A guest's balance is their net results plus what they settled: settlements with the house and,
+at a guest-banked night, transfers (``Transfer``) — the payer paid (like a settlement of theirs),
+the payee received (like the house paying them), whoever the other side was.
 """
 
 from __future__ import annotations
@@ -15,10 +19,25 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, Max, Min, Q, QuerySet, Sum
+from django.db.models import (
+    Case,
+    Count,
+    ExpressionWrapper,
+    F,
+    Max,
+    Min,
+    Q,
+    QuerySet,
+    Sum,
+    Value,
+    When,
+)
 
+from games.chemin_bank import BankerMove
+from games.chips import MoneyField
 from games.models import Event, Hand, Shoe
-from ledger.models import Bet, Charge, Guest, GuestEventResult, Settlement
+from games.payouts import BankedBet
+from ledger.models import Bet, Charge, Coup, Guest, GuestEventResult, Settlement, Transfer
 from ledger.money import ZERO, money_sum, to_yen
 
 MONEY_FIELDS = ("stake", "gross", "commission", "net")
@@ -208,61 +227,119 @@ def _per_guest(
     return dict(rows.values_list("guest_id").annotate(n=money_sum(column)).order_by())
 
 
+def settled_per_guest_and_event(
+    settlements: QuerySet[Settlement], transfers: QuerySet[Transfer]
+) -> tuple[dict[int, dict[int, Decimal]], dict[int, Decimal]]:
+    """What each guest settled per event among ``settlements`` and ``transfers`` — a
+    settlement's amount (what the guest paid the house), a transfer's amount for its payer and
+    minus it for its payee, whoever the other side was — and each event's rate. One query."""
+    columns = ("event_id", "event__yen_per_chip")
+    paid = transfers.filter(payer__isnull=False).values_list("payer_id", *columns)
+    received = transfers.filter(payee__isnull=False).values_list("payee_id", *columns)
+    rows = (
+        settlements.values_list("guest_id", *columns)
+        .annotate(n=money_sum("amount"))
+        .order_by()
+        .union(
+            paid.annotate(n=money_sum("amount")).order_by(),
+            received.annotate(
+                n=Sum(_MINUS_AMOUNT, default=0, output_field=MoneyField())
+            ).order_by(),
+            all=True,
+        )
+    )
+    chips: dict[int, dict[int, Decimal]] = defaultdict(lambda: defaultdict(lambda: ZERO))
+    rates: dict[int, Decimal] = {}
+    for guest_id, event_id, rate, amount in rows:
+        chips[guest_id][event_id] += amount
+        rates[event_id] = rate
+    return chips, rates
+
+
+# Minus a money column, still in cents (the sum reads it back as chips).
+_MINUS_AMOUNT = ExpressionWrapper(F("amount") * Value(-1), output_field=MoneyField())
+_NOTHING = Sum(Value(0), default=0, output_field=MoneyField())  # a money column of zeros
+
+
+def settled_per_guest(
+    settlements: QuerySet[Settlement], transfers: QuerySet[Transfer]
+) -> dict[int, Decimal]:
+    """What each guest settled among ``settlements`` and ``transfers`` (see
+    :func:`settled_per_guest_and_event`). One query."""
+    chips, _rates = settled_per_guest_and_event(settlements, transfers)
+    return {guest_id: sum(by_event.values(), ZERO) for guest_id, by_event in chips.items()}
+
+
+def _transfers_of(guests: Any) -> QuerySet[Transfer]:
+    """The transfers some guests paid or received (``guests``: ids, guests or a query)."""
+    return Transfer.objects.filter(Q(payer__in=guests) | Q(payee__in=guests))
+
+
 def guest_balance_through(*, guest_id: int, event: Event) -> Decimal:
     """A guest's balance in chips after ``event`` (its line's ``after`` in the settlement list):
-    results and settlements of that event and the ones before it. Two sums."""
+    results, settlements and transfers of that event and the ones before it. Two queries."""
     return _balance(guest_id, Event.objects.filter(_before(event) | Q(pk=event.pk)))
 
 
 def guest_balance_now(*, guest_id: int) -> Decimal:
-    """A guest's balance in chips as it stands: every result and every settlement. Two sums."""
+    """A guest's balance in chips as it stands: every result, settlement and transfer. Two
+    queries."""
     return _balance(guest_id)
 
 
 def _balance(guest_id: int, events: QuerySet[Event] | None = None) -> Decimal:
     results = GuestEventResult.objects.filter(guest_id=guest_id)
     settlements = Settlement.objects.filter(guest_id=guest_id)
+    transfers = _transfers_of([guest_id])
     if events is not None:
-        results, settlements = (
+        results, settlements, transfers = (
             results.filter(event__in=events),
             settlements.filter(event__in=events),
+            transfers.filter(event__in=events),
         )
     result: Decimal = results.aggregate(n=money_sum("net"))["n"]
-    settled: Decimal = settlements.aggregate(n=money_sum("amount"))["n"]
-    return result + settled
+    return result + settled_per_guest(settlements, transfers).get(guest_id, ZERO)
 
 
 def event_settlement(event: Event) -> list[SettlementLine]:
     """Who owes the house and whom the house owes after this event, counting what they carried
-    in from earlier events and what was settled at this one."""
+    in from earlier events and what was settled at this one (settlements, and the transfers of
+    a guest-banked night)."""
     on_the_list = Guest.objects.filter(events=event)
     earlier = Event.objects.filter(_before(event))
     results = GuestEventResult.objects.filter(guest__in=on_the_list)
-    settlements = Settlement.objects.filter(guest__in=on_the_list)
     results_before = _per_guest(results.filter(event__in=earlier), "net")
-    settled_before = _per_guest(settlements.filter(event__in=earlier), "amount")
     tonight = _per_guest(results.filter(event=event), "net")
-    settled_tonight = _per_guest(settlements.filter(event=event), "amount")
     results_chips, rates = _per_guest_and_event(results.filter(event__in=earlier), "net")
-    settled_chips, settled_rates = _per_guest_and_event(
-        settlements.filter(event__in=earlier), "amount"
+    upto = Q(event=event) | Q(event__in=earlier)
+    settled_chips, settled_rates = settled_per_guest_and_event(
+        Settlement.objects.filter(upto, guest__in=on_the_list),
+        _transfers_of(on_the_list).filter(upto),
     )
     rates |= settled_rates
+
+    def settled(guest_id: int, *, before: bool) -> Decimal:
+        by_event = settled_chips.get(guest_id, {})
+        return sum(
+            (amount for event_id, amount in by_event.items() if (event_id != event.pk) == before),
+            ZERO,
+        )
 
     def yen_before(guest_id: int) -> Decimal:
         chips: dict[int, Decimal] = defaultdict(lambda: ZERO)
         for source in (results_chips.get(guest_id, {}), settled_chips.get(guest_id, {})):
             for event_id, amount in source.items():
-                chips[event_id] += amount
+                if event_id != event.pk:
+                    chips[event_id] += amount
         return yen_of(chips, rates)
 
     lines = [
         SettlementLine(
             guest_id=guest.pk,
             name=guest.name,
-            before=results_before.get(guest.pk, ZERO) + settled_before.get(guest.pk, ZERO),
+            before=results_before.get(guest.pk, ZERO) + settled(guest.pk, before=True),
             result=tonight.get(guest.pk, ZERO),
-            settled=settled_tonight.get(guest.pk, ZERO),
+            settled=settled(guest.pk, before=False),
             yen_per_chip=event.yen_per_chip,
             before_yen=yen_before(guest.pk),
             credit_limit=guest.credit_limit,
@@ -314,11 +391,13 @@ def seated_over_limit(event: Event, guests: list[Guest]) -> list[tuple[Guest, De
         return []
     upto = Event.objects.filter(_before(event) | Q(pk=event.pk))
     balances: dict[int, Decimal] = defaultdict(lambda: ZERO)
-    for rows, column in (
-        (GuestEventResult.objects.filter(event__in=upto, guest_id__in=limited), "net"),
-        (Settlement.objects.filter(event__in=upto, guest_id__in=limited), "amount"),
-    ):
-        for guest_id, amount in _per_guest(rows, column).items():
+    results = GuestEventResult.objects.filter(event__in=upto, guest_id__in=limited)
+    settled = settled_per_guest(
+        Settlement.objects.filter(event__in=upto, guest_id__in=limited),
+        _transfers_of(list(limited)).filter(event__in=upto),
+    )
+    for source in (_per_guest(results, "net"), settled):
+        for guest_id, amount in source.items():
             balances[guest_id] += amount
     return [
         (guest, balances[guest.pk])
@@ -373,13 +452,25 @@ def guest_history(guest: Guest) -> GuestHistory:
     settled: dict[int, Decimal] = defaultdict(lambda: ZERO)
     for settlement in settlements:
         settled[settlement.event_id] += settlement.amount
-    # A tournament's entry fees, rebuys, add-ons and prizes: the guest's result at its night.
-    charged = dict(
+    # In one query: a tournament's entry fees, rebuys, add-ons and prizes (the guest's result
+    # at its night), and the transfers paid less received at a guest-banked night (settled).
+    signed = Case(When(payer=guest, then=F("amount")), default=_MINUS_AMOUNT)
+    charged: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    for event_id, charges, moved in (
         Charge.objects.filter(guest=guest)
         .values_list("event_id")
-        .annotate(n=money_sum("amount"))
+        .annotate(charges=money_sum("amount"), moved=_NOTHING)
         .order_by()
-    )
+        .union(
+            Transfer.objects.filter(Q(payer=guest) | Q(payee=guest))
+            .values_list("event_id")
+            .annotate(charges=_NOTHING, moved=Sum(signed, output_field=MoneyField()))
+            .order_by(),
+            all=True,
+        )
+    ):
+        charged[event_id] += charges
+        settled[event_id] += moved
     event_ids = set(shoes) | set(settled) | set(charged)
     points = []
     balance, balance_yen = ZERO, ZERO
@@ -396,13 +487,13 @@ def guest_history(guest: Guest) -> GuestHistory:
 
 
 def guest_balances() -> dict[int, Decimal]:
-    """Every guest's balance in chips: results plus settlements, over all time."""
+    """Every guest's balance in chips: results plus settlements and transfers, over all time."""
     balances: dict[int, Decimal] = defaultdict(lambda: ZERO)
-    for rows, column in (
-        (GuestEventResult.objects.all(), "net"),
-        (Settlement.objects.all(), "amount"),
+    for source in (
+        _per_guest(GuestEventResult.objects.all(), "net"),
+        settled_per_guest(Settlement.objects.all(), Transfer.objects.all()),
     ):
-        for guest_id, amount in _per_guest(rows, column).items():
+        for guest_id, amount in source.items():
             balances[guest_id] += amount
     return dict(balances)
 
@@ -490,3 +581,102 @@ def house_rows(events: QuerySet[Event]) -> list[HouseRow]:
         HouseRow(event, money.get(event.pk, Figures()), *pace.get(event.pk, (0, None, None)))
         for event in ordered
     ]
+
+
+# --- guest-banked nights: who held the bank ----------------------------------------------------
+
+
+@dataclass
+class BankerStint:
+    """A guest holding the bank: the coups of one shoe in a row with the same banker, until he
+    gives it up (passes it, sells it as a suite, retires) or it goes to someone else."""
+
+    shoe: int  # the shoe's number
+    banker_id: int
+    banker: str
+    co_bankers: list[str]  # who shared the bank at some coup of the stint, in order
+    first_coup: int  # hand numbers in the shoe
+    last_coup: int
+    coups: int
+    bank_start: Decimal  # on the table before the first coup
+    bank_end: Decimal  # after the last: kept, taken off (retired), or nothing (lost)
+    net: Decimal  # the bank's bets (banker and co-banker), after the house's cut
+    house_cut: Decimal
+
+
+def banker_stints(event: Event) -> list[BankerStint]:
+    """Each stint at the bank of a guest-banked night, by shoe and coup. Two queries."""
+    coups = (
+        Coup.objects.filter(event=event)
+        .values(
+            "hand_id", "hand__shoe__number", "hand__number", "banker_id", "banker__name",
+            "co_banker__name", "bank", "bank_after", "house_cut", "move",
+        )
+        .order_by("hand__shoe__number", "hand__number")
+    )  # fmt: skip
+    bank_nets = dict(
+        Bet.objects.filter(event=event, bet_type=BankedBet.BANK)
+        .values_list("hand_id")
+        .annotate(n=money_sum("net"))
+        .order_by()
+    )
+    stints: list[BankerStint] = []
+    kept = False  # the coup before kept the bank for the coup after
+    for coup in coups:
+        stint = stints[-1] if stints else None
+        if (
+            stint is None
+            or not kept
+            or stint.shoe != coup["hand__shoe__number"]
+            or stint.banker_id != coup["banker_id"]
+        ):
+            stint = BankerStint(
+                shoe=coup["hand__shoe__number"],
+                banker_id=coup["banker_id"],
+                banker=coup["banker__name"],
+                co_bankers=[],
+                first_coup=coup["hand__number"],
+                last_coup=coup["hand__number"],
+                coups=0,
+                bank_start=coup["bank"],
+                bank_end=coup["bank"],
+                net=ZERO,
+                house_cut=ZERO,
+            )
+            stints.append(stint)
+        co_banker = coup["co_banker__name"]
+        if co_banker is not None and co_banker not in stint.co_bankers:
+            stint.co_bankers.append(co_banker)
+        stint.last_coup = coup["hand__number"]
+        stint.coups += 1
+        stint.bank_end = coup["bank_after"]
+        stint.net += bank_nets.get(coup["hand_id"], ZERO)
+        stint.house_cut += coup["house_cut"]
+        kept = coup["move"] == BankerMove.KEEP
+    return stints
+
+
+@dataclass
+class BankerTotal:
+    """One guest's stints at the bank over a night, added up."""
+
+    banker_id: int
+    banker: str
+    stints: int
+    coups: int
+    net: Decimal  # the bank's bets over the stints (a shared bank's co-banker's half included)
+    house_cut: Decimal
+
+
+def banker_totals(stints: list[BankerStint]) -> list[BankerTotal]:
+    """Each banker's stints added up, by name (no query: from :func:`banker_stints`)."""
+    totals: dict[int, BankerTotal] = {}
+    for stint in stints:
+        total = totals.setdefault(
+            stint.banker_id, BankerTotal(stint.banker_id, stint.banker, 0, 0, ZERO, ZERO)
+        )
+        total.stints += 1
+        total.coups += stint.coups
+        total.net += stint.net
+        total.house_cut += stint.house_cut
+    return sorted(totals.values(), key=lambda total: total.banker.casefold())

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from ledger.audit import describe_change, describe_place
 from ledger.models import AuditEntry
 from ledger.money import format_chips, format_percent, format_yen
+from ledger.results import BankerStint
 
 NUMBERS = {"class": "numbers"}
 NAME = {"td": {"class": "name"}, "th": {"class": "name"}}  # text: left-aligned among numbers
@@ -117,3 +118,49 @@ class AuditTable(tables.Table):
 
     def render_after(self, value: Any) -> str:
         return describe_change(value)
+
+
+class BankerStintTable(tables.Table):
+    """A guest-banked night's stints at the bank (``ledger.results.banker_stints``), in the
+    order they were played."""
+
+    shoe = tables.Column(verbose_name=_("Shoe"), attrs={"td": {"class": "num"}})
+    banker = tables.Column(verbose_name=_("Banker"), attrs=NAME)
+    coups_played = tables.Column(
+        verbose_name=_("Coups"), accessor="first_coup", attrs={"td": {"class": "num"}}
+    )
+    coups = tables.Column(verbose_name=_("Held"), attrs={"td": {"class": "num"}})
+    bank_start = ChipsColumn(verbose_name=_("Bank at start"))
+    bank_end = ChipsColumn(verbose_name=_("Bank at end"))
+    net = ChipsColumn(signed=True, verbose_name=_("Won/lost"))
+    house_cut = ChipsColumn(verbose_name=_("House's cut"))
+
+    class Meta:
+        attrs = {"class": "numbers stints"}
+        orderable = False
+
+    def render_banker(self, record: BankerStint) -> str:
+        if not record.co_bankers:
+            return record.banker
+        return _("{banker} with {co_bankers}").format(
+            banker=record.banker, co_bankers=", ".join(record.co_bankers)
+        )
+
+    def render_coups_played(self, record: BankerStint) -> str:
+        if record.first_coup == record.last_coup:
+            return str(record.first_coup)
+        return f"{record.first_coup}–{record.last_coup}"
+
+
+class BankerTotalTable(tables.Table):
+    """Each guest's stints at the bank added up (``ledger.results.banker_totals``)."""
+
+    banker = tables.Column(verbose_name=_("Banker"), attrs=NAME)
+    stints = tables.Column(verbose_name=_("Stints"), attrs={"td": {"class": "num"}})
+    coups = tables.Column(verbose_name=_("Coups held"), attrs={"td": {"class": "num"}})
+    net = ChipsColumn(signed=True, verbose_name=_("Won/lost at the bank"))
+    house_cut = ChipsColumn(verbose_name=_("House's cut"))
+
+    class Meta:
+        attrs = NUMBERS
+        orderable = False

@@ -1,6 +1,16 @@
 from django.urls import path
 
-from ledger.views import coup_table, events, guests, hands, results, sharing, table, transfers
+from ledger.views import (
+    clearing,
+    coup_table,
+    events,
+    guests,
+    hands,
+    results,
+    sharing,
+    table,
+    transfers,
+)
 from shoebook.converters import use_id_converter
 
 use_id_converter()
@@ -61,6 +71,12 @@ urlpatterns = [
         events.settlement_record,
         name="settlement_record",
     ),
+    path(
+        "events/<id:event_id>/transfers/",
+        clearing.transfer_record,
+        name="transfer_record",
+    ),
+    path("transfers/<id:transfer_id>/void/", clearing.transfer_void, name="transfer_void"),
     path(
         "settlements/<id:settlement_id>/void/",
         events.settlement_void,

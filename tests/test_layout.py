@@ -45,6 +45,7 @@ LAYERS = {
     **dict.fromkeys(
         (
             "services",
+            "transfers",
             "coups",
             "selectors",
             "results",
@@ -66,6 +67,7 @@ LAYERS = {
         (
             "forms",
             "coup_forms",
+            "transfer_forms",
             "tables",
             "report_tables",
             "filters",

@@ -17,7 +17,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from games import services as game_services
 from ledger import services
-from ledger.models import Guest
+from ledger.models import Guest, Transfer
 from tests.conftest import bet
 from tournaments import services as tournament_services
 
@@ -70,6 +70,8 @@ ACCESS: dict[str, tuple[str, tuple[str, ...]]] = {
     "ledger:event_edit": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:settlement_record": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:settlement_void": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:transfer_record": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:transfer_void": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:guest_credit_limit": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:shoe_table": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "ledger:hand_record": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
@@ -150,6 +152,10 @@ def world(seated, shoe, record, host, dealer):
         guest=guest, event=shoe.event, amount=Decimal("5"), method="cash", by=host
     )
     alias = services.guest_alias_add(guest=guest, name="Aki-san", by=host)
+    # A transfer between guests (of a guest-banked night; its row alone will do here).
+    transfer = Transfer.objects.create(
+        event=shoe.event, payer=guest, payee=seated[2], amount=Decimal("5"), recorded_by=host
+    )
     invitation = services.guest_invitation_issue(guest=seated[2], by=host)
     tournament = tournament_services.tournament_create(
         name="Spring cup", date=shoe.event.date, by=host, entry_fee=Decimal(50)
@@ -162,6 +168,7 @@ def world(seated, shoe, record, host, dealer):
     entrant = tournament.entrants.first()
     args = {
         "ledger:settlement_void": [settlement.pk], "ledger:guest_credit_limit": [guest.pk],
+        "ledger:transfer_record": [shoe.event_id], "ledger:transfer_void": [transfer.pk],
         "ledger:guest_rename": [guest.pk], "ledger:guest_alias_add": [guest.pk],
         "ledger:guest_alias_remove": [guest.pk, alias.pk], "ledger:guest_merge": [guest.pk],
         "ledger:guest_invitation_issue": [guest.pk],
@@ -257,6 +264,7 @@ def test_every_form_needs_its_csrf_token(world):
     client.force_login(users["host"])
     for name in ("ledger:hand_record", "ledger:seat_change", "ledger:settlement_record",
                  "ledger:settlement_void", "ledger:guest_credit_limit",
+                 "ledger:transfer_record", "ledger:transfer_void",
                  "ledger:event_guest_add", "ledger:display_link_issue", "ledger:shoe_close",
                  "ledger:shoe_reopen", "ledger:event_close", "ledger:event_reopen",
                  "ledger:event_share_names", "tournaments:entrant_add",

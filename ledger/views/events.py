@@ -30,16 +30,20 @@ from ledger.forms import (
     add_service_errors,
 )
 from ledger.models import Guest, Settlement
-from ledger.money import format_chips, format_yen, to_yen
+from ledger.money import ZERO, format_chips, format_yen, to_yen
 from ledger.names import name_key
 from ledger.results import (
     SettlementLine,
+    banker_stints,
+    banker_totals,
     event_settlement,
     event_settlement_rows,
     event_shoe_rows,
     guest_balance_now,
 )
 from ledger.selectors import event_open_things, event_shoes, events_for_list
+from ledger.tables import BankerStintTable, BankerTotalTable
+from ledger.transfer_forms import clearing_panel
 from shoebook.converters import id_or_none
 from shoebook.roles import (
     AuthenticatedHttpRequest,
@@ -192,6 +196,20 @@ def event_results_context(
         "settlement_form": settlement_form if line is not None else None,
         "settlement_rows": event_settlement_rows(event),
         "any_over_limit": any(line.over_limit for line in lines),
+    } | (_guest_banked_context(event) if event.is_guest_banked else {})
+
+
+def _guest_banked_context(event: Event) -> dict[str, object]:
+    """A guest-banked night's own figures: its stints at the bank, each banker's added up, the
+    house's cut, and the settling up between guests (the fewest transfers, or through the
+    house). Eight queries, however many coups or guests."""
+    stints = banker_stints(event)
+    totals = banker_totals(stints)
+    return {
+        "stint_table": BankerStintTable(stints),
+        "banker_table": BankerTotalTable(totals),
+        "house_cut": sum((stint.house_cut for stint in stints), ZERO),
+        "clearing": clearing_panel(event),
     }
 
 
