@@ -19,7 +19,8 @@ not as a :class:`LedgerProblem` (model, primary key, what is wrong, expected and
    bets (missing, extra and wrong rows are named).
 5. Balances as the app reads them (``results.guest_balances``; with one event, also that
    event's settlement list, ``results.event_settlement``) equal the guest's bets' nets plus
-   their settlements (``Settlement.amount`` is what the guest paid the house).
+   their settlements (``Settlement.amount`` is what the guest paid the house) and the transfers
+   between guests (``Transfer``: settled for the payer, owed back by the payee).
 6. Seatings: no two seatings of one seat in a shoe, and no two of one guest in a shoe, cover a
    common hand; a seated guest is on the event's list.
 7. Coups (Chemin de fer, Baccara banque): each is settled again through the one pipeline
@@ -58,6 +59,7 @@ from ledger.models import (
     GuestEventResult,
     Seating,
     Settlement,
+    Transfer,
 )
 from ledger.money import ZERO, money_sum
 from ledger.results import event_settlement, guest_balances, house_rows
@@ -691,6 +693,17 @@ class _Checker:
                     net[(guest_id, event_id)] += amount
         for guest_id, event_id, amount in settlements.values_list("guest_id", "event_id", "amount"):
             settled[(guest_id, event_id)] += amount
+        # A transfer between guests settles for its payer what it unsettles for its payee.
+        transfers = Transfer.objects.all()
+        if self.scope is not None:
+            transfers = transfers.filter(Q(payer_id__in=guests) | Q(payee_id__in=guests))
+        for payer_id, payee_id, event_id, amount in transfers.values_list(
+            "payer_id", "payee_id", "event_id", "amount"
+        ):
+            if payer_id is not None:
+                settled[(payer_id, event_id)] += amount
+            if payee_id is not None:
+                settled[(payee_id, event_id)] -= amount
         self.report.guests = len(guests)
 
         balance: dict[int, Decimal] = defaultdict(lambda: ZERO)

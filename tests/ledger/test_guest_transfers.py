@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from games.models import Event
 from ledger import services
+from ledger.integrity import ledger_problems
 from ledger.models import AuditEntry, Transfer
 from ledger.results import (
     event_settlement,
@@ -139,6 +140,9 @@ def test_transfers_and_settlements_together_settle_the_night(nine_debts, host):
     assert lines(event) == []
     assert all(amount == 0 for amount in night_balances(event).balances.values())
     assert all(guest_balance_now(guest_id=guest.pk) == 0 for guest in g.values())
+    # check_ledger counts the transfers too: the balances it recomputes agree with the app's.
+    assert ledger_problems(event) == []
+    assert ledger_problems() == []
 
 
 def test_a_transfer_is_recorded_once_per_key_and_audited(nine_debts, host):

@@ -69,8 +69,8 @@ pytestmark = pytest.mark.django_db
 D = Decimal
 
 # Reading the rows in bulk: the same few queries for one hand or a season.
-QUERIES = 16  # with the charges (entry fees, prizes) of tournaments, and the coups
-QUERIES_ONE_EVENT = 23  # with the event's settlement list (its settlements and transfers: one sum)
+QUERIES = 17  # with the charges (entry fees, prizes) of tournaments, and the coups
+QUERIES_ONE_EVENT = 24  # with the event's settlement list (its settlements and transfers: one sum)
 
 
 @pytest.fixture
