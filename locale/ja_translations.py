@@ -1214,7 +1214,6 @@ JA = {
     "Back to the event": "イベントに戻る",
     "Chemin de fer and Baccara banque: a guest holds the bank, the house takes its cut.": "シュマン・ド・フェールとバカラ・バンク：ゲストがバンクを持ち、ハウスは取り分を取ります。",
     "Baccara banque: a banque limitée answers only for what it holds.": "バカラ・バンク：バンク・リミテは持っている額までしか応じません。",
-    "natural": "ナチュラル",
     "The coup": "クー",
     "with seat %(seat)s · %(guest)s (banco double)": "シート%(seat)s・%(guest)sさんと共同（バンコ・ドゥーブル）",
     "seat %(seat)s · %(guest)s takes the bank at %(amount)s": "シート%(seat)s・%(guest)sさんが%(amount)sでバンクを引き受け",

@@ -79,8 +79,9 @@ def test_every_text_is_translated_and_the_compiled_catalogue_is_current():
     compiled = polib.mofile(str(LOCALE / "django.mo"))
     assert source.untranslated_entries() == []
     assert source.fuzzy_entries() == []
-    assert {e.msgid: e.msgstr for e in source if not e.msgid_plural} == {
-        e.msgid: e.msgstr for e in compiled if e.msgid and not e.msgid_plural
+    # Keyed by context too: one msgid may read differently in two contexts ("Coups").
+    assert {(e.msgctxt, e.msgid): e.msgstr for e in source if not e.msgid_plural} == {
+        (e.msgctxt, e.msgid): e.msgstr for e in compiled if e.msgid and not e.msgid_plural
     }
 
 
