@@ -59,6 +59,7 @@ from ledger.models import (
     Seating,
     Settlement,
     StackRow,
+    Transfer,
 )
 from ledger.money import ZERO, money_sum
 from ledger.names import InvalidName, clean_name, name_key
@@ -284,6 +285,9 @@ MSG_MERGE_BOTH_LOGINS = _(
 MSG_MERGE_PLAYED_TOGETHER = _(
     "{guest} and {other} both sat in {shoe} for hand {hand}: they are two people, not one."
 )
+MSG_MERGE_PAID_EACH_OTHER = _(
+    "{guest} and {other} paid each other at a guest-banked night: they are two people."
+)
 MSG_MERGE_TOURNAMENT_PLAYER = _(
     "{other} has played in a tournament, whose entries stay with the guest who played: merge"
     " {guest} into {other} instead."
@@ -403,6 +407,9 @@ def guest_merge_refusal(*, guest: Guest, other: Guest) -> str | None:
         return str(MSG_MERGE_BOTH_LOGINS).format(guest=guest.name, other=other.name)
     if _left_behind_by_merge(other):
         return str(MSG_MERGE_TOURNAMENT_PLAYER).format(guest=guest.name, other=other.name)
+    between = Q(payer=guest, payee=other) | Q(payer=other, payee=guest)
+    if Transfer.objects.filter(between).exists():
+        return str(MSG_MERGE_PAID_EACH_OTHER).format(guest=guest.name, other=other.name)
     overlap = _played_together(guest, other)
     if overlap is not None:
         shoe, hand = overlap
@@ -414,7 +421,9 @@ def guest_merge_refusal(*, guest: Guest, other: Guest) -> str | None:
 
 # What ``guest_merge`` moves to the guest kept (the rest holding on to a guest, protected,
 # stays with them: a tournament's entries, stacks and charges).
-MERGE_MOVES = (EventGuest, MergedGuest, Seating, Bet, Settlement, GuestEventResult)
+MERGE_MOVES = (
+    EventGuest, MergedGuest, Seating, Bet, Settlement, GuestEventResult, Coup, Transfer,
+)  # fmt: skip
 
 
 def _left_behind_by_merge(other: Guest) -> bool:
@@ -478,6 +487,10 @@ def guest_merge(*, guest: Guest, other: Guest, by: Actor) -> Guest:
     Bet.objects.filter(guest=other).update(guest=guest)
     Seating.objects.filter(guest=other).update(guest=guest)
     Settlement.objects.filter(guest=other).update(guest=guest)
+    Coup.objects.filter(banker=other).update(banker=guest)
+    Coup.objects.filter(co_banker=other).update(co_banker=guest)
+    Transfer.objects.filter(payer=other).update(payer=guest)
+    Transfer.objects.filter(payee=other).update(payee=guest)
     GuestInvitation.objects.filter(guest=other).update(guest=guest)
     GuestEventResult.objects.filter(guest=other).delete()
     for event_id in sorted(event_ids):

@@ -1223,6 +1223,7 @@ JA = {
     "One row per stake, the coup's columns repeated on each of its rows, with a header row of these columns in any order:": "1行に1つの賭け。クーの列はその各行に繰り返します。見出し行に次の列を（順不同で）置きます：",
     "Download the %(game)s template": "%(game)sのテンプレートをダウンロード",
     "The game": "ゲーム",
+    "{guest} and {other} paid each other at a guest-banked night: they are two people.": "{guest}さんと{other}さんはゲストが親になる夜に互いに支払っています。別の二人です。",
 }
 
 JA_PLURAL = {

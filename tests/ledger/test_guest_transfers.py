@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from games.models import Event
 from ledger import services
 from ledger.integrity import ledger_problems
-from ledger.models import AuditEntry, Transfer
+from ledger.models import AuditEntry, Coup, Transfer
 from ledger.results import (
     event_settlement,
     guest_balance_now,
@@ -307,3 +307,28 @@ def test_the_proposal_settles_every_balance_exactly_in_at_most_n_minus_one(
         assert proposed_transfers(event) == []
         assert all(guest_balance_now(guest_id=guest.pk) == 0 for guest in guests.values())
         transaction.set_rollback(True)
+
+
+def test_a_guest_who_banked_and_paid_merges_with_everything_moved(nine_debts, host):
+    event, g = nine_debts
+    transfer_record(event=event, payer=g["A"], payee=g["B"], amount=D("20"), by=host)
+    for shoe in event.shoes.all():
+        services.shoe_close(shoe=shoe, by=host)
+    twin = services.guest_create(name="Aki twin")
+    banked = Coup.objects.filter(banker=g["B"]).count()
+    assert banked > 0
+    services.guest_merge(guest=twin, other=g["B"], by=host)
+    assert Coup.objects.filter(banker=twin).count() == banked
+    assert Transfer.objects.get(payee=twin).payer == g["A"]
+    assert lines(event) == [("A", "Aki twin", D("30.00")), ("C", "D", D("20.00")),
+                            ("C", "E", D("10.00"))]  # fmt: skip
+    assert ledger_problems() == []
+
+
+def test_two_guests_who_paid_each_other_are_not_merged(nine_debts, host):
+    event, g = nine_debts
+    transfer_record(event=event, payer=g["A"], payee=g["B"], amount=D("20"), by=host)
+    for shoe in event.shoes.all():
+        services.shoe_close(shoe=shoe, by=host)
+    refusal = services.guest_merge_refusal(guest=g["A"], other=g["B"])
+    assert refusal == services.MSG_MERGE_PAID_EACH_OTHER.format(guest="A", other="B")
