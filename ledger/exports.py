@@ -32,11 +32,11 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from games.models import Event, Hand
 from games.payouts import BankedBet
-from ledger.clearing import fewest_transfers, through_house
 from ledger.imports import COUP_SHEET_COLUMNS
-from ledger.models import Bet, Coup, Guest, GuestEventResult, Seating, Settlement
+from ledger.models import Bet, Coup, Guest, Seating, Settlement
 from ledger.money import to_yen
 from ledger.results import event_settlement, event_shoe_rows
+from ledger.transfers import HOUSE_NAME, event_transfer_rows, proposed_transfers
 
 # What a cell of the workbook holds.
 CellValue: TypeAlias = str | int | float | Decimal | date | datetime | None
@@ -449,66 +449,42 @@ def coups_sheet(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
     return pgettext("workbook sheet of every coup", "Coups"), columns, coups_rows(events, guest)
 
 
-@dataclass(frozen=True)
-class TransferLine:
-    """Who pays whom: a proposed transfer, or one recorded as it happened."""
-
-    event: Event
-    payer_id: int  # a guest's id, or :data:`HOUSE`
-    payer: str
-    payee_id: int
-    payee: str
-    amount: Decimal
-    recorded_at: datetime | None = None
-    note: str = ""
-
-
-HOUSE = 0  # the house's id among the guests' in a settlement plan (a guest's is never 0)
-
-
-def proposed_transfers(event: Event) -> list[TransferLine]:
-    """The night's transfers as the host's plan proposes them: the fewest between guests and
-    the house, or each guest with the house (``Event.clearing``), from each guest's net for the
-    night (the house's is minus their sum). One query."""
-    rows = GuestEventResult.objects.filter(event=event).values_list(
-        "guest_id", "guest__name", "net"
-    )
-    names = {HOUSE: _("House")}
-    balances: dict[int, Decimal] = {}
-    for guest_id, name, net in rows:
-        names[guest_id] = name
-        balances[guest_id] = net
-    balances[HOUSE] = -sum(balances.values(), Decimal(0))
-    plan = (
-        through_house(balances, HOUSE)
-        if event.clearing == Event.Clearing.HOUSE
-        else fewest_transfers(balances)
-    )
-    return [
-        TransferLine(event, t.payer, names[t.payer], t.payee, names[t.payee], t.amount)
-        for t in plan
-    ]
-
-
 def transfers_sheet(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
-    """The guest-banked nights' transfers: proposed (who pays whom, the fewest there can be, or
-    each with the house). With ``guest``, only the transfers they pay or receive."""
+    """The guest-banked nights' transfers: those still proposed (who pays whom, the fewest
+    there can be, or each with the house: ``ledger.transfers.proposed_transfers``) and those
+    recorded as they happened, voids included. With ``guest``, only the transfers they pay or
+    receive."""
     columns = [
         Column(_("Event"), 24, TEXT), Column(_("Transfer"), 12, TEXT),
         Column(_("Pays"), 20, TEXT), Column(_("To"), 20, TEXT), Column(_("Amount"), 14, CHIPS),
         Column(_("Amount (¥)"), 14, YEN), Column(_("Recorded"), 17, DATETIME),
         Column(_("Note"), 30, TEXT),
     ]  # fmt: skip
+    house = str(HOUSE_NAME)
+
+    def mine(*party_ids: int | None) -> bool:
+        return guest is None or guest.pk in party_ids
 
     def rows() -> Iterator[Sequence[CellValue]]:
         for event in events:
+            if not event.is_guest_banked:
+                continue
+            rate = event.yen_per_chip
             for line in proposed_transfers(event):
-                if guest is not None and guest.pk not in (line.payer_id, line.payee_id):
-                    continue
-                yield [
-                    event.name, pgettext("a transfer", "Proposed"), line.payer, line.payee,
-                    line.amount, to_yen(line.amount, event.yen_per_chip), None, line.note,
-                ]  # fmt: skip
+                if mine(line.payer.guest_id, line.payee.guest_id):
+                    yield [
+                        event.name, pgettext("a transfer", "Proposed"), line.payer.name,
+                        line.payee.name, line.amount, to_yen(line.amount, rate), None, "",
+                    ]  # fmt: skip
+            for row in event_transfer_rows(event):
+                done = row.transfer
+                if mine(done.payer_id, done.payee_id):
+                    kind = _("Void") if done.voids_id else pgettext("a transfer", "Recorded")
+                    yield [
+                        event.name, kind, done.payer.name if done.payer else house,
+                        done.payee.name if done.payee else house, done.amount,
+                        to_yen(done.amount, rate), local_time(done.recorded_at), done.note,
+                    ]  # fmt: skip
 
     return _("Transfers"), columns, rows()
 

@@ -1224,6 +1224,8 @@ JA = {
     "Download the %(game)s template": "%(game)sのテンプレートをダウンロード",
     "The game": "ゲーム",
     "{guest} and {other} paid each other at a guest-banked night: they are two people.": "{guest}さんと{other}さんはゲストが親になる夜に互いに支払っています。別の二人です。",
+    "Void": "取り消し",
+    "a transfer\u0004Recorded": "記録済み",
 }
 
 JA_PLURAL = {

@@ -35,6 +35,7 @@ from ledger.imports import (
 )
 from ledger.integrity import ledger_problems
 from ledger.models import Bet, Coup, Guest, GuestEventResult, Seating
+from ledger.transfers import transfer_record
 from tests.ledger.banked import (
     CHEMIN_NIGHT_HOUSE,
     CHEMIN_NIGHT_NETS,
@@ -120,7 +121,7 @@ def settles(plan: list[tuple[object, ...]], balances: dict[str, Decimal]) -> boo
 
 
 def test_the_transfers_sheet_proposes_the_fewest_or_each_with_the_house(chemin):
-    balances = {**CHEMIN_NIGHT_NETS, "House": CHEMIN_NIGHT_HOUSE}
+    balances = {**CHEMIN_NIGHT_NETS, "The house": CHEMIN_NIGHT_HOUSE}
     assert sum(balances.values()) == 0
     plan = transfers(workbook_bytes([chemin]))
     # Nobody's debt matches a creditor or a group of them: one group, one transfer fewer.
@@ -130,9 +131,23 @@ def test_the_transfers_sheet_proposes_the_fewest_or_each_with_the_house(chemin):
     chemin.refresh_from_db()
     plan = transfers(workbook_bytes([chemin]))
     assert sorted(plan) == sorted(
-        (name, "House", -net) if net < 0 else ("House", name, net)
+        (name, "The house", -net) if net < 0 else ("The house", name, net)
         for name, net in CHEMIN_NIGHT_NETS.items()
     )
+
+
+def test_the_transfers_sheet_lists_what_was_recorded_and_proposes_only_the_rest(chemin, host):
+    before = transfers(workbook_bytes([chemin]))
+    payer, payee, amount = before[0]
+    guests = {guest.name: guest for guest in Guest.objects.all()}
+    transfer_record(
+        event=chemin, payer=guests.get(payer), payee=guests.get(payee), amount=amount, by=host
+    )
+    rows = sheet(workbook_bytes([chemin]), "Transfers")
+    recorded = [row for row in rows if row["Transfer"] == "Recorded"]
+    assert [(row["Pays"], row["To"], D(str(row["Amount"]))) for row in recorded] == [before[0]]
+    still = [(r["Pays"], r["To"], D(str(r["Amount"]))) for r in rows if r["Transfer"] == "Proposed"]
+    assert before[0] not in still and len(still) == len(before) - 1
 
 
 def test_a_guests_own_workbook_shows_their_stakes_banks_and_transfers(chemin):
@@ -162,7 +177,9 @@ def test_a_name_in_the_coups_and_transfers_sheets_never_becomes_a_formula(chemin
     assert name in {row["Pays"] for row in sheet(content, "Transfers")}
 
 
-WORKBOOK_QUERIES = 21  # the session and the user, the four usual sheets, then 3 + 1 more
+# The session and the user, the four usual sheets, then the Coups and Transfers sheets (what
+# is still open, and what was recorded).
+WORKBOOK_QUERIES = 24
 
 
 def test_the_workbook_reads_the_same_few_queries_for_3_or_30_coups(
