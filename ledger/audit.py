@@ -47,6 +47,8 @@ KEY_LABELS = {
     "expires": gettext_lazy("expires"),
     "revoked": gettext_lazy("invitations withdrawn"),
     "credit_limit": gettext_lazy("credit limit"),
+    "payer": gettext_lazy("who pays"),
+    "payee": gettext_lazy("who receives"),
 }
 _TIMES = {"expires"}
 _AMOUNTS = {"amount", "credit_limit"}

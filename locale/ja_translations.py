@@ -1226,6 +1226,8 @@ JA = {
     "{guest} and {other} paid each other at a guest-banked night: they are two people.": "{guest}さんと{other}さんはゲストが親になる夜に互いに支払っています。別の二人です。",
     "Void": "取り消し",
     "a transfer\u0004Recorded": "記録済み",
+    "who pays": "支払う人",
+    "who receives": "受け取る人",
 }
 
 JA_PLURAL = {

@@ -9,6 +9,7 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -332,3 +333,12 @@ def test_two_guests_who_paid_each_other_are_not_merged(nine_debts, host):
         services.shoe_close(shoe=shoe, by=host)
     refusal = services.guest_merge_refusal(guest=g["A"], other=g["B"])
     assert refusal == services.MSG_MERGE_PAID_EACH_OTHER.format(guest="A", other="B")
+
+
+def test_the_audit_log_names_who_paid_whom(nine_debts, host, client):
+    event, g = nine_debts
+    transfer_record(event=event, payer=g["A"], payee=g["B"], amount=D("20"), by=host)
+    client.force_login(host)
+    page = client.get(reverse("ledger:audit_log")).content.decode()
+    assert "who pays: A" in page and "who receives: B" in page
+    assert "payer" not in page and "payee" not in page
