@@ -7,8 +7,10 @@ import io
 import zipfile
 from datetime import date
 from decimal import Decimal
+from io import StringIO
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils.html import escape
 from openpyxl import load_workbook
@@ -460,3 +462,32 @@ def test_a_coup_recorded_at_the_table_with_a_co_banker_exports_both_halves(event
                                        co_banker_seat=2))  # fmt: skip
     row = sheet(workbook_bytes([event]), "Coups")[0]
     assert (row["banker_net"], row["co_banker_net"], row["net"]) == (-50, -50, 100)
+
+
+@pytest.mark.parametrize(
+    ("options", "content", "nets"),
+    [
+        (["--game", "chemin_de_fer"], csv_of(CHEMIN_HEADER, CHEMIN_ROWS), CHEMIN_NETS),
+        (["--game", "baccara_banque", "--taxe", "capital"], csv_of(BANQUE_HEADER, BANQUE_ROWS),
+         BANQUE_NETS),
+    ],
+    ids=["chemin", "banque"],
+)  # fmt: skip
+def test_the_import_command_takes_guest_banked_nights(tmp_path, host, options, content, nets):
+    path = tmp_path / "night.csv"
+    path.write_bytes(content)
+    call_command("import_scoresheet", str(path), "--event-name", "Paper", "--date", "2026-11-21",
+                 *options, stdout=StringIO())  # fmt: skip
+    event = Event.objects.get()
+    assert event.game == options[1]
+    assert {row.guest.name: row.net for row in GuestEventResult.objects.all()} == nets
+    assert ledger_problems() == []
+
+
+def test_the_import_command_refuses_a_cut_of_the_other_game(tmp_path, host):
+    path = tmp_path / "night.csv"
+    path.write_bytes(csv_of(CHEMIN_HEADER, CHEMIN_ROWS))
+    with pytest.raises(CommandError, match="does not take"):
+        call_command("import_scoresheet", str(path), "--event-name", "Paper", "--date",
+                     "2026-11-21", "--game", "chemin_de_fer", "--taxe", "capital")  # fmt: skip
+    assert not Event.objects.exists()

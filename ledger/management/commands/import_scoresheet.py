@@ -1,5 +1,7 @@
 """Import a night kept on paper: ``manage.py import_scoresheet FILE --event-name NAME --date
-YYYY-MM-DD [--yen-per-chip N] [rule-set options as in baccarat_odds]``. All or nothing."""
+YYYY-MM-DD [--yen-per-chip N] [rule-set options as in baccarat_odds]``; a Chemin de fer or
+Baccara banque night with ``--game`` and its cut (``--taxe``, ``--taxe-rate``, ``--shoe-charge``,
+``--banco``, ``--clearing``), one row per stake. All or nothing."""
 
 from __future__ import annotations
 
@@ -11,12 +13,17 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from games.banked import Game
 from games.entry import TableRules, read_amount
 from games.management.commands.baccarat_odds import add_rule_set_arguments, rule_set_from_options
+from games.models import Event
+from ledger.forms import ScoresheetGameForm
 from ledger.imports import (
     ScoresheetInvalid,
     ScoresheetUnreadable,
+    check_coup_sheet,
     check_scoresheet,
+    coup_sheet_import,
     scoresheet_import,
 )
 from shoebook.roles import command_line_actor, is_host
@@ -39,6 +46,12 @@ class Command(BaseCommand):
             "--by",
             help="A host's username, recorded as logging the hands (default: the command line).",
         )
+        parser.add_argument("--game", choices=[game.value for game in Game], default="punto_banco")
+        parser.add_argument("--taxe", choices=Event.Cut.values, help="The house's cut.")
+        parser.add_argument("--taxe-rate", help="Chemin de fer's share of a winning bank (0.05).")
+        parser.add_argument("--shoe-charge", help="Chemin de fer's table charge per shoe.")
+        parser.add_argument("--banco", choices=["limitee", "ouverte"])
+        parser.add_argument("--clearing", choices=Event.Clearing.values)
         add_rule_set_arguments(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -60,8 +73,17 @@ class Command(BaseCommand):
             raise CommandError("The table limits must be 0 < --table-min <= --table-max.")
         rules, decks = rule_set_from_options(options, decks=options["decks"])
         table = TableRules(rules, decks, low, high)
+        game_form = ScoresheetGameForm(
+            {name: options[name] or "" for name in ScoresheetGameForm.Meta.fields}
+        )
+        if not game_form.is_valid():
+            raise CommandError("The game's options: " + game_form.errors.as_text())
+        game = game_form.banked_game()
         try:
-            hands = check_scoresheet(path.name, content, table)
+            if game is not None:
+                coups = check_coup_sheet(path.name, content, table, game)
+            else:
+                hands = check_scoresheet(path.name, content, table)
         except ScoresheetUnreadable as error:
             raise CommandError(str(error)) from error
         except ScoresheetInvalid as invalid:
@@ -77,8 +99,13 @@ class Command(BaseCommand):
         else:
             by = command_line_actor()
         try:
-            imported = scoresheet_import(hands=hands, name=options["event_name"], on=on,
-                                         table=table, by=by, yen_per_chip=yen)  # fmt: skip
+            imported = (
+                coup_sheet_import(coups=coups, game=game, name=options["event_name"], on=on,
+                                  table=table, by=by, yen_per_chip=yen)
+                if game is not None
+                else scoresheet_import(hands=hands, name=options["event_name"], on=on,
+                                       table=table, by=by, yen_per_chip=yen)
+            )  # fmt: skip
         except ValidationError as error:  # the event's own fields: name, chip rate, limits
             raise CommandError(" ".join(error.messages) + " Nothing was imported.") from error
         self.stdout.write(
