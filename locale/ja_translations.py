@@ -1252,5 +1252,7 @@ JA_PLURAL = {
         "ラウンド1から%(last)sで、%(price)sでチップ%(chips)s、1人%(count)s回まで"
     ],
     "%(left)s hand left": ["残り%(left)sハンド"],
-    "The same %(decks)s-deck shoe under each game's drawing rules, with best play where the players choose: what each hand gains or loses per 100 staked on it (ties included).": ["同じ%(decks)sデッキのシューで、各ゲームの引きのルールに従い、選べる場面では最善の選択をした場合の、それぞれの側に100賭けたときの損益（タイを含む）。"],
+    "The same %(decks)s-deck shoe under each game's drawing rules, with best play where the players choose: what each hand gains or loses per 100 staked on it (ties included).": [
+        "同じ%(decks)sデッキのシューで、各ゲームの引きのルールに従い、選べる場面では最善の選択をした場合の、それぞれの側に100賭けたときの損益（タイを含む）。"
+    ],
 }
