@@ -1228,6 +1228,14 @@ JA = {
     "a transfer\u0004Recorded": "記録済み",
     "who pays": "支払う人",
     "who receives": "受け取る人",
+    "A column left out is blank on every row; these are required:": "省いた列はすべての行で空欄として扱います。必須の列は次のとおりです：",
+    "The Coups sheet of a workbook this site exports is such a sheet.": "このサイトが書き出すワークブックの「クー一覧」シートがこの形式です。",
+    "A ponte's stake, of a kind:": "ポントの賭けとその種類：",
+    "or blank": "または空欄",
+    "The ponte's cards (in Baccara banque, tableau 1's) and the banker's, in the order dealt; or only the result: Player, Banker or égalité, written": "ポントのカード（バカラ・バンクではタブロー1のカード）とバンカーのカードを配られた順に。または結果だけ：プレイヤー、バンカー、エガリテをそれぞれ次のように書きます",
+    "The choice taken, only where the rules leave one, and only with the cards:": "選択は、ルールで選べる場面で、カードと一緒にだけ記入します：",
+    "What the banker did after the coup:": "クーの後のバンカーの動き：",
+    "Blank: he keeps a bank that won or tied and passes one that lost. Money taken out while keeping the bank is refused; giving it up, he takes all it holds.": "空欄なら、勝ったかエガリテのバンクは続け、負けたバンクは渡します。バンクを続けながらお金を引き出すことはできません。手放すときはバンクの全額を受け取ります。",
 }
 
 JA_PLURAL = {
