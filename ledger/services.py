@@ -14,7 +14,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import timedelta
 from decimal import Decimal
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict, TypeVar
 from unicodedata import category
 
 from django.contrib.auth.models import User
@@ -1209,6 +1209,23 @@ MSG_VOID_OF_VOID = _(
 MSG_CREDIT_LIMIT = _("A credit limit is whole cents, from 0 to {maximum}; leave it empty for none.")
 
 
+KeyedRow = TypeVar("KeyedRow", Settlement, Transfer)
+
+
+def save_once(row: KeyedRow, idempotency_key: uuid.UUID | None) -> KeyedRow:
+    """Save a row a form sent with its key; the row already saved under that key if the same
+    form came at the same moment from a second tap."""
+    try:
+        with transaction.atomic():
+            row.save()
+    except IntegrityError:
+        done = type(row).objects.filter(idempotency_key=idempotency_key).first()
+        if idempotency_key is None or done is None:
+            raise
+        return done
+    return row
+
+
 class SettlementQuestion(ValidationError):
     """The settlement goes past the guest's balance or the other way: asked first, not
     recorded (``ask_first``). The host confirms and records it anyway."""
@@ -1298,13 +1315,8 @@ def settlement_record(
         idempotency_key=idempotency_key,
     )  # fmt: skip
     settlement.full_clean(validate_constraints=False)
-    try:
-        with transaction.atomic():
-            settlement.save()
-    except IntegrityError:  # the same form, sent at the same moment from a second tap
-        done = Settlement.objects.filter(idempotency_key=idempotency_key).first()
-        if idempotency_key is None or done is None:
-            raise
+    done = save_once(settlement, idempotency_key)
+    if done is not settlement:
         return done
     AuditEntry.objects.create(
         action=AuditEntry.Action.SETTLEMENT, event=event, by=by, summary=str(guest),

@@ -33,6 +33,7 @@ from ledger.clearing import Transfer as Proposal
 from ledger.clearing import fewest_transfers, through_house
 from ledger.models import AuditEntry, EventGuest, Guest, GuestEventResult, Settlement, Transfer
 from ledger.money import ZERO, money_sum
+from ledger.services import save_once
 from shoebook.roles import Actor
 
 # The house's key among the guests' ids in a night's balances (ids start at 1).
@@ -318,13 +319,8 @@ def transfer_record(
         idempotency_key=idempotency_key,
     )  # fmt: skip
     transfer.full_clean(validate_constraints=False)
-    try:
-        with transaction.atomic():
-            transfer.save()
-    except IntegrityError:  # the same form, sent at the same moment from a second tap
-        done = Transfer.objects.filter(idempotency_key=idempotency_key).first()
-        if idempotency_key is None or done is None:
-            raise
+    done = save_once(transfer, idempotency_key)
+    if done is not transfer:
         return done
     AuditEntry.objects.create(
         action=AuditEntry.Action.SETTLEMENT, event=event, by=by, summary=_summary(transfer),

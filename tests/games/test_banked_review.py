@@ -10,7 +10,6 @@ import pytest
 
 from games.banked import (
     BankRules,
-    CoupTerms,
     Game,
     PreviousCoup,
     holders,
@@ -18,27 +17,13 @@ from games.banked import (
 )
 from games.banque import BancoKind, BanqueTaxe, BanqueTaxeKind
 from games.chemin_bank import MSG_STAKE_BELOW_MINIMUM, BankerMove
-from games.entry import BetEntry, EntryRejected, Field, HandEntry
+from games.entry import EntryRejected, Field
 from games.payouts import BankedBet
 from games.rules import Winner
+from tests.games.test_banked import BANQUE, CHEMIN, SEATED, coup
 
 D = Decimal
-CHEMIN = BankRules(Game.CHEMIN_DE_FER, minimum_banco=D(100))
-BANQUE = BankRules(Game.BACCARA_BANQUE, minimum_banco=D(100))  # taxe: 5% of the capital
-SEATED = {1: "Aki", 2: "Ben", 3: "Chie", 4: "Dai", 5: "Emi"}
 SEVEN = {1: "Aki", 2: "Ben", 3: "Chie", 4: "Dai", 5: "Emi", 6: "Fumio", 7: "Goro"}
-
-
-def coup(*bets, player="", banker="", result=None, **terms):
-    terms.setdefault("banker_seat", 1)
-    terms.setdefault("bank", "200")
-    return HandEntry(
-        player_cards=player,
-        banker_cards=banker,
-        result=result,
-        bets=tuple(BetEntry(*bet) for bet in bets),
-        coup=CoupTerms(**terms),
-    )
 
 
 def problems(entry, rules=CHEMIN, seated=SEATED, previous=None):

@@ -10,28 +10,14 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db.models import Sum
 
-from games.banked import MSG_HELD_BY, MSG_PASSED_TO, CoupTerms, Game, settle_coup_entry
+from games.banked import MSG_HELD_BY, MSG_PASSED_TO, CoupTerms, settle_coup_entry
 from games.chemin_bank import MSG_NO_MONEY_OUT, MSG_STAKE_EXCEEDS, BankerMove
 from games.entry import BetEntry, HandEntry
-from games.models import Event
 from ledger import services
 from ledger.coups import MSG_NEXT_COUP_BREAKS, coup_row, coup_snapshot, stored_entry
 from ledger.models import AuditEntry, Bet, Coup, GuestEventResult, HandRevision, Seating
 
 D = Decimal
-
-
-@pytest.fixture
-def chemin(event):
-    Event.objects.filter(pk=event.pk).update(game=Game.CHEMIN_DE_FER, table_min=D(100))
-    event.refresh_from_db()
-    return event
-
-
-@pytest.fixture
-def table(chemin, shoe, seated):
-    shoe.refresh_from_db()
-    return shoe
 
 
 def coup_entry(*bets, result="B", player="", banker="", **terms):

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import uuid
 from decimal import Decimal
 
 import pytest
@@ -14,21 +13,9 @@ from games.entry import BetEntry, HandEntry
 from games.models import Event
 from ledger import services
 from ledger.models import Bet, Coup, Hand
+from tests.ledger.test_coups import coup_entry, play
 
 D = Decimal
-
-
-@pytest.fixture
-def chemin(event):
-    Event.objects.filter(pk=event.pk).update(game=Game.CHEMIN_DE_FER, table_min=D(100))
-    event.refresh_from_db()
-    return event
-
-
-@pytest.fixture
-def table(chemin, shoe, seated):
-    shoe.refresh_from_db()
-    return shoe
 
 
 @pytest.fixture
@@ -38,28 +25,6 @@ def banque_table(event, shoe, seated):
     )
     shoe.refresh_from_db()
     return shoe
-
-
-def coup_entry(*bets, result="B", player="", banker="", **terms):
-    terms.setdefault("banker_seat", 1)
-    terms.setdefault("bank", "200")
-    return HandEntry(
-        player_cards=player,
-        banker_cards=banker,
-        result=result if not player else None,
-        bets=tuple(BetEntry(*bet) for bet in bets),
-        coup=CoupTerms(**terms),
-    )
-
-
-def play(shoe, host, *bets, **terms):
-    return services.hand_record(
-        shoe=shoe,
-        number=services.next_hand_number(shoe),
-        entry=coup_entry(*bets, **terms),
-        by=host,
-        idempotency_key=uuid.uuid4(),
-    )
 
 
 def correct(hand, host, *bets, **terms):
