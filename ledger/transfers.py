@@ -341,7 +341,9 @@ def transfer_void(*, transfer: Transfer, reason: str, by: Actor) -> Transfer:
     if refused is not None:
         raise ValidationError({"reason": MSG_TRANSFER_NOTE_CHARACTER.format(code=refused)})
     original = (
-        Transfer.objects.select_for_update()
+        # Only the transfer's row is locked: payer and payee may be the house (an outer join,
+        # which PostgreSQL will not lock).
+        Transfer.objects.select_for_update(of=("self",))
         .select_related("payer", "payee", "event")
         .get(pk=transfer.pk)
     )
