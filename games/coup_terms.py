@@ -314,7 +314,8 @@ def plays_on(previous: PreviousCoup | None, banker_seat: int, co_seat: int | Non
         return False
     if previous.move is BankerMove.KEEP:
         return banker_seat == previous.banker_seat and co_seat == previous.co_banker_seat
-    return previous.move is BankerMove.SUITE and banker_seat == previous.suite_seat
+    suite_taken = previous.move is BankerMove.SUITE and banker_seat == previous.suite_seat
+    return suite_taken and co_seat is None
 
 
 def _bank_problem(
@@ -371,8 +372,12 @@ def continuity_problem(
     if previous.move is BankerMove.SUITE:
         if banker_seat != previous.suite_seat:
             return RuleError(MSG_SUITE_TO, seat=previous.suite_seat)
-        if previous.suite_amount is not None and amount != previous.suite_amount:
-            return RuleError(MSG_BANK_STANDS_AT, expected=previous.suite_amount, amount=amount)
+        taken = previous.suite_amount
+        if taken is not None and co_seat is not None and amount != 2 * taken:
+            # A co-banker joining the bank just taken brings as much as it holds.
+            return RuleError(MSG_DOUBLE_AMOUNT, bank=taken, expected=2 * taken, amount=amount)
+        if taken is not None and co_seat is None and amount != taken:
+            return RuleError(MSG_BANK_STANDS_AT, expected=taken, amount=amount)
         return None
     try:
         to_the_right = seat_to_the_right(previous.rotation_seat, {*seated, previous.rotation_seat})

@@ -250,6 +250,9 @@ class CoupForm(forms.Form):
             value: str = self.cleaned_data.get(name) or ""
             return value
 
+        # The suite's boxes show only when Suite is chosen: hidden, what they still hold is not
+        # what the host entered for this coup.
+        suite = text("move") == "suite"
         terms = CoupTerms(
             banker_seat=text("banker_seat"),
             bank=text("bank"),
@@ -261,8 +264,8 @@ class CoupForm(forms.Form):
             second_choice=text("second_choice") or None,
             move=text("move"),
             taken=text("taken"),
-            suite_seat=text("suite_seat") or None,
-            suite_amount=text("suite_amount"),
+            suite_seat=(text("suite_seat") or None) if suite else None,
+            suite_amount=text("suite_amount") if suite else "",
         )
         return HandEntry(
             player_cards=text("player_cards"),

@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRefresh
 
 from games.models import Event
 from ledger import transfers
@@ -51,11 +51,13 @@ def _panel(
 
 
 def _back(request: AuthenticatedHttpRequest, event: Event, notice: str) -> HttpResponse:
-    """Done: back to the event page, whose settlement list counts the transfer too (htmx
-    follows the redirect as a whole page)."""
+    """Done: the event page again, whose settlement list counts the transfer too. From htmx the
+    page reloads where it stands (a redirect to the same page and a fragment would not load it
+    again, and the host would see nothing change)."""
     messages.success(request, notice)
-    page = reverse("ledger:event_detail", args=[event.pk]) + "#clearing"
-    return HttpResponseClientRedirect(page) if request.htmx else redirect(page)
+    if request.htmx:
+        return HttpResponseClientRefresh()
+    return redirect(reverse("ledger:event_detail", args=[event.pk]) + "#clearing")
 
 
 def _party(key: int, field: str) -> Guest | None:

@@ -129,3 +129,20 @@ def test_the_event_form_shows_each_game_its_own_terms_on_a_phone(phone, host, li
     phone.select_option("[name=game]", "baccara_banque")
     assert [phone.is_visible(box) for box in terms] == [True, False, False, True]
     assert phone.evaluate(FITS)
+
+
+def test_the_table_fits_a_360_px_phone_with_coups_played(phone, host, chemin_table):
+    """The recent coups' table, with banks grown to five figures, still fits the phone's width."""
+    base_url, shoe = chemin_table
+    bank = Decimal("12500.50")
+    for number, seat in enumerate([2, 3, 4, 5], start=1):
+        entry = HandEntry(
+            result="B",
+            bets=(BetEntry(seat, "banco_solo", bank),),
+            coup=CoupTerms(banker_seat=1, bank=bank),
+        )
+        services.hand_record(shoe=shoe, number=number, entry=entry, by=host)
+        bank = Coup.objects.get(hand__number=number).bank_after
+    open_table(phone, base_url, shoe, host)
+    assert phone.locator("section.recent tbody tr").count() == 4
+    assert phone.evaluate(FITS)
