@@ -17,6 +17,7 @@ from games.cards import MAX_DECKS, MIN_DECKS, Card, parse_cards
 from games.chemin_bank import Taxe, TaxeKind
 from games.chips import MAX_CHIPS, MoneyField
 from games.entry import TableRules
+from games.messages import Translate, gettext_noop, render, untranslated
 from games.payouts import RuleSet
 from games.rules import Hand as DealtHand
 from games.rules import Outcome, Winner
@@ -26,6 +27,14 @@ def standard_rules() -> dict[str, object]:
     return RuleSet().to_dict()
 
 
+MSG_CUT_PERCENT = gettext_noop("the house takes {percent}% of each winning bank")
+MSG_CUT_PER_SHOE = gettext_noop("a table charge of {charge} a shoe")
+MSG_CUT_CAPITAL = gettext_noop("the house takes 5% of the capital brought in")
+MSG_CUT_WINNINGS = gettext_noop("the house takes a share of the bank's winnings")
+BANCO_LABELS = {
+    BancoKind.LIMITEE: gettext_noop("Banque limitée"),
+    BancoKind.OUVERTE: gettext_noop("Banque ouverte"),
+}
 MAX_HANDS_PER_SHOE = 999  # eight decks deal about 80; the column holds no more than 32,767
 MAX_HAND_NUMBER = 32767  # the column is a small integer on every database
 
@@ -205,6 +214,23 @@ class Event(models.Model):
     @property
     def is_guest_banked(self) -> bool:
         return self.game_kind.guest_banked
+
+    def describe_rules(self, translate: Translate = untranslated) -> str:
+        """The night's rules in a line: Punto Banco's payouts, or a guest-banked game and the
+        house's cut."""
+        if not self.is_guest_banked:
+            return self.rule_set.describe(translate)
+        percent = f"{(self.taxe_rate * 100).normalize():f}"
+        cut = {
+            self.Cut.PERCENT: (MSG_CUT_PERCENT, {"percent": percent}),
+            self.Cut.PER_SHOE: (MSG_CUT_PER_SHOE, {"charge": f"{self.shoe_charge:,.2f}"}),
+            self.Cut.CAPITAL: (MSG_CUT_CAPITAL, {}),
+            self.Cut.WINNINGS: (MSG_CUT_WINNINGS, {}),
+        }[self.Cut(self.taxe)]
+        parts = [translate(self.game_kind.label), render(cut[0], cut[1], translate)]
+        if self.game_kind is Game.BACCARA_BANQUE:
+            parts.insert(1, translate(BANCO_LABELS[BancoKind(self.banco)]))
+        return " · ".join(parts)
 
     @property
     def bank_rules(self) -> BankRules:

@@ -1236,6 +1236,10 @@ JA = {
     "The choice taken, only where the rules leave one, and only with the cards:": "選択は、ルールで選べる場面で、カードと一緒にだけ記入します：",
     "What the banker did after the coup:": "クーの後のバンカーの動き：",
     "Blank: he keeps a bank that won or tied and passes one that lost. Money taken out while keeping the bank is refused; giving it up, he takes all it holds.": "空欄なら、勝ったかエガリテのバンクは続け、負けたバンクは渡します。バンクを続けながらお金を引き出すことはできません。手放すときはバンクの全額を受け取ります。",
+    "the house takes {percent}% of each winning bank": "勝ったバンクごとにハウスが{percent}%を取る",
+    "a table charge of {charge} a shoe": "シューごとのテーブル料{charge}",
+    "the house takes 5% of the capital brought in": "持ち込んだ資金の5%をハウスが取る",
+    "the house takes a share of the bank's winnings": "バンクの勝ち分の一定割合をハウスが取る",
 }
 
 JA_PLURAL = {

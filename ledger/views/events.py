@@ -149,7 +149,7 @@ def _event_context(
     results = event_results_context(event, settlement_form, settle_guest=settle_guest)
     return results | {
         "event": event,
-        "rules_description": event.rule_set.describe(_),
+        "rules_description": event.describe_rules(_),
         "shoes": shoes,
         "open_shoe": next((shoe for shoe in shoes if shoe.is_open), None),
         "guests": Guest.objects.filter(events=event),

@@ -495,8 +495,8 @@ def test_a_punto_banco_event_keeps_its_table(client, host, make_event):
 
 def test_a_suite_taker_left_in_a_hidden_box_is_not_read_when_the_bank_passes(client, chemin):
     """The host chose Suite, picked a taker, then chose Passes: the hidden taker is ignored."""
-    response = post_coup(client, chemin, bank="200", stake_2="200", kind_2="banco_solo", result="player",
-                         move="pass", suite_seat="3", suite_amount="250")  # fmt: skip
+    typed = {"bank": "200", "stake_2": "200", "kind_2": "banco_solo", "result": "player"}
+    response = post_coup(client, chemin, **typed, move="pass", suite_seat="3", suite_amount="250")
     assert response.status_code == 200
     coup = Coup.objects.get()
     assert (coup.move, coup.suite_seat, coup.suite_amount) == ("pass", None, None)

@@ -9,10 +9,13 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import ValidationError
 from django.db.models import Sum
+from django.urls import reverse
+from django.utils.html import escape
 
 from games.banked import MSG_HELD_BY, MSG_PASSED_TO, CoupTerms, settle_coup_entry
 from games.chemin_bank import MSG_NO_MONEY_OUT, MSG_STAKE_EXCEEDS, BankerMove
 from games.entry import BetEntry, HandEntry
+from games.models import Event
 from ledger import services
 from ledger.coups import MSG_NEXT_COUP_BREAKS, coup_row, coup_snapshot, stored_entry
 from ledger.models import AuditEntry, Bet, Coup, GuestEventResult, HandRevision, Seating
@@ -178,3 +181,24 @@ def test_every_stored_coup_settles_again_to_what_was_recorded(table, host):
         )
         previous = settled.coup.next_state
     assert coups.count() == 4
+
+
+@pytest.mark.parametrize(
+    ("fields", "line"),
+    [
+        ({"game": "chemin_de_fer", "taxe": "percent", "taxe_rate": D("0.04")},
+         "Chemin de fer · the house takes 4% of each winning bank"),
+        ({"game": "chemin_de_fer", "taxe": "per_shoe", "shoe_charge": D(30)},
+         "Chemin de fer · a table charge of 30.00 a shoe"),
+        ({"game": "baccara_banque", "taxe": "winnings", "banco": "ouverte"},
+         "Baccara banque · Banque ouverte · the house takes a share of the bank's winnings"),
+    ],
+)  # fmt: skip
+def test_the_event_page_states_the_game_and_its_cut_not_punto_bancos_payouts(
+    client, host, event, fields, line
+):
+    Event.objects.filter(pk=event.pk).update(**fields)
+    client.force_login(host)
+    page = client.get(reverse("ledger:event_detail", args=[event.pk])).content.decode()
+    assert escape(line) in page
+    assert "Tie 8:1" not in page
