@@ -292,7 +292,9 @@ def read_bank(
     if banker_seat is None or amount is None:
         return None
     problem = continuity_problem(previous, banker_seat, co_seat, amount, seated)
-    if problem is None and not plays_on(previous, banker_seat, co_seat):
+    if co_seat is not None and co_seat == banker_seat:
+        problem = RuleError(MSG_CO_BANKER_IS_BANKER, guest=seated[banker_seat])
+    elif problem is None and not plays_on(previous, banker_seat, co_seat):
         # A new bank (or a co-banker joining) is set by its holders: at least the minimum,
         # in equal halves when shared. A bank kept or taken as a suite plays what it holds.
         problem = _bank_problem(amount, rules, co_seat, banker_seat, seated)

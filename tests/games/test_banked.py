@@ -27,6 +27,7 @@ from games.chemin_bank import (
     MSG_BANK_COVERED,
     MSG_BANK_LOST,
     MSG_BANKER_AGAINST_HIMSELF,
+    MSG_CO_BANKER_IS_BANKER,
     MSG_NO_MONEY_OUT,
     MSG_STAKE_EXCEEDS,
     MSG_SUIVI_NOT_ENTITLED,
@@ -439,3 +440,11 @@ def test_huge_or_strange_amounts_are_refused_not_crashed(amount):
 
 def test_the_largest_amount_is_the_ledgers():
     assert banked.LARGEST_AMOUNT == MAX_CHIPS
+
+
+def test_the_banker_as_his_own_co_banker_is_told_so_even_on_a_kept_bank():
+    problems = refused(
+        coup((2, "ordinary", "100"), result="B", bank="390", co_banker_seat=1),
+        previous=kept(),
+    )
+    assert problems == {(Field.CO_BANKER_SEAT, MSG_CO_BANKER_IS_BANKER)}
