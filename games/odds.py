@@ -57,28 +57,58 @@ def deal_denominator(decks: int) -> int:
     return result
 
 
+# The counts are kept in a flat list while they are added up: the inner loops run about 150,000
+# times for any number of decks, and a list index costs a fraction of hashing a dataclass key.
+# A deal's cell is ``player_total·40 + banker_total·4 + 2·(Player drew) + (Banker drew)``.
+_CELLS = 400
+_PLAYER_DREW = 2
+_BANKER_DREW = 1
+
+
+def _cell_shape(cell: int) -> DealShape:
+    return DealShape(
+        player_total=cell // 40,
+        banker_total=cell // 4 % 10,
+        player_card_count=2 + cell // _PLAYER_DREW % 2,
+        banker_card_count=2 + cell % 2,
+    )
+
+
+# For a Banker two-card total: whether it draws against each Player third card, and the offset of
+# the cell (within a Player total's row) that each Banker third card leads to.
+_BANKER_DRAWS_AGAINST = [[banker_draws(total, third) for third in range(10)] for total in range(10)]
+_BANKER_THIRD_OFFSETS = [
+    [(total + third) % 10 * 4 + _BANKER_DREW for third in range(10)] for total in range(10)
+]
+
+
 @cache
 def deal_counts(decks: int) -> dict[DealShape, int]:
     """How many ordered six-card sequences lead to each deal shape."""
     check_decks(decks)
+    cells = _deal_cells(decks)
+    return {_cell_shape(cell): count for cell, count in enumerate(cells) if count}
+
+
+def _deal_cells(decks: int) -> list[int]:
     remaining = [16 * decks] + [4 * decks] * 9
     cards = CARDS_PER_DECK * decks
     after_four, after_five = (cards - 4) * (cards - 5), cards - 5
-    counts: defaultdict[DealShape, int] = defaultdict(int)
-
-    def take(value: int) -> int:
-        ways = remaining[value]
-        remaining[value] -= 1
-        return ways
-
+    cells = [0] * _CELLS
     for p_low, p_high, p_orders in TWO_CARD_VALUES:
-        p_ways = take(p_low) * take(p_high) * p_orders
+        p_ways = remaining[p_low]
+        remaining[p_low] -= 1
+        p_ways *= remaining[p_high] * p_orders
+        remaining[p_high] -= 1
         player_two = (p_low + p_high) % 10
         for b_low, b_high, b_orders in TWO_CARD_VALUES:
-            ways = p_ways * take(b_low) * take(b_high) * b_orders
+            ways = remaining[b_low]
+            remaining[b_low] -= 1
+            ways *= remaining[b_high] * b_orders * p_ways
+            remaining[b_high] -= 1
             if ways:
                 _count_draws(
-                    counts,
+                    cells,
                     remaining,
                     ways,
                     player_two,
@@ -90,11 +120,11 @@ def deal_counts(decks: int) -> dict[DealShape, int]:
             remaining[b_low] += 1
         remaining[p_high] += 1
         remaining[p_low] += 1
-    return dict(counts)
+    return cells
 
 
 def _count_draws(
-    counts: defaultdict[DealShape, int],
+    cells: list[int],
     remaining: list[int],
     ways: int,
     player_two: int,
@@ -103,32 +133,34 @@ def _count_draws(
     after_five: int,
 ) -> None:
     """Add the deals that follow a given first four cards (``ways`` orderings of them)."""
+    row = player_two * 40
     if player_two >= 8 or banker_two >= 8 or not player_draws(player_two):
         # Natural, or the Player stands: the Banker acts alone on its total.
         if player_two < 8 and banker_two < 8 and banker_draws(banker_two, None):
-            for value in range(10):
-                if remaining[value]:
-                    shape = DealShape(player_two, (banker_two + value) % 10, 2, 3)
-                    counts[shape] += ways * remaining[value] * after_five
+            # A value no longer in the shoe adds nothing: its ``remaining`` is 0.
+            ways *= after_five
+            for offset, value_ways in zip(
+                _BANKER_THIRD_OFFSETS[banker_two], remaining, strict=True
+            ):
+                cells[row + offset] += ways * value_ways
         else:
-            counts[DealShape(player_two, banker_two, 2, 2)] += ways * after_four
+            cells[row + banker_two * 4] += ways * after_four
         return
 
+    draws_against, offsets = _BANKER_DRAWS_AGAINST[banker_two], _BANKER_THIRD_OFFSETS[banker_two]
     for third in range(10):
         third_ways = remaining[third]
         if not third_ways:
             continue
-        player_total = (player_two + third) % 10
-        if not banker_draws(banker_two, third):
-            shape = DealShape(player_total, banker_two, 3, 2)
-            counts[shape] += ways * third_ways * after_five
+        row = (player_two + third) % 10 * 40 + _PLAYER_DREW
+        if not draws_against[third]:
+            cells[row + banker_two * 4] += ways * third_ways * after_five
             continue
-        remaining[third] -= 1
-        for value in range(10):
-            if remaining[value]:
-                shape = DealShape(player_total, (banker_two + value) % 10, 3, 3)
-                counts[shape] += ways * third_ways * remaining[value]
-        remaining[third] += 1
+        remaining[third] = third_ways - 1
+        both_ways = ways * third_ways
+        for offset, value_ways in zip(offsets, remaining, strict=True):
+            cells[row + offset] += both_ways * value_ways
+        remaining[third] = third_ways
 
 
 def fraction_to_decimal(value: Fraction, places: int) -> Decimal:
@@ -182,12 +214,29 @@ def house_edge(rules: RuleSet, bet_type: BetType, decks: int) -> Fraction:
     """The house's expected gain per unit staked, positive when the house has the edge."""
     if bet_type in (BetType.PLAYER_PAIR, BetType.BANKER_PAIR):
         return _pair_edge(rules, bet_type, decks)
-    denominator = deal_denominator(decks)
-    expected = Fraction(0)
-    for shape, count in deal_counts(decks).items():
-        unit = bet_return(rules, bet_type, shape.outcome())
-        expected += Fraction(count, denominator) * (unit.win - unit.commission)
-    return -expected
+    return _edge_over(rules, bet_type, _deal_outcomes(decks), deal_denominator(decks))
+
+
+def _deal_outcomes(decks: int) -> list[tuple[Outcome, int]]:
+    return [(shape.outcome(), count) for shape, count in deal_counts(decks).items()]
+
+
+def _edge_over(
+    rules: RuleSet, bet_type: BetType, outcomes: list[tuple[Outcome, int]], denominator: int
+) -> Fraction:
+    # A bet returns one of a handful of amounts: add up the deals per amount in integers and
+    # turn each sum into a fraction once, rather than a fraction per deal shape.
+    deals_per_return: defaultdict[tuple[int, int, int, int], int] = defaultdict(int)
+    for outcome, count in outcomes:
+        unit = bet_return(rules, bet_type, outcome)
+        win, commission = unit.win, unit.commission
+        key = (win.numerator, win.denominator, commission.numerator, commission.denominator)
+        deals_per_return[key] += count
+    expected = sum(
+        (Fraction(win, win_per) - Fraction(cut, cut_per)) * deals
+        for (win, win_per, cut, cut_per), deals in deals_per_return.items()
+    )
+    return -Fraction(expected) / denominator
 
 
 def odds_table(rules: RuleSet, decks: int) -> OddsTable:
@@ -209,5 +258,11 @@ def odds_table(rules: RuleSet, decks: int) -> OddsTable:
     for shape, count in deal_counts(decks).items():
         by_winner[decide_winner(shape.player_total, shape.banker_total)] += count
     outcomes = {winner: Fraction(by_winner[winner], denominator) for winner in Winner}
-    edges = {bet: house_edge(pricing, bet, decks) for bet in BetType}
+    deal_outcomes = _deal_outcomes(decks)
+    edges = {
+        bet: _pair_edge(pricing, bet, decks)
+        if bet in (BetType.PLAYER_PAIR, BetType.BANKER_PAIR)
+        else _edge_over(pricing, bet, deal_outcomes, denominator)
+        for bet in BetType
+    }
     return OddsTable(decks=decks, rules=rules, outcomes=outcomes, house_edge=edges)
