@@ -23,7 +23,6 @@ from ledger.models import (
     StackRow,
 )
 from ledger.names import InvalidName, clean_name, name_key
-from ledger.services import guests_matching
 
 
 @admin.register(Guest)
@@ -49,6 +48,9 @@ class GuestAdmin(admin.ModelAdmin[Guest]):
             key = name_key(clean_name(search_term))
         except InvalidName:
             return found, duplicates
+        # The services load the whole ledger: every process starts the admin, few search it.
+        from ledger.services import guests_matching
+
         matched = [guest.pk for guest in guests_matching({key}).get(key, [])]
         return found | queryset.filter(pk__in=matched), duplicates
 

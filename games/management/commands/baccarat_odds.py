@@ -47,6 +47,8 @@ def rule_set_from_options(options: dict[str, Any], decks: int = 8) -> tuple[Rule
 
 class Command(BaseCommand):
     help = "Exact odds of every outcome and the house edge of every bet, for 1–8 decks."
+    # The odds read no database and serve no page: the system checks would only import every view.
+    requires_system_checks: list[str] = []
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--decks", type=int, default=8, help="Decks in the shoe, 1–8.")
