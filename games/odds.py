@@ -57,7 +57,7 @@ def deal_denominator(decks: int) -> int:
     return result
 
 
-# The counts are kept in a flat list while they are added up: the inner loops run about 150,000
+# The counts are kept in a flat list while they are added up: the loops add to it some 100,000
 # times for any number of decks, and a list index costs a fraction of hashing a dataclass key.
 # A deal's cell is ``player_total·40 + banker_total·4 + 2·(Player drew) + (Banker drew)``.
 _CELLS = 400
@@ -91,10 +91,16 @@ def deal_counts(decks: int) -> dict[DealShape, int]:
 
 
 def _deal_cells(decks: int) -> list[int]:
-    remaining = [16 * decks] + [4 * decks] * 9
+    """The ordered six-card sequences per cell (see ``_cell_shape``)."""
+    full_shoe = [16 * decks] + [4 * decks] * 9
+    remaining = full_shoe[:]
     cards = CARDS_PER_DECK * decks
     after_four, after_five = (cards - 4) * (cards - 5), cards - 5
     cells = [0] * _CELLS
+    # The Banker's third card could be any card left: rather than ten additions per deal, each
+    # deal adds its weight once to ``to_spread`` (its cell before the Banker's card), as if from
+    # the full shoe, and takes back the four or five cards already out of it.
+    to_spread = [0] * _CELLS
     for p_low, p_high, p_orders in TWO_CARD_VALUES:
         p_ways = remaining[p_low]
         remaining[p_low] -= 1
@@ -107,60 +113,66 @@ def _deal_cells(decks: int) -> list[int]:
             ways *= remaining[b_high] * b_orders * p_ways
             remaining[b_high] -= 1
             if ways:
-                _count_draws(
-                    cells,
-                    remaining,
-                    ways,
-                    player_two,
-                    (b_low + b_high) % 10,
-                    after_four,
-                    after_five,
-                )
+                out = (p_low, p_high, b_low, b_high)
+                banker_two = (b_low + b_high) % 10
+                _count_draws(cells, to_spread, remaining, out, ways, player_two, banker_two)
             remaining[b_high] += 1
             remaining[b_low] += 1
         remaining[p_high] += 1
         remaining[p_low] += 1
+
+    for cell, weight in enumerate(to_spread):
+        if weight:
+            banker_two = cell // 4 % 10
+            row = cell - banker_two * 4
+            offsets = _BANKER_THIRD_OFFSETS[banker_two]
+            for offset, value_ways in zip(offsets, full_shoe, strict=True):
+                cells[row + offset] += weight * value_ways
+    # A hand of four or five cards stands for every order the unused cards of the six could
+    # follow it in: one factor per cell, taken out of the loops above.
+    for cell in range(_CELLS):
+        cards_dealt = 4 + cell // _PLAYER_DREW % 2 + cell % 2
+        cells[cell] *= {4: after_four, 5: after_five, 6: 1}[cards_dealt]
     return cells
 
 
 def _count_draws(
     cells: list[int],
+    to_spread: list[int],
     remaining: list[int],
+    out: tuple[int, int, int, int],
     ways: int,
     player_two: int,
     banker_two: int,
-    after_four: int,
-    after_five: int,
 ) -> None:
-    """Add the deals that follow a given first four cards (``ways`` orderings of them)."""
+    """Add the deals that follow given first four cards (``ways`` orderings of them)."""
     row = player_two * 40
     if player_two >= 8 or banker_two >= 8 or not player_draws(player_two):
         # Natural, or the Player stands: the Banker acts alone on its total.
         if player_two < 8 and banker_two < 8 and banker_draws(banker_two, None):
-            # A value no longer in the shoe adds nothing: its ``remaining`` is 0.
-            ways *= after_five
-            for offset, value_ways in zip(
-                _BANKER_THIRD_OFFSETS[banker_two], remaining, strict=True
-            ):
-                cells[row + offset] += ways * value_ways
+            offsets = _BANKER_THIRD_OFFSETS[banker_two]
+            to_spread[row + banker_two * 4] += ways
+            for value in out:
+                cells[row + offsets[value]] -= ways
         else:
-            cells[row + banker_two * 4] += ways * after_four
+            cells[row + banker_two * 4] += ways
         return
 
     draws_against, offsets = _BANKER_DRAWS_AGAINST[banker_two], _BANKER_THIRD_OFFSETS[banker_two]
+    out_offsets = [offsets[value] for value in out]
     for third in range(10):
         third_ways = remaining[third]
         if not third_ways:
             continue
         row = (player_two + third) % 10 * 40 + _PLAYER_DREW
-        if not draws_against[third]:
-            cells[row + banker_two * 4] += ways * third_ways * after_five
-            continue
-        remaining[third] = third_ways - 1
         both_ways = ways * third_ways
-        for offset, value_ways in zip(offsets, remaining, strict=True):
-            cells[row + offset] += both_ways * value_ways
-        remaining[third] = third_ways
+        if not draws_against[third]:
+            cells[row + banker_two * 4] += both_ways
+            continue
+        to_spread[row + banker_two * 4] += both_ways
+        cells[row + offsets[third]] -= both_ways
+        for offset in out_offsets:
+            cells[row + offset] -= both_ways
 
 
 def fraction_to_decimal(value: Fraction, places: int) -> Decimal:
