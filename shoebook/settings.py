@@ -6,7 +6,6 @@ Production (DEBUG off) refuses to start without SECRET_KEY and ALLOWED_HOSTS.
 from __future__ import annotations
 
 from datetime import timedelta
-from importlib.util import find_spec
 from pathlib import Path
 
 import dj_database_url
@@ -43,6 +42,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "django_htmx",
+    "django_tables2",
     "csp",
     "axes",
     "django_filters",
@@ -99,21 +99,12 @@ CONTENT_SECURITY_POLICY = {
 ROOT_URLCONF = "shoebook.urls"
 WSGI_APPLICATION = "shoebook.wsgi.application"
 
-# django-tables2 is used without being an installed app: its package imports psycopg (for a
-# PostgreSQL column we never use), and every process, a management command too, would load it at
-# start-up. A page that renders a table loads it with the tag library; its templates come by path.
-_TABLES2_SPEC = find_spec("django_tables2")
-if _TABLES2_SPEC is None or _TABLES2_SPEC.origin is None:
-    raise ImproperlyConfigured("django-tables2 is not installed.")
-_TABLES2_DIR = Path(_TABLES2_SPEC.origin).parent
-
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates", _TABLES2_DIR / "templates"],
+        "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
-            "libraries": {"django_tables2": "django_tables2.templatetags.django_tables2"},
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
