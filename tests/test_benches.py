@@ -32,3 +32,22 @@ def test_a_benchmark_runs_and_prints_its_figures(script, args, expected):
     done = subprocess.run([sys.executable, str(BENCH / script), *args], capture_output=True,
                           text=True, timeout=300, check=True)  # fmt: skip
     assert expected in done.stdout
+
+
+def test_the_excel_bench_takes_peak_memory_in_a_fresh_process():
+    # Linux carries a parent's peak memory into its children; the bench's export must not report
+    # the 300 MB its parent holds (the season it built) as its own.
+    sys.path.insert(0, str(BENCH))
+    from excel import in_fresh_process
+
+    held = bytearray(300 * 1024 * 1024)
+    for page in range(0, len(held), 4096):
+        held[page] = 1
+    report = "import resource; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+    naive = subprocess.run([sys.executable, "-c", report], capture_output=True, text=True,
+                           check=True)  # fmt: skip
+    assert int(naive.stdout) / 1024 >= 300  # the control: what the old way reported
+    stdout, peak_mb = in_fresh_process("print('done')")
+    assert stdout.strip() == "done"
+    assert peak_mb < 100
+    del held
