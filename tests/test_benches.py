@@ -25,7 +25,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
             ["--events", "2", "--shoes", "1", "--hands", "3", "--repeat", "2"],
             "p50",
         ),
-        ("load.py", ["--seconds", "3", "--workers", "1"], "errors"),
+        ("load.py", ["--seconds", "3", "--workers", "1"], "slowest kinds of request"),
     ],
 )
 def test_a_benchmark_runs_and_prints_its_figures(script, args, expected):
