@@ -51,3 +51,12 @@ def test_the_excel_bench_takes_peak_memory_in_a_fresh_process():
     assert stdout.strip() == "done"
     assert peak_mb < 100
     del held
+
+
+def test_every_benchmark_has_a_smoke_run():
+    # A new script in bench/ without a smoke run here (or in the browser suite) would rot unseen.
+    here = Path(__file__).resolve()
+    smoked = here.read_text() + (here.parent / "browser" / "test_benches.py").read_text()
+    helpers = {"throwaway.py"}
+    scripts = {path.name for path in BENCH.glob("*.py")} - helpers
+    assert {name for name in scripts if f'"{name}"' not in smoked} == set()
