@@ -126,10 +126,14 @@ SQLITE_OPTIONS = {
     "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
 }
 
+# Production keeps each worker thread's connection open (10 minutes) instead of opening one per
+# request, which costs a connect, SQLite's PRAGMAs or PostgreSQL's login every time; the health
+# check replaces a connection the database dropped before it is used. Development's server starts
+# a thread per request, so it keeps none.
 DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=env_int("CONN_MAX_AGE", 0),
+        conn_max_age=env_int("CONN_MAX_AGE", 0 if DEBUG else 600),
         conn_health_checks=True,
     )
 }

@@ -19,7 +19,7 @@ def run_python(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
     clean = {
         k: v
         for k, v in os.environ.items()
-        if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL"}
+        if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "CONN_MAX_AGE"}
     }
     return subprocess.run(
         [sys.executable, *args],
@@ -70,6 +70,25 @@ def test_check_deploy_is_clean_with_production_settings():
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+PRINT_CONNECTIONS = (
+    "import django; django.setup(); from django.conf import settings; "
+    "d = settings.DATABASES['default']; print(d['CONN_MAX_AGE'], d['CONN_HEALTH_CHECKS'])"
+)
+
+
+def test_production_keeps_database_connections_and_checks_them_before_use():
+    production = run_python(
+        ["-c", PRINT_CONNECTIONS],
+        DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="shoebook.example",
+    )
+    assert production.stdout.split() == ["600", "True"], production.stderr
+    assert run_python(["-c", PRINT_CONNECTIONS]).stdout.split() == ["0", "True"]
+    chosen = run_python(["-c", PRINT_CONNECTIONS], CONN_MAX_AGE="60")
+    assert chosen.stdout.split() == ["60", "True"]
 
 
 def test_database_url_chooses_the_database(tmp_path):
