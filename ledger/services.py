@@ -903,14 +903,15 @@ def hand_record(
     # recorded under this key, if any (a repeat is rare: it is then read in full).
     last = Hand.objects.filter(shoe=OuterRef("pk")).order_by("-number").values("number")[:1]
     repeat = Hand.objects.filter(idempotency_key=idempotency_key).values("pk")[:1]
+    keyed = {"repeat_id": Subquery(repeat)} if idempotency_key is not None else {}
     shoe = (
         Shoe.objects.select_for_update()
         .select_related("event")
-        .annotate(last_number=Subquery(last), repeat_id=Subquery(repeat))
+        .annotate(last_number=Subquery(last), **keyed)
         .get(pk=shoe.pk)
     )
-    if idempotency_key is not None and shoe.repeat_id is not None:
-        existing = Hand.objects.get(pk=shoe.repeat_id)
+    if (repeat_id := getattr(shoe, "repeat_id", None)) is not None:
+        existing = Hand.objects.get(pk=repeat_id)
         if existing.shoe_id != shoe.pk:
             raise ValidationError({NON_FIELD_ERRORS: MSG_KEY_OTHER_SHOE})
         if existing.entry_digest not in ("", entry.digest()):
