@@ -219,9 +219,20 @@ class HandForm(forms.Form):
     # guest the person saw, or the save is refused (see ``services.hand_record``).
     seating = forms.CharField(widget=forms.HiddenInput, required=False, max_length=200)
 
-    def __init__(self, *args: Any, bet_types: tuple[BetType, ...], **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        bet_types: tuple[BetType, ...],
+        built: HandForm | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """``built``: a form of the same bet types already built in this request (the hand just
+        saved), whose stake fields this one takes over instead of building 35 again."""
         super().__init__(*args, **kwargs)
         self.bet_types = bet_types
+        if built is not None and built.bet_types == bet_types:
+            self.fields.update((name, built.fields[name]) for name in self.stake_names())
+            return
         for seat in SEATS:
             for bet_type in bet_types:
                 self.fields[stake_field_name(seat, bet_type)] = forms.CharField(
@@ -241,6 +252,7 @@ class HandForm(forms.Form):
         bet_types: tuple[BetType, ...],
         seating: Mapping[int, int],
         stakes: dict[tuple[int, BetType], Decimal] | None = None,
+        built: HandForm | None = None,
     ) -> HandForm:
         initial: dict[str, object] = {
             "number": number,
@@ -249,7 +261,10 @@ class HandForm(forms.Form):
         }
         for (seat, bet_type), stake in (stakes or {}).items():
             initial[stake_field_name(seat, bet_type)] = stake_text(stake)
-        return cls(initial=initial, bet_types=bet_types)
+        return cls(initial=initial, bet_types=bet_types, built=built)
+
+    def stake_names(self) -> list[str]:
+        return [stake_field_name(seat, bet_type) for seat in SEATS for bet_type in self.bet_types]
 
     @classmethod
     def refilled(

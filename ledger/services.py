@@ -19,8 +19,18 @@ from unicodedata import category
 
 from django.contrib.auth.models import User
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.db import IntegrityError, transaction
-from django.db.models import PROTECT, Count, Max, ProtectedError, Q, QuerySet, Sum
+from django.db import IntegrityError, connection, transaction
+from django.db.models import (
+    PROTECT,
+    Count,
+    Max,
+    OuterRef,
+    ProtectedError,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+)
 from django.db.models.fields.reverse_related import ForeignObjectRel
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -28,7 +38,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import services as game_services
 from games.banked import settle_coup_entry
-from games.chips import MAX_CHIPS
+from games.chips import MAX_CHIPS, to_cents
 from games.entry import (
     MSG_NO_SUCH_SEAT,
     SEATS,
@@ -889,18 +899,27 @@ def hand_record(
     ``seen_seating`` (seat → guest id) is who the person entering the bets saw in each seat: if
     a seat with a bet has someone else in it now, nothing is recorded (:class:`SeatingChanged`).
     """
-    shoe = Shoe.objects.select_for_update().select_related("event").get(pk=shoe.pk)
-    if idempotency_key is not None:
-        existing = Hand.objects.filter(idempotency_key=idempotency_key).first()
-        if existing is not None:
-            if existing.shoe_id != shoe.pk:
-                raise ValidationError({NON_FIELD_ERRORS: MSG_KEY_OTHER_SHOE})
-            if existing.entry_digest not in ("", entry.digest()):
-                reused = MSG_KEY_REUSED.format(number=existing.number)
-                raise ValidationError({NON_FIELD_ERRORS: reused})
-            return existing
+    # One read under the lock: the shoe, its event, its last hand's number and the hand already
+    # recorded under this key, if any (a repeat is rare: it is then read in full).
+    last = Hand.objects.filter(shoe=OuterRef("pk")).order_by("-number").values("number")[:1]
+    repeat = Hand.objects.filter(idempotency_key=idempotency_key).values("pk")[:1]
+    keyed = {"repeat_id": Subquery(repeat)} if idempotency_key is not None else {}
+    shoe = (
+        Shoe.objects.select_for_update()
+        .select_related("event")
+        .annotate(last_number=Subquery(last), **keyed)
+        .get(pk=shoe.pk)
+    )
+    if (repeat_id := getattr(shoe, "repeat_id", None)) is not None:
+        existing = Hand.objects.get(pk=repeat_id)
+        if existing.shoe_id != shoe.pk:
+            raise ValidationError({NON_FIELD_ERRORS: MSG_KEY_OTHER_SHOE})
+        if existing.entry_digest not in ("", entry.digest()):
+            reused = MSG_KEY_REUSED.format(number=existing.number)
+            raise ValidationError({NON_FIELD_ERRORS: reused})
+        return existing
     check_shoe_open(shoe)
-    if number != next_hand_number(shoe):
+    if number != (shoe.last_number or 0) + 1:
         raise _taken(shoe, number)
     _check_round_length(shoe, number)
     seated = _seated_at(shoe, number)
@@ -916,17 +935,15 @@ def hand_record(
         logged_by=by,
         **_hand_fields(settled_hand),
     )
-    try:
-        with transaction.atomic():
-            hand.save()
-    except IntegrityError as error:  # a racing device got there first
-        raise _taken(shoe, number) from error
+    # No savepoint to catch a racing device: every writer of a shoe's hands holds the shoe's
+    # lock, so the number checked above is still free.
+    hand.save()
     for bet in settled:
         bet.hand = hand
     Bet.objects.bulk_create(settled)
     if settled_hand.coup is not None:
         coup_row(hand, shoe.event, settled_hand.coup, seated).save()
-    results_refresh(event_id=shoe.event_id, guest_ids={bet.guest_id for bet in settled})
+    results_add(event=shoe.event, bets=settled)
     after = hand_snapshot(hand, settled)
     _audit(AuditEntry.Action.HAND_LOGGED, shoe, hand.number, by, after=after)
     return hand
@@ -945,6 +962,33 @@ def _audit(
         action=action, event_id=shoe.event_id, before=before, after=after, by=by,
         summary=f"{shoe} · hand {number}",
     )  # fmt: skip
+
+
+def results_add(*, event: Event, bets: Sequence[Bet]) -> None:
+    """Add a new hand's bets to their guests' totals for the event: one statement, a row per
+    guest inserted or added to (the same sums as :func:`results_refresh`, which ``check_ledger``
+    recomputes; a tournament table's are left out, as there)."""
+    if event.is_tournament_table or not bets:
+        return
+    sums: dict[int, list[int]] = {}
+    for bet in bets:  # a guest with several bets in the hand counts it once
+        row = sums.setdefault(bet.guest_id, [0, 0, 0, 0])
+        for index, amount in enumerate((bet.stake, bet.gross, bet.commission, bet.net)):
+            row[index] += to_cents(amount)
+    table = connection.ops.quote_name(GuestEventResult._meta.db_table)
+    added = ", ".join(
+        f"{column} = {table}.{column} + excluded.{column}"
+        for column in ("stake", "gross", "commission", "net")
+    )
+    values = ", ".join(["(%s, %s, 1, %s, %s, %s, %s)"] * len(sums))
+    sql = (
+        f"INSERT INTO {table} (guest_id, event_id, hands, stake, gross, commission, net) "
+        f"VALUES {values} ON CONFLICT (guest_id, event_id) DO UPDATE SET "
+        f"hands = {table}.hands + 1, {added}"
+    )
+    parameters = [value for guest_id, row in sums.items() for value in (guest_id, event.pk, *row)]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, parameters)
 
 
 def results_refresh(*, event_id: int, guest_ids: Iterable[int]) -> None:

@@ -17,6 +17,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
         ("adversarial.py", ["--size", "10"], "all"),
         ("junk_upload.py", ["--rows", "30000"], "more than 20,000 rows"),
         ("log_night.py", ["--shoes", "1", "--hands", "3"], "save p50"),
+        ("save.py", ["--hands", "3"], "save / floor"),
         ("odds.py", ["--repeat", "1"], "median"),
         ("odds_reference.py", ["--decks", "1"], "banker"),
         ("clearing.py", ["--smoke"], "fewest ms"),

@@ -116,18 +116,27 @@ def _render_table(
     saved_number: int | None = None,
     refill: HandRevision | None = None,
     typed: Mapping[str, str] | None = None,
+    built: HandForm | CoupForm | None = None,
 ) -> HttpResponse:
     """The table page (the ``#table`` partial for htmx). ``refill``: an undo whose hand goes
     back into the entry, to fix and save again; ``typed``: stake boxes filled in as if typed
-    (by name), to be checked when the hand is saved. A guest-banked game's table takes a coup
-    instead of Punto Banco's bets (:func:`_coup_context`)."""
+    (by name), to be checked when the hand is saved; ``built``: the entry just saved, whose
+    fields the next hand's entry takes over (a form is built once a request). A guest-banked
+    game's table takes a coup instead of Punto Banco's bets (:func:`_coup_context`)."""
     state = table_state(shoe)
     if state.event.is_guest_banked:
         coup_form = form if isinstance(form, CoupForm) else None
         context, undone = _coup_context(state, coup_form, refill)
     else:
         hand_form = form if isinstance(form, HandForm) else None
-        context, undone = _bets_context(state, hand_form, repeat=repeat, refill=refill, typed=typed)
+        context, undone = _bets_context(
+            state,
+            hand_form,
+            repeat=repeat,
+            refill=refill,
+            typed=typed,
+            built=built if isinstance(built, HandForm) else None,
+        )
     notice = undone or notice
     seat_of = {seat.guest.pk: seat.seat for seat in state.seats if seat.guest is not None}
     seated = [seat.guest for seat in state.seats if seat.guest is not None]
@@ -194,6 +203,7 @@ def _bets_context(
     repeat: bool,
     refill: HandRevision | None,
     typed: Mapping[str, str] | None,
+    built: HandForm | None = None,
 ) -> tuple[dict[str, object], str]:
     """Punto Banco's entry: a stake box per seat and bet, the card keypad, the result; and
     what an undo that put its hand back in the entry says."""
@@ -206,7 +216,11 @@ def _bets_context(
     if form is None:
         stakes = state.repeat_stakes() if repeat else None
         form = HandForm.fresh(
-            number=state.next_number, bet_types=bet_types, seating=state.seating, stakes=stakes
+            number=state.next_number,
+            bet_types=bet_types,
+            seating=state.seating,
+            stakes=stakes,
+            built=built,
         )
         form.initial.update(
             (name, text[:STAKE_TEXT_LENGTH])
@@ -309,6 +323,7 @@ def _after_write(
     *,
     seated_at: int | None = None,
     saved_number: int | None = None,
+    built: HandForm | CoupForm | None = None,
 ) -> HttpResponse:
     if request.htmx:
         response = _render_table(
@@ -318,6 +333,7 @@ def _after_write(
             seating_open=seated_at is not None,
             seated_at=seated_at,
             saved_number=saved_number,
+            built=built,
         )
         if saved_number is not None:
             # What the page's outbox reads to know the hand is recorded (a refusal has none).
@@ -353,7 +369,8 @@ def hand_record(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse
         except ValidationError as error:
             form.show_problems(error)
         else:
-            return _after_write(request, shoe, _hand_notice(hand), saved_number=hand.number)
+            notice = _hand_notice(hand)
+            return _after_write(request, shoe, notice, saved_number=hand.number, built=form)
     return _render_table(request, shoe, form)
 
 

@@ -22,7 +22,7 @@ from games.payouts import RuleSet, SideBet
 from games.rules import Winner
 from ledger import services
 from ledger.integrity import ledger_problems
-from ledger.models import Bet, HandRevision, Seating, Settlement
+from ledger.models import Bet, GuestEventResult, HandRevision, Seating, Settlement
 from ledger.money import money_sum
 from tests.conftest import bet, entry, on_seat
 
@@ -471,3 +471,28 @@ def test_a_settlement_note_with_a_control_character_is_refused(seated, shoe, hos
     assert raised.value.message_dict == {
         "note": [services.MSG_NOTE_CHARACTER.format(code="U+0001")]
     }
+
+
+def test_the_guests_totals_are_added_to_hand_by_hand_as_a_rebuild_finds_them(
+    seated, shoe, event, record, host
+):
+    record(shoe, "9 7", "J J 10", [bet(1, "banker", 10), bet(1, "tie", 10), bet(2, "player", 30)])
+    record(shoe, "", "", [bet(1, "player", 20), bet(3, "banker", "12.50")], result="banker")
+    game_services.shoe_close(shoe=shoe, by=host)
+    second = game_services.shoe_start(event=event, by=host)
+    services.seat_guest(shoe=second, seat=4, guest=seated[1], by=host)
+    record(second, "8 K", "9 K", [bet(4, "banker", 40), bet(4, "player_pair", 10)])
+
+    def totals():
+        rows = GuestEventResult.objects.order_by("guest_id")
+        return list(rows.values_list("guest__name", "hands", "stake", "gross", "commission", "net"))
+
+    kept = totals()
+    assert kept == [
+        ("Aki", 3, Decimal(90), Decimal(-10), Decimal(2), Decimal(-12)),
+        ("Ben", 1, Decimal(30), Decimal(30), Decimal(0), Decimal(30)),
+        ("Chie", 1, Decimal("12.50"), Decimal("12.50"), Decimal("0.63"), Decimal("11.87")),
+    ]
+    services.results_rebuild()
+    assert totals() == kept
+    assert ledger_problems() == []

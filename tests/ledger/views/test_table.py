@@ -247,6 +247,25 @@ def test_the_table_runs_the_same_queries_with_1_or_40_hands(
     assert small <= 30
 
 
+# A save of 7 bets from the host's phone: session, user, roles and the shoe (4); the service's
+# transaction: the shoe locked with its last number and any repeat, the seats, the hand, its
+# bets, the guests' totals, the journal (8 with BEGIN and COMMIT); the table as it now stands (7).
+SAVE_QUERIES = 19
+
+
+def test_a_save_makes_the_same_few_queries_with_1_or_200_hands(
+    client, host, seated, shoe, django_assert_max_num_queries
+):
+    client.force_login(host)
+    url = reverse("ledger:hand_record", args=[shoe.pk])
+    for hands in (1, 200):
+        record_hands(shoe, hands - Hand.objects.filter(shoe=shoe).count(), host)
+        data = hand_data(shoe, player_cards="8 K", banker_cards="9 K", **SEVEN_BETS)
+        with django_assert_max_num_queries(SAVE_QUERIES):
+            response = client.post(url, data, **HTMX)
+        assert response["Shoebook-Hand-Saved"] == str(hands + 1)
+
+
 def test_seating_works_without_javascript(client, host, shoe, guests):
     client.force_login(host)
     url = reverse("ledger:seat_change", args=[shoe.pk])

@@ -1,0 +1,198 @@
+"""Save hands of 7 bets through the real table view, beside a raw-sqlite3 floor, interleaved.
+
+    .venv/bin/python bench/save.py [--hands 200]
+
+A throwaway SQLite file (WAL, IMMEDIATE, as in production) gets one event, 15 guests and one
+shoe with 7 guests seated; ``--hands`` hands are POSTed to the table page with seven bets, as the
+host's phone sends them (htmx), and the partial comes back. Between two saves, the floor does the
+same durable writes with the ``sqlite3`` module alone in a file of its own set up the same way
+(WAL, ``synchronous=NORMAL``): one hand, 7 bets, 7 per-guest totals (an upsert each), one audit
+row with the hand as JSON, commit; and ``services.hand_record`` alone saves the same hand at a
+second table. Prints the save's p50 over the whole shoe, over its first and last tenth (constant
+in the hands already in the shoe), the service's p50, the floor's p50, the ratio of the save to
+the floor, and the queries one save makes. Goal (issue 16): p50 ≤ 8 ms and ≤ 20× the floor on
+a 2-core machine; the last tenth within 10% of the first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+import statistics
+import tempfile
+import time
+import uuid
+from decimal import Decimal
+from pathlib import Path
+
+from throwaway import django_on_throwaway_sqlite
+
+FLOOR_SCHEMA = """
+CREATE TABLE hand (id INTEGER PRIMARY KEY, shoe_id INTEGER NOT NULL, number INTEGER NOT NULL,
+    player_cards TEXT, banker_cards TEXT, winner TEXT, logged_at TEXT, UNIQUE (shoe_id, number));
+CREATE TABLE bet (id INTEGER PRIMARY KEY, hand_id INTEGER NOT NULL REFERENCES hand (id),
+    event_id INTEGER, guest_id INTEGER, seat INTEGER, bet_type TEXT, stake INTEGER,
+    gross INTEGER, commission INTEGER, net INTEGER);
+CREATE INDEX bet_hand ON bet (hand_id);
+CREATE TABLE result (id INTEGER PRIMARY KEY, guest_id INTEGER, event_id INTEGER,
+    hands INTEGER, stake INTEGER, gross INTEGER, commission INTEGER, net INTEGER,
+    UNIQUE (guest_id, event_id));
+CREATE TABLE audit (id INTEGER PRIMARY KEY, event_id INTEGER, action TEXT, summary TEXT,
+    after TEXT, at TEXT);
+"""
+TWENTY = Decimal(20)
+UPSERT = (
+    "INSERT INTO result (guest_id, event_id, hands, stake, gross, commission, net) "
+    "VALUES (?, 1, 1, ?, ?, ?, ?) ON CONFLICT (guest_id, event_id) DO UPDATE SET "
+    "hands = hands + 1, stake = stake + excluded.stake, gross = gross + excluded.gross, "
+    "commission = commission + excluded.commission, net = net + excluded.net"
+)
+
+
+def floor_connection() -> sqlite3.Connection:
+    path = Path(tempfile.mkdtemp(prefix="shoebook-floor-")) / "floor.sqlite3"
+    db = sqlite3.connect(path, isolation_level=None)
+    db.executescript("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;" + FLOOR_SCHEMA)
+    return db
+
+
+def floor_save(db: sqlite3.Connection, number: int) -> None:
+    """One hand's durable writes, as a hand-written program would make them."""
+    bets = [(seat, seat + 100, ("banker", "player")[seat % 2], 2000) for seat in range(1, 8)]
+    db.execute("BEGIN IMMEDIATE")
+    hand_id = db.execute(
+        "INSERT INTO hand (shoe_id, number, player_cards, banker_cards, winner, logged_at) "
+        "VALUES (1, ?, '9 7', 'K 5 2', 'player', datetime('now'))",
+        (number,),
+    ).lastrowid
+    db.executemany(
+        "INSERT INTO bet (hand_id, event_id, guest_id, seat, bet_type, stake, gross, "
+        "commission, net) VALUES (?, 1, ?, ?, ?, ?, ?, 0, ?)",
+        [(hand_id, guest, seat, kind, stake, stake, stake) for seat, guest, kind, stake in bets],
+    )
+    for _seat, guest, _kind, stake in bets:
+        db.execute(UPSERT, (guest, stake, stake, 0, stake))
+    after = json.dumps({"number": number, "bets": [list(bet) for bet in bets]})
+    db.execute(
+        "INSERT INTO audit (event_id, action, summary, after, at) "
+        "VALUES (1, 'hand_logged', ?, ?, datetime('now'))",
+        (f"Shoe 1 · hand {number}", after),
+    )
+    db.execute("COMMIT")
+
+
+def p50(values: list[float]) -> float:
+    return statistics.median(values) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--hands", type=int, default=200)
+    parser.add_argument("--queries", action="store_true", help="list the queries of a save")
+    options = parser.parse_args()
+
+    django_on_throwaway_sqlite("save")
+    from django.contrib.auth.models import Group, User
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+    from django.urls import reverse
+
+    from games import services as game_services
+    from games.entry import BetEntry, HandEntry
+    from games.models import Hand
+    from games.payouts import STANDARD_RULES, BetType
+    from games.shoe import Shoe as DealingShoe
+    from ledger import services
+    from ledger.demo import GUEST_NAMES
+
+    host = User.objects.create_user("bench-host", password="x")
+    host.groups.add(Group.objects.get(name="Hosts"))
+    event = game_services.event_create(
+        name="Bench night", date="2026-11-22", rules=STANDARD_RULES, by=host
+    )
+    guests = [services.event_guest_add(event=event, name=n, by=host) for n in GUEST_NAMES]
+    shoe = game_services.shoe_start(event=event, by=host)
+    for seat in range(1, 8):
+        services.seat_guest(shoe=shoe, seat=seat, guest=guests[seat], by=host)
+    # The service alone, on a shoe of its own at another table: the same hands, no page.
+    other = game_services.event_create(
+        name="Bench night, table 2", date="2026-11-22", rules=STANDARD_RULES, by=host
+    )
+    other_shoe = game_services.shoe_start(event=other, by=host)
+    for seat in range(1, 8):
+        guest = services.event_guest_add(event=other, name=GUEST_NAMES[seat], by=host)
+        services.seat_guest(shoe=other_shoe, seat=seat, guest=guest, by=host)
+    client = Client(HTTP_HOST="127.0.0.1")
+    client.force_login(host)
+    url = reverse("ledger:hand_record", args=[shoe.pk])
+    dealt = []  # a real shoe deals about 80 hands: deal from as many as it takes
+    for seed in range(options.hands // 50 + 1):
+        dealt.extend(DealingShoe(8, seed=seed).hands(50))
+
+    def post(number: int) -> None:
+        hand = dealt[number - 1]
+        data = {
+            "number": str(number),
+            "idempotency_key": str(uuid.uuid4()),
+            "player_cards": " ".join(str(c) for c in hand.player),
+            "banker_cards": " ".join(str(c) for c in hand.banker),
+            **{f"stake_{seat}_{('banker', 'player')[seat % 2]}": "20" for seat in range(1, 8)},
+        }
+        response = client.post(url, data, HTTP_HX_REQUEST="true")
+        if response.headers.get("Shoebook-Hand-Saved") != str(number):
+            raise SystemExit(f"Hand {number} was not saved.")
+
+    def record(number: int) -> None:
+        hand = dealt[number - 1]
+        services.hand_record(
+            shoe=other_shoe,
+            number=number,
+            idempotency_key=uuid.uuid4(),
+            by=host,
+            entry=HandEntry(
+                player_cards=" ".join(str(c) for c in hand.player),
+                banker_cards=" ".join(str(c) for c in hand.banker),
+                bets=tuple(
+                    BetEntry(seat=seat, bet=BetType(("banker", "player")[seat % 2]), stake=TWENTY)
+                    for seat in range(1, 8)
+                ),
+            ),
+        )
+
+    floor = floor_connection()
+    services_only: list[float] = []
+    saves: list[float] = []
+    floors: list[float] = []
+    for number in range(1, options.hands + 1):
+        begin = time.perf_counter()
+        post(number)
+        saves.append(time.perf_counter() - begin)
+        begin = time.perf_counter()
+        record(number)
+        services_only.append(time.perf_counter() - begin)
+        begin = time.perf_counter()
+        floor_save(floor, number)
+        floors.append(time.perf_counter() - begin)
+    with CaptureQueriesContext(connection) as queries:
+        post(options.hands + 1)
+    assert Hand.objects.filter(shoe=shoe).count() == options.hands + 1
+
+    tenth = max(options.hands // 10, 1)
+    first, last = p50(saves[:tenth]), p50(saves[-tenth:])
+    print(f"hands saved         {options.hands} (one shoe, 7 bets each)")
+    print(f"save p50            {p50(saves):.2f} ms")
+    print(f"  first {tenth:<3} hands   {first:.2f} ms")
+    print(f"  last {tenth:<3} hands    {last:.2f} ms ({(last / first - 1) * 100:+.0f}%)")
+    print(f"service p50         {p50(services_only):.2f} ms (hand_record alone)")
+    print(f"floor p50           {p50(floors):.3f} ms (raw sqlite3, same durable writes)")
+    print(f"save / floor        {p50(saves) / p50(floors):.0f}×")
+    print(f"queries per save    {len(queries)}")
+    if options.queries:
+        for query in queries.captured_queries:
+            print("   ", query["sql"][:160])
+
+
+if __name__ == "__main__":
+    main()
