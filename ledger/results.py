@@ -37,7 +37,7 @@ from games.chemin_bank import BankerMove
 from games.chips import MoneyField
 from games.models import Event, Hand, Shoe
 from games.payouts import BankedBet
-from ledger.models import Bet, Charge, Coup, Guest, GuestEventResult, Settlement, Transfer
+from ledger.models import Bet, Coup, Guest, GuestEventResult, Settlement, Transfer
 from ledger.money import ZERO, money_sum, to_yen
 
 MONEY_FIELDS = ("stake", "gross", "commission", "net")
@@ -436,10 +436,47 @@ class GuestHistory:
         return self.points[-1].balance_yen if self.points else ZERO
 
 
-def guest_history(guest: Guest) -> GuestHistory:
-    """Everything about one guest: each event and shoe, each settlement, the running balance."""
+def guest_history(guest: Guest, *, shoes_of_latest: int | None = None) -> GuestHistory:
+    """Everything about one guest: each event, each settlement, the running balance, and each
+    shoe's figures at the ``shoes_of_latest`` latest events (at every event when None). Each
+    event's result is read from its per-guest totals, so a long history costs a row per event,
+    not a row per shoe."""
+    settlements = list(guest.settlements.select_related("event").order_by("recorded_at", "id"))
+    settled: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    for settlement in settlements:
+        settled[settlement.event_id] += settlement.amount
+    # In one query: the guest's result at each event (a tournament's charges included: they are
+    # its result), and the transfers paid less received at a guest-banked night (settled).
+    signed = Case(When(payer=guest, then=F("amount")), default=_MINUS_AMOUNT)
+    results: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    for event_id, net, moved in (
+        GuestEventResult.objects.filter(guest=guest)
+        .values_list("event_id")
+        .annotate(net=money_sum("net"), moved=_NOTHING)
+        .order_by()
+        .union(
+            Transfer.objects.filter(Q(payer=guest) | Q(payee=guest))
+            .values_list("event_id")
+            .annotate(net=_NOTHING, moved=Sum(signed, output_field=MoneyField()))
+            .order_by(),
+            all=True,
+        )
+    ):
+        results[event_id] += net
+        settled[event_id] += moved
+    event_ids = set(results) | set(settled)
+    points = []
+    balance, balance_yen = ZERO, ZERO
+    for event in events_in_order().filter(pk__in=event_ids):
+        result, paid = results[event.pk], settled[event.pk]
+        balance += result + paid
+        balance_yen += to_yen(result + paid, event.yen_per_chip)
+        points.append(BalancePoint(event, result, paid, balance, balance_yen))
+    latest = points
+    if shoes_of_latest is not None:
+        latest = points[max(0, len(points) - shoes_of_latest) :]
     per_shoe = (
-        Bet.objects.filter(guest=guest)
+        Bet.objects.filter(guest=guest, event_id__in=[point.event.pk for point in latest])
         .exclude(event__kind=Event.Kind.TOURNAMENT_TABLE)
         .values("event_id", "hand__shoe__number")
         .annotate(**_sums())
@@ -448,41 +485,6 @@ def guest_history(guest: Guest) -> GuestHistory:
     shoes: dict[int, list[tuple[int, Figures]]] = defaultdict(list)
     for row in per_shoe:
         shoes[row["event_id"]].append((row["hand__shoe__number"], Figures.from_row(row)))
-    settlements = list(guest.settlements.select_related("event").order_by("recorded_at", "id"))
-    settled: dict[int, Decimal] = defaultdict(lambda: ZERO)
-    for settlement in settlements:
-        settled[settlement.event_id] += settlement.amount
-    # In one query: a tournament's entry fees, rebuys, add-ons and prizes (the guest's result
-    # at its night), and the transfers paid less received at a guest-banked night (settled).
-    signed = Case(When(payer=guest, then=F("amount")), default=_MINUS_AMOUNT)
-    charged: dict[int, Decimal] = defaultdict(lambda: ZERO)
-    for event_id, charges, moved in (
-        Charge.objects.filter(guest=guest)
-        .values_list("event_id")
-        .annotate(charges=money_sum("amount"), moved=_NOTHING)
-        .order_by()
-        .union(
-            Transfer.objects.filter(Q(payer=guest) | Q(payee=guest))
-            .values_list("event_id")
-            .annotate(charges=_NOTHING, moved=Sum(signed, output_field=MoneyField()))
-            .order_by(),
-            all=True,
-        )
-    ):
-        charged[event_id] += charges
-        settled[event_id] += moved
-    event_ids = set(shoes) | set(settled) | set(charged)
-    points = []
-    balance, balance_yen = ZERO, ZERO
-    for event in events_in_order().filter(pk__in=event_ids):
-        result = sum(
-            (figures.net for _, figures in shoes.get(event.pk, [])), charged.get(event.pk, ZERO)
-        )
-        balance += result + settled[event.pk]
-        balance_yen += yen_of(
-            {event.pk: result + settled[event.pk]}, {event.pk: event.yen_per_chip}
-        )
-        points.append(BalancePoint(event, result, settled[event.pk], balance, balance_yen))
     return GuestHistory(guest=guest, points=points, shoes=dict(shoes), settlements=settlements)
 
 
