@@ -208,11 +208,20 @@ def yen_of(chips_by_event: dict[int, Decimal], rates: dict[int, Decimal]) -> Dec
 
 
 def _per_guest_and_event(
-    rows: QuerySet[GuestEventResult] | QuerySet[Settlement], column: str
+    rows: QuerySet[GuestEventResult] | QuerySet[Settlement], column: str, *, by_rate: bool = False
 ) -> tuple[dict[int, dict[int, Decimal]], dict[int, Decimal]]:
-    """Chips per guest and event among ``rows``, and each event's rate."""
+    """Chips per guest and event among ``rows``, and each event's rate; with ``by_rate``, per
+    guest and rate instead (keyed by a number standing for the rate, in the rates returned)."""
     chips: dict[int, dict[int, Decimal]] = defaultdict(lambda: defaultdict(lambda: ZERO))
     rates: dict[int, Decimal] = {}
+    if by_rate:
+        per_rate = rows.values_list("guest_id", "event__yen_per_chip").annotate(n=money_sum(column))
+        keys: dict[Decimal, int] = {}
+        for guest_id, rate, amount in per_rate.order_by():
+            key = keys.setdefault(rate, len(keys))
+            chips[guest_id][key] += amount
+            rates[key] = rate
+        return chips, rates
     sums = rows.values("guest_id", "event_id", "event__yen_per_chip").annotate(n=money_sum(column))
     for row in sums.order_by():
         chips[row["guest_id"]][row["event_id"]] += row["n"]
@@ -310,13 +319,18 @@ def event_settlement(event: Event) -> list[SettlementLine]:
     results = GuestEventResult.objects.filter(guest__in=on_the_list)
     results_before = _per_guest(results.filter(event__in=earlier), "net")
     tonight = _per_guest(results.filter(event=event), "net")
-    results_chips, rates = _per_guest_and_event(results.filter(event__in=earlier), "net")
+    # When every earlier night's rate turns a cent into whole yen, rounding per night changes
+    # nothing: the results before are summed per guest and rate, not read a row per night.
+    earlier_rates = earlier.order_by().values_list("yen_per_chip", flat=True).distinct()
+    by_rate = all((rate / 100) % 1 == 0 for rate in earlier_rates)
+    results_chips, rates = _per_guest_and_event(
+        results.filter(event__in=earlier), "net", by_rate=by_rate
+    )
     upto = Q(event=event) | Q(event__in=earlier)
     settled_chips, settled_rates = settled_per_guest_and_event(
         Settlement.objects.filter(upto, guest__in=on_the_list),
         _transfers_of(on_the_list).filter(upto),
     )
-    rates |= settled_rates
 
     def settled(guest_id: int, *, before: bool) -> Decimal:
         by_event = settled_chips.get(guest_id, {})
@@ -326,12 +340,20 @@ def event_settlement(event: Event) -> list[SettlementLine]:
         )
 
     def yen_before(guest_id: int) -> Decimal:
+        if by_rate:  # keyed by rate: a night's settlements join the results at its rate
+            per_rate: dict[Decimal, Decimal] = defaultdict(lambda: ZERO)
+            for key, amount in results_chips.get(guest_id, {}).items():
+                per_rate[rates[key]] += amount
+            for event_id, amount in settled_chips.get(guest_id, {}).items():
+                if event_id != event.pk:
+                    per_rate[settled_rates[event_id]] += amount
+            return sum((to_yen(chips, rate) for rate, chips in per_rate.items()), ZERO)
         chips: dict[int, Decimal] = defaultdict(lambda: ZERO)
         for source in (results_chips.get(guest_id, {}), settled_chips.get(guest_id, {})):
             for event_id, amount in source.items():
                 if event_id != event.pk:
                     chips[event_id] += amount
-        return yen_of(chips, rates)
+        return yen_of(chips, rates | settled_rates)
 
     lines = [
         SettlementLine(
