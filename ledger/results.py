@@ -319,18 +319,20 @@ def event_settlement(event: Event) -> list[SettlementLine]:
     results = GuestEventResult.objects.filter(guest__in=on_the_list)
     results_before = _per_guest(results.filter(event__in=earlier), "net")
     tonight = _per_guest(results.filter(event=event), "net")
-    # When every earlier night's rate turns a cent into whole yen, rounding per night changes
-    # nothing: the results before are summed per guest and rate, not read a row per night.
-    earlier_rates = earlier.order_by().values_list("yen_per_chip", flat=True).distinct()
-    by_rate = all((rate / 100) % 1 == 0 for rate in earlier_rates)
-    results_chips, rates = _per_guest_and_event(
-        results.filter(event__in=earlier), "net", by_rate=by_rate
-    )
     upto = Q(event=event) | Q(event__in=earlier)
     settled_chips, settled_rates = settled_per_guest_and_event(
         Settlement.objects.filter(upto, guest__in=on_the_list),
         _transfers_of(on_the_list).filter(upto),
     )
+    # When every earlier night's rate turns a cent into whole yen, rounding per night changes
+    # nothing: the results before are summed per guest and rate, not read a row per night.
+    # Any other rate among them, and they are read again night by night.
+    results_chips, rates = _per_guest_and_event(
+        results.filter(event__in=earlier), "net", by_rate=True
+    )
+    by_rate = all((rate / 100) % 1 == 0 for rate in (*rates.values(), *settled_rates.values()))
+    if not by_rate:
+        results_chips, rates = _per_guest_and_event(results.filter(event__in=earlier), "net")
 
     def settled(guest_id: int, *, before: bool) -> Decimal:
         by_event = settled_chips.get(guest_id, {})
