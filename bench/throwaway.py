@@ -10,12 +10,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def django_on_throwaway_sqlite(name: str) -> None:
-    """Point Django at a new SQLite file (WAL, IMMEDIATE, as in settings), migrate it, and turn
-    the query log off as in production."""
+def throwaway_path(name: str) -> Path:
+    """A path for a SQLite file in a new temporary folder."""
+    return Path(tempfile.mkdtemp(prefix="shoebook-bench-")) / f"{name}.sqlite3"
+
+
+def django_on_throwaway_sqlite(name: str, path: Path | None = None) -> None:
+    """Point Django at a new SQLite file (WAL, IMMEDIATE, as in settings), or at `path`, migrate
+    it, and turn the query log off as in production."""
     sys.path.insert(0, str(ROOT))
-    workdir = tempfile.mkdtemp(prefix="shoebook-bench-")
-    os.environ["DATABASE_URL"] = f"sqlite:///{workdir}/{name}.sqlite3"
+    os.environ["DATABASE_URL"] = f"sqlite:///{path or throwaway_path(name)}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shoebook.settings")
     import django
 

@@ -8,6 +8,7 @@ from decimal import Decimal
 
 import pygal
 import segno
+from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from pygal.style import Style
@@ -60,25 +61,57 @@ def result_bars(title: str, labels: Sequence[str], values: Sequence[Decimal]) ->
 
 
 def balance_line(title: str, labels: Sequence[str], values: Sequence[Decimal]) -> SafeString:
-    """A running balance over time."""
-    chart = pygal.Line(
-        title=title,
-        value_formatter=lambda v: format_chips(Decimal(str(v))),
-        x_label_rotation=30,
-        **COMMON,
-    )
-    chart.x_labels = list(labels)
-    chart.add(title, [float(value) for value in values])
-    return _svg(chart)
+    """A running balance over time, drawn by hand as one polyline (like the scoreboard): a few
+    microseconds a point, where pygal spent about a tenth of a millisecond on each."""
+    width, height, left, right, top, bottom = 640, 300, 72, 12, 36, 40
+    low, high = min(min(values), ZERO), max(max(values), ZERO)
+    span = high - low or Decimal(1)
+    step = (width - left - right) / max(len(values) - 1, 1)
+    scale = (height - top - bottom) / float(span)
+
+    def y(value: Decimal) -> float:
+        return top + float(high - value) * scale
+
+    line = " ".join(f"{left + i * step:.1f},{y(value):.1f}" for i, value in enumerate(values))
+    ticks = sorted({low, ZERO, high})
+    parts = [
+        f'<svg class="balance-chart" viewBox="0 0 {width} {height}" role="img" '
+        f'xmlns="http://www.w3.org/2000/svg"><title>{escape(title)}</title>',
+        f'<text x="{width // 2}" y="22" text-anchor="middle" class="title">{escape(title)}</text>',
+    ]
+    for tick in ticks:
+        parts.append(
+            f'<line x1="{left}" x2="{width - right}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" '
+            f'class="{"zero" if tick == ZERO else "grid"}"/>'
+            f'<text x="{left - 6}" y="{y(tick) + 5:.1f}" text-anchor="end">'
+            f"{escape(format_chips(tick))}</text>"
+        )
+    parts.append(f'<polyline points="{line}" class="balance"/>')
+    if labels:
+        parts.append(
+            f'<text x="{left}" y="{height - 12}">{escape(labels[0])}</text>'
+            f'<text x="{width - right}" y="{height - 12}" text-anchor="end">'
+            f"{escape(labels[-1])}</text>"
+        )
+    parts.append("</svg>")
+    return mark_safe("".join(parts))  # every text above is escaped
 
 
 def balance_steps(history: GuestHistory) -> tuple[list[str], list[Decimal]]:
-    """The running balance after each shoe (and each event's settlements), from zero."""
+    """The running balance after each shoe (and each event's settlements), from zero. An event
+    whose shoes the history does not hold (an older one, summarised) is one step; so is a
+    result without shoes (a tournament's charges)."""
     labels, values, balance = [_("Start")], [ZERO], ZERO
     for point in history.points:
+        rest = point.result
         for number, figures in history.shoes.get(point.event.pk, []):
             balance += figures.net
+            rest -= figures.net
             labels.append(f"{point.event.date:%m/%d} #{number}")
+            values.append(balance)
+        if rest:
+            balance += rest
+            labels.append(f"{point.event.date:%m/%d}")
             values.append(balance)
         if point.settled:
             balance += point.settled

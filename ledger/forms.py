@@ -14,6 +14,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.files.uploadedfile import UploadedFile
 from django.core.validators import MaxValueValidator, MinValueValidator
+from django.forms.models import ModelChoiceIterator
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -405,7 +406,21 @@ class GuestAddForm(forms.Form):
     name = forms.CharField(max_length=80, label=_("Guest's name"))
 
 
+BRING_BACK_CHOICES = 20
+
+
+class _LatestNights(ModelChoiceIterator[Event]):
+    """The choices of a night select: its latest nights, newest first."""
+
+    def __init__(self, field: forms.ModelChoiceField[Event]) -> None:
+        super().__init__(field)
+        self.queryset = self.queryset.order_by("-date", "-id")[:BRING_BACK_CHOICES]
+
+
 class BringBackForm(forms.Form):
+    """Guests of an earlier night, brought back: the select offers the latest nights only, so
+    the event page does not grow with the season; any night is still accepted."""
+
     from_event = forms.ModelChoiceField(queryset=Event.objects.none(), label=_("From"))
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
@@ -413,6 +428,7 @@ class BringBackForm(forms.Form):
         from_event = self.fields["from_event"]
         assert isinstance(from_event, forms.ModelChoiceField)  # declared above
         from_event.queryset = Event.objects.nights().exclude(pk=event.pk)
+        from_event.widget.choices = _LatestNights(from_event)
 
 
 class BringBackChecklistForm(BringBackForm):

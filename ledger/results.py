@@ -37,7 +37,7 @@ from games.chemin_bank import BankerMove
 from games.chips import MoneyField
 from games.models import Event, Hand, Shoe
 from games.payouts import BankedBet
-from ledger.models import Bet, Charge, Coup, Guest, GuestEventResult, Settlement, Transfer
+from ledger.models import Bet, Coup, Guest, GuestEventResult, Settlement, Transfer
 from ledger.money import ZERO, money_sum, to_yen
 
 MONEY_FIELDS = ("stake", "gross", "commission", "net")
@@ -208,11 +208,20 @@ def yen_of(chips_by_event: dict[int, Decimal], rates: dict[int, Decimal]) -> Dec
 
 
 def _per_guest_and_event(
-    rows: QuerySet[GuestEventResult] | QuerySet[Settlement], column: str
+    rows: QuerySet[GuestEventResult] | QuerySet[Settlement], column: str, *, by_rate: bool = False
 ) -> tuple[dict[int, dict[int, Decimal]], dict[int, Decimal]]:
-    """Chips per guest and event among ``rows``, and each event's rate."""
+    """Chips per guest and event among ``rows``, and each event's rate; with ``by_rate``, per
+    guest and rate instead (keyed by a number standing for the rate, in the rates returned)."""
     chips: dict[int, dict[int, Decimal]] = defaultdict(lambda: defaultdict(lambda: ZERO))
     rates: dict[int, Decimal] = {}
+    if by_rate:
+        per_rate = rows.values_list("guest_id", "event__yen_per_chip").annotate(n=money_sum(column))
+        keys: dict[Decimal, int] = {}
+        for guest_id, rate, amount in per_rate.order_by():
+            key = keys.setdefault(rate, len(keys))
+            chips[guest_id][key] += amount
+            rates[key] = rate
+        return chips, rates
     sums = rows.values("guest_id", "event_id", "event__yen_per_chip").annotate(n=money_sum(column))
     for row in sums.order_by():
         chips[row["guest_id"]][row["event_id"]] += row["n"]
@@ -310,13 +319,20 @@ def event_settlement(event: Event) -> list[SettlementLine]:
     results = GuestEventResult.objects.filter(guest__in=on_the_list)
     results_before = _per_guest(results.filter(event__in=earlier), "net")
     tonight = _per_guest(results.filter(event=event), "net")
-    results_chips, rates = _per_guest_and_event(results.filter(event__in=earlier), "net")
     upto = Q(event=event) | Q(event__in=earlier)
     settled_chips, settled_rates = settled_per_guest_and_event(
         Settlement.objects.filter(upto, guest__in=on_the_list),
         _transfers_of(on_the_list).filter(upto),
     )
-    rates |= settled_rates
+    # When every earlier night's rate turns a cent into whole yen, rounding per night changes
+    # nothing: the results before are summed per guest and rate, not read a row per night.
+    # Any other rate among them, and they are read again night by night.
+    results_chips, rates = _per_guest_and_event(
+        results.filter(event__in=earlier), "net", by_rate=True
+    )
+    by_rate = all((rate / 100) % 1 == 0 for rate in (*rates.values(), *settled_rates.values()))
+    if not by_rate:
+        results_chips, rates = _per_guest_and_event(results.filter(event__in=earlier), "net")
 
     def settled(guest_id: int, *, before: bool) -> Decimal:
         by_event = settled_chips.get(guest_id, {})
@@ -326,12 +342,20 @@ def event_settlement(event: Event) -> list[SettlementLine]:
         )
 
     def yen_before(guest_id: int) -> Decimal:
+        if by_rate:  # keyed by rate: a night's settlements join the results at its rate
+            per_rate: dict[Decimal, Decimal] = defaultdict(lambda: ZERO)
+            for key, amount in results_chips.get(guest_id, {}).items():
+                per_rate[rates[key]] += amount
+            for event_id, amount in settled_chips.get(guest_id, {}).items():
+                if event_id != event.pk:
+                    per_rate[settled_rates[event_id]] += amount
+            return sum((to_yen(chips, rate) for rate, chips in per_rate.items()), ZERO)
         chips: dict[int, Decimal] = defaultdict(lambda: ZERO)
         for source in (results_chips.get(guest_id, {}), settled_chips.get(guest_id, {})):
             for event_id, amount in source.items():
                 if event_id != event.pk:
                     chips[event_id] += amount
-        return yen_of(chips, rates)
+        return yen_of(chips, rates | settled_rates)
 
     lines = [
         SettlementLine(
@@ -436,10 +460,48 @@ class GuestHistory:
         return self.points[-1].balance_yen if self.points else ZERO
 
 
-def guest_history(guest: Guest) -> GuestHistory:
-    """Everything about one guest: each event and shoe, each settlement, the running balance."""
+def guest_history(guest: Guest, *, shoes_of_latest: int | None = None) -> GuestHistory:
+    """Everything about one guest: each event, each settlement, the running balance, and each
+    shoe's figures at the ``shoes_of_latest`` latest events (at every event when None). Each
+    event's result is read from its per-guest totals, so a long history costs a row per event,
+    not a row per shoe."""
+    settlements = list(guest.settlements.select_related("event").order_by("recorded_at", "id"))
+    settled: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    for settlement in settlements:
+        settled[settlement.event_id] += settlement.amount
+    # In one query: the guest's result at each event (a tournament's charges included: they are
+    # its result), and the transfers paid less received at a guest-banked night (settled).
+    signed = Case(When(payer=guest, then=F("amount")), default=_MINUS_AMOUNT)
+    results: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    for event_id, net, moved in (
+        GuestEventResult.objects.filter(guest=guest)
+        .values_list("event_id")
+        .annotate(net=money_sum("net"), moved=_NOTHING)
+        .order_by()
+        .union(
+            Transfer.objects.filter(Q(payer=guest) | Q(payee=guest))
+            .values_list("event_id")
+            .annotate(net=_NOTHING, moved=Sum(signed, output_field=MoneyField()))
+            .order_by(),
+            all=True,
+        )
+    ):
+        results[event_id] += net
+        settled[event_id] += moved
+    event_ids = set(results) | set(settled)
+    points = []
+    balance, balance_yen = ZERO, ZERO
+    shown = ("name", "date", "kind", "currency_symbol", "yen_per_chip")  # what the pages read
+    for event in events_in_order().filter(pk__in=event_ids).only(*shown):
+        result, paid = results[event.pk], settled[event.pk]
+        balance += result + paid
+        balance_yen += to_yen(result + paid, event.yen_per_chip)
+        points.append(BalancePoint(event, result, paid, balance, balance_yen))
+    latest = points
+    if shoes_of_latest is not None:
+        latest = points[max(0, len(points) - shoes_of_latest) :]
     per_shoe = (
-        Bet.objects.filter(guest=guest)
+        Bet.objects.filter(guest=guest, event_id__in=[point.event.pk for point in latest])
         .exclude(event__kind=Event.Kind.TOURNAMENT_TABLE)
         .values("event_id", "hand__shoe__number")
         .annotate(**_sums())
@@ -448,41 +510,6 @@ def guest_history(guest: Guest) -> GuestHistory:
     shoes: dict[int, list[tuple[int, Figures]]] = defaultdict(list)
     for row in per_shoe:
         shoes[row["event_id"]].append((row["hand__shoe__number"], Figures.from_row(row)))
-    settlements = list(guest.settlements.select_related("event").order_by("recorded_at", "id"))
-    settled: dict[int, Decimal] = defaultdict(lambda: ZERO)
-    for settlement in settlements:
-        settled[settlement.event_id] += settlement.amount
-    # In one query: a tournament's entry fees, rebuys, add-ons and prizes (the guest's result
-    # at its night), and the transfers paid less received at a guest-banked night (settled).
-    signed = Case(When(payer=guest, then=F("amount")), default=_MINUS_AMOUNT)
-    charged: dict[int, Decimal] = defaultdict(lambda: ZERO)
-    for event_id, charges, moved in (
-        Charge.objects.filter(guest=guest)
-        .values_list("event_id")
-        .annotate(charges=money_sum("amount"), moved=_NOTHING)
-        .order_by()
-        .union(
-            Transfer.objects.filter(Q(payer=guest) | Q(payee=guest))
-            .values_list("event_id")
-            .annotate(charges=_NOTHING, moved=Sum(signed, output_field=MoneyField()))
-            .order_by(),
-            all=True,
-        )
-    ):
-        charged[event_id] += charges
-        settled[event_id] += moved
-    event_ids = set(shoes) | set(settled) | set(charged)
-    points = []
-    balance, balance_yen = ZERO, ZERO
-    for event in events_in_order().filter(pk__in=event_ids):
-        result = sum(
-            (figures.net for _, figures in shoes.get(event.pk, [])), charged.get(event.pk, ZERO)
-        )
-        balance += result + settled[event.pk]
-        balance_yen += yen_of(
-            {event.pk: result + settled[event.pk]}, {event.pk: event.yen_per_chip}
-        )
-        points.append(BalancePoint(event, result, settled[event.pk], balance, balance_yen))
     return GuestHistory(guest=guest, points=points, shoes=dict(shoes), settlements=settlements)
 
 

@@ -24,7 +24,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
         ("excel.py", ["--events", "1"], "import"),
         (
             "results_pages.py",
-            ["--events", "2", "--shoes", "1", "--hands", "3", "--repeat", "2"],
+            ["--events", "2", "--shoes", "1", "--hands", "3", "--repeat", "2", "--no-cache"],
             "p50",
         ),
         ("load.py", ["--seconds", "3", "--workers", "1"], "slowest kinds of request"),

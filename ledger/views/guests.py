@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_not_required
 from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
 from django.forms import BaseForm
 from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -39,6 +40,8 @@ from ledger.sharing import balance_share
 from shoebook.roles import AuthenticatedHttpRequest, HtmxHttpRequest, host_required
 
 GUEST_PAGE_REFRESH_SECONDS = 15
+EVENTS_IN_FULL = 5
+EARLIER_EVENTS_PER_PAGE = 20
 
 
 @host_required
@@ -72,7 +75,9 @@ def _render_guest_detail(
     merging."""
     forms = forms or {}
     page = reverse("ledger:guest_detail", args=[guest.pk])
-    context = _guest_page_context(guest) | {"receipt_base": page + "receipts/"}
+    context = _guest_page_context(guest, request.GET.get("page")) | {
+        "receipt_base": page + "receipts/"
+    }
     limit = guest.credit_limit
     initial = {"credit_limit": stake_text(limit)} if limit is not None else None
     context["limit_form"] = forms.get("limit_form") or CreditLimitForm(initial=initial)
@@ -304,8 +309,12 @@ def guest_link_revoke(request: AuthenticatedHttpRequest, guest_id: int) -> HttpR
     return redirect("ledger:guest_detail", guest.pk)
 
 
-def _guest_page_context(guest: Guest) -> dict[str, object]:
-    history = guest_history(guest)
+def _guest_page_context(guest: Guest, page: str | None = None) -> dict[str, object]:
+    """A guest's figures: the latest events in full (each shoe), the earlier ones a line each,
+    a page of them at a time (``page``), so the page stays the same size as the history grows."""
+    history = guest_history(guest, shoes_of_latest=EVENTS_IN_FULL)
+    recent = history.points[-EVENTS_IN_FULL:][::-1]
+    earlier = history.points[: len(history.points) - len(recent)][::-1]
     playing_in = Shoe.objects.filter(
         closed_at__isnull=True,
         event__closed_at__isnull=True,
@@ -319,6 +328,8 @@ def _guest_page_context(guest: Guest) -> dict[str, object]:
         "board": scoreboard(playing_in) if playing_in else None,
         "guest": guest,
         "history": history,
+        "recent": recent,
+        "earlier": Paginator(earlier, EARLIER_EVENTS_PER_PAGE).get_page(page) if earlier else None,
         "chart": chart,
         "playing_now": playing_now,
         "refresh_seconds": GUEST_PAGE_REFRESH_SECONDS,
@@ -352,7 +363,7 @@ def my_statement(request: AuthenticatedHttpRequest) -> FileResponse:
 
 def _render_guest_page(request: HtmxHttpRequest, guest: Guest) -> HttpResponse:
     template = "ledger/_guest_page.html" if request.htmx else "ledger/guest_page.html"
-    context = _guest_page_context(guest) | {
+    context = _guest_page_context(guest, request.GET.get("page")) | {
         "statement_url": request.path + "statement.xlsx",
         "receipt_base": request.path + "receipts/",
     }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
@@ -16,6 +16,7 @@ from django.utils import timezone
 from games import services as game_services
 from games.models import Event
 from ledger import services
+from ledger.forms import BRING_BACK_CHOICES
 from ledger.imports import ScoresheetInvalid, check_scoresheet, scoresheet_import
 from ledger.integrity import check_ledger
 from ledger.models import (
@@ -484,6 +485,22 @@ def test_bring_back_with_nobody_ticked_adds_nobody(client, make_event, host):
     url = reverse("ledger:event_guests_bring_back", args=[tonight.pk])
     assert client.post(url, {"from_event": last_week.pk}).status_code == 302
     assert not EventGuest.objects.filter(event=tonight).exists()
+
+
+def test_bring_back_offers_the_latest_nights_and_still_takes_an_older_one(client, make_event,
+                                                                         host):  # fmt: skip
+    nights = [make_event(name=f"Night {n}", date=date(2025, 1, 1) + timedelta(days=n))
+              for n in range(BRING_BACK_CHOICES + 3)]  # fmt: skip
+    services.event_guest_add(event=nights[0], name="Aki", by=host)
+    tonight = make_event(name="Tonight")
+    client.force_login(host)
+    page = client.get(reverse("ledger:event_detail", args=[tonight.pk])).content.decode()
+    assert f'value="{nights[-1].pk}"' in page and f'value="{nights[0].pk}"' not in page
+    assert page.count("<option value=") == BRING_BACK_CHOICES + 1  # and "---------"
+    url = reverse("ledger:event_guests_bring_back", args=[tonight.pk])
+    aki = Guest.objects.get(name="Aki")
+    assert client.post(url, {"from_event": nights[0].pk, "guests": [aki.pk]}).status_code == 302
+    assert Guest.objects.filter(events=tonight, name="Aki").exists()
 
 
 def test_bring_back_of_an_unknown_event_shows_the_event_page(client, event, host):

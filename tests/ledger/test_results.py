@@ -254,3 +254,27 @@ def test_the_workbook_shows_the_same_yen_balance(demo_night, host):
     assert (
         row[header.index("Balance after (¥)")] == line.after_yen == guest_history(guest).balance_yen
     )
+
+
+@pytest.mark.parametrize(
+    "rates", [(D(100), D(200)), (D(100), D("0.5")), (D(150), D(150)), (D("0.01"), D(300))]
+)
+def test_the_yen_carried_in_is_rounded_night_by_night_whatever_the_rates(
+    make_event, host, record, rates
+):
+    """Whole yen per cent: summed per rate; any other rate: night by night. The same figure."""
+    nights = [
+        make_event(name=f"Night {n}", date=date(2026, 11, 1 + n), yen_per_chip=rate)
+        for n, rate in enumerate((*rates, D(100)))
+    ]
+    aki = services.event_guest_add(event=nights[0], name="Aki", by=host)
+    for night, stake in zip(nights, ("10.05", "20.15", "15"), strict=True):
+        services.event_guest_add(event=night, name="Aki", by=host)
+        shoe = game_services.shoe_start(event=night, by=host)
+        services.seat_guest(shoe=shoe, seat=1, guest=aki, by=host)
+        record(shoe, "8 K", "9 K", [bet(1, "banker", stake)])  # a banker win: commission
+        game_services.shoe_close(shoe=shoe, by=host)
+        services.settlement_record(guest=aki, event=night, amount=D("0.03"), method="cash",
+                                   by=host)  # fmt: skip
+    [line] = event_settlement(nights[-1])
+    assert line.after_yen == guest_history(aki).balance_yen

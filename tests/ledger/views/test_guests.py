@@ -4,13 +4,16 @@ from decimal import Decimal
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection, transaction
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import services as game_services
+from games.models import Event, Hand, Shoe
 from ledger import services
 from ledger.charts import balance_steps
-from ledger.models import Guest
+from ledger.models import Bet, EventGuest, Guest, GuestEventResult, Settlement
 from ledger.results import guest_history
 from tests.conftest import bet
 
@@ -112,4 +115,28 @@ def test_the_balance_chart_steps_shoe_by_shoe_from_the_first_night(played, shoe,
     assert len(labels) == 4
     token = services.guest_link_issue(guest=aki)
     page = Client().get(reverse("ledger:guest_page", args=[aki.pk, token])).content.decode()
-    assert "pygal-chart" in page
+    assert "balance-chart" in page and "<polyline" in page
+
+
+def test_a_long_history_shows_the_latest_nights_in_full_and_pages_the_rest(
+    client, host, django_assert_max_num_queries
+):
+    from tests.ledger.test_result_queries import build_history
+
+    few = build_history(3, host)
+    with CaptureQueriesContext(connection) as captured:
+        page = client.get(link(few)).content.decode()
+    assert page.count('class="event-history"') == 3 and 'id="earlier"' not in page
+    with transaction.atomic():  # the same guests again, over 30 nights
+        for model in (GuestEventResult, Bet, Settlement, Hand, Shoe, EventGuest, Event, Guest):
+            model.objects.all().delete()
+    many = build_history(30, host)
+    with django_assert_max_num_queries(len(captured)):
+        page = client.get(link(many)).content.decode()
+    assert page.count('class="event-history"') == 5  # the latest five, shoe by shoe
+    assert page.count("<td>2024-01-") == 20  # the earlier nights a line each, 20 to a page
+    assert "?page=2#earlier" in page and "Page 1 of 2" in page
+    with django_assert_max_num_queries(len(captured)):
+        older = client.get(link(many) + "?page=2").content.decode()
+    assert "?page=1#earlier" in older and "Page 2 of 2" in older
+    assert older.count("<td>2024-01-") == 5 and older.count('class="event-history"') == 5
