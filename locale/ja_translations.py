@@ -1240,6 +1240,10 @@ JA = {
     "a table charge of {charge} a shoe": "シューごとのテーブル料{charge}",
     "the house takes 5% of the capital brought in": "持ち込んだ資金の5%をハウスが取る",
     "the house takes a share of the bank's winnings": "バンクの勝ち分の一定割合をハウスが取る",
+    "Earlier events": "以前のイベント",
+    "Newer": "新しい方へ",
+    "Older": "古い方へ",
+    "Page %(page)s of %(pages)s": "%(pages)sページ中%(page)sページ目",
 }
 
 JA_PLURAL = {
