@@ -899,18 +899,18 @@ def hand_record(
     ``seen_seating`` (seat → guest id) is who the person entering the bets saw in each seat: if
     a seat with a bet has someone else in it now, nothing is recorded (:class:`SeatingChanged`).
     """
-    # One read under the lock: the shoe, its event, its last hand's number and the hand already
-    # recorded under this key, if any (a repeat is rare: it is then read in full).
+    # The shoe and its event, locked; then, in a statement of its own, its last hand's number
+    # and the hand already recorded under this key, if any. Not one statement: PostgreSQL reads
+    # a locking statement's subqueries as they stood before it waited for the lock, so a racing
+    # device's hand, committed meanwhile, would go unseen.
+    shoe = Shoe.objects.select_for_update().select_related("event").get(pk=shoe.pk)
     last = Hand.objects.filter(shoe=OuterRef("pk")).order_by("-number").values("number")[:1]
     repeat = Hand.objects.filter(idempotency_key=idempotency_key).values("pk")[:1]
     keyed = {"repeat_id": Subquery(repeat)} if idempotency_key is not None else {}
-    shoe = (
-        Shoe.objects.select_for_update()
-        .select_related("event")
-        .annotate(last_number=Subquery(last), **keyed)
-        .get(pk=shoe.pk)
-    )
-    if (repeat_id := getattr(shoe, "repeat_id", None)) is not None:
+    now = Shoe.objects.filter(pk=shoe.pk).annotate(last_number=Subquery(last), **keyed)
+    state = now.values("last_number", *keyed).get()
+    last_number: int = state["last_number"] or 0
+    if (repeat_id := state.get("repeat_id")) is not None:
         existing = Hand.objects.get(pk=repeat_id)
         if existing.shoe_id != shoe.pk:
             raise ValidationError({NON_FIELD_ERRORS: MSG_KEY_OTHER_SHOE})
@@ -919,7 +919,7 @@ def hand_record(
             raise ValidationError({NON_FIELD_ERRORS: reused})
         return existing
     check_shoe_open(shoe)
-    if number != (shoe.last_number or 0) + 1:
+    if number != last_number + 1:
         raise _taken(shoe, number)
     _check_round_length(shoe, number)
     seated = _seated_at(shoe, number)
