@@ -31,6 +31,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,12 +76,13 @@ def request_kind(request: urllib.request.Request) -> str:
     """The method and the URL pattern the request resolves to: ``GET /g/<int:guest_id>/…``."""
     from django.urls import Resolver404, resolve
 
-    path = urllib.parse.urlsplit(request.full_url).path
+    url = urllib.parse.urlsplit(request.full_url)
     try:
-        route = resolve(path).route
+        route = resolve(url.path).route
     except Resolver404:
-        route = path.lstrip("/")
-    return f"{request.get_method()} /{route}"
+        route = url.path.lstrip("/")
+    part = urllib.parse.parse_qs(url.query).get("part")  # the table's board
+    return f"{request.get_method()} /{route}" + (f"?part={part[0]}" if part else "")
 
 
 def percentile(timings: list[float], p: float) -> float:
@@ -134,40 +136,51 @@ def guest_loop(base: str, link: str, until: float, recorder: Recorder) -> None:
 
 
 def host_loop(base: str, shoe: int, session: str, until: float, recorder: Recorder) -> int:
+    """The host's phone: the table page once, then a hand every 2 s as its script sends it (the
+    next number, a new key) and the board it asks for after each answer; the page again only
+    when a save is not taken."""
     from games.shoe import Shoe as DealingShoe
 
     cookies = {"sessionid": session}
     dealer = DealingShoe(8, seed="load")
     saved = 0
+    form: dict[str, str] = {}
     while time.monotonic() < until:
         started = time.monotonic()
-        header = "; ".join(f"{k}={v}" for k, v in cookies.items())
-        status, page, headers = recorder.call(
-            urllib.request.Request(f"{base}/shoes/{shoe}/", headers={"Cookie": header})
-        )
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
-        number = re.search(r'name="number" value="(\d+)"', page)
-        key = re.search(r'name="idempotency_key" value="([^"]+)"', page)
-        cookie = re.search(r"csrftoken=([^;]+)", headers.get("Set-Cookie", ""))
-        if cookie:
-            cookies["csrftoken"] = cookie.group(1)
-        if status == 200 and token and number and key:
+        if not form:
+            header = "; ".join(f"{k}={v}" for k, v in cookies.items())
+            status, page, headers = recorder.call(
+                urllib.request.Request(f"{base}/shoes/{shoe}/", headers={"Cookie": header})
+            )
+            token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+            number = re.search(r'name="number" value="(\d+)"', page)
+            cookie = re.search(r"csrftoken=([^;]+)", headers.get("Set-Cookie", ""))
+            if cookie:
+                cookies["csrftoken"] = cookie.group(1)
+            if status == 200 and token and number:
+                form = {"csrfmiddlewaretoken": token.group(1), "number": number.group(1)}
+        if form:
             hand = dealer.play_hand()
             data = {
-                "csrfmiddlewaretoken": token.group(1), "number": number.group(1),
-                "idempotency_key": key.group(1),
+                **form, "idempotency_key": str(uuid.uuid4()),
                 "player_cards": " ".join(map(str, hand.player)),
                 "banker_cards": " ".join(map(str, hand.banker)),
                 **{f"stake_{seat}_{('banker', 'player')[seat % 2]}": "20" for seat in range(1, 8)},
             }  # fmt: skip
             header = "; ".join(f"{k}={v}" for k, v in cookies.items())
+            htmx = {"Cookie": header, "HX-Request": "true"}
             status, body, _ = recorder.call(urllib.request.Request(
                 f"{base}/shoes/{shoe}/hands/", data=urllib.parse.urlencode(data).encode(),
-                headers={"Cookie": header, "HX-Request": "true",
-                         "X-CSRFToken": cookies.get("csrftoken", "")},
+                headers={**htmx, "X-CSRFToken": cookies.get("csrftoken", "")},
             ))  # fmt: skip
-            if status == 200 and "saved" in body:
+            if status == 200 and "data-saved-hand" in body:
                 saved += 1
+                form["number"] = str(int(form["number"]) + 1)
+                recorder.call(
+                    urllib.request.Request(f"{base}/shoes/{shoe}/?part=board", headers=htmx)
+                )
+            else:
+                form = {}
         time.sleep(max(0.0, 2.0 - (time.monotonic() - started)))
     return saved
 

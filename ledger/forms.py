@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any
 
 from django import forms
@@ -15,6 +16,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.files.uploadedfile import UploadedFile
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.forms.models import ModelChoiceIterator
+from django.utils.text import format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -198,6 +200,25 @@ def stake_field_name(seat: int, bet_type: BetType) -> str:
     return f"stake_{seat}_{bet_type.value}"
 
 
+@lru_cache(maxsize=64)
+def _stake_fields(bet_types: tuple[BetType, ...]) -> dict[str, forms.CharField]:
+    """A stake box per seat and bet of a rule set, built once for every form of it: a field
+    keeps nothing of a request (what was typed and what is wrong with it live on the form), and
+    its label is translated when shown."""
+    return {
+        stake_field_name(seat, bet_type): forms.CharField(
+            required=False,
+            max_length=STAKE_MAX_LENGTH,
+            label=format_lazy(_("Seat {seat} {bet}"), seat=seat, bet=_(bet_type.label)),
+            widget=forms.TextInput(
+                attrs={"inputmode": "decimal", "autocomplete": "off", "class": "stake"}
+            ),
+        )
+        for seat in SEATS
+        for bet_type in bet_types
+    }
+
+
 class HandForm(forms.Form):
     """One hand: its number (to catch two devices logging the same hand), an idempotency key
     (to record a repeated submission once), cards or result, and a stake per seat and bet.
@@ -220,30 +241,10 @@ class HandForm(forms.Form):
     # guest the person saw, or the save is refused (see ``services.hand_record``).
     seating = forms.CharField(widget=forms.HiddenInput, required=False, max_length=200)
 
-    def __init__(
-        self,
-        *args: Any,
-        bet_types: tuple[BetType, ...],
-        built: HandForm | None = None,
-        **kwargs: Any,
-    ) -> None:
-        """``built``: a form of the same bet types already built in this request (the hand just
-        saved), whose stake fields this one takes over instead of building 35 again."""
+    def __init__(self, *args: Any, bet_types: tuple[BetType, ...], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.bet_types = bet_types
-        if built is not None and built.bet_types == bet_types:
-            self.fields.update((name, built.fields[name]) for name in self.stake_names())
-            return
-        for seat in SEATS:
-            for bet_type in bet_types:
-                self.fields[stake_field_name(seat, bet_type)] = forms.CharField(
-                    required=False,
-                    max_length=STAKE_MAX_LENGTH,
-                    label=_("Seat {seat} {bet}").format(seat=seat, bet=gettext(bet_type.label)),
-                    widget=forms.TextInput(
-                        attrs={"inputmode": "decimal", "autocomplete": "off", "class": "stake"}
-                    ),
-                )
+        self.fields.update(_stake_fields(bet_types))
 
     @classmethod
     def fresh(
@@ -253,7 +254,6 @@ class HandForm(forms.Form):
         bet_types: tuple[BetType, ...],
         seating: Mapping[int, int],
         stakes: dict[tuple[int, BetType], Decimal] | None = None,
-        built: HandForm | None = None,
     ) -> HandForm:
         initial: dict[str, object] = {
             "number": number,
@@ -262,7 +262,7 @@ class HandForm(forms.Form):
         }
         for (seat, bet_type), stake in (stakes or {}).items():
             initial[stake_field_name(seat, bet_type)] = stake_text(stake)
-        return cls(initial=initial, bet_types=bet_types, built=built)
+        return cls(initial=initial, bet_types=bet_types)
 
     def stake_names(self) -> list[str]:
         return [stake_field_name(seat, bet_type) for seat in SEATS for bet_type in self.bet_types]

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import hmac
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import cached_property
 from typing import TypedDict
 
 from django.db.models import Count, QuerySet
@@ -50,8 +52,12 @@ class TableState:
     next_number: int
     last_hand: Hand | None
     seats: list[SeatState]
-    guests: list[Guest]
     recent_hands: list[WithAnnotations[Hand, HandSums]]
+
+    @cached_property
+    def guests(self) -> list[Guest]:
+        """The event's guests, for seating (read only by the pages that seat)."""
+        return list(Guest.objects.filter(events=self.event))
 
     @property
     def seating(self) -> dict[int, int]:
@@ -74,48 +80,98 @@ class TableState:
 
 def table_state(shoe: Shoe, recent: int = 8) -> TableState:
     event = shoe.event
-    hands = shoe.hands.select_related("logged_by")
-    if event.is_guest_banked:  # each coup's bank, in the list of recent hands
-        hands = hands.select_related("coup")
-    recent_hands = list(
-        hands.annotate(guests_net=money_sum("bets__net"), bet_count=Count("bets")).order_by(
-            "-number"
-        )[:recent]
-    )
+    recent_hands = _recent_hands(shoe, recent)
     last_hand = recent_hands[0] if recent_hands else None
     next_number = last_hand.number + 1 if last_hand else 1
     seated = {
         s.seat: s.guest for s in Seating.objects.at(shoe, next_number).select_related("guest")
     }
-    last_bets: dict[int, list[Bet]] = defaultdict(list)
-    if last_hand is not None:
-        for bet in Bet.objects.filter(hand=last_hand).order_by("seat", "id"):
-            last_bets[bet.seat].append(bet)
-    shoe_net = dict(
-        Bet.objects.filter(hand__shoe=shoe)
-        .values_list("guest_id")
-        .annotate(net=money_sum("net"))
-        .values_list("guest_id", "net")
-    )
-    seats = [
-        SeatState(
-            seat=seat,
-            guest=seated.get(seat),
-            last_bets=last_bets.get(seat, []),
-            shoe_net=shoe_net.get(seated[seat].pk, ZERO) if seat in seated else ZERO,
-        )
-        for seat in SEATS
-    ]
-    guests = list(Guest.objects.filter(events=event))
+    last_bets = Bet.objects.filter(hand=last_hand) if last_hand else Bet.objects.none()
     return TableState(
         shoe=shoe,
         event=event,
         next_number=next_number,
         last_hand=last_hand,
-        seats=seats,
-        guests=guests,
+        seats=_seat_states(seated, last_bets, _shoe_nets(shoe)),
         recent_hands=recent_hands,
     )
+
+
+def table_state_after(
+    shoe: Shoe, hand: Hand, bets: Iterable[Bet], seated: Mapping[int, Guest]
+) -> TableState:
+    """The table as recording ``hand`` left it, from what recording it read and wrote (its
+    ``bets``, and who sat where, who still sits there for the next hand), for a save's answer:
+    one query, each seat's total over the shoe. Without the latest hands' list, which comes
+    with the board (:func:`shoe_so_far`)."""
+    return TableState(
+        shoe=shoe,
+        event=shoe.event,
+        next_number=hand.number + 1,
+        last_hand=hand,
+        seats=_seat_states(seated, bets, _shoe_nets(shoe)),
+        recent_hands=[],
+    )
+
+
+@dataclass(frozen=True)
+class ShoeSoFar:
+    """The shoe's latest hands, for the list under the scoreboard (``_table_recent.html``)."""
+
+    shoe: Shoe
+    event: Event
+    recent_hands: list[WithAnnotations[Hand, HandSums]]
+
+    @property
+    def last_hand(self) -> Hand | None:
+        return self.recent_hands[0] if self.recent_hands else None
+
+    @property
+    def planned_reached(self) -> bool:
+        last = self.last_hand.number if self.last_hand else 0
+        return last + 1 > self.event.hands_per_shoe
+
+
+def shoe_so_far(shoe: Shoe, recent: int = 8) -> ShoeSoFar:
+    return ShoeSoFar(shoe=shoe, event=shoe.event, recent_hands=_recent_hands(shoe, recent))
+
+
+def _recent_hands(shoe: Shoe, recent: int) -> list[WithAnnotations[Hand, HandSums]]:
+    hands = shoe.hands.select_related("logged_by")
+    if shoe.event.is_guest_banked:  # each coup's bank, in the list of recent hands
+        hands = hands.select_related("coup")
+    # The latest hands first, then their sums: summing first would read every hand of the shoe.
+    latest = shoe.hands.order_by("-number").values("pk")[:recent]
+    return list(
+        hands.filter(pk__in=latest)
+        .annotate(guests_net=money_sum("bets__net"), bet_count=Count("bets"))
+        .order_by("-number")
+    )
+
+
+def _shoe_nets(shoe: Shoe) -> dict[int, Decimal]:
+    """Each guest's net over the shoe so far, by guest id."""
+    bets = Bet.objects.filter(hand__shoe=shoe)
+    return dict(
+        bets.values_list("guest_id").annotate(net=money_sum("net")).values_list("guest_id", "net")
+    )
+
+
+def _seat_states(
+    seated: Mapping[int, Guest], last_bets: Iterable[Bet], shoe_net: Mapping[int, Decimal]
+) -> list[SeatState]:
+    by_seat: dict[int, list[Bet]] = defaultdict(list)
+    for bet in sorted(last_bets, key=lambda bet: (bet.seat, bet.pk)):
+        by_seat[bet.seat].append(bet)
+    return [
+        SeatState(
+            seat=seat,
+            guest=seated.get(seat),
+            last_bets=by_seat.get(seat, []),
+            shoe_net=shoe_net.get(seated[seat].pk, ZERO) if seat in seated else ZERO,
+        )
+        for seat in SEATS
+    ]
 
 
 def events_for_list() -> QuerySet[Event]:

@@ -23,6 +23,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import (
     PROTECT,
     Count,
+    IntegerField,
     Max,
     OuterRef,
     ProtectedError,
@@ -30,11 +31,13 @@ from django.db.models import (
     QuerySet,
     Subquery,
     Sum,
+    Value,
 )
 from django.db.models.fields.reverse_related import ForeignObjectRel
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import WithAnnotations
 
 from games import services as game_services
 from games.banked import settle_coup_entry
@@ -84,6 +87,10 @@ MSG_HAND_TAKEN = _(
 )
 MSG_HAND_OUT_OF_SEQUENCE = _("The next hand in this shoe is hand {next}, not {number}.")
 MSG_NOTHING_TO_UNDO = _("There is no hand to undo in this shoe.")
+MSG_UNDO_NOT_LAST = _(
+    "Hand {number} is no longer the last hand: the shoe now ends at hand {last}. Nothing was "
+    "undone — check the table and undo again if need be."
+)
 MSG_REASON_REQUIRED = _("Say why the hand is being corrected.")
 MSG_NOTHING_CHANGED = _("Nothing to correct: the cards, result and bets are as recorded.")
 MSG_KEY_OTHER_SHOE = _("This submission belongs to another shoe.")
@@ -882,7 +889,6 @@ def _taken(shoe: Shoe, number: int) -> HandTaken:
     )
 
 
-@transaction.atomic
 def hand_record(
     *,
     shoe: Shoe,
@@ -892,6 +898,38 @@ def hand_record(
     idempotency_key: uuid.UUID | None = None,
     seen_seating: Mapping[int, int] | None = None,
 ) -> Hand:
+    """Record the next hand of an open shoe with its bets, settled (see :func:`record_hand`)."""
+    recorded = record_hand(
+        shoe=shoe,
+        number=number,
+        entry=entry,
+        by=by,
+        idempotency_key=idempotency_key,
+        seen_seating=seen_seating,
+    )
+    return recorded.hand
+
+
+@dataclass(frozen=True)
+class RecordedHand:
+    """A hand just recorded, with what recording it read and wrote: its bets and who sat where
+    (both ``None`` when the hand was recorded before, by a repeated submission)."""
+
+    hand: Hand
+    bets: list[Bet] | None
+    seated: dict[int, Guest] | None
+
+
+@transaction.atomic
+def record_hand(
+    *,
+    shoe: Shoe,
+    number: int,
+    entry: HandEntry,
+    by: Actor,
+    idempotency_key: uuid.UUID | None = None,
+    seen_seating: Mapping[int, int] | None = None,
+) -> RecordedHand:
     """Record the next hand of an open shoe with its bets, settled.
 
     A submission repeated with the same ``idempotency_key`` (a double tap, a retry after a
@@ -899,25 +937,15 @@ def hand_record(
     ``seen_seating`` (seat → guest id) is who the person entering the bets saw in each seat: if
     a seat with a bet has someone else in it now, nothing is recorded (:class:`SeatingChanged`).
     """
-    # The shoe and its event, locked; then, in a statement of its own, its last hand's number
-    # and the hand already recorded under this key, if any. Not one statement: PostgreSQL reads
-    # a locking statement's subqueries as they stood before it waited for the lock, so a racing
-    # device's hand, committed meanwhile, would go unseen.
-    shoe = Shoe.objects.select_for_update().select_related("event").get(pk=shoe.pk)
-    last = Hand.objects.filter(shoe=OuterRef("pk")).order_by("-number").values("number")[:1]
-    repeat = Hand.objects.filter(idempotency_key=idempotency_key).values("pk")[:1]
-    keyed = {"repeat_id": Subquery(repeat)} if idempotency_key is not None else {}
-    now = Shoe.objects.filter(pk=shoe.pk).annotate(last_number=Subquery(last), **keyed)
-    state = now.values("last_number", *keyed).get()
-    last_number: int = state["last_number"] or 0
-    if (repeat_id := state.get("repeat_id")) is not None:
+    shoe, last_number, repeat_id = _locked_shoe(shoe, idempotency_key)
+    if repeat_id is not None:
         existing = Hand.objects.get(pk=repeat_id)
         if existing.shoe_id != shoe.pk:
             raise ValidationError({NON_FIELD_ERRORS: MSG_KEY_OTHER_SHOE})
         if existing.entry_digest not in ("", entry.digest()):
             reused = MSG_KEY_REUSED.format(number=existing.number)
             raise ValidationError({NON_FIELD_ERRORS: reused})
-        return existing
+        return RecordedHand(existing, bets=None, seated=None)
     check_shoe_open(shoe)
     if number != last_number + 1:
         raise _taken(shoe, number)
@@ -946,7 +974,31 @@ def hand_record(
     results_add(event=shoe.event, bets=settled)
     after = hand_snapshot(hand, settled)
     _audit(AuditEntry.Action.HAND_LOGGED, shoe, hand.number, by, after=after)
-    return hand
+    return RecordedHand(hand, bets=settled, seated=seated)
+
+
+def _locked_shoe(shoe: Shoe, idempotency_key: uuid.UUID | None) -> tuple[Shoe, int, int | None]:
+    """The shoe locked and read afresh with its event, its last hand's number, and the hand
+    already recorded under ``idempotency_key`` if any: one statement. On PostgreSQL the lock is a
+    statement of its own before it: PostgreSQL reads a locking statement's subqueries as they
+    stood before it waited for the lock, so a racing device's hand, committed meanwhile, would
+    go unseen. SQLite's transaction began IMMEDIATE and holds the database's write lock."""
+    if connection.features.has_select_for_update:  # the shoe's row and its event's
+        list(Shoe.objects.select_for_update().filter(pk=shoe.pk).values_list("event__closed_at"))
+    last = Hand.objects.filter(shoe=OuterRef("pk")).order_by("-number").values("number")[:1]
+    repeat = Hand.objects.filter(idempotency_key=idempotency_key).values("pk")[:1]
+    no_key = Value(None, output_field=IntegerField())
+    now = Shoe.objects.select_related("event").annotate(
+        last_number=Subquery(last),
+        repeat_id=no_key if idempotency_key is None else Subquery(repeat),
+    )
+    fresh: WithAnnotations[Shoe, _ShoeNow] = now.get(pk=shoe.pk)
+    return fresh, fresh.last_number or 0, fresh.repeat_id
+
+
+class _ShoeNow(TypedDict):
+    last_number: int | None
+    repeat_id: int | None
 
 
 def _audit(
@@ -1146,12 +1198,17 @@ def _seatings_back_to(shoe: Shoe, number: int) -> None:
 
 
 @transaction.atomic
-def hand_undo(*, shoe: Shoe, by: Actor) -> HandRevision:
-    """Take back the last hand of an open shoe. What it was stays in the journal."""
+def hand_undo(*, shoe: Shoe, by: Actor, number: int | None = None) -> HandRevision:
+    """Take back the last hand of an open shoe — hand ``number``, when given: a page drawn
+    before another device logged a hand never undoes that hand. What it was stays in the
+    journal."""
     shoe = _lock_open_shoe(shoe)
     hand = shoe.hands.select_related("logged_by").order_by("-number").first()
     if hand is None:
         raise ValidationError({NON_FIELD_ERRORS: MSG_NOTHING_TO_UNDO})
+    if number is not None and hand.number != number:
+        stale = MSG_UNDO_NOT_LAST.format(number=number, last=hand.number)
+        raise ValidationError({NON_FIELD_ERRORS: stale})
     revision = HandRevision.objects.create(
         shoe=shoe,
         hand_number=hand.number,

@@ -321,7 +321,6 @@ JA = {
     "Settlement workbook (.xlsx)": "精算ブック（.xlsx）",
     "Import a scoresheet": "スコアシートを取り込む",
     "One row per bet, with a header row of these columns in any order:": "1行に1ベット。見出し行に次の列を（順不同で）置きます：",
-    "A hand without bets is one row whose seat, guest, bet and stake are empty. Nothing is imported unless every row is right.": "ベットのないハンドは、シート・ゲスト・ベット・賭け金の列を空にした1行です。すべての行が正しくない限り、何も取り込みません。",
     "My page": "マイページ",
     "Download the template (two example hands)": "テンプレートをダウンロード（2ハンドの例）",
     "Import": "取り込む",
@@ -1118,15 +1117,10 @@ JA = {
     "Choices": "選択",
     "Then": "その後",
     "Nothing is imported unless every row is right: each problem is listed with its row and column.": "すべての行が正しくない限り、何も取り込みません。問題はそれぞれ行と列を添えて表示します。",
-    "Only shoe, coup, banker, banker_seat, bank, seat, guest, stake_kind and stake are required; a column left out is blank on every row. The Coups sheet of a workbook this site exports is such a sheet.": "必須の列はshoe、coup、banker、banker_seat、bank、seat、guest、stake_kind、stakeだけです。省いた列はすべての行で空欄として扱います。このサイトが書き出すワークブックの「クー一覧」シートがこの形式です。",
     "Numbered 1, 2, 3… in the night and in each shoe. Each shoe starts a new bank.": "シューはその夜の中で、クーは各シューの中で1、2、3…と番号を振ります。シューごとに新しいバンクで始まります。",
     "Who holds the bank, from which seat, and the bank on the table before the coup: a bank kept plays on with all it holds, a lost bank passes to the seat on the right.": "バンクを持つ人、その席、クー前にテーブルにあるバンクの額。続けたバンクは持っている全額で続き、負けたバンクは右隣の席へ移ります。",
     "A guest sharing the bank with an equal stake (banco double); blank otherwise.": "同額を出してバンクを共有するゲスト（バンコ・ドゥーブル）。いなければ空欄。",
-    "A ponte's stake. Chemin de fer: ordinary (or blank), banco_solo, banco_a_deux, avec_la_table or suivi. Baccara banque: tableau_1 or tableau_2.": "ポントの賭け。シュマン・ド・フェール：ordinary（または空欄）、banco_solo、banco_a_deux、avec_la_table、suivi。バカラ・バンク：tableau_1 または tableau_2。",
-    "The ponte's cards (in Baccara banque, tableau 1's) and the banker's, in the order dealt; or only the result: P, B or T (égalité).": "ポントのカード（バカラ・バンクではタブロー1のもの）とバンカーのカードを配った順に。または結果だけ：P・B・T（エガリテ）。",
     "Baccara banque's second tableau: its cards or its result, and its ponte's choice.": "バカラ・バンクの2つ目のタブロー：カードまたは結果と、そのポントの選択。",
-    "The choice taken, draw or stand, only where the rules leave one, and only with the cards.": "選んだほう（draw または stand）。ルール上選べる場面で、カードがあるときだけ入力します。",
-    "What the banker did after the coup: keep, suite, pass or retire (Baccara banque: keep or retire). Blank: he keeps a bank that won or tied and passes one that lost. Money taken out while keeping the bank is refused; giving it up, he takes all it holds.": "クーの後のバンカーの動き：keep、suite、pass、retire（バカラ・バンクはkeepかretire）。空欄なら、勝ちか引き分けのバンクは続け、負けたバンクは渡します。バンクを続けながらお金を引き出すことはできません。手放すときはバンクの全額を受け取ります。",
     "Chemin de fer: who took the suite, from which seat, and for how much (blank: the bank as it stands; another amount: the highest bid). All three blank: nobody took it, and it goes to the next in turn at the minimum banco.": "シュマン・ド・フェール：スイートを引き受けた人、その席、金額（空欄ならその時点のバンクの額、別の額なら最高入札額）。3つとも空欄なら引き受け手はなく、次の順番の人に最低バンコで渡ります。",
     "A guest sits in a seat from the first coup that names them there (as banker, co-banker, ponte or suite taker) to the last.": "ゲストは、その席で（バンカー・共同バンカー・ポント・スイートの引受人として）名前が出た最初のクーから最後のクーまで、その席に座っているものとします。",
     "For Chemin de fer and Baccara banque: the house's cut and how the night settles (the table minimum is the minimum banco). Punto Banco reads none of them.": "シュマン・ド・フェールとバカラ・バンク用：ハウスの取り分と夜の精算方法（テーブル最低額が最低バンコになります）。プント・バンコではどれも使いません。",
@@ -1244,6 +1238,7 @@ JA = {
     "Newer": "新しい方へ",
     "Older": "古い方へ",
     "Page %(page)s of %(pages)s": "%(pages)sページ中%(page)sページ目",
+    "Hand {number} is no longer the last hand: the shoe now ends at hand {last}. Nothing was undone — check the table and undo again if need be.": "ハンド{number}はもう最後のハンドではありません。このシューは今ハンド{last}までです。何も取り消していません。テーブルを確かめ、必要ならもう一度取り消してください。",
 }
 
 JA_PLURAL = {

@@ -70,6 +70,8 @@ MIDDLEWARE = [
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    "shoebook.roles.RolesBackend",
+    # Only for sessions begun before RolesBackend: a session names the backend that logged it in.
     "django.contrib.auth.backends.ModelBackend",
 ]
 # Password guessing: five wrong passwords for one username from one address lock that pair out for

@@ -70,3 +70,28 @@ def test_a_logged_in_stranger_sees_none_of_it(client, outsider, shoe):
     assert client.get(table_url(shoe)).status_code == 403
     assert client.get(reverse("ledger:event_list")).status_code == 403
     assert save(client, shoe, result="tie").status_code == 403
+
+
+def test_who_is_asking_and_their_roles_are_one_query_and_read_afresh_each_request(
+    client, host, dealer, shoe, django_assert_num_queries
+):
+    from django.contrib.auth.models import Group
+
+    from shoebook.roles import DEALERS, HOSTS, RolesBackend, is_host, is_table_staff
+
+    backend = RolesBackend()
+    with django_assert_num_queries(1):
+        user = backend.get_user(host.pk)
+        assert is_host(user) and is_table_staff(user)
+    with django_assert_num_queries(1):
+        user = backend.get_user(dealer.pk)
+        assert not is_host(user) and is_table_staff(user)
+    client.force_login(host)
+    assert client.get(table_url(shoe)).status_code == 200
+    host.groups.remove(Group.objects.get(name=HOSTS))  # taken away between two requests
+    host.groups.add(Group.objects.get(name=DEALERS))
+    assert client.get(reverse("ledger:guest_list")).status_code == 403
+    host.is_active = False
+    host.save()
+    assert backend.get_user(host.pk) is None
+    assert client.get(table_url(shoe)).status_code == 302  # logged out

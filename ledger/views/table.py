@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import cast
 from urllib.parse import urlencode
 
@@ -54,7 +54,9 @@ from ledger.selectors import (
     hand_index,
     seating_of,
     shoe_open_things,
+    shoe_so_far,
     table_state,
+    table_state_after,
 )
 from ledger.services import HandSnapshot
 from shoebook.converters import id_or_none
@@ -96,6 +98,7 @@ MSG_REFILL_STALE = gettext_lazy(
 )
 MSG_SHOE_CLOSED = gettext_lazy("Shoe {number} closed.")
 MSG_SHOE_REOPENED = gettext_lazy("Shoe {number} is open again.")
+HAND_ID_MARK = 987654321  # a hand id no address contains otherwise (see hand_link)
 STAKE_TEXT_LENGTH = 20  # what a link may put in a stake box (the pipeline reads it on saving)
 
 
@@ -116,12 +119,10 @@ def _render_table(
     saved_number: int | None = None,
     refill: HandRevision | None = None,
     typed: Mapping[str, str] | None = None,
-    built: HandForm | CoupForm | None = None,
 ) -> HttpResponse:
     """The table page (the ``#table`` partial for htmx). ``refill``: an undo whose hand goes
     back into the entry, to fix and save again; ``typed``: stake boxes filled in as if typed
-    (by name), to be checked when the hand is saved; ``built``: the entry just saved, whose
-    fields the next hand's entry takes over (a form is built once a request). A guest-banked
+    (by name), to be checked when the hand is saved. A guest-banked
     game's table takes a coup instead of Punto Banco's bets (:func:`_coup_context`)."""
     state = table_state(shoe)
     if state.event.is_guest_banked:
@@ -135,18 +136,10 @@ def _render_table(
             repeat=repeat,
             refill=refill,
             typed=typed,
-            built=built if isinstance(built, HandForm) else None,
         )
     notice = undone or notice
     seat_of = {seat.guest.pk: seat.seat for seat in state.seats if seat.guest is not None}
-    seated = [seat.guest for seat in state.seats if seat.guest is not None]
-    over_limit = seated_over_limit(state.event, seated)
-    context |= {
-        "over_limit": [
-            {"guest": guest, "seat": seat_of[guest.pk], "balance": balance}
-            for guest, balance in sorted(over_limit, key=lambda item: seat_of[item[0].pk])
-        ],
-        "over_limit_ids": {guest.pk for guest, _balance in over_limit},
+    context |= _over_limit_context(state) | {
         "state": state,
         "pick_seat": free_seat(state.seats, after=seated_at),
         "seat_guests": [(guest, seat_of.get(guest.pk)) for guest in state.guests],
@@ -155,11 +148,38 @@ def _render_table(
         "refusal": refusal,
         "seating_open": seating_open or not state.seating,
         "can_host": is_host(request.user),
-        "board": scoreboard(shoe, link=hand_link),
-        "hand_index": hand_index(shoe.pk),
+        **_board_context(shoe),
     }
     template = "ledger/_table.html" if request.htmx else "ledger/shoe_table.html"
     return render(request, template, context)
+
+
+def _over_limit_context(state: TableState) -> dict[str, object]:
+    """The seated guests past their credit limit, in seat order."""
+    seat_of = {seat.guest.pk: seat.seat for seat in state.seats if seat.guest is not None}
+    over_limit = seated_over_limit(state.event, [seat.guest for seat in state.seats if seat.guest])
+    return {
+        "over_limit": [
+            {"guest": guest, "seat": seat_of[guest.pk], "balance": balance}
+            for guest, balance in sorted(over_limit, key=lambda item: seat_of[item[0].pk])
+        ],
+        "over_limit_ids": {guest.pk for guest, _balance in over_limit},
+    }
+
+
+def _board_context(shoe: Shoe) -> dict[str, object]:
+    """The scoreboard and the index of every hand: what grows with the shoe."""
+    return {"board": scoreboard(shoe, link=hand_link()), "hand_index": hand_index(shoe.pk)}
+
+
+def _table_board(request: AuthenticatedHttpRequest, shoe: Shoe) -> HttpResponse:
+    """What a save's answer leaves out, asked for by the page's script right after: the
+    scoreboard, the latest hands and the index of every hand."""
+    context = _board_context(shoe) | {
+        "recent": shoe_so_far(shoe),
+        "can_host": is_host(request.user),
+    }
+    return render(request, "ledger/_table_board.html", context)
 
 
 def _coup_context(
@@ -203,7 +223,6 @@ def _bets_context(
     repeat: bool,
     refill: HandRevision | None,
     typed: Mapping[str, str] | None,
-    built: HandForm | None = None,
 ) -> tuple[dict[str, object], str]:
     """Punto Banco's entry: a stake box per seat and bet, the card keypad, the result; and
     what an undo that put its hand back in the entry says."""
@@ -220,7 +239,6 @@ def _bets_context(
             bet_types=bet_types,
             seating=state.seating,
             stakes=stakes,
-            built=built,
         )
         form.initial.update(
             (name, text[:STAKE_TEXT_LENGTH])
@@ -240,10 +258,7 @@ def _bets_context(
         "ranks": RANKS,
         "keypad": keypad_rules(state.event.decks),
         # Repeat fills these in the page at once: a tap made meanwhile is never swapped away.
-        "repeat_stakes": {
-            stake_field_name(seat, bet): stake_text(amount)
-            for (seat, bet), amount in state.repeat_stakes().items()
-        },
+        "repeat_stakes": _repeat_stakes(state),
         "deal": deal_panel(
             state.shoe,
             player_text=form["player_cards"].value() or "",
@@ -293,6 +308,8 @@ def shoe_table(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse:
     hand back into the entry while it is still the next hand of this shoe; ``?stake_3_banker=10``
     fills that stake box as if typed (a tournament's mandatory minimum, without JavaScript)."""
     shoe = _get_shoe(shoe_id)
+    if request.GET.get("part") == "board":
+        return _table_board(request, shoe)
     if "refill" in request.GET:
         revision = get_object_or_404(
             HandRevision,
@@ -323,7 +340,6 @@ def _after_write(
     *,
     seated_at: int | None = None,
     saved_number: int | None = None,
-    built: HandForm | CoupForm | None = None,
 ) -> HttpResponse:
     if request.htmx:
         response = _render_table(
@@ -333,7 +349,6 @@ def _after_write(
             seating_open=seated_at is not None,
             seated_at=seated_at,
             saved_number=saved_number,
-            built=built,
         )
         if saved_number is not None:
             # What the page's outbox reads to know the hand is recorded (a refusal has none).
@@ -352,7 +367,7 @@ def hand_record(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse
     form = _entry_form(shoe, request.POST)
     if form.is_valid():
         try:
-            hand = services.hand_record(
+            recorded = services.record_hand(
                 shoe=shoe,
                 number=form.cleaned_data["number"],
                 idempotency_key=form.cleaned_data["idempotency_key"],
@@ -369,9 +384,50 @@ def hand_record(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse
         except ValidationError as error:
             form.show_problems(error)
         else:
-            notice = _hand_notice(hand)
-            return _after_write(request, shoe, notice, saved_number=hand.number, built=form)
+            hand, notice = recorded.hand, _hand_notice(recorded.hand)
+            if request.htmx and _answers_with_changes(shoe.event):
+                return _saved_reply(request, shoe, recorded, notice)
+            return _after_write(request, shoe, notice, saved_number=hand.number)
     return _render_table(request, shoe, form)
+
+
+def _answers_with_changes(event: Event) -> bool:
+    """Whether the page's script takes a save's answer as the parts the hand changed: a
+    house-banked night's table does (a tournament's and a guest-banked game's redraw whole)."""
+    return event.kind == Event.Kind.CASH and not event.is_guest_banked
+
+
+def _saved_reply(
+    request: AuthenticatedHttpRequest, shoe: Shoe, recorded: services.RecordedHand, notice: str
+) -> HttpResponse:
+    """A saved hand's answer to the table's script: only what the hand changed — the seats'
+    results, the last hand, the reminders, the next hand's number and what Repeat
+    fills in, the undo button — each part with the id of the part of the page it replaces. The
+    entry moves on to the next hand in the page; the scoreboard, the latest hands and the index
+    of every hand follow in a request of their own (``?part=board``)."""
+    hand, bets, seated = recorded.hand, recorded.bets, recorded.seated
+    if bets is None or seated is None:  # a repeated submission: the table read afresh
+        state = table_state(shoe)
+    else:
+        state = table_state_after(shoe, hand, bets, seated)
+    context = _over_limit_context(state) | {
+        "state": state,
+        "notice": notice,
+        "saved_number": hand.number,
+        "can_host": is_host(request.user),
+        "repeat_stakes": _repeat_stakes(state),
+    }
+    response = render(request, "ledger/_hand_saved.html", context)
+    response["Shoebook-Hand-Saved"] = str(hand.number)
+    response["Shoebook-Table-Part"] = "saved"
+    return response
+
+
+def _repeat_stakes(state: TableState) -> dict[str, str]:
+    return {
+        stake_field_name(seat, bet): stake_text(amount)
+        for (seat, bet), amount in state.repeat_stakes().items()
+    }
 
 
 def _entry_form(shoe: Shoe, data: QueryDict) -> HandForm | CoupForm:
@@ -397,6 +453,11 @@ def _redrawn(
     redrawn = _entry_form(shoe, data)
     redrawn.is_valid()
     return redrawn
+
+
+def read_hand_number(text: str) -> int | None:
+    """The hand number a form posted, or ``None`` when it is missing or not one."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 6 else None
 
 
 def _hand_notice(hand: Hand) -> str:
@@ -457,8 +518,9 @@ def hand_undo(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse:
     """Take back the last hand and put its cards and bets back into the entry: with htmx in
     the page it answers; without, through ``?refill=`` on the table it redirects to."""
     shoe = _get_shoe(shoe_id)
+    number = read_hand_number(request.POST.get("number", ""))
     try:
-        revision = services.hand_undo(shoe=shoe, by=request.user)
+        revision = services.hand_undo(shoe=shoe, by=request.user, number=number)
     except ValidationError as error:
         return _table_refusal(request, shoe, " ".join(error.messages))
     if request.htmx:
@@ -595,5 +657,7 @@ def keypad_rules(decks: int) -> dict[str, object]:
     }
 
 
-def hand_link(hand_id: int) -> str:
-    return reverse("ledger:hand_detail", args=[hand_id])
+def hand_link() -> Callable[[int], str]:
+    """Hand id → its page's address, reversed once for a whole scoreboard."""
+    pattern = reverse("ledger:hand_detail", args=[HAND_ID_MARK]).replace(str(HAND_ID_MARK), "{}")
+    return pattern.format

@@ -5,7 +5,9 @@
 // - chips go to the stake box last chosen, which stays chosen across saves;
 // - keyboard shortcuts work everywhere, and letters never land in a stake box;
 // - a hand saved without a connection waits on this device (the outbox) and is sent, in order,
-//   with its idempotency key, when the connection returns.
+//   with its idempotency key, when the connection returns;
+// - a save is answered with only what the hand changed, put in place part by part, while the
+//   entry moves on here; the scoreboard and the latest hands follow in a request of their own.
 (function () {
   "use strict";
 
@@ -422,8 +424,9 @@
         const html = await response.text();
         if (response.headers.get("Shoebook-Hand-Saved")) {
           keep(rest);
+          if (isSavedPart(response)) applySaved(html, false);
+          else if (!rest.length && entryIsEmpty()) swapTable(html);
           say(fill(texts().sent, { number: item.number }));
-          if (!rest.length && entryIsEmpty()) swapTable(html);
           continue;
         }
         keep(rest); // refused: the page shows why, with the hand back in the entry
@@ -461,7 +464,12 @@
         if (response.status === 403) return Promise.reject(new Error("login"));
         if (!response.ok) return Promise.reject(new TypeError("server"));
         return response.text().then((html) => {
-          swapTable(html);
+          if (isSavedPart(response)) {
+            applySaved(html, true);
+            save.disabled = false;
+          } else {
+            swapTable(html);
+          }
           window.shoebookLastSave = performance.now() - started;
         });
       })
@@ -473,6 +481,56 @@
   });
 
   // --- the page after each change -------------------------------------------------------------
+
+  const isSavedPart = (response) => response.headers.get("Shoebook-Table-Part") === "saved";
+
+  // Each part of a reply takes the place of the part of the page with the same id.
+  function replaceParts(html) {
+    const reply = document.createElement("template");
+    reply.innerHTML = html.trim();
+    for (const part of [...reply.content.children].filter((element) => element.id)) {
+      const current = document.getElementById(part.id);
+      if (!current) continue;
+      current.replaceWith(part);
+      if (window.htmx) window.htmx.process(part);
+    }
+    return reply.content;
+  }
+
+  // A saved hand's answer holds only what the hand changed; with ``moveOn`` (the hand just
+  // sent from the entry) the entry moves on to the next hand. The scoreboard and the index
+  // of every hand follow.
+  function applySaved(html, moveOn) {
+    const rest = replaceParts(html);
+    const saved = rest.querySelector("[data-saved-hand]");
+    const page = table();
+    if (!saved || !page) return;
+    page.dataset.savedHand = saved.dataset.savedHand;
+    page.dataset.nextHand = saved.dataset.nextHand;
+    if (moveOn) {
+      clearProblems();
+      nextHandHere(Number(saved.dataset.nextHand));
+      say(saved.textContent);
+    }
+    refreshBoard();
+  }
+
+  function clearProblems() {
+    const page = table();
+    page.querySelectorAll("#hand-form .errorlist, :scope > .refusal").forEach((line) => line.remove());
+    page.querySelectorAll("#hand-form [aria-invalid]").forEach((box) => box.removeAttribute("aria-invalid"));
+  }
+
+  let boardAsked = 0;
+  function refreshBoard() {
+    const url = table() && table().dataset.boardUrl;
+    if (!url) return;
+    const number = ++boardAsked;
+    fetch(url, { headers: { "HX-Request": "true" } })
+      .then((response) => (response.ok ? response.text() : Promise.reject(response.status)))
+      .then((html) => { if (number === boardAsked) replaceParts(html); })
+      .catch(() => {}); // offline: the board catches up with the next save
+  }
 
   function swapTable(html) {
     const reply = document.createElement("template");

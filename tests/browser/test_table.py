@@ -296,3 +296,38 @@ def test_the_table_display_screenshot_shows_each_new_hand(browser, host, night, 
     after = page.screenshot()
     assert after != before
     page.context.close()
+
+
+def test_a_save_updates_the_page_in_place_and_the_board_follows(phone, host, full_table, record):
+    base_url, shoe = full_table
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 10)])
+    open_table(phone, base_url, shoe, host)
+    slow_network(phone, 300)
+    phone.tap("input[name=stake_2_banker]")
+    phone.tap("button.chip[data-chip='10']")
+    phone.tap("button.save")  # no result: refused, the problem beside the entry
+    phone.locator("#hand-form .errorlist").first.wait_for()
+    phone.locator(".outcome-banker").tap()
+    phone.tap("button.save")
+    phone.get_by_text("Hand 2 saved: Banker wins.").wait_for()
+    # The entry moved on in the page: the problem gone, the boxes empty, the next hand.
+    assert phone.locator("#hand-form .errorlist").count() == 0
+    assert phone.text_content("[data-hand-number]") == "3"
+    assert phone.input_value("input[name=stake_2_banker]") == ""
+    assert phone.input_value("input[name=number]") == "3"
+    assert phone.text_content("[data-seat-result='2']") == "+9.50"
+    assert phone.text_content("#table-undo button") == "Undo hand 2"
+    # The board, asked for after the answer: the scoreboard and the latest hands.
+    expect(phone.locator(".scoreboard .stats")).to_contain_text("2 hands")
+    expect(phone.locator("#table-recent tbody tr")).to_have_count(2)
+    phone.tap("input[name=stake_3_player]")
+    phone.tap("button.chip[data-chip='10']")
+    phone.locator(".outcome-player").tap()
+    phone.tap("button.save")
+    phone.get_by_text("Hand 3 saved: Player wins.").wait_for()
+    assert list(Hand.objects.filter(shoe=shoe).values_list("number", "winner")) == [
+        (1, "player"),
+        (2, "banker"),
+        (3, "player"),
+    ]
+    expect(phone.locator(".scoreboard .stats")).to_contain_text("3 hands")

@@ -135,7 +135,9 @@ def test_the_host_logs_a_night_from_event_to_close(client, host):
     page = text(response)
     assert "Hand 1 saved: Player wins 6–0." in page
     assert 'data-seat-result="1">+100<' in page and 'data-seat-result="2">−50<' in page
-    assert "<strong data-hand-number>2</strong>" in page  # moves on to the next hand
+    assert 'data-next-hand="2"' in page  # the page's entry moves on to the next hand
+    table = text(client.get(reverse("ledger:shoe_table", args=[shoe.pk])))
+    assert "<strong data-hand-number>2</strong>" in table
 
     response = save(client, shoe, result="tie", stake_1_player="100", stake_2_banker="30")
     page = text(response)
