@@ -25,6 +25,10 @@ def main() -> None:
             return super().fetch_command(subcommand)
 
     Utility(sys.argv).execute()
+    if not gc.isenabled():
+        # `version` and `help` fetch no command: set start-up's objects aside all the same, or the
+        # collection at exit scans them all.
+        gc.freeze()
 
 
 if __name__ == "__main__":
