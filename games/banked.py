@@ -25,7 +25,6 @@ from games.coup_banque import holders, settle_banque, tableau_halves
 from games.coup_chemin import settle_chemin
 from games.coup_terms import (
     LARGEST_AMOUNT,
-    MOVE_LABELS,
     MOVES,
     MSG_BANK_STANDS_AT,
     MSG_CARDS_TYPED_ONLY,
@@ -54,7 +53,6 @@ from games.coup_terms import (
     TABLEAU_BETS,
     BankRules,
     CoupTerms,
-    Game,
     NextMove,
     PreviousCoup,
     Reading,
@@ -69,6 +67,7 @@ from games.entry import (
     Problem,
     SettledHand,
 )
+from games.kinds import MOVE_LABELS, Game
 from games.messages import RuleError
 
 __all__ = [

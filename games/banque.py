@@ -78,6 +78,7 @@ from games.chemin_bank import (
     seat_to_the_right,
     shares,
 )
+from games.kinds import BancoKind
 from games.messages import Label, gettext_noop
 from games.payouts import ZERO, round_money
 from games.rules import MSG_NATURAL, MSG_TOO_FEW, MSG_TOO_MANY, Hand, Outcome, Winner, check_copies
@@ -306,11 +307,6 @@ def deal_banque(
 
 
 # --- money --------------------------------------------------------------------------------------
-
-
-class BancoKind(StrEnum):
-    LIMITEE = "limitee"  # stakes on both tableaux together at most the bank
-    OUVERTE = "ouverte"  # any stakes; the holder answers beyond the bank
 
 
 class BanqueTaxeKind(StrEnum):

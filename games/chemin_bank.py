@@ -45,7 +45,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 
-from games.messages import Label, RuleError, gettext_noop, whole_cents
+from games.kinds import CoverKind, SuiteWay
+from games.messages import RuleError, gettext_noop, whole_cents
 from games.payouts import MAX_COMMISSION, ZERO, round_money
 from games.rules import Winner
 
@@ -179,31 +180,6 @@ def shares(bank: Bank, amount: Decimal) -> tuple[Decimal, Decimal]:
 
 
 # --- covers ------------------------------------------------------------------------------------
-
-
-class CoverKind(StrEnum):
-    SUIVI = "suivi"  # banco again by the ponte who lost the last one: first of all
-    BANCO_SOLO = "banco_solo"  # the whole bank, alone
-    BANCO_A_DEUX = "banco_a_deux"  # the whole bank, two pontes together
-    AVEC_LA_TABLE = "avec_la_table"  # half the bank; the table covers up to the other half
-    ORDINARY = "ordinary"  # a stake in seat order
-
-    @property
-    def is_banco(self) -> bool:
-        return self is not CoverKind.ORDINARY
-
-    @property
-    def label(self) -> Label:
-        return Label(_COVER_LABELS[self])
-
-
-_COVER_LABELS = {
-    CoverKind.SUIVI: gettext_noop("Suivi"),
-    CoverKind.BANCO_SOLO: gettext_noop("Banco solo"),
-    CoverKind.BANCO_A_DEUX: gettext_noop("Banco à deux"),
-    CoverKind.AVEC_LA_TABLE: gettext_noop("Banco avec la table"),
-    CoverKind.ORDINARY: gettext_noop("Cover"),
-}
 
 
 @dataclass(frozen=True)
@@ -520,15 +496,6 @@ def settle_coup(
 # --- the bank's next holder --------------------------------------------------------------------
 
 
-class BankerMove(StrEnum):
-    """What the banker does after a coup, for the ledger to keep."""
-
-    KEEP = "keep"  # he won (or égalité) and plays on with all that is on the table
-    SUITE = "suite"  # he won (or égalité) and gives the bank up: offered round the table
-    PASS = "pass"  # the bank lost: the shoe passes to the right
-    RETIRE = "retire"  # the game ends (the shoe is done): he takes what is on the table
-
-
 def bank_kept(money: CoupMoney, *, taken: Decimal = ZERO) -> Bank:
     """The bank after its holder keeps it: everything on the table plays on, nothing comes out."""
     if money.bank_after == 0:
@@ -558,12 +525,6 @@ def seat_after_loss(money: CoupMoney, rotation_seat: int, seats: Iterable[int]) 
     if money.bank_after != 0:
         raise BankError(MSG_BANK_KEPT)
     return seat_to_the_right(rotation_seat, seats)
-
-
-class SuiteWay(StrEnum):
-    TAKEN = "taken"  # a guest took it at the current amount
-    AUCTIONED = "auctioned"  # the highest bid
-    NEXT_IN_TURN = "next_in_turn"  # nobody bid: the next in turn, at the minimum banco
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,6 @@ from games.chemin_bank import (
     MSG_CO_BANKER_AGAINST_HIMSELF,
     MSG_NO_MONEY_OUT,
     Bank,
-    BankerMove,
     BankError,
     Cover,
 )
@@ -56,6 +55,7 @@ from games.entry import (
     SettledBet,
     SettledHand,
 )
+from games.kinds import BankerMove
 from games.messages import RuleError, Typed, plain
 from games.payouts import ZERO, BetResult
 from games.rules import Outcome

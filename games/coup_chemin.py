@@ -15,11 +15,9 @@ from games.chemin_bank import (
     MSG_NO_MONEY_OUT,
     MSG_SUITE_AFTER_LOSS,
     Bank,
-    BankerMove,
     BankError,
     CoupMoney,
     Cover,
-    CoverKind,
     covers_accepted,
     seat_order,
     settle_coup,
@@ -63,6 +61,7 @@ from games.entry import (
     SettledBet,
     SettledHand,
 )
+from games.kinds import BankerMove, CoverKind
 from games.messages import RuleError, Typed, plain
 from games.payouts import ZERO, BankedBet, BetResult
 from games.rules import Outcome

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from enum import StrEnum
 
 from games.banque import (
     BanqueTaxe,
@@ -24,10 +23,8 @@ from games.chemin_bank import (
     MSG_CO_BANKER_IS_BANKER,
     MSG_NO_MONEY_OUT,
     Bank,
-    BankerMove,
     BankError,
     BankResult,
-    SuiteWay,
     Taxe,
     seat_to_the_right,
     shares,
@@ -46,30 +43,10 @@ from games.entry import (
     read_result,
     read_seat,
 )
-from games.messages import Label, RuleError, Typed, gettext_noop, plain, whole_cents
+from games.kinds import MOVE_LABELS, BankerMove, Game, SuiteWay
+from games.messages import RuleError, Typed, gettext_noop, plain, whole_cents
 from games.payouts import ZERO, BankedBet, BetResult
 from games.rules import Outcome, Winner
-
-
-class Game(StrEnum):
-    PUNTO_BANCO = "punto_banco"
-    CHEMIN_DE_FER = "chemin_de_fer"
-    BACCARA_BANQUE = "baccara_banque"
-
-    @property
-    def label(self) -> Label:
-        return Label(_GAME_LABELS[self])
-
-    @property
-    def guest_banked(self) -> bool:
-        return self is not Game.PUNTO_BANCO
-
-
-_GAME_LABELS = {
-    Game.PUNTO_BANCO: gettext_noop("Punto Banco"),
-    Game.CHEMIN_DE_FER: gettext_noop("Chemin de fer"),
-    Game.BACCARA_BANQUE: gettext_noop("Baccara banque"),
-}
 
 MSG_NOT_GUEST_BANKED = gettext_noop("Punto Banco has no banker among the guests: no coup here.")
 MSG_COUP_MISSING = gettext_noop("Say who holds the bank and how much it is.")
@@ -123,12 +100,6 @@ LARGEST_AMOUNT = Decimal("99999999999.99")
 MOVES = {
     Game.CHEMIN_DE_FER: (BankerMove.KEEP, BankerMove.SUITE, BankerMove.PASS, BankerMove.RETIRE),
     Game.BACCARA_BANQUE: (BankerMove.KEEP, BankerMove.RETIRE),
-}
-MOVE_LABELS = {
-    BankerMove.KEEP: Label(gettext_noop("Keeps the bank")),
-    BankerMove.SUITE: Label(gettext_noop("Suite")),
-    BankerMove.PASS: Label(gettext_noop("Passes the bank")),
-    BankerMove.RETIRE: Label(gettext_noop("Retires")),
 }
 TABLEAU_BETS = (BankedBet.TABLEAU_1, BankedBet.TABLEAU_2)
 

@@ -19,7 +19,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from games.cards import Card, CardError, format_cards, parse_card, parse_cards
-from games.chemin_bank import CoverKind
+from games.kinds import SEATS, CoverKind
 from games.messages import (
     Label,
     RuleError,
@@ -55,8 +55,6 @@ from games.rules import (
 
 if TYPE_CHECKING:
     from games.banked import CoupTerms, SettledCoup
-
-SEATS = range(1, 8)
 
 
 class Field(StrEnum):

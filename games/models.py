@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator
@@ -11,16 +12,17 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.banked import BankRules, Game
-from games.banque import BancoKind, BanqueTaxe, BanqueTaxeKind
 from games.cards import MAX_DECKS, MIN_DECKS, Card, parse_cards
-from games.chemin_bank import Taxe, TaxeKind
 from games.chips import MAX_CHIPS, MoneyField
-from games.entry import TableRules
+from games.kinds import BancoKind, Game
 from games.messages import Translate, gettext_noop, render, untranslated
 from games.payouts import RuleSet
 from games.rules import Hand as DealtHand
 from games.rules import Outcome, Winner
+
+if TYPE_CHECKING:
+    from games.banked import BankRules
+    from games.entry import TableRules
 
 
 def standard_rules() -> dict[str, object]:
@@ -203,6 +205,10 @@ class Event(models.Model):
     @property
     def table_rules(self) -> TableRules:
         """What the rules core needs to check a hand of this event."""
+        # Imported here, like the bank's rules below: loading the models (every command, every
+        # worker's start) need not build the pipeline's dataclasses.
+        from games.entry import TableRules
+
         return TableRules(
             self.rule_set, self.decks, self.table_min, self.table_max, unit=self.bet_unit
         )
@@ -235,6 +241,10 @@ class Event(models.Model):
     @property
     def bank_rules(self) -> BankRules:
         """What the rules core needs to check a coup of this event's guest-banked game."""
+        from games.banked import BankRules
+        from games.banque import BanqueTaxe, BanqueTaxeKind
+        from games.chemin_bank import Taxe, TaxeKind
+
         taxe = Taxe(TaxeKind.FIXED_PER_SHOE if self.taxe == self.Cut.PER_SHOE
                     else TaxeKind.PERCENT_OF_BANKER_WIN, self.taxe_rate)  # fmt: skip
         banque_kind = (

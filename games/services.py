@@ -16,7 +16,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
-from games.banked import Game
+from games.kinds import Game
 from games.messages import refused_character
 from games.models import Event, Hand, Shoe
 from games.payouts import RuleSet

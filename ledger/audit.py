@@ -14,8 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.banked import MOVE_LABELS
-from games.chemin_bank import BankerMove, CoverKind
+from games.kinds import MOVE_LABELS, BankerMove, CoverKind
 from games.models import Event
 from games.payouts import bet_label
 from ledger.models import Settlement

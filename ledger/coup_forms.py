@@ -23,13 +23,11 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.banked import (
-    MOVE_LABELS,
     MOVES,
     MSG_HELD_BY,
     MSG_PASSED_TO,
     MSG_SUITE_TO,
     CoupTerms,
-    Game,
     PreviousCoup,
     tableau_halves,
 )
@@ -37,16 +35,9 @@ from games.banque import TABLEAU, deal_banque, next_banque_step
 from games.cards import Card, CardError, parse_cards, total
 from games.chemin import BANKER, BOTH, PONTE, Choice, CoupError, Step, deal, next_step
 from games.chemin import ponte_options as chemin_ponte_options
-from games.chemin_bank import BankerMove, BankError, CoverKind, SuiteWay, seat_to_the_right
-from games.entry import (
-    SEATS,
-    BetEntry,
-    Field,
-    HandEntry,
-    Problem,
-    read_seat,
-    result_text,
-)
+from games.chemin_bank import BankError, seat_to_the_right
+from games.entry import BetEntry, Field, HandEntry, Problem, read_seat, result_text
+from games.kinds import MOVE_LABELS, SEATS, BankerMove, CoverKind, Game, SuiteWay
 from games.messages import Label, RuleError, Text
 from games.models import MAX_HAND_NUMBER
 from games.payouts import BankedBet

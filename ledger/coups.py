@@ -12,8 +12,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.banked import CoupTerms, PreviousCoup, SettledCoup, settle_coup_entry
-from games.chemin_bank import BankerMove, SuiteWay
 from games.entry import BetEntry, EntryRejected, HandEntry, SettledHand
+from games.kinds import BankerMove, SuiteWay
 from games.models import Event, Hand, Shoe
 from games.payouts import BankedBet
 from games.rules import Winner

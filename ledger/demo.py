@@ -23,7 +23,8 @@ from django.db import transaction
 
 from games import services as game_services
 from games.cards import format_cards
-from games.entry import SEATS, BetEntry, HandEntry
+from games.entry import BetEntry, HandEntry
+from games.kinds import SEATS
 from games.models import Event, Hand
 from games.payouts import STANDARD_RULES, BetType, bet_return
 from games.rules import Hand as DealtHand

@@ -26,11 +26,12 @@ from zoneinfo import ZoneInfo
 from django.db import transaction
 
 from games import services as game_services
-from games.banked import BankRules, CoupTerms, Game, PreviousCoup, settle_coup_entry
+from games.banked import BankRules, CoupTerms, PreviousCoup, settle_coup_entry
 from games.cards import Card, format_cards
 from games.chemin import Choice, Coup, Step, deal, next_step
-from games.chemin_bank import BankerMove, CoverKind, seat_order, seat_to_the_right
-from games.entry import SEATS, BetEntry, HandEntry
+from games.chemin_bank import seat_order, seat_to_the_right
+from games.entry import BetEntry, HandEntry
+from games.kinds import SEATS, BankerMove, CoverKind, Game
 from games.models import Event, Hand
 from games.payouts import STANDARD_RULES
 from games.rules import Winner

@@ -20,11 +20,11 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.banked import Game
 from games.cards import MAX_DECKS, MIN_DECKS
 from games.chips import MAX_CHIPS
-from games.entry import SEATS, BetEntry, HandEntry, Problem, TableRules, read_amount
+from games.entry import BetEntry, HandEntry, Problem, TableRules, read_amount
 from games.forms import RuleSetForm, rule_set_from_cleaned
+from games.kinds import SEATS, Game
 from games.messages import format_chips, whole_cents
 from games.models import MAX_HAND_NUMBER, MAX_HANDS_PER_SHOE, Event
 from games.payouts import BetType, NoCommission, RuleSet, SideBet

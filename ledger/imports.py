@@ -22,8 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import services as game_services
-from games.banked import BankRules, CoupTerms, Game, PreviousCoup, settle_coup_entry
-from games.banque import BancoKind
+from games.banked import BankRules, CoupTerms, PreviousCoup, settle_coup_entry
 from games.chips import to_cents
 from games.entry import (
     BetEntry,
@@ -35,6 +34,7 @@ from games.entry import (
     read_seat,
     settle_hand,
 )
+from games.kinds import BancoKind, Game
 from games.models import Event, Hand, Shoe
 from ledger.coups import coup_row
 from ledger.models import AuditEntry, Bet, Coup, EventGuest, Guest, Seating

@@ -9,11 +9,9 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.banked import MOVE_LABELS, Game
 from games.chemin import Choice
-from games.chemin_bank import CoverKind, SuiteWay
 from games.chips import MoneyField
-from games.entry import SEATS
+from games.kinds import MOVE_LABELS, SEATS, CoverKind, Game, SuiteWay
 from games.models import Event, Hand, Shoe
 from games.payouts import BankedBet, BetType
 from games.rules import Winner

@@ -33,8 +33,8 @@ from django.db.models import (
     When,
 )
 
-from games.chemin_bank import BankerMove
 from games.chips import MoneyField
+from games.kinds import BankerMove
 from games.models import Event, Hand, Shoe
 from games.payouts import BankedBet
 from ledger.models import Bet, Coup, Guest, GuestEventResult, Settlement, Transfer

@@ -15,7 +15,7 @@ from django.db.models import Count, QuerySet
 from django.http import Http404
 from django_stubs_ext import WithAnnotations
 
-from games.entry import SEATS
+from games.kinds import SEATS
 from games.models import MAX_HAND_NUMBER, Event, Hand, Shoe
 from games.payouts import BetType
 from ledger.models import Bet, Guest, HandRevision, MergedGuest, Seating

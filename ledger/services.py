@@ -44,7 +44,6 @@ from games.banked import settle_coup_entry
 from games.chips import MAX_CHIPS, to_cents
 from games.entry import (
     MSG_NO_SUCH_SEAT,
-    SEATS,
     EntryRejected,
     HandEntry,
     Problem,
@@ -53,6 +52,7 @@ from games.entry import (
     read_seat,
     settle_hand,
 )
+from games.kinds import SEATS
 from games.messages import format_chips, refused_character, whole_cents
 from games.models import MAX_HAND_NUMBER, Event, Hand, Shoe
 from games.services import check_event_open, check_shoe_open

@@ -5,6 +5,7 @@ Production (DEBUG off) refuses to start without SECRET_KEY and ALLOWED_HOSTS.
 
 from __future__ import annotations
 
+import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -18,6 +19,32 @@ from shoebook.env import env_bool, env_int, env_list, env_str
 # Django's generic classes subscriptable at run time, as django-stubs types them
 # (``admin.ModelAdmin[Guest]``, ``forms.ModelForm[Event]``): adds ``__class_getitem__`` only.
 django_stubs_ext.monkeypatch()
+
+
+class _TablesWithoutPostgres:
+    """django-tables2 imports ``django.contrib.postgres`` only to learn whether ``HStoreField``
+    exists (for its ``JSONColumn``, which no table here uses), and with it psycopg: some 80 ms of
+    every process's start, a fifth of ``manage.py baccarat_odds``. This import hook refuses that
+    one import, from that one module while it loads, so it takes its "no PostgreSQL" branch; then
+    it steps aside. The PostgreSQL backend still imports psycopg itself when ``DATABASE_URL`` names
+    a PostgreSQL database, and ``django.contrib.postgres`` stays importable.
+    """
+
+    HIDDEN = "django.contrib.postgres.fields"
+    ASKING = "django_tables2.columns.jsoncolumn"
+
+    def find_spec(self, fullname: str, path: object = None, target: object = None) -> None:
+        if fullname != self.HIDDEN:
+            return None
+        sys.meta_path.remove(self)
+        asking = sys.modules.get(self.ASKING)
+        if asking is not None and not hasattr(asking, "POSTGRES_AVAILABLE"):
+            raise ModuleNotFoundError(f"{self.HIDDEN} not wanted by {self.ASKING}", name=fullname)
+        return None
+
+
+if "django_tables2" not in sys.modules:
+    sys.meta_path.insert(0, _TablesWithoutPostgres())
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 

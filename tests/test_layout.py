@@ -27,6 +27,7 @@ RULES_CORE = (
     "coup_chemin",
     "coup_banque",
     "payouts",
+    "kinds",
     "entry",
     "messages",
     "odds",

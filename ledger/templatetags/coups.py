@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import template
 from django.utils.translation import gettext
 
-from games.chemin_bank import CoverKind
+from games.kinds import CoverKind
 from games.payouts import bet_label
 
 register = template.Library()

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET
 
 from games.banque import TABLEAU
 from games.chemin import PONTE
-from games.entry import SEATS
+from games.kinds import SEATS
 from games.models import Hand, Shoe
 from games.payouts import BetType
 from ledger import services

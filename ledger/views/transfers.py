@@ -8,8 +8,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from games.banked import Game
 from games.forms import RuleSetForm
+from games.kinds import Game
 from games.models import Event
 from ledger.exports import workbook_bytes, xlsx_response
 from ledger.forms import ScoresheetForm, ScoresheetGameForm

@@ -13,14 +13,13 @@ from games import banked
 from games.banked import (
     BankRules,
     CoupTerms,
-    Game,
     PreviousCoup,
     continuity_problem,
     holders,
     settle_coup_entry,
     tableau_halves,
 )
-from games.banque import BancoKind, BanqueTaxe, BanqueTaxeKind
+from games.banque import BanqueTaxe, BanqueTaxeKind
 from games.chemin import MSG_PONTE_MUST_DRAW
 from games.chemin_bank import (
     MSG_BANK_BELOW_MINIMUM,
@@ -31,13 +30,12 @@ from games.chemin_bank import (
     MSG_NO_MONEY_OUT,
     MSG_STAKE_EXCEEDS,
     MSG_SUIVI_NOT_ENTITLED,
-    BankerMove,
-    SuiteWay,
     Taxe,
     TaxeKind,
 )
 from games.chips import MAX_CHIPS
 from games.entry import MSG_EMPTY_SEAT, MSG_NO_RESULT, BetEntry, EntryRejected, Field, HandEntry
+from games.kinds import BancoKind, BankerMove, Game, SuiteWay
 from games.payouts import BankedBet
 from games.rules import Winner
 

@@ -8,16 +8,11 @@ from decimal import Decimal
 
 import pytest
 
-from games.banked import (
-    BankRules,
-    Game,
-    PreviousCoup,
-    holders,
-    settle_coup_entry,
-)
-from games.banque import BancoKind, BanqueTaxe, BanqueTaxeKind
-from games.chemin_bank import MSG_STAKE_BELOW_MINIMUM, BankerMove
+from games.banked import BankRules, PreviousCoup, holders, settle_coup_entry
+from games.banque import BanqueTaxe, BanqueTaxeKind
+from games.chemin_bank import MSG_STAKE_BELOW_MINIMUM
 from games.entry import EntryRejected, Field
+from games.kinds import BancoKind, BankerMove, Game
 from games.payouts import BankedBet
 from games.rules import Winner
 from tests.games.test_banked import BANQUE, CHEMIN, SEATED, coup

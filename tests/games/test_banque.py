@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from games import banque, chemin, chemin_bank
 from games.banque import (
-    BancoKind,
     BanqueTaxe,
     BanqueTaxeKind,
     Waiting,
@@ -29,6 +28,7 @@ from games.banque import (
 from games.cards import RANKS, Card, parse_cards
 from games.chemin import BOTH, DRAW, STAND, Choice, CoupError, Step, banker_choices
 from games.chemin_bank import Bank, BankError, Cover
+from games.kinds import BancoKind
 from games.rules import MSG_NATURAL, MSG_TOO_FEW, MSG_TOO_MANY, HandError, Winner
 
 D = Decimal

@@ -14,12 +14,9 @@ from hypothesis import strategies as st
 from games import chemin_bank as cb
 from games.chemin_bank import (
     Bank,
-    BankerMove,
     BankError,
     Cover,
-    CoverKind,
     Suite,
-    SuiteWay,
     Taxe,
     TaxeKind,
     bank_double,
@@ -33,6 +30,7 @@ from games.chemin_bank import (
     suite,
     suivi_for,
 )
+from games.kinds import BankerMove, CoverKind, SuiteWay
 from games.rules import Winner
 
 D = Decimal

@@ -6,8 +6,9 @@ from __future__ import annotations
 import uuid
 from decimal import Decimal
 
-from games.banked import CoupTerms, Game
+from games.banked import CoupTerms
 from games.entry import BetEntry, HandEntry
+from games.kinds import Game
 from games.models import Event, Hand, Shoe
 from ledger import services
 from ledger.models import Coup

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from games.banked import Game
+from games.kinds import Game
 from games.models import Event
 
 

@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.urls import reverse
 
-from games.banked import Game
+from games.kinds import Game
 from games.rules import Winner
 from ledger import services
 from ledger.imports import template_csv

@@ -15,7 +15,6 @@ from django.urls import reverse
 from django.utils.html import escape
 from openpyxl import load_workbook
 
-from games.banked import Game
 from games.chemin import MSG_PONTE_MUST_DRAW
 from games.chemin_bank import (
     MSG_BANKER_AGAINST_HIMSELF,
@@ -23,6 +22,7 @@ from games.chemin_bank import (
     MSG_STAKE_EXCEEDS,
 )
 from games.entry import TableRules
+from games.kinds import Game
 from games.messages import RuleError
 from games.models import Event, Hand
 from games.payouts import RuleSet

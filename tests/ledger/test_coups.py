@@ -13,8 +13,9 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from games.banked import MSG_HELD_BY, MSG_PASSED_TO, CoupTerms, settle_coup_entry
-from games.chemin_bank import MSG_NO_MONEY_OUT, MSG_STAKE_EXCEEDS, BankerMove
+from games.chemin_bank import MSG_NO_MONEY_OUT, MSG_STAKE_EXCEEDS
 from games.entry import BetEntry, HandEntry
+from games.kinds import BankerMove
 from games.models import Event
 from ledger import services
 from ledger.coups import MSG_NEXT_COUP_BREAKS, coup_row, coup_snapshot, stored_entry

@@ -11,10 +11,9 @@ from itertools import pairwise
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.banked import Game
 from games.cards import parse_cards, total
 from games.chemin import Choice, deal
-from games.chemin_bank import BankerMove, CoverKind
+from games.kinds import BankerMove, CoverKind, Game
 from games.models import Event, Hand
 from games.payouts import BankedBet
 from ledger.demo import GUEST_NAMES

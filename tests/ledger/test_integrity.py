@@ -17,7 +17,7 @@ from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games import services as game_services
-from games.banked import Game
+from games.kinds import Game
 from games.models import Event, Hand
 from games.payouts import RuleSet
 from games.rules import Winner

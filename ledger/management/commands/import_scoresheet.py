@@ -13,8 +13,8 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.banked import Game
 from games.entry import TableRules, read_amount
+from games.kinds import Game
 from games.management.commands.baccarat_odds import add_rule_set_arguments, rule_set_from_options
 from games.models import Event
 from ledger.forms import ScoresheetGameForm

@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.banked import Game
+from games.kinds import Game
 from games.models import Event
 from ledger.demo import DEMO_USERS
 from ledger.demo_banked import load_demo_chemin

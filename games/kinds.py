@@ -1,0 +1,91 @@
+"""What a stored row names: the game, the bank's kind, a cover, the banker's move, how a suite went,
+a seat. Plain enums, quick to import: the models take their choices from here, so starting Django
+(every command, every worker) does not load the rules of the guest-banked games, whose modules
+build some forty dataclasses. The rules live beside them: ``games.coup_terms`` (the game),
+``games.banque`` (the bank's kind), ``games.chemin_bank`` (covers, moves, suites) and
+``games.entry`` (seats).
+
+Plain Python, no Django.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from games.messages import Label, gettext_noop
+
+SEATS = range(1, 8)
+
+
+class Game(StrEnum):
+    PUNTO_BANCO = "punto_banco"
+    CHEMIN_DE_FER = "chemin_de_fer"
+    BACCARA_BANQUE = "baccara_banque"
+
+    @property
+    def label(self) -> Label:
+        return Label(_GAME_LABELS[self])
+
+    @property
+    def guest_banked(self) -> bool:
+        return self is not Game.PUNTO_BANCO
+
+
+_GAME_LABELS = {
+    Game.PUNTO_BANCO: gettext_noop("Punto Banco"),
+    Game.CHEMIN_DE_FER: gettext_noop("Chemin de fer"),
+    Game.BACCARA_BANQUE: gettext_noop("Baccara banque"),
+}
+
+
+class BancoKind(StrEnum):
+    LIMITEE = "limitee"  # stakes on both tableaux together at most the bank
+    OUVERTE = "ouverte"  # any stakes; the holder answers beyond the bank
+
+
+class CoverKind(StrEnum):
+    SUIVI = "suivi"  # banco again by the ponte who lost the last one: first of all
+    BANCO_SOLO = "banco_solo"  # the whole bank, alone
+    BANCO_A_DEUX = "banco_a_deux"  # the whole bank, two pontes together
+    AVEC_LA_TABLE = "avec_la_table"  # half the bank; the table covers up to the other half
+    ORDINARY = "ordinary"  # a stake in seat order
+
+    @property
+    def is_banco(self) -> bool:
+        return self is not CoverKind.ORDINARY
+
+    @property
+    def label(self) -> Label:
+        return Label(_COVER_LABELS[self])
+
+
+_COVER_LABELS = {
+    CoverKind.SUIVI: gettext_noop("Suivi"),
+    CoverKind.BANCO_SOLO: gettext_noop("Banco solo"),
+    CoverKind.BANCO_A_DEUX: gettext_noop("Banco à deux"),
+    CoverKind.AVEC_LA_TABLE: gettext_noop("Banco avec la table"),
+    CoverKind.ORDINARY: gettext_noop("Cover"),
+}
+
+
+class BankerMove(StrEnum):
+    """What the banker does after a coup, for the ledger to keep."""
+
+    KEEP = "keep"  # he won (or égalité) and plays on with all that is on the table
+    SUITE = "suite"  # he won (or égalité) and gives the bank up: offered round the table
+    PASS = "pass"  # the bank lost: the shoe passes to the right
+    RETIRE = "retire"  # the game ends (the shoe is done): he takes what is on the table
+
+
+class SuiteWay(StrEnum):
+    TAKEN = "taken"  # a guest took it at the current amount
+    AUCTIONED = "auctioned"  # the highest bid
+    NEXT_IN_TURN = "next_in_turn"  # nobody bid: the next in turn, at the minimum banco
+
+
+MOVE_LABELS = {
+    BankerMove.KEEP: Label(gettext_noop("Keeps the bank")),
+    BankerMove.SUITE: Label(gettext_noop("Suite")),
+    BankerMove.PASS: Label(gettext_noop("Passes the bank")),
+    BankerMove.RETIRE: Label(gettext_noop("Retires")),
+}
