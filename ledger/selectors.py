@@ -18,6 +18,7 @@ from django_stubs_ext import WithAnnotations
 from games.kinds import SEATS
 from games.models import MAX_HAND_NUMBER, Event, Hand, Shoe
 from games.payouts import BetType
+from ledger.hot_reads import shoe_nets
 from ledger.models import Bet, Guest, HandRevision, MergedGuest, Seating
 from ledger.money import ZERO, money_sum
 from shoebook.roles import Visitor
@@ -92,7 +93,7 @@ def table_state(shoe: Shoe, recent: int = 8) -> TableState:
         event=event,
         next_number=next_number,
         last_hand=last_hand,
-        seats=_seat_states(seated, last_bets, _shoe_nets(shoe)),
+        seats=_seat_states(seated, last_bets, shoe_nets(shoe.pk)),
         recent_hands=recent_hands,
     )
 
@@ -109,7 +110,7 @@ def table_state_after(
         event=shoe.event,
         next_number=hand.number + 1,
         last_hand=hand,
-        seats=_seat_states(seated, bets, _shoe_nets(shoe)),
+        seats=_seat_states(seated, bets, shoe_nets(shoe.pk)),
         recent_hands=[],
     )
 
@@ -146,14 +147,6 @@ def _recent_hands(shoe: Shoe, recent: int) -> list[WithAnnotations[Hand, HandSum
         hands.filter(pk__in=latest)
         .annotate(guests_net=money_sum("bets__net"), bet_count=Count("bets"))
         .order_by("-number")
-    )
-
-
-def _shoe_nets(shoe: Shoe) -> dict[int, Decimal]:
-    """Each guest's net over the shoe so far, by guest id."""
-    bets = Bet.objects.filter(hand__shoe=shoe)
-    return dict(
-        bets.values_list("guest_id").annotate(net=money_sum("net")).values_list("guest_id", "net")
     )
 
 

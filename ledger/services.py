@@ -23,21 +23,16 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import (
     PROTECT,
     Count,
-    IntegerField,
     Max,
-    OuterRef,
     ProtectedError,
     Q,
     QuerySet,
-    Subquery,
     Sum,
-    Value,
 )
 from django.db.models.fields.reverse_related import ForeignObjectRel
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from django_stubs_ext import WithAnnotations
 
 from games import services as game_services
 from games.banked import settle_coup_entry
@@ -56,6 +51,7 @@ from games.kinds import SEATS
 from games.messages import format_chips, refused_character, whole_cents
 from games.models import MAX_HAND_NUMBER, Event, Hand, Shoe
 from games.services import check_event_open, check_shoe_open
+from ledger import hot_reads
 from ledger.coups import check_later_coups, coup_of, coup_row, coup_snapshot, previous_coup
 from ledger.models import (
     AuditEntry,
@@ -759,8 +755,7 @@ def _check_seen_seating(
 
 
 def _seated_at(shoe: Shoe, number: int) -> dict[int, Guest]:
-    seatings = Seating.objects.at(shoe, number).select_related("guest")
-    return {seating.seat: seating.guest for seating in seatings}
+    return hot_reads.seated_at(shoe.pk, number)
 
 
 def tables_stacks(
@@ -979,26 +974,13 @@ def record_hand(
 
 def _locked_shoe(shoe: Shoe, idempotency_key: uuid.UUID | None) -> tuple[Shoe, int, int | None]:
     """The shoe locked and read afresh with its event, its last hand's number, and the hand
-    already recorded under ``idempotency_key`` if any: one statement. On PostgreSQL the lock is a
-    statement of its own before it: PostgreSQL reads a locking statement's subqueries as they
-    stood before it waited for the lock, so a racing device's hand, committed meanwhile, would
-    go unseen. SQLite's transaction began IMMEDIATE and holds the database's write lock."""
+    already recorded under ``idempotency_key`` if any. On PostgreSQL the lock is a statement of
+    its own before the read: PostgreSQL reads a locking statement's subqueries as they stood
+    before it waited for the lock, so a racing device's hand, committed meanwhile, would go
+    unseen. SQLite's transaction began IMMEDIATE and holds the database's write lock."""
     if connection.features.has_select_for_update:  # the shoe's row and its event's
         list(Shoe.objects.select_for_update().filter(pk=shoe.pk).values_list("event__closed_at"))
-    last = Hand.objects.filter(shoe=OuterRef("pk")).order_by("-number").values("number")[:1]
-    repeat = Hand.objects.filter(idempotency_key=idempotency_key).values("pk")[:1]
-    no_key = Value(None, output_field=IntegerField())
-    now = Shoe.objects.select_related("event").annotate(
-        last_number=Subquery(last),
-        repeat_id=no_key if idempotency_key is None else Subquery(repeat),
-    )
-    fresh: WithAnnotations[Shoe, _ShoeNow] = now.get(pk=shoe.pk)
-    return fresh, fresh.last_number or 0, fresh.repeat_id
-
-
-class _ShoeNow(TypedDict):
-    last_number: int | None
-    repeat_id: int | None
+    return hot_reads.shoe_for_save(shoe.pk, idempotency_key)
 
 
 def _audit(

@@ -6,13 +6,13 @@ Anyone not logged in never gets here: ``LoginRequiredMiddleware`` sends them to 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import update_wrapper
+from functools import cache, update_wrapper
 from typing import Concatenate, ParamSpec, TypeAlias, TypeVar, cast
 
 from django.contrib.auth.backends import ModelBackend
-from django.contrib.auth.models import AnonymousUser, User
-from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, OuterRef
+from django.contrib.auth.models import AnonymousUser, Group, User
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import connection
 from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 from django_htmx.middleware import HtmxDetails
@@ -56,18 +56,35 @@ def _groups(user: Visitor) -> set[str]:
 
 
 class RolesBackend(ModelBackend):
-    """Django's own backend, reading the user's roles with the user: one query a request for
-    who is asking, not two."""
+    """Django's own backend, reading the user's roles with the user: one statement a request for
+    who is asking, written in SQL (the ORM's building of it cost ten times its running)."""
 
     def get_user(self, user_id: int | str) -> User | None:
-        memberships = User.groups.through.objects.filter(user_id=OuterRef("pk"))
-        flags = {role: Exists(memberships.filter(group__name=role)) for role in (HOSTS, DEALERS)}
-        user = User._default_manager.annotate(**{f"role_{r}": f for r, f in flags.items()})
-        found = user.filter(pk=user_id).first()
+        try:
+            pk = User._meta.pk.to_python(user_id)
+        except ValidationError:
+            return None
+        found = next(iter(User._default_manager.raw(_user_with_roles_sql(), [*ROLES, pk])), None)
         if found is None or not self.user_can_authenticate(found):
             return None
-        setattr(found, _ROLE_NAMES, {role for role in flags if getattr(found, f"role_{role}")})
+        flags = (getattr(found, f"role_{index}") for index in range(len(ROLES)))
+        setattr(found, _ROLE_NAMES, {role for role, flag in zip(ROLES, flags, strict=True) if flag})
         return found
+
+
+ROLES = (HOSTS, DEALERS)
+
+
+@cache
+def _user_with_roles_sql() -> str:
+    quote = connection.ops.quote_name
+    memberships, groups = User.groups.through._meta.db_table, Group._meta.db_table
+    has_role = (
+        f"EXISTS (SELECT 1 FROM {quote(memberships)} m JOIN {quote(groups)} g"
+        f" ON g.id = m.group_id WHERE m.user_id = u.id AND g.name = %s)"
+    )
+    roles = ", ".join(f"{has_role} AS role_{index}" for index in range(len(ROLES)))
+    return f"SELECT u.*, {roles} FROM {quote(User._meta.db_table)} u WHERE u.id = %s"
 
 
 def is_host(user: Visitor) -> bool:

@@ -47,6 +47,7 @@ LAYERS = {
         (
             "services",
             "transfers",
+            "hot_reads",
             "coups",
             "selectors",
             "results",

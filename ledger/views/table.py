@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import HttpResponse, QueryDict
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -35,7 +35,7 @@ from games.models import Event, Hand, Shoe
 from games.payouts import BetType
 from games.rules import MSG_HAND_COMPLETE, tableau
 from games.scoreboard import scoreboard
-from ledger import services
+from ledger import hot_reads, services
 from ledger.coup_forms import CoupForm, bank_prefill, coup_panel
 from ledger.coups import previous_coup
 from ledger.forms import (
@@ -103,7 +103,10 @@ STAKE_TEXT_LENGTH = 20  # what a link may put in a stake box (the pipeline reads
 
 
 def _get_shoe(shoe_id: int) -> Shoe:
-    return get_object_or_404(Shoe.objects.select_related("event"), pk=shoe_id)
+    shoe = hot_reads.shoe_with_event(shoe_id)
+    if shoe is None:
+        raise Http404
+    return shoe
 
 
 def _render_table(
