@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
 import pygal
@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from pygal.style import Style
 
 from ledger.money import ZERO, format_chips
-from ledger.results import GuestHistory
+from ledger.results import BalancePoint, Figures, GuestHistory
 
 STYLE = Style(
     background="transparent",
@@ -101,10 +101,27 @@ def balance_steps(history: GuestHistory) -> tuple[list[str], list[Decimal]]:
     """The running balance after each shoe (and each event's settlements), from zero. An event
     whose shoes the history does not hold (an older one, summarised) is one step; so is a
     result without shoes (a tournament's charges)."""
-    labels, values, balance = [_("Start")], [ZERO], ZERO
-    for point in history.points:
+    return balance_steps_of(history.points, history.shoes, from_first=True)
+
+
+def balance_steps_of(
+    points: Sequence[BalancePoint],
+    shoes: Mapping[int, Sequence[tuple[int, Figures]]],
+    *,
+    from_first: bool,
+) -> tuple[list[str], list[Decimal]]:
+    """The steps of :func:`balance_steps` over some nights in a row: from zero when they are
+    the guest's first ones (``from_first``), else from the balance carried in, labelled with
+    the first night's date."""
+    if not points:
+        return [_("Start")], [ZERO]
+    first = points[0]
+    balance = first.balance - first.result - first.settled
+    start = _("Start") if from_first else f"{first.event.date:%m/%d}"
+    labels, values = [start], [balance]
+    for point in points:
         rest = point.result
-        for number, figures in history.shoes.get(point.event.pk, []):
+        for number, figures in shoes.get(point.event.pk, []):
             balance += figures.net
             rest -= figures.net
             labels.append(f"{point.event.date:%m/%d} #{number}")

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_not_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
+from django.db.models import Exists, OuterRef
 from django.forms import BaseForm
-from django.http import FileResponse, HttpRequest, HttpResponse
+from django.http import FileResponse, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -21,7 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games.models import Event, Shoe
 from games.scoreboard import scoreboard
 from ledger import services
-from ledger.charts import balance_line, balance_steps, qr_svg
+from ledger.charts import balance_line, balance_steps_of, qr_svg
 from ledger.exports import workbook_bytes, xlsx_response
 from ledger.forms import (
     CreditLimitForm,
@@ -32,9 +34,15 @@ from ledger.forms import (
     add_service_errors,
     stake_text,
 )
-from ledger.models import Guest, GuestAlias
+from ledger.models import Guest, GuestAlias, Settlement
 from ledger.money import ZERO, format_chips
-from ledger.results import GuestHistory, guest_balances, guest_history
+from ledger.results import (
+    GuestHistory,
+    balance_points,
+    guest_balances,
+    guest_nights,
+    guest_shoes,
+)
 from ledger.selectors import guest_by_link_or_404, guest_of_user_or_404
 from ledger.sharing import balance_share
 from shoebook.roles import AuthenticatedHttpRequest, HtmxHttpRequest, host_required
@@ -42,6 +50,8 @@ from shoebook.roles import AuthenticatedHttpRequest, HtmxHttpRequest, host_requi
 GUEST_PAGE_REFRESH_SECONDS = 15
 EVENTS_IN_FULL = 5
 EARLIER_EVENTS_PER_PAGE = 20
+CHART_NIGHTS = 30  # the balance chart's latest nights: its cost does not grow with the history
+SETTLEMENTS_PER_PAGE = 20
 
 
 @host_required
@@ -75,9 +85,7 @@ def _render_guest_detail(
     merging."""
     forms = forms or {}
     page = reverse("ledger:guest_detail", args=[guest.pk])
-    context = _guest_page_context(guest, request.GET.get("page")) | {
-        "receipt_base": page + "receipts/"
-    }
+    context = _guest_page_context(guest, request.GET) | {"receipt_base": page + "receipts/"}
     limit = guest.credit_limit
     initial = {"credit_limit": stake_text(limit)} if limit is not None else None
     context["limit_form"] = forms.get("limit_form") or CreditLimitForm(initial=initial)
@@ -309,12 +317,32 @@ def guest_link_revoke(request: AuthenticatedHttpRequest, guest_id: int) -> HttpR
     return redirect("ledger:guest_detail", guest.pk)
 
 
-def _guest_page_context(guest: Guest, page: str | None = None) -> dict[str, object]:
+def _guest_page_context(guest: Guest, query: QueryDict) -> dict[str, object]:
     """A guest's figures: the latest events in full (each shoe), the earlier ones a line each,
-    a page of them at a time (``page``), so the page stays the same size as the history grows."""
-    history = guest_history(guest, shoes_of_latest=EVENTS_IN_FULL)
-    recent = history.points[-EVENTS_IN_FULL:][::-1]
-    earlier = history.points[: len(history.points) - len(recent)][::-1]
+    a page of them at a time (``?page=``), the chart over the latest nights and the settlements
+    a page at a time (``?settlements=``), so the page stays the same size and nearly the same
+    cost as the history grows: the older nights are read as a few numbers each, never loaded."""
+    lines = guest_nights(guest)
+    recent_lines = lines[-EVENTS_IN_FULL:][::-1]
+    earlier_lines = lines[: len(lines) - len(recent_lines)][::-1]
+    earlier = Paginator(earlier_lines, EARLIER_EVENTS_PER_PAGE).get_page(query.get("page"))
+    charted_lines = lines[-CHART_NIGHTS:]
+    shown = {line.event_id: line for line in (*recent_lines, *earlier, *charted_lines)}
+    points = {point.event.pk: point for point in balance_points(list(shown.values()))}
+    earlier.object_list = cast(Any, [points[line.event_id] for line in earlier])  # loaded
+    charted = [points[line.event_id] for line in charted_lines]
+    history = GuestHistory(
+        guest=guest,
+        points=charted,  # ends with the latest night: the balance
+        shoes=guest_shoes(guest, [line.event_id for line in recent_lines]),
+        settlements=[],  # a page of them below
+    )
+    settlements = Paginator(
+        guest.settlements.select_related("event")
+        .annotate(is_voided=Exists(Settlement.objects.filter(voids=OuterRef("pk"))))
+        .order_by("-recorded_at", "-id"),
+        SETTLEMENTS_PER_PAGE,
+    ).get_page(query.get("settlements"))
     playing_in = Shoe.objects.filter(
         closed_at__isnull=True,
         event__closed_at__isnull=True,
@@ -322,14 +350,17 @@ def _guest_page_context(guest: Guest, page: str | None = None) -> dict[str, obje
         seatings__to_hand__isnull=True,
     ).first()
     playing_now = playing_in is not None
-    labels, values = balance_steps(history)
+    labels, values = balance_steps_of(
+        charted, history.shoes, from_first=len(charted_lines) == len(lines)
+    )
     chart = balance_line(_("Balance after each shoe"), labels, values) if len(values) > 1 else ""
     return {
         "board": scoreboard(playing_in) if playing_in else None,
         "guest": guest,
         "history": history,
-        "recent": recent,
-        "earlier": Paginator(earlier, EARLIER_EVENTS_PER_PAGE).get_page(page) if earlier else None,
+        "recent": [points[line.event_id] for line in recent_lines],
+        "earlier": earlier if earlier_lines else None,
+        "settlements": settlements if settlements.paginator.count else None,
         "chart": chart,
         "playing_now": playing_now,
         "refresh_seconds": GUEST_PAGE_REFRESH_SECONDS,
@@ -363,7 +394,7 @@ def my_statement(request: AuthenticatedHttpRequest) -> FileResponse:
 
 def _render_guest_page(request: HtmxHttpRequest, guest: Guest) -> HttpResponse:
     template = "ledger/_guest_page.html" if request.htmx else "ledger/guest_page.html"
-    context = _guest_page_context(guest, request.GET.get("page")) | {
+    context = _guest_page_context(guest, request.GET) | {
         "statement_url": request.path + "statement.xlsx",
         "receipt_base": request.path + "receipts/",
     }
