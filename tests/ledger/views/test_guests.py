@@ -164,3 +164,28 @@ def test_the_chart_and_the_settlements_stay_the_same_size_over_a_long_history(cl
     assert "?settlements=2#settlements" in page and "Page 1 of 3" in page
     last = client.get(link(aki) + "?settlements=3").content.decode()
     assert last.count("<td>paid ") == 1 and last.count("voided-tag") == 1  # the oldest
+
+
+def test_the_refresh_during_a_shoe_sends_only_what_changes(client, played, shoe, host, record):
+    """While the guest plays, the page refreshes only its live part (balance, scoreboard,
+    tonight's shoes); once the guest leaves the table, one last refresh brings the whole page."""
+    aki = played[1]
+    services.guest_link_issue(guest=aki)
+    page = client.get(link(aki)).content.decode()
+    assert f'hx-get="{link(aki)}?live=1" hx-trigger="every 15s"' in page
+    live = client.get(link(aki) + "?live=1", headers={"HX-Request": "true"})
+    text = live.content.decode().strip()
+    assert text.startswith('<div id="guest-live"') and "<h1>" not in text
+    assert "Balance <strong>+100</strong>" in text and "no-store" in live["Cache-Control"]
+    assert "Settlements" in page and "Settlements" not in text  # nor the list, nor the chart
+    record(shoe, "8 K", "9 K", [bet(1, "player", 30)])  # Aki loses 30
+    assert (
+        "Balance <strong>+70</strong>"
+        in client.get(link(aki) + "?live=1", headers={"HX-Request": "true"}).content.decode()
+    )
+    services.seat_clear(shoe=shoe, seat=1, by=host)
+    done = client.get(link(aki) + "?live=1", headers={"HX-Request": "true"})
+    assert done["HX-Retarget"] == "#guest-page" and done["HX-Reswap"] == "outerHTML"
+    assert '<section id="guest-page">' in done.content.decode() and "hx-trigger" not in (
+        done.content.decode()
+    )
