@@ -317,7 +317,6 @@ def event_settlement(event: Event) -> list[SettlementLine]:
     on_the_list = Guest.objects.filter(events=event)
     earlier = Event.objects.filter(_before(event))
     results = GuestEventResult.objects.filter(guest__in=on_the_list)
-    results_before = _per_guest(results.filter(event__in=earlier), "net")
     tonight = _per_guest(results.filter(event=event), "net")
     upto = Q(event=event) | Q(event__in=earlier)
     settled_chips, settled_rates = settled_per_guest_and_event(
@@ -357,11 +356,14 @@ def event_settlement(event: Event) -> list[SettlementLine]:
                     chips[event_id] += amount
         return yen_of(chips, rates | settled_rates)
 
+    def results_before(guest_id: int) -> Decimal:  # by rate or by night, the same sum
+        return sum(results_chips.get(guest_id, {}).values(), ZERO)
+
     lines = [
         SettlementLine(
             guest_id=guest.pk,
             name=guest.name,
-            before=results_before.get(guest.pk, ZERO) + settled(guest.pk, before=True),
+            before=results_before(guest.pk) + settled(guest.pk, before=True),
             result=tonight.get(guest.pk, ZERO),
             settled=settled(guest.pk, before=False),
             yen_per_chip=event.yen_per_chip,
