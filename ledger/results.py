@@ -13,7 +13,7 @@ the payee received (like the house paying them), whoever the other side was.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -317,7 +317,6 @@ def event_settlement(event: Event) -> list[SettlementLine]:
     on_the_list = Guest.objects.filter(events=event)
     earlier = Event.objects.filter(_before(event))
     results = GuestEventResult.objects.filter(guest__in=on_the_list)
-    results_before = _per_guest(results.filter(event__in=earlier), "net")
     tonight = _per_guest(results.filter(event=event), "net")
     upto = Q(event=event) | Q(event__in=earlier)
     settled_chips, settled_rates = settled_per_guest_and_event(
@@ -357,11 +356,14 @@ def event_settlement(event: Event) -> list[SettlementLine]:
                     chips[event_id] += amount
         return yen_of(chips, rates | settled_rates)
 
+    def results_before(guest_id: int) -> Decimal:  # by rate or by night, the same sum
+        return sum(results_chips.get(guest_id, {}).values(), ZERO)
+
     lines = [
         SettlementLine(
             guest_id=guest.pk,
             name=guest.name,
-            before=results_before.get(guest.pk, ZERO) + settled(guest.pk, before=True),
+            before=results_before(guest.pk) + settled(guest.pk, before=True),
             result=tonight.get(guest.pk, ZERO),
             settled=settled(guest.pk, before=False),
             yen_per_chip=event.yen_per_chip,
@@ -460,48 +462,87 @@ class GuestHistory:
         return self.points[-1].balance_yen if self.points else ZERO
 
 
-def guest_history(guest: Guest, *, shoes_of_latest: int | None = None) -> GuestHistory:
-    """Everything about one guest: each event, each settlement, the running balance, and each
-    shoe's figures at the ``shoes_of_latest`` latest events (at every event when None). Each
-    event's result is read from its per-guest totals, so a long history costs a row per event,
-    not a row per shoe."""
-    settlements = list(guest.settlements.select_related("event").order_by("recorded_at", "id"))
-    settled: dict[int, Decimal] = defaultdict(lambda: ZERO)
-    for settlement in settlements:
-        settled[settlement.event_id] += settlement.amount
-    # In one query: the guest's result at each event (a tournament's charges included: they are
-    # its result), and the transfers paid less received at a guest-banked night (settled).
+_EVENT_COLUMNS = ("event_id", "event__date", "event__yen_per_chip")
+
+
+def _guest_sums(guest: Guest, *, settlements: bool) -> list[tuple[int, Any, Any, Decimal, Decimal]]:
+    """Rows of (event id, its date, its yen per chip, result, settled): the guest's result at
+    each event (a tournament's charges included: they are its result) and what was settled
+    there: the transfers paid less received at a guest-banked night, and the settlements when
+    ``settlements``. An event may have a row of each kind. One query, summed by the database;
+    a tournament's tables (reached through their tournament) left out."""
     signed = Case(When(payer=guest, then=F("amount")), default=_MINUS_AMOUNT)
-    results: dict[int, Decimal] = defaultdict(lambda: ZERO)
-    for event_id, net, moved in (
-        GuestEventResult.objects.filter(guest=guest)
-        .values_list("event_id")
+    nights = ~Q(event__kind=Event.Kind.TOURNAMENT_TABLE)
+    parts: list[QuerySet[Any, Any]] = [
+        Transfer.objects.filter(nights, Q(payer=guest) | Q(payee=guest))
+        .values_list(*_EVENT_COLUMNS)
+        .annotate(net=_NOTHING, moved=Sum(signed, output_field=MoneyField()))
+        .order_by()
+    ]
+    if settlements:
+        parts.append(
+            Settlement.objects.filter(nights, guest=guest)
+            .values_list(*_EVENT_COLUMNS)
+            .annotate(net=_NOTHING, moved=money_sum("amount"))
+            .order_by()
+        )
+    return list(
+        GuestEventResult.objects.filter(nights, guest=guest)
+        .values_list(*_EVENT_COLUMNS)
         .annotate(net=money_sum("net"), moved=_NOTHING)
         .order_by()
-        .union(
-            Transfer.objects.filter(Q(payer=guest) | Q(payee=guest))
-            .values_list("event_id")
-            .annotate(net=_NOTHING, moved=Sum(signed, output_field=MoneyField()))
-            .order_by(),
-            all=True,
-        )
-    ):
-        results[event_id] += net
-        settled[event_id] += moved
-    event_ids = set(results) | set(settled)
-    points = []
+        .union(*parts, all=True)
+    )
+
+
+@dataclass
+class NightLine:
+    """A guest's night without its event loaded: what a running balance needs, a few numbers."""
+
+    event_id: int
+    result: Decimal
+    settled: Decimal
+    balance: Decimal
+    balance_yen: Decimal
+
+
+def guest_nights(guest: Guest) -> list[NightLine]:
+    """Each night of the guest's, oldest first, with the running balance: two queries that
+    read a few numbers per night and no event, so a long history stays cheap. Load the events
+    of the nights a page shows with :func:`balance_points`."""
+    nights: dict[tuple[Any, int], list[Any]] = {}  # (date, id), in events_in_order's order
+    for event_id, day, yen_per_chip, net, moved in _guest_sums(guest, settlements=True):
+        night = nights.setdefault((day, event_id), [yen_per_chip, ZERO, ZERO])
+        night[1] += net
+        night[2] += moved
+    lines = []
     balance, balance_yen = ZERO, ZERO
-    shown = ("name", "date", "kind", "currency_symbol", "yen_per_chip")  # what the pages read
-    for event in events_in_order().filter(pk__in=event_ids).only(*shown):
-        result, paid = results[event.pk], settled[event.pk]
+    for (_day, event_id), (yen_per_chip, result, paid) in sorted(nights.items()):
         balance += result + paid
-        balance_yen += to_yen(result + paid, event.yen_per_chip)
-        points.append(BalancePoint(event, result, paid, balance, balance_yen))
-    latest = points
-    if shoes_of_latest is not None:
-        latest = points[max(0, len(points) - shoes_of_latest) :]
+        balance_yen += to_yen(result + paid, yen_per_chip)
+        lines.append(NightLine(event_id, result, paid, balance, balance_yen))
+    return lines
+
+
+_SHOWN = ("name", "date", "kind", "currency_symbol", "yen_per_chip")  # what the pages read
+
+
+def balance_points(lines: Sequence[NightLine]) -> list[BalancePoint]:
+    """``lines`` with their events loaded, in the same order. One query."""
+    events = Event.objects.only(*_SHOWN).in_bulk([line.event_id for line in lines])
+    return [
+        BalancePoint(
+            events[line.event_id], line.result, line.settled, line.balance, line.balance_yen
+        )
+        for line in lines
+    ]
+
+
+def guest_shoes(guest: Guest, event_ids: Iterable[int]) -> dict[int, list[tuple[int, Figures]]]:
+    """The guest's figures shoe by shoe at some events (a tournament table's left out: its
+    result is its charges). One query."""
     per_shoe = (
-        Bet.objects.filter(guest=guest, event_id__in=[point.event.pk for point in latest])
+        Bet.objects.filter(guest=guest, event_id__in=list(event_ids))
         .exclude(event__kind=Event.Kind.TOURNAMENT_TABLE)
         .values("event_id", "hand__shoe__number")
         .annotate(**_sums())
@@ -510,7 +551,35 @@ def guest_history(guest: Guest, *, shoes_of_latest: int | None = None) -> GuestH
     shoes: dict[int, list[tuple[int, Figures]]] = defaultdict(list)
     for row in per_shoe:
         shoes[row["event_id"]].append((row["hand__shoe__number"], Figures.from_row(row)))
-    return GuestHistory(guest=guest, points=points, shoes=dict(shoes), settlements=settlements)
+    return dict(shoes)
+
+
+def guest_history(guest: Guest, *, shoes_of_latest: int | None = None) -> GuestHistory:
+    """Everything about one guest: each event, each settlement, the running balance, and each
+    shoe's figures at the ``shoes_of_latest`` latest events (at every event when None). Each
+    event's result is read from its per-guest totals, so a long history costs a row per event,
+    not a row per shoe. (A page that shows a few nights reads :func:`guest_nights`.)"""
+    settlements = list(guest.settlements.select_related("event").order_by("recorded_at", "id"))
+    results: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    settled: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    for event_id, _day, _rate, net, moved in _guest_sums(guest, settlements=False):
+        results[event_id] += net
+        settled[event_id] += moved
+    for settlement in settlements:
+        settled[settlement.event_id] += settlement.amount
+    event_ids = set(results) | set(settled)
+    points = []
+    balance, balance_yen = ZERO, ZERO
+    for event in events_in_order().filter(pk__in=event_ids).only(*_SHOWN):
+        result, paid = results[event.pk], settled[event.pk]
+        balance += result + paid
+        balance_yen += to_yen(result + paid, event.yen_per_chip)
+        points.append(BalancePoint(event, result, paid, balance, balance_yen))
+    latest = points
+    if shoes_of_latest is not None:
+        latest = points[max(0, len(points) - shoes_of_latest) :]
+    shoes = guest_shoes(guest, [point.event.pk for point in latest])
+    return GuestHistory(guest=guest, points=points, shoes=shoes, settlements=settlements)
 
 
 def guest_balances() -> dict[int, Decimal]:

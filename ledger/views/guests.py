@@ -3,25 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_not_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
+from django.db.models import Exists, OuterRef
 from django.forms import BaseForm
-from django.http import FileResponse, HttpRequest, HttpResponse
+from django.http import FileResponse, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import reswap, retarget
 
 from games.models import Event, Shoe
 from games.scoreboard import scoreboard
 from ledger import services
-from ledger.charts import balance_line, balance_steps, qr_svg
+from ledger.charts import balance_line, balance_steps_of, qr_svg
 from ledger.exports import workbook_bytes, xlsx_response
 from ledger.forms import (
     CreditLimitForm,
@@ -32,9 +35,16 @@ from ledger.forms import (
     add_service_errors,
     stake_text,
 )
-from ledger.models import Guest, GuestAlias
+from ledger.models import Guest, GuestAlias, Settlement
 from ledger.money import ZERO, format_chips
-from ledger.results import GuestHistory, guest_balances, guest_history
+from ledger.results import (
+    GuestHistory,
+    NightLine,
+    balance_points,
+    guest_balances,
+    guest_nights,
+    guest_shoes,
+)
 from ledger.selectors import guest_by_link_or_404, guest_of_user_or_404
 from ledger.sharing import balance_share
 from shoebook.roles import AuthenticatedHttpRequest, HtmxHttpRequest, host_required
@@ -42,6 +52,8 @@ from shoebook.roles import AuthenticatedHttpRequest, HtmxHttpRequest, host_requi
 GUEST_PAGE_REFRESH_SECONDS = 15
 EVENTS_IN_FULL = 5
 EARLIER_EVENTS_PER_PAGE = 20
+CHART_NIGHTS = 30  # the balance chart's latest nights: its cost does not grow with the history
+SETTLEMENTS_PER_PAGE = 20
 
 
 @host_required
@@ -75,9 +87,9 @@ def _render_guest_detail(
     merging."""
     forms = forms or {}
     page = reverse("ledger:guest_detail", args=[guest.pk])
-    context = _guest_page_context(guest, request.GET.get("page")) | {
-        "receipt_base": page + "receipts/"
-    }
+    if request.htmx and "live" in request.GET:
+        return _guest_live_response(request, guest, {"receipt_base": page + "receipts/"})
+    context = _guest_page_context(guest, request.GET) | {"receipt_base": page + "receipts/"}
     limit = guest.credit_limit
     initial = {"credit_limit": stake_text(limit)} if limit is not None else None
     context["limit_form"] = forms.get("limit_form") or CreditLimitForm(initial=initial)
@@ -309,29 +321,86 @@ def guest_link_revoke(request: AuthenticatedHttpRequest, guest_id: int) -> HttpR
     return redirect("ledger:guest_detail", guest.pk)
 
 
-def _guest_page_context(guest: Guest, page: str | None = None) -> dict[str, object]:
-    """A guest's figures: the latest events in full (each shoe), the earlier ones a line each,
-    a page of them at a time (``page``), so the page stays the same size as the history grows."""
-    history = guest_history(guest, shoes_of_latest=EVENTS_IN_FULL)
-    recent = history.points[-EVENTS_IN_FULL:][::-1]
-    earlier = history.points[: len(history.points) - len(recent)][::-1]
-    playing_in = Shoe.objects.filter(
+def _playing_in(guest: Guest) -> Shoe | None:
+    """The open shoe the guest is seated at, if any."""
+    return Shoe.objects.filter(
         closed_at__isnull=True,
         event__closed_at__isnull=True,
         seatings__guest=guest,
         seatings__to_hand__isnull=True,
     ).first()
-    playing_now = playing_in is not None
-    labels, values = balance_steps(history)
+
+
+def _guest_live_context(
+    guest: Guest, lines: list[NightLine], playing_in: Shoe | None
+) -> dict[str, object]:
+    """What changes while the guest plays: the balance, the shoe's scoreboard and tonight's
+    figures shoe by shoe (``ledger/_guest_live.html``)."""
+    tonight_line = next(
+        (line for line in lines[::-1] if playing_in and line.event_id == playing_in.event_id),
+        None,
+    )
+    latest = lines[-1:]
+    points = balance_points([*latest, *([tonight_line] if tonight_line else [])])
+    return {
+        "guest": guest,
+        "history": GuestHistory(
+            guest=guest,
+            points=points[:1],
+            shoes=guest_shoes(guest, [tonight_line.event_id]) if tonight_line else {},
+            settlements=[],
+        ),
+        "tonight": points[-1] if tonight_line else None,
+        "board": scoreboard(playing_in) if playing_in else None,
+        "playing_now": playing_in is not None,
+        "refresh_seconds": GUEST_PAGE_REFRESH_SECONDS,
+    }
+
+
+def _guest_page_context(guest: Guest, query: QueryDict) -> dict[str, object]:
+    """A guest's figures: the latest events in full (each shoe), the earlier ones a line each,
+    a page of them at a time (``?page=``), the chart over the latest nights and the settlements
+    a page at a time (``?settlements=``), so the page stays the same size and nearly the same
+    cost as the history grows: the older nights are read as a few numbers each, never loaded."""
+    lines = guest_nights(guest)
+    recent_lines = lines[-EVENTS_IN_FULL:][::-1]
+    earlier_lines = lines[: len(lines) - len(recent_lines)][::-1]
+    earlier = Paginator(earlier_lines, EARLIER_EVENTS_PER_PAGE).get_page(query.get("page"))
+    charted_lines = lines[-CHART_NIGHTS:]
+    shown = {line.event_id: line for line in (*recent_lines, *earlier, *charted_lines)}
+    points = {point.event.pk: point for point in balance_points(list(shown.values()))}
+    earlier.object_list = cast(Any, [points[line.event_id] for line in earlier])  # loaded
+    charted = [points[line.event_id] for line in charted_lines]
+    history = GuestHistory(
+        guest=guest,
+        points=charted,  # ends with the latest night: the balance
+        shoes=guest_shoes(guest, [line.event_id for line in recent_lines]),
+        settlements=[],  # a page of them below
+    )
+    settlements = Paginator(
+        guest.settlements.select_related("event")
+        .annotate(is_voided=Exists(Settlement.objects.filter(voids=OuterRef("pk"))))
+        .order_by("-recorded_at", "-id"),
+        SETTLEMENTS_PER_PAGE,
+    ).get_page(query.get("settlements"))
+    playing_in = _playing_in(guest)
+    labels, values = balance_steps_of(
+        charted, history.shoes, from_first=len(charted_lines) == len(lines)
+    )
     chart = balance_line(_("Balance after each shoe"), labels, values) if len(values) > 1 else ""
+    recent = [points[line.event_id] for line in recent_lines]
+    # While the guest plays, tonight's figures are in the part that refreshes itself.
+    tonight = next((p for p in recent if playing_in and p.event.pk == playing_in.event_id), None)
     return {
         "board": scoreboard(playing_in) if playing_in else None,
         "guest": guest,
         "history": history,
-        "recent": recent,
-        "earlier": Paginator(earlier, EARLIER_EVENTS_PER_PAGE).get_page(page) if earlier else None,
+        "recent": [point for point in recent if point is not tonight],
+        "tonight": tonight,
+        "earlier": earlier if earlier_lines else None,
+        "settlements": settlements if settlements.paginator.count else None,
         "chart": chart,
-        "playing_now": playing_now,
+        "playing_now": playing_in is not None,
         "refresh_seconds": GUEST_PAGE_REFRESH_SECONDS,
     }
 
@@ -362,15 +431,30 @@ def my_statement(request: AuthenticatedHttpRequest) -> FileResponse:
 
 
 def _render_guest_page(request: HtmxHttpRequest, guest: Guest) -> HttpResponse:
-    template = "ledger/_guest_page.html" if request.htmx else "ledger/guest_page.html"
-    context = _guest_page_context(guest, request.GET.get("page")) | {
+    links = {
         "statement_url": request.path + "statement.xlsx",
         "receipt_base": request.path + "receipts/",
     }
-    response = render(request, template, context)
+    if request.htmx and "live" in request.GET:
+        response = _guest_live_response(request, guest, links)
+    else:
+        template = "ledger/_guest_page.html" if request.htmx else "ledger/guest_page.html"
+        response = render(request, template, _guest_page_context(guest, request.GET) | links)
     response["Referrer-Policy"] = "no-referrer"  # the link is the key: never leak it
     response["Cache-Control"] = "private, no-store"
     return response
+
+
+def _guest_live_response(request: HttpRequest, guest: Guest, links: dict[str, str]) -> HttpResponse:
+    """The refresh during a shoe sends only the part that changes while the guest plays; once
+    the shoe is over, the whole page once more (the night joins the list and the chart)."""
+    playing_in = _playing_in(guest)
+    if playing_in is None:
+        context = _guest_page_context(guest, QueryDict()) | links
+        page = render(request, "ledger/_guest_page.html", context)
+        return reswap(retarget(page, "#guest-page"), "outerHTML")
+    context = _guest_live_context(guest, guest_nights(guest), playing_in) | links
+    return render(request, "ledger/_guest_live.html", context)
 
 
 def guest_workbook(guest: Guest) -> FileResponse:

@@ -70,7 +70,7 @@ D = Decimal
 
 # Reading the rows in bulk: the same few queries for one hand or a season.
 QUERIES = 17  # with the charges (entry fees, prizes) of tournaments, and the coups
-QUERIES_ONE_EVENT = 24  # with the event's settlement list (its settlements and transfers: one sum)
+QUERIES_ONE_EVENT = 23  # with the event's settlement list (its settlements and transfers: one sum)
 
 
 @pytest.fixture

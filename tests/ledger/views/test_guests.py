@@ -140,3 +140,52 @@ def test_a_long_history_shows_the_latest_nights_in_full_and_pages_the_rest(
         older = client.get(link(many) + "?page=2").content.decode()
     assert "?page=1#earlier" in older and "Page 2 of 2" in older
     assert older.count("<td>2024-01-") == 5 and older.count('class="event-history"') == 5
+
+
+def test_the_chart_and_the_settlements_stay_the_same_size_over_a_long_history(client, host):
+    """The chart draws the latest nights from the balance carried in; the settlements come a
+    page at a time, newest first, a voided one still marked when its void is on another page."""
+    from ledger.money import format_chips
+    from ledger.views.guests import CHART_NIGHTS, EVENTS_IN_FULL, SETTLEMENTS_PER_PAGE
+    from tests.ledger.test_result_queries import build_history
+
+    aki = build_history(CHART_NIGHTS + 10, host)  # a settlement of 5 every night
+    oldest = Settlement.objects.filter(guest=aki).earliest("id")
+    services.settlement_void(settlement=oldest, reason="wrong guest", by=host)
+    page = client.get(link(aki)).content.decode()
+    polyline = page.split('<polyline points="')[1].split('"')[0]
+    # From the carried balance: a step per shoe of the nights in full, one per settlement.
+    assert len(polyline.split()) == 1 + EVENTS_IN_FULL + CHART_NIGHTS
+    assert ">Start<" not in page
+    full = guest_history(aki)
+    assert f"Balance <strong>{format_chips(full.balance, signed=True)}</strong>" in page
+    assert page.count("<td>paid ") + page.count("<td>received ") == SETTLEMENTS_PER_PAGE
+    assert "Reason: wrong guest" in page and "voided-tag" not in page
+    assert "?settlements=2#settlements" in page and "Page 1 of 3" in page
+    last = client.get(link(aki) + "?settlements=3").content.decode()
+    assert last.count("<td>paid ") == 1 and last.count("voided-tag") == 1  # the oldest
+
+
+def test_the_refresh_during_a_shoe_sends_only_what_changes(client, played, shoe, host, record):
+    """While the guest plays, the page refreshes only its live part (balance, scoreboard,
+    tonight's shoes); once the guest leaves the table, one last refresh brings the whole page."""
+    aki = played[1]
+    services.guest_link_issue(guest=aki)
+    page = client.get(link(aki)).content.decode()
+    assert f'hx-get="{link(aki)}?live=1" hx-trigger="every 15s"' in page
+    live = client.get(link(aki) + "?live=1", headers={"HX-Request": "true"})
+    text = live.content.decode().strip()
+    assert text.startswith('<div id="guest-live"') and "<h1>" not in text
+    assert "Balance <strong>+100</strong>" in text and "no-store" in live["Cache-Control"]
+    assert "Settlements" in page and "Settlements" not in text  # nor the list, nor the chart
+    record(shoe, "8 K", "9 K", [bet(1, "player", 30)])  # Aki loses 30
+    assert (
+        "Balance <strong>+70</strong>"
+        in client.get(link(aki) + "?live=1", headers={"HX-Request": "true"}).content.decode()
+    )
+    services.seat_clear(shoe=shoe, seat=1, by=host)
+    done = client.get(link(aki) + "?live=1", headers={"HX-Request": "true"})
+    assert done["HX-Retarget"] == "#guest-page" and done["HX-Reswap"] == "outerHTML"
+    assert '<section id="guest-page">' in done.content.decode() and "hx-trigger" not in (
+        done.content.decode()
+    )
