@@ -207,7 +207,11 @@ def main() -> None:
         f"board p50           {p50(boards):.2f} ms (the scoreboard and hand index the page asks "
         f"for after a save; first tenth {first_board:.2f}, last {last_board:.2f})"
     )
-    print(f"floor p50           {p50(floors):.3f} ms (raw sqlite3, same durable writes)")
+    first_floor, last_floor = p50(floors[:tenth]), p50(floors[-tenth:])
+    print(
+        f"floor p50           {p50(floors):.3f} ms (raw sqlite3, same durable writes; first "
+        f"tenth {first_floor:.3f}, last {last_floor:.3f})"
+    )
     print(f"save / floor        {p50(saves) / p50(floors):.0f}×")
     print(f"queries per save    {len(queries)}")
     if options.queries:

@@ -18,6 +18,7 @@ from django_stubs_ext import WithAnnotations
 from games.kinds import SEATS
 from games.models import MAX_HAND_NUMBER, Event, Hand, Shoe
 from games.payouts import BetType
+from ledger import hot_reads
 from ledger.hot_reads import shoe_nets
 from ledger.models import Bet, Guest, HandRevision, MergedGuest, Seating
 from ledger.money import ZERO, money_sum
@@ -29,7 +30,7 @@ class SeatState:
     seat: int
     guest: Guest | None
     last_bets: list[Bet] = field(default_factory=list)
-    shoe_net: Decimal = ZERO
+    shoe_net: Decimal | None = ZERO  # None: not read (a save's answer leaves it to the board)
 
     @property
     def last_net(self) -> Decimal | None:
@@ -103,14 +104,14 @@ def table_state_after(
 ) -> TableState:
     """The table as recording ``hand`` left it, from what recording it read and wrote (its
     ``bets``, and who sat where, who still sits there for the next hand), for a save's answer:
-    one query, each seat's total over the shoe. Without the latest hands' list, which comes
-    with the board (:func:`shoe_so_far`)."""
+    no query. Without what grows with the shoe — the latest hands, each seat's total over the
+    shoe — which comes with the board (:func:`shoe_so_far`, :func:`seat_totals`)."""
     return TableState(
         shoe=shoe,
         event=shoe.event,
         next_number=hand.number + 1,
         last_hand=hand,
-        seats=_seat_states(seated, bets, shoe_nets(shoe.pk)),
+        seats=_seat_states(seated, bets, None),
         recent_hands=[],
     )
 
@@ -133,6 +134,12 @@ class ShoeSoFar:
         return last + 1 > self.event.hands_per_shoe
 
 
+def seat_totals(shoe: Shoe, number: int) -> list[SeatState]:
+    """Who sits where for hand ``number`` and each one's total over the shoe (two queries)."""
+    seated = hot_reads.seated_at(shoe.pk, number)
+    return _seat_states(seated, [], shoe_nets(shoe.pk))
+
+
 def shoe_so_far(shoe: Shoe, recent: int = 8) -> ShoeSoFar:
     return ShoeSoFar(shoe=shoe, event=shoe.event, recent_hands=_recent_hands(shoe, recent))
 
@@ -151,7 +158,9 @@ def _recent_hands(shoe: Shoe, recent: int) -> list[WithAnnotations[Hand, HandSum
 
 
 def _seat_states(
-    seated: Mapping[int, Guest], last_bets: Iterable[Bet], shoe_net: Mapping[int, Decimal]
+    seated: Mapping[int, Guest],
+    last_bets: Iterable[Bet],
+    shoe_net: Mapping[int, Decimal] | None,
 ) -> list[SeatState]:
     by_seat: dict[int, list[Bet]] = defaultdict(list)
     for bet in sorted(last_bets, key=lambda bet: (bet.seat, bet.pk)):
@@ -161,7 +170,11 @@ def _seat_states(
             seat=seat,
             guest=seated.get(seat),
             last_bets=by_seat.get(seat, []),
-            shoe_net=shoe_net.get(seated[seat].pk, ZERO) if seat in seated else ZERO,
+            shoe_net=None
+            if shoe_net is None
+            else shoe_net.get(seated[seat].pk, ZERO)
+            if seat in seated
+            else ZERO,
         )
         for seat in SEATS
     ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import cast
 from urllib.parse import urlencode
 
@@ -52,6 +52,7 @@ from ledger.selectors import (
     SeatState,
     TableState,
     hand_index,
+    seat_totals,
     seating_of,
     shoe_open_things,
     shoe_so_far,
@@ -59,6 +60,7 @@ from ledger.selectors import (
     table_state_after,
 )
 from ledger.services import HandSnapshot
+from ledger.templatetags.hand_links import hand_address
 from shoebook.converters import id_or_none
 from shoebook.roles import AuthenticatedHttpRequest, host_required, is_host, table_staff_required
 
@@ -98,7 +100,6 @@ MSG_REFILL_STALE = gettext_lazy(
 )
 MSG_SHOE_CLOSED = gettext_lazy("Shoe {number} closed.")
 MSG_SHOE_REOPENED = gettext_lazy("Shoe {number} is open again.")
-HAND_ID_MARK = 987654321  # a hand id no address contains otherwise (see hand_link)
 STAKE_TEXT_LENGTH = 20  # what a link may put in a stake box (the pipeline reads it on saving)
 
 
@@ -172,15 +173,19 @@ def _over_limit_context(state: TableState) -> dict[str, object]:
 
 def _board_context(shoe: Shoe) -> dict[str, object]:
     """The scoreboard and the index of every hand: what grows with the shoe."""
-    return {"board": scoreboard(shoe, link=hand_link()), "hand_index": hand_index(shoe.pk)}
+    return {"board": scoreboard(shoe, link=hand_address()), "hand_index": hand_index(shoe.pk)}
 
 
 def _table_board(request: AuthenticatedHttpRequest, shoe: Shoe) -> HttpResponse:
-    """What a save's answer leaves out, asked for by the page's script right after: the
-    scoreboard, the latest hands and the index of every hand."""
+    """What a save's answer leaves out, asked for by the page's script right after: what grows
+    with the shoe — the scoreboard, the latest hands, the index of every hand and each seat's
+    total over the shoe."""
+    recent = shoe_so_far(shoe)
+    next_number = recent.last_hand.number + 1 if recent.last_hand else 1
     context = _board_context(shoe) | {
-        "recent": shoe_so_far(shoe),
+        "recent": recent,
         "can_host": is_host(request.user),
+        "seats": seat_totals(shoe, next_number),
     }
     return render(request, "ledger/_table_board.html", context)
 
@@ -403,11 +408,12 @@ def _answers_with_changes(event: Event) -> bool:
 def _saved_reply(
     request: AuthenticatedHttpRequest, shoe: Shoe, recorded: services.RecordedHand, notice: str
 ) -> HttpResponse:
-    """A saved hand's answer to the table's script: only what the hand changed — the seats'
-    results, the last hand, the reminders, the next hand's number and what Repeat
-    fills in, the undo button — each part with the id of the part of the page it replaces. The
-    entry moves on to the next hand in the page; the scoreboard, the latest hands and the index
-    of every hand follow in a request of their own (``?part=board``)."""
+    """A saved hand's answer to the table's script: only what the hand changed — each seat's
+    result, the last hand, the reminders, the next hand's number and what Repeat fills in, the
+    undo button — each part with the id of the part of the page it replaces; it reads nothing
+    that grows with the shoe. The entry moves on to the next hand in the page; the scoreboard,
+    the latest hands, the index of every hand and each seat's total over the shoe follow in a
+    request of their own (``?part=board``)."""
     hand, bets, seated = recorded.hand, recorded.bets, recorded.seated
     if bets is None or seated is None:  # a repeated submission: the table read afresh
         state = table_state(shoe)
@@ -658,9 +664,3 @@ def keypad_rules(decks: int) -> dict[str, object]:
             "log_in": str(MSG_LOG_IN_AGAIN),
         },
     }
-
-
-def hand_link() -> Callable[[int], str]:
-    """Hand id → its page's address, reversed once for a whole scoreboard."""
-    pattern = reverse("ledger:hand_detail", args=[HAND_ID_MARK]).replace(str(HAND_ID_MARK), "{}")
-    return pattern.format

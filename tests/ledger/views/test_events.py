@@ -142,7 +142,8 @@ def test_the_host_logs_a_night_from_event_to_close(client, host):
     response = save(client, shoe, result="tie", stake_1_player="100", stake_2_banker="30")
     page = text(response)
     assert 'data-seat-result="1">push<' in page
-    assert 'data-seat-total="1">+100<' in page and 'data-seat-total="2">−50<' in page
+    board = text(client.get(reverse("ledger:shoe_table", args=[shoe.pk]) + "?part=board", **HTMX))
+    assert 'data-seat-total="1">+100<' in board and 'data-seat-total="2">−50<' in board
     assert "The planned 2 hands are played." in page  # the reminder; closing stays explicit
 
     response = client.post(reverse("ledger:shoe_close", args=[shoe.pk]))
