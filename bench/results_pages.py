@@ -5,21 +5,25 @@ Builds a throwaway SQLite season (default 100 events × 6 shoes × 40 hands × 7
 the event page, a guest's page and the season's standings through the real views, and prints the
 p50 and p95 of each. It does so for a season of 100 events and one of 1,000 (`--events 100
 1000`); a built season is kept in bench/.cache, named by its size and by the code that builds it,
-so a second run only times the pages. Goal (issue 16): every page flat with history, p50 ≤ 30 ms
-at 100 events and ≤ 40 ms at 1,000.
+so a second run only times the pages. Beside each page, its floor: the same figures read the
+simplest way with the sqlite3 module from the same stored totals and written out with f-strings.
+Goal (issue 16): every page flat with history, p50 ≤ 30 ms at 100 events and ≤ 40 ms at 1,000.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import html
 import inspect
 import logging
 import os
 import random
 import shutil
+import sqlite3
 import statistics
 import time
+from collections.abc import Callable
 from datetime import date, timedelta
 from decimal import Decimal
 from pathlib import Path
@@ -111,6 +115,75 @@ def time_page(client, url: str, repeat: int) -> tuple[float, float, float]:
     return statistics.median(timings), p95, statistics.median(cpu)
 
 
+def floor_pages(database: Path, event_id: int, guest_id: int) -> dict[str, Callable[[], str]]:
+    """Each page's figures read the simplest way, with the sqlite3 module alone from the same
+    stored totals the pages read (each guest's result per event, the settlements, the bets of
+    one event), and written out as HTML with f-strings: the floor each page is set beside."""
+    db = sqlite3.connect(database)
+    results, events = "ledger_guesteventresult", "games_event"
+
+    def event_page() -> str:
+        shoes = db.execute(
+            "SELECT s.number, SUM(b.stake), SUM(b.gross), SUM(b.commission), SUM(b.net) "
+            "FROM ledger_bet b JOIN games_hand h ON h.id = b.hand_id JOIN games_shoe s "
+            "ON s.id = h.shoe_id WHERE b.event_id = ? GROUP BY s.number ORDER BY s.number",
+            (event_id,),
+        ).fetchall()
+        guests = db.execute(
+            f"SELECT g.name, r.hands, r.stake, r.gross, r.commission, r.net FROM {results} r "
+            "JOIN ledger_guest g ON g.id = r.guest_id WHERE r.event_id = ? ORDER BY g.name",
+            (event_id,),
+        ).fetchall()
+        rows = [f"<tr><td>{n}</td><td>{a}</td><td>{b}</td><td>{c}</td><td>{d}</td></tr>"
+                for n, a, b, c, d in shoes]  # fmt: skip
+        rows += [f"<tr><td>{html.escape(n)}</td><td>{h}</td><td>{a}</td><td>{b}</td><td>{c}</td>"
+                 f"<td>{d}</td></tr>" for n, h, a, b, c, d in guests]  # fmt: skip
+        return "<table>" + "".join(rows) + "</table>"
+
+    def guest_page() -> str:
+        nights = db.execute(
+            f"SELECT e.id, e.name, e.date, r.net FROM {results} r JOIN {events} e "
+            "ON e.id = r.event_id "
+            "WHERE r.guest_id = ? ORDER BY e.date",
+            (guest_id,),
+        ).fetchall()
+        paid = dict(db.execute(
+            "SELECT event_id, SUM(amount) FROM ledger_settlement WHERE guest_id = ? "
+            "GROUP BY event_id", (guest_id,),
+        ).fetchall())  # fmt: skip
+        balance, lines = 0, []
+        for event, name, day, net in nights:
+            balance += net + paid.get(event, 0)
+            lines.append(f"<li>{html.escape(name)} {day} {net} {balance}</li>")
+        return "<ol>" + "".join(lines[-25:]) + "</ol>"  # the latest in full, a page of lines
+
+    def standings() -> str:
+        rows = db.execute(
+            f"SELECT g.name, SUM(r.hands), SUM(r.net), SUM(r.commission) FROM {results} r "
+            "JOIN ledger_guest g ON g.id = r.guest_id GROUP BY g.id ORDER BY SUM(r.net) DESC"
+        ).fetchall()
+        return (
+            "<table>"
+            + "".join(
+                f"<tr><td>{html.escape(n)}</td><td>{h}</td><td>{net}</td><td>{c}</td></tr>"
+                for n, h, net, c in rows
+            )
+            + "</table>"
+        )
+
+    return {"event page": event_page, "guest page": guest_page, "standings (season)": standings}
+
+
+def time_floor(floor: Callable[[], str], repeat: int) -> float:
+    floor()
+    timings = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        floor()
+        timings.append((time.perf_counter() - start) * 1000)
+    return statistics.median(timings)
+
+
 def season_key(events: int, shoes: int, hands: int) -> str:
     """Names a built season by its size and the code that builds it: this builder, the guests'
     names, the dealing and paying code and the schema."""
@@ -161,7 +234,7 @@ def season_database(events: int, shoes: int, hands: int, *, cache: bool) -> Path
     return work
 
 
-def time_pages(events: int, repeat: int) -> None:
+def time_pages(events: int, repeat: int, database: Path) -> None:
     from django.contrib.auth.models import User
     from django.test import Client
     from django.urls import reverse
@@ -180,11 +253,14 @@ def time_pages(events: int, repeat: int) -> None:
         "guest page": reverse("ledger:guest_page", args=[guest.pk, token]),
         "standings (season)": reverse("ledger:standings"),
     }
+    floors = floor_pages(database, event.pk, guest.pk)
     for name, url in pages.items():
         p50, p95, cpu = time_page(client, url, repeat)
+        floor = time_floor(floors[name], repeat)
         size = len(client.get(url).content) / 1000
         print(f"{events:>5,} events  {name:<20} p50 {p50:6.1f} ms   p95 {p95:6.1f} ms   "
-              f"cpu p50 {cpu:6.1f} ms   {size:6.0f} kB")  # fmt: skip
+              f"cpu p50 {cpu:6.1f} ms   {size:6.0f} kB   floor {floor:5.2f} ms "
+              f"({p50 / floor:4.0f}×)")  # fmt: skip
 
 
 def main() -> None:
@@ -199,8 +275,8 @@ def main() -> None:
     django_on_throwaway_sqlite("setup")
     logging.getLogger("axes").setLevel(logging.WARNING)
     for events in options.events:
-        season_database(events, options.shoes, options.hands, cache=not options.no_cache)
-        time_pages(events, options.repeat)
+        database = season_database(events, options.shoes, options.hands, cache=not options.no_cache)
+        time_pages(events, options.repeat, database)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
         (
             "results_pages.py",
             ["--events", "2", "--shoes", "1", "--hands", "3", "--repeat", "2", "--no-cache"],
-            "p50",
+            "floor",
         ),
         ("load.py", ["--seconds", "3", "--workers", "1"], "slowest kinds of request"),
     ],
