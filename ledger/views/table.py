@@ -393,16 +393,24 @@ def hand_record(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse
             form.show_problems(error)
         else:
             hand, notice = recorded.hand, _hand_notice(recorded.hand)
-            if request.htmx and _answers_with_changes(shoe.event):
+            seen = form.cleaned_data["seating"]
+            if request.htmx and _answers_with_changes(shoe.event, recorded, seen):
                 return _saved_reply(request, shoe, recorded, notice)
             return _after_write(request, shoe, notice, saved_number=hand.number)
     return _render_table(request, shoe, form)
 
 
-def _answers_with_changes(event: Event) -> bool:
+def _answers_with_changes(
+    event: Event, recorded: services.RecordedHand, seen: Mapping[int, int] | None
+) -> bool:
     """Whether the page's script takes a save's answer as the parts the hand changed: a
-    house-banked night's table does (a tournament's and a guest-banked game's redraw whole)."""
-    return event.kind == Event.Kind.CASH and not event.is_guest_banked
+    house-banked night's table does, when the seats are still those the page was drawn with
+    (else its rows of stake boxes are stale, and it is drawn whole). A tournament's table and a
+    guest-banked game's are always drawn whole."""
+    if event.kind != Event.Kind.CASH or event.is_guest_banked:
+        return False
+    now = {seat: guest.pk for seat, guest in (recorded.seated or {}).items()}
+    return recorded.seated is not None and seen == now
 
 
 def _saved_reply(
@@ -414,11 +422,8 @@ def _saved_reply(
     that grows with the shoe. The entry moves on to the next hand in the page; the scoreboard,
     the latest hands, the index of every hand and each seat's total over the shoe follow in a
     request of their own (``?part=board``)."""
-    hand, bets, seated = recorded.hand, recorded.bets, recorded.seated
-    if bets is None or seated is None:  # a repeated submission: the table read afresh
-        state = table_state(shoe)
-    else:
-        state = table_state_after(shoe, hand, bets, seated)
+    hand, bets, seated = recorded.hand, recorded.bets or [], recorded.seated or {}
+    state = table_state_after(shoe, hand, bets, seated)
     context = _over_limit_context(state) | {
         "state": state,
         "notice": notice,

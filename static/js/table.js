@@ -521,6 +521,8 @@
     page.querySelectorAll("#hand-form [aria-invalid]").forEach((box) => box.removeAttribute("aria-invalid"));
   }
 
+  // The newest board asked for is the only one shown; a table drawn whole since (an undo, a
+  // seat change, a refusal) outdates every board still on its way.
   let boardAsked = 0;
   function refreshBoard() {
     const url = table() && table().dataset.boardUrl;
@@ -533,6 +535,7 @@
   }
 
   function swapTable(html) {
+    boardAsked++;
     const reply = document.createElement("template");
     reply.innerHTML = html.trim();
     const fresh = reply.content.getElementById("table");
@@ -562,6 +565,9 @@
     flush();
   }
 
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    if (event.detail.target && event.detail.target.id === "table") boardAsked++;
+  });
   document.addEventListener("htmx:afterSettle", settle);
   // Seats and undo wait until the hands kept on this device are recorded.
   document.addEventListener("htmx:confirm", (event) => {

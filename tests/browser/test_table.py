@@ -331,3 +331,49 @@ def test_a_save_updates_the_page_in_place_and_the_board_follows(phone, host, ful
         (3, "player"),
     ]
     expect(phone.locator(".scoreboard .stats")).to_contain_text("3 hands")
+
+
+def test_a_guest_seated_on_another_device_gets_stake_boxes_after_a_save(phone, host, night):
+    base_url, shoe = night
+    for seat, name in enumerate(NAMES[:6], start=1):
+        services.seat_guest(shoe=shoe, seat=seat, guest=shoe.event.guests.get(name=name), by=host)
+    open_table(phone, base_url, shoe, host)
+    # Another device seats the seventh guest in the empty seat 7.
+    services.seat_guest(shoe=shoe, seat=7, guest=shoe.event.guests.get(name=NAMES[6]), by=host)
+    phone.tap("input[name=stake_1_player]")
+    phone.tap("button.chip[data-chip='10']")
+    phone.locator(".outcome-player").tap()
+    phone.tap("button.save")
+    phone.get_by_text("Hand 1 saved: Player wins.").wait_for()
+    expect(phone.locator("#seat-guest-7")).to_have_text(NAMES[6])
+    expect(phone.locator("input[name=stake_7_player]")).to_have_count(1)  # the table drawn whole
+
+
+def test_a_board_sent_before_an_undo_does_not_bring_the_undone_hand_back(
+    phone, host, full_table, record
+):
+    base_url, shoe = full_table
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 10)])
+    open_table(phone, base_url, shoe, host)
+    held = []
+    phone.route("**/*part=board*", lambda route: held.append((route, route.fetch())))
+    phone.on("dialog", lambda dialog: dialog.accept())
+    phone.tap("input[name=stake_2_banker]")
+    phone.tap("button.chip[data-chip='10']")
+    phone.locator(".outcome-banker").tap()
+    phone.tap("button.save")
+    phone.get_by_text("Hand 2 saved: Banker wins.").wait_for()
+    for _ in range(50):
+        if held:
+            break
+        phone.wait_for_timeout(100)
+    assert held  # the board as it stood after hand 2, still on its way
+    phone.tap("#table-undo button")
+    expect(phone.locator("#table-undo button")).to_have_text("Undo hand 1")
+    assert Hand.objects.filter(shoe=shoe).count() == 1
+    route, response = held[0]
+    route.fulfill(response=response)  # lands after the undo
+    phone.wait_for_timeout(500)
+    expect(phone.locator("#table-recent tbody tr")).to_have_count(1)
+    expect(phone.locator("#table-undo button")).to_have_text("Undo hand 1")
+    expect(phone.locator(".scoreboard .stats")).to_contain_text("1 hands")

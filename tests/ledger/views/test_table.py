@@ -337,6 +337,19 @@ def test_the_board_follows_a_save_in_a_request_of_its_own(client, host, seated, 
     assert all(f'id="{part}"' in page for part in top_level_ids(board))
 
 
+def test_a_save_from_a_page_drawn_before_a_seat_changed_redraws_the_table(
+    client, host, seated, shoe, guests
+):
+    client.force_login(host)
+    services.seat_clear(shoe=shoe, seat=7, by=host)
+    data = hand_data(shoe, result="player", stake_1_player="10")  # the page: seat 7 empty
+    services.seat_guest(shoe=shoe, seat=7, guest=guests[7], by=host)  # another device
+    reply = client.post(reverse("ledger:hand_record", args=[shoe.pk]), data, **HTMX)
+    assert reply["Shoebook-Hand-Saved"] == "1"
+    assert not reply.has_header("Shoebook-Table-Part")  # the whole table, seat 7's boxes too
+    assert 'name="stake_7_player"' in text(reply) and 'id="hand-form"' in text(reply)
+
+
 def test_an_undo_from_a_page_drawn_before_another_hand_undoes_nothing(client, host, seated, shoe):
     client.force_login(host)
     record_hands(shoe, 2, host)
