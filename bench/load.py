@@ -16,6 +16,7 @@ page fetched a few times, not counted) before the clock starts, as a running ser
 from __future__ import annotations
 
 import argparse
+import html
 import os
 import random
 import re
@@ -154,11 +155,13 @@ def host_loop(base: str, shoe: int, session: str, until: float, recorder: Record
             )
             token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
             number = re.search(r'name="number" value="(\d+)"', page)
+            seating = re.search(r'name="seating" value="([^"]*)"', page)
             cookie = re.search(r"csrftoken=([^;]+)", headers.get("Set-Cookie", ""))
             if cookie:
                 cookies["csrftoken"] = cookie.group(1)
-            if status == 200 and token and number:
-                form = {"csrfmiddlewaretoken": token.group(1), "number": number.group(1)}
+            if status == 200 and token and number and seating:
+                form = {"csrfmiddlewaretoken": token.group(1), "number": number.group(1),
+                        "seating": html.unescape(seating.group(1))}  # fmt: skip
         if form:
             hand = dealer.play_hand()
             data = {
