@@ -2,8 +2,8 @@
 
     .venv/bin/python bench/save.py [--hands 200]
 
-A throwaway SQLite file (WAL, IMMEDIATE, as in production) gets one event, 15 guests and one
-shoe with 7 guests seated; ``--hands`` hands are POSTed to the table page with seven bets, as the
+A throwaway SQLite file (WAL, IMMEDIATE, as in production) gets one event with a shoe open
+and 7 guests seated; ``--hands`` hands are POSTed to the table page with seven bets, as the
 host's phone sends them (urlencoded, htmx), and the answer comes back: only what the hand changed.
 After each save the page asks for the scoreboard and the hand index (timed apart: the host does
 not wait for them to enter the next hand). Between two saves, the floor does the
@@ -108,7 +108,7 @@ def main() -> None:
 
     from games import services as game_services
     from games.entry import BetEntry, HandEntry
-    from games.models import Hand
+    from games.models import Hand, Shoe
     from games.payouts import STANDARD_RULES, BetType
     from games.shoe import Shoe as DealingShoe
     from ledger import services
@@ -117,22 +117,23 @@ def main() -> None:
 
     host = User.objects.create_user("bench-host", password="x")
     host.groups.add(Group.objects.get(name="Hosts"))
-    event = game_services.event_create(
-        name="Bench night", date="2026-11-22", rules=STANDARD_RULES, by=host
-    )
-    guests = [services.event_guest_add(event=event, name=n, by=host) for n in GUEST_NAMES]
-    shoe = game_services.shoe_start(event=event, by=host)
-    for seat in range(1, 8):
-        services.seat_guest(shoe=shoe, seat=seat, guest=guests[seat], by=host)
+
+    def seated_table(name: str) -> tuple[Shoe, str]:
+        """A night with a shoe open and seven guests seated; the seating token its page holds."""
+        event = game_services.event_create(
+            name=name, date="2026-11-22", rules=STANDARD_RULES, by=host
+        )
+        shoe = game_services.shoe_start(event=event, by=host)
+        seated = {}
+        for seat in range(1, 8):
+            guest = services.event_guest_add(event=event, name=GUEST_NAMES[seat], by=host)
+            services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
+            seated[seat] = guest.pk
+        return shoe, seating_token(seated)
+
+    shoe, seating = seated_table("Bench night")
     # The service alone, on a shoe of its own at another table: the same hands, no page.
-    other = game_services.event_create(
-        name="Bench night, table 2", date="2026-11-22", rules=STANDARD_RULES, by=host
-    )
-    other_shoe = game_services.shoe_start(event=other, by=host)
-    for seat in range(1, 8):
-        guest = services.event_guest_add(event=other, name=GUEST_NAMES[seat], by=host)
-        services.seat_guest(shoe=other_shoe, seat=seat, guest=guest, by=host)
-    seating = seating_token({seat: guests[seat].pk for seat in range(1, 8)})
+    other_shoe, _other_seating = seated_table("Bench night, table 2")
     client = Client(HTTP_HOST="127.0.0.1")
     client.force_login(host)
     url = reverse("ledger:hand_record", args=[shoe.pk])
@@ -205,22 +206,14 @@ def main() -> None:
     assert Hand.objects.filter(shoe=shoe).count() == options.hands + 1
 
     # Side by side: a fresh shoe at a third table and this long one, a save at each in turn.
-    third = game_services.event_create(
-        name="Bench night, table 3", date="2026-11-22", rules=STANDARD_RULES, by=host
-    )
-    fresh = game_services.shoe_start(event=third, by=host)
-    fresh_guests = {}
-    for seat in range(1, 8):
-        guest = services.event_guest_add(event=third, name=GUEST_NAMES[seat], by=host)
-        services.seat_guest(shoe=fresh, seat=seat, guest=guest, by=host)
-        fresh_guests[seat] = guest.pk
+    fresh, fresh_seating = seated_table("Bench night, table 3")
     fresh_url = reverse("ledger:hand_record", args=[fresh.pk])
     short_saves: list[float] = []
     long_saves: list[float] = []
     side = min(SIDE_BY_SIDE, options.hands)
     for number in range(1, side + 1):
         begin = time.perf_counter()
-        post(number, fresh_url, seating_token(fresh_guests))
+        post(number, fresh_url, fresh_seating)
         short_saves.append(time.perf_counter() - begin)
         begin = time.perf_counter()
         post(options.hands + 1 + number)

@@ -201,15 +201,19 @@ def _road(name: str, marks: list[Mark], width: int | None = None) -> Road:
 
 
 def scoreboard(
-    shoe: Shoe, *, link: HandLink | None = None, widths: Mapping[str, int] | None = None
+    shoe: Shoe,
+    *,
+    link: HandLink | None = None,
+    widths: Mapping[str, int] | None = None,
+    read: tuple[list[HandMark], dict[int, int]] | None = None,
 ) -> dict[str, object]:
     """Everything the scoreboard template draws. ``link`` turns a hand's id into the address of
     its page, to make each mark a link (for hosts and dealers, who may see the bets).
     ``widths`` (a road's name → columns) draws those roads at a fixed width, newest marks in
     view, for a screen that shows them whole (the table display); other roads grow with the
-    shoe."""
+    shoe. ``read``: the shoe's marks as :func:`shoe_marks` read them, when read already."""
     widths = widths or {}
-    marks, ids = shoe_marks(shoe)
+    marks, ids = read or shoe_marks(shoe)
     beads: list[Mark] = [
         {"col": cell.col, "row": cell.row, "winner": cell.hand.winner.value,
          "letter": _(cell.hand.winner.value.title())[0], "player_pair": cell.hand.player_pair,

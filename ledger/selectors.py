@@ -18,8 +18,8 @@ from django_stubs_ext import WithAnnotations
 from games.kinds import SEATS
 from games.models import MAX_HAND_NUMBER, Event, Hand, Shoe
 from games.payouts import BetType
+from games.roads import HandMark
 from ledger import hot_reads
-from ledger.hot_reads import shoe_nets
 from ledger.models import Bet, Guest, HandRevision, MergedGuest, Seating
 from ledger.money import ZERO, money_sum
 from shoebook.roles import Visitor
@@ -94,7 +94,7 @@ def table_state(shoe: Shoe, recent: int = 8) -> TableState:
         event=event,
         next_number=next_number,
         last_hand=last_hand,
-        seats=_seat_states(seated, last_bets, shoe_nets(shoe.pk)),
+        seats=_seat_states(seated, last_bets, hot_reads.shoe_nets(shoe.pk)),
         recent_hands=recent_hands,
     )
 
@@ -129,15 +129,18 @@ class ShoeSoFar:
         return self.recent_hands[0] if self.recent_hands else None
 
     @property
+    def next_number(self) -> int:
+        return self.last_hand.number + 1 if self.last_hand else 1
+
+    @property
     def planned_reached(self) -> bool:
-        last = self.last_hand.number if self.last_hand else 0
-        return last + 1 > self.event.hands_per_shoe
+        return self.next_number > self.event.hands_per_shoe
 
 
 def seat_totals(shoe: Shoe, number: int) -> list[SeatState]:
     """Who sits where for hand ``number`` and each one's total over the shoe (two queries)."""
     seated = hot_reads.seated_at(shoe.pk, number)
-    return _seat_states(seated, [], shoe_nets(shoe.pk))
+    return _seat_states(seated, [], hot_reads.shoe_nets(shoe.pk))
 
 
 def shoe_so_far(shoe: Shoe, recent: int = 8) -> ShoeSoFar:
@@ -279,6 +282,13 @@ def hand_index(shoe_id: int, current: int | None = None) -> HandIndex:
     rows = Hand.objects.filter(shoe_id=shoe_id).order_by("number")
     hands = [IndexedHand(*row) for row in rows.values_list("pk", "number", "winner")]
     return HandIndex(shoe_id=shoe_id, hands=hands, current=current)
+
+
+def hand_index_of(shoe_id: int, marks: list[HandMark], ids: Mapping[int, int]) -> HandIndex:
+    """:func:`hand_index` from the scoreboard's read of the shoe (``games.scoreboard.shoe_marks``:
+    its marks and hand number → id), on the page that draws both."""
+    hands = [IndexedHand(ids[mark.number], mark.number, mark.winner.value) for mark in marks]
+    return HandIndex(shoe_id=shoe_id, hands=hands)
 
 
 def hand_id_by_number(shoe_id: int, number: int) -> int | None:

@@ -34,7 +34,7 @@ from games.entry import (
 from games.models import Event, Hand, Shoe
 from games.payouts import BetType
 from games.rules import MSG_HAND_COMPLETE, tableau
-from games.scoreboard import scoreboard
+from games.scoreboard import scoreboard, shoe_marks
 from ledger import hot_reads, services
 from ledger.coup_forms import CoupForm, bank_prefill, coup_panel
 from ledger.coups import previous_coup
@@ -51,7 +51,7 @@ from ledger.results import seated_over_limit
 from ledger.selectors import (
     SeatState,
     TableState,
-    hand_index,
+    hand_index_of,
     seat_totals,
     seating_of,
     shoe_open_things,
@@ -173,7 +173,11 @@ def _over_limit_context(state: TableState) -> dict[str, object]:
 
 def _board_context(shoe: Shoe) -> dict[str, object]:
     """The scoreboard and the index of every hand: what grows with the shoe."""
-    return {"board": scoreboard(shoe, link=hand_address()), "hand_index": hand_index(shoe.pk)}
+    marks, ids = shoe_marks(shoe)  # one read of the shoe's hands, for both
+    return {
+        "board": scoreboard(shoe, link=hand_address(), read=(marks, ids)),
+        "hand_index": hand_index_of(shoe.pk, marks, ids),
+    }
 
 
 def _table_board(request: AuthenticatedHttpRequest, shoe: Shoe) -> HttpResponse:
@@ -181,11 +185,10 @@ def _table_board(request: AuthenticatedHttpRequest, shoe: Shoe) -> HttpResponse:
     with the shoe — the scoreboard, the latest hands, the index of every hand and each seat's
     total over the shoe."""
     recent = shoe_so_far(shoe)
-    next_number = recent.last_hand.number + 1 if recent.last_hand else 1
     context = _board_context(shoe) | {
         "recent": recent,
         "can_host": is_host(request.user),
-        "seats": seat_totals(shoe, next_number),
+        "seats": seat_totals(shoe, recent.next_number),
     }
     return render(request, "ledger/_table_board.html", context)
 
@@ -469,11 +472,6 @@ def _redrawn(
     return redrawn
 
 
-def read_hand_number(text: str) -> int | None:
-    """The hand number a form posted, or ``None`` when it is missing or not one."""
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 6 else None
-
-
 def _hand_notice(hand: Hand) -> str:
     result = result_text(hand.outcome()).message(_)
     return _("Hand {number} saved: {result}").format(number=hand.number, result=result)
@@ -532,7 +530,7 @@ def hand_undo(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse:
     """Take back the last hand and put its cards and bets back into the entry: with htmx in
     the page it answers; without, through ``?refill=`` on the table it redirects to."""
     shoe = _get_shoe(shoe_id)
-    number = read_hand_number(request.POST.get("number", ""))
+    number = id_or_none(request.POST.get("number", ""))
     try:
         revision = services.hand_undo(shoe=shoe, by=request.user, number=number)
     except ValidationError as error:

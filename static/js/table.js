@@ -534,15 +534,10 @@
       .catch(() => {}); // offline: the board catches up with the next save
   }
 
+  // The whole table drawn afresh (a refusal, a full answer): its #table takes the page's place.
   function swapTable(html) {
     boardAsked++;
-    const reply = document.createElement("template");
-    reply.innerHTML = html.trim();
-    const fresh = reply.content.getElementById("table");
-    const current = table();
-    if (!fresh || !current) return;
-    current.replaceWith(fresh);
-    if (window.htmx) window.htmx.process(fresh);
+    replaceParts(html);
     settle();
   }
 
