@@ -5,9 +5,10 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
 BROWSER_INSTALLED := $(VENV)/.browser-installed
+NODE_INSTALLED := node_modules/.installed
 PORT ?= 8000
 
-.PHONY: run serve test test-postgres test-browser lint format typecheck migrations-check messages ci clean
+.PHONY: run serve test test-js test-postgres test-browser lint format typecheck migrations-check messages ci clean
 
 $(INSTALLED): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,8 +31,16 @@ serve: $(INSTALLED)
 	$(BIN)/gunicorn shoebook.wsgi --bind $${BIND:-127.0.0.1:8000} --workers $${WORKERS:-3} \
 		--threads $${THREADS:-4} --access-logfile - --forwarded-allow-ips "$${FORWARDED_ALLOW_IPS:-127.0.0.1}"
 
+# The table page's client state (node's test runner, fast-check from npm; Node 18 or newer).
+$(NODE_INSTALLED): package.json package-lock.json
+	npm ci --no-audit --no-fund --silent
+	touch $(NODE_INSTALLED)
+
+test-js: $(NODE_INSTALLED)
+	node --test tests/js/
+
 # The browser suite needs the browser extra and Chromium: `make test-browser` runs it.
-test: $(INSTALLED)
+test: $(INSTALLED) test-js
 	$(BIN)/python -m pytest --ignore=tests/browser
 
 # The whole suite against a throwaway PostgreSQL cluster on loopback (Debian's postgresql package).

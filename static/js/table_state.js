@@ -1,0 +1,603 @@
+// The live table's state, as plain functions: no DOM, no network, no clock. The page
+// (static/js/table.js) feeds every tap and every answer in as an event, and draws what this
+// returns; tests/js/ drives the same functions with thousands of random interleavings.
+//
+// The one owner of the entry. Only the host's own taps change the hand being entered: pressing
+// Save moves the entry on at once, here, and puts the hand in the outbox. The outbox sends one
+// request at a time, in order (hands, seat changes, undos alike, online or offline), and an
+// answer is matched to the request it answers by its request number: a late, duplicated or
+// unknown answer changes nothing. A hand refused when sent is held on the device, as an entry
+// of its own, and the outbox waits until the host renumbers, edits or discards it.
+(function (root, factory) {
+  "use strict";
+  if (typeof module === "object" && module.exports) module.exports = factory();
+  else root.ShoebookTableState = factory();
+})(typeof self !== "undefined" ? self : this, function () {
+  "use strict";
+
+  // --- the cards: the rules core's table, sent with the page -------------------------------
+
+  function total(cards, rules) {
+    return cards.reduce((sum, rank) => sum + rules.values[rank], 0) % 10;
+  }
+
+  function cardsDue(player, banker, rules) {
+    const playerTotal = total(player.slice(0, 2), rules);
+    const bankerTotal = total(banker.slice(0, 2), rules);
+    if (playerTotal >= 8 || bankerTotal >= 8) return [false, false];
+    if (rules.player_draws[playerTotal] && player.length < 3) return [true, true];
+    const third = player.length === 3 ? String(rules.values[player[2]]) : "none";
+    return [false, rules.banker_draws[third][bankerTotal] && banker.length < 3];
+  }
+
+  // Ranks in deal order (P1 B1 P2 B2, then the third cards) placed as games.entry.read_taps
+  // does; ``taken`` counts the taps read before the first that cannot come next.
+  function readTaps(taps, rules) {
+    const player = [];
+    const banker = [];
+    const copies = {};
+    let due = [true, true];
+    for (let index = 0; index < taps.length; index++) {
+      const rank = taps[index];
+      let toPlayer;
+      if (!(rank in rules.values)) return { player, banker, due, taken: index };
+      if (player.length < 2 || banker.length < 2) toPlayer = player.length <= banker.length;
+      else if (due[0] || due[1]) toPlayer = due[0];
+      else return { player, banker, due, taken: index };
+      copies[rank] = (copies[rank] || 0) + 1;
+      if (copies[rank] > rules.per_rank) return { player, banker, due, taken: index };
+      (toPlayer ? player : banker).push(rank);
+      if (player.length >= 2 && banker.length >= 2) due = cardsDue(player, banker, rules);
+    }
+    return { player, banker, due, taken: taps.length };
+  }
+
+  const fill = (template, values) =>
+    template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? values[name] : whole));
+
+  // How the tapped cards stand, in the page's words: the next card, a draw, or the outcome.
+  function cardStatus(reading, rules) {
+    const T = rules.texts;
+    const { player, banker, due } = reading;
+    if (!player.length && !banker.length) return { text: T.start, complete: false };
+    const firstFour = [[player, 0], [banker, 0], [player, 1], [banker, 1]];
+    for (let index = 0; index < 4; index++) {
+      const [side, position] = firstFour[index];
+      if (side.length <= position) {
+        return { text: fill(T.next, { card: T.cards[index] }), complete: false };
+      }
+    }
+    if (due[0]) return { text: T.player_draws, complete: false };
+    if (due[1]) return { text: T.banker_draws, complete: false };
+    const playerTotal = total(player, rules);
+    const bankerTotal = total(banker, rules);
+    const natural = total(player.slice(0, 2), rules) >= 8 || total(banker.slice(0, 2), rules) >= 8;
+    const high = Math.max(playerTotal, bankerTotal);
+    const low = Math.min(playerTotal, bankerTotal);
+    if (playerTotal === bankerTotal) {
+      return { text: fill(natural ? T.tie_natural : T.tie, { high, low }), complete: true };
+    }
+    const winner = playerTotal > bankerTotal ? T.player : T.banker;
+    return { text: fill(natural ? T.wins_natural : T.wins, { winner, high, low }), complete: true };
+  }
+
+  const SUIT_MARKS = /[SHDC♠♤♥♡♦♢♣♧]$/;
+
+  // Typed card boxes as taps, when they read in deal order; null otherwise.
+  function typedAsTaps(cards, rules) {
+    const side = (text) => text.trim().toUpperCase().split(/[\s,]+/).filter(Boolean)
+      .map((card) => card.replace(SUIT_MARKS, "").replace(/^T$/, "10"));
+    const player = side(cards.player);
+    const banker = side(cards.banker);
+    const order = [];
+    for (let index = 0; index < 2; index++) {
+      if (player[index]) order.push(player[index]);
+      if (banker[index]) order.push(banker[index]);
+    }
+    order.push(...player.slice(2), ...banker.slice(2));
+    const replay = readTaps(order, rules);
+    const same = replay.taken === order.length &&
+      replay.player.join() === player.join() && replay.banker.join() === banker.join();
+    return same ? order : null;
+  }
+
+  // --- an entry: what the host has entered for one hand ------------------------------------
+
+  function emptyEntry(number, key) {
+    return { number, key, stakes: {}, taps: [], typed: null, result: "", pairs: {}, problem: "" };
+  }
+
+  function isEmpty(entry) {
+    return !Object.values(entry.stakes).some(Boolean) && !entry.taps.length && !entry.typed &&
+      !entry.result && !Object.values(entry.pairs).some(Boolean);
+  }
+
+  // The cards as the boxes show them: tapped cards as the rules place them, or as typed.
+  function cardsOf(entry, rules) {
+    if (entry.typed) return { player: entry.typed.player, banker: entry.typed.banker };
+    const reading = readTaps(entry.taps, rules);
+    return { player: reading.player.join(" "), banker: reading.banker.join(" ") };
+  }
+
+  // The form's fields for a hand, as the server's HandForm reads them.
+  function fieldsOf(entry, rules, seating) {
+    const cards = cardsOf(entry, rules);
+    const fields = {
+      number: String(entry.number),
+      idempotency_key: entry.key,
+      seating,
+      taps: entry.typed ? "" : entry.taps.join(" "),
+      player_cards: cards.player,
+      banker_cards: cards.banker,
+      result: entry.result,
+    };
+    for (const side of ["player_pair", "banker_pair"]) if (entry.pairs[side]) fields[side] = "on";
+    for (const [name, text] of Object.entries(entry.stakes)) if (text) fields[name] = text;
+    return fields;
+  }
+
+  function stakesOf(entry) {
+    const stakes = {};
+    for (const [name, text] of Object.entries(entry.stakes)) if (text) stakes[name] = text;
+    return stakes;
+  }
+
+  function cents(text) {
+    const plain = text.replace(/,/g, "").replace(/[０-９]/g, (d) => String(d.charCodeAt(0) - 0xff10));
+    if (plain === "") return 0;
+    const match = /^(\d{1,13})(?:\.(\d{1,2}))?$/.exec(plain);
+    return match ? Number(match[1]) * 100 + Number((match[2] || "0").padEnd(2, "0")) : null;
+  }
+
+  const cleanStake = (text) => text.replace(/[^0-9０-９.,]/g, "");
+
+  // --- seats -----------------------------------------------------------------------------------
+
+  function readSeating(token) {
+    const seats = {};
+    for (const pair of (token || "").split(/\s+/).filter(Boolean)) {
+      const [seat, guest] = pair.split(":");
+      seats[seat] = guest;
+    }
+    return seats;
+  }
+
+  const seatingToken = (seats) => Object.keys(seats).map(Number).sort((a, b) => a - b)
+    .filter((seat) => seats[seat]).map((seat) => `${seat}:${seats[seat]}`).join(" ");
+
+  // A seat change as ledger.services.seat_guest makes it: a guest seated elsewhere moves, whoever
+  // held the seat leaves the table; no guest empties the seat.
+  function seatApplied(seats, seat, guest) {
+    const next = {};
+    for (const [number, who] of Object.entries(seats)) if (who && who !== guest) next[number] = who;
+    if (guest) next[seat] = guest;
+    else delete next[seat];
+    return next;
+  }
+
+  // The seat offered next, as ledger.views.table.free_seat: the first empty one after ``after``.
+  function freeSeat(seats, count, after) {
+    const start = after || 0;
+    for (let step = 1; step <= count; step++) {
+      const seat = ((start + step - 1) % count) + 1;
+      if (!seats[seat]) return seat;
+    }
+    return after || 1;
+  }
+
+  // --- the state --------------------------------------------------------------------------------
+
+  // ``page``: what the page was drawn with — rules (the keypad's table and texts), next (the
+  // next hand's number), last (the last hand recorded, 0 if none), seating (the seating token),
+  // seatCount, repeat (the last hand's stakes), key (a new idempotency key); ``kept``: what
+  // this device kept (``kept(state)``) before a reload, if anything.
+  function start(page, kept) {
+    const server = {
+      next: page.next, last: page.last || 0, seats: readSeating(page.seating),
+      repeat: page.repeat || {},
+    };
+    const state = {
+      rules: page.rules,
+      seatCount: page.seatCount || 7,
+      server,
+      entry: emptyEntry(page.next, page.key),
+      parked: null, // the entry put aside while a hand taken back is fixed (``edit``, ``undo``)
+      chosen: null,
+      queue: [], // the outbox: hands, seat changes and undos, sent one at a time, in order
+      flight: null, // the request on its way: {id, request}
+      held: [], // hands refused when sent, each an entry of its own until the host decides
+      seatNotes: {},
+      pickSeat: freeSeat(server.seats, page.seatCount || 7, 0),
+      answer: "",
+      online: page.online !== false,
+      stalled: "", // why the outbox waits beyond the network (a login), until the page reloads
+      reading: null, // the server's words on the entry's cards (a refused tap, typed cards)
+      made: 0,
+    };
+    if (!kept) return state;
+    return { ...state, queue: kept.queue || [], held: kept.held || [], parked: kept.parked || null,
+      chosen: kept.chosen || null, made: kept.made || 0, entry: kept.entry || state.entry };
+  }
+
+  // What the device keeps across a reload (localStorage). A request in flight is sent again,
+  // with its idempotency key, so it is recorded once whatever became of it; an undo is not kept
+  // (its answer puts the hand back in the entry: asked again, it would take back another).
+  function kept(state) {
+    return { entry: state.entry, queue: state.queue.filter((op) => op.kind !== "undo"),
+      held: state.held, parked: state.parked, chosen: state.chosen, made: state.made };
+  }
+
+  const handsWaiting = (state) => state.queue.filter((op) => op.kind === "hand");
+
+  // A hand is numbered when it is sent: the next number the server gave. Until then the page
+  // shows where it stands: after the server's last hand and the hands before it here.
+  function numberOf(state, seq) {
+    const inFlight = (op) => state.flight && state.flight.id === op.id;
+    return state.server.next +
+      handsWaiting(state).filter((op) => op.seq < seq || op.tried || inFlight(op)).length;
+  }
+
+  const entryNumber = (state) => numberOf(state, state.entry.seq || Infinity);
+
+  // The seats as they will be once every seat change waiting here is made.
+  function seatsNow(state) {
+    return state.queue.filter((op) => op.kind === "seat")
+      .reduce((seats, op) => seatApplied(seats, op.seat, op.guest), state.server.seats);
+  }
+
+  // The request to send now, if any: the outbox's first, one at a time, in order; none while a
+  // held hand waits for the host's decision, offline, or logged out. A hand gets its number now.
+  function due(state) {
+    if (state.flight || !state.online || state.stalled || !state.queue.length) return null;
+    if (state.held.length) return null; // the hands after a held one wait for the decision
+    const op = state.queue[0];
+    if (op.kind !== "hand") return op;
+    if (state.entry.seq && op.seq > state.entry.seq) return null; // after the hand being fixed
+    const number = state.server.next;
+    return { ...op, number, fields: { ...op.fields, number: String(number) } };
+  }
+
+  // The hand Undo takes back: the last one waiting here, else the last recorded (none while an
+  // undo is on its way).
+  function undoTarget(state) {
+    const waiting = handsWaiting(state);
+    if (waiting.length) return state.server.next + waiting.length - 1;
+    if (state.queue.some((op) => op.kind === "undo")) return 0;
+    return state.server.last;
+  }
+
+  // --- events ---------------------------------------------------------------------------------
+
+  function step(state, event) {
+    const handler = HANDLERS[event.type];
+    if (!handler) throw new Error(`unknown event ${event.type}`);
+    return handler(state, event);
+  }
+
+  const withEntry = (state, changes) =>
+    ({ ...state, entry: { ...state.entry, problem: "", ...changes }, reading: null });
+
+  const HANDLERS = {
+    tap(state, { rank }) {
+      let entry = state.entry;
+      if (entry.typed) {
+        const order = typedAsTaps(entry.typed, state.rules);
+        if (order === null) return withEntry(state, { problem: "out_of_order" });
+        entry = { ...entry, taps: order, typed: null };
+      }
+      const taps = rank ? [...entry.taps, rank] : entry.taps.slice(0, -1);
+      const reading = readTaps(taps, state.rules);
+      if (reading.taken < taps.length) {
+        // Refused: the taps stay as they were; the server says why (``ask``).
+        return { ...withEntry(state, { taps: entry.taps, typed: null }),
+          reading: { taps: taps.join(" "), text: "", problem: true, asked: true } };
+      }
+      return withEntry(state, { taps, typed: null });
+    },
+
+    typeCards(state, { player, banker }) {
+      const typed = player || banker ? { player, banker } : null;
+      return { ...withEntry(state, { taps: [], typed }),
+        reading: typed ? { taps: "", typed, text: "", problem: false, asked: true } : null };
+    },
+
+    // The server's words on cards the page could not read itself; only for those very cards.
+    reading(state, { taps, typed, text, problem }) {
+      const asked = state.reading;
+      if (!asked || asked.text) return state;
+      const same = typed
+        ? asked.typed && state.entry.typed && asked.typed.player === typed.player &&
+          asked.typed.banker === typed.banker &&
+          state.entry.typed.player === typed.player && state.entry.typed.banker === typed.banker
+        : !asked.typed && asked.taps === taps;
+      return same ? { ...state, reading: { ...asked, text, problem } } : state;
+    },
+
+    stake(state, { name, text }) {
+      const stakes = { ...state.entry.stakes, [name]: cleanStake(text) };
+      return withEntry({ ...state, chosen: name }, { stakes });
+    },
+
+    choose(state, { name }) {
+      return { ...state, chosen: name };
+    },
+
+    chip(state, { value }) {
+      if (!state.chosen) return { ...state, answer: state.rules.texts.pick_a_box, pickBox: true };
+      const before = cents(state.entry.stakes[state.chosen] || "");
+      if (before === null) return state; // the box holds what is not an amount: typed over
+      const after = before + Math.round(value * 100);
+      const text = after % 100 ? (after / 100).toFixed(2) : String(after / 100);
+      return withEntry(state, { stakes: { ...state.entry.stakes, [state.chosen]: text } });
+    },
+
+    result(state, { value }) {
+      return withEntry(state, { result: value });
+    },
+
+    pair(state, { side, on }) {
+      return withEntry(state, { pairs: { ...state.entry.pairs, [side]: Boolean(on) } });
+    },
+
+    // Repeat: the last hand's stakes — the last waiting here, else the last recorded.
+    repeat(state) {
+      const waiting = handsWaiting(state);
+      const stakes = waiting.length ? stakesOf(waiting[waiting.length - 1].entry)
+        : state.server.repeat;
+      return withEntry(state, { stakes: { ...stakes } });
+    },
+
+    // Clear empties the entry; an entry parked behind a hand taken back comes back instead (the
+    // hand taken back is let go).
+    clear(state) {
+      const entry = state.parked || emptyEntry(0, state.entry.key);
+      return { ...state, entry: { ...entry, problem: "" }, parked: null, answer: "", reading: null };
+    },
+
+    // Save: the hand goes to the outbox and the entry moves on to the next hand at once. A
+    // hand with neither a result nor its cards is refused here, before it leaves the entry.
+    save(state, { key }) {
+      const entry = state.entry;
+      const T = state.rules.texts;
+      if (state.queue.some((op) => op.kind === "undo")) {
+        return { ...state, entry: { ...entry, problem: "undo_pending" } };
+      }
+      if (!entry.typed && !entry.result) {
+        const status = cardStatus(readTaps(entry.taps, state.rules), state.rules);
+        if (!status.complete) {
+          const problem = entry.taps.length ? "incomplete" : "no_result";
+          return { ...state, entry: { ...entry, problem } };
+        }
+      }
+      const made = state.made + 1;
+      const number = entryNumber(state);
+      const op = {
+        kind: "hand", id: `hand-${entry.key}`, seq: entry.seq || made,
+        origin: entry.origin || `o${made}-${entry.key}`, key: entry.key,
+        entry: { ...entry, problem: "", number: 0, seq: undefined, origin: undefined },
+      };
+      const next = state.parked || emptyEntry(0, key);
+      const answer = fill(state.online ? T.sending : T.queued, { number });
+      return { ...state, queue: placed(state, op), entry: next, parked: null, made, answer,
+        reading: null };
+    },
+
+    seat(state, { seat, guest }) {
+      const made = state.made + 1;
+      const op = { kind: "seat", id: `seat-${made}`, seat: Number(seat), guest: guest || "" };
+      const queue = [...state.queue, op];
+      const seatNotes = { ...state.seatNotes };
+      delete seatNotes[op.seat];
+      const seats = seatsNow({ ...state, queue });
+      return { ...state, queue, made, seatNotes,
+        pickSeat: guest ? freeSeat(seats, state.seatCount, op.seat) : op.seat };
+    },
+
+    pickSeat(state, { seat }) {
+      return { ...state, pickSeat: Number(seat) };
+    },
+
+    // Undo takes back the last hand: one still waiting here comes straight back off the outbox
+    // (unless it was sent: it may be recorded, so it says so); a recorded one is asked of the
+    // server. ``number`` is the hand the button named: anything else is refused.
+    undo(state, { number, key }) {
+      const T = state.rules.texts;
+      const target = undoTarget(state);
+      if (!target || target !== number) return { ...state, answer: T.undo_moved };
+      if (state.held.length) return { ...state, answer: T.undo_after_held };
+      if (state.parked && !isEmpty(state.entry)) {
+        return { ...state, answer: fill(T.undo_parked, { number: entryNumber(state) }) };
+      }
+      const waiting = handsWaiting(state);
+      if (!waiting.length) {
+        const made = state.made + 1;
+        const op = { kind: "undo", id: `undo-${made}`, number: target };
+        return { ...state, queue: [...state.queue, op], made,
+          answer: fill(T.undoing, { number: target }) };
+      }
+      const last = waiting[waiting.length - 1];
+      if (last.tried) return { ...state, answer: fill(T.undo_on_its_way, { number: target }) };
+      const queue = state.queue.filter((op) => op.id !== last.id);
+      const back = { ...state, queue, answer: fill(T.undone_here, { number: target }) };
+      return takeBack(back, { ...last.entry, origin: last.origin, seq: last.seq }, key);
+    },
+
+    online(state) {
+      return { ...state, online: true };
+    },
+
+    offline(state) {
+      return { ...state, online: false };
+    },
+
+    // A request leaves (``due``'s op): it may reach the server whatever becomes of its answer.
+    sent(state, { id, request }) {
+      if (state.flight || !state.queue.length || state.queue[0].id !== id) return state;
+      const queue = [{ ...state.queue[0], tried: true }, ...state.queue.slice(1)];
+      return { ...state, queue, flight: { id, request, number: state.server.next } };
+    },
+
+    // The answer to a request: ``outcome`` is saved (with the server's next and last hand and
+    // the notice), refused (with the reason and the server's next hand), or failed (network,
+    // server, login). Only the request in flight is answered; anything else is stale.
+    reply(state, { request, outcome, key }) {
+      if (!state.flight || state.flight.request !== request) return state;
+      const op = state.queue.find((item) => item.id === state.flight.id);
+      const settled = { ...state, flight: null };
+      if (outcome.failed) {
+        if (outcome.failed === "login") return { ...settled, stalled: "login" };
+        return outcome.failed === "network" ? { ...settled, online: false } : settled;
+      }
+      const queue = state.queue.filter((item) => item.id !== op.id);
+      const server = { ...state.server, ...serverFacts(outcome) };
+      return ANSWERED[op.kind]({ ...settled, queue, server }, op, outcome, key, state.flight);
+    },
+
+    // The host's decision on a held hand: send it again (it keeps its place: first), put it in
+    // the entry to fix (what the entry held waits, parked, and comes back after the save), or
+    // let it go.
+    resend(state, { index }) {
+      const item = state.held[index];
+      if (!item) return state;
+      const undo = state.queue.find((op) => op.kind === "undo");
+      if (undo) return { ...state, answer: fill(state.rules.texts.save_after_undo, undo) };
+      const op = { kind: "hand", id: `hand-${item.entry.key}`, seq: item.seq, origin: item.origin,
+        key: item.entry.key, entry: item.entry };
+      const held = state.held.filter((_, at) => at !== index);
+      return { ...state, held, queue: placed({ ...state, held }, op) };
+    },
+
+    edit(state, { index, key }) {
+      const item = state.held[index];
+      if (!item || (state.parked && !isEmpty(state.entry))) return state;
+      const held = state.held.filter((_, at) => at !== index);
+      const parked = isEmpty(state.entry) ? state.parked : state.entry;
+      const entry = { ...item.entry, key, origin: item.origin, seq: item.seq, problem: "" };
+      return { ...state, held, parked, entry, reading: null };
+    },
+
+    discard(state, { index }) {
+      if (!state.held[index]) return state;
+      return { ...state, held: state.held.filter((_, at) => at !== index) };
+    },
+  };
+
+  function serverFacts(outcome) {
+    const facts = {};
+    if (outcome.next) facts.next = outcome.next;
+    if (outcome.last !== undefined) facts.last = outcome.last;
+    if (outcome.seating !== undefined) facts.seats = readSeating(outcome.seating);
+    if (outcome.repeat) facts.repeat = outcome.repeat;
+    return facts;
+  }
+
+  const ANSWERED = {
+    hand(state, op, outcome, key, flight) {
+      if (outcome.refused) {
+        // A new key: the refused submission's key stays the server's, whatever is fixed.
+        const item = { origin: op.origin, seq: op.seq, number: flight.number,
+          entry: { ...op.entry, key }, reason: outcome.reason };
+        return { ...state, held: [...state.held, item], answer: "" };
+      }
+      return { ...state, answer: outcome.notice };
+    },
+    seat(state, op, outcome) {
+      if (!outcome.refused) return { ...state, answer: outcome.notice || state.answer };
+      return { ...state, seatNotes: { ...state.seatNotes, [op.seat]: outcome.reason } };
+    },
+    undo(state, op, outcome, key) {
+      if (outcome.refused) return { ...state, answer: outcome.reason };
+      return takeBack({ ...state, answer: outcome.notice || "" }, outcome.entry, key);
+    },
+  };
+
+  // A hand taken back (an undo) goes back into the entry, to fix and save again, in its place;
+  // what the entry held waits, parked, and comes back after that save. Were something parked
+  // already, it is held as an entry of its own instead, so that nothing typed is ever lost.
+  function takeBack(state, entry, key) {
+    const made = state.made + 1;
+    const back = { ...emptyEntry(0, key), ...entry, key, problem: "", seq: entry.seq || made };
+    const taken = { ...state, made };
+    if (isEmpty(state.entry)) return { ...taken, entry: back, reading: null };
+    if (!state.parked) return { ...taken, entry: back, parked: state.entry, reading: null };
+    const item = { origin: entry.origin, seq: back.seq, number: numberOf(state, back.seq),
+      entry: back, reason: "" };
+    return { ...taken, held: [...state.held, item] };
+  }
+
+  // The outbox with a hand put in its place (hands keep the order they were first saved in),
+  // its form filled in for the seats as they will stand when it is sent: the hand's bets go to
+  // the guests the host saw in the seats. Its number is given when it is sent (``due``).
+  function placed(state, op) {
+    const queue = state.queue;
+    let at = queue.findIndex((item) => item.kind === "hand" && item.seq > op.seq);
+    if (at < 0) at = queue.length;
+    // Never before a request that left: it may be recorded already, under the next number.
+    const left = queue.reduce((last, item, index) => (item.tried ? index + 1 : last), 0);
+    at = Math.max(at, left);
+    const seats = queue.slice(0, at).filter((item) => item.kind === "seat")
+      .reduce((before, item) => seatApplied(before, item.seat, item.guest), state.server.seats);
+    const hand = { ...op, tried: false,
+      fields: fieldsOf({ ...op.entry, key: op.key }, state.rules, seatingToken(seats)) };
+    return [...queue.slice(0, at), hand, ...queue.slice(at)];
+  }
+
+  // --- what the page shows ----------------------------------------------------------------------
+
+  // The entry's status line: a problem, the server's words on cards it had to read, or the
+  // cards' own state, worked out here at once.
+  function statusOf(state) {
+    const T = state.rules.texts;
+    const entry = state.entry;
+    if (entry.problem === "out_of_order") return { text: T.out_of_order, problem: true };
+    if (entry.problem === "no_result") return { text: T.no_result, problem: true };
+    if (entry.problem === "undo_pending") {
+      const undo = state.queue.find((op) => op.kind === "undo");
+      return { text: fill(T.save_after_undo, { number: undo ? undo.number : "" }), problem: true };
+    }
+    if (state.reading && state.reading.asked) {
+      if (state.reading.text) return { text: state.reading.text, problem: state.reading.problem };
+      if (entry.typed) return { text: state.online ? T.checking : T.offline, problem: false };
+    }
+    const status = cardStatus(readTaps(entry.taps, state.rules), state.rules);
+    return { text: status.text, problem: entry.problem === "incomplete" };
+  }
+
+  // What each item of the outbox says, with the number each hand will have.
+  function waitingLines(state) {
+    const T = state.rules.texts;
+    let hands = 0;
+    return state.queue.map((op) => {
+      const template = { hand: T.waiting, seat: T.seat_waiting, undo: T.undo_waiting }[op.kind];
+      const number = op.kind === "hand" ? state.server.next + hands++ : op.number;
+      const sending = Boolean(state.flight && state.flight.id === op.id);
+      return { id: op.id, sending, text: fill(template, { number, seat: op.seat }) };
+    });
+  }
+
+  // What each held hand says, and its choices: send again (as the number it would now get),
+  // fix it in the entry, or discard it.
+  function heldLines(state) {
+    const T = state.rules.texts;
+    return state.held.map((item, index) => {
+      const number = numberOf(state, item.seq);
+      const template = item.reason ? T.held_refused : T.held_undone;
+      return { index, text: fill(template, { number: item.number, reason: item.reason }),
+        resend: fill(number === item.number ? T.held_resend : T.held_renumber,
+          { number, was: item.number }),
+        edit: T.held_edit, discard: T.held_discard };
+    });
+  }
+
+  // Undo's label always names the hand it takes back.
+  function undoLabel(state) {
+    const number = undoTarget(state);
+    return number ? fill(state.rules.texts.undo, { number }) : "";
+  }
+
+  return {
+    readTaps, cardStatus, cardsOf, fieldsOf, stakesOf, isEmpty, emptyEntry, readSeating,
+    seatingToken, seatApplied, freeSeat, start, kept, step, due, seatsNow, statusOf,
+    waitingLines, heldLines, undoLabel, undoTarget, handsWaiting, numberOf, entryNumber,
+  };
+});

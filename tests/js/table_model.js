@@ -1,0 +1,469 @@
+// A table night as a model: the page's state (static/js/table_state.js), a server that keeps the
+// ledger as ledger.services.record_hand does, and a network that delays, loses, duplicates and
+// reorders. ``play`` runs a list of moves — the host's taps, the network's doings, reloads, a
+// second device — and checks after each move that nothing the host tapped was lost, moved or
+// applied twice; ``drain`` then brings everything home and checks the ledger.
+"use strict";
+
+const assert = require("node:assert/strict");
+
+const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+const VALUES = Object.fromEntries(RANKS.map((rank, index) => [rank, index < 9 ? index + 1 : 0]));
+
+// Punto Banco's drawing rules, written out here from the rulebook (not from the code under
+// test): Player draws on 0–5; Banker's draw depends on Player's third card.
+function bankerDraws(total, third) {
+  if (third === null) return total <= 5;
+  if (total <= 2) return true;
+  if (total === 3) return third !== 8;
+  if (total === 4) return third >= 2 && third <= 7;
+  if (total === 5) return third >= 4 && third <= 7;
+  if (total === 6) return third === 6 || third === 7;
+  return false;
+}
+
+const TEXTS = {
+  start: "start", next: "next {card}", cards: ["P1", "B1", "P2", "B2"],
+  player_draws: "P draws", banker_draws: "B draws", out_of_order: "out of order",
+  checking: "checking", offline: "offline", pick_a_box: "pick a box", no_result: "no result",
+  wins: "{winner} wins {high}-{low}", wins_natural: "{winner} wins {high}-{low} natural",
+  tie: "tie {high}", tie_natural: "tie {high} natural", player: "Player", banker: "Banker",
+  waiting: "Hand {number}: waiting", seat_waiting: "Seat {seat}: waiting",
+  undo_waiting: "Undo {number}: waiting", queued: "kept {number}", sending: "sending {number}",
+  undo: "Undo hand {number}", undo_moved: "moved", undoing: "undoing {number}",
+  undo_on_its_way: "on its way {number}", undone_here: "undone here {number}",
+  undo_parked: "parked {number}", save_after_undo: "after undo {number}", undo_after_held: "decide first", held_refused: "{number} refused: {reason}",
+  held_undone: "{number} undone", held_resend: "save {number}",
+  held_renumber: "renumber {was} as {number}", held_edit: "edit {number}", held_discard: "discard",
+};
+
+const RULES = {
+  values: VALUES,
+  per_rank: 4, // one deck: a shoe that runs out of a rank refuses the next copy
+  player_draws: Array.from({ length: 10 }, (_, total) => total <= 5),
+  banker_draws: Object.fromEntries([
+    ["none", Array.from({ length: 10 }, (_, total) => bankerDraws(total, null))],
+    ...Array.from({ length: 10 }, (_, third) =>
+      [String(third), Array.from({ length: 10 }, (__, total) => bankerDraws(total, third))]),
+  ]),
+  texts: TEXTS,
+};
+
+const STAKES = ["stake_1_player", "stake_1_banker", "stake_2_banker", "stake_3_tie"];
+const GUESTS = ["11", "12", "13", "14"];
+const REFUSED_STAKE = "13"; // the server refuses a stake of 13 (a rule the page cannot check)
+const REFUSED_GUEST = "14"; // and will not seat guest 14 (over the credit limit, say)
+
+// What a hand is, for the ledger: its bets, its cards as placed, its result and pairs.
+function content(State, entry) {
+  const cards = State.cardsOf(entry, RULES);
+  return JSON.stringify({
+    stakes: sortedObject(State.stakesOf(entry)), player: cards.player, banker: cards.banker,
+    result: entry.result, pairs: sortedObject(Object.fromEntries(
+      Object.entries(entry.pairs).filter(([, on]) => on))),
+  });
+}
+
+function sortedObject(object) {
+  return Object.fromEntries(Object.entries(object).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+// The server's side, as ledger.services does it: the next number only, once per idempotency key
+// (the same key with other content is refused), the seats the page saw, its own checks.
+class Server {
+  constructor(State) {
+    this.State = State;
+    this.hands = []; // {number, key, origin, content, entry}
+    this.seats = { 1: "11", 2: "12" };
+  }
+
+  get next() { return this.hands.length + 1; }
+  get last() { return this.hands.length; }
+
+  facts() {
+    const last = this.hands[this.hands.length - 1];
+    return { next: this.next, last: this.last, seating: this.State.seatingToken(this.seats),
+      repeat: last ? this.State.stakesOf(last.entry) : {} };
+  }
+
+  answer(request) {
+    const op = request.op;
+    if (op.kind === "hand") return this.recordHand(op);
+    if (op.kind === "seat") return this.seat(op);
+    return this.undo(op);
+  }
+
+  recordHand(op) {
+    const made = content(this.State, op.entry);
+    const repeat = this.hands.find((hand) => hand.key === op.key);
+    if (repeat) {
+      if (repeat.content !== made) { // the digest is of the hand's content, not its number
+        return { refused: true, reason: "key reused", ...this.facts() };
+      }
+      return { saved: true, notice: `saved ${repeat.number}`, ...this.facts() };
+    }
+    if (op.number !== this.next) return { refused: true, reason: "taken", ...this.facts() };
+    if (op.fields.seating !== this.State.seatingToken(this.seats)) {
+      return { refused: true, reason: "seats changed", ...this.facts() };
+    }
+    if (Object.values(op.fields).includes(REFUSED_STAKE)) {
+      return { refused: true, reason: "bad stake", ...this.facts() };
+    }
+    assert.equal(op.fields.number, String(op.number), "a hand's form carries its own number");
+    this.hands.push({ number: op.number, key: op.key, origin: op.origin, seq: op.seq,
+      content: made, entry: op.entry });
+    return { saved: true, notice: `saved ${op.number}`, ...this.facts() };
+  }
+
+  seat(op) {
+    if (op.guest === REFUSED_GUEST) return { refused: true, reason: "no", ...this.facts() };
+    this.seats = this.State.seatApplied(this.seats, String(op.seat), op.guest);
+    return { saved: true, notice: `seat ${op.seat}`, ...this.facts() };
+  }
+
+  undo(op) {
+    const last = this.hands[this.hands.length - 1];
+    if (!last || last.number !== op.number) return { refused: true, reason: "not last", ...this.facts() };
+    this.hands.pop();
+    // The page reads the undone hand back from the server's form: its origin is not in it.
+    const entry = { ...last.entry, origin: undefined };
+    return { saved: true, notice: `undone ${op.number}`, entry, undone: last, ...this.facts() };
+  }
+
+  // Another device logs the next hand.
+  otherDevice() {
+    const entry = { stakes: {}, taps: [], typed: null, result: "banker", pairs: {}, problem: "" };
+    this.hands.push({ number: this.next, key: `other-${this.next}`, origin: "other",
+      content: content(this.State, entry), entry });
+  }
+}
+
+// The host's side and the network between, with the checks.
+class Night {
+  constructor(State) {
+    this.State = State;
+    this.server = new Server(State);
+    this.keys = 0;
+    this.requests = 0;
+    this.onTheWay = []; // requests sent, not yet at the server: {request, op}
+    this.answers = []; // answers the server gave, not yet at the page: {request, outcome}
+    this.fates = new Map(); // origin → {content, where: "device" | "undone" | "discarded"}
+    this.state = State.start(this.page(), null);
+    this.meant = this.entryContent(); // what the host has entered, by their own taps
+    this.seatsMeant = []; // the seat changes tapped, in order
+  }
+
+  key() { return `key-${++this.keys}`; }
+
+  page() {
+    const facts = this.server.facts();
+    return { rules: RULES, next: facts.next, last: facts.last, seating: facts.seating,
+      seatCount: 7, repeat: facts.repeat, key: this.key() };
+  }
+
+  entryContent() { return content(this.State, this.state.entry); }
+
+  // Every event comes with a new idempotency key, as the page gives one, for what needs one.
+  dispatch(event) { this.state = this.State.step(this.state, { key: this.key(), ...event }); }
+
+  // --- the host ---
+
+  tap(rank) {
+    const before = this.state.entry.taps;
+    const wanted = rank ? [...before, rank] : before.slice(0, -1);
+    const placeable = !this.state.entry.typed &&
+      this.State.readTaps(wanted, RULES).taken === wanted.length;
+    this.dispatch(rank ? { type: "tap", rank } : { type: "tap", rank: null });
+    if (placeable) assert.deepEqual(this.state.entry.taps, wanted, "a tap lands where tapped");
+    this.meant = this.entryContent();
+  }
+
+  stake(name, text) {
+    this.dispatch({ type: "stake", name, text });
+    assert.equal(this.state.entry.stakes[name], text);
+    this.meant = this.entryContent();
+  }
+
+  chip(name, value) {
+    this.dispatch({ type: "choose", name });
+    const before = Number(this.state.entry.stakes[name] || 0);
+    this.dispatch({ type: "chip", value });
+    assert.equal(Number(this.state.entry.stakes[name]), before + value, "a chip adds once");
+    this.meant = this.entryContent();
+  }
+
+  result(value) {
+    this.dispatch({ type: "result", value });
+    this.meant = this.entryContent();
+  }
+
+  pair(side) {
+    this.dispatch({ type: "pair", side, on: !this.state.entry.pairs[side] });
+    this.meant = this.entryContent();
+  }
+
+  repeat() {
+    this.dispatch({ type: "repeat" });
+    this.meant = this.entryContent();
+  }
+
+  clear() {
+    const parked = this.state.parked;
+    this.dispatch({ type: "clear" });
+    const expected = parked ? content(this.State, parked) : content(this.State, this.State.emptyEntry(0, ""));
+    assert.equal(this.entryContent(), expected, "Clear empties the entry, or brings back the parked one");
+    this.meant = this.entryContent();
+  }
+
+  save() {
+    const number = this.State.entryNumber(this.state);
+    const saved = this.entryContent();
+    const before = new Set(this.state.queue.map((op) => op.id));
+    const parked = this.state.parked;
+    this.dispatch({ type: "save", key: this.key() });
+    const added = this.state.queue.filter((op) => !before.has(op.id));
+    if (!added.length) { // refused here: nothing in it may change
+      assert.equal(this.entryContent(), saved);
+      assert.equal(this.State.entryNumber(this.state), number);
+      return;
+    }
+    const [op] = added;
+    assert.equal(this.State.numberOf(this.state, op.seq), number, "saved under the number shown");
+    assert.equal(content(this.State, op.entry), saved, "the hand saved is the hand entered");
+    this.fates.set(op.origin, { content: saved, where: "device" });
+    const inPlace = Boolean(op.entry && this.state.queue.some((item) => item.seq > op.seq));
+    if (!parked && !inPlace) {
+      assert.equal(this.State.entryNumber(this.state), number + 1, "the entry moves on at once");
+    }
+    const next = parked ? content(this.State, parked) : content(this.State, this.State.emptyEntry(0, ""));
+    assert.equal(this.entryContent(), next, "the next hand starts empty (or as it was parked)");
+    this.meant = this.entryContent();
+  }
+
+  seat(seat, guest) {
+    this.dispatch({ type: "seat", seat, guest });
+    this.seatsMeant.push([seat, guest]);
+    assert.equal(this.State.seatsNow(this.state)[seat], guest || undefined, "seated at once, here");
+  }
+
+  undo() {
+    const target = this.State.undoTarget(this.state);
+    if (!target) return;
+    const hands = this.State.handsWaiting(this.state);
+    const waiting = hands[hands.length - 1];
+    const inFlight = waiting && waiting.tried;
+    const blocked = (this.state.parked && !this.State.isEmpty(this.state.entry)) ||
+      this.state.held.length > 0;
+    const before = this.entryContent();
+    this.dispatch({ type: "undo", number: target });
+    if (waiting && !inFlight && !blocked) {
+      this.fates.get(waiting.origin).where = "undone";
+      assert.equal(this.entryContent(), content(this.State, waiting.entry), "undo brings the hand back");
+    } else {
+      assert.equal(this.entryContent(), before, "an undo asked of the server leaves the entry");
+    }
+    this.meant = this.entryContent();
+  }
+
+  decide(choice, pick) {
+    if (!this.state.held.length) return;
+    const index = pick % this.state.held.length;
+    const item = this.state.held[index];
+    if (choice === "resend") {
+      const undoing = this.state.queue.some((op) => op.kind === "undo");
+      this.dispatch({ type: "resend", index });
+      assert.equal(this.state.queue.some((op) => op.origin === item.origin), !undoing,
+        "sent again (after the undo on its way)");
+    } else if (choice === "edit") {
+      const before = this.state.held.length;
+      this.dispatch({ type: "edit", index, key: this.key() });
+      if (this.state.held.length === before) return;
+      assert.equal(this.entryContent(), content(this.State, item.entry), "edited as it was");
+      if (item.origin) this.fates.get(item.origin).where = "undone";
+    } else {
+      this.dispatch({ type: "discard", index });
+      if (item.origin) this.fates.get(item.origin).where = "discarded";
+    }
+    this.meant = this.entryContent();
+  }
+
+  // --- the network and the world ---
+
+  send() {
+    const op = this.State.due(this.state);
+    if (!op) return;
+    const request = ++this.requests;
+    this.dispatch({ type: "sent", id: op.id, request });
+    this.onTheWay.push({ request, op: JSON.parse(JSON.stringify(op)) });
+  }
+
+  // A request reaches the server. Requests arrive in the order sent (one connection, one at a
+  // time; a seat change carries no idempotency key, so a stale copy overtaking its resend could
+  // seat twice — see the README's limits); answers may come in any order, late or twice.
+  arrive() {
+    if (!this.onTheWay.length) return;
+    const [sent] = this.onTheWay.splice(0, 1);
+    this.serve(sent);
+  }
+
+  serve(sent) {
+    const outcome = this.server.answer(sent);
+    if (outcome.undone && outcome.undone.origin && this.fates.has(outcome.undone.origin)) {
+      this.fates.get(outcome.undone.origin).where = "undone";
+    }
+    delete outcome.undone;
+    this.answers.push({ request: sent.request, outcome });
+  }
+
+  loseRequest(pick) { // the request never arrives: the page sees a network error
+    if (!this.onTheWay.length) return;
+    const [sent] = this.onTheWay.splice(pick % this.onTheWay.length, 1);
+    this.answer({ request: sent.request, outcome: { failed: "network" } });
+  }
+
+  reply(pick, { keep = false, lose = false } = {}) {
+    if (!this.answers.length) return;
+    const at = pick % this.answers.length;
+    const answer = keep ? this.answers[at] : this.answers.splice(at, 1)[0];
+    this.answer(lose ? { request: answer.request, outcome: { failed: "network" } } : answer);
+  }
+
+  answer({ request, outcome }) {
+    const before = this.entryContent();
+    const undo = this.state.flight && this.state.flight.request === request &&
+      this.state.queue.find((op) => op.id === this.state.flight.id);
+    this.dispatch({ type: "reply", request, outcome: JSON.parse(JSON.stringify(outcome)) });
+    if (undo && undo.kind === "undo" && outcome.saved) {
+      const back = content(this.State, outcome.entry);
+      assert.ok(this.entryContent() === back || this.state.held.some((item) =>
+        content(this.State, item.entry) === back), "the undone hand is on the device");
+      this.meant = this.entryContent();
+      return;
+    }
+    assert.equal(this.entryContent(), before, "an answer never changes the entry");
+    if (undo && undo.kind === "hand" && outcome.refused) {
+      assert.ok(this.state.held.some((item) => item.origin === undo.origin),
+        "a refused hand is still on the device");
+    }
+  }
+
+  reading(taps) { // the server's words on some cards, late or not
+    const before = this.entryContent();
+    this.dispatch({ type: "reading", taps, text: "server words", problem: true });
+    assert.equal(this.entryContent(), before, "the server's reading never moves a card");
+  }
+
+  network(online) { this.dispatch({ type: online ? "online" : "offline" }); }
+
+  reload() {
+    const kept = JSON.parse(JSON.stringify(this.State.kept(this.state)));
+    const before = this.entryContent();
+    this.state = this.State.start({ ...this.page(), online: this.state.online }, kept);
+    assert.equal(this.entryContent(), before, "a reload keeps the entry");
+  }
+
+  otherDevice() { this.server.otherDevice(); }
+
+  check() {
+    assert.equal(this.entryContent(), this.meant, "the entry is what the host entered");
+    const mine = this.server.hands.filter((hand) => hand.origin !== "other");
+    const origins = mine.map((hand) => hand.origin);
+    const seqs = mine.map((hand) => hand.seq);
+    assert.deepEqual(seqs, [...seqs].sort((a, b) => a - b), "hands are recorded in the order saved");
+    assert.equal(new Set(origins).size, origins.length, "each hand is recorded once");
+    for (const hand of this.server.hands) {
+      if (hand.origin === "other") continue;
+      assert.equal(hand.content, this.fates.get(hand.origin).content,
+        `hand ${hand.number} is recorded as it was tapped`);
+    }
+    // In order of first saving, after the requests that left (which keep their place).
+    const hands = this.State.handsWaiting(this.state);
+    const order = hands.filter((op) => !op.tried).map((op) => op.seq);
+    assert.ok(hands.every((op, index) => !op.tried || hands.slice(0, index).every((o) => o.tried)),
+      "the requests that left come first");
+    assert.deepEqual(order, [...order].sort((a, b) => a - b), "the outbox keeps hands in order");
+    const lines = this.State.waitingLines(this.state).filter((line) => line.id.startsWith("hand"))
+      .map((line) => line.text);
+    const numbers = this.State.handsWaiting(this.state)
+      .map((_, index) => `Hand ${this.state.server.next + index}: waiting`);
+    assert.deepEqual(lines, numbers, "the outbox shows each hand under the number it will have");
+  }
+
+  // Everything home: online, every request answered, every held hand sent again.
+  drain() {
+    this.network(true);
+    for (let round = 0; round < 500; round++) {
+      this.onTheWay.splice(0).forEach((sent) => this.serve(sent));
+      if (this.state.flight) {
+        const mine = this.answers.find((answer) => answer.request === this.state.flight.request);
+        if (!mine) this.answer({ request: this.state.flight.request, outcome: { failed: "network" } });
+      }
+      this.answers.splice(0).forEach((answer) => this.answer(answer));
+      this.network(true);
+      if (this.state.entry.seq) { // a hand being fixed: saved as it stands, or let go
+        this.save();
+        if (this.state.entry.seq) this.clear();
+      }
+      if (this.state.held.length) {
+        this.decide(this.state.held[0].reason === "bad stake" ? "discard" : "resend", 0);
+      }
+      this.send();
+      if (!this.state.queue.length && !this.state.held.length && !this.state.flight) break;
+    }
+    assert.equal(this.state.queue.length, 0, "the outbox empties");
+    assert.equal(this.state.held.length, 0);
+    this.check();
+    const recorded = new Set(this.server.hands.map((hand) => hand.origin));
+    for (const [origin, fate] of this.fates) {
+      if (fate.where === "device") assert.ok(recorded.has(origin), `hand ${origin} reached the ledger`);
+      else assert.ok(!recorded.has(origin), `hand ${origin} was taken back and stays out`);
+    }
+    const numbers = this.server.hands.map((hand) => hand.number);
+    assert.deepEqual(numbers, numbers.map((_, index) => index + 1), "the ledger's numbers run 1, 2, 3…");
+    // Every seat change tapped was made, in order, save those the server refused.
+    let seats = { 1: "11", 2: "12" };
+    for (const [seat, guest] of this.seatsMeant) {
+      if (guest !== REFUSED_GUEST) seats = this.State.seatApplied(seats, String(seat), guest);
+    }
+    assert.deepEqual(this.server.seats, seats, "every seat tapped was taken, in order");
+  }
+}
+
+// A move: [name, ...arguments], played on a Night.
+const MOVES = {
+  tap: (night, rank) => night.tap(rank),
+  back: (night) => night.tap(null),
+  stake: (night, name, text) => night.stake(name, text),
+  chip: (night, name, value) => night.chip(name, value),
+  result: (night, value) => night.result(value),
+  pair: (night, side) => night.pair(side),
+  repeat: (night) => night.repeat(),
+  clear: (night) => night.clear(),
+  save: (night) => night.save(),
+  seat: (night, seat, guest) => night.seat(seat, guest),
+  undo: (night) => night.undo(),
+  decide: (night, choice, pick) => night.decide(choice, pick),
+  send: (night) => night.send(),
+  arrive: (night, pick) => night.arrive(pick),
+  loseRequest: (night, pick) => night.loseRequest(pick),
+  reply: (night, pick) => night.reply(pick),
+  duplicate: (night, pick) => night.reply(pick, { keep: true }),
+  loseReply: (night, pick) => night.reply(pick, { lose: true }),
+  reading: (night, taps) => night.reading(taps),
+  offline: (night) => night.network(false),
+  online: (night) => night.network(true),
+  reload: (night) => night.reload(),
+  otherDevice: (night) => night.otherDevice(),
+};
+
+function play(State, moves) {
+  const night = new Night(State);
+  for (const [name, ...args] of moves) {
+    MOVES[name](night, ...args);
+    night.check();
+  }
+  night.drain();
+  return night;
+}
+
+module.exports = { play, Night, RULES, RANKS, STAKES, GUESTS, REFUSED_STAKE, MOVES };

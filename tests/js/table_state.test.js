@@ -1,0 +1,57 @@
+// The table's client state under random interleavings of taps, answers, failures and reloads
+// (a model-based test: tests/js/table_model.js). Run with `npm test` (make test runs it).
+"use strict";
+
+const { test } = require("node:test");
+const assert = require("node:assert/strict");
+const fc = require("fast-check");
+
+const State = require("../../static/js/table_state.js");
+const { play, Night, MOVES, STAKES, REFUSED_STAKE } = require("./table_model.js");
+const { moves } = require("./table_moves.js");
+
+const RUNS = Number(process.env.TABLE_MODEL_RUNS || 3000);
+
+test("every tap lands in its hand, and every hand reaches the ledger once, as tapped", () => {
+  fc.assert(fc.property(moves, (list) => { play(State, list); }), { numRuns: RUNS });
+});
+
+test("eight hands tapped back to back at a slow round trip are recorded as tapped", () => {
+  const list = [];
+  for (let hand = 0; hand < 8; hand++) {
+    list.push(["chip", STAKES[hand % 4], 10], ["tap", "9"], ["tap", "J"], ["tap", "7"],
+      ["tap", "J"], ["tap", "10"], ["save"], ["send"]);
+    if (hand % 2) list.push(["arrive", 0], ["reply", 0]); // answers come one hand late
+  }
+  const night = play(State, list);
+  assert.equal(night.server.hands.length, 8);
+  for (const hand of night.server.hands) {
+    assert.equal(JSON.parse(hand.content).player, "9 7");
+    assert.equal(JSON.parse(hand.content).banker, "J J 10");
+  }
+});
+
+test("a hand refused on sending is held with the reason and the hands after it wait", () => {
+  const night = new Night(State);
+  for (const [name, ...args] of [["stake", "stake_1_banker", REFUSED_STAKE], ["result", "banker"],
+    ["save"], ["result", "player"], ["save"], ["tap", "9"], ["send"], ["arrive", 0], ["reply", 0]]) {
+    MOVES[name](night, ...args);
+    night.check();
+  }
+  assert.equal(night.state.held.length, 1);
+  assert.equal(night.state.held[0].number, 1);
+  assert.equal(night.state.held[0].reason, "bad stake");
+  assert.equal(State.due(night.state), null, "hand 2 waits for the host's decision");
+  assert.deepEqual(night.state.entry.taps, ["9"], "the entry is not overwritten");
+  night.decide("discard", 0);
+  assert.equal(State.due(night.state).number, 1, "hand 2 closes the gap and goes");
+  night.drain();
+  assert.equal(night.server.hands.length, 1);
+});
+
+test("the seats sheet seats every name tapped, in order, however late the answers", () => {
+  const list = [["seat", 3, "13"], ["seat", 4, "11"], ["seat", 5, "12"], ["send"],
+    ["seat", 6, "13"], ["arrive", 0], ["send"], ["reply", 0], ["send"], ["arrive", 0]];
+  const night = play(State, list);
+  assert.deepEqual(night.server.seats, { 4: "11", 5: "12", 6: "13" });
+});
