@@ -19,12 +19,19 @@ from django_stubs_ext import StrOrPromise
 
 from games.cards import RANKS, format_cards, parse_card
 from games.entry import (
+    BANKER,
     CARD_NAMES,
     MSG_BANKER_DRAWS,
+    MSG_NO_RESULT,
     MSG_PLAYER_DRAWS,
     MSG_TAP_NEXT,
     MSG_TAP_START,
+    MSG_TIE,
+    MSG_TIE_NATURAL,
     MSG_TYPED_OUT_OF_ORDER,
+    MSG_WINS,
+    MSG_WINS_NATURAL,
+    PLAYER,
     TapReading,
     press,
     read_seat,
@@ -627,6 +634,32 @@ def _deal_context(shoe: Shoe, reading: TapReading) -> dict[str, str | int]:
     }
 
 
+MSG_SENDING = gettext_lazy("Hand {number}: sending…")
+MSG_REFUSED = gettext_lazy("The server refused it.")
+MSG_SEAT_WAITING = gettext_lazy("Seat {seat}: waiting to send.")
+MSG_UNDO_WAITING = gettext_lazy("Undo of hand {number}: waiting to send.")
+MSG_UNDO = gettext_lazy("Undo hand {number}")
+MSG_UNDO_CONFIRM = gettext_lazy("Undo hand {number}?")
+MSG_UNDO_MOVED = gettext_lazy("The last hand has changed: look at Undo's label and try again.")
+MSG_UNDOING = gettext_lazy("Undoing hand {number}…")
+MSG_UNDO_ON_ITS_WAY = gettext_lazy(
+    "Hand {number} is on its way to the server: undo it once its answer comes."
+)
+MSG_UNDONE_HERE = gettext_lazy("Hand {number} taken back off this device: fix it and save again.")
+MSG_UNDO_PARKED = gettext_lazy("Save or clear hand {number} in the entry before undoing another.")
+MSG_UNDO_AFTER_HELD = gettext_lazy("Decide on the refused hand above before undoing.")
+MSG_SAVE_AFTER_UNDO = gettext_lazy(
+    "The undo of hand {number} is waiting for its answer: save after it."
+)
+MSG_HELD_REFUSED = gettext_lazy("Hand {number} from this phone was refused: {reason}")
+MSG_HELD_UNDONE = gettext_lazy("Hand {number} was undone while the entry was in use.")
+MSG_HELD_RESEND = gettext_lazy("Save again as hand {number}")
+MSG_HELD_RENUMBER = gettext_lazy("Renumber as {number} and save")
+MSG_HELD_EDIT = gettext_lazy("Fix in the entry")
+MSG_HELD_DISCARD = gettext_lazy("Discard")
+MSG_DISCARD_CONFIRM = gettext_lazy("Discard this hand? It will not be recorded.")
+MSG_EDIT_AFTER_ENTRY = gettext_lazy("Save or clear the hand in the entry first.")
+MSG_EMPTY_SEAT = gettext_lazy("empty")
 MSG_CHECKING = gettext_lazy("Checking the cards…")
 MSG_OFFLINE_CARDS = gettext_lazy("Offline: the cards are checked when the hand is sent.")
 MSG_PICK_A_BOX = gettext_lazy("Tap a stake box first, then the chips.")
@@ -665,5 +698,40 @@ def keypad_rules(decks: int) -> dict[str, object]:
             "sent": str(MSG_SENT),
             "stopped": str(MSG_QUEUE_STOPPED),
             "log_in": str(MSG_LOG_IN_AGAIN),
+            "no_result": _(MSG_NO_RESULT),
+            "wins": _(MSG_WINS),
+            "wins_natural": _(MSG_WINS_NATURAL),
+            "tie": _(MSG_TIE),
+            "tie_natural": _(MSG_TIE_NATURAL),
+            "player": _(PLAYER),
+            "banker": _(BANKER),
+            **{name: str(text) for name, text in _CLIENT_TEXTS.items()},
         },
     }
+
+
+# The table script's own words (static/js/table_state.js), by the names it reads them under.
+_CLIENT_TEXTS = {
+    "sending": MSG_SENDING,
+    "refused": MSG_REFUSED,
+    "seat_waiting": MSG_SEAT_WAITING,
+    "undo_waiting": MSG_UNDO_WAITING,
+    "undo": MSG_UNDO,
+    "undo_confirm": MSG_UNDO_CONFIRM,
+    "undo_moved": MSG_UNDO_MOVED,
+    "undoing": MSG_UNDOING,
+    "undo_on_its_way": MSG_UNDO_ON_ITS_WAY,
+    "undone_here": MSG_UNDONE_HERE,
+    "undo_parked": MSG_UNDO_PARKED,
+    "undo_after_held": MSG_UNDO_AFTER_HELD,
+    "save_after_undo": MSG_SAVE_AFTER_UNDO,
+    "held_refused": MSG_HELD_REFUSED,
+    "held_undone": MSG_HELD_UNDONE,
+    "held_resend": MSG_HELD_RESEND,
+    "held_renumber": MSG_HELD_RENUMBER,
+    "held_edit": MSG_HELD_EDIT,
+    "held_discard": MSG_HELD_DISCARD,
+    "discard_confirm": MSG_DISCARD_CONFIRM,
+    "edit_after_entry": MSG_EDIT_AFTER_ENTRY,
+    "empty_seat": MSG_EMPTY_SEAT,
+}

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games import services as game_services
-from games.entry import read_taps
+from games.entry import MSG_NO_RESULT, read_taps
 from games.models import Hand
 from ledger import services
 from ledger.models import Bet, Seating
@@ -305,8 +305,10 @@ def test_a_save_updates_the_page_in_place_and_the_board_follows(phone, host, ful
     slow_network(phone, 300)
     phone.tap("input[name=stake_2_banker]")
     phone.tap("button.chip[data-chip='10']")
-    phone.tap("button.save")  # no result: refused, the problem beside the entry
-    phone.locator("#hand-form .errorlist").first.wait_for()
+    phone.tap("button.save")  # no result: refused at once, on the device, the entry kept
+    expect(phone.locator("#deal-status.problem")).to_have_text(str(MSG_NO_RESULT))
+    assert phone.input_value("input[name=stake_2_banker]") == "10"
+    assert phone.text_content("[data-hand-number]") == "2"
     phone.locator(".outcome-banker").tap()
     phone.tap("button.save")
     phone.get_by_text("Hand 2 saved: Banker wins.").wait_for()

@@ -1,0 +1,141 @@
+"""A dealer taps as fast as the table goes: at a 300 ms round trip, straight on to the next hand
+without waiting for the last save's answer, every tap lands in its own hand; seats tapped 100 ms
+apart are all taken, in order; a hand refused when the outbox is sent stays on the device."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from playwright.sync_api import expect
+
+from games.entry import read_taps
+from games.models import Hand
+from ledger.models import Bet, EventGuest, Seating
+from tests.browser.conftest import NAMES, open_table, slow_network
+from tests.browser.test_offline import UNTIL_THE_WORKER_CONTROLS_THE_PAGE
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# Eight hands, each: (seat, bet, chips tapped), then the cards tapped in deal order (P1 B1 P2 B2,
+# then the third cards the rules call for). The second is the one once stored with its winner
+# flipped: P 2 4 / B 9 K.
+HANDS = [
+    ((1, "player", (10,)), ("9", "J", "7", "J", "10")),
+    ((2, "banker", (20, 10)), ("2", "9", "4", "K")),
+    ((3, "tie", (10,)), ("K", "K", "8", "8")),
+    ((4, "banker", (50,)), ("8", "9", "K", "K")),
+    ((5, "player", (10, 10, 10)), ("A", "2", "3", "4", "5")),
+    ((6, "banker", (100,)), ("Q", "7", "J", "J", "2")),
+    ((7, "player", (20,)), ("5", "5", "5", "5", "5", "5")),
+    ((1, "banker", (10, 20)), ("3", "3", "3", "3")),
+]
+
+
+def tap_hand(page, stake, cards):
+    seat, bet_type, chips = stake
+    page.tap(f"input[name=stake_{seat}_{bet_type}]")
+    for chip in chips:
+        page.tap(f"button.chip[data-chip='{chip}']")
+    for rank in cards:
+        page.tap(f".keypad [data-rank='{rank}']")
+    page.tap("button.save")
+
+
+def test_hands_and_bets_stored_equal_those_tapped_at_300_ms_with_no_pause(phone, host, full_table):
+    base_url, shoe = full_table
+    open_table(phone, base_url, shoe, host)
+    slow_network(phone, 300)
+    for stake, cards in HANDS:
+        tap_hand(phone, stake, cards)  # straight on: no wait for the answer
+    expect(phone.locator("[data-hand-number]")).to_have_text("9")
+    expect(phone.locator("[data-outbox]")).to_be_hidden(timeout=20_000)
+    hands = list(Hand.objects.filter(shoe=shoe).order_by("number"))
+    assert [hand.number for hand in hands] == list(range(1, 9))
+    for hand, (_stake, cards) in zip(hands, HANDS, strict=True):
+        reading = read_taps(cards, decks=shoe.event.decks)
+        assert reading.problem is None and reading.taps_read == len(cards)
+        assert (hand.player_cards, hand.banker_cards) == (
+            " ".join(str(card) for card in reading.player),
+            " ".join(str(card) for card in reading.banker),
+        ), f"hand {hand.number}"
+    bets = Bet.objects.filter(hand__shoe=shoe)
+    stored = sorted(bets.values_list("hand__number", "seat", "bet_type", "stake"))
+    tapped_bets = sorted(
+        (number, seat, bet_type, Decimal(sum(chips)))
+        for number, ((seat, bet_type, chips), _cards) in enumerate(HANDS, start=1)
+    )
+    assert stored == tapped_bets
+
+
+def test_seven_guests_seated_by_taps_100_ms_apart_at_300_ms_are_all_seated_in_order(
+    phone, host, night
+):
+    base_url, shoe = night
+    open_table(phone, base_url, shoe, host)
+    slow_network(phone, 300)
+    phone.tap(".seat-choice:has(input[value='1'])")
+    for name in NAMES[:7]:
+        phone.tap(f".guest-choice:text-is('{name}')")
+        phone.wait_for_timeout(100)
+    expect(phone.locator("[data-outbox]")).to_be_hidden(timeout=20_000)
+    seated = dict(Seating.objects.filter(shoe=shoe).values_list("seat", "guest__name"))
+    assert seated == dict(enumerate(NAMES[:7], start=1))
+    for seat, name in enumerate(NAMES[:7], start=1):
+        expect(phone.locator(f"#seat-guest-{seat}")).to_have_text(name)
+
+
+def test_a_refused_seat_change_says_so_next_to_the_seat(phone, host, night):
+    base_url, shoe = night
+    open_table(phone, base_url, shoe, host)
+    phone.tap(".seat-choice:has(input[value='2'])")
+    EventGuest.objects.filter(event=shoe.event, guest__name="Ben").delete()  # meanwhile
+    phone.tap(".guest-choice:text-is('Ben')")
+    expect(phone.locator(".seat-choice:has(input[value='2']) .seat-note")).to_be_visible()
+    assert not Seating.objects.filter(shoe=shoe).exists()
+
+
+def test_a_hand_refused_when_sent_is_held_with_its_choices_and_the_next_waits(
+    phone, host, full_table, record, wifi
+):
+    base_url, shoe = full_table
+    open_table(phone, base_url, shoe, host)
+    wifi.drop(phone)
+    tap_hand(phone, (1, "banker", (100,)), ("9", "J", "7", "J", "10"))
+    tap_hand(phone, (2, "player", (10,)), ("8", "9", "K", "K"))
+    expect(phone.locator("[data-outbox-list] li")).to_have_count(2)
+    expect(phone.locator("#table-undo button")).to_have_text("Undo hand 2")
+    record(shoe, "8 K", "9 K")  # meanwhile another device logs hand 1
+    wifi.restore(phone)
+    held = phone.locator("[data-held]")
+    expect(held).to_contain_text("Hand 1 from this phone was refused")
+    expect(held).to_contain_text("Hand 1 was already recorded")
+    assert Hand.objects.filter(shoe=shoe).count() == 1  # hand 2 waits for the host's decision
+    expect(phone.locator("[data-outbox-list] li")).to_have_count(1)
+    phone.get_by_role("button", name="Renumber as 2 and save").tap()
+    expect(phone.locator("[data-outbox]")).to_be_hidden(timeout=15_000)
+    hands = list(Hand.objects.filter(shoe=shoe).order_by("number"))
+    assert [(h.number, h.player_cards) for h in hands] == [(1, "8 K"), (2, "9 7"), (3, "8 K")]
+    nets = dict(Bet.objects.filter(hand__shoe=shoe).values_list("hand__number", "stake"))
+    assert nets == {2: Decimal(100), 3: Decimal(10)}
+
+
+def test_undo_of_a_hand_waiting_offline_puts_it_back_and_a_reload_keeps_it(
+    phone, host, full_table, wifi
+):
+    base_url, shoe = full_table
+    open_table(phone, base_url, shoe, host)
+    phone.evaluate(UNTIL_THE_WORKER_CONTROLS_THE_PAGE)
+    wifi.drop(phone)
+    tap_hand(phone, (3, "banker", (50,)), ("9", "J", "7", "J", "10"))
+    expect(phone.locator("#table-undo button")).to_have_text("Undo hand 1")
+    phone.on("dialog", lambda dialog: dialog.accept())
+    phone.tap("#table-undo button")
+    expect(phone.locator("[data-outbox]")).to_be_hidden()
+    assert phone.input_value("input[name=stake_3_banker]") == "50"
+    assert phone.input_value("[name=player_cards]") == "9 7"
+    phone.reload()  # offline: the page the worker kept, the entry this device kept
+    expect(phone.locator("input[name=stake_3_banker]")).to_have_value("50")
+    assert phone.input_value("[name=banker_cards]") == "J J 10"
+    wifi.restore(phone)
+    assert Hand.objects.count() == 0
