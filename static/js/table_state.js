@@ -274,8 +274,9 @@
     return handler(state, event);
   }
 
+  // A change to the entry; the last answer gives way to the entry's own status line.
   const withEntry = (state, changes) =>
-    ({ ...state, entry: { ...state.entry, problem: "", ...changes }, reading: null });
+    ({ ...state, entry: { ...state.entry, problem: "", ...changes }, reading: null, answer: "" });
 
   const HANDLERS = {
     tap(state, { rank }) {
