@@ -263,9 +263,7 @@ def print_back_to_back(browser, base_url, night, hands: int, latency: int = 300)
         f"  tap to screen p50 / p95 / max    {percentiles(taps)} ms ({len(taps)} taps; "
         "goal p95 ≤ 16)"
     )
-    print(
-        f"  tap to next frame p50 / p95      {percentiles(frames)} ms (headless: no vsync)"
-    )
+    print(f"  tap to next frame p50 / p95      {percentiles(frames)} ms (headless: no vsync)")
     print(f"  Save to answer p50 / max         {summary(answers) if answers else '-'} ms "
           f"({len(answers)} saves sent at once; goal ≤ {latency} + 20)")  # fmt: skip
     if lost_or_moved:

@@ -116,6 +116,11 @@ urlpatterns = [
     path("invite/<str:token>/", guests.invitation_accept, name="invitation_accept"),
     path("g/<id:guest_id>/<str:token>/", guests.guest_page, name="guest_page"),
     path(
+        "g/<id:guest_id>/<str:token>/manifest.webmanifest",
+        guests.guest_manifest,
+        name="guest_manifest",
+    ),
+    path(
         "g/<id:guest_id>/<str:token>/statement.xlsx",
         guests.guest_statement,
         name="guest_statement",

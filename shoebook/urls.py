@@ -5,7 +5,7 @@ from django.views.generic import TemplateView
 from django.views.i18n import set_language
 
 from games.urls import display_patterns
-from shoebook.views import service_worker, web_manifest
+from shoebook.views import offline_page, service_worker, web_manifest
 
 urlpatterns = [
     path(
@@ -15,6 +15,7 @@ urlpatterns = [
     ),
     path("manifest.webmanifest", web_manifest, name="web_manifest"),
     path("service-worker.js", service_worker, name="service_worker"),
+    path("offline/", offline_page, name="offline"),
     path("rules/", include("games.urls")),
     path("display/", include((display_patterns, "display"))),
     path("language/", login_not_required(set_language), name="set_language"),

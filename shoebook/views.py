@@ -1,42 +1,28 @@
-"""The site as an installable app: its web manifest and its service worker, both served from the
-site's root (a service worker controls only the pages under the address it is served from)."""
+"""The site as an installable app: its web manifest, its service worker and the page the worker
+shows for any page asked for without a connection, all served from the site's root (a service
+worker controls only the pages under the address it is served from). A guest's own manifest is
+served beside the guest's page (``ledger.views.guests``)."""
 
 from __future__ import annotations
+
+import json
 
 from django.contrib.auth.decorators import login_not_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
-THEME_COLOUR = "#102a1e"
+from shoebook.webapp import manifest_response, offline_file_urls, static_prefix
 
 
 @login_not_required
 @require_GET
 @cache_control(max_age=86400, public=True)
 def web_manifest(request: HttpRequest) -> JsonResponse:
-    icons = [
-        {"src": static(f"icons/icon-{size}.png"), "sizes": f"{size}x{size}", "type": "image/png"}
-        for size in (192, 512)
-    ]
-    icons.append({"src": static("favicon.svg"), "sizes": "any", "type": "image/svg+xml"})
-    manifest = {
-        "name": "Shoebook",
-        "short_name": "Shoebook",
-        "description": "Baccarat nights: live hands, settlement, balances.",
-        "start_url": reverse("ledger:event_list"),
-        "scope": "/",
-        "display": "standalone",
-        "background_color": THEME_COLOUR,
-        "theme_color": THEME_COLOUR,
-        "icons": icons,
-    }
-    response = JsonResponse(manifest, json_dumps_params={"ensure_ascii": False})
-    response["Content-Type"] = "application/manifest+json"
-    return response
+    """Hosts' and dealers' app: it opens at the events."""
+    return manifest_response(start_url=reverse("ledger:event_list"), scope="/")
 
 
 @login_not_required
@@ -46,6 +32,19 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "service-worker.js",
-        {"static_prefix": static("")},
+        {
+            "static_prefix": static_prefix(),
+            "offline_files": json.dumps(offline_file_urls()),
+        },
         content_type="text/javascript; charset=utf-8",
     )
+
+
+@login_not_required
+@require_GET
+def offline_page(request: HttpRequest) -> HttpResponse:
+    """What the worker shows for a page asked for without a connection (it keeps a copy when it
+    installs): the tables this device keeps, listed by its script from the device's storage.
+    Whoever asks, the page is the same and carries nothing of theirs (no name, no form token):
+    it is kept on the device."""
+    return render(request, "offline.html")

@@ -62,6 +62,7 @@ LAYERS = {
             "scoreboard",
             "roles",
             "play",
+            "webapp",
         ),
         1,
     ),

@@ -47,6 +47,7 @@ ACCESS: dict[str, tuple[str, tuple[str, ...]]] = {
     "set_language": ("post", (OK, OK, OK, OK, OK)),
     "web_manifest": ("get", (OK, OK, OK, OK, OK)),
     "service_worker": ("get", (OK, OK, OK, OK, OK)),
+    "offline": ("get", (OK, OK, OK, OK, OK)),
     "login": ("get", (OK, OK, OK, OK, OK)),
     "logout": ("post", (LOGIN, OK, OK, OK, OK)),
     "password_change": ("get", (LOGIN, OK, OK, OK, OK)),
@@ -97,6 +98,7 @@ ACCESS: dict[str, tuple[str, tuple[str, ...]]] = {
     "ledger:guest_invitation_revoke": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:invitation_accept": ("get", (OK, OK, OK, OK, OK)),  # the link is the key
     "ledger:guest_page": ("get", (OK, OK, OK, OK, OK)),  # the link is the key
+    "ledger:guest_manifest": ("get", (OK, OK, OK, OK, OK)),
     "ledger:guest_statement": ("get", (OK, OK, OK, OK, OK)),
     "ledger:my_page": ("get", (LOGIN, MISSING, OK, MISSING, MISSING)),
     "ledger:my_statement": ("get", (LOGIN, MISSING, OK, MISSING, MISSING)),
@@ -188,6 +190,7 @@ def world(seated, shoe, record, host, dealer):
         "ledger:hand_by_number": [shoe.pk, hand.number], "ledger:hand_go": [shoe.pk],
         "ledger:guest_link_issue": [guest.pk], "ledger:guest_link_revoke": [guest.pk],
         "ledger:guest_page": [guest.pk, guest.access_token],
+        "ledger:guest_manifest": [guest.pk, guest.access_token],
         "ledger:guest_statement": [guest.pk, guest.access_token],
         "tournament_table:guest_standings": [guest.pk, guest.access_token],
         "tournament_table:secret_bet": [shoe.event_id],
@@ -250,6 +253,7 @@ def test_a_wrong_token_is_a_404_everywhere(world, client):
     guest_id = args["ledger:guest_page"][0]
     event_id = args["display:table_display"][0]
     for name, key in (("ledger:guest_page", guest_id), ("ledger:guest_statement", guest_id),
+                      ("ledger:guest_manifest", guest_id),
                       ("tournament_table:guest_standings", guest_id),
                       ("display:table_display", event_id)):  # fmt: skip
         assert client.get(reverse(name, args=[key, secrets.token_urlsafe(32)])).status_code == 404

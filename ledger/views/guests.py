@@ -48,6 +48,7 @@ from ledger.results import (
 from ledger.selectors import guest_by_link_or_404, guest_of_user_or_404
 from ledger.sharing import balance_share
 from shoebook.roles import AuthenticatedHttpRequest, HtmxHttpRequest, host_required
+from shoebook.webapp import manifest_response
 
 GUEST_PAGE_REFRESH_SECONDS = 15
 EVENTS_IN_FULL = 5
@@ -409,7 +410,23 @@ def _guest_page_context(guest: Guest, query: QueryDict) -> dict[str, object]:
 @require_GET
 def guest_page(request: HtmxHttpRequest, guest_id: int, token: str) -> HttpResponse:
     """A guest's own page, by private link: that guest's figures and nothing else."""
-    return _render_guest_page(request, guest_by_link_or_404(guest_id, token))
+    guest = guest_by_link_or_404(guest_id, token)
+    manifest_url = reverse("ledger:guest_manifest", args=[guest_id, token])
+    return _render_guest_page(request, guest, manifest_url=manifest_url)
+
+
+@login_not_required
+@require_GET
+def guest_manifest(request: HttpRequest, guest_id: int, token: str) -> HttpResponse:
+    """The web manifest of a guest's private page: the app installed from it opens on that page
+    and keeps to it (its receipts too), not on the host's events. Only for a link that is
+    valid now: its addresses are the link's own, never anything else the request carries."""
+    guest_by_link_or_404(guest_id, token)
+    page = reverse("ledger:guest_page", args=[guest_id, token])
+    response = manifest_response(start_url=page, scope=page)
+    response["Referrer-Policy"] = "no-referrer"  # the link is the key: never leak it
+    response["Cache-Control"] = "private, no-cache"  # a replaced link stops working here too
+    return response
 
 
 @login_not_required
@@ -430,7 +447,10 @@ def my_statement(request: AuthenticatedHttpRequest) -> FileResponse:
     return guest_workbook(guest_of_user_or_404(request.user))
 
 
-def _render_guest_page(request: HtmxHttpRequest, guest: Guest) -> HttpResponse:
+def _render_guest_page(
+    request: HtmxHttpRequest, guest: Guest, *, manifest_url: str = ""
+) -> HttpResponse:
+    """``manifest_url``: the guest's own app (by private link); without it, the site's."""
     links = {
         "statement_url": request.path + "statement.xlsx",
         "receipt_base": request.path + "receipts/",
@@ -439,7 +459,8 @@ def _render_guest_page(request: HtmxHttpRequest, guest: Guest) -> HttpResponse:
         response = _guest_live_response(request, guest, links)
     else:
         template = "ledger/_guest_page.html" if request.htmx else "ledger/guest_page.html"
-        response = render(request, template, _guest_page_context(guest, request.GET) | links)
+        context = _guest_page_context(guest, request.GET) | links
+        response = render(request, template, context | {"manifest_url": manifest_url})
     response["Referrer-Policy"] = "no-referrer"  # the link is the key: never leak it
     response["Cache-Control"] = "private, no-store"
     return response

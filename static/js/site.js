@@ -1,5 +1,8 @@
-// Every page: the dark/light switch, and the service worker that lets the table page open
-// without a connection (static/js/service-worker.js, served from the site's root).
+// Every page: the dark/light switch, and the service worker (templates/service-worker.js, served
+// from the site's root) that lets a table page open without a connection. On a table page, the
+// table is remembered on this device (the offline page lists it) and, when the worker did not
+// answer this visit (the first one, before it was installed), the worker is asked to keep a copy
+// of the page, so that one visit online is enough.
 (function () {
   "use strict";
   const root = document.documentElement;
@@ -18,8 +21,53 @@
     });
   }
 
-  const script = document.currentScript || document.querySelector("script[data-service-worker]");
-  if ("serviceWorker" in navigator && script && script.dataset.serviceWorker) {
-    navigator.serviceWorker.register(script.dataset.serviceWorker, { scope: "/" }).catch(() => {});
+  // --- the tables this device has opened (the offline page lists them) ---------------------
+
+  const TABLE_PAGE = /^\/shoes\/\d+\/$/; // the worker keeps these addresses (see its TABLE_PAGE)
+  const TABLES_KEY = "shoebook-tables";
+  const TABLES_KEPT = 10;
+  const tableUrl = document.querySelector("#table[data-shoe]") && TABLE_PAGE.test(location.pathname)
+    ? location.pathname : null;
+
+  function rememberTable(url) {
+    let tables;
+    try { tables = JSON.parse(localStorage.getItem(TABLES_KEY)); } catch (error) { /* */ }
+    tables = (Array.isArray(tables) ? tables : []).filter((table) => table && table.url !== url);
+    // A closed shoe has no entry form: no longer a table to open offline.
+    if (document.querySelector("#table #hand-form, #table #coup-form")) {
+      const title = document.title.replace(/ · Shoebook$/, "");
+      tables.unshift({ url: url, title: title, seen: new Date().toISOString() });
+    }
+    try {
+      localStorage.setItem(TABLES_KEY, JSON.stringify(tables.slice(0, TABLES_KEPT)));
+    } catch (error) { /* storage refused: the offline page lists nothing */ }
   }
+
+  if (tableUrl) rememberTable(tableUrl);
+
+  // --- the service worker ------------------------------------------------------------------
+
+  const script = document.currentScript || document.querySelector("script[data-service-worker]");
+  if (!("serviceWorker" in navigator) || !script || !script.dataset.serviceWorker) return;
+  const answeredByWorker = Boolean(navigator.serviceWorker.controller);
+  navigator.serviceWorker.register(script.dataset.serviceWorker, { scope: "/" }).catch(() => {});
+  if (!tableUrl || answeredByWorker) return; // a page the worker answered, it has kept
+
+  // The files this page loaded: the worker keeps those it does not have yet.
+  const assets = Array.from(
+    document.querySelectorAll("script[src], link[rel~=stylesheet][href], link[rel~=icon][href]"),
+    (element) => element.src || element.href,
+  );
+  navigator.serviceWorker.addEventListener("message", (event) => {
+    const answer = event.data || {};
+    if (answer.type === "shoebook:page-kept" && answer.url === tableUrl) {
+      root.dataset.offlineCopy = "kept"; // the page opens offline from now on
+    }
+  });
+  navigator.serviceWorker.startMessages();
+  navigator.serviceWorker.ready.then((registration) => {
+    if (registration.active) {
+      registration.active.postMessage({ type: "shoebook:keep-page", url: tableUrl, assets: assets });
+    }
+  });
 })();

@@ -1,18 +1,32 @@
-"""Browser tests: Playwright driving Debian's Chromium (it cannot download its own here)."""
+"""Browser tests: Playwright driving Debian's Chromium (it cannot download its own here).
+
+Most tests run against pytest-django's live server (in this process). ``production_server`` is
+the production configuration (gunicorn, DEBUG off, WhiteNoise's hashed static files) over the same
+test database; ``bar_wifi`` puts a ``Proxy`` (tests/browser/network.py) in front of it, to slow
+the network or cut it as a phone at the bar sees it.
+"""
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import threading
 from datetime import date
+from urllib.parse import quote
 
 import pytest
+from django.conf import settings
+from django.db import connections
 from django.test.testcases import QuietWSGIRequestHandler
 
 from games import services as game_services
+from games.models import Shoe
 from games.payouts import RuleSet
 from ledger import services
+from tests.browser.network import Proxy
+from tests.production import Server
+from tests.production import production_server as start_production_server
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -76,25 +90,34 @@ def tablet(browser):
     yield from touch_screen(browser, 1024, 768)
 
 
-@pytest.fixture
-def night(host, live_server):
+def open_night(host) -> Shoe:
     """An open shoe of a new event, with eight guests on the list and nobody seated."""
     event = game_services.event_create(
         name="Browser night", date=date(2026, 11, 22), rules=RuleSet(), by=host
     )
     for name in NAMES:
         services.event_guest_add(event=event, name=name, by=host)
-    shoe = game_services.shoe_start(event=event, by=host)
-    return live_server.url, shoe
+    return game_services.shoe_start(event=event, by=host)
+
+
+def seat_seven(shoe, host) -> None:
+    """Seat n takes the n-th name."""
+    for seat, name in enumerate(NAMES[:7], start=1):
+        guest = shoe.event.guests.get(name=name)
+        services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
+
+
+@pytest.fixture
+def night(host, live_server):
+    """An open shoe of a new event, with eight guests on the list and nobody seated."""
+    return live_server.url, open_night(host)
 
 
 @pytest.fixture
 def full_table(night, host):
     """The night with seven guests seated, seat n holding the n-th name."""
     base_url, shoe = night
-    for seat, name in enumerate(NAMES[:7], start=1):
-        guest = shoe.event.guests.get(name=name)
-        services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
+    seat_seven(shoe, host)
     return base_url, shoe
 
 
@@ -106,17 +129,30 @@ def choose_language(page, base_url, language):
 
 class Wifi:
     """The bar's Wi-Fi for the browser: ``drop(page)`` takes it away, ``restore(page)`` brings it
-    back. See the ``wifi`` fixture."""
+    back: the page is told (``navigator.onLine``, the ``offline`` and ``online`` events) and,
+    with a ``proxy`` (the ``bar_wifi`` fixture), every connection through it is cut too. See the
+    ``wifi`` fixture for the live server."""
 
-    def __init__(self):
+    def __init__(self, proxy: Proxy | None = None):
         self.down = threading.Event()
+        self.proxy = proxy
+
+    @property
+    def url(self) -> str:
+        """The server's address through this Wi-Fi (only with a proxy)."""
+        assert self.proxy is not None, "the live server's Wi-Fi has no address of its own"
+        return self.proxy.url
 
     def drop(self, page):
         self.down.set()
+        if self.proxy is not None:
+            self.proxy.offline = True
         page.context.set_offline(True)
 
     def restore(self, page):
         self.down.clear()
+        if self.proxy is not None:
+            self.proxy.offline = False
         page.context.set_offline(False)
 
 
@@ -143,6 +179,95 @@ def wifi(live_server, monkeypatch):
 
     monkeypatch.setattr(QuietWSGIRequestHandler, "parse_request", parse_request)
     return wifi
+
+
+# --- the production server ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """On SQLite, the browser suite's test database is a file (pytest-django's is in memory), so
+    that the production server, another process, opens the same database. (On PostgreSQL it is
+    the server's ``test_<name>`` database already.) Runs before the database is set up."""
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        folder = tmp_path_factory.mktemp("database")
+        database.setdefault("TEST", {})["NAME"] = str(folder / "browser.sqlite3")
+
+
+def database_url(database: dict) -> str:
+    """A DATABASE_URL (as the settings read it) for the database the tests use."""
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        return f"sqlite:///{database['NAME']}"
+    user = quote(database["USER"] or "", safe="")
+    password = f":{quote(database['PASSWORD'], safe='')}" if database["PASSWORD"] else ""
+    where = f"{database['HOST'] or 'localhost'}:{database['PORT'] or 5432}"
+    return f"postgres://{user}{password}@{where}/{quote(database['NAME'], safe='')}"
+
+
+@pytest.fixture(scope="session")
+def production_server(django_db_setup, tmp_path_factory) -> Server:
+    """gunicorn with DEBUG off and WhiteNoise's hashed, compressed static files (collected for
+    it), over the test database the browser tests use; ``.url`` is its address. Production's
+    settings, but for the hasher of the suite's passwords (tests/browser/server_settings.py).
+    Tests that use it need ``django_db(transaction=True)``: it sees only what is committed.
+
+    Production cookies are Secure; Chromium keeps them on http://127.0.0.1, a secure context.
+    Stopped before the test database is removed (PostgreSQL refuses to drop it while the
+    server's connections are open)."""
+    database = connections["default"].settings_dict  # now the test database
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        assert not connections["default"].creation.is_in_memory_db(database["NAME"]), (
+            "the browser suite's SQLite test database must be a file: run the browser suite on "
+            "its own (make test-browser); here it was set up in memory before it was asked for"
+        )
+    with start_production_server(
+        database_url=database_url(database),
+        workdir=tmp_path_factory.mktemp("production"),
+        settings_module="tests.browser.server_settings",
+    ) as server:
+        yield server
+
+
+@pytest.fixture
+def network_proxy():
+    """``network_proxy(base_url, latency_ms=…)``: a ``Proxy`` in front of any server (the live
+    server's URL, the production server's), stopped when the test ends."""
+    proxies = []
+
+    def start(base_url: str, *, latency_ms: float = 0) -> Proxy:
+        proxies.append(Proxy(base_url, latency_ms=latency_ms))
+        return proxies[-1]
+
+    yield start
+    for proxy in proxies:
+        proxy.close()
+
+
+@pytest.fixture
+def bar_wifi(production_server, network_proxy) -> Wifi:
+    """The production server through the bar's Wi-Fi: ``bar_wifi.url`` is its address, and
+    ``drop(page)`` / ``restore(page)`` cut and bring back the connection for everything the
+    browser sends, its service worker's requests included (``bar_wifi.proxy.latency_ms`` slows
+    it)."""
+    return Wifi(network_proxy(production_server.url))
+
+
+CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+def log_in_without_a_page(context, base_url, username):
+    """Log the browser context in through its request API: its cookies, but no page opened, so
+    the next page opened is the first one of the visit (no service worker installed yet)."""
+    form = context.request.get(f"{base_url}/accounts/login/")
+    token = CSRF_FIELD.search(form.text()).group(1)
+    answer = context.request.post(
+        f"{base_url}/accounts/login/",
+        form={"username": username, "password": "pw-for-tests", "csrfmiddlewaretoken": token},
+        headers={"Referer": f"{base_url}/accounts/login/"},
+        max_redirects=0,
+    )
+    assert answer.status == 302 and answer.headers["location"] == "/events/", answer.text()
 
 
 def log_in(page, base_url, username):

@@ -196,9 +196,10 @@ def test_a_two_table_tournament_is_played_to_its_prizes_and_the_balances(
             fill_hand(host_page, 1, hand, seats[1], ROUND_ONE[1][hand - 1], stakes={short: over})
             save(host_page)
             refusal = str(RuleError(MSG_OVER_STACK, total=over, stack=stacks[short]))
-            host_page.locator(".errorlist.summary", has_text=refusal).wait_for()
+            host_page.locator("[data-held]", has_text=refusal).wait_for()  # held on the device
             assert not host_page.locator("#table[data-saved-hand]").count()
-            host_page.locator("[data-clear]").click()  # the refused hand is back: start over
+            host_page.once("dialog", lambda dialog: dialog.accept())
+            host_page.get_by_role("button", name="Discard").click()  # start the hand over
         for table, page in pages.items():  # both entries ready, then both saves at once
             fill_hand(page, table, hand, seats[table], ROUND_ONE[table][hand - 1])
         for page in pages.values():
