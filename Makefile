@@ -8,7 +8,7 @@ BROWSER_INSTALLED := $(VENV)/.browser-installed
 NODE_INSTALLED := node_modules/.installed
 PORT ?= 8000
 
-.PHONY: run serve test test-js test-postgres test-browser lint format typecheck migrations-check messages ci clean
+.PHONY: run serve test test-js test-postgres test-browser test-browser-postgres lint format typecheck migrations-check messages ci clean
 
 $(INSTALLED): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -39,21 +39,30 @@ $(NODE_INSTALLED): package.json package-lock.json
 test-js: $(NODE_INSTALLED)
 	node --test tests/js/
 
-# The browser suite needs the browser extra and Chromium: `make test-browser` runs it.
+# The suite runs in TEST_WORKERS processes (pytest-xdist; 1: in this process). The browser suite
+# needs the browser extra and Chromium: `make test-browser` runs it.
+TEST_WORKERS ?= 2
+PARALLEL := $(if $(filter-out 1,$(TEST_WORKERS)),-n $(TEST_WORKERS))
+
 test: $(INSTALLED) test-js
-	$(BIN)/python -m pytest --ignore=tests/browser
+	$(BIN)/python -m pytest --ignore=tests/browser $(PARALLEL)
 
 # The whole suite against a throwaway PostgreSQL cluster on loopback (Debian's postgresql package).
 test-postgres: $(INSTALLED)
-	scripts/with-postgres $(BIN)/python -m pytest --ignore=tests/browser
+	scripts/with-postgres $(BIN)/python -m pytest --ignore=tests/browser $(PARALLEL)
 
 $(BROWSER_INSTALLED): $(INSTALLED)
 	$(BIN)/python -m pip install --quiet -e '.[dev,browser]'
 	touch $(BROWSER_INSTALLED)
 
-# Needs Debian's chromium at /usr/bin/chromium (CI installs it; see .ci/run).
+# Needs Debian's chromium at /usr/bin/chromium (CI installs it; see .ci/run). Some of its tests
+# drive the production server (gunicorn, DEBUG off) over the same test database: a file on SQLite.
 test-browser: $(BROWSER_INSTALLED)
 	$(BIN)/python -m pytest -m browser tests/browser
+
+# The same on a throwaway PostgreSQL cluster (what CI runs).
+test-browser-postgres: $(BROWSER_INSTALLED)
+	scripts/with-postgres $(BIN)/python -m pytest -m browser tests/browser
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .

@@ -4,6 +4,7 @@ port, over the database it is given. Stopped whatever happens, by its own proces
 
 from __future__ import annotations
 
+import ctypes
 import os
 import secrets
 import signal
@@ -21,6 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 START_SECONDS = 30
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
 # What the test process's environment may hold that would change the server's configuration.
 NOT_INHERITED = {
     "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "CONN_MAX_AGE", "STATIC_ROOT",
@@ -95,12 +97,20 @@ def production_server(
              "--log-level", "warning"],
             cwd=ROOT, env=environment, stdout=output, stderr=subprocess.STDOUT,
             start_new_session=True,  # its workers in a process group of its own, stopped below
+            preexec_fn=_stop_with_the_tests,
         )  # fmt: skip
         try:
             _wait_until_it_answers(server, url, log)
             yield Server(url=url, static_root=static_root, log=log)
         finally:
             _stop(server)
+
+
+def _stop_with_the_tests() -> None:
+    """In the server's process, before gunicorn starts: should the test process die without
+    stopping it (killed, or its output pipe closed), Linux sends the server SIGTERM."""
+    if sys.platform == "linux":
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def _wait_until_it_answers(server: subprocess.Popen[bytes], url: str, log: Path) -> None:

@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import threading
+from collections.abc import Iterator
 from datetime import date
 from urllib.parse import quote
 
@@ -206,7 +207,7 @@ def database_url(database: dict) -> str:
 
 
 @pytest.fixture(scope="session")
-def production_server(django_db_setup, tmp_path_factory) -> Server:
+def production_server(django_db_setup, tmp_path_factory) -> Iterator[Server]:
     """gunicorn with DEBUG off and WhiteNoise's hashed, compressed static files (collected for
     it), over the test database the browser tests use; ``.url`` is its address. Production's
     settings, but for the hasher of the suite's passwords (tests/browser/server_settings.py).
@@ -268,6 +269,24 @@ def log_in_without_a_page(context, base_url, username):
         max_redirects=0,
     )
     assert answer.status == 302 and answer.headers["location"] == "/events/", answer.text()
+
+
+# Until the worker keeps a copy of this page: the page asked for it (site.js), or the worker
+# answered its load (and kept it). Whether the worker controls the page is no sign: installed
+# during the log-in, it may never control a page whose load overlapped its activation
+# (``clients.claim()`` misses a page still loading), yet a reload goes through it. A promise,
+# not a polled expression (polling evaluates a string, which the CSP refuses); given up after
+# 10 s (an evaluation has no timeout of its own).
+UNTIL_THE_PAGE_IS_KEPT = """() => new Promise((resolve, reject) => {
+  const started = Date.now();
+  (function look() {
+    caches.match(location.href, { ignoreVary: true }).then((kept) => {
+      if (kept) return resolve(true);
+      if (Date.now() - started > 10000) return reject(new Error("the worker keeps no copy"));
+      setTimeout(look, 100);
+    }, reject);
+  })();
+})"""
 
 
 def log_in(page, base_url, username):

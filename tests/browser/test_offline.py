@@ -21,6 +21,7 @@ from games.models import Hand
 from ledger import services
 from ledger.models import Bet
 from tests.browser.conftest import (
+    UNTIL_THE_PAGE_IS_KEPT,
     log_in,
     log_in_without_a_page,
     open_night,
@@ -54,12 +55,6 @@ NOT_IN_THE_WORKERS_CACHE = """async () => {
   }
   return missing;
 }"""
-
-
-# A promise, not a polled expression: polling evaluates a string, which the CSP refuses.
-UNTIL_THE_WORKER_CONTROLS_THE_PAGE = """() => navigator.serviceWorker.controller ? true
-  : new Promise((resolve) => navigator.serviceWorker.addEventListener(
-      "controllerchange", () => resolve(true)))"""
 
 
 def log_hand(page, stake, taps):
@@ -196,8 +191,7 @@ def test_three_hands_offline_survive_a_reload_and_are_recorded_once_in_order(
 ):
     base_url = bar_wifi.url
     open_table(phone, base_url, open_shoe, host)
-    phone.evaluate(UNTIL_THE_WORKER_CONTROLS_THE_PAGE)  # from now on it keeps the page
-    phone.reload()  # the worker keeps this visit's copy of the page
+    phone.evaluate(UNTIL_THE_PAGE_IS_KEPT)
 
     bar_wifi.drop(phone)
     for number, (stake, taps) in enumerate(HANDS[:2], start=1):

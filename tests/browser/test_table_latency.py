@@ -1,6 +1,9 @@
 """A dealer taps as fast as the table goes: at a 300 ms round trip, straight on to the next hand
 without waiting for the last save's answer, every tap lands in its own hand; seats tapped 100 ms
-apart are all taken, in order; a hand refused when the outbox is sent stays on the device."""
+apart are all taken, in order; a hand refused when the outbox is sent stays on the device.
+
+All against the production server (gunicorn, DEBUG off, WhiteNoise), through a loopback proxy
+that adds the round trip or cuts the Wi-Fi (tests/browser/network.py)."""
 
 from __future__ import annotations
 
@@ -12,8 +15,13 @@ from playwright.sync_api import expect
 from games.entry import read_taps
 from games.models import Hand
 from ledger.models import Bet, EventGuest, Seating
-from tests.browser.conftest import NAMES, open_table, slow_network
-from tests.browser.test_offline import UNTIL_THE_WORKER_CONTROLS_THE_PAGE
+from tests.browser.conftest import (
+    NAMES,
+    UNTIL_THE_PAGE_IS_KEPT,
+    open_night,
+    open_table,
+    seat_seven,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -32,6 +40,19 @@ HANDS = [
 ]
 
 
+@pytest.fixture
+def slow_night(host, production_server, network_proxy):
+    """A new night's open shoe, nobody seated, behind a 300 ms round trip."""
+    return network_proxy(production_server.url, latency_ms=300).url, open_night(host)
+
+
+@pytest.fixture
+def slow_table(slow_night, host):
+    """The slow night with seven guests seated (seat n: the n-th name)."""
+    seat_seven(slow_night[1], host)
+    return slow_night
+
+
 def tap_hand(page, stake, cards):
     seat, bet_type, chips = stake
     page.tap(f"input[name=stake_{seat}_{bet_type}]")
@@ -42,10 +63,9 @@ def tap_hand(page, stake, cards):
     page.tap("button.save")
 
 
-def test_hands_and_bets_stored_equal_those_tapped_at_300_ms_with_no_pause(phone, host, full_table):
-    base_url, shoe = full_table
+def test_hands_and_bets_stored_equal_those_tapped_at_300_ms_with_no_pause(phone, host, slow_table):
+    base_url, shoe = slow_table
     open_table(phone, base_url, shoe, host)
-    slow_network(phone, 300)
     for stake, cards in HANDS:
         tap_hand(phone, stake, cards)  # straight on: no wait for the answer
     expect(phone.locator("[data-hand-number]")).to_have_text("9")
@@ -69,11 +89,10 @@ def test_hands_and_bets_stored_equal_those_tapped_at_300_ms_with_no_pause(phone,
 
 
 def test_seven_guests_seated_by_taps_100_ms_apart_at_300_ms_are_all_seated_in_order(
-    phone, host, night
+    phone, host, slow_night
 ):
-    base_url, shoe = night
+    base_url, shoe = slow_night
     open_table(phone, base_url, shoe, host)
-    slow_network(phone, 300)
     phone.tap(".seat-choice:has(input[value='1'])")
     for name in NAMES[:7]:
         phone.tap(f".guest-choice:text-is('{name}')")
@@ -85,8 +104,8 @@ def test_seven_guests_seated_by_taps_100_ms_apart_at_300_ms_are_all_seated_in_or
         expect(phone.locator(f"#seat-guest-{seat}")).to_have_text(name)
 
 
-def test_a_refused_seat_change_says_so_next_to_the_seat(phone, host, night):
-    base_url, shoe = night
+def test_a_refused_seat_change_says_so_next_to_the_seat(phone, host, slow_night):
+    base_url, shoe = slow_night
     open_table(phone, base_url, shoe, host)
     phone.tap(".seat-choice:has(input[value='2'])")
     EventGuest.objects.filter(event=shoe.event, guest__name="Ben").delete()  # meanwhile
@@ -96,9 +115,11 @@ def test_a_refused_seat_change_says_so_next_to_the_seat(phone, host, night):
 
 
 def test_a_hand_refused_when_sent_is_held_with_its_choices_and_the_next_waits(
-    phone, host, full_table, record, wifi
+    phone, host, record, bar_wifi
 ):
-    base_url, shoe = full_table
+    shoe = open_night(host)
+    seat_seven(shoe, host)
+    base_url, wifi = bar_wifi.url, bar_wifi
     open_table(phone, base_url, shoe, host)
     wifi.drop(phone)
     tap_hand(phone, (1, "banker", (100,)), ("9", "J", "7", "J", "10"))
@@ -120,12 +141,12 @@ def test_a_hand_refused_when_sent_is_held_with_its_choices_and_the_next_waits(
     assert nets == {2: Decimal(100), 3: Decimal(10)}
 
 
-def test_undo_of_a_hand_waiting_offline_puts_it_back_and_a_reload_keeps_it(
-    phone, host, full_table, wifi
-):
-    base_url, shoe = full_table
+def test_undo_of_a_hand_waiting_offline_puts_it_back_and_a_reload_keeps_it(phone, host, bar_wifi):
+    shoe = open_night(host)
+    seat_seven(shoe, host)
+    base_url, wifi = bar_wifi.url, bar_wifi
     open_table(phone, base_url, shoe, host)
-    phone.evaluate(UNTIL_THE_WORKER_CONTROLS_THE_PAGE)
+    phone.evaluate(UNTIL_THE_PAGE_IS_KEPT)
     wifi.drop(phone)
     tap_hand(phone, (3, "banker", (50,)), ("9", "J", "7", "J", "10"))
     expect(phone.locator("#table-undo button")).to_have_text("Undo hand 1")
