@@ -309,6 +309,9 @@ class HandRevision(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
     changed_at = models.DateTimeField(default=timezone.now)
+    # An undo's submission (the table page's), so that the same undo sent again — its answer was
+    # lost on the way — answers with the same hand instead of taking back another.
+    idempotency_key = models.UUIDField(null=True, blank=True, unique=True)
 
     class Meta:
         ordering = ["shoe", "hand_number", "changed_at", "id"]

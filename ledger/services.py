@@ -1180,11 +1180,24 @@ def _seatings_back_to(shoe: Shoe, number: int) -> None:
 
 
 @transaction.atomic
-def hand_undo(*, shoe: Shoe, by: Actor, number: int | None = None) -> HandRevision:
+def hand_undo(
+    *,
+    shoe: Shoe,
+    by: Actor,
+    number: int | None = None,
+    idempotency_key: uuid.UUID | None = None,
+) -> HandRevision:
     """Take back the last hand of an open shoe — hand ``number``, when given: a page drawn
     before another device logged a hand never undoes that hand. What it was stays in the
-    journal."""
+    journal. The same ``idempotency_key`` again (a retry after a lost answer) returns the undo
+    already made, so that the page gets its hand back and nothing else is taken back."""
     shoe = _lock_open_shoe(shoe)
+    if idempotency_key is not None:
+        repeat = HandRevision.objects.filter(idempotency_key=idempotency_key).first()
+        if repeat is not None:
+            if repeat.shoe_id != shoe.pk or repeat.kind != HandRevision.Kind.UNDO:
+                raise ValidationError({NON_FIELD_ERRORS: MSG_KEY_OTHER_SHOE})
+            return repeat
     hand = shoe.hands.select_related("logged_by").order_by("-number").first()
     if hand is None:
         raise ValidationError({NON_FIELD_ERRORS: MSG_NOTHING_TO_UNDO})
@@ -1197,6 +1210,7 @@ def hand_undo(*, shoe: Shoe, by: Actor, number: int | None = None) -> HandRevisi
         kind=HandRevision.Kind.UNDO,
         before=hand_snapshot(hand, _bets_of(hand)),
         changed_by=by,
+        idempotency_key=idempotency_key,
     )
     guest_ids = set(Bet.objects.filter(hand=hand).values_list("guest_id", flat=True))
     Bet.objects.filter(hand=hand).delete()

@@ -1251,6 +1251,10 @@ JA = {
     # The table's client (static/js/table_state.js, texts sent with the page).
     "Hand {number}: sending…": "ハンド{number}：送信中…",
     "The server refused it.": "サーバーが受け付けませんでした。",
+    "The server refused it (error {status}): reload the page.": "サーバーが受け付けませんでした（エラー{status}）。ページを再読み込みしてください。",
+    "The server failed to answer: trying again in a few seconds.": "サーバーが応答できませんでした。数秒後にもう一度送ります。",
+    "Let go of hand {number}? It will not be recorded.": "ハンド{number}を手放しますか？記録されません。",
+    "This page's undo is unreadable: reload the page.": "このページの取り消しを読み取れません。ページを再読み込みしてください。",
     "Seat {seat}: waiting to send.": "{seat}番席：送信待ち。",
     "Undo of hand {number}: waiting to send.": "ハンド{number}の取り消し：送信待ち。",
     "Undo hand {number}": "ハンド{number}を取り消し",

@@ -40,7 +40,7 @@ from games.entry import (
 )
 from games.models import Event, Hand, Shoe
 from games.payouts import BetType
-from games.rules import MSG_HAND_COMPLETE, tableau
+from games.rules import tableau
 from games.scoreboard import scoreboard, shoe_marks
 from ledger import hot_reads, services
 from ledger.coup_forms import CoupForm, bank_prefill, coup_panel
@@ -105,6 +105,7 @@ MSG_REFILL_SEAT_EMPTY = gettext_lazy(
 MSG_REFILL_STALE = gettext_lazy(
     "Hand {number} was logged again after it was undone: the entry starts empty."
 )
+MSG_UNDO_KEY_UNREADABLE = gettext_lazy("This page's undo is unreadable: reload the page.")
 MSG_SHOE_CLOSED = gettext_lazy("Shoe {number} closed.")
 MSG_SHOE_REOPENED = gettext_lazy("Shoe {number} is open again.")
 STAKE_TEXT_LENGTH = 20  # what a link may put in a stake box (the pipeline reads it on saving)
@@ -158,6 +159,7 @@ def _render_table(
         "saved_number": saved_number,
         "refusal": refusal,
         "seating_open": seating_open or not state.seating,
+        "seating_token": seating_token(state.seating),
         "can_host": is_host(request.user),
         **_board_context(shoe),
     }
@@ -539,13 +541,26 @@ def hand_undo(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse:
     shoe = _get_shoe(shoe_id)
     number = id_or_none(request.POST.get("number", ""))
     try:
-        revision = services.hand_undo(shoe=shoe, by=request.user, number=number)
+        key = _undo_key(request.POST.get("idempotency_key", ""))
+        revision = services.hand_undo(
+            shoe=shoe, by=request.user, number=number, idempotency_key=key
+        )
     except ValidationError as error:
         return _table_refusal(request, shoe, " ".join(error.messages))
     if request.htmx:
         return _render_table(request, shoe, refill=revision)
     table = reverse("ledger:shoe_table", args=[shoe.pk])
     return redirect(f"{table}?{urlencode({'refill': revision.pk})}")
+
+
+def _undo_key(text: str) -> uuid.UUID | None:
+    """An undo's idempotency key (the table's script sends one; a form without it has none)."""
+    if not text:
+        return None
+    try:
+        return uuid.UUID(text)
+    except ValueError:
+        raise ValidationError(MSG_UNDO_KEY_UNREADABLE) from None
 
 
 @host_required
@@ -636,6 +651,9 @@ def _deal_context(shoe: Shoe, reading: TapReading) -> dict[str, str | int]:
 
 MSG_SENDING = gettext_lazy("Hand {number}: sending…")
 MSG_REFUSED = gettext_lazy("The server refused it.")
+MSG_REFUSED_STATUS = gettext_lazy("The server refused it (error {status}): reload the page.")
+MSG_SERVER_FAILED = gettext_lazy("The server failed to answer: trying again in a few seconds.")
+MSG_CLEAR_TAKEN_BACK = gettext_lazy("Let go of hand {number}? It will not be recorded.")
 MSG_SEAT_WAITING = gettext_lazy("Seat {seat}: waiting to send.")
 MSG_UNDO_WAITING = gettext_lazy("Undo of hand {number}: waiting to send.")
 MSG_UNDO = gettext_lazy("Undo hand {number}")
@@ -667,10 +685,6 @@ MSG_WAITING = gettext_lazy("Hand {number}: waiting to send.")
 MSG_QUEUED = gettext_lazy(
     "Hand {number} kept on this device: it is sent when the connection returns."
 )
-MSG_SENT = gettext_lazy("Hand {number} sent.")
-MSG_QUEUE_STOPPED = gettext_lazy(
-    "Hand {number} was not recorded: see why below, fix it and save it again."
-)
 MSG_LOG_IN_AGAIN = gettext_lazy("Log in again to send the hands waiting on this device.")
 
 
@@ -688,15 +702,12 @@ def keypad_rules(decks: int) -> dict[str, object]:
             "cards": [_(name) for name in CARD_NAMES],
             "player_draws": _(MSG_PLAYER_DRAWS),
             "banker_draws": _(MSG_BANKER_DRAWS),
-            "complete": _(MSG_HAND_COMPLETE),
             "out_of_order": _(MSG_TYPED_OUT_OF_ORDER),
             "checking": str(MSG_CHECKING),
             "offline": str(MSG_OFFLINE_CARDS),
             "pick_a_box": str(MSG_PICK_A_BOX),
             "waiting": str(MSG_WAITING),
             "queued": str(MSG_QUEUED),
-            "sent": str(MSG_SENT),
-            "stopped": str(MSG_QUEUE_STOPPED),
             "log_in": str(MSG_LOG_IN_AGAIN),
             "no_result": _(MSG_NO_RESULT),
             "wins": _(MSG_WINS),
@@ -714,6 +725,9 @@ def keypad_rules(decks: int) -> dict[str, object]:
 _CLIENT_TEXTS = {
     "sending": MSG_SENDING,
     "refused": MSG_REFUSED,
+    "refused_status": MSG_REFUSED_STATUS,
+    "server_failed": MSG_SERVER_FAILED,
+    "clear_taken_back": MSG_CLEAR_TAKEN_BACK,
     "seat_waiting": MSG_SEAT_WAITING,
     "undo_waiting": MSG_UNDO_WAITING,
     "undo": MSG_UNDO,

@@ -49,9 +49,8 @@
 
   const script = document.currentScript || document.querySelector("script[data-service-worker]");
   if (!("serviceWorker" in navigator) || !script || !script.dataset.serviceWorker) return;
-  const answeredByWorker = Boolean(navigator.serviceWorker.controller);
   navigator.serviceWorker.register(script.dataset.serviceWorker, { scope: "/" }).catch(() => {});
-  if (!tableUrl || answeredByWorker) return; // a page the worker answered, it has kept
+  if (!tableUrl) return;
 
   // The files this page loaded: the worker keeps those it does not have yet.
   const assets = Array.from(
@@ -65,9 +64,14 @@
     }
   });
   navigator.serviceWorker.startMessages();
-  navigator.serviceWorker.ready.then((registration) => {
-    if (registration.active) {
-      registration.active.postMessage({ type: "shoebook:keep-page", url: tableUrl, assets: assets });
-    }
-  });
+  // Asked unless a copy is kept already. Whether the worker controls the page says nothing: it
+  // may have claimed a page whose load it did not answer (nor keep).
+  navigator.serviceWorker.ready
+    .then((registration) => caches.match(tableUrl, { ignoreVary: true }).then((kept) => {
+      if (kept) root.dataset.offlineCopy = "kept";
+      else if (registration.active) {
+        registration.active.postMessage({ type: "shoebook:keep-page", url: tableUrl, assets: assets });
+      }
+    }))
+    .catch(() => {});
 })();

@@ -45,12 +45,12 @@
   // The server's facts in a drawn table (the page, or a whole table in an answer).
   function factsIn(root) {
     const page = root.querySelector("#table");
-    const form = root.querySelector("#hand-form");
     if (!page) return {};
     const next = Number(page.dataset.nextHand);
     return {
       next, last: Number(page.dataset.lastHand || next - 1),
-      seating: form ? form.elements.seating.value : undefined,
+      // The seats as they are (a refusal's form carries the seats the refused hand assumed).
+      seating: page.dataset.seating,
       repeat: jsonIn(root, "repeat-stakes") || undefined,
     };
   }
@@ -75,7 +75,10 @@
   // What a refusal says: the form's problems, or the table's refusal line.
   function reasonIn(root) {
     const lines = [...root.querySelectorAll("#hand-form .errorlist li, #table > .refusal")]
-      .map((line) => line.textContent.trim()).filter(Boolean);
+      .map((line) => {
+        const note = line.classList.contains("masked") && line.querySelector(".secret-note");
+        return (note || line).textContent.trim(); // a secret bet's stake is never shown
+      }).filter(Boolean);
     return lines.join(" ") || texts().refused;
   }
 
@@ -102,15 +105,30 @@
     const number = ++boardAsked;
     fetch(url, { headers: { "HX-Request": "true" } })
       .then((response) => (response.ok ? response.text() : Promise.reject(response.status)))
-      .then((html) => { if (number === boardAsked) replaceParts(parse(html)); })
+      .then((html) => {
+        if (number !== boardAsked) return;
+        replaceParts(parse(html));
+        if (state && table()) drawUndo(table()); // the board's undo knows no hand waiting here
+      })
       .catch(() => {}); // offline: the board catches up with the next answer
   }
 
+  // The whole table drawn afresh: the box the host was typing in keeps the focus and the caret,
+  // so that the next key still goes where it was meant.
   function swapTable(content) {
     boardAsked++;
+    const focused = document.activeElement;
+    const name = focused && focused.closest && focused.closest("#table") && focused.name;
+    const caret = name && typeof focused.selectionStart === "number" ? focused.selectionStart : null;
     replaceParts(content);
+    const again = name && handForm() && handForm().elements[name];
+    if (again && typeof again.focus === "function") {
+      again.focus({ preventScroll: true });
+      if (caret !== null) requestAnimationFrame(() => again.setSelectionRange(caret, caret));
+    }
     drawnKey = null; // what the server drew beside the entry goes with the next drawing
     drawnAnswer = null;
+    drawnOutbox = null;
   }
 
   // --- the state, kept on the device -----------------------------------------------------------
@@ -167,22 +185,26 @@
   function fieldsFor(op) {
     if (op.kind === "hand") return op.fields;
     if (op.kind === "seat") return { seat: String(op.seat), guest: op.guest };
-    return { number: String(op.number) };
+    return { number: String(op.number), idempotency_key: op.key };
   }
 
   // Send what the state says is due; its answer goes back to the state with its number.
   function pump() {
     const op = State.due(state);
-    if (!op || !table()) return;
+    if (!op || !table() || !handForm()) return; // a closed shoe's table takes nothing
     const request = ++requests;
     state = State.step(state, { type: "sent", id: op.id, request });
+    if (!state.flight || state.flight.request !== request) return;
     keep();
     draw();
     post(urlFor(op), fieldsFor(op))
-      .then((response) => answerOf(op, response))
-      .catch(() => ({ failed: "network" }))
+      .then(
+        // An answer the page cannot read is the server's failure, not the network's.
+        (response) => answerOf(op, response).catch(() => ({ failed: "server" })),
+        () => ({ failed: "network" }),
+      )
       .then((outcome) => {
-        if (outcome.failed) setTimeout(pump, RETRY_MS);
+        if (outcome.failed === "server") setTimeout(() => dispatch({ type: "retry" }), RETRY_MS);
         if (op.kind === "hand" && saveTapped !== null && !outcome.failed) {
           performance.measure("save-to-answer", { start: saveTapped });
           saveTapped = null;
@@ -193,6 +215,9 @@
 
   async function answerOf(op, response) {
     if (response.status === 403) return { failed: "login" };
+    if (response.status >= 400 && response.status < 500) { // sent again, it would fail again
+      return { refused: true, reason: fill(texts().refused_status, { status: response.status }) };
+    }
     if (!response.ok) return { failed: "server" };
     const content = parse(await response.text());
     if (op.kind === "hand" && response.headers.get("Shoebook-Table-Part") === "saved") {
@@ -276,20 +301,30 @@
     }
     if (state.entry.problem || state.entry.key !== drawnKey) clearProblems();
     drawnKey = state.entry.key;
-    drawOutbox(page);
-    drawHeld(page);
-    drawUndo(page);
-    drawSeats(page);
-    page.classList.toggle("outbox-waiting", state.queue.length > 0);
+    // The rest changes with the outbox and the server's answers, not with a tap: the state is
+    // never changed in place, so the same objects mean nothing to draw.
+    const outbox = [state.queue, state.flight, state.held, state.server, state.seatNotes,
+      state.pickSeat, state.parked, state.entry.seq];
+    if (!drawnOutbox || outbox.some((part, index) => part !== drawnOutbox[index])) {
+      drawnOutbox = outbox;
+      drawOutbox(page);
+      drawHeld(page);
+      drawUndo(page);
+      drawSeats(page);
+      page.classList.toggle("outbox-waiting", state.queue.length > 0);
+    }
     if (state.stalled === "login" && answer) answer.textContent = texts().log_in;
     askReading();
   }
   let drawnAnswer = null;
   let drawnKey = null;
+  let drawnOutbox = null;
 
+  // A box shows the state's value, except a card box being typed in (the state reads it).
   function setValue(box, value) {
-    if (box && box.value !== value && document.activeElement !== box) box.value = value;
-    else if (box && box.value !== value && box.name.startsWith("stake_")) box.value = value;
+    if (!box || box.value === value) return;
+    if (document.activeElement === box && !box.classList.contains("stake")) return;
+    box.value = value;
   }
 
   // A problem drawn by the server beside the entry belongs to the hand it was drawn for.
@@ -399,7 +434,11 @@
     const tool = inTable(event, "#hand-form [data-repeat], #hand-form [data-clear]");
     if (tool) {
       event.preventDefault();
-      tapped(event, { type: tool.hasAttribute("data-repeat") ? "repeat" : "clear" });
+      const clear = tool.hasAttribute("data-clear");
+      const taken = clear && state.entry.seq && !State.isEmpty(state.entry); // a hand to fix
+      const letGo = fill(texts().clear_taken_back, { number: State.entryNumber(state) });
+      if (taken && !window.confirm(letGo)) return;
+      tapped(event, { type: clear ? "clear" : "repeat" });
       return;
     }
     const held = inTable(event, "[data-held-choice]");
@@ -550,10 +589,6 @@
     state = State.start({ rules, next: facts.next, last: facts.last, seating: facts.seating,
       seatCount: seats, repeat: facts.repeat || {}, key: form.elements.idempotency_key.value,
       online: navigator.onLine }, load());
-    const refill = table().dataset.refill === "1"; // the server drew an undone hand to fix
-    if (refill && State.isEmpty(state.entry)) {
-      state = { ...state, entry: { ...state.entry, ...entryIn(document), own: true } };
-    }
     keep();
     draw();
     pump();

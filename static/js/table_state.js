@@ -149,7 +149,11 @@
     return match ? Number(match[1]) * 100 + Number((match[2] || "0").padEnd(2, "0")) : null;
   }
 
-  const cleanStake = (text) => text.replace(/[^0-9０-９.,]/g, "");
+  // What a stake box keeps of what was typed: digits and the decimal point, full-width ones
+  // (a Japanese keyboard's "１２．５") read as ASCII.
+  const cleanStake = (text) => text
+    .replace(/[０-９．，]/g, (wide) => String.fromCharCode(wide.charCodeAt(0) - 0xfee0))
+    .replace(/[^0-9.,]/g, "");
 
   // --- seats -----------------------------------------------------------------------------------
 
@@ -220,11 +224,11 @@
   }
 
   // What the device keeps across a reload (localStorage). A request in flight is sent again,
-  // with its idempotency key, so it is recorded once whatever became of it; an undo is not kept
-  // (its answer puts the hand back in the entry: asked again, it would take back another).
+  // with its idempotency key, so it is made once whatever became of it: a hand is recorded once,
+  // an undo answers with the hand it took back the first time.
   function kept(state) {
-    return { entry: state.entry, queue: state.queue.filter((op) => op.kind !== "undo"),
-      held: state.held, parked: state.parked, chosen: state.chosen, made: state.made };
+    return { entry: state.entry, queue: state.queue, held: state.held, parked: state.parked,
+      chosen: state.chosen, made: state.made };
   }
 
   const handsWaiting = (state) => state.queue.filter((op) => op.kind === "hand");
@@ -248,7 +252,8 @@
   // The request to send now, if any: the outbox's first, one at a time, in order; none while a
   // held hand waits for the host's decision, offline, or logged out. A hand gets its number now.
   function due(state) {
-    if (state.flight || !state.online || state.stalled || !state.queue.length) return null;
+    if (state.flight || !state.online || state.stalled || state.resting) return null;
+    if (!state.queue.length) return null;
     if (state.held.length) return null; // the hands after a held one wait for the decision
     const op = state.queue[0];
     if (op.kind !== "hand") return op;
@@ -324,7 +329,7 @@
     },
 
     chip(state, { value }) {
-      if (!state.chosen) return { ...state, answer: state.rules.texts.pick_a_box, pickBox: true };
+      if (!state.chosen) return { ...state, answer: state.rules.texts.pick_a_box };
       const before = cents(state.entry.stakes[state.chosen] || "");
       if (before === null) return state; // the box holds what is not an amount: typed over
       const after = before + Math.round(value * 100);
@@ -412,7 +417,7 @@
       const waiting = handsWaiting(state);
       if (!waiting.length) {
         const made = state.made + 1;
-        const op = { kind: "undo", id: `undo-${made}`, number: target };
+        const op = { kind: "undo", id: `undo-${key}`, number: target, key };
         return { ...state, queue: [...state.queue, op], made,
           answer: fill(T.undoing, { number: target }) };
       }
@@ -420,11 +425,15 @@
       if (last.tried) return { ...state, answer: fill(T.undo_on_its_way, { number: target }) };
       const queue = state.queue.filter((op) => op.id !== last.id);
       const back = { ...state, queue, answer: fill(T.undone_here, { number: target }) };
-      return takeBack(back, { ...last.entry, origin: last.origin, seq: last.seq }, key);
+      return takeBack(back, { ...last.entry, origin: last.origin, seq: last.seq }, key, true);
     },
 
     online(state) {
       return { ...state, online: true };
+    },
+
+    retry(state) {
+      return { ...state, resting: false };
     },
 
     offline(state) {
@@ -445,10 +454,11 @@
       if (!state.flight || state.flight.request !== request) return state;
       const op = state.queue.find((item) => item.id === state.flight.id);
       const settled = { ...state, flight: null };
-      if (outcome.failed) {
-        if (outcome.failed === "login") return { ...settled, stalled: "login" };
-        return outcome.failed === "network" ? { ...settled, online: false } : settled;
-      }
+      if (outcome.failed === "login") return { ...settled, stalled: "login" };
+      if (outcome.failed === "network") return { ...settled, online: false };
+      // The server failed (5xx, or an answer the page could not read): the outbox rests until
+      // the page's timer says ``retry``, and says so.
+      if (outcome.failed) return { ...settled, resting: true, answer: state.rules.texts.server_failed };
       const queue = state.queue.filter((item) => item.id !== op.id);
       const server = { ...state.server, ...serverFacts(outcome) };
       return ANSWERED[op.kind]({ ...settled, queue, server }, op, outcome, key, state.flight);
@@ -508,21 +518,22 @@
     },
     undo(state, op, outcome, key) {
       if (outcome.refused) return { ...state, answer: outcome.reason };
-      return takeBack({ ...state, answer: outcome.notice || "" }, outcome.entry, key);
+      return takeBack({ ...state, answer: outcome.notice || "" }, outcome.entry, key, false);
     },
   };
 
-  // A hand taken back (an undo) goes back into the entry, to fix and save again, in its place;
-  // what the entry held waits, parked, and comes back after that save. Were something parked
-  // already, it is held as an entry of its own instead, so that nothing typed is ever lost.
-  function takeBack(state, entry, key) {
+  // A hand taken back (an undo) goes back into the entry, to fix and save again, in its place.
+  // Taken back here at the tap (``atOnce``), what the entry held waits, parked, and comes back
+  // after that save; an answer that comes while the host may be typing never swaps the entry:
+  // unless the entry is empty, the hand is held, as an entry of its own.
+  function takeBack(state, entry, key, atOnce) {
     const made = state.made + 1;
     const back = { ...emptyEntry(0, key), ...entry, key, problem: "", seq: entry.seq || made };
     const taken = { ...state, made };
     if (isEmpty(state.entry)) return { ...taken, entry: back, reading: null };
-    if (!state.parked) return { ...taken, entry: back, parked: state.entry, reading: null };
-    const item = { origin: entry.origin, seq: back.seq, number: numberOf(state, back.seq),
-      entry: back, reason: "" };
+    if (atOnce && !state.parked) return { ...taken, entry: back, parked: state.entry, reading: null };
+    const item = { origin: entry.origin || `o${made}-${key}`, seq: back.seq,
+      number: numberOf(state, back.seq), entry: back, reason: "" };
     return { ...taken, held: [...state.held, item] };
   }
 

@@ -22,6 +22,7 @@ from tests.browser.conftest import (
     open_table,
     seat_seven,
 )
+from tests.conftest import bet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -160,3 +161,49 @@ def test_undo_of_a_hand_waiting_offline_puts_it_back_and_a_reload_keeps_it(phone
     assert phone.input_value("[name=banker_cards]") == "J J 10"
     wifi.restore(phone)
     assert Hand.objects.count() == 0
+
+
+def test_typing_in_a_stake_box_goes_on_in_it_when_a_seat_answer_redraws_the_table(
+    phone, host, slow_night
+):
+    base_url, shoe = slow_night
+    seat_seven(shoe, host)
+    open_table(phone, base_url, shoe, host)
+    held = []
+    phone.route("**/seats/", lambda route: held.append(route))  # the answer waits for the test
+    phone.tap("summary:has-text('Seats')")
+    phone.tap(".seat-choice:has(input[value='7'])")
+    phone.tap(f".guest-choice:text-is('{NAMES[7]}')")  # answered with the whole table
+    phone.tap("summary:has-text('Seats')")
+    phone.tap("input[name=stake_2_banker]")
+    phone.tap("input[name=stake_2_banker]")  # a second tap types in it
+    phone.keyboard.type("5")
+    for _ in range(50):
+        if held:
+            break
+        phone.wait_for_timeout(100)
+    held[0].continue_()
+    expect(phone.locator("[data-outbox]")).to_be_hidden(timeout=10_000)  # the table redrawn
+    phone.keyboard.type("0")
+    expect(phone.locator("input[name=stake_2_banker]")).to_have_value("50")
+    assert phone.input_value("input[name=taps]") == ""  # the "0" was not a ten on the keypad
+    expect(phone.locator("#seat-guest-7")).to_have_text(NAMES[7])
+
+
+def test_an_undo_answered_while_the_host_bets_the_next_hand_is_held_not_swapped_in(
+    phone, host, slow_table, record
+):
+    base_url, shoe = slow_table
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
+    open_table(phone, base_url, shoe, host)
+    phone.on("dialog", lambda dialog: dialog.accept())
+    phone.tap("#table-undo button")  # 300 ms on its way
+    phone.tap("input[name=stake_3_tie]")
+    phone.tap("button.chip[data-chip='10']")
+    held = phone.locator("[data-held]")
+    expect(held).to_contain_text("Hand 1 was undone while the entry was in use")
+    assert phone.input_value("input[name=stake_3_tie]") == "10"  # the bet being made stays
+    assert Hand.objects.filter(shoe=shoe).count() == 0
+    phone.get_by_role("button", name="Fix in the entry").tap()
+    expect(phone.locator("input[name=stake_1_player]")).to_have_value("100")
+    assert phone.input_value("[name=player_cards]") == "9 7"

@@ -40,6 +40,10 @@ const MUTANTS = {
     "return { ...state, answer: outcome.notice };",
     "return { ...state, answer: outcome.notice, entry: emptyEntry(0, state.entry.key) };",
   ],
+  "an undo is not kept across a reload": [
+    "return { entry: state.entry, queue: state.queue, held",
+    "return { entry: state.entry, queue: state.queue.filter((op) => op.kind !== \"undo\"), held",
+  ],
   "a queued hand that left is taken back by Undo": [
     "if (last.tried) return",
     "if (false) return",

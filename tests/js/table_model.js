@@ -31,7 +31,7 @@ const TEXTS = {
   waiting: "Hand {number}: waiting", seat_waiting: "Seat {seat}: waiting",
   undo_waiting: "Undo {number}: waiting", queued: "kept {number}", sending: "sending {number}",
   undo: "Undo hand {number}", undo_moved: "moved", undoing: "undoing {number}",
-  undo_on_its_way: "on its way {number}", undone_here: "undone here {number}",
+  undo_on_its_way: "on its way {number}", server_failed: "server failed", undone_here: "undone here {number}",
   undo_parked: "parked {number}", save_after_undo: "after undo {number}", undo_after_held: "decide first", held_refused: "{number} refused: {reason}",
   held_undone: "{number} undone", held_resend: "save {number}",
   held_renumber: "renumber {was} as {number}", held_edit: "edit {number}", held_discard: "discard",
@@ -75,6 +75,7 @@ class Server {
     this.State = State;
     this.hands = []; // {number, key, origin, content, entry}
     this.seats = { 1: "11", 2: "12" };
+    this.undos = new Map(); // an undo's key → its answer, given again to the same key
   }
 
   get next() { return this.hands.length + 1; }
@@ -122,12 +123,15 @@ class Server {
   }
 
   undo(op) {
+    if (this.undos.has(op.key)) return JSON.parse(JSON.stringify(this.undos.get(op.key)));
     const last = this.hands[this.hands.length - 1];
     if (!last || last.number !== op.number) return { refused: true, reason: "not last", ...this.facts() };
     this.hands.pop();
     // The page reads the undone hand back from the server's form: its origin is not in it.
     const entry = { ...last.entry, origin: undefined };
-    return { saved: true, notice: `undone ${op.number}`, entry, undone: last, ...this.facts() };
+    const answer = { saved: true, notice: `undone ${op.number}`, entry, ...this.facts() };
+    this.undos.set(op.key, answer);
+    return { ...answer, undone: last };
   }
 
   // Another device logs the next hand.
@@ -151,6 +155,7 @@ class Night {
     this.state = State.start(this.page(), null);
     this.meant = this.entryContent(); // what the host has entered, by their own taps
     this.seatsMeant = []; // the seat changes tapped, in order
+    this.undosAnswered = new Set(); // the undos whose hand came back to the device
   }
 
   key() { return `key-${++this.keys}`; }
@@ -272,6 +277,9 @@ class Night {
     if (choice === "resend") {
       const undoing = this.state.queue.some((op) => op.kind === "undo");
       this.dispatch({ type: "resend", index });
+      if (!undoing && !this.fates.has(item.origin)) { // a hand undone elsewhere, sent again
+        this.fates.set(item.origin, { content: content(this.State, item.entry), where: "device" });
+      }
       assert.equal(this.state.queue.some((op) => op.origin === item.origin), !undoing,
         "sent again (after the undo on its way)");
     } else if (choice === "edit") {
@@ -279,10 +287,10 @@ class Night {
       this.dispatch({ type: "edit", index, key: this.key() });
       if (this.state.held.length === before) return;
       assert.equal(this.entryContent(), content(this.State, item.entry), "edited as it was");
-      if (item.origin) this.fates.get(item.origin).where = "undone";
+      if (this.fates.has(item.origin)) this.fates.get(item.origin).where = "undone";
     } else {
       this.dispatch({ type: "discard", index });
-      if (item.origin) this.fates.get(item.origin).where = "discarded";
+      if (this.fates.has(item.origin)) this.fates.get(item.origin).where = "discarded";
     }
     this.meant = this.entryContent();
   }
@@ -321,11 +329,17 @@ class Night {
     this.answer({ request: sent.request, outcome: { failed: "network" } });
   }
 
-  reply(pick, { keep = false, lose = false } = {}) {
+  // An answer reaches the page: as given, kept to come again (``keep``), or in its place a
+  // network error (``lose``) or a server error (``failure``: the request reached the server).
+  reply(pick, { keep = false, lose = false, failure = "" } = {}) {
     if (!this.answers.length) return;
     const at = pick % this.answers.length;
     const answer = keep ? this.answers[at] : this.answers.splice(at, 1)[0];
-    this.answer(lose ? { request: answer.request, outcome: { failed: "network" } } : answer);
+    if (lose || failure) {
+      this.answer({ request: answer.request, outcome: { failed: failure || "network" } });
+    } else {
+      this.answer(answer);
+    }
   }
 
   answer({ request, outcome }) {
@@ -333,7 +347,9 @@ class Night {
     const undo = this.state.flight && this.state.flight.request === request &&
       this.state.queue.find((op) => op.id === this.state.flight.id);
     this.dispatch({ type: "reply", request, outcome: JSON.parse(JSON.stringify(outcome)) });
-    if (undo && undo.kind === "undo" && outcome.saved) {
+    if (undo && undo.kind === "undo" && !outcome.failed && this.server.undos.has(undo.key)) {
+      assert.ok(outcome.saved, "an undo the server made is answered as made, however often sent");
+      this.undosAnswered.add(undo.key);
       const back = content(this.State, outcome.entry);
       assert.ok(this.entryContent() === back || this.state.held.some((item) =>
         content(this.State, item.entry) === back), "the undone hand is on the device");
@@ -400,6 +416,7 @@ class Night {
       }
       this.answers.splice(0).forEach((answer) => this.answer(answer));
       this.network(true);
+      this.dispatch({ type: "retry" });
       if (this.state.entry.seq) { // a hand being fixed: saved as it stands, or let go
         this.save();
         if (this.state.entry.seq) this.clear();
@@ -411,6 +428,9 @@ class Night {
       if (!this.state.queue.length && !this.state.held.length && !this.state.flight) break;
     }
     assert.equal(this.state.queue.length, 0, "the outbox empties");
+    for (const key of this.server.undos.keys()) {
+      assert.ok(this.undosAnswered.has(key), "every hand the server took back came back here");
+    }
     assert.equal(this.state.held.length, 0);
     this.check();
     const recorded = new Set(this.server.hands.map((hand) => hand.origin));
@@ -454,6 +474,8 @@ const MOVES = {
   online: (night) => night.network(true),
   reload: (night) => night.reload(),
   otherDevice: (night) => night.otherDevice(),
+  serverError: (night, pick) => night.reply(pick, { failure: "server" }),
+  retry: (night) => night.dispatch({ type: "retry" }),
 };
 
 function play(State, moves) {

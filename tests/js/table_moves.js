@@ -35,6 +35,8 @@ const worldMove = fc.oneof(
   { weight: 1, arbitrary: fc.tuple(fc.constant("online")) },
   { weight: 1, arbitrary: fc.tuple(fc.constant("reload")) },
   { weight: 1, arbitrary: fc.tuple(fc.constant("otherDevice")) },
+  { weight: 1, arbitrary: fc.tuple(fc.constant("serverError"), pick) },
+  { weight: 1, arbitrary: fc.tuple(fc.constant("retry")) },
 );
 const moves = fc.array(fc.oneof(hostMove, worldMove), { minLength: 30, maxLength: 150, size: "max" });
 

@@ -55,3 +55,23 @@ test("the seats sheet seats every name tapped, in order, however late the answer
   const night = play(State, list);
   assert.deepEqual(night.server.seats, { 4: "11", 5: "12", 6: "13" });
 });
+
+test("a stake typed on a Japanese keyboard keeps its decimal point", () => {
+  const night = new Night(State);
+  night.dispatch({ type: "stake", name: "stake_1_banker", text: "１２．５" });
+  assert.equal(night.state.entry.stakes.stake_1_banker, "12.5");
+  night.dispatch({ type: "stake", name: "stake_1_banker", text: "1,000ab" });
+  assert.equal(night.state.entry.stakes.stake_1_banker, "1,000");
+});
+
+test("an undo answered while the host types holds the hand instead of swapping the entry", () => {
+  const night = new Night(State);
+  for (const [name, ...args] of [["result", "banker"], ["save"], ["send"], ["arrive"], ["reply", 0],
+    ["undo"], ["send"], ["chip", "stake_2_banker", 25], ["arrive"], ["reply", 0]]) {
+    MOVES[name](night, ...args);
+    night.check();
+  }
+  assert.equal(night.state.entry.stakes.stake_2_banker, "25", "what was typed stays in the entry");
+  assert.equal(night.state.held.length, 1);
+  assert.equal(night.state.held[0].entry.result, "banker", "the undone hand is held, whole");
+});

@@ -305,6 +305,22 @@ def test_undo_takes_back_the_last_hand_and_journals_it(seated, shoe, record, hos
     assert record(shoe, "8 K", "8 Q").number == 2  # the number is free again
 
 
+def test_an_undo_sent_again_with_its_key_takes_back_nothing_more(seated, shoe, record, host):
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
+    record(shoe, "8 K", "9 K", [bet(2, "banker", 40)])
+    key = uuid.uuid4()
+    first = services.hand_undo(shoe=shoe, by=host, number=2, idempotency_key=key)
+    again = services.hand_undo(shoe=shoe, by=host, number=2, idempotency_key=key)  # answer lost
+    assert again.pk == first.pk
+    assert list(shoe.hands.values_list("number", flat=True)) == [1]
+    assert HandRevision.objects.filter(kind="undo").count() == 1
+    game_services.shoe_close(shoe=shoe, by=host)
+    other = game_services.shoe_start(event=shoe.event, by=host)
+    record(other, "9 7", "J J 10")
+    with pytest.raises(ValidationError, match="another shoe"):
+        services.hand_undo(shoe=other, by=host, idempotency_key=key)
+
+
 def test_undo_with_no_hand_or_in_a_closed_shoe_is_refused(seated, shoe, record, host):
     with pytest.raises(ValidationError, match="no hand to undo"):
         services.hand_undo(shoe=shoe, by=host)

@@ -13,6 +13,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils.html import escape
 
 from games import services as game_services
 from games.cards import format_cards
@@ -37,6 +38,7 @@ from ledger.views.table import (
     MSG_REFILL_STALE,
     MSG_SHOE_CLOSED,
     MSG_SHOE_REOPENED,
+    MSG_UNDO_KEY_UNREADABLE,
 )
 from tests.conftest import bet, entry, on_seat
 from tests.pages import HTMX, form_data, hand_data, save, table_url, text
@@ -565,6 +567,23 @@ def test_undo_puts_the_cards_and_bets_back_and_saving_records_the_same_hand(
     assert "Hand 2 saved" in saved
     assert money_of(shoe) == money
     assert Hand.objects.get(number=2).idempotency_key == uuid.UUID(refilled["idempotency_key"])
+
+
+def test_an_undo_posted_again_with_its_key_puts_back_the_same_hand_and_undoes_no_other(
+    client, dealer, seated, shoe, record
+):
+    client.force_login(dealer)
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
+    record(shoe, "8 K", "9 K", [bet(2, "banker", 40)])
+    posted = {"number": "2", "idempotency_key": str(uuid.uuid4())}
+    first = form_data(text(client.post(undo_url(shoe), posted, **HTMX)))
+    again = form_data(text(client.post(undo_url(shoe), posted, **HTMX)))  # the answer was lost
+    assert (again["player_cards"], again["stake_2_banker"]) == ("8 K", "40")
+    assert again["player_cards"] == first["player_cards"]
+    assert list(shoe.hands.values_list("number", flat=True)) == [1]
+    unreadable = text(client.post(undo_url(shoe), {"number": "1", "idempotency_key": "x"}, **HTMX))
+    assert escape(str(MSG_UNDO_KEY_UNREADABLE)) in unreadable
+    assert list(shoe.hands.values_list("number", flat=True)) == [1]
 
 
 def test_without_javascript_undo_redirects_to_the_refilled_entry(
