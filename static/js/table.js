@@ -153,7 +153,9 @@
   function tapped(inputEvent, event) {
     const before = state.queue.length;
     const idle = !state.flight && !state.queue.length;
+    const begun = performance.now();
     dispatch(event);
+    performance.measure("tap-handled", { start: begun }); // the state, the drawing, the sending
     const start = inputEvent.timeStamp;
     performance.measure("tap-to-screen", { start }); // drawn: the next frame shows it
     requestAnimationFrame(() => performance.measure("tap-to-frame", { start }));
