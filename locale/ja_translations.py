@@ -1253,6 +1253,7 @@ JA = {
     "The server refused it.": "サーバーが受け付けませんでした。",
     "The server refused it (error {status}): reload the page.": "サーバーが受け付けませんでした（エラー{status}）。ページを再読み込みしてください。",
     "The server failed to answer: trying again in a few seconds.": "サーバーが応答できませんでした。数秒後にもう一度送ります。",
+    "Hand {number} waits: decide on the refused hand above first.": "ハンド{number}は待機中です。先に上の受け付けられなかったハンドをどうするか決めてください。",
     "Let go of hand {number}? It will not be recorded.": "ハンド{number}を手放しますか？記録されません。",
     "This page's undo is unreadable: reload the page.": "このページの取り消しを読み取れません。ページを再読み込みしてください。",
     "Seat {seat}: waiting to send.": "{seat}番席：送信待ち。",

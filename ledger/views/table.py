@@ -652,6 +652,7 @@ def _deal_context(shoe: Shoe, reading: TapReading) -> dict[str, str | int]:
 MSG_SENDING = gettext_lazy("Hand {number}: sending…")
 MSG_REFUSED = gettext_lazy("The server refused it.")
 MSG_REFUSED_STATUS = gettext_lazy("The server refused it (error {status}): reload the page.")
+MSG_WAITS_FOR_HELD = gettext_lazy("Hand {number} waits: decide on the refused hand above first.")
 MSG_SERVER_FAILED = gettext_lazy("The server failed to answer: trying again in a few seconds.")
 MSG_CLEAR_TAKEN_BACK = gettext_lazy("Let go of hand {number}? It will not be recorded.")
 MSG_SEAT_WAITING = gettext_lazy("Seat {seat}: waiting to send.")
@@ -727,6 +728,7 @@ _CLIENT_TEXTS = {
     "refused": MSG_REFUSED,
     "refused_status": MSG_REFUSED_STATUS,
     "server_failed": MSG_SERVER_FAILED,
+    "waits_for_held": MSG_WAITS_FOR_HELD,
     "clear_taken_back": MSG_CLEAR_TAKEN_BACK,
     "seat_waiting": MSG_SEAT_WAITING,
     "undo_waiting": MSG_UNDO_WAITING,

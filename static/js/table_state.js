@@ -235,9 +235,10 @@
 
   // A hand is numbered when it is sent: the next number the server gave. Until then the page
   // shows where it stands: after the server's last hand and the hands before it here.
+  // ... counting the hands held here before it, which go first if sent again.
   function numberOf(state, seq) {
     const inFlight = (op) => state.flight && state.flight.id === op.id;
-    return state.server.next +
+    return state.server.next + state.held.filter((item) => item.seq < seq).length +
       handsWaiting(state).filter((op) => op.seq < seq || op.tried || inFlight(op)).length;
   }
 
@@ -266,7 +267,7 @@
   // undo is on its way).
   function undoTarget(state) {
     const waiting = handsWaiting(state);
-    if (waiting.length) return state.server.next + waiting.length - 1;
+    if (waiting.length) return state.server.next + state.held.length + waiting.length - 1;
     if (state.queue.some((op) => op.kind === "undo")) return 0;
     return state.server.last;
   }
@@ -368,12 +369,12 @@
       if (state.queue.some((op) => op.kind === "undo")) {
         return { ...state, entry: { ...entry, problem: "undo_pending" } };
       }
-      if (!entry.typed && !entry.result) {
-        const status = cardStatus(readTaps(entry.taps, state.rules), state.rules);
-        if (!status.complete) {
-          const problem = entry.taps.length ? "incomplete" : "no_result";
-          return { ...state, entry: { ...entry, problem } };
-        }
+      // Cards begun must be finished, with or without a result chosen; typed cards the page
+      // cannot read in deal order go to the server, which says why.
+      const taps = entry.typed ? typedAsTaps(entry.typed, state.rules) : entry.taps;
+      const dealt = taps && taps.length ? cardStatus(readTaps(taps, state.rules), state.rules) : null;
+      if ((dealt && !dealt.complete) || (!dealt && !entry.result && !(entry.typed && !taps))) {
+        return { ...state, entry: { ...entry, problem: dealt ? "incomplete" : "no_result" } };
       }
       const made = state.made + 1;
       const number = entryNumber(state);
@@ -383,7 +384,9 @@
         entry: { ...entry, problem: "", number: 0, seq: undefined, origin: undefined },
       };
       const next = state.parked || emptyEntry(0, key);
-      const answer = fill(state.online ? T.sending : T.queued, { number });
+      const sendsNow = state.online && !state.held.length && !state.resting;
+      const answer = fill(sendsNow ? T.sending : state.held.length ? T.waits_for_held : T.queued,
+        { number });
       return { ...state, queue: placed(state, op), entry: next, parked: null, made, answer,
         reading: null };
     },
@@ -567,11 +570,13 @@
       const undo = state.queue.find((op) => op.kind === "undo");
       return { text: fill(T.save_after_undo, { number: undo ? undo.number : "" }), problem: true };
     }
-    if (state.reading && state.reading.asked) {
+    const typedTaps = entry.typed && typedAsTaps(entry.typed, state.rules);
+    if (state.reading && state.reading.asked && !typedTaps) {
       if (state.reading.text) return { text: state.reading.text, problem: state.reading.problem };
       if (entry.typed) return { text: state.online ? T.checking : T.offline, problem: false };
     }
-    const status = cardStatus(readTaps(entry.taps, state.rules), state.rules);
+    // Typed cards that read in deal order are read here, as taps are.
+    const status = cardStatus(readTaps(typedTaps || entry.taps, state.rules), state.rules);
     return { text: status.text, problem: entry.problem === "incomplete" };
   }
 
@@ -581,7 +586,8 @@
     let hands = 0;
     return state.queue.map((op) => {
       const template = { hand: T.waiting, seat: T.seat_waiting, undo: T.undo_waiting }[op.kind];
-      const number = op.kind === "hand" ? state.server.next + hands++ : op.number;
+      const held = state.held.filter((item) => item.seq < op.seq).length;
+      const number = op.kind === "hand" ? state.server.next + held + hands++ : op.number;
       const sending = Boolean(state.flight && state.flight.id === op.id);
       return { id: op.id, sending, text: fill(template, { number, seat: op.seat }) };
     });

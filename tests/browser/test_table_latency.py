@@ -105,6 +105,22 @@ def test_seven_guests_seated_by_taps_100_ms_apart_at_300_ms_are_all_seated_in_or
         expect(phone.locator(f"#seat-guest-{seat}")).to_have_text(name)
 
 
+def test_a_save_with_unfinished_cards_is_refused_on_the_device_even_with_a_result(
+    phone, host, slow_table
+):
+    base_url, shoe = slow_table
+    open_table(phone, base_url, shoe, host)
+    tap_hand(phone, (1, "banker", (10,)), [])  # a first hand with no result: refused here too
+    for rank in ("3", "2", "2", "2", "4"):  # Player 3 2 4; Banker 2 2 must draw on a 4
+        phone.tap(f".keypad [data-rank='{rank}']")
+    phone.tap(".outcome-player")
+    phone.tap("button.save")
+    expect(phone.locator("#deal-status.problem")).to_have_text("Banker draws a third card.")
+    expect(phone.locator("[data-hand-number]")).to_have_text("1")
+    assert phone.input_value("input[name=stake_1_banker]") == "10"
+    assert not Hand.objects.filter(shoe=shoe).exists()
+
+
 def test_a_refused_seat_change_says_so_next_to_the_seat(phone, host, slow_night):
     base_url, shoe = slow_night
     open_table(phone, base_url, shoe, host)
@@ -133,7 +149,8 @@ def test_a_hand_refused_when_sent_is_held_with_its_choices_and_the_next_waits(
     expect(held).to_contain_text("Hand 1 from this phone was refused")
     expect(held).to_contain_text("Hand 1 was already recorded")
     assert Hand.objects.filter(shoe=shoe).count() == 1  # hand 2 waits for the host's decision
-    expect(phone.locator("[data-outbox-list] li")).to_have_count(1)
+    # The held hand goes first if sent again: the one waiting behind it would be hand 3.
+    expect(phone.locator("[data-outbox-list] li")).to_have_text(["Hand 3: waiting to send."])
     phone.get_by_role("button", name="Renumber as 2 and save").tap()
     expect(phone.locator("[data-outbox]")).to_be_hidden(timeout=15_000)
     hands = list(Hand.objects.filter(shoe=shoe).order_by("number"))

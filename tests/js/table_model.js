@@ -31,7 +31,7 @@ const TEXTS = {
   waiting: "Hand {number}: waiting", seat_waiting: "Seat {seat}: waiting",
   undo_waiting: "Undo {number}: waiting", queued: "kept {number}", sending: "sending {number}",
   undo: "Undo hand {number}", undo_moved: "moved", undoing: "undoing {number}",
-  undo_on_its_way: "on its way {number}", server_failed: "server failed", undone_here: "undone here {number}",
+  undo_on_its_way: "on its way {number}", waits_for_held: "waits {number}", server_failed: "server failed", undone_here: "undone here {number}",
   undo_parked: "parked {number}", save_after_undo: "after undo {number}", undo_after_held: "decide first", held_refused: "{number} refused: {reason}",
   held_undone: "{number} undone", held_resend: "save {number}",
   held_renumber: "renumber {was} as {number}", held_edit: "edit {number}", held_discard: "discard",
@@ -400,8 +400,10 @@ class Night {
     assert.deepEqual(order, [...order].sort((a, b) => a - b), "the outbox keeps hands in order");
     const lines = this.State.waitingLines(this.state).filter((line) => line.id.startsWith("hand"))
       .map((line) => line.text);
-    const numbers = this.State.handsWaiting(this.state)
-      .map((_, index) => `Hand ${this.state.server.next + index}: waiting`);
+    const numbers = this.State.handsWaiting(this.state).map((op, index) => {
+      const held = this.state.held.filter((item) => item.seq < op.seq).length;
+      return `Hand ${this.state.server.next + held + index}: waiting`; // a held hand goes first
+    });
     assert.deepEqual(lines, numbers, "the outbox shows each hand under the number it will have");
   }
 

@@ -75,3 +75,19 @@ test("an undo answered while the host types holds the hand instead of swapping t
   assert.equal(night.state.held.length, 1);
   assert.equal(night.state.held[0].entry.result, "banker", "the undone hand is held, whole");
 });
+
+test("unfinished cards are refused on the device, even with a result chosen", () => {
+  const night = new Night(State);
+  for (const rank of ["3", "2", "2", "2", "4"]) night.tap(rank); // Banker must draw on 4
+  night.result("player");
+  night.save();
+  assert.equal(night.state.queue.length, 0, "nothing left the entry");
+  assert.equal(night.state.entry.problem, "incomplete");
+  assert.deepEqual(State.statusOf(night.state), { text: "B draws", problem: true });
+});
+
+test("typed cards that read in deal order are read on the device at once", () => {
+  const night = new Night(State);
+  night.dispatch({ type: "typeCards", player: "5 5 2", banker: "K Q 7" });
+  assert.equal(State.statusOf(night.state).text, "Banker wins 7-2");
+});
