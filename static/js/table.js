@@ -23,8 +23,7 @@
   const table = () => document.getElementById("table");
   const handForm = () => document.getElementById("hand-form");
   const texts = () => state.rules.texts;
-  const fill = (template, values) =>
-    template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? values[name] : whole));
+  const fill = (template, values) => State.fill(template, values);
   const storeKey = () => "shoebook-table-" + table().dataset.shoe;
 
   function newKey() {

@@ -616,6 +616,6 @@
   return {
     readTaps, cardStatus, cardsOf, fieldsOf, stakesOf, isEmpty, emptyEntry, readSeating,
     seatingToken, seatApplied, freeSeat, start, kept, step, due, seatsNow, statusOf,
-    waitingLines, heldLines, undoLabel, undoTarget, handsWaiting, numberOf, entryNumber,
+    waitingLines, heldLines, undoLabel, undoTarget, handsWaiting, numberOf, entryNumber, fill,
   };
 });

