@@ -1253,6 +1253,7 @@ JA = {
     "The server refused it.": "サーバーが受け付けませんでした。",
     "The server refused it (error {status}): reload the page.": "サーバーが受け付けませんでした（エラー{status}）。ページを再読み込みしてください。",
     "The server failed to answer: trying again in a few seconds.": "サーバーが応答できませんでした。数秒後にもう一度送ります。",
+    "This table is open in another tab on this device: enter the hands there. This one takes over when that one closes.": "このテーブルはこの端末の別のタブで開かれています。ハンドはそちらで入力してください。そのタブを閉じると、このタブが引き継ぎます。",
     "Hand {number} waits: decide on the refused hand above first.": "ハンド{number}は待機中です。先に上の受け付けられなかったハンドをどうするか決めてください。",
     "Let go of hand {number}? It will not be recorded.": "ハンド{number}を手放しますか？記録されません。",
     "This page's undo is unreadable: reload the page.": "このページの取り消しを読み取れません。ページを再読み込みしてください。",

@@ -23,6 +23,7 @@ from games.entry import (
     CARD_NAMES,
     MSG_BANKER_DRAWS,
     MSG_NO_RESULT,
+    MSG_NOT_A_NUMBER,
     MSG_PLAYER_DRAWS,
     MSG_TAP_NEXT,
     MSG_TAP_START,
@@ -653,6 +654,10 @@ MSG_SENDING = gettext_lazy("Hand {number}: sending…")
 MSG_REFUSED = gettext_lazy("The server refused it.")
 MSG_REFUSED_STATUS = gettext_lazy("The server refused it (error {status}): reload the page.")
 MSG_WAITS_FOR_HELD = gettext_lazy("Hand {number} waits: decide on the refused hand above first.")
+MSG_OTHER_TAB = gettext_lazy(
+    "This table is open in another tab on this device: enter the hands there. This one takes "
+    "over when that one closes."
+)
 MSG_SERVER_FAILED = gettext_lazy("The server failed to answer: trying again in a few seconds.")
 MSG_CLEAR_TAKEN_BACK = gettext_lazy("Let go of hand {number}? It will not be recorded.")
 MSG_SEAT_WAITING = gettext_lazy("Seat {seat}: waiting to send.")
@@ -711,6 +716,7 @@ def keypad_rules(decks: int) -> dict[str, object]:
             "queued": str(MSG_QUEUED),
             "log_in": str(MSG_LOG_IN_AGAIN),
             "no_result": _(MSG_NO_RESULT),
+            "not_an_amount": _(MSG_NOT_A_NUMBER),
             "wins": _(MSG_WINS),
             "wins_natural": _(MSG_WINS_NATURAL),
             "tie": _(MSG_TIE),
@@ -728,6 +734,7 @@ _CLIENT_TEXTS = {
     "refused": MSG_REFUSED,
     "refused_status": MSG_REFUSED_STATUS,
     "server_failed": MSG_SERVER_FAILED,
+    "other_tab": MSG_OTHER_TAB,
     "waits_for_held": MSG_WAITS_FOR_HELD,
     "clear_taken_back": MSG_CLEAR_TAKEN_BACK,
     "seat_waiting": MSG_SEAT_WAITING,

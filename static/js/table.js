@@ -302,6 +302,9 @@
     }
     if (state.entry.problem || state.entry.key !== drawnKey) clearProblems();
     drawnKey = state.entry.key;
+    if (entry.badStake && form.elements[entry.badStake]) {
+      form.elements[entry.badStake].setAttribute("aria-invalid", "true");
+    }
     // The rest changes with the outbox and the server's answers, not with a tap: the state is
     // never changed in place, so the same objects mean nothing to draw.
     const outbox = [state.queue, state.flight, state.held, state.server, state.seatNotes,
@@ -599,6 +602,31 @@
   window.shoebookReadTaps = (taps) => state && State.readTaps(taps, state.rules);
   window.shoebookTableState = () => state;
 
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-  else start();
+  // One tab of this device keeps a table's outbox: a second tab on the same shoe (a stale one, or
+  // the same page opened twice) says so and waits, inert, taking over when the first one closes.
+  function claim() {
+    if (!table() || !handForm()) return;
+    if (!navigator.locks) { start(); return; }
+    navigator.locks.request(storeKey(), { ifAvailable: true }, (lock) => {
+      if (lock) { start(); return new Promise(() => {}); } // held while this page lives
+      waitForTheOtherTab();
+      return null;
+    });
+  }
+
+  function waitForTheOtherTab() {
+    const page = table();
+    const rules = jsonIn(document, "keypad-rules");
+    const note = document.createElement("p");
+    note.className = "refusal other-tab";
+    note.setAttribute("role", "alert");
+    note.textContent = rules ? rules.texts.other_tab : "";
+    page.prepend(note);
+    page.querySelectorAll("form").forEach((form) => { form.inert = true; });
+    // The other tab has gone: drawn afresh (what it recorded meanwhile), this page takes over.
+    navigator.locks.request(storeKey(), () => { location.reload(); });
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", claim);
+  else claim();
 })();

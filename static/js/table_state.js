@@ -149,11 +149,12 @@
     return match ? Number(match[1]) * 100 + Number((match[2] || "0").padEnd(2, "0")) : null;
   }
 
-  // What a stake box keeps of what was typed: digits and the decimal point, full-width ones
-  // (a Japanese keyboard's "１２．５") read as ASCII.
+  // What a stake box keeps of what was typed: full-width digits and points (a Japanese
+  // keyboard's "１２．５") read as ASCII, spaces and invisible characters dropped. Anything else
+  // stays as typed, for Save to refuse: "1e30" is not quietly 130.
   const cleanStake = (text) => text
     .replace(/[０-９．，]/g, (wide) => String.fromCharCode(wide.charCodeAt(0) - 0xfee0))
-    .replace(/[^0-9.,]/g, "");
+    .replace(/[\s\u200b-\u200d\u2060\ufeff]/g, "");
 
   // --- seats -----------------------------------------------------------------------------------
 
@@ -281,8 +282,8 @@
   }
 
   // A change to the entry; the last answer gives way to the entry's own status line.
-  const withEntry = (state, changes) =>
-    ({ ...state, entry: { ...state.entry, problem: "", ...changes }, reading: null, answer: "" });
+  const withEntry = (state, changes) => ({ ...state,
+    entry: { ...state.entry, problem: "", badStake: undefined, ...changes }, reading: null, answer: "" });
 
   const HANDLERS = {
     tap(state, { rank }) {
@@ -369,6 +370,8 @@
       if (state.queue.some((op) => op.kind === "undo")) {
         return { ...state, entry: { ...entry, problem: "undo_pending" } };
       }
+      const unreadable = Object.keys(entry.stakes).find((name) => cents(entry.stakes[name]) === null);
+      if (unreadable) return { ...state, entry: { ...entry, problem: "stake", badStake: unreadable } };
       // Cards begun must be finished, with or without a result chosen; typed cards the page
       // cannot read in deal order go to the server, which says why.
       const taps = entry.typed ? typedAsTaps(entry.typed, state.rules) : entry.taps;
@@ -566,6 +569,9 @@
     const entry = state.entry;
     if (entry.problem === "out_of_order") return { text: T.out_of_order, problem: true };
     if (entry.problem === "no_result") return { text: T.no_result, problem: true };
+    if (entry.problem === "stake") {
+      return { text: fill(T.not_an_amount, { text: entry.stakes[entry.badStake] }), problem: true };
+    }
     if (entry.problem === "undo_pending") {
       const undo = state.queue.find((op) => op.kind === "undo");
       return { text: fill(T.save_after_undo, { number: undo ? undo.number : "" }), problem: true };

@@ -289,6 +289,19 @@ UNTIL_THE_PAGE_IS_KEPT = """() => new Promise((resolve, reject) => {
 })"""
 
 
+# Until the table's outbox has sent everything and nothing is on its way (the page's own state:
+# the outbox section's visibility says nothing while the first request is still leaving).
+UNTIL_THE_OUTBOX_IS_EMPTY = """() => new Promise((resolve, reject) => {
+  const started = Date.now();
+  (function look() {
+    const state = window.shoebookTableState();
+    if (state && !state.queue.length && !state.flight) return resolve(true);
+    if (Date.now() - started > 20000) return reject(new Error("the outbox did not empty"));
+    setTimeout(look, 50);
+  })();
+})"""
+
+
 def log_in(page, base_url, username):
     page.goto(f"{base_url}/accounts/login/")
     page.fill("input[name=username]", username)

@@ -17,7 +17,9 @@ from games.models import Hand
 from ledger.models import Bet, EventGuest, Seating
 from tests.browser.conftest import (
     NAMES,
+    UNTIL_THE_OUTBOX_IS_EMPTY,
     UNTIL_THE_PAGE_IS_KEPT,
+    new_page,
     open_night,
     open_table,
     seat_seven,
@@ -70,7 +72,7 @@ def test_hands_and_bets_stored_equal_those_tapped_at_300_ms_with_no_pause(phone,
     for stake, cards in HANDS:
         tap_hand(phone, stake, cards)  # straight on: no wait for the answer
     expect(phone.locator("[data-hand-number]")).to_have_text("9")
-    expect(phone.locator("[data-outbox]")).to_be_hidden(timeout=20_000)
+    phone.evaluate(UNTIL_THE_OUTBOX_IS_EMPTY)
     hands = list(Hand.objects.filter(shoe=shoe).order_by("number"))
     assert [hand.number for hand in hands] == list(range(1, 9))
     for hand, (_stake, cards) in zip(hands, HANDS, strict=True):
@@ -98,7 +100,7 @@ def test_seven_guests_seated_by_taps_100_ms_apart_at_300_ms_are_all_seated_in_or
     for name in NAMES[:7]:
         phone.tap(f".guest-choice:text-is('{name}')")
         phone.wait_for_timeout(100)
-    expect(phone.locator("[data-outbox]")).to_be_hidden(timeout=20_000)
+    phone.evaluate(UNTIL_THE_OUTBOX_IS_EMPTY)
     seated = dict(Seating.objects.filter(shoe=shoe).values_list("seat", "guest__name"))
     assert seated == dict(enumerate(NAMES[:7], start=1))
     for seat, name in enumerate(NAMES[:7], start=1):
@@ -152,7 +154,7 @@ def test_a_hand_refused_when_sent_is_held_with_its_choices_and_the_next_waits(
     # The held hand goes first if sent again: the one waiting behind it would be hand 3.
     expect(phone.locator("[data-outbox-list] li")).to_have_text(["Hand 3: waiting to send."])
     phone.get_by_role("button", name="Renumber as 2 and save").tap()
-    expect(phone.locator("[data-outbox]")).to_be_hidden(timeout=15_000)
+    phone.evaluate(UNTIL_THE_OUTBOX_IS_EMPTY)
     hands = list(Hand.objects.filter(shoe=shoe).order_by("number"))
     assert [(h.number, h.player_cards) for h in hands] == [(1, "8 K"), (2, "9 7"), (3, "8 K")]
     nets = dict(Bet.objects.filter(hand__shoe=shoe).values_list("hand__number", "stake"))
@@ -200,7 +202,7 @@ def test_typing_in_a_stake_box_goes_on_in_it_when_a_seat_answer_redraws_the_tabl
             break
         phone.wait_for_timeout(100)
     held[0].continue_()
-    expect(phone.locator("[data-outbox]")).to_be_hidden(timeout=10_000)  # the table redrawn
+    phone.evaluate(UNTIL_THE_OUTBOX_IS_EMPTY)  # the table redrawn
     phone.keyboard.type("0")
     expect(phone.locator("input[name=stake_2_banker]")).to_have_value("50")
     assert phone.input_value("input[name=taps]") == ""  # the "0" was not a ten on the keypad
@@ -224,3 +226,49 @@ def test_an_undo_answered_while_the_host_bets_the_next_hand_is_held_not_swapped_
     phone.get_by_role("button", name="Fix in the entry").tap()
     expect(phone.locator("input[name=stake_1_player]")).to_have_value("100")
     assert phone.input_value("[name=player_cards]") == "9 7"
+
+
+def test_a_pasted_stake_that_is_not_an_amount_is_refused_not_read_as_another(
+    phone, host, slow_table
+):
+    base_url, shoe = slow_table
+    open_table(phone, base_url, shoe, host)
+    phone.fill("input[name=stake_1_banker]", "1e30")
+    phone.fill("input[name=stake_2_player]", "１２．５")
+    phone.tap(".outcome-banker")
+    phone.tap("button.save")
+    expect(phone.locator("#deal-status.problem")).to_have_text("“1e30” is not an amount.")
+    expect(phone.locator("input[name=stake_1_banker]")).to_have_attribute("aria-invalid", "true")
+    phone.fill("input[name=stake_1_banker]", "30")
+    phone.tap("button.save")
+    # A first visit's answer may wait behind the worker keeping the page's files (300 ms each).
+    expect(phone.locator("[data-answer]")).to_have_text(
+        "Hand 1 saved: Banker wins.", timeout=20_000
+    )
+    bets = Bet.objects.filter(hand__shoe=shoe).values_list("seat", "stake")
+    assert sorted(bets) == [(1, Decimal(30)), (2, Decimal("12.5"))]
+
+
+def test_a_second_tab_on_the_same_table_waits_and_takes_over_when_the_first_closes(
+    browser, host, slow_table
+):
+    base_url, shoe = slow_table
+    phone = new_page(browser, 360, 740, has_touch=True)
+    open_table(phone, base_url, shoe, host)
+    second = phone.context.new_page()
+    second.goto(f"{base_url}/shoes/{shoe.pk}/")
+    expect(second.locator(".other-tab")).to_contain_text("open in another tab")
+    assert second.evaluate("document.getElementById('hand-form').inert")
+    tap_hand(phone, (1, "banker", (10,)), ("9", "J", "7", "J", "10"))
+    phone.evaluate(UNTIL_THE_OUTBOX_IS_EMPTY)
+    phone.close()  # the first tab goes: the second takes over the table
+    expect(second.locator(".other-tab")).to_have_count(0)
+    expect(second.locator("[data-hand-number]")).to_have_text("2")
+    second.tap(".outcome-player")
+    second.tap("button.save")
+    second.evaluate(UNTIL_THE_OUTBOX_IS_EMPTY)
+    assert list(Hand.objects.filter(shoe=shoe).values_list("number", "winner")) == [
+        (1, "player"),
+        (2, "player"),
+    ]
+    second.context.close()

@@ -31,7 +31,7 @@ const TEXTS = {
   waiting: "Hand {number}: waiting", seat_waiting: "Seat {seat}: waiting",
   undo_waiting: "Undo {number}: waiting", queued: "kept {number}", sending: "sending {number}",
   undo: "Undo hand {number}", undo_moved: "moved", undoing: "undoing {number}",
-  undo_on_its_way: "on its way {number}", waits_for_held: "waits {number}", server_failed: "server failed", undone_here: "undone here {number}",
+  undo_on_its_way: "on its way {number}", not_an_amount: "“{text}” is no amount", waits_for_held: "waits {number}", server_failed: "server failed", undone_here: "undone here {number}",
   undo_parked: "parked {number}", save_after_undo: "after undo {number}", undo_after_held: "decide first", held_refused: "{number} refused: {reason}",
   held_undone: "{number} undone", held_resend: "save {number}",
   held_renumber: "renumber {was} as {number}", held_edit: "edit {number}", held_discard: "discard",

@@ -60,8 +60,17 @@ test("a stake typed on a Japanese keyboard keeps its decimal point", () => {
   const night = new Night(State);
   night.dispatch({ type: "stake", name: "stake_1_banker", text: "１２．５" });
   assert.equal(night.state.entry.stakes.stake_1_banker, "12.5");
-  night.dispatch({ type: "stake", name: "stake_1_banker", text: "1,000ab" });
-  assert.equal(night.state.entry.stakes.stake_1_banker, "1,000");
+  night.dispatch({ type: "stake", name: "stake_1_banker", text: "1 000\u200b" });
+  assert.equal(night.state.entry.stakes.stake_1_banker, "1000");
+});
+
+test("a stake that is not an amount is refused at Save, never read as another amount", () => {
+  const night = new Night(State);
+  night.stake("stake_1_banker", "1e30");
+  night.result("banker");
+  night.save();
+  assert.equal(night.state.queue.length, 0, "nothing left the entry");
+  assert.deepEqual(State.statusOf(night.state), { text: "“1e30” is no amount", problem: true });
 });
 
 test("an undo answered while the host types holds the hand instead of swapping the entry", () => {
