@@ -224,8 +224,7 @@
     if (op.kind === "hand" && response.headers.get("Shoebook-Table-Part") === "saved") {
       replaceParts(content);
       refreshBoard();
-      const saved = content.querySelector("[data-saved-hand]") ||
-        document.querySelector("[data-saved-hand]");
+      const saved = content.querySelector("[data-saved-hand]"); // not a part: it stays here
       const next = Number(saved.dataset.nextHand);
       return { saved: true, notice: saved.textContent, next, last: next - 1,
         repeat: jsonIn(document, "repeat-stakes") || undefined };

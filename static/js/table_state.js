@@ -103,8 +103,9 @@
 
   // --- an entry: what the host has entered for one hand ------------------------------------
 
-  function emptyEntry(number, key) {
-    return { number, key, stakes: {}, taps: [], typed: null, result: "", pairs: {}, problem: "" };
+  // An entry has no number of its own: where it stands is worked out (``entryNumber``).
+  function emptyEntry(key) {
+    return { key, stakes: {}, taps: [], typed: null, result: "", pairs: {}, problem: "" };
   }
 
   function isEmpty(entry) {
@@ -119,11 +120,11 @@
     return { player: reading.player.join(" "), banker: reading.banker.join(" ") };
   }
 
-  // The form's fields for a hand, as the server's HandForm reads them.
+  // The form's fields for a hand, as the server's HandForm reads them (its number is added when
+  // it is sent: ``due``).
   function fieldsOf(entry, rules, seating) {
     const cards = cardsOf(entry, rules);
     const fields = {
-      number: String(entry.number),
       idempotency_key: entry.key,
       seating,
       taps: entry.typed ? "" : entry.taps.join(" "),
@@ -205,7 +206,7 @@
       rules: page.rules,
       seatCount: page.seatCount || 7,
       server,
-      entry: emptyEntry(page.next, page.key),
+      entry: emptyEntry(page.key),
       parked: null, // the entry put aside while a hand taken back is fixed (``edit``, ``undo``)
       chosen: null,
       queue: [], // the outbox: hands, seat changes and undos, sent one at a time, in order
@@ -358,7 +359,7 @@
     // Clear empties the entry; an entry parked behind a hand taken back comes back instead (the
     // hand taken back is let go).
     clear(state) {
-      const entry = state.parked || emptyEntry(0, state.entry.key);
+      const entry = state.parked || emptyEntry(state.entry.key);
       return { ...state, entry: { ...entry, problem: "" }, parked: null, answer: "", reading: null };
     },
 
@@ -384,9 +385,9 @@
       const op = {
         kind: "hand", id: `hand-${entry.key}`, seq: entry.seq || made,
         origin: entry.origin || `o${made}-${entry.key}`, key: entry.key,
-        entry: { ...entry, problem: "", number: 0, seq: undefined, origin: undefined },
+        entry: { ...entry, problem: "", seq: undefined, origin: undefined },
       };
-      const next = state.parked || emptyEntry(0, key);
+      const next = state.parked || emptyEntry(key);
       const sendsNow = state.online && !state.held.length && !state.resting;
       const answer = fill(sendsNow ? T.sending : state.held.length ? T.waits_for_held : T.queued,
         { number });
@@ -534,7 +535,7 @@
   // unless the entry is empty, the hand is held, as an entry of its own.
   function takeBack(state, entry, key, atOnce) {
     const made = state.made + 1;
-    const back = { ...emptyEntry(0, key), ...entry, key, problem: "", seq: entry.seq || made };
+    const back = { ...emptyEntry(key), ...entry, key, problem: "", seq: entry.seq || made };
     const taken = { ...state, made };
     if (isEmpty(state.entry)) return { ...taken, entry: back, reading: null };
     if (atOnce && !state.parked) return { ...taken, entry: back, parked: state.entry, reading: null };

@@ -38,7 +38,7 @@ const MUTANTS = {
   ],
   "an answer clears the entry": [
     "return { ...state, answer: outcome.notice };",
-    "return { ...state, answer: outcome.notice, entry: emptyEntry(0, state.entry.key) };",
+    "return { ...state, answer: outcome.notice, entry: emptyEntry(state.entry.key) };",
   ],
   "an undo is not kept across a reload": [
     "return { entry: state.entry, queue: state.queue, held",

@@ -215,7 +215,7 @@ class Night {
   clear() {
     const parked = this.state.parked;
     this.dispatch({ type: "clear" });
-    const expected = parked ? content(this.State, parked) : content(this.State, this.State.emptyEntry(0, ""));
+    const expected = parked ? content(this.State, parked) : content(this.State, this.State.emptyEntry(""));
     assert.equal(this.entryContent(), expected, "Clear empties the entry, or brings back the parked one");
     this.meant = this.entryContent();
   }
@@ -240,7 +240,7 @@ class Night {
     if (!parked && !inPlace) {
       assert.equal(this.State.entryNumber(this.state), number + 1, "the entry moves on at once");
     }
-    const next = parked ? content(this.State, parked) : content(this.State, this.State.emptyEntry(0, ""));
+    const next = parked ? content(this.State, parked) : content(this.State, this.State.emptyEntry(""));
     assert.equal(this.entryContent(), next, "the next hand starts empty (or as it was parked)");
     this.meant = this.entryContent();
   }
