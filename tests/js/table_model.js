@@ -236,7 +236,8 @@ class Night {
     assert.equal(this.State.numberOf(this.state, op.seq), number, "saved under the number shown");
     assert.equal(content(this.State, op.entry), saved, "the hand saved is the hand entered");
     this.fates.set(op.origin, { content: saved, where: "device" });
-    const inPlace = Boolean(op.entry && this.state.queue.some((item) => item.seq > op.seq));
+    const later = [...this.state.queue, ...this.state.held].some((item) => item.seq > op.seq);
+    const inPlace = Boolean(op.entry && later); // saved back in its place, before others
     if (!parked && !inPlace) {
       assert.equal(this.State.entryNumber(this.state), number + 1, "the entry moves on at once");
     }
