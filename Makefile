@@ -8,7 +8,7 @@ BROWSER_INSTALLED := $(VENV)/.browser-installed
 NODE_INSTALLED := node_modules/.installed
 PORT ?= 8000
 
-.PHONY: run serve test test-js test-postgres test-browser test-browser-postgres lint format typecheck migrations-check messages ci clean
+.PHONY: run serve test test-js test-bench test-postgres test-browser test-browser-postgres lint format typecheck migrations-check messages ci clean
 
 $(INSTALLED): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -46,6 +46,10 @@ PARALLEL := $(if $(filter-out 1,$(TEST_WORKERS)),-n $(TEST_WORKERS))
 
 test: $(INSTALLED) test-js
 	$(BIN)/python -m pytest --ignore=tests/browser $(PARALLEL)
+
+# Every benchmark in bench/ at its smoke size (the table's, in a browser, runs with test-browser).
+test-bench: $(INSTALLED)
+	$(BIN)/python -m pytest -m bench --ignore=tests/browser $(PARALLEL)
 
 # The whole suite against a throwaway PostgreSQL cluster on loopback (Debian's postgresql package).
 test-postgres: $(INSTALLED)

@@ -11,6 +11,7 @@ import pytest
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 
+@pytest.mark.bench
 @pytest.mark.parametrize(
     ("script", "args", "expected"),
     [
@@ -36,6 +37,7 @@ def test_a_benchmark_runs_and_prints_its_figures(script, args, expected):
     assert expected in done.stdout
 
 
+@pytest.mark.bench
 def test_the_excel_bench_takes_peak_memory_in_a_fresh_process():
     # Linux carries a parent's peak memory into its children; the bench's export must not report
     # the 300 MB its parent holds (the season it built) as its own.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,3 +29,19 @@ def test_make_run_migrates_and_loads_the_demo_before_serving():
     # So is the Chemin de fer night, a week after the tournament.
     chemin = steps.index("load_demo_chemin --if-empty")
     assert tournament < chemin < steps.index("runserver")
+
+
+def test_make_test_leaves_the_benchmarks_to_their_own_step_which_ci_runs():
+    assert "-m bench" not in planned("test")
+    assert "-m bench" in planned("test-bench")
+    steps = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert steps.index("make test") < steps.index("make test-bench")
+
+
+def test_the_suite_s_default_leaves_out_the_browser_and_the_benchmarks():
+    # pytest's addopts are what `make test` runs with: a marker dropped there would put minutes of
+    # benchmark smoke runs back into every developer's test run.
+    collect = [sys.executable, "-m", "pytest", "--collect-only", "-q", "tests/test_benches.py"]
+    collected = subprocess.run(collect, cwd=ROOT, capture_output=True, text=True, check=False)
+    assert "test_a_benchmark_runs_and_prints_its_figures" not in collected.stdout
+    assert "test_every_benchmark_has_a_smoke_run" in collected.stdout
