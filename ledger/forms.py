@@ -55,6 +55,10 @@ EVENT_BOUNDS: dict[str, tuple[Decimal, Decimal]] = {
     "shoe_charge": (Decimal(0), MAX_CHIPS),
 }
 MSG_MAX_UNDER_MIN = _("The table maximum is under the minimum.")
+MSG_STAKE_BOX_GONE = _(
+    "This page has stake boxes the table no longer has ({boxes}): reload the page and enter "
+    "those bets again."
+)
 # A guest-banked game's terms: a form that leaves one out keeps what the event has (a new
 # event: the default, Punto Banco's).
 GAME_TERMS = ("game", "taxe", "taxe_rate", "shoe_charge", "banco", "clearing")
@@ -201,6 +205,15 @@ def stake_field_name(seat: int, bet_type: BetType) -> str:
 
 
 @lru_cache(maxsize=64)
+def _stake_box_name(name: str) -> str:
+    """A posted stake box in the host's words ("Seat 1 · Dragon 7"), or as posted if it is no
+    box any table has."""
+    seat, _separator, bet = name.removeprefix("stake_").partition("_")
+    if seat.isdigit() and int(seat) in SEATS and bet in {kind.value for kind in BetType}:
+        return gettext("Seat {seat} · {bet}").format(seat=seat, bet=gettext(BetType(bet).label))
+    return name[:40]
+
+
 def _stake_fields(bet_types: tuple[BetType, ...]) -> dict[str, forms.CharField]:
     """A stake box per seat and bet of a rule set, built once for every form of it: a field
     keeps nothing of a request (what was typed and what is wrong with it live on the form), and
@@ -296,6 +309,18 @@ class HandForm(forms.Form):
 
     def clean_seating(self) -> dict[int, int] | None:
         return read_seating_token(self.cleaned_data.get("seating", ""))
+
+    def clean(self) -> dict[str, Any]:
+        # A page drawn before the host changed the bets offered still posts its old boxes: a
+        # stake in one of them is refused by name, never dropped without a word.
+        gone = [
+            _stake_box_name(name)
+            for name, value in self.data.items()
+            if name.startswith("stake_") and name not in self.fields and str(value).strip()
+        ]
+        if gone:
+            raise ValidationError(MSG_STAKE_BOX_GONE.format(boxes=", ".join(sorted(gone))))
+        return super().clean() or {}
 
     def _stakes(self) -> list[tuple[str, BetEntry]]:
         return [

@@ -4,13 +4,16 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "The request could not be read: nothing was changed.": "リクエストを読み取れませんでした。何も変更していません。",
+    "The form was not sent as UTF-8 text, the only encoding this site reads: nothing was changed.": "フォームがUTF-8（このサイトが読める唯一の文字コード）で送られていません。何も変更していません。",
+    "The form is larger than this site takes: nothing was changed.": "フォームが大きすぎて受け付けられません。何も変更していません。",
+    "This page has stake boxes the table no longer has ({boxes}): reload the page and enter those bets again.": "このページには、テーブルにもう無い賭け金の枠があります（{boxes}）。ページを再読み込みして、その賭けをもう一度入力してください。",
+    "Seat {seat} · {bet}": "シート{seat}・{bet}",
     "Hand {number}": "ハンド{number}",
     "{guest} sits in seat {seat}; {other} leaves the table.": "{guest}さんが{seat}番席に着きました。{other}さんは離席しました。",
     "T": "T",
     "Tap a stake box first, then the chips.": "先に賭け金の枠をタップしてから、チップをタップしてください。",
     "Hand {number}: waiting to send.": "ハンド{number}：送信待ち。",
-    "Hand {number} sent.": "ハンド{number}を送信しました。",
-    "Hand {number} was not recorded: see why below, fix it and save it again.": "ハンド{number}は記録されませんでした。下の理由を確認し、直してからもう一度保存してください。",
     "last bets": "賭け",
     "P pair": "Pペア",
     "B pair": "Bペア",

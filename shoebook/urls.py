@@ -26,3 +26,5 @@ urlpatterns = [
     path("tournaments/", include(("tournaments.urls", "tournaments"))),
     path("", include("ledger.urls")),
 ]
+
+handler400 = "shoebook.views.bad_request"

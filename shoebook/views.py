@@ -8,12 +8,14 @@ from __future__ import annotations
 import json
 
 from django.contrib.auth.decorators import login_not_required
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
+from shoebook.middleware import MSG_BAD_REQUEST, MSG_NOT_UTF8, MSG_TOO_LARGE
 from shoebook.webapp import manifest_response, offline_file_urls, static_prefix
 
 
@@ -48,3 +50,16 @@ def offline_page(request: HttpRequest) -> HttpResponse:
     Whoever asks, the page is the same and carries nothing of theirs (no name, no form token):
     it is kept on the device."""
     return render(request, "offline.html")
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """A request Django could not read (a form in another charset, too many fields, too large).
+    Django's own answer asks for the form's token and so reads the form again, which fails again
+    and becomes a 500: this one reads nothing of the request."""
+    if isinstance(exception, RequestDataTooBig | TooManyFieldsSent | TooManyFilesSent):
+        reason = MSG_TOO_LARGE
+    elif "UTF-8" in str(exception):
+        reason = MSG_NOT_UTF8
+    else:
+        reason = MSG_BAD_REQUEST
+    return HttpResponseBadRequest(reason, content_type="text/plain; charset=utf-8")

@@ -76,6 +76,7 @@ LAYERS = {
             "filters",
             "templatetags",
             "context_processors",
+            "middleware",
             "audit",
         ),
         2,

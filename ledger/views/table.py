@@ -540,8 +540,8 @@ def hand_undo(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse:
     """Take back the last hand and put its cards and bets back into the entry: with htmx in
     the page it answers; without, through ``?refill=`` on the table it redirects to."""
     shoe = _get_shoe(shoe_id)
-    number = id_or_none(request.POST.get("number", ""))
     try:
+        number = _undo_number(request.POST.get("number", ""))
         key = _undo_key(request.POST.get("idempotency_key", ""))
         revision = services.hand_undo(
             shoe=shoe, by=request.user, number=number, idempotency_key=key
@@ -552,6 +552,17 @@ def hand_undo(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse:
         return _render_table(request, shoe, refill=revision)
     table = reverse("ledger:shoe_table", args=[shoe.pk])
     return redirect(f"{table}?{urlencode({'refill': revision.pk})}")
+
+
+def _undo_number(text: str) -> int | None:
+    """The hand the page means to undo. None only when the form names none (the last hand, as
+    ever); a number that cannot be read is refused, never taken for "the last hand"."""
+    if not text:
+        return None
+    number = id_or_none(text)
+    if number is None:
+        raise ValidationError(MSG_UNDO_KEY_UNREADABLE)
+    return number
 
 
 def _undo_key(text: str) -> uuid.UUID | None:

@@ -86,6 +86,22 @@ def test_two_corrections_from_one_version_never_overwrite_each_other(client, hos
     assert (hand.version, Bet.objects.get().stake) == (3, D(50))
 
 
+@pytest.mark.parametrize("version", ["0", "-5", str(2**40), "abc", None])
+def test_a_correction_whose_version_cannot_be_read_says_so_and_changes_nothing(
+    client, host, seated, shoe, record, version
+):
+    client.force_login(host)
+    hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
+    url = reverse("ledger:hand_detail", args=[hand.pk])
+    posted = {"player_cards": "9 7", "banker_cards": "J J 8", "stake_1_player": "100",
+              "reason": "misread the 8", "version": version}  # fmt: skip
+    page = text(client.post(url, {k: v for k, v in posted.items() if v is not None}))
+    summary = re.search(r'<ul class="errorlist summary" role="alert">(.*?)</ul>', page, re.S)
+    assert summary and "Reload the page." in summary.group(1)
+    hand.refresh_from_db()
+    assert (hand.version, hand.banker_cards) == (1, "J J 10")
+
+
 def test_a_correction_of_a_hand_undone_meanwhile_is_told_so(seated, shoe, record, host):
     hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
     services.hand_undo(shoe=shoe, by=host)

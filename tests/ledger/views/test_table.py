@@ -29,6 +29,7 @@ from games.entry import (
 from games.models import Hand
 from games.payouts import MSG_STAKE_NOT_POSITIVE
 from ledger import services
+from ledger.forms import MSG_SEATING_UNREADABLE, MSG_STAKE_BOX_GONE
 from ledger.models import AuditEntry, Bet, HandRevision
 from ledger.services import MSG_SEAT_CHANGED
 from ledger.views.table import (
@@ -363,6 +364,50 @@ def test_an_undo_from_a_page_drawn_before_another_hand_undoes_nothing(client, ho
     assert "data-saved-hand" not in refused and "refill" not in refused
     client.post(undo, {"number": "3"}, **HTMX)
     assert Hand.objects.filter(shoe=shoe).count() == 2
+
+
+@pytest.mark.parametrize("number", ["abc", "-1", "9" * 30, "1.0"])
+def test_an_undo_naming_a_hand_that_cannot_be_read_undoes_nothing(
+    client, host, seated, shoe, number
+):
+    # Read as "no number", it would take back whatever hand is last, unchecked.
+    client.force_login(host)
+    record_hands(shoe, 2, host)
+    url = reverse("ledger:hand_undo", args=[shoe.pk])
+    refused = text(client.post(url, {"number": number}, **HTMX))
+    assert escape(str(MSG_UNDO_KEY_UNREADABLE)) in refused
+    assert Hand.objects.filter(shoe=shoe).count() == 2
+
+
+@pytest.mark.parametrize(
+    ("seating", "said"),
+    [("a:b", MSG_SEATING_UNREADABLE), ("1:18:5", MSG_SEATING_UNREADABLE),
+     ("1:2 " * 51, "at most 200 characters")],
+)  # fmt: skip
+def test_a_hand_whose_seating_cannot_be_read_says_so_and_saves_nothing(
+    client, host, seated, shoe, seating, said
+):
+    client.force_login(host)
+    data = hand_data(shoe, player_cards="8 K", banker_cards="9 K", stake_2_banker="40")
+    url = reverse("ledger:hand_record", args=[shoe.pk])
+    refused = text(client.post(url, data | {"seating": seating}, **HTMX))
+    summary = re.search(r'<ul class="errorlist summary" role="alert">(.*?)</ul>', refused, re.S)
+    assert summary and escape(str(said)) in summary.group(1)
+    assert not Hand.objects.filter(shoe=shoe).exists()
+
+
+def test_a_stake_in_a_box_the_table_no_longer_has_is_refused_by_name(client, host, seated, shoe):
+    # The page was drawn while the table still offered Dragon 7 (and a box no table has).
+    client.force_login(host)
+    data = hand_data(shoe, player_cards="8 K", banker_cards="9 K", stake_2_banker="40")
+    url = reverse("ledger:hand_record", args=[shoe.pk])
+    gone = {"stake_1_dragon_7": "10", "stake_9_player": "5", "stake_3_panda_8": ""}
+    refused = text(client.post(url, data | gone, **HTMX))
+    said = MSG_STAKE_BOX_GONE.format(boxes="Seat 1 · Dragon 7, stake_9_player")
+    assert escape(said) in refused
+    assert not Hand.objects.filter(shoe=shoe).exists()
+    saved = client.post(url, data | {"stake_3_panda_8": ""}, **HTMX)  # an empty old box is no bet
+    assert saved["Shoebook-Hand-Saved"] == "1"
 
 
 def test_a_repeated_save_answers_with_the_table_as_it_stands(client, host, seated, shoe):
