@@ -204,7 +204,6 @@ def stake_field_name(seat: int, bet_type: BetType) -> str:
     return f"stake_{seat}_{bet_type.value}"
 
 
-@lru_cache(maxsize=64)
 def _stake_box_name(name: str) -> str:
     """A posted stake box in the host's words ("Seat 1 · Dragon 7"), or as posted if it is no
     box any table has."""
@@ -214,6 +213,7 @@ def _stake_box_name(name: str) -> str:
     return name[:40]
 
 
+@lru_cache(maxsize=64)
 def _stake_fields(bet_types: tuple[BetType, ...]) -> dict[str, forms.CharField]:
     """A stake box per seat and bet of a rule set, built once for every form of it: a field
     keeps nothing of a request (what was typed and what is wrong with it live on the form), and
