@@ -1,7 +1,8 @@
 """How long the fewest transfers take: `.venv/bin/python bench/clearing.py [--repeat N] [--smoke]`.
 
 For 10, 15 and 20 guests with a balance (no two opposite, so the exact search gets them all),
-times ``ledger.clearing.fewest_transfers`` beside the greedy settling it improves on, and counts
+times ``ledger.money.clearing.fewest_transfers`` beside the greedy settling it improves on, and
+counts
 the transfers of each. Three kinds of night: any cents (few groups sum to zero), round amounts
 of $5–$50 (many do), and alike: three in five up $20, the rest down $30 (the most groups that sum
 to zero there can be). Goal: 20 guests well under a second.
@@ -20,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ledger.clearing import Transfer, fewest_transfers, greedy_transfers
+from ledger.money.clearing import Transfer, fewest_transfers, greedy_transfers
 
 Plan = Callable[[dict[int, Decimal]], list[Transfer[int]]]
 

@@ -64,7 +64,7 @@ sys.path.insert(0, {str(HERE.parent)!r})
 os.environ["DATABASE_URL"] = {database_url!r}
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shoebook.settings")
 import django; django.setup()
-from ledger.exports import events_between, settlement_workbook
+from ledger.workbook.exports import events_between, settlement_workbook
 start = time.perf_counter()
 with open({output!r}, "wb") as out:
     settlement_workbook(events_between(None, None), out)
@@ -79,7 +79,7 @@ def baseline(output: str) -> tuple[float, int]:
     workbook: no number formats, no text checks."""
     from openpyxl import Workbook
 
-    from ledger.exports import events_between, workbook_sheets
+    from ledger.workbook.exports import events_between, workbook_sheets
 
     sheets = [(title, [list(row) for row in rows])
               for title, _columns, rows in workbook_sheets(events_between(None, None))]  # fmt: skip
@@ -97,8 +97,8 @@ def import_season(by: object) -> tuple[float, int]:
     from games.entry import TableRules
     from games.models import Event
     from games.payouts import STANDARD_RULES
-    from ledger.exports import hands_rows
-    from ledger.imports import COLUMNS, check_scoresheet, scoresheet_import
+    from ledger.workbook.exports import hands_rows
+    from ledger.workbook.imports import COLUMNS, check_scoresheet, scoresheet_import
 
     sheets = []
     for event in Event.objects.order_by("date"):
@@ -127,11 +127,11 @@ def main() -> None:
     from django.contrib.auth.models import User
     from results_pages import build_season
 
-    from ledger import services
+    from ledger.money import services as money_services
 
     started = time.perf_counter()
     build_season(options.events, 6, 40)
-    services.results_rebuild()
+    money_services.results_rebuild()
     print(f"season built in {time.perf_counter() - started:.0f} s")
     name = settings.DATABASES["default"]["NAME"]
     workdir = tempfile.mkdtemp(prefix="shoebook-excel-")

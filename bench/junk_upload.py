@@ -21,7 +21,7 @@ from throwaway import django_on_throwaway_sqlite
 def junk(rows: int) -> bytes:
     from openpyxl import Workbook
 
-    from ledger.imports import COLUMNS
+    from ledger.workbook.imports import COLUMNS
 
     book = Workbook(write_only=True)
     sheet = book.create_sheet()
@@ -53,7 +53,7 @@ def main() -> None:
 
     from games.entry import TableRules
     from games.payouts import STANDARD_RULES
-    from ledger import imports
+    from ledger.workbook import imports
 
     table = TableRules(STANDARD_RULES, 8, Decimal(10), Decimal(1000))
     under_bound = min(options.rows, imports.MAX_UNPACKED_BYTES // 110)

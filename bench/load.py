@@ -105,7 +105,8 @@ def prepare(database_url: str) -> dict[str, object]:
 
     from games import services as game_services
     from games.models import Event
-    from ledger import services
+    from ledger.guests import services as guest_services
+    from ledger.hands import services as hand_services
 
     call_command("migrate", verbosity=0)
     if not Event.objects.exists():
@@ -113,14 +114,14 @@ def prepare(database_url: str) -> dict[str, object]:
     host = User.objects.get(username="host")
     event = Event.objects.get(name="Reference night")
     for n in range(GUESTS - event.guests.count()):
-        services.event_guest_add(event=event, name=f"Visitor {n + 1}", by=host)
+        guest_services.event_guest_add(event=event, name=f"Visitor {n + 1}", by=host)
     shoe = event.shoes.filter(closed_at__isnull=True).first() or game_services.shoe_start(
         event=event, by=host
     )
     guests = list(event.guests.all()[:GUESTS])
     for seat, guest in enumerate(guests[:7], start=1):
-        services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
-    links = [f"/g/{g.pk}/{services.guest_link_issue(guest=g)}/" for g in guests]
+        hand_services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
+    links = [f"/g/{g.pk}/{guest_services.guest_link_issue(guest=g)}/" for g in guests]
     session = SessionStore()
     session["_auth_user_id"] = str(host.pk)
     session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"

@@ -35,15 +35,16 @@ def main() -> None:
     from games.models import Event
     from games.payouts import STANDARD_RULES
     from games.shoe import Shoe as DealingShoe
-    from ledger import services
     from ledger.demo import GUEST_NAMES
+    from ledger.guests import services as guest_services
+    from ledger.hands import services as hand_services
 
     host = User.objects.create_user("bench-host", password="x")
     host.groups.add(Group.objects.get(name="Hosts"))
     event = game_services.event_create(
         name="Bench night", date="2026-11-22", rules=STANDARD_RULES, by=host
     )
-    guests = [services.event_guest_add(event=event, name=n, by=host) for n in GUEST_NAMES]
+    guests = [guest_services.event_guest_add(event=event, name=n, by=host) for n in GUEST_NAMES]
     client = Client(HTTP_HOST="127.0.0.1")
     client.force_login(host)
 
@@ -53,7 +54,7 @@ def main() -> None:
         shoe = game_services.shoe_start(event=event, by=host)
         for seat in range(1, 8):
             guest = guests[(shoe_number * 3 + seat) % len(guests)]
-            services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
+            hand_services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
         dealt = DealingShoe(8, seed=shoe_number).hands(options.hands)
         for number, hand in enumerate(dealt, start=1):
             data = {

@@ -207,8 +207,8 @@ def season_database(events: int, shoes: int, hands: int, *, cache: bool) -> Path
     """A copy of the built season, from bench/.cache when it was built before by the same code."""
     from django.core.management import call_command
 
-    from ledger import services
     from ledger.models import Bet
+    from ledger.money import services as money_services
 
     key = season_key(events, shoes, hands)
     cached = CACHE / f"{key}.sqlite3"
@@ -222,7 +222,7 @@ def season_database(events: int, shoes: int, hands: int, *, cache: bool) -> Path
     call_command("migrate", verbosity=0)
     started = time.perf_counter()
     build_season(events, shoes, hands)
-    services.results_rebuild()  # bulk inserts bypass the services that keep these
+    money_services.results_rebuild()  # bulk inserts bypass the services that keep these
     built = f"{Bet.objects.count():,} bets in {time.perf_counter() - started:.0f} s"
     print(f"{events:,} events: season built: {built}")
     if cache:
@@ -240,13 +240,13 @@ def time_pages(events: int, repeat: int, database: Path) -> None:
     from django.urls import reverse
 
     from games.models import Event
-    from ledger import services
+    from ledger.guests import services as guest_services
     from ledger.models import Guest
 
     client = Client(HTTP_HOST="127.0.0.1")
     client.force_login(User.objects.get(username="bench-host"))  # no login throttling in a bench
     guest = Guest.objects.order_by("pk").first()
-    token = services.guest_link_issue(guest=guest)
+    token = guest_services.guest_link_issue(guest=guest)
     event = Event.objects.order_by("date")[events // 2]
     pages = {
         "event page": reverse("ledger:event_detail", args=[event.pk]),

@@ -9,7 +9,7 @@ After each save the page asks for the scoreboard and the hand index (timed apart
 not wait for them to enter the next hand). Between two saves, the floor does the
 same durable writes with the ``sqlite3`` module alone in a file of its own set up the same way
 (WAL, ``synchronous=NORMAL``): one hand, 7 bets, 7 per-guest totals (an upsert each), one audit
-row with the hand as JSON, commit; and ``services.hand_record`` alone saves the same hand at a
+row with the hand as JSON, commit; and ``hand_services.hand_record`` alone saves the same hand at a
 second table. Prints the save's p50 over the whole shoe and over its first and last tenth; then
 side by side, 40 saves at a fresh shoe of a third table and at the long shoe in turn, so that
 the machine's drift weighs on both alike; the service's p50, the board's p50, the floor's p50,
@@ -111,9 +111,10 @@ def main() -> None:
     from games.models import Hand, Shoe
     from games.payouts import STANDARD_RULES, BetType
     from games.shoe import Shoe as DealingShoe
-    from ledger import services
     from ledger.demo import GUEST_NAMES
-    from ledger.forms import seating_token
+    from ledger.guests import services as guest_services
+    from ledger.hands import services as hand_services
+    from ledger.hands.forms import seating_token
 
     host = User.objects.create_user("bench-host", password="x")
     host.groups.add(Group.objects.get(name="Hosts"))
@@ -126,8 +127,8 @@ def main() -> None:
         shoe = game_services.shoe_start(event=event, by=host)
         seated = {}
         for seat in range(1, 8):
-            guest = services.event_guest_add(event=event, name=GUEST_NAMES[seat], by=host)
-            services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
+            guest = guest_services.event_guest_add(event=event, name=GUEST_NAMES[seat], by=host)
+            hand_services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
             seated[seat] = guest.pk
         return shoe, seating_token(seated)
 
@@ -167,7 +168,7 @@ def main() -> None:
 
     def record(number: int) -> None:
         hand = dealt[number - 1]
-        services.hand_record(
+        hand_services.hand_record(
             shoe=other_shoe,
             number=number,
             idempotency_key=uuid.uuid4(),

@@ -78,8 +78,9 @@ class Night:
 
         from games import services as game_services
         from games.payouts import STANDARD_RULES
-        from ledger import services
         from ledger.demo import GUEST_NAMES
+        from ledger.guests import services as guest_services
+        from ledger.hands import services as hand_services
 
         self.host = User.objects.create_user("bench-host", password=PASSWORD)
         self.host.groups.add(Group.objects.get(name="Hosts"))
@@ -87,12 +88,12 @@ class Night:
             name="Bench night", date="2026-11-22", rules=STANDARD_RULES, by=self.host
         )
         self.guests = [
-            services.event_guest_add(event=self.event, name=name, by=self.host)
+            guest_services.event_guest_add(event=self.event, name=name, by=self.host)
             for name in GUEST_NAMES[:7]
         ]
         self.shoe = game_services.shoe_start(event=self.event, by=self.host)
         for seat, guest in enumerate(self.guests, start=1):
-            services.seat_guest(shoe=self.shoe, seat=seat, guest=guest, by=self.host)
+            hand_services.seat_guest(shoe=self.shoe, seat=seat, guest=guest, by=self.host)
 
     def last_hand(self):
         return self.shoe.hands.order_by("number").last()
@@ -332,11 +333,11 @@ def summary(timings: list[float]) -> str:
 
 def print_widths(browser, base_url, night) -> None:
     from games import services as game_services
-    from ledger import services
+    from ledger.guests import services as guest_services
 
     guest = night.guests[0]
     hand = night.last_hand()
-    token = services.guest_link_issue(guest=guest)
+    token = guest_services.guest_link_issue(guest=guest)
     display = game_services.event_display_link_issue(event=night.event)
     event = night.event.pk
     paths = ("/events/", "/events/new/", f"/events/{event}/", f"/events/{event}/results/",

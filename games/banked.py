@@ -60,13 +60,7 @@ from games.coup_terms import (
     continuity_problem,
     read_bank,
 )
-from games.entry import (
-    EntryRejected,
-    Field,
-    HandEntry,
-    Problem,
-    SettledHand,
-)
+from games.entry import EntryRejected, Field, HandEntry, Problem, SettledHand
 from games.kinds import MOVE_LABELS, Game
 from games.messages import RuleError
 

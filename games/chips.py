@@ -3,7 +3,7 @@
 SQLite computes ``SUM()`` over a decimal column in floating point (``10000.0000000188``); over an
 integer column it is exact, as it is on PostgreSQL. So every amount (a table limit, a stake, a
 result) is stored as integer cents and every aggregate comes back as an exact ``Decimal`` through
-:class:`MoneyField`. Reading and formatting money is ``ledger.money``'s job.
+:class:`MoneyField`. Reading and formatting money is ``ledger.money.amounts``'s job.
 """
 
 from __future__ import annotations

@@ -8,12 +8,7 @@ from __future__ import annotations
 from collections.abc import Collection, Hashable, Mapping
 from decimal import Decimal
 
-from games.banque import (
-    TABLEAUX,
-    cards_next,
-    deal_banque,
-    settle_banque_coup,
-)
+from games.banque import TABLEAUX, cards_next, deal_banque, settle_banque_coup
 from games.cards import format_cards
 from games.chemin import Choice, CoupError
 from games.chemin_bank import (
@@ -49,12 +44,7 @@ from games.coup_terms import (
     stake_seat,
     winner_alone,
 )
-from games.entry import (
-    Field,
-    HandEntry,
-    SettledBet,
-    SettledHand,
-)
+from games.entry import Field, HandEntry, SettledBet, SettledHand
 from games.kinds import BankerMove
 from games.messages import RuleError, Typed, plain
 from games.payouts import ZERO, BetResult

@@ -55,12 +55,7 @@ from games.coup_terms import (
     stake_seat,
     winner_alone,
 )
-from games.entry import (
-    Field,
-    HandEntry,
-    SettledBet,
-    SettledHand,
-)
+from games.entry import Field, HandEntry, SettledBet, SettledHand
 from games.kinds import BankerMove, CoverKind
 from games.messages import RuleError, Typed, plain
 from games.payouts import ZERO, BankedBet, BetResult

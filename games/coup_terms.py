@@ -11,9 +11,7 @@ from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from games.banque import (
-    BanqueTaxe,
-)
+from games.banque import BanqueTaxe
 from games.cards import Card, CardError, format_cards, parse_cards
 from games.chemin import Choice
 from games.chemin_bank import (

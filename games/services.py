@@ -268,7 +268,7 @@ def shoe_start(*, event: Event, by: Actor) -> Shoe:
 
 @transaction.atomic
 def shoe_close(*, shoe: Shoe, by: Actor) -> Shoe:
-    """Close an open shoe. Records nothing else (``ledger.services.shoe_close`` keeps the
+    """Close an open shoe. Records nothing else (``ledger.nights.services.shoe_close`` keeps the
     audit)."""
     shoe = Shoe.objects.select_for_update().select_related("event").get(pk=shoe.pk)
     check_shoe_open(shoe)
@@ -281,7 +281,7 @@ def shoe_close(*, shoe: Shoe, by: Actor) -> Shoe:
 @transaction.atomic
 def event_close(*, event: Event, by: Actor) -> Event:
     """Close an open event whose shoes are all closed. Records nothing else
-    (``ledger.services.event_close`` keeps the audit)."""
+    (``ledger.nights.services.event_close`` keeps the audit)."""
     event = Event.objects.select_for_update().get(pk=event.pk)
     check_event_open(event)
     _refuse_if_a_shoe_is_open(event, MSG_CLOSE_SHOE_FIRST)
@@ -294,7 +294,8 @@ def event_close(*, event: Event, by: Actor) -> Event:
 @transaction.atomic
 def shoe_reopen(*, shoe: Shoe, by: Actor) -> Shoe:
     """Open a closed shoe again, in an open event, while no other shoe of it is open (a table
-    deals one shoe at a time). Records nothing else (``ledger.services.shoe_reopen`` keeps the
+    deals one shoe at a time). Records nothing else (``ledger.nights.services.shoe_reopen`` keeps
+    the
     audit)."""
     shoe = Shoe.objects.select_for_update().select_related("event").get(pk=shoe.pk)
     if shoe.is_open:
@@ -315,7 +316,7 @@ def shoe_reopen(*, shoe: Shoe, by: Actor) -> Shoe:
 @transaction.atomic
 def event_reopen(*, event: Event, by: Actor) -> Event:
     """Open a closed event again: its shoes stay closed until the host reopens one. Records
-    nothing else (``ledger.services.event_reopen`` keeps the audit)."""
+    nothing else (``ledger.nights.services.event_reopen`` keeps the audit)."""
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.is_open:
         raise ValidationError(MSG_EVENT_NOT_CLOSED, code="event_not_closed")

@@ -9,6 +9,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from games.admin import ReadOnlyAdmin
+from ledger.guests.names import InvalidName, clean_name, name_key
 from ledger.models import (
     AuditEntry,
     Bet,
@@ -22,7 +23,6 @@ from ledger.models import (
     Settlement,
     StackRow,
 )
-from ledger.names import InvalidName, clean_name, name_key
 
 
 @admin.register(Guest)
@@ -49,7 +49,7 @@ class GuestAdmin(admin.ModelAdmin[Guest]):
         except InvalidName:
             return found, duplicates
         # The services load the whole ledger: every process starts the admin, few search it.
-        from ledger.services import guests_matching
+        from ledger.guests.services import guests_matching
 
         matched = [guest.pk for guest in guests_matching({key}).get(key, [])]
         return found | queryset.filter(pk__in=matched), duplicates

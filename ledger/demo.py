@@ -30,7 +30,9 @@ from games.payouts import STANDARD_RULES, BetType, bet_return
 from games.rules import Hand as DealtHand
 from games.rules import Winner
 from games.shoe import Shoe as DealingShoe
-from ledger import services
+from ledger.guests import services as guest_services
+from ledger.hands import services as hand_services
+from ledger.nights import services as night_services
 from shoebook.roles import DEALERS, HOSTS
 
 # Guests' gross result and commission per shoe, in dollars (RULES.md, "The reference night").
@@ -184,7 +186,9 @@ def load_reference_night() -> DemoNight:
         table_max=Decimal(1000),
         hands_per_shoe=HANDS_PER_SHOE,
     )
-    guests = [services.event_guest_add(event=event, name=name, by=host) for name in GUEST_NAMES]
+    guests = [
+        guest_services.event_guest_add(event=event, name=name, by=host) for name in GUEST_NAMES
+    ]
     for shoe_index, (gross, commission) in enumerate(REFERENCE_SHOES):
         plan = plan_shoe(shoe_index, gross, commission)
         shoe = game_services.shoe_start(event=event, by=host)
@@ -195,9 +199,11 @@ def load_reference_night() -> DemoNight:
         for index, dealt in enumerate(plan.hands):
             for seat, guest_index in plan.seating[index]:
                 if seated.get(seat) != guest_index:
-                    services.seat_guest(shoe=shoe, seat=seat, guest=guests[guest_index], by=host)
+                    hand_services.seat_guest(
+                        shoe=shoe, seat=seat, guest=guests[guest_index], by=host
+                    )
                     seated[seat] = guest_index
-            services.hand_record(
+            hand_services.hand_record(
                 shoe=shoe,
                 number=index + 1,
                 entry=HandEntry(
@@ -207,7 +213,7 @@ def load_reference_night() -> DemoNight:
                 ),
                 by=host,
             )
-        services.shoe_close(shoe=shoe, by=host)
+        night_services.shoe_close(shoe=shoe, by=host)
     _spread_over_the_night(event)
     return {"event": event, "users": [username for username, _ in DEMO_USERS]}
 

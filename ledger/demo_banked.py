@@ -12,7 +12,7 @@ half way through.
 
 The night is planned in memory through the pipeline itself (``games.banked.settle_coup_entry``,
 each coup following from the one before), then recorded coup by coup through
-``ledger.services.hand_record``, the host's own path, which settles it again from the ledger.
+``ledger.hands.services.hand_record``, the host's own path, which settles it again from the ledger.
 """
 
 from __future__ import annotations
@@ -36,8 +36,10 @@ from games.models import Event, Hand
 from games.payouts import STANDARD_RULES
 from games.rules import Winner
 from games.shoe import Shoe as DealingShoe
-from ledger import services
 from ledger.demo import GUEST_NAMES
+from ledger.guests import services as guest_services
+from ledger.hands import services as hand_services
+from ledger.nights import services as night_services
 from shoebook.roles import Actor
 
 NAME = "Chemin de fer night"
@@ -237,15 +239,17 @@ def load_demo_chemin(*, by: Actor) -> Event:
         taxe=Event.Cut.PERCENT,
         taxe_rate=Decimal("0.05"),
     )
-    guests = {name: services.event_guest_add(event=event, name=name, by=by) for name in GUESTS}
+    guests = {
+        name: guest_services.event_guest_add(event=event, name=name, by=by) for name in GUESTS
+    }
     shoe = game_services.shoe_start(event=event, by=by)
     for seat, name in zip(SEATS, GUESTS, strict=False):
-        services.seat_guest(shoe=shoe, seat=seat, guest=guests[name], by=by)
+        hand_services.seat_guest(shoe=shoe, seat=seat, guest=guests[name], by=by)
     for number, coup in enumerate(plan_night(), start=1):
         for seat, name in coup.sits_down:
-            services.seat_guest(shoe=shoe, seat=seat, guest=guests[name], by=by)
-        services.hand_record(shoe=shoe, number=number, entry=coup.entry, by=by)
-    services.shoe_close(shoe=shoe, by=by)
+            hand_services.seat_guest(shoe=shoe, seat=seat, guest=guests[name], by=by)
+        hand_services.hand_record(shoe=shoe, number=number, entry=coup.entry, by=by)
+    night_services.shoe_close(shoe=shoe, by=by)
     _spread_over_the_night(event)
     return event
 

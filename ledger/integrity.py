@@ -49,7 +49,7 @@ from games.models import Event, Hand, Shoe
 from games.payouts import BetError, BetResult, BetType, RuleSet, resolve_bet
 from games.rules import Hand as DealtHand
 from games.rules import Outcome
-from ledger.coups import COUP_FIELDS, coup_row, coup_state, stored_entry
+from ledger.hands.coups import COUP_FIELDS, coup_row, coup_state, stored_entry
 from ledger.models import (
     Bet,
     Charge,
@@ -61,8 +61,8 @@ from ledger.models import (
     Settlement,
     Transfer,
 )
-from ledger.money import ZERO, money_sum
-from ledger.results import event_settlement, guest_balances, house_rows
+from ledger.money.amounts import ZERO, money_sum
+from ledger.money.results import event_settlement, guest_balances, house_rows
 
 MSG_EVENT_RULES = "its rules are not a rule set"
 MSG_HAND_CARDS = "its cards are not a complete hand under the drawing rules and the event's decks"
@@ -761,7 +761,7 @@ def _bank_rules(row: dict[str, Any]) -> BankRules | None:
 
 
 def _bet(row: BetRow) -> Bet:
-    """A bet row as the model, in memory (what ``ledger.coups.stored_entry`` reads)."""
+    """A bet row as the model, in memory (what ``ledger.hands.coups.stored_entry`` reads)."""
     return Bet(pk=row.pk, seat=row.seat, bet_type=row.bet_type, cover_kind=row.cover_kind,
                stake=row.stake)  # fmt: skip
 

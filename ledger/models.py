@@ -15,14 +15,15 @@ from games.kinds import MOVE_LABELS, SEATS, CoverKind, Game, SuiteWay
 from games.models import Event, Hand, Shoe
 from games.payouts import BankedBet, BetType
 from games.rules import Winner
-from ledger.names import NAME_MAX_LENGTH
+from ledger.guests.names import NAME_MAX_LENGTH
 
 SEAT_RANGE = Q(seat__gte=SEATS.start, seat__lte=SEATS.stop - 1)
 
 
 class Guest(models.Model):
     name = models.CharField(max_length=NAME_MAX_LENGTH)
-    # Who the guest is, for matching: ``ledger.names.name_key`` of the name, unique. Kept by the
+    # Who the guest is, for matching: ``ledger.guests.names.name_key`` of the name, unique. Kept by
+    # the
     # services with the name; never typed.
     name_key = models.CharField(max_length=4 * NAME_MAX_LENGTH, unique=True, editable=False)
     events = models.ManyToManyField(Event, through="EventGuest", related_name="guests")
@@ -57,8 +58,9 @@ class Guest(models.Model):
 
 class GuestAlias(models.Model):
     """Another name a guest goes by ("Kenny" for Ken): the table's "add guest", the scoresheet
-    import and the admin's search find the guest by it (``ledger.services.guests_matching``).
-    Its key (``ledger.names.name_key``) is unique among aliases, and the services keep it apart
+    import and the admin's search find the guest by it (``ledger.guests.services.guests_matching``).
+    Its key (``ledger.guests.names.name_key``) is unique among aliases, and the services keep it
+    apart
     from every guest's name."""
 
     guest = models.ForeignKey(Guest, on_delete=models.CASCADE, related_name="aliases")
@@ -378,7 +380,7 @@ class Transfer(models.Model):
     a guest and the house (``payer`` or ``payee`` empty: the house): one line of the night's
     settlement list paid, in full or in part. For the balances it counts like a settlement on
     each side: the payer paid, the payee received, so paying another guest settles a debt just
-    as paying the house does (``ledger.results``)."""
+    as paying the house does (``ledger.money.results``)."""
 
     event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="transfers")
     payer = models.ForeignKey(

@@ -1,16 +1,10 @@
 from django.urls import path
 
-from ledger.views import (
-    clearing,
-    coup_table,
-    events,
-    guests,
-    hands,
-    results,
-    sharing,
-    table,
-    transfers,
-)
+from ledger.guests.views import guests, sharing
+from ledger.hands.views import coup_table, hands, table
+from ledger.money.views import clearing, results
+from ledger.nights import views as events
+from ledger.workbook import views as workbook
 from shoebook.converters import use_id_converter
 
 use_id_converter()
@@ -19,15 +13,15 @@ app_name = "ledger"
 urlpatterns = [
     path("events/", events.event_list, name="event_list"),
     path("events/new/", events.event_create, name="event_create"),
-    path("events/import/", transfers.scoresheet_upload, name="scoresheet_upload"),
+    path("events/import/", workbook.scoresheet_upload, name="scoresheet_upload"),
     path(
         "events/import/template.csv",
-        transfers.scoresheet_template,
+        workbook.scoresheet_template,
         name="scoresheet_template",
     ),
     path(
         "events/<id:event_id>/settlement.xlsx",
-        transfers.event_workbook,
+        workbook.event_workbook,
         name="event_workbook",
     ),
     path("events/<id:event_id>/", events.event_detail, name="event_detail"),

@@ -1,7 +1,7 @@
 """The site as an installable app: its web manifest, its service worker and the page the worker
 shows for any page asked for without a connection, all served from the site's root (a service
 worker controls only the pages under the address it is served from). A guest's own manifest is
-served beside the guest's page (``ledger.views.guests``)."""
+served beside the guest's page (``ledger.guests.views.guests``)."""
 
 from __future__ import annotations
 

@@ -27,10 +27,11 @@ from openpyxl import Workbook, load_workbook
 
 from games import services as game_services
 from games.payouts import RuleSet
-from ledger import services
-from ledger.forms import seating_token
+from ledger.guests import services as guest_services
+from ledger.hands import services as hand_services
+from ledger.hands.forms import seating_token
+from ledger.hands.selectors import seating_of
 from ledger.models import Bet, Guest
-from ledger.selectors import seating_of
 from shoebook.roles import HOSTS
 
 OUTCOMES = ("tried", "refused", "accepted", "crashed", "wrong")
@@ -56,16 +57,16 @@ class Night:
         )  # fmt: skip
         self.shoe = game_services.shoe_start(event=self.event, by=self.host)
         self.guests = [
-            services.event_guest_add(event=self.event, name=f"G{n}-{tag}", by=self.host)
+            guest_services.event_guest_add(event=self.event, name=f"G{n}-{tag}", by=self.host)
             for n in range(1, 8)
         ]
         for seat, guest in enumerate(self.guests, start=1):
-            services.seat_guest(shoe=self.shoe, seat=seat, guest=guest, by=self.host)
+            hand_services.seat_guest(shoe=self.shoe, seat=seat, guest=guest, by=self.host)
         self.client = Client(raise_request_exception=False)
         self.client.force_login(self.host)
 
     def hand_data(self, **fields: str) -> dict[str, str]:
-        number = services.next_hand_number(self.shoe)
+        number = hand_services.next_hand_number(self.shoe)
         return {"number": str(number), "idempotency_key": str(uuid.uuid4()),
                 "seating": seating_token(seating_of(self.shoe, number))} | fields  # fmt: skip
 
@@ -284,9 +285,10 @@ def race_cases(night: Night, count: int, *, threads: bool) -> Iterator[Case]:
     def stale_seat() -> str:
         """The dealer sees seat 1's guest; the host seats someone else; the dealer saves."""
         seen = night.hand_data(result="tie", stake_1_tie="10")
-        newcomer = services.event_guest_add(event=night.event, name=f"New {uuid.uuid4().hex[:6]}",
-                                            by=night.host)  # fmt: skip
-        services.seat_guest(shoe=night.shoe, seat=1, guest=newcomer, by=night.host)
+        newcomer = guest_services.event_guest_add(
+            event=night.event, name=f"New {uuid.uuid4().hex[:6]}", by=night.host
+        )
+        hand_services.seat_guest(shoe=night.shoe, seat=1, guest=newcomer, by=night.host)
         before = Bet.objects.count()
         code = night.client.post(reverse("ledger:hand_record", args=[night.shoe.pk]),
                                  seen).status_code  # fmt: skip

@@ -20,9 +20,10 @@ from games import services as game_services  # noqa: E402
 from games.entry import BetEntry, HandEntry  # noqa: E402
 from games.payouts import STANDARD_RULES, BetType  # noqa: E402
 from games.rules import Winner  # noqa: E402
-from ledger import services  # noqa: E402
+from ledger.guests import services as guest_services  # noqa: E402
+from ledger.hands import services as hand_services  # noqa: E402
 from ledger.models import Bet, GuestEventResult  # noqa: E402
-from ledger.money import money_sum  # noqa: E402
+from ledger.money.amounts import money_sum  # noqa: E402
 
 
 def race(*jobs):
@@ -56,13 +57,15 @@ def main() -> None:
     dealer = User.objects.create_user(f"dealer-{tag}")
     event = game_services.event_create(name=f"Race {tag}", date="2026-11-22", rules=STANDARD_RULES,
                                        by=host)  # fmt: skip
-    guests = [services.event_guest_add(event=event, name=f"G{n}-{tag}", by=host) for n in range(4)]
+    guests = [
+        guest_services.event_guest_add(event=event, name=f"G{n}-{tag}", by=host) for n in range(4)
+    ]
     shoe = game_services.shoe_start(event=event, by=host)
     for seat, guest in enumerate(guests, start=1):
-        services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
+        hand_services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
 
     def save(number, seat, by, bets=None):
-        return lambda: services.hand_record(
+        return lambda: hand_services.hand_record(
             shoe=shoe, number=number, by=by, idempotency_key=uuid.uuid4(),
             entry=HandEntry(player_cards="9 7", banker_cards="J J 10",
                             bets=tuple(bets or [BetEntry(seat, BetType.BANKER, Decimal(10))])),
@@ -82,7 +85,7 @@ def main() -> None:
 
     def correct():
         tie = HandEntry(result=Winner.TIE, bets=(BetEntry(1, BetType.BANKER, Decimal(20)),))
-        return services.hand_correct(hand=hand_one, reason="race", by=host, entry=tie)
+        return hand_services.hand_correct(hand=hand_one, reason="race", by=host, entry=tie)
 
     report["correction_vs_new_hand"] = race(lambda: correct().version, save(4, 2, dealer))
     bets = Bet.objects.filter(event=event)

@@ -22,7 +22,8 @@ from games.entry import MSG_ON_SEAT, BetEntry, HandEntry
 from games.models import Event
 from games.payouts import BetType, RuleSet
 from games.rules import Hand
-from ledger import services
+from ledger.guests import services as guest_services
+from ledger.hands import services as hand_services
 from shoebook.roles import DEALERS, HOSTS
 
 FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -104,7 +105,7 @@ GUEST_NAMES = ("Aki", "Ben", "Chie", "Daisuke", "Emi", "Fumio", "Goro", "Hana")
 
 @pytest.fixture
 def guests(event, host):
-    return [services.event_guest_add(event=event, name=name, by=host) for name in GUEST_NAMES]
+    return [guest_services.event_guest_add(event=event, name=name, by=host) for name in GUEST_NAMES]
 
 
 @pytest.fixture
@@ -116,7 +117,7 @@ def shoe(event, host):
 def seated(shoe, guests, host):
     """Seven guests in seats 1–7 (Hana, the eighth, waits)."""
     for seat, guest in zip(range(1, 8), guests, strict=False):
-        services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
+        hand_services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
     return dict(zip(range(1, 8), guests, strict=False))
 
 
@@ -146,9 +147,9 @@ def record(host):
     """Record the next hand of a shoe: ``record(shoe, "9 7", "J J 10", [bet(1, "player", 10)])``."""
 
     def do(shoe, player="", banker="", bets=(), *, by=None, key=None, **flags):
-        return services.hand_record(
+        return hand_services.hand_record(
             shoe=shoe,
-            number=services.next_hand_number(shoe),
+            number=hand_services.next_hand_number(shoe),
             entry=entry(player, banker, bets, **flags),
             by=by or host,
             idempotency_key=key or uuid.uuid4(),

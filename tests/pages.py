@@ -8,9 +8,9 @@ from html.parser import HTMLParser
 from django.urls import reverse
 
 from games.models import Shoe
-from ledger import services
-from ledger.forms import seating_token
-from ledger.selectors import seating_of
+from ledger.hands import services as hand_services
+from ledger.hands.forms import seating_token
+from ledger.hands.selectors import seating_of
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -21,7 +21,7 @@ def table_url(shoe: Shoe) -> str:
 
 def hand_data(shoe: Shoe, **fields: str) -> dict[str, str]:
     """What the table's form posts for the next hand."""
-    number = services.next_hand_number(shoe)
+    number = hand_services.next_hand_number(shoe)
     return {
         "number": str(number),
         "idempotency_key": str(uuid.uuid4()),

@@ -15,9 +15,10 @@ from django.utils.translation import gettext as _
 from openpyxl import load_workbook
 
 from games.models import Event
-from ledger import services
-from ledger.exports import workbook_bytes
+from ledger.guests import services as guest_services
 from ledger.models import Settlement
+from ledger.money import services as money_services
+from ledger.workbook.exports import workbook_bytes
 from tests.conftest import bet
 
 LOCALE = Path(__file__).resolve().parent.parent / "locale" / "ja" / "LC_MESSAGES"
@@ -66,7 +67,7 @@ def test_rule_errors_and_results_speak_japanese(client, host, seated, shoe):
         HTTP_ACCEPT_LANGUAGE="ja",
     ).content.decode()
     assert "ハンド1を保存：プレイヤーの勝ち 6–0。" in page
-    services.guest_link_issue(guest=seated[1])
+    guest_services.guest_link_issue(guest=seated[1])
     guest_page = client.get(
         reverse("ledger:guest_page", args=[seated[1].pk, seated[1].access_token]),
         HTTP_ACCEPT_LANGUAGE="ja",
@@ -104,7 +105,7 @@ def test_the_audit_log_reads_in_japanese_entries_written_before_included(
     client, host, seated, shoe, record
 ):
     record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "tie", 10)])
-    services.settlement_record(
+    money_services.settlement_record(
         guest=seated[1], event=shoe.event, amount=Decimal("-97.5"), method="cash", by=host
     )
     client.force_login(host)

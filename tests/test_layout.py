@@ -41,7 +41,7 @@ RULES_CORE = (
 LAYERS = {
     **dict.fromkeys(RULES_CORE, 0),
     **dict.fromkeys(
-        ("models", "chips", "money", "clearing", "names", "migrations", "env", "converters"), 0
+        ("models", "chips", "amounts", "clearing", "names", "migrations", "env", "converters"), 0
     ),
     **dict.fromkeys(
         (
@@ -107,8 +107,19 @@ def imports_of(path: Path, *, ours_only: bool = True) -> set[str]:
     return {name for name in names if not ours_only or name.split(".")[0] in PACKAGES}
 
 
+# The ledger is cut by what it is about; inside each concept, the layers as above.
+CONCEPTS = ("nights", "hands", "guests", "money", "workbook")
+
+
+def concept_of(name: str) -> str | None:
+    parts = name.split(".")
+    return parts[1] if parts[0] == "ledger" and len(parts) > 1 and parts[1] in CONCEPTS else None
+
+
 def layer(name: str) -> int | None:
     parts = name.split(".")
+    if concept_of(name):
+        parts = parts[1:]
     if len(parts) == 1:
         return None  # a package itself
     return LAYERS.get(parts[1])
@@ -137,27 +148,82 @@ def violations(name: str, imported: set[str]) -> list[str]:
 
 @pytest.mark.parametrize(("name", "path"), ALL, ids=[name for name, _ in ALL])
 def test_each_module_imports_only_downward(name, path):
-    assert layer(name) is not None or name in PACKAGES, f"{name}: give it a layer in LAYERS"
+    package = name in PACKAGES or name in {f"ledger.{concept}" for concept in CONCEPTS}
+    assert layer(name) is not None or package, f"{name}: give it a layer in LAYERS"
     assert violations(name, imports_of(path)) == []
 
 
 @pytest.mark.parametrize(
     ("name", "imported"),
     [
-        ("games.models", "ledger.money"),  # games never uses ledger
-        ("ledger.services", "tournaments.models"),  # tournaments use the ledger, not the reverse
-        ("ledger.selectors", "ledger.forms"),  # a read reaching up to a form
-        ("ledger.forms", "ledger.views.table"),
-        ("ledger.views.table", "ledger.views.hands"),  # views never import each other
-        ("shoebook.roles", "ledger.views.events"),  # nothing shared imports a view
+        ("games.models", "ledger.money.amounts"),  # games never uses ledger
+        ("ledger.hands.services", "tournaments.models"),  # tournaments use the ledger
+        ("ledger.hands.selectors", "ledger.hands.forms"),  # a read reaching up to a form
+        ("ledger.money.services", "ledger.guests.forms"),  # nor another concept's form
+        ("ledger.forms", "ledger.hands.views.table"),
+        ("ledger.hands.views.table", "ledger.hands.views.hands"),  # views never import each other
+        ("shoebook.roles", "ledger.nights.views"),  # nothing shared imports a view
     ],
 )
 def test_an_upward_import_is_caught(name, imported):
     assert violations(name, {imported})
 
 
-@pytest.mark.parametrize("name", [*(f"games.{core}" for core in RULES_CORE), "ledger.clearing"])
+@pytest.mark.parametrize(
+    "name", [*(f"games.{core}" for core in RULES_CORE), "ledger.money.clearing"]
+)
 def test_the_rules_core_imports_nothing_from_django(name):
     path = ROOT.joinpath(*name.split(".")).with_suffix(".py")
     outside = {module.split(".")[0] for module in imports_of(path, ours_only=False)}
     assert not outside & {"django", "ledger", "shoebook"}, outside
+
+
+def concept_graph(lowest: int = 1) -> dict[str, set[str]]:
+    """Which concept's models-facing modules (services, selectors and the like: layer ``lowest``
+    or under) import which other concept's."""
+    graph: dict[str, set[str]] = {concept: set() for concept in CONCEPTS}
+    for name, path in ALL:
+        mine, own = concept_of(name), layer(name)
+        if mine is None or own is None or own > lowest:
+            continue
+        for other in imports_of(path) & MODULE_NAMES:
+            theirs = concept_of(other)
+            if theirs and theirs != mine:
+                graph[mine].add(theirs)
+    return graph
+
+
+def cycle_in(graph: dict[str, set[str]]) -> list[str]:
+    """A cycle of the graph as a path that comes back to its start, or [] if there is none."""
+    state: dict[str, str] = {}
+
+    def visit(node: str, path: list[str]) -> list[str]:
+        state[node] = "open"
+        for after in sorted(graph[node]):
+            if state.get(after) == "open":
+                return [*path, node, after]
+            if after not in state and (found := visit(after, [*path, node])):
+                return found
+        state[node] = "done"
+        return []
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node, [])):
+            return found
+    return []
+
+
+def test_the_ledger_s_concepts_depend_on_each_other_one_way():
+    # Pages may show any concept's panels; underneath, money knows nothing of the table, and a
+    # guest nothing of a hand: what a write calls, a read never calls back.
+    assert cycle_in(concept_graph()) == []
+
+
+def test_a_cycle_between_concepts_is_caught():
+    assert cycle_in({"hands": {"money"}, "money": {"guests"}, "guests": {"hands"}}) == [
+        "guests",
+        "hands",
+        "money",
+        "guests",
+    ]
+    assert cycle_in({"hands": {"money"}, "money": set()}) == []

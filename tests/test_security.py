@@ -16,8 +16,9 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from games import services as game_services
-from ledger import services
+from ledger.guests import services as guest_services
 from ledger.models import Guest, Transfer
+from ledger.money import services as money_services
 from tests.conftest import bet
 from tournaments import services as tournament_services
 
@@ -143,22 +144,22 @@ ACCESS: dict[str, tuple[str, tuple[str, ...]]] = {
 def world(seated, shoe, record, host, dealer):
     hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 10)])
     guest = seated[1]
-    services.guest_link_issue(guest=guest)
+    guest_services.guest_link_issue(guest=guest)
     game_services.event_display_link_issue(event=shoe.event)
     guest.refresh_from_db()
     shoe.event.refresh_from_db()
     guest_user = User.objects.create_user("aki-login", password="pw-for-tests")
     Guest.objects.filter(pk=guest.pk).update(user=guest_user)
     outsider = User.objects.create_user("nobody", password="pw-for-tests")
-    settlement = services.settlement_record(
+    settlement = money_services.settlement_record(
         guest=guest, event=shoe.event, amount=Decimal("5"), method="cash", by=host
     )
-    alias = services.guest_alias_add(guest=guest, name="Aki-san", by=host)
+    alias = guest_services.guest_alias_add(guest=guest, name="Aki-san", by=host)
     # A transfer between guests (of a guest-banked night; its row alone will do here).
     transfer = Transfer.objects.create(
         event=shoe.event, payer=guest, payee=seated[2], amount=Decimal("5"), recorded_by=host
     )
-    invitation = services.guest_invitation_issue(guest=seated[2], by=host)
+    invitation = guest_services.guest_invitation_issue(guest=seated[2], by=host)
     tournament = tournament_services.tournament_create(
         name="Spring cup", date=shoe.event.date, by=host, entry_fee=Decimal(50)
     )

@@ -15,7 +15,7 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from PIL import Image
 
-from ledger import services
+from ledger.guests import services as guest_services
 from ledger.models import Guest
 from shoebook import webapp
 
@@ -64,7 +64,7 @@ def test_the_maskable_icon_keeps_its_chip_inside_the_safe_zone():
 @pytest.fixture
 def linked_guest(guests) -> tuple[Guest, str]:
     guest = guests[0]
-    return guest, services.guest_link_issue(guest=guest)
+    return guest, guest_services.guest_link_issue(guest=guest)
 
 
 def test_a_guests_app_opens_at_their_own_page_and_keeps_to_it(client, linked_guest):
@@ -88,7 +88,7 @@ def test_a_guests_manifest_needs_the_link_valid_now(client, linked_guest):
     guest, token = linked_guest
     wrong = reverse("ledger:guest_manifest", args=[guest.pk, token[:-2] + "xx"])
     assert client.get(wrong).status_code == 404
-    services.guest_link_issue(guest=guest)  # replaced: the old link's manifest is gone too
+    guest_services.guest_link_issue(guest=guest)  # replaced: the old link's manifest is gone too
     assert client.get(reverse("ledger:guest_manifest", args=[guest.pk, token])).status_code == 404
 
 

@@ -1,6 +1,7 @@
 """A tournament's workbook: Rounds, Tables, Hands and Prizes sheets.
 
-Written like the cash nights' workbook and by its own machinery (``ledger.exports.Sheet``): rows
+Written like the cash nights' workbook and by its own machinery
+(``ledger.workbook.exports.Sheet``): rows
 from generators into a write-only workbook, every figure a number cell with its number format,
 every text a text cell, and a text a spreadsheet would read as a formula (a player named
 ``=1+1``) kept as text. Stacks, stakes and results are tournament chips; prizes and what the
@@ -18,7 +19,9 @@ from django.utils.translation import pgettext
 from openpyxl import Workbook
 
 from games.models import Hand
-from ledger.exports import (
+from ledger.models import Bet
+from ledger.money.amounts import ZERO
+from ledger.workbook.exports import (
     CHIPS,
     DATETIME,
     TEXT,
@@ -29,8 +32,6 @@ from ledger.exports import (
     SheetSpec,
     local_time,
 )
-from ledger.models import Bet
-from ledger.money import ZERO
 from tournaments.models import Tournament, TournamentTable
 from tournaments.results import TournamentReport, configured_cut, tournament_report
 

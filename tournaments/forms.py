@@ -14,7 +14,8 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import Event
 from games.tournament import TournamentError, parse_points, parse_prize_table
-from ledger.forms import EVENT_BOUNDS, MSG_MAX_UNDER_MIN, ChipsAmountField, RuleSetFields
+from ledger.forms import ChipsAmountField
+from ledger.nights.forms import EVENT_BOUNDS, MSG_MAX_UNDER_MIN, RuleSetFields
 from tournaments.models import Round, Tournament
 
 MAX_SEED = 2**31 - 1  # what ``new_seed`` draws from: a seed anyone can read out and type back
@@ -49,7 +50,8 @@ class TournamentNightForm(RuleSetFields, forms.ModelForm[Event]):
         return data
 
     def night(self) -> dict[str, Any]:
-        """The night's fields, for ``tournament_create`` or ``ledger.services.event_edit``."""
+        """The night's fields, for ``tournament_create`` or
+        ``ledger.nights.services.event_edit``."""
         data = self.cleaned_data
         return {name: data[name] for name in self.Meta.fields} | {"rules": data["rule_set"]}
 

@@ -2,11 +2,13 @@
 ``simulate_tournament`` command and the property tests.
 
 Each table's hands are dealt from a real shuffled shoe (``games.shoe``) and recorded, cards and
-bets, by ``ledger.services.hand_record`` — the pipeline the table page uses, which checks every
+bets, by ``ledger.hands.services.hand_record`` — the pipeline the table page uses, which checks
+every
 stake against the player's stack. The players' choices come from one seeded
 ``random.Random``: the same tournament, seed and habits play the same hands. Every bet is legal
 (within the round's limits, a multiple of its bet unit, the player's stakes together never over
-their stack, read with ``ledger.services.table_stacks``); some players sit a hand out and some go
+their stack, read with ``ledger.hands.services.table_stacks``); some players sit a hand out and
+some go
 all in. A player who is short (or cannot cover the minimum at all) rebuys while a rebuy is open
 to them; the add-on is taken by some, on a hand of their own. Stacks tied across a cut are
 settled by a seeded draw, entered as the play-off's order, and the rounds are closed until the
@@ -29,9 +31,9 @@ from games.rules import Hand as DealtHand
 from games.shoe import MAX_CARDS_PER_HAND
 from games.shoe import Shoe as DealingShoe
 from games.tournament import MAX_SEATS, table_sizes
-from ledger import services as ledger_services
+from ledger.hands import services as hand_services
 from ledger.models import StackRow
-from ledger.money import ZERO
+from ledger.money.amounts import ZERO
 from shoebook.roles import Actor
 from tournaments import services
 from tournaments.models import Round, TableSeat, Tournament, TournamentTable
@@ -148,9 +150,9 @@ def table_play(
     dealer = Dealer(event.decks, rng)
     add_on_at = _add_on_hands(round_, seats, rng, habits)
     short = tournament.starting_stack * Decimal(str(habits.rebuy_under))
-    first = ledger_services.next_hand_number(shoe)
+    first = hand_services.next_hand_number(shoe)
     for number in range(first, round_.hands + 1):
-        stacks = ledger_services.table_stacks(event, before_hand=number)
+        stacks = hand_services.table_stacks(event, before_hand=number)
         bets: list[BetEntry] = []
         for place in seats:
             entrant = place.entrant
@@ -164,7 +166,7 @@ def table_play(
             for bet_type, stake in _stakes(rng, stack, limits, rules, habits, last_hands):
                 bets.append(BetEntry(place.seat, bet_type, stake))
         dealt = dealer.deal()
-        ledger_services.hand_record(
+        hand_services.hand_record(
             shoe=shoe,
             number=number,
             entry=HandEntry(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
-from ledger.tables import NAME, NUMBERS, ChipsColumn
+from ledger.money.tables import NAME, NUMBERS, ChipsColumn
 
 NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
 

@@ -11,8 +11,8 @@ from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
 from games.models import Event
-from ledger.exports import xlsx_response
-from ledger.filters import EventDateRange
+from ledger.money.filters import EventDateRange
+from ledger.workbook.exports import xlsx_response
 from shoebook.roles import AuthenticatedHttpRequest, host_required, table_staff_required
 from tournaments.exports import tournament_workbook_bytes
 from tournaments.models import Tournament

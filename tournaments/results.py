@@ -3,7 +3,7 @@ seat by seat, the pool and the house's cut; and the season's standings with tour
 
 Reads only, each in a fixed number of queries whatever the number of rounds, tables, players,
 hands or tournaments: sums are done by the database, the rest in Python over their rows. A stack
-is what it is everywhere (``ledger.services.table_stacks``): the player's stack rows at the
+is what it is everywhere (``ledger.hands.services.table_stacks``): the player's stack rows at the
 table plus their bets' net results there.
 """
 
@@ -20,8 +20,8 @@ from django.utils.translation import gettext as _
 from games.models import Event
 from games.tournament import parse_points, points_for, prize_pool
 from ledger.models import Bet, Charge, StackRow
-from ledger.money import ZERO, format_chips, money_sum
-from ledger.results import standings
+from ledger.money.amounts import ZERO, format_chips, money_sum
+from ledger.money.results import standings
 from tournaments.models import Entrant, Round, TableSeat, Tournament
 
 

@@ -23,9 +23,9 @@ from games.tournament import (
     places,
     prizes,
 )
+from ledger.hands.services import table_stacks, tables_stacks
 from ledger.models import Charge
-from ledger.money import ZERO, money_sum
-from ledger.services import table_stacks, tables_stacks
+from ledger.money.amounts import ZERO, money_sum
 from tournaments.models import Entrant, Round, TableSeat, Tournament, TournamentTable
 
 
@@ -367,7 +367,7 @@ class TableNow:
 
 def table_now(event: Event) -> TableNow | None:
     """The tournament table played on ``event`` as it stands (``None`` for any other event):
-    each seat's stack from ``ledger.services.table_stacks``. Five queries."""
+    each seat's stack from ``ledger.hands.services.table_stacks``. Five queries."""
     table = TournamentTable.objects.select_related("round__tournament").filter(event=event).first()
     if table is None:
         return None

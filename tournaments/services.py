@@ -1,6 +1,6 @@
 """Every write to a tournament: set it up, register players, draw and start rounds, rebuys and
 add-ons, advance, pay the prizes. Hands at a tournament table are recorded by
-``ledger.services.hand_record`` like any other (which checks each stake against the stack)."""
+``ledger.hands.services.hand_record`` like any other (which checks each stake against the stack)."""
 
 from __future__ import annotations
 
@@ -20,9 +20,12 @@ from games.messages import RuleError
 from games.models import Event, Shoe
 from games.payouts import RuleSet
 from games.tournament import draw_seats, parse_points, parse_prize_table, prizes
-from ledger import services as ledger_services
+from ledger.guests import services as guest_services
+from ledger.hands import services as hand_services
 from ledger.models import Charge, EventGuest, Guest, StackRow
-from ledger.money import ZERO, format_chips
+from ledger.money import services as money_services
+from ledger.money.amounts import ZERO, format_chips
+from ledger.nights import services as night_services
 from shoebook.roles import Actor, is_table_staff
 from tournaments.models import Entrant, Round, TableSeat, Tournament, TournamentTable
 from tournaments.results import event_pools
@@ -171,7 +174,7 @@ def entrant_add(*, tournament: Tournament, name: str, by: Actor) -> Entrant:
     )
     if tournament.rounds.filter(started_at__isnull=False).exists():
         raise _error(MSG_REGISTRATION_CLOSED)
-    guest = ledger_services.event_guest_add(event=tournament.event, name=name, by=by)
+    guest = guest_services.event_guest_add(event=tournament.event, name=name, by=by)
     if tournament.entrants.filter(guest=guest).exists():
         raise _error(MSG_ALREADY_REGISTERED, guest=guest)
     number = (tournament.entrants.aggregate(n=Max("number"))["n"] or 0) + 1
@@ -187,7 +190,7 @@ def _charge(
     charge = Charge.objects.create(
         event=tournament.event, guest=guest, kind=kind, amount=amount, note=note, recorded_by=by
     )
-    ledger_services.results_refresh(event_id=tournament.event_id, guest_ids={guest.pk})
+    money_services.results_refresh(event_id=tournament.event_id, guest_ids={guest.pk})
     return charge
 
 
@@ -299,7 +302,7 @@ def round_start(*, round_: Round, by: Actor) -> Round:
         for place in places:
             guest = place.entrant.guest
             EventGuest.objects.get_or_create(event=table.event, guest=guest)
-            ledger_services.seat_guest(shoe=shoe, seat=place.seat, guest=guest, by=by)
+            hand_services.seat_guest(shoe=shoe, seat=place.seat, guest=guest, by=by)
     round_.started_at = timezone.now()
     round_.save(update_fields=["started_at"])
     return round_
@@ -373,7 +376,7 @@ def rebuy(*, entrant: Entrant, by: Actor, round_: Round | None = None) -> StackR
         raise _error(MSG_NO_REBUYS)
     if _bought(tournament, entrant, StackRow.Kind.REBUY) >= tournament.max_rebuys:
         raise _error(MSG_REBUYS_USED, guest=entrant.guest, count=tournament.max_rebuys)
-    stack = ledger_services.table_stacks(place.table.event, before_hand=played + 1).get(
+    stack = hand_services.table_stacks(place.table.event, before_hand=played + 1).get(
         entrant.guest_id, ZERO
     )
     if stack >= tournament.starting_stack:
@@ -453,8 +456,8 @@ def round_close(*, round_: Round, by: Actor, playoff_order: dict[int, int] | Non
         raise _error(MSG_PLAYOFF_NEEDED, names=names)
     for table in tables:
         for shoe in table.event.shoes.filter(closed_at__isnull=True):
-            ledger_services.shoe_close(shoe=shoe, by=by)
-        ledger_services.event_close(event=table.event, by=by)
+            night_services.shoe_close(shoe=shoe, by=by)
+        night_services.event_close(event=table.event, by=by)
     going_on = set(board.qualified)
     out = [line.entrant_id for line in board.lines if line.entrant_id not in going_on]
     Entrant.objects.filter(pk__in=out).update(out_after_round=round_.number)
@@ -515,9 +518,9 @@ def _seat_for_secret(table_event: Event, seat: int, hand_number: int) -> TableSe
     shoe = table_event.shoes.filter(closed_at__isnull=True).first()
     if not round_.is_started or round_.is_closed or shoe is None:
         raise _error(MSG_TABLE_NOT_PLAYING, number=table.number)
-    upcoming = ledger_services.next_hand_number(shoe)
+    upcoming = hand_services.next_hand_number(shoe)
     if upcoming > round_.hands:
-        raise _error(ledger_services.MSG_ROUND_OVER, hands=round_.hands)
+        raise _error(hand_services.MSG_ROUND_OVER, hands=round_.hands)
     if hand_number != upcoming:
         raise _error(MSG_SECRET_NEXT_HAND_ONLY, next=upcoming, number=hand_number)
     place = (

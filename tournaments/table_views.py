@@ -13,8 +13,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.entry import read_seat
 from games.models import Event
+from ledger.guests.selectors import guest_by_link_or_404, guest_of_user_or_404
 from ledger.models import Guest
-from ledger.selectors import guest_by_link_or_404, guest_of_user_or_404
 from shoebook.converters import id_or_none
 from shoebook.roles import AuthenticatedHttpRequest, table_staff_required
 from tournaments import services

@@ -20,9 +20,9 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import services as game_services
-from ledger import services as ledger_services
-from ledger.money import ZERO, format_chips
-from ledger.names import name_key
+from ledger.guests.names import name_key
+from ledger.money.amounts import ZERO, format_chips
+from ledger.nights import services as night_services
 from shoebook.roles import AuthenticatedHttpRequest, host_required, table_staff_required
 from tournaments import services
 from tournaments.forms import (
@@ -127,7 +127,7 @@ def tournament_edit(request: AuthenticatedHttpRequest, tournament_id: int) -> Ht
     if request.method == "POST" and all([night.is_valid(), form.is_valid()]):
         try:
             with transaction.atomic():
-                ledger_services.event_edit(event=tournament.event, by=request.user, **night.night())
+                night_services.event_edit(event=tournament.event, by=request.user, **night.night())
                 services.tournament_update(
                     tournament=tournament, by=request.user, **form.settings()
                 )

@@ -11,7 +11,7 @@ from django.utils.html import format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
-from ledger.selectors import HandIndex
+from ledger.hands.selectors import HandIndex
 
 register = template.Library()
 

@@ -8,7 +8,7 @@ from django import template
 from django.utils.translation import gettext
 
 from games.payouts import bet_label as stored_bet_label
-from ledger.money import format_chips, format_percent, format_yen
+from ledger.money.amounts import format_chips, format_percent, format_yen
 
 register = template.Library()
 

@@ -171,7 +171,7 @@
   const seatingToken = (seats) => Object.keys(seats).map(Number).sort((a, b) => a - b)
     .filter((seat) => seats[seat]).map((seat) => `${seat}:${seats[seat]}`).join(" ");
 
-  // A seat change as ledger.services.seat_guest makes it: a guest seated elsewhere moves, whoever
+  // A seat change as ledger.hands.services.seat_guest makes it: a guest seated elsewhere moves, whoever
   // held the seat leaves the table; no guest empties the seat.
   function seatApplied(seats, seat, guest) {
     const next = {};
@@ -181,7 +181,7 @@
     return next;
   }
 
-  // The seat offered next, as ledger.views.table.free_seat: the first empty one after ``after``.
+  // The seat offered next, as ledger.hands.views.table.free_seat: the first empty one after ``after``.
   function freeSeat(seats, count, after) {
     const start = after || 0;
     for (let step = 1; step <= count; step++) {

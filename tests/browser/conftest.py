@@ -24,7 +24,8 @@ from django.test.testcases import QuietWSGIRequestHandler
 from games import services as game_services
 from games.models import Shoe
 from games.payouts import RuleSet
-from ledger import services
+from ledger.guests import services as guest_services
+from ledger.hands import services as hand_services
 from tests.browser.network import Proxy
 from tests.production import Server
 from tests.production import production_server as start_production_server
@@ -97,7 +98,7 @@ def open_night(host) -> Shoe:
         name="Browser night", date=date(2026, 11, 22), rules=RuleSet(), by=host
     )
     for name in NAMES:
-        services.event_guest_add(event=event, name=name, by=host)
+        guest_services.event_guest_add(event=event, name=name, by=host)
     return game_services.shoe_start(event=event, by=host)
 
 
@@ -105,7 +106,7 @@ def seat_seven(shoe, host) -> None:
     """Seat n takes the n-th name."""
     for seat, name in enumerate(NAMES[:7], start=1):
         guest = shoe.event.guests.get(name=name)
-        services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
+        hand_services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
 
 
 @pytest.fixture

@@ -13,7 +13,8 @@ from games import services as game_services
 from games.banked import CoupTerms
 from games.entry import BetEntry, HandEntry
 from games.payouts import RuleSet
-from ledger import services
+from ledger.guests import services as guest_services
+from ledger.hands import services as hand_services
 from ledger.models import Bet, Coup
 from tests.browser.conftest import NAMES, log_in, new_page, open_table
 from tests.browser.test_look import problems
@@ -32,8 +33,8 @@ def chemin_table(host, live_server):
     )  # fmt: skip
     shoe = game_services.shoe_start(event=event, by=host)
     for seat, name in enumerate(NAMES[:5], start=1):
-        guest = services.event_guest_add(event=event, name=name, by=host)
-        services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
+        guest = guest_services.event_guest_add(event=event, name=name, by=host)
+        hand_services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
     return live_server.url, shoe
 
 
@@ -92,7 +93,7 @@ def test_the_coup_table_and_a_coup_s_page_pass_axe_with_44_pixel_targets(
     browser, host, chemin_table, scheme
 ):
     base_url, shoe = chemin_table
-    services.hand_record(
+    hand_services.hand_record(
         shoe=shoe, number=1, by=host,
         entry=HandEntry(result="banker", bets=(BetEntry(2, "banco_solo", "100"),),
                         coup=CoupTerms(banker_seat=1, bank="100")),
@@ -141,7 +142,7 @@ def test_the_table_fits_a_360_px_phone_with_coups_played(phone, host, chemin_tab
             bets=(BetEntry(seat, "banco_solo", bank),),
             coup=CoupTerms(banker_seat=1, bank=bank),
         )
-        services.hand_record(shoe=shoe, number=number, entry=entry, by=host)
+        hand_services.hand_record(shoe=shoe, number=number, entry=entry, by=host)
         bank = Coup.objects.get(hand__number=number).bank_after
     open_table(phone, base_url, shoe, host)
     assert phone.locator("section.recent tbody tr").count() == 4

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from ledger import services
+from ledger.guests import services as guest_services
+from ledger.hands import services as hand_services
 from ledger.models import Guest
-from ledger.results import guest_balances
+from ledger.money.results import guest_balances
 from ledger.templatetags.money import signed
 from tests.browser.conftest import log_in, new_page
 from tests.conftest import bet
@@ -26,15 +27,15 @@ def two_entries(night, host, record):
     """Aki played hands 1–2 in seat 1; "Aki T" (the same woman, entered again) hands 3–4."""
     base_url, shoe = night
     aki = Guest.objects.get(name="Aki")
-    again = services.event_guest_add(event=shoe.event, name="Aki T", by=host)
-    services.seat_guest(shoe=shoe, seat=1, guest=aki, by=host)
+    again = guest_services.event_guest_add(event=shoe.event, name="Aki T", by=host)
+    hand_services.seat_guest(shoe=shoe, seat=1, guest=aki, by=host)
     record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
     record(shoe, "8 K", "9 K", [bet(1, "banker", 40)])
-    services.seat_clear(shoe=shoe, seat=1, by=host)
-    services.seat_guest(shoe=shoe, seat=2, guest=again, by=host)
+    hand_services.seat_clear(shoe=shoe, seat=1, by=host)
+    hand_services.seat_guest(shoe=shoe, seat=2, guest=again, by=host)
     record(shoe, "9 7", "J J 10", [bet(2, "banker", 30)])
     record(shoe, "8 K", "9 K", [bet(2, "banker", 60)])
-    services.seat_clear(shoe=shoe, seat=2, by=host)
+    hand_services.seat_clear(shoe=shoe, seat=2, by=host)
     return base_url, aki, again
 
 

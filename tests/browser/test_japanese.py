@@ -18,7 +18,10 @@ from django.utils import translation
 
 from games import services as game_services
 from games.payouts import RuleSet
-from ledger import services
+from ledger.guests import services as guest_services
+from ledger.hands import services as hand_services
+from ledger.money import services as money_services
+from ledger.nights import services as night_services
 from shoebook.roles import DEALERS, HOSTS
 from tests.browser.conftest import choose_language, new_page
 from tests.conftest import bet, make_user
@@ -61,21 +64,21 @@ def japanese_night(live_server, record):
     event = game_services.event_create(name="忘年会", date=date(2026, 11, 20), rules=RuleSet(),
                                        by=host)  # fmt: skip
     for night in (earlier, event):
-        guests = [services.event_guest_add(event=night, name=name, by=host) for name in NAMES]
+        guests = [guest_services.event_guest_add(event=night, name=name, by=host) for name in NAMES]
         shoe = game_services.shoe_start(event=night, by=host)
         for seat, guest in enumerate(guests[:7], start=1):
-            services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
+            hand_services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
         record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "banker", 50)], by=host)
         record(shoe, bets=[bet(3, "tie", 10), bet(4, "banker", 40)], result="banker", by=host)
     game_services.shoe_close(shoe=earlier.shoes.get(), by=host)
-    services.event_close(event=earlier, by=host)
+    night_services.event_close(event=earlier, by=host)
     tanaka = guests[0]
     tanaka.user = guest_user
     tanaka.save(update_fields=["user"])
-    services.settlement_record(
+    money_services.settlement_record(
         guest=tanaka, event=event, amount=Decimal(-100), method="cash", by=host
     )
-    token = services.guest_link_issue(guest=guests[1])
+    token = guest_services.guest_link_issue(guest=guests[1])
     display = game_services.event_display_link_issue(event=event)
     with translation.override("ja"):  # a Japanese host: the tables are named in Japanese
         final_table = _japanese_tournament(host, record)

@@ -18,8 +18,9 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Hand
-from ledger import services
+from ledger.guests import services as guest_services
 from ledger.models import Bet
+from ledger.nights import services as night_services
 from tests.browser.conftest import (
     UNTIL_THE_PAGE_IS_KEPT,
     log_in,
@@ -143,7 +144,7 @@ def test_the_device_remembers_its_ten_latest_open_tables_newest_first(
     assert [table["url"] for table in remembered] == [this_table] + [t["url"] for t in earlier[:9]]
     assert remembered[0]["title"] == "Browser night · shoe 1"
 
-    services.shoe_close(shoe=open_shoe, by=host)  # closed: no longer a table to open offline
+    night_services.shoe_close(shoe=open_shoe, by=host)  # closed: no longer a table to open offline
     phone.reload()
     assert [table["url"] for table in phone.evaluate(REMEMBERED)] == [t["url"] for t in earlier[:9]]
 
@@ -153,7 +154,7 @@ def test_the_worker_and_each_roles_manifest_come_from_the_production_server(
 ):
     base_url = production_server.url
     guest = open_shoe.event.guests.get(name="Aki")
-    token = services.guest_link_issue(guest=guest)
+    token = guest_services.guest_link_issue(guest=guest)
     phone.goto(f"{base_url}/g/{guest.pk}/{token}/")
     served = phone.evaluate(
         """async () => {

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from ledger import services
+from ledger.guests import services as guest_services
+from ledger.guests.sharing import MSG_SHARE_OWED
 from ledger.models import Guest
-from ledger.sharing import MSG_SHARE_OWED
 from tests.browser.conftest import log_in, new_page
 from tests.conftest import bet
 
@@ -35,7 +35,7 @@ def shared_guest(full_table, host, record):
     base_url, shoe = full_table
     record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
     guest = Guest.objects.get(name="田中")
-    token = services.guest_link_issue(guest=guest)
+    token = guest_services.guest_link_issue(guest=guest)
     line = str(MSG_SHARE_OWED).format(name="田中", chips="+100", yen="¥10,000")
     link = f"{base_url}/g/{guest.pk}/{token}/"
     return base_url, f"{base_url}/guests/{guest.pk}/", line, link

@@ -9,9 +9,10 @@ from playwright.sync_api import expect
 from games import services as game_services
 from games.entry import MSG_NO_RESULT, read_taps
 from games.models import Hand
-from ledger import services
+from ledger.guests import services as guest_services
+from ledger.hands import services as hand_services
+from ledger.hands.views.table import MSG_PICK_A_BOX, MSG_SWAPPED_OUT
 from ledger.models import Bet, Seating
-from ledger.views.table import MSG_PICK_A_BOX, MSG_SWAPPED_OUT
 from tests.browser.conftest import (
     NAMES,
     choose_language,
@@ -232,11 +233,11 @@ def test_save_is_in_sight_on_a_tablet(tablet, host, full_table):
 
 def test_every_host_page_fits_a_360_pixel_phone(phone, host, night, record):
     base_url, shoe = night
-    services.seat_guest(shoe=shoe, seat=1, guest=shoe.event.guests.get(name="Aki"), by=host)
+    hand_services.seat_guest(shoe=shoe, seat=1, guest=shoe.event.guests.get(name="Aki"), by=host)
     hand = record(shoe, "9 7", "J J 10")
     log_in(phone, base_url, host.username)
     aki = shoe.event.guests.get(name="Aki")
-    token = services.guest_link_issue(guest=aki)
+    token = guest_services.guest_link_issue(guest=aki)
     display = game_services.event_display_link_issue(event=shoe.event)
     for path in (
         "/events/",
@@ -278,7 +279,7 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 def test_the_table_display_screenshot_shows_each_new_hand(browser, host, night, record):
     base_url, shoe = night
-    services.seat_guest(shoe=shoe, seat=1, guest=shoe.event.guests.get(name="Aki"), by=host)
+    hand_services.seat_guest(shoe=shoe, seat=1, guest=shoe.event.guests.get(name="Aki"), by=host)
     for player, banker in (("9 7", "J J 10"), ("8 K", "9 K"), ("8 K", "9 K")):
         record(shoe, player, banker, [bet(1, "banker", 10)])
     token = game_services.event_display_link_issue(event=shoe.event)
@@ -338,10 +339,12 @@ def test_a_save_updates_the_page_in_place_and_the_board_follows(phone, host, ful
 def test_a_guest_seated_on_another_device_gets_stake_boxes_after_a_save(phone, host, night):
     base_url, shoe = night
     for seat, name in enumerate(NAMES[:6], start=1):
-        services.seat_guest(shoe=shoe, seat=seat, guest=shoe.event.guests.get(name=name), by=host)
+        hand_services.seat_guest(
+            shoe=shoe, seat=seat, guest=shoe.event.guests.get(name=name), by=host
+        )
     open_table(phone, base_url, shoe, host)
     # Another device seats the seventh guest in the empty seat 7.
-    services.seat_guest(shoe=shoe, seat=7, guest=shoe.event.guests.get(name=NAMES[6]), by=host)
+    hand_services.seat_guest(shoe=shoe, seat=7, guest=shoe.event.guests.get(name=NAMES[6]), by=host)
     phone.tap("input[name=stake_1_player]")
     phone.tap("button.chip[data-chip='10']")
     phone.locator(".outcome-player").tap()

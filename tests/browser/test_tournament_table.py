@@ -12,7 +12,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from games import services as game_services
-from ledger import services as ledger_services
+from ledger.guests import services as guest_services
 from ledger.models import Bet
 from tests.browser.conftest import new_page, open_table
 from tests.browser.test_look import WCAG_AA, problems
@@ -167,7 +167,7 @@ def test_the_table_the_display_and_a_players_page_pass_axe(browser, host, live_s
     found = Axe().run(page, context=".leaderboard", options=WCAG_AA).response["violations"]
     assert [(problem["id"], len(problem["nodes"])) for problem in found] == []
     guest = table.seats.get(seat=1).entrant.guest
-    link = ledger_services.guest_link_issue(guest=guest)
+    link = guest_services.guest_link_issue(guest=guest)
     page.goto(f"{live_server.url}/g/{guest.pk}/{link}/")
     expect(page.locator(".tournament-now")).to_be_visible()
     assert problems(page) == []

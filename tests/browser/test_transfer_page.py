@@ -14,7 +14,8 @@ from games import services as game_services
 from games.banked import CoupTerms
 from games.entry import BetEntry, HandEntry
 from games.payouts import RuleSet
-from ledger import services
+from ledger.guests import services as guest_services
+from ledger.hands import services as hand_services
 from ledger.models import Transfer
 from tests.browser.conftest import NAMES, log_in
 
@@ -28,9 +29,9 @@ def test_a_recorded_transfer_shows_on_the_event_page(phone, host, live_server):
     )  # fmt: skip
     shoe = game_services.shoe_start(event=event, by=host)
     for seat, name in enumerate(NAMES[:3], start=1):
-        guest = services.event_guest_add(event=event, name=name, by=host)
-        services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
-    services.hand_record(
+        guest = guest_services.event_guest_add(event=event, name=name, by=host)
+        hand_services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
+    hand_services.hand_record(
         shoe=shoe, number=1, by=host,
         entry=HandEntry(result="banker", bets=(BetEntry(2, "banco_solo", "100"),),
                         coup=CoupTerms(banker_seat=1, bank="100")),

@@ -6,15 +6,7 @@ from hypothesis import strategies as st
 
 from games import rules
 from games.cards import RANKS, Card, parse_cards
-from games.rules import (
-    CardsDue,
-    Hand,
-    HandError,
-    Outcome,
-    Winner,
-    cards_due,
-    validate_hand,
-)
+from games.rules import CardsDue, Hand, HandError, Outcome, Winner, cards_due, validate_hand
 
 # The tableau as published (README, "The game"), written out:
 # Banker's total -> Player third cards it draws on.

@@ -8,7 +8,7 @@ from django.urls import reverse
 from games import services as game_services
 from games.scoreboard import scoreboard
 from games.views import DISPLAY_WIDTHS
-from ledger import services
+from ledger.guests import services as guest_services
 from tests.conftest import bet
 from tests.pages import text
 
@@ -35,7 +35,7 @@ def test_the_table_page_shows_the_roads_with_links_to_each_hand(client, host, pl
 
 
 def test_a_playing_guest_sees_the_roads_without_links(client, played, seated):
-    token = services.guest_link_issue(guest=seated[1])
+    token = guest_services.guest_link_issue(guest=seated[1])
     page = client.get(reverse("ledger:guest_page", args=[seated[1].pk, token])).content.decode()
     assert "Big road" in page
     assert "/hands/" not in page

@@ -10,7 +10,7 @@ from games.banked import CoupTerms
 from games.entry import BetEntry, HandEntry
 from games.kinds import Game
 from games.models import Event, Hand, Shoe
-from ledger import services
+from ledger.hands import services as hand_services
 from ledger.models import Coup
 
 D = Decimal
@@ -43,8 +43,8 @@ def coup_entry(
 
 
 def record_coup(shoe: Shoe, by: object, entry: HandEntry) -> Hand:
-    return services.hand_record(
-        shoe=shoe, number=services.next_hand_number(shoe), entry=entry, by=by,
+    return hand_services.hand_record(
+        shoe=shoe, number=hand_services.next_hand_number(shoe), entry=entry, by=by,
         idempotency_key=uuid.uuid4(),
     )  # fmt: skip
 

@@ -11,7 +11,8 @@ from games import services as game_services
 from games.banked import CoupTerms
 from games.entry import BetEntry, HandEntry
 from games.models import Event, Hand, Shoe
-from ledger import services
+from ledger.guests import services as guest_services
+from ledger.hands import services as hand_services
 from ledger.models import Guest
 
 SEVEN = ("A", "B", "C", "D", "E", "F", "G")
@@ -26,7 +27,7 @@ def guest_banked(event: Event, *, game: str = "chemin_de_fer", **fields: object)
 
 def seat_all(shoe: Shoe, guests: Sequence[Guest], by: object) -> dict[int, Guest]:
     for seat, guest in enumerate(guests, start=1):
-        services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=by)
+        hand_services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=by)
     return dict(enumerate(guests, start=1))
 
 
@@ -46,9 +47,9 @@ def coup(
         bets=tuple(BetEntry(seat, kind, Decimal(str(stake))) for seat, kind, stake in covers),
         coup=CoupTerms(banker_seat=banker, bank=Decimal(str(bank)), **terms),
     )
-    return services.hand_record(
+    return hand_services.hand_record(
         shoe=shoe,
-        number=services.next_hand_number(shoe),
+        number=hand_services.next_hand_number(shoe),
         entry=entry,
         by=by,
         idempotency_key=uuid.uuid4(),
@@ -74,7 +75,7 @@ def seven_guest_night(
     """A Chemin de fer night with guests A–G in seats 1–7, no cut unless ``fields`` say."""
     event = make_event(name=f"Chemin {uuid.uuid4().hex[:6]}", table_min=Decimal(1))
     event = guest_banked(event, **({"taxe_rate": Decimal(0)} | fields))
-    guests = [services.event_guest_add(event=event, name=name, by=host) for name in SEVEN]
+    guests = [guest_services.event_guest_add(event=event, name=name, by=host) for name in SEVEN]
     shoe = game_services.shoe_start(event=event, by=host)
     seat_all(shoe, guests, host)
     return event, shoe, dict(zip(SEVEN, guests, strict=True))

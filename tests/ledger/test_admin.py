@@ -10,7 +10,8 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 
 from games.models import Event
-from ledger import services
+from ledger.guests import services as guest_services
+from ledger.hands import services as hand_services
 from ledger.models import (
     AuditEntry,
     Bet,
@@ -22,6 +23,7 @@ from ledger.models import (
     Seating,
     Settlement,
 )
+from ledger.money import services as money_services
 from tests.conftest import bet
 from tests.games.test_admin import admin_url, assert_view_only, stored
 from tests.ledger.test_coups import coup_entry
@@ -34,8 +36,8 @@ def played(seated, shoe, record, host):
     """A night with a row in every ledger table: bets, a hand undone, a settlement."""
     record(shoe, "9 7", "J J 10", [bet(1, "player", 10)])
     record(shoe, "8 K", "9 K", [bet(2, "banker", 40)])
-    services.hand_undo(shoe=shoe, by=host)
-    services.settlement_record(
+    hand_services.hand_undo(shoe=shoe, by=host)
+    money_services.settlement_record(
         guest=seated[1], event=shoe.event, amount=Decimal("-10"), method="cash", by=host
     )
     return seated
@@ -76,7 +78,7 @@ def test_a_guests_login_is_linked_and_unlinked_in_the_admin(admin_client, aki, l
 
 
 def test_nothing_but_the_login_changes_on_a_guest(admin_client, aki, login):
-    services.guest_link_issue(guest=aki)
+    guest_services.guest_link_issue(guest=aki)
     before = stored(aki)
     page = admin_client.get(admin_url(aki, "change")).content.decode()
     assert 'name="name"' not in page and 'name="access_token"' not in page
@@ -150,6 +152,8 @@ def test_every_model_has_an_admin_page(admin_client, seated, shoe, record, model
 def test_a_coup_is_shown_and_never_changed_in_the_admin(admin_client, seated, shoe, host):
     Event.objects.filter(pk=shoe.event_id).update(game="chemin_de_fer", table_min=100)
     shoe.refresh_from_db()
-    services.hand_record(shoe=shoe, number=1, entry=coup_entry((2, "ordinary", "100")), by=host)
+    hand_services.hand_record(
+        shoe=shoe, number=1, entry=coup_entry((2, "ordinary", "100")), by=host
+    )
     assert admin_client.get(reverse("admin:ledger_coup_changelist")).status_code == 200
     assert_view_only(admin_client, Coup.objects.get())

@@ -10,9 +10,12 @@ from django.urls import reverse
 
 from games.kinds import Game
 from games.rules import Winner
-from ledger import services
-from ledger.imports import template_csv
+from ledger.guests import services as guest_services
+from ledger.hands import services as hand_services
 from ledger.models import AuditEntry
+from ledger.money import services as money_services
+from ledger.nights import services as night_services
+from ledger.workbook.imports import template_csv
 from tests.conftest import bet, entry
 from tests.ledger.banked import coup_entry, make_banked, record_coup, rotating_coups
 
@@ -21,12 +24,12 @@ pytestmark = pytest.mark.django_db
 
 def test_every_change_to_money_records_is_in_the_audit_log(seated, shoe, record, host, dealer):
     hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100)], by=dealer)
-    services.hand_correct(
+    hand_services.hand_correct(
         hand=hand, entry=entry("9 7", "J J 10", [bet(1, "player", 50)]), reason="misread", by=host
     )
     record(shoe, "8 K", "9 K", [bet(2, "banker", 40)])
-    services.hand_undo(shoe=shoe, by=host)
-    services.settlement_record(guest=seated[1], event=shoe.event, amount=Decimal("-50"),
+    hand_services.hand_undo(shoe=shoe, by=host)
+    money_services.settlement_record(guest=seated[1], event=shoe.event, amount=Decimal("-50"),
                                method="cash", by=host)  # fmt: skip
     entries = list(AuditEntry.objects.order_by("at", "id"))
     assert [(e.action, e.by) for e in entries] == [
@@ -48,7 +51,7 @@ def test_the_host_reads_the_audit_log_and_nobody_changes_it(
     client, admin_client, host, dealer, seated, shoe, record
 ):
     record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
-    services.hand_record(shoe=shoe, entry=entry(result=Winner.TIE), number=2, by=host)
+    hand_services.hand_record(shoe=shoe, entry=entry(result=Winner.TIE), number=2, by=host)
     client.force_login(host)
     page = client.get(reverse("ledger:audit_log")).content.decode()
     assert "Hand logged" in page and "Seat 1 · Aki · Player 100 → 100" in page
@@ -72,32 +75,34 @@ def test_the_audit_log_shows_every_kind_of_entry(client, host, seated, shoe, rec
     """A hand, an undo, a correction, a settlement, an event edit, an import, and a shoe and an
     event closed and reopened, on one page."""
     hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
-    services.hand_correct(hand=hand, entry=entry(result=Winner.TIE), reason="misread", by=host)
+    hand_services.hand_correct(hand=hand, entry=entry(result=Winner.TIE), reason="misread", by=host)
     record(shoe, "8 K", "9 K")
-    services.hand_undo(shoe=shoe, by=host)
-    settlement = services.settlement_record(
+    hand_services.hand_undo(shoe=shoe, by=host)
+    settlement = money_services.settlement_record(
         guest=seated[1], event=shoe.event, amount=Decimal("-50"), method="cash", by=host
     )
-    services.settlement_void(settlement=settlement, reason="typed twice", by=host)
-    services.event_edit(event=shoe.event, by=host, venue="Bar K")
-    services.shoe_close(shoe=shoe, by=host)
-    services.event_close(event=shoe.event, by=host)
-    services.event_reopen(event=shoe.event, by=host)
-    services.shoe_reopen(shoe=shoe, by=host)
+    money_services.settlement_void(settlement=settlement, reason="typed twice", by=host)
+    night_services.event_edit(event=shoe.event, by=host, venue="Bar K")
+    night_services.shoe_close(shoe=shoe, by=host)
+    night_services.event_close(event=shoe.event, by=host)
+    night_services.event_reopen(event=shoe.event, by=host)
+    night_services.shoe_reopen(shoe=shoe, by=host)
     sheet = tmp_path / "night.csv"
     sheet.write_text(template_csv())
     call_command("import_scoresheet", str(sheet), "--event-name", "Paper night", "--date",
                  "2026-11-21", "--by", host.username, stdout=StringIO())  # fmt: skip
-    waiting = services.event_guest_add(event=shoe.event, name="Hana", by=host)
-    services.guest_rename(guest=waiting, name="Hanako", by=host)
-    alias = services.guest_alias_add(guest=waiting, name="Hana-chan", by=host)
-    services.guest_alias_remove(alias=alias, by=host)
-    services.guest_invitation_issue(guest=waiting, by=host)
-    services.guest_invitation_revoke(guest=waiting, by=host)
-    token = services.guest_invitation_issue(guest=waiting, by=host)
-    services.guest_invitation_accept(token=token, username="hanako", password="Long-pw-2026!")
-    services.guest_merge(guest=waiting, other=services.guest_create(name="Hanako Y"), by=host)
-    services.guest_credit_limit_set(guest=waiting, credit_limit=Decimal(500), by=host)
+    waiting = guest_services.event_guest_add(event=shoe.event, name="Hana", by=host)
+    guest_services.guest_rename(guest=waiting, name="Hanako", by=host)
+    alias = guest_services.guest_alias_add(guest=waiting, name="Hana-chan", by=host)
+    guest_services.guest_alias_remove(alias=alias, by=host)
+    guest_services.guest_invitation_issue(guest=waiting, by=host)
+    guest_services.guest_invitation_revoke(guest=waiting, by=host)
+    token = guest_services.guest_invitation_issue(guest=waiting, by=host)
+    guest_services.guest_invitation_accept(token=token, username="hanako", password="Long-pw-2026!")
+    guest_services.guest_merge(
+        guest=waiting, other=guest_services.guest_create(name="Hanako Y"), by=host
+    )
+    guest_services.guest_credit_limit_set(guest=waiting, credit_limit=Decimal(500), by=host)
     client.force_login(host)
     page = client.get(reverse("ledger:audit_log")).content.decode()
     for action in AuditEntry.Action:
@@ -110,10 +115,10 @@ def test_every_close_and_reopen_is_in_the_audit_log_with_who_and_when(
     event = shoe.event
     record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
     record(shoe, "8 K", "9 K")
-    services.shoe_close(shoe=shoe, by=host)
-    services.event_close(event=event, by=host)
-    services.event_reopen(event=event, by=dealer)  # (reopening is a host's act in the pages)
-    services.shoe_reopen(shoe=shoe, by=host)
+    night_services.shoe_close(shoe=shoe, by=host)
+    night_services.event_close(event=event, by=host)
+    night_services.event_reopen(event=event, by=dealer)  # (reopening is a host's act in the pages)
+    night_services.shoe_reopen(shoe=shoe, by=host)
     kinds = AuditEntry.Action
     rows = list(AuditEntry.objects.exclude(action=kinds.HAND_LOGGED).order_by("at", "id"))
     assert [(row.action, row.by, row.summary, row.after) for row in rows] == [
@@ -132,9 +137,9 @@ def test_every_close_and_reopen_is_in_the_audit_log_with_who_and_when(
 
 def test_a_refused_close_or_reopen_leaves_no_audit_row(shoe, host):
     for attempt in (
-        lambda: services.event_close(event=shoe.event, by=host),  # its shoe is open
-        lambda: services.shoe_reopen(shoe=shoe, by=host),  # open already
-        lambda: services.event_reopen(event=shoe.event, by=host),  # open already
+        lambda: night_services.event_close(event=shoe.event, by=host),  # its shoe is open
+        lambda: night_services.shoe_reopen(shoe=shoe, by=host),  # open already
+        lambda: night_services.event_reopen(event=shoe.event, by=host),  # open already
     ):
         with pytest.raises(ValidationError):
             attempt()

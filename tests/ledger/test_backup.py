@@ -14,10 +14,12 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from games.models import Event, Hand
-from ledger import services
+from ledger.guests import services as guest_services
+from ledger.hands import services as hand_services
 from ledger.integrity import ledger_problems
 from ledger.models import Bet, Charge, Guest, GuestEventResult, HandRevision, Settlement, StackRow
-from ledger.results import event_shoe_rows, guest_balances
+from ledger.money import services as money_services
+from ledger.money.results import event_shoe_rows, guest_balances
 from shoebook.roles import is_host
 from tests.conftest import entry
 from tournaments.models import Entrant, Round, TableSeat, Tournament, TournamentTable
@@ -36,10 +38,11 @@ def test_a_backup_restores_into_an_empty_database_with_every_balance_identical(t
     event = Event.objects.get()
     guest = event.guests.first()
     demo_host = type(host).objects.get(username="host")
-    services.settlement_record(guest=guest, event=event, amount=Decimal("-12.50"), method="cash",
-                               by=demo_host)  # fmt: skip
+    money_services.settlement_record(
+        guest=guest, event=event, amount=Decimal("-12.50"), method="cash", by=demo_host
+    )
     hand = Hand.objects.filter(bets__isnull=False).first()
-    services.hand_correct(
+    hand_services.hand_correct(
         hand=hand, entry=entry(result=hand.outcome().winner), reason="backup test", by=demo_host
     )
     before = {
@@ -64,7 +67,7 @@ def test_a_backup_restores_into_an_empty_database_with_every_balance_identical(t
             GuestEventResult.objects.count()) == before["counts"]  # fmt: skip
     assert is_host(type(host).objects.get(username="host"))
     # The restored database keeps working: the next hand gets a fresh id.
-    services.guest_link_issue(guest=restored.guests.first())
+    guest_services.guest_link_issue(guest=restored.guests.first())
 
 
 def test_restore_refuses_a_database_that_is_not_empty(tmp_path, event):
@@ -96,7 +99,7 @@ import json, sys
 import django
 django.setup()
 from django.core.management import call_command
-from ledger.results import guest_balances
+from ledger.money.results import guest_balances
 action, path = sys.argv[1], sys.argv[2]
 call_command("migrate", verbosity=0)
 if action == "backup":
@@ -128,8 +131,13 @@ def test_a_sqlite_backup_restores_into_this_database_and_back(tmp_path):
     call_command("restore", str(backup), stdout=StringIO())
     assert guest_balances() == written and len(written) == 15
     demo_host = User.objects.get(username="host")
-    services.settlement_record(guest=Guest.objects.get(name="田中"), event=Event.objects.get(),
-                               amount=Decimal("-12.50"), method="cash", by=demo_host)  # fmt: skip
+    money_services.settlement_record(
+        guest=Guest.objects.get(name="田中"),
+        event=Event.objects.get(),
+        amount=Decimal("-12.50"),
+        method="cash",
+        by=demo_host,
+    )
     again = tmp_path / f"from-{connection.vendor}.json.gz"
     call_command("backup", "--output", str(again), stdout=StringIO())
     assert on_a_sqlite_file(tmp_path / "b", "restore", again) == guest_balances()

@@ -16,19 +16,16 @@ from django.urls import reverse
 from games import services as game_services
 from games.banked import MSG_PASSED_TO, MSG_SUITE_TO, CoupTerms
 from games.chemin import MSG_PONTE_MUST_DRAW
-from games.chemin_bank import (
-    MSG_BANKER_AGAINST_HIMSELF,
-    MSG_NO_MONEY_OUT,
-    MSG_STAKE_EXCEEDS,
-)
+from games.chemin_bank import MSG_BANKER_AGAINST_HIMSELF, MSG_NO_MONEY_OUT, MSG_STAKE_EXCEEDS
 from games.entry import BetEntry, HandEntry
 from games.messages import RuleError, Text
 from games.models import Event, Hand
 from games.payouts import RuleSet
 from games.services import MSG_CUT_OF_OTHER_GAME, MSG_GAME_AFTER_FIRST_HAND
-from ledger import services
+from ledger.guests import services as guest_services
+from ledger.hands import services as hand_services
+from ledger.hands.services import MSG_SEAT_CHANGED
 from ledger.models import Bet, Coup
-from ledger.services import MSG_SEAT_CHANGED
 from tests.pages import HTMX, table_url, text
 
 D = Decimal
@@ -124,8 +121,8 @@ def chemin(client, host):
     event = Event.objects.get()
     shoe = game_services.shoe_start(event=event, by=host)
     for seat, name in enumerate(NAMES, start=1):
-        guest = services.event_guest_add(event=event, name=name, by=host)
-        services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
+        guest = guest_services.event_guest_add(event=event, name=name, by=host)
+        hand_services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
     return shoe
 
 
@@ -376,8 +373,8 @@ def test_banco_double_shares_the_bank_and_stays_while_it_is_kept(client, chemin)
 
 def test_a_banker_s_seat_taken_by_someone_else_meanwhile_is_refused(client, host, chemin):
     data = page_form(client, chemin) | {"bank": "100", "stake_2": "100", "result": "banker"}
-    hana = services.event_guest_add(event=chemin.event, name="Hana", by=host)
-    services.seat_guest(shoe=chemin, seat=1, guest=hana, by=host)  # Aki, the banker, leaves
+    hana = guest_services.event_guest_add(event=chemin.event, name="Hana", by=host)
+    hand_services.seat_guest(shoe=chemin, seat=1, guest=hana, by=host)  # Aki, the banker, leaves
     page = text(client.post(reverse("ledger:hand_record", args=[chemin.pk]), data, **HTMX))
     assert MSG_SEAT_CHANGED.format(seat=1, guest="Hana") in page
     assert not Hand.objects.exists()
@@ -416,8 +413,8 @@ def test_a_baccara_banque_coup_on_two_tableaux(client, host):
     event = Event.objects.get()
     shoe = game_services.shoe_start(event=event, by=host)
     for seat, name in enumerate(NAMES, start=1):
-        guest = services.event_guest_add(event=event, name=name, by=host)
-        services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
+        guest = guest_services.event_guest_add(event=event, name=name, by=host)
+        hand_services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
     # The bank is auctioned: the host says who holds it; a stake without a tableau plays its
     # half of the table's (seat 3, above the banker's seat 2: tableau 2).
     assert page_form(client, shoe)["banker_seat"] == ""
@@ -447,7 +444,7 @@ def test_a_baccara_banque_coup_on_two_tableaux(client, host):
 def record_coups(shoe, count: int, by) -> None:
     """``count`` coups, each lost by the bank to the seat at its right: the bank goes round."""
     for _ in range(count):
-        number = services.next_hand_number(shoe)
+        number = hand_services.next_hand_number(shoe)
         banker = (number - 1) % 4 + 1
         ponte = banker % 4 + 1
         entry = HandEntry(
@@ -455,7 +452,7 @@ def record_coups(shoe, count: int, by) -> None:
             bets=(BetEntry(ponte, "banco_solo", "100"),),
             coup=CoupTerms(banker_seat=banker, bank="100"),
         )
-        services.hand_record(
+        hand_services.hand_record(
             shoe=shoe, number=number, entry=entry, by=by, idempotency_key=uuid.uuid4()
         )
 

@@ -16,28 +16,24 @@ from django.utils.html import escape
 from openpyxl import load_workbook
 
 from games.chemin import MSG_PONTE_MUST_DRAW
-from games.chemin_bank import (
-    MSG_BANKER_AGAINST_HIMSELF,
-    MSG_NO_MONEY_OUT,
-    MSG_STAKE_EXCEEDS,
-)
+from games.chemin_bank import MSG_BANKER_AGAINST_HIMSELF, MSG_NO_MONEY_OUT, MSG_STAKE_EXCEEDS
 from games.entry import TableRules
 from games.kinds import Game
 from games.messages import RuleError
 from games.models import Event, Hand
 from games.payouts import RuleSet
 from games.services import MSG_CUT_OF_OTHER_GAME
-from ledger.exports import workbook_bytes
-from ledger.imports import (
+from ledger.integrity import ledger_problems
+from ledger.models import Bet, Coup, Guest, GuestEventResult, Seating
+from ledger.money.transfers import transfer_record
+from ledger.workbook.exports import workbook_bytes
+from ledger.workbook.imports import (
     BankedGame,
     ScoresheetInvalid,
     SheetProblem,
     check_coup_sheet,
     coup_sheet_import,
 )
-from ledger.integrity import ledger_problems
-from ledger.models import Bet, Coup, Guest, GuestEventResult, Seating
-from ledger.transfers import transfer_record
 from tests.ledger.banked import (
     CHEMIN_NIGHT_HOUSE,
     CHEMIN_NIGHT_NETS,

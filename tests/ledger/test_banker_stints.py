@@ -1,4 +1,4 @@
-"""A guest-banked night's stints at the bank (ledger.results.banker_stints): where each
+"""A guest-banked night's stints at the bank (ledger.money.results.banker_stints): where each
 begins and ends, and what the bank won or lost in it, after the house's cut."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import pytest
 
 from games import services as game_services
 from ledger.models import GuestEventResult
-from ledger.money import money_sum
-from ledger.results import BankerStint, banker_stints, banker_totals
+from ledger.money.amounts import money_sum
+from ledger.money.results import BankerStint, banker_stints, banker_totals
 from tests.ledger.banked_nights import coup, seat_all, seven_guest_night
 
 pytestmark = pytest.mark.django_db

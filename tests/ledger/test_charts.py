@@ -3,7 +3,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from ledger.charts import result_bars
+from ledger.money.charts import result_bars
 
 D = Decimal
 

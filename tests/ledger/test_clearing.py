@@ -1,4 +1,4 @@
-"""Who pays whom with the fewest transfers (``ledger.clearing``, plain Python)."""
+"""Who pays whom with the fewest transfers (``ledger.money.clearing``, plain Python)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger.clearing import (
+from ledger.money.clearing import (
     EXACT_LIMIT,
     MSG_BALANCE_CENTS,
     MSG_NOT_ZERO_SUM,

@@ -17,8 +17,8 @@ from games.chemin_bank import MSG_NO_MONEY_OUT, MSG_STAKE_EXCEEDS
 from games.entry import BetEntry, HandEntry
 from games.kinds import BankerMove
 from games.models import Event
-from ledger import services
-from ledger.coups import MSG_NEXT_COUP_BREAKS, coup_row, coup_snapshot, stored_entry
+from ledger.hands import services as hand_services
+from ledger.hands.coups import MSG_NEXT_COUP_BREAKS, coup_row, coup_snapshot, stored_entry
 from ledger.models import AuditEntry, Bet, Coup, GuestEventResult, HandRevision, Seating
 
 D = Decimal
@@ -37,9 +37,9 @@ def coup_entry(*bets, result="B", player="", banker="", **terms):
 
 
 def play(shoe, host, *bets, **terms):
-    return services.hand_record(
+    return hand_services.hand_record(
         shoe=shoe,
-        number=services.next_hand_number(shoe),
+        number=hand_services.next_hand_number(shoe),
         entry=coup_entry(*bets, **terms),
         by=host,
         idempotency_key=uuid.uuid4(),
@@ -109,7 +109,7 @@ def test_a_refused_coup_stores_nothing(table, host):
 
 def test_undo_takes_the_coup_back_and_keeps_it_in_the_journal(table, host):
     play(table, host, (2, "ordinary", "100"), result="B")
-    services.hand_undo(shoe=table, by=host)
+    hand_services.hand_undo(shoe=table, by=host)
     assert not Coup.objects.exists()
     revision = HandRevision.objects.get()
     assert revision.before["coup"]["bank"] == "200.00"
@@ -123,7 +123,7 @@ def test_a_correction_keeps_the_history_and_refuses_to_break_the_next_coup(table
     first = play(table, host, (2, "ordinary", "100"), result="B")  # keeps 195
     play(table, host, (2, "ordinary", "100"), result="B", bank="195")
     with pytest.raises(ValidationError) as broken:
-        services.hand_correct(
+        hand_services.hand_correct(
             hand=first, entry=coup_entry((2, "ordinary", "100"), result="P"), reason="misread",
             by=host,
         )  # fmt: skip
@@ -132,7 +132,7 @@ def test_a_correction_keeps_the_history_and_refuses_to_break_the_next_coup(table
     )
     assert Coup.objects.get(hand=first).bank_after == D(195)  # nothing changed
     # The same 100 covered by two stakes instead of one: the next coup still follows.
-    services.hand_correct(
+    hand_services.hand_correct(
         hand=first,
         entry=coup_entry((2, "ordinary", "60"), (3, "ordinary", "40"), result="B"),
         reason="Chie had a stake too",
@@ -145,7 +145,7 @@ def test_a_correction_keeps_the_history_and_refuses_to_break_the_next_coup(table
 def test_a_correction_that_keeps_the_next_coup_whole_is_recorded_with_its_history(table, host):
     first = play(table, host, (2, "ordinary", "100"), result="B", move="retire")
     play(table, host, (1, "ordinary", "100"), result="B", banker_seat=3, bank="100")
-    services.hand_correct(
+    hand_services.hand_correct(
         hand=first,
         entry=coup_entry((2, "ordinary", "100"), result="T", move="retire"),
         reason="it was an égalité",

@@ -12,7 +12,7 @@ from games.banked import CoupTerms
 from games.entry import BetEntry, HandEntry
 from games.kinds import Game
 from games.models import Event
-from ledger import services
+from ledger.hands import services as hand_services
 from ledger.models import Bet, Coup, Hand
 from tests.ledger.test_coups import coup_entry, play
 
@@ -29,7 +29,7 @@ def banque_table(event, shoe, seated):
 
 
 def correct(hand, host, *bets, **terms):
-    return services.hand_correct(
+    return hand_services.hand_correct(
         hand=hand, entry=coup_entry(*bets, **terms), reason="misread", by=host
     )
 
@@ -47,7 +47,7 @@ def test_a_punto_banco_event_refuses_an_entry_that_carries_a_coup(event, shoe, s
         coup=CoupTerms(banker_seat=1, bank="200", move="keep"),
     )
     with pytest.raises(ValidationError):
-        services.hand_record(shoe=shoe, number=1, entry=entry, by=host)
+        hand_services.hand_record(shoe=shoe, number=1, entry=entry, by=host)
     assert not Hand.objects.exists()
 
 
@@ -159,9 +159,9 @@ def test_a_coup_whose_bankers_seat_changed_since_the_page_was_drawn_is_refused(
     see; ``_check_seen_seating`` looks only at the bets' seats, so when Aki leaves seat 1 and
     Hana sits there, the coup typed for Aki's bank books the bank's result on Hana."""
     seen = {seat: guest.pk for seat, guest in seated.items()}
-    services.seat_guest(shoe=table, seat=1, guest=guests[7], by=host)  # Hana takes seat 1
-    with pytest.raises(services.SeatingChanged):
-        services.hand_record(
+    hand_services.seat_guest(shoe=table, seat=1, guest=guests[7], by=host)  # Hana takes seat 1
+    with pytest.raises(hand_services.SeatingChanged):
+        hand_services.hand_record(
             shoe=table, number=1, by=host, seen_seating=seen,
             entry=coup_entry((3, "ordinary", "100"), result="B"),
         )  # fmt: skip

@@ -12,8 +12,8 @@ from games.models import Event, Hand, Shoe
 from games.rules import validate_hand
 from ledger.demo import DEMO_PASSWORD
 from ledger.models import Bet, Guest, Seating
-from ledger.money import money_sum
-from ledger.results import house_rows
+from ledger.money.amounts import money_sum
+from ledger.money.results import house_rows
 from shoebook.roles import is_host, is_table_staff
 
 D = Decimal

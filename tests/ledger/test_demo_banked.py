@@ -20,7 +20,7 @@ from ledger.demo import GUEST_NAMES
 from ledger.demo_banked import DECKS, GUESTS, STANDS_ON_FIVE
 from ledger.integrity import ledger_problems
 from ledger.models import Bet, Coup, EventGuest, GuestEventResult, Seating
-from ledger.money import ZERO, money_sum
+from ledger.money.amounts import ZERO, money_sum
 
 pytestmark = pytest.mark.django_db
 D = Decimal

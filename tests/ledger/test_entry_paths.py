@@ -3,8 +3,9 @@
 Generated entries — valid hands dealt from a shoe, and broken ones (bad cards, drawing rules
 broken, cards dealt too often for a one-deck shoe, results and pair flags that contradict the
 cards, bad seats, unknown or unoffered bets, stakes that are not amounts, under or over the
-limits) — go through ``ledger.services.hand_record`` and through a one-hand scoresheet read by
-``ledger.imports.check_scoresheet``. Both must accept the same entries with the same settled
+limits) — go through ``ledger.hands.services.hand_record`` and through a one-hand scoresheet read by
+``ledger.workbook.imports.check_scoresheet``. Both must accept the same entries with the same
+settled
 bets, and refuse the same entries with the same reasons.
 """
 
@@ -23,8 +24,9 @@ from games import services as game_services
 from games.entry import BetEntry, HandEntry
 from games.payouts import BetType, RuleSet, SideBet
 from games.shoe import Shoe as DealingShoe
-from ledger import services
-from ledger.imports import COLUMNS, ScoresheetInvalid, check_scoresheet
+from ledger.guests import services as guest_services
+from ledger.hands import services as hand_services
+from ledger.workbook.imports import COLUMNS, ScoresheetInvalid, check_scoresheet
 
 pytestmark = pytest.mark.django_db
 ENTRIES = 420
@@ -89,7 +91,7 @@ def settled_bets(bets) -> list[tuple]:
 def through_the_table(shoe, host, entry: HandEntry) -> tuple[str, object]:
     try:
         with transaction.atomic():
-            hand = services.hand_record(
+            hand = hand_services.hand_record(
                 shoe=shoe, number=1, entry=entry, by=host, idempotency_key=uuid.uuid4()
             )
             bets = [(b.seat, b.bet_type, b.stake, b.gross, b.commission, b.net)
@@ -98,7 +100,7 @@ def through_the_table(shoe, host, entry: HandEntry) -> tuple[str, object]:
             raise Rollback((outcome, sorted(bets)))
     except Rollback as saved:
         return "saved", saved.args[0]
-    except services.HandRefused as refused:
+    except hand_services.HandRefused as refused:
         return "refused", sorted(problem.message() for problem in refused.problems)
 
 
@@ -120,8 +122,8 @@ def test_the_table_and_the_import_agree_on_every_entry(make_event, host):
     event = make_event(rules=rules, decks=1)
     shoe = game_services.shoe_start(event=event, by=host)
     for seat, name in enumerate(GUEST_NAMES, start=1):
-        guest = services.event_guest_add(event=event, name=name, by=host)
-        services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
+        guest = guest_services.event_guest_add(event=event, name=name, by=host)
+        hand_services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
     answers = {"saved": 0, "refused": 0}
     for number, entry in enumerate(generated_entries()):
         table_answer = through_the_table(shoe, host, entry)

@@ -1,4 +1,4 @@
-"""Settling a guest-banked night: the proposal (ledger.transfers.proposed_transfers) and the
+"""Settling a guest-banked night: the proposal (ledger.money.transfers.proposed_transfers) and the
 transfers the host records (transfer_record, transfer_void), and the balances that count them."""
 
 from __future__ import annotations
@@ -14,17 +14,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.models import Event
-from ledger import services
+from ledger.guests import services as guest_services
 from ledger.integrity import ledger_problems
 from ledger.models import AuditEntry, Coup, Transfer
-from ledger.results import (
+from ledger.money import services as money_services
+from ledger.money.results import (
     event_settlement,
     guest_balance_now,
     guest_balance_through,
     guest_balances,
     guest_history,
 )
-from ledger.transfers import (
+from ledger.money.transfers import (
     HOUSE,
     MSG_NOT_GUEST_BANKED,
     MSG_OVER_PAYEE,
@@ -42,6 +43,7 @@ from ledger.transfers import (
     transfer_record,
     transfer_void,
 )
+from ledger.nights import services as night_services
 from tests.ledger.banked_nights import SEVEN, coup, play_debts, seven_guest_night
 
 pytestmark = pytest.mark.django_db
@@ -132,7 +134,9 @@ def test_a_partial_transfer_leaves_the_rest_proposed_and_counts_in_every_balance
 def test_transfers_and_settlements_together_settle_the_night(nine_debts, host):
     event, g = nine_debts
     # C pays the house 10 in cash: the house now owes 10, and the proposal routes it.
-    services.settlement_record(guest=g["C"], event=event, amount=D("10"), method="cash", by=host)
+    money_services.settlement_record(
+        guest=g["C"], event=event, amount=D("10"), method="cash", by=host
+    )
     assert lines(event) == [
         ("The house", "E", D("10.00")), ("A", "B", D("50.00")), ("C", "D", D("20.00")),
     ]  # fmt: skip
@@ -234,13 +238,13 @@ def test_bad_transfers_are_refused_with_the_reason_and_store_nothing(nine_debts,
     assert refused(event, host, g["A"], g["F"], "10") == {
         "payee": [MSG_PAYEE_OWED_NOTHING.format(payee="F")]
     }
-    elsewhere = services.guest_create(name="Zed")
+    elsewhere = guest_services.guest_create(name="Zed")
     assert refused(event, host, g["A"], elsewhere, "10") == {
         "payee": [MSG_TRANSFER_NOT_ON_LIST.format(guest="Zed")]
     }
     punto_banco = make_event(name="Punto Banco night")
-    services.event_guest_add(event=punto_banco, name="A", by=host)
-    services.event_guest_add(event=punto_banco, name="B", by=host)
+    guest_services.event_guest_add(event=punto_banco, name="A", by=host)
+    guest_services.event_guest_add(event=punto_banco, name="B", by=host)
     assert refused(punto_banco, host, g["A"], g["B"], "10") == {
         "__all__": [str(MSG_NOT_GUEST_BANKED)]
     }
@@ -314,11 +318,11 @@ def test_a_guest_who_banked_and_paid_merges_with_everything_moved(nine_debts, ho
     event, g = nine_debts
     transfer_record(event=event, payer=g["A"], payee=g["B"], amount=D("20"), by=host)
     for shoe in event.shoes.all():
-        services.shoe_close(shoe=shoe, by=host)
-    twin = services.guest_create(name="Aki twin")
+        night_services.shoe_close(shoe=shoe, by=host)
+    twin = guest_services.guest_create(name="Aki twin")
     banked = Coup.objects.filter(banker=g["B"]).count()
     assert banked > 0
-    services.guest_merge(guest=twin, other=g["B"], by=host)
+    guest_services.guest_merge(guest=twin, other=g["B"], by=host)
     assert Coup.objects.filter(banker=twin).count() == banked
     assert Transfer.objects.get(payee=twin).payer == g["A"]
     assert lines(event) == [("A", "Aki twin", D("30.00")), ("C", "D", D("20.00")),
@@ -330,9 +334,9 @@ def test_two_guests_who_paid_each_other_are_not_merged(nine_debts, host):
     event, g = nine_debts
     transfer_record(event=event, payer=g["A"], payee=g["B"], amount=D("20"), by=host)
     for shoe in event.shoes.all():
-        services.shoe_close(shoe=shoe, by=host)
-    refusal = services.guest_merge_refusal(guest=g["A"], other=g["B"])
-    assert refusal == services.MSG_MERGE_PAID_EACH_OTHER.format(guest="A", other="B")
+        night_services.shoe_close(shoe=shoe, by=host)
+    refusal = guest_services.guest_merge_refusal(guest=g["A"], other=g["B"])
+    assert refusal == guest_services.MSG_MERGE_PAID_EACH_OTHER.format(guest="A", other="B")
 
 
 def test_the_audit_log_names_who_paid_whom(nine_debts, host, client):

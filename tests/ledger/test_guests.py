@@ -15,9 +15,10 @@ from django.utils import timezone
 
 from games import services as game_services
 from games.models import Event
-from ledger import services
-from ledger.forms import BRING_BACK_CHOICES
-from ledger.imports import ScoresheetInvalid, check_scoresheet, scoresheet_import
+from ledger.guests import services as guest_services
+from ledger.guests.forms import BRING_BACK_CHOICES
+from ledger.guests.names import MSG_NAME_CHARACTER, MSG_NAME_EMPTY, MSG_NAME_TOO_LONG, name_key
+from ledger.hands import services as hand_services
 from ledger.integrity import check_ledger
 from ledger.models import (
     AuditEntry,
@@ -31,9 +32,10 @@ from ledger.models import (
     Seating,
     Settlement,
 )
-from ledger.names import MSG_NAME_CHARACTER, MSG_NAME_EMPTY, MSG_NAME_TOO_LONG, name_key
-from ledger.results import guest_balances, house_rows
+from ledger.money import services as money_services
+from ledger.money.results import guest_balances, house_rows
 from ledger.templatetags.money import signed
+from ledger.workbook.imports import ScoresheetInvalid, check_scoresheet, scoresheet_import
 from tests.conftest import bet
 
 pytestmark = pytest.mark.django_db
@@ -74,22 +76,22 @@ def event_zero_sum(event: Event) -> Decimal:
 
 def test_name_key_already_folds_full_width_and_case(event, host):
     assert name_key("ＫＥＮ") == name_key("Ken") == "ken"
-    ken = services.event_guest_add(event=event, name="Ken", by=host)
-    assert services.event_guest_add(event=event, name="ＫＥＮ", by=host) == ken
+    ken = guest_services.event_guest_add(event=event, name="Ken", by=host)
+    assert guest_services.event_guest_add(event=event, name="ＫＥＮ", by=host) == ken
 
 
 def test_an_alias_finds_the_guest_on_the_event_page(event, host):
-    ken = services.event_guest_add(event=event, name="Ken", by=host)
-    services.guest_alias_add(guest=ken, name="Kenny", by=host)
-    assert services.event_guest_add(event=event, name="ＫＥＮＮＹ", by=host) == ken
+    ken = guest_services.event_guest_add(event=event, name="Ken", by=host)
+    guest_services.guest_alias_add(guest=ken, name="Kenny", by=host)
+    assert guest_services.event_guest_add(event=event, name="ＫＥＮＮＹ", by=host) == ken
     with pytest.raises(ValidationError, match="already a guest called Ken"):
-        services.guest_create(name="kenny")
+        guest_services.guest_create(name="kenny")
     assert Guest.objects.count() == 1
 
 
 def test_adding_a_guest_by_an_alias_says_who_it_is(client, event, host):
-    ken = services.event_guest_add(event=event, name="Ken", by=host)
-    services.guest_alias_add(guest=ken, name="Kenny", by=host)
+    ken = guest_services.event_guest_add(event=event, name="Ken", by=host)
+    guest_services.guest_alias_add(guest=ken, name="Kenny", by=host)
     client.force_login(host)
     url = reverse("ledger:event_guest_add", args=[event.pk])
     page = client.post(url, {"name": "kenny"}, follow=True).content.decode()
@@ -99,8 +101,8 @@ def test_adding_a_guest_by_an_alias_says_who_it_is(client, event, host):
 
 
 def test_the_import_matches_aliases_through_the_same_rule(event, host):
-    ken = services.event_guest_add(event=event, name="Ken", by=host)
-    services.guest_alias_add(guest=ken, name="Kenny", by=host)
+    ken = guest_services.event_guest_add(event=event, name="Ken", by=host)
+    guest_services.guest_alias_add(guest=ken, name="Kenny", by=host)
     rows = ["1,1,,,P,,,1,KENNY,player,10", "1,2,,,B,,,1,Ken,player,10"]
     hands = check_scoresheet("x.csv", "\n".join([HEADER, *rows]).encode(), event.table_rules)
     imported = scoresheet_import(hands=hands, name="Paper", on=event.date,
@@ -110,8 +112,8 @@ def test_the_import_matches_aliases_through_the_same_rule(event, host):
 
 
 def test_the_import_sees_an_alias_and_a_name_in_two_seats_as_one_guest(event, host):
-    ken = services.event_guest_add(event=event, name="Ken", by=host)
-    services.guest_alias_add(guest=ken, name="Kenny", by=host)
+    ken = guest_services.event_guest_add(event=event, name="Ken", by=host)
+    guest_services.guest_alias_add(guest=ken, name="Kenny", by=host)
     rows = ["1,1,,,P,,,1,Ken,player,10", "1,1,,,P,,,2,kenny,banker,10"]
     with pytest.raises(ScoresheetInvalid) as raised:
         check_scoresheet("x.csv", "\n".join([HEADER, *rows]).encode(), event.table_rules)
@@ -119,8 +121,8 @@ def test_the_import_sees_an_alias_and_a_name_in_two_seats_as_one_guest(event, ho
 
 
 def test_the_admin_search_finds_a_guest_by_alias_and_width(client, event, host):
-    ken = services.event_guest_add(event=event, name="Ken", by=host)
-    services.guest_alias_add(guest=ken, name="Kenny", by=host)
+    ken = guest_services.event_guest_add(event=event, name="Ken", by=host)
+    guest_services.guest_alias_add(guest=ken, name="Kenny", by=host)
     admin = User.objects.create_superuser("root", password="pw-for-tests")
     client.force_login(admin)
     for term in ("ＫＥＮＮＹ", "kenny"):
@@ -132,8 +134,8 @@ def test_the_admin_search_finds_a_guest_by_alias_and_width(client, event, host):
 
 
 def test_a_rename_is_audited_and_changes_the_key(event, host):
-    ken = services.event_guest_add(event=event, name="ken", by=host)
-    services.guest_rename(guest=ken, name="Kenji", by=host)
+    ken = guest_services.event_guest_add(event=event, name="ken", by=host)
+    guest_services.guest_rename(guest=ken, name="Kenji", by=host)
     ken.refresh_from_db()
     assert (ken.name, ken.name_key) == ("Kenji", "kenji")
     entry = AuditEntry.objects.get(action=AuditEntry.Action.GUEST_RENAMED)
@@ -141,40 +143,42 @@ def test_a_rename_is_audited_and_changes_the_key(event, host):
 
 
 def test_a_rename_may_change_only_case_or_width(event, host):
-    ken = services.event_guest_add(event=event, name="ken", by=host)
-    services.guest_rename(guest=ken, name="ＫＥＮ", by=host)
+    ken = guest_services.event_guest_add(event=event, name="ken", by=host)
+    guest_services.guest_rename(guest=ken, name="ＫＥＮ", by=host)
     ken.refresh_from_db()
     assert (ken.name, ken.name_key) == ("KEN", "ken")
 
 
 def test_a_rename_to_an_alias_of_its_own_takes_the_alias_as_the_name(event, host):
-    ken = services.event_guest_add(event=event, name="Ken", by=host)
-    services.guest_alias_add(guest=ken, name="Kenny", by=host)
-    services.guest_rename(guest=ken, name="Kenny", by=host)
+    ken = guest_services.event_guest_add(event=event, name="Ken", by=host)
+    guest_services.guest_alias_add(guest=ken, name="Kenny", by=host)
+    guest_services.guest_rename(guest=ken, name="Kenny", by=host)
     assert not GuestAlias.objects.exists()
 
 
 def test_two_ken_rows_kept_apart_cannot_share_the_name_until_merged(event, host):
-    ken = services.event_guest_add(event=event, name="Ken", by=host)
+    ken = guest_services.event_guest_add(event=event, name="Ken", by=host)
     wide = kept_apart("KEN", ken)
     with pytest.raises(ValidationError, match="could be any of"):
-        services.guest_named("ｋｅｎ")
+        guest_services.guest_named("ｋｅｎ")
     with pytest.raises(ValidationError, match="merge them instead"):
-        services.guest_rename(guest=wide, name="Ken", by=host)
+        guest_services.guest_rename(guest=wide, name="Ken", by=host)
     with pytest.raises(ValidationError, match="KEN's own name already"):
-        services.guest_alias_add(guest=wide, name="ken", by=host)
+        guest_services.guest_alias_add(guest=wide, name="ken", by=host)
     with pytest.raises(ValidationError, match="is already the name of"):
-        services.guest_alias_add(guest=services.guest_create(name="Bob"), name="KEN", by=host)
-    services.guest_rename(guest=wide, name="Ken T", by=host)
-    assert services.guest_named("ＫＥＮ") == ken
-    assert services.guest_named("ken t") == wide
+        guest_services.guest_alias_add(
+            guest=guest_services.guest_create(name="Bob"), name="KEN", by=host
+        )
+    guest_services.guest_rename(guest=wide, name="Ken T", by=host)
+    assert guest_services.guest_named("ＫＥＮ") == ken
+    assert guest_services.guest_named("ken t") == wide
 
 
 def test_merging_two_ken_rows_leaves_one_ken(event, host):
-    ken = services.event_guest_add(event=event, name="Ken", by=host)
+    ken = guest_services.event_guest_add(event=event, name="Ken", by=host)
     wide = kept_apart("KEN", ken)
-    services.guest_merge(guest=ken, other=wide, by=host)
-    assert services.guest_named("ＫＥＮ") == ken
+    guest_services.guest_merge(guest=ken, other=wide, by=host)
+    assert guest_services.guest_named("ＫＥＮ") == ken
     assert list(Guest.objects.all()) == [ken]
     assert not GuestAlias.objects.exists()  # its name was Ken's already
 
@@ -191,24 +195,24 @@ def test_merging_two_ken_rows_leaves_one_ken(event, host):
     ],
 )
 def test_an_alias_never_collides_with_another_name_or_alias(event, host, name, message):
-    aki = services.event_guest_add(event=event, name="Aki", by=host)
-    services.event_guest_add(event=event, name="Ken", by=host)
-    ben = services.event_guest_add(event=event, name="Ben", by=host)
-    services.guest_alias_add(guest=ben, name="Chie", by=host)
+    aki = guest_services.event_guest_add(event=event, name="Aki", by=host)
+    guest_services.event_guest_add(event=event, name="Ken", by=host)
+    ben = guest_services.event_guest_add(event=event, name="Ben", by=host)
+    guest_services.guest_alias_add(guest=ben, name="Chie", by=host)
     if message is None:
-        services.guest_alias_add(guest=aki, name=name, by=host)
+        guest_services.guest_alias_add(guest=aki, name=name, by=host)
         return
     before = everything()
     with pytest.raises(ValidationError, match=message):
-        services.guest_alias_add(guest=aki, name=name, by=host)
+        guest_services.guest_alias_add(guest=aki, name=name, by=host)
     assert everything() == before
 
 
 def test_an_alias_composed_or_decomposed_is_one_alias(event, host):
-    aki = services.event_guest_add(event=event, name="Aki", by=host)
-    services.guest_alias_add(guest=aki, name="Émile", by=host)
+    aki = guest_services.event_guest_add(event=event, name="Aki", by=host)
+    guest_services.guest_alias_add(guest=aki, name="Émile", by=host)
     with pytest.raises(ValidationError, match="already an alias of Aki"):
-        services.guest_alias_add(guest=aki, name="E\u0301MILE", by=host)
+        guest_services.guest_alias_add(guest=aki, name="E\u0301MILE", by=host)
 
 
 STRANGE_NAMES = [
@@ -224,7 +228,7 @@ STRANGE_NAMES = [
 @pytest.mark.parametrize("url", ["ledger:guest_rename", "ledger:guest_alias_add"])
 def test_strange_names_get_their_own_message_on_the_page(client, event, host, name, message,
                                                          url):  # fmt: skip
-    aki = services.event_guest_add(event=event, name="Aki", by=host)
+    aki = guest_services.event_guest_add(event=event, name="Aki", by=host)
     before = everything()
     client.force_login(host)
     response = client.post(reverse(url, args=[aki.pk]), {"name": name})
@@ -234,14 +238,14 @@ def test_strange_names_get_their_own_message_on_the_page(client, event, host, na
 
 
 def test_a_combining_mark_name_is_kept_composed(event, host):
-    aki = services.event_guest_add(event=event, name="Aki", by=host)
-    services.guest_rename(guest=aki, name="E\u0301mile", by=host)
+    aki = guest_services.event_guest_add(event=event, name="Aki", by=host)
+    guest_services.guest_rename(guest=aki, name="E\u0301mile", by=host)
     aki.refresh_from_db()
     assert aki.name == "Émile"
 
 
 def test_aliases_are_listed_and_removed_from_the_guest_page(client, event, host):
-    aki = services.event_guest_add(event=event, name="Aki", by=host)
+    aki = guest_services.event_guest_add(event=event, name="Aki", by=host)
     client.force_login(host)
     response = client.post(reverse("ledger:guest_alias_add", args=[aki.pk]), {"name": "Akko"})
     assert response.status_code == 302
@@ -259,20 +263,20 @@ def test_aliases_are_listed_and_removed_from_the_guest_page(client, event, host)
 def two_kens(event, shoe, host, record):
     """Ken played hands 1–2 in seat 1, "Kenny" (the same man, entered again) hands 3–4 in seat 2,
     and paid a settlement; the shoe and a second event follow."""
-    ken = services.event_guest_add(event=event, name="Ken", by=host)
-    kenny = services.event_guest_add(event=event, name="Kenny", by=host)
-    other = services.event_guest_add(event=event, name="Aki", by=host)
-    services.seat_guest(shoe=shoe, seat=1, guest=ken, by=host)
-    services.seat_guest(shoe=shoe, seat=3, guest=other, by=host)
+    ken = guest_services.event_guest_add(event=event, name="Ken", by=host)
+    kenny = guest_services.event_guest_add(event=event, name="Kenny", by=host)
+    other = guest_services.event_guest_add(event=event, name="Aki", by=host)
+    hand_services.seat_guest(shoe=shoe, seat=1, guest=ken, by=host)
+    hand_services.seat_guest(shoe=shoe, seat=3, guest=other, by=host)
     record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(3, "banker", 50)])
     record(shoe, "8 K", "9 K", [bet(1, "banker", 40), bet(3, "player", 20)])
-    services.seat_clear(shoe=shoe, seat=1, by=host)
-    services.seat_guest(shoe=shoe, seat=2, guest=kenny, by=host)
+    hand_services.seat_clear(shoe=shoe, seat=1, by=host)
+    hand_services.seat_guest(shoe=shoe, seat=2, guest=kenny, by=host)
     record(shoe, "9 7", "J J 10", [bet(2, "player", 30)])
     record(shoe, "8 K", "9 K", [bet(2, "banker", 60), bet(3, "tie", 10)])
-    services.seat_clear(shoe=shoe, seat=2, by=host)
-    services.seat_clear(shoe=shoe, seat=3, by=host)
-    services.settlement_record(guest=kenny, event=event, amount=Decimal("25"), method="cash",
+    hand_services.seat_clear(shoe=shoe, seat=2, by=host)
+    hand_services.seat_clear(shoe=shoe, seat=3, by=host)
+    money_services.settlement_record(guest=kenny, event=event, amount=Decimal("25"), method="cash",
                                by=host)  # fmt: skip
     return ken, kenny, other
 
@@ -282,7 +286,7 @@ def test_a_merge_keeps_every_chip(two_kens, event, host):
     balances = guest_balances()
     assert event_zero_sum(event) == 0
     bets = Bet.objects.count()
-    services.guest_merge(guest=ken, other=kenny, by=host)
+    guest_services.guest_merge(guest=ken, other=kenny, by=host)
     after = guest_balances()
     assert after[ken.pk] == balances[ken.pk] + balances[kenny.pk]
     assert after[other.pk] == balances[other.pk]
@@ -300,14 +304,14 @@ def test_a_merge_moves_lists_settlements_login_link_and_leaves_an_alias(
 ):
     ken, kenny, _other = two_kens
     later = make_event(name="Saturday")
-    services.event_guest_add(event=later, name="Kenny", by=host)
-    services.event_guest_add(event=later, name="Ken", by=host)
-    services.guest_alias_add(guest=kenny, name="K-man", by=host)
-    token = services.guest_link_issue(guest=kenny)
+    guest_services.event_guest_add(event=later, name="Kenny", by=host)
+    guest_services.event_guest_add(event=later, name="Ken", by=host)
+    guest_services.guest_alias_add(guest=kenny, name="K-man", by=host)
+    token = guest_services.guest_link_issue(guest=kenny)
     login = User.objects.create_user("kenny", password="pw-for-tests")
     Guest.objects.filter(pk=kenny.pk).update(user=login)
     kenny.refresh_from_db()
-    services.guest_merge(guest=ken, other=kenny, by=host)
+    guest_services.guest_merge(guest=ken, other=kenny, by=host)
     ken.refresh_from_db()
     assert ken.user == login and ken.access_token == token
     assert set(EventGuest.objects.filter(guest=ken).values_list("event_id", flat=True)) == {
@@ -315,7 +319,7 @@ def test_a_merge_moves_lists_settlements_login_link_and_leaves_an_alias(
     assert EventGuest.objects.count() == 3  # Aki, and Ken on both lists, once each
     assert Settlement.objects.get().guest == ken
     assert set(ken.aliases.values_list("name", flat=True)) == {"K-man", "Kenny"}
-    assert services.guest_named("KENNY") == ken
+    assert guest_services.guest_named("KENNY") == ken
     assert MergedGuest.objects.get().old_id == kenny.pk
     entry = AuditEntry.objects.get(action=AuditEntry.Action.GUESTS_MERGED)
     assert entry.before["merged"] == f"Kenny (#{kenny.pk})"
@@ -324,32 +328,32 @@ def test_a_merge_moves_lists_settlements_login_link_and_leaves_an_alias(
 
 def test_an_old_private_link_leads_to_the_merged_guest(client, two_kens, host):
     ken, kenny, _other = two_kens
-    services.guest_link_issue(guest=ken)
-    token = services.guest_link_issue(guest=kenny)
-    services.guest_merge(guest=ken, other=kenny, by=host)
+    guest_services.guest_link_issue(guest=ken)
+    token = guest_services.guest_link_issue(guest=kenny)
+    guest_services.guest_merge(guest=ken, other=kenny, by=host)
     page = client.get(reverse("ledger:guest_page", args=[kenny.pk, token]))
     assert page.status_code == 200 and "<h1>Ken</h1>" in page.content.decode()
-    services.guest_link_revoke(guest=ken)
+    guest_services.guest_link_revoke(guest=ken)
     assert client.get(reverse("ledger:guest_page", args=[kenny.pk, token])).status_code == 404
 
 
 def test_the_old_link_still_works_when_the_kept_guest_had_none(client, two_kens, host):
     ken, kenny, _other = two_kens
-    token = services.guest_link_issue(guest=kenny)  # Ken has no link of his own
-    services.guest_merge(guest=ken, other=kenny, by=host)
+    token = guest_services.guest_link_issue(guest=kenny)  # Ken has no link of his own
+    guest_services.guest_merge(guest=ken, other=kenny, by=host)
     for guest_id in (kenny.pk, ken.pk):  # the address Kenny was given, and Ken's own
         page = client.get(reverse("ledger:guest_page", args=[guest_id, token]))
         assert page.status_code == 200 and "<h1>Ken</h1>" in page.content.decode()
-    services.guest_link_issue(guest=ken)  # replaced: every old address stops
+    guest_services.guest_link_issue(guest=ken)  # replaced: every old address stops
     assert client.get(reverse("ledger:guest_page", args=[kenny.pk, token])).status_code == 404
 
 
 def test_a_merge_is_refused_while_either_is_seated_in_an_open_shoe(two_kens, shoe, host):
     ken, kenny, _other = two_kens
-    services.seat_guest(shoe=shoe, seat=5, guest=kenny, by=host)
+    hand_services.seat_guest(shoe=shoe, seat=5, guest=kenny, by=host)
     before = everything()
     with pytest.raises(ValidationError, match="Kenny is seated in shoe 1"):
-        services.guest_merge(guest=ken, other=kenny, by=host)
+        guest_services.guest_merge(guest=ken, other=kenny, by=host)
     assert everything() == before
 
 
@@ -365,7 +369,7 @@ def test_a_merge_racing_a_settlement_on_another_device_changes_nothing(two_kens,
 
     monkeypatch.setattr(MergedGuest.objects, "create", settled_meanwhile)
     with pytest.raises(ValidationError, match="Kenny was seated or settled on another device"):
-        services.guest_merge(guest=ken, other=kenny, by=host)
+        guest_services.guest_merge(guest=ken, other=kenny, by=host)
     assert everything() == before  # the settlement of the race went too: one transaction
 
 
@@ -388,9 +392,9 @@ def test_a_merge_is_refused_when_both_have_a_login(two_kens, host):
     kenny.refresh_from_db()
     before = everything()
     with pytest.raises(ValidationError) as raised:
-        services.guest_merge(guest=ken, other=kenny, by=host)
+        guest_services.guest_merge(guest=ken, other=kenny, by=host)
     assert raised.value.messages == [
-        str(services.MSG_MERGE_BOTH_LOGINS).format(guest="Ken", other="Kenny")
+        str(guest_services.MSG_MERGE_BOTH_LOGINS).format(guest="Ken", other="Kenny")
     ]
     assert everything() == before
 
@@ -399,9 +403,9 @@ def test_a_merge_is_refused_for_two_people_who_sat_at_once(two_kens, host):
     ken, _kenny, aki = two_kens
     before = everything()
     with pytest.raises(ValidationError, match=r"both sat in .* for hand 1"):
-        services.guest_merge(guest=ken, other=aki, by=host)
+        guest_services.guest_merge(guest=ken, other=aki, by=host)
     with pytest.raises(ValidationError, match="cannot be merged into itself"):
-        services.guest_merge(guest=ken, other=ken, by=host)
+        guest_services.guest_merge(guest=ken, other=ken, by=host)
     assert everything() == before
 
 
@@ -422,7 +426,7 @@ def test_the_merge_page_asks_first_then_merges_with_the_balances(client, two_ken
 
 def test_the_merge_page_shows_a_refusal_and_no_button(client, two_kens, shoe, host):
     ken, kenny, _other = two_kens
-    services.seat_guest(shoe=shoe, seat=5, guest=ken, by=host)
+    hand_services.seat_guest(shoe=shoe, seat=5, guest=ken, by=host)
     client.force_login(host)
     url = reverse("ledger:guest_merge", args=[ken.pk])
     page = client.get(url, {"other": kenny.pk}).content.decode()
@@ -444,8 +448,8 @@ def test_the_merge_page_shows_a_refusal_and_no_button(client, two_kens, shoe, ho
     ],
 )
 def test_only_hosts_manage_guests(client, event, host, dealer, outsider, who, name, data):
-    aki = services.event_guest_add(event=event, name="Aki", by=host)
-    ben = services.event_guest_add(event=event, name="Ben", by=host)
+    aki = guest_services.event_guest_add(event=event, name="Aki", by=host)
+    ben = guest_services.event_guest_add(event=event, name="Ben", by=host)
     users = {"dealer": dealer, "outsider": outsider,
              "guest_login": User.objects.create_user("ben", password="pw-for-tests")}  # fmt: skip
     Guest.objects.filter(pk=ben.pk).update(user=users["guest_login"])
@@ -463,9 +467,9 @@ def test_bring_back_shows_everyone_ticked_and_brings_back_only_the_ticked(client
                                                                          host):  # fmt: skip
     last_week = make_event(name="Last week")
     for name in ("Aki", "Ben", "Chie"):
-        services.event_guest_add(event=last_week, name=name, by=host)
+        guest_services.event_guest_add(event=last_week, name=name, by=host)
     tonight = make_event(name="Tonight")
-    services.event_guest_add(event=tonight, name="Ben", by=host)
+    guest_services.event_guest_add(event=tonight, name="Ben", by=host)
     client.force_login(host)
     url = reverse("ledger:event_guests_bring_back", args=[tonight.pk])
     page = client.get(url, {"from_event": last_week.pk}).content.decode()
@@ -479,7 +483,7 @@ def test_bring_back_shows_everyone_ticked_and_brings_back_only_the_ticked(client
 
 def test_bring_back_with_nobody_ticked_adds_nobody(client, make_event, host):
     last_week = make_event(name="Last week")
-    services.event_guest_add(event=last_week, name="Aki", by=host)
+    guest_services.event_guest_add(event=last_week, name="Aki", by=host)
     tonight = make_event(name="Tonight")
     client.force_login(host)
     url = reverse("ledger:event_guests_bring_back", args=[tonight.pk])
@@ -491,7 +495,7 @@ def test_bring_back_offers_the_latest_nights_and_still_takes_an_older_one(client
                                                                          host):  # fmt: skip
     nights = [make_event(name=f"Night {n}", date=date(2025, 1, 1) + timedelta(days=n))
               for n in range(BRING_BACK_CHOICES + 3)]  # fmt: skip
-    services.event_guest_add(event=nights[0], name="Aki", by=host)
+    guest_services.event_guest_add(event=nights[0], name="Aki", by=host)
     tonight = make_event(name="Tonight")
     client.force_login(host)
     page = client.get(reverse("ledger:event_detail", args=[tonight.pk])).content.decode()
@@ -516,11 +520,11 @@ GOOD = {"username": "aki", "password1": "Quiet-harbour-2026", "password2": "Quie
 
 @pytest.fixture
 def aki(event, host):
-    return services.event_guest_add(event=event, name="Aki", by=host)
+    return guest_services.event_guest_add(event=event, name="Aki", by=host)
 
 
 def test_an_invitation_makes_a_login_that_sees_only_its_own_page(client, aki, event, host):
-    token = services.guest_invitation_issue(guest=aki, by=host)
+    token = guest_services.guest_invitation_issue(guest=aki, by=host)
     invitation = GuestInvitation.objects.get()
     assert invitation.token_hash != token and len(invitation.token_hash) == 64
     url = reverse("ledger:invitation_accept", args=[token])
@@ -538,31 +542,31 @@ def test_an_invitation_makes_a_login_that_sees_only_its_own_page(client, aki, ev
 
 
 def test_an_invitation_works_once(client, aki, host):
-    token = services.guest_invitation_issue(guest=aki, by=host)
+    token = guest_services.guest_invitation_issue(guest=aki, by=host)
     url = reverse("ledger:invitation_accept", args=[token])
     client.post(url, GOOD)
     client.logout()
     again = client.post(url, GOOD | {"username": "aki2"})
     assert again.status_code == 410
-    assert str(services.MSG_INVITE_USED) in again.content.decode()
+    assert str(guest_services.MSG_INVITE_USED) in again.content.decode()
     assert User.objects.filter(username="aki2").count() == 0
 
 
 @pytest.mark.parametrize("spoil", ["expired", "revoked", "replaced", "unknown"])
 def test_a_dead_invitation_link_says_why(client, aki, host, spoil):
-    token = services.guest_invitation_issue(guest=aki, by=host)
+    token = guest_services.guest_invitation_issue(guest=aki, by=host)
     message = {
-        "expired": services.MSG_INVITE_EXPIRED,
-        "revoked": services.MSG_INVITE_REVOKED,
-        "replaced": services.MSG_INVITE_REVOKED,
-        "unknown": services.MSG_INVITE_UNKNOWN,
+        "expired": guest_services.MSG_INVITE_EXPIRED,
+        "revoked": guest_services.MSG_INVITE_REVOKED,
+        "replaced": guest_services.MSG_INVITE_REVOKED,
+        "unknown": guest_services.MSG_INVITE_UNKNOWN,
     }
     if spoil == "expired":
         GuestInvitation.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
     elif spoil == "revoked":
-        services.guest_invitation_revoke(guest=aki, by=host)
+        guest_services.guest_invitation_revoke(guest=aki, by=host)
     elif spoil == "replaced":
-        services.guest_invitation_issue(guest=aki, by=host)
+        guest_services.guest_invitation_issue(guest=aki, by=host)
     else:
         token = token[:-2] + "xx"
     url = reverse("ledger:invitation_accept", args=[token])
@@ -583,7 +587,7 @@ def test_a_dead_invitation_link_says_why(client, aki, host, spoil):
     ],
 )
 def test_the_invitation_form_uses_djangos_checks(client, aki, host, data, message):
-    token = services.guest_invitation_issue(guest=aki, by=host)
+    token = guest_services.guest_invitation_issue(guest=aki, by=host)
     response = client.post(reverse("ledger:invitation_accept", args=[token]), data)
     assert response.status_code == 400
     assert message in response.content.decode()
@@ -595,7 +599,7 @@ def test_a_guest_with_a_login_gets_no_invitation(aki, host):
     Guest.objects.filter(pk=aki.pk).update(user=user)
     aki.refresh_from_db()
     with pytest.raises(ValidationError, match="already has a login"):
-        services.guest_invitation_issue(guest=aki, by=host)
+        guest_services.guest_invitation_issue(guest=aki, by=host)
 
 
 def test_the_host_sees_the_invitation_link_once(client, aki, host):
@@ -630,9 +634,9 @@ def test_guest_pages_run_constant_queries(client, host, demo_night,
         "detail": queries(client, reverse("ledger:guest_detail", args=[plain.pk])),
         "merge": queries(client, reverse("ledger:guest_merge", args=[few.pk]), {"other": other.pk}),
     }
-    services.guest_invitation_issue(guest=first, by=host)
+    guest_services.guest_invitation_issue(guest=first, by=host)
     for index in range(5):
-        services.guest_alias_add(guest=first, name=f"Alias {index}", by=host)
+        guest_services.guest_alias_add(guest=first, name=f"Alias {index}", by=host)
     with django_assert_max_num_queries(small["detail"]):
         queries(client, reverse("ledger:guest_detail", args=[first.pk]))
     with django_assert_max_num_queries(small["merge"]):

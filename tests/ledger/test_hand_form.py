@@ -7,7 +7,7 @@ import uuid
 from django.utils import translation
 
 from games.payouts import STANDARD_RULES, BetType
-from ledger.forms import HandForm, stake_cells
+from ledger.hands.forms import HandForm, stake_cells
 
 BETS = STANDARD_RULES.offered_bets
 

@@ -21,7 +21,8 @@ from games.kinds import Game
 from games.models import Event, Hand
 from games.payouts import RuleSet
 from games.rules import Winner
-from ledger import services
+from ledger.guests import services as guest_services
+from ledger.hands import services as hand_services
 from ledger.integrity import (
     MSG_BET_COMMISSION,
     MSG_BET_COMMISSION_NEGATIVE,
@@ -60,7 +61,8 @@ from ledger.integrity import (
     missing_result_key,
 )
 from ledger.models import Bet, Coup, Guest, GuestEventResult, Seating
-from ledger.money import money_sum
+from ledger.money import services as money_services
+from ledger.money.amounts import money_sum
 from tests.conftest import bet, entry
 from tests.ledger.banked import chemin_night, make_banked, rotating_coups
 
@@ -86,8 +88,8 @@ def night(event, shoe, seated, guests, record, host):
         shoe, "5 2", "K 8",
         [bet(1, "banker", 100), bet(2, "player", 20), bet(5, "banker", 35), bet(7, "banker", 10)],
     )  # fmt: skip
-    services.seat_clear(shoe=shoe, seat=7, by=host)
-    services.seat_guest(shoe=shoe, seat=2, guest=guests[7], by=host)  # Hana takes Ben's seat
+    hand_services.seat_clear(shoe=shoe, seat=7, by=host)
+    hand_services.seat_guest(shoe=shoe, seat=2, guest=guests[7], by=host)  # Hana takes Ben's seat
     record(
         shoe,
         bets=[bet(1, "player", 10), bet(2, "tie", 20), bet(3, "player_pair", 10)],
@@ -96,16 +98,16 @@ def night(event, shoe, seated, guests, record, host):
     )
     record(shoe, "2 3 K", "5 5 9", [bet(1, "banker", 40), bet(2, "player", 30)])
     record(shoe, "K 9", "8 Q", [bet(1, "player", 10)])
-    services.hand_undo(shoe=shoe, by=host)
-    services.hand_correct(
+    hand_services.hand_undo(shoe=shoe, by=host)
+    hand_services.hand_correct(
         hand=first,
         entry=entry("9 7", "J J 10", [bet(1, "player", 200), bet(2, "banker", 50),
                                       bet(3, "banker_pair", 10), bet(4, "tie", 10)]),
         reason="Aki had two chips down",
         by=host,
     )  # fmt: skip
-    services.settlement_record(guest=aki, event=event, amount=D(-150), method="cash", by=host)
-    services.settlement_record(guest=ben, event=event, amount=D(20), method="tab", by=host)
+    money_services.settlement_record(guest=aki, event=event, amount=D(-150), method="cash", by=host)
+    money_services.settlement_record(guest=ben, event=event, amount=D(20), method="tab", by=host)
     return shoe
 
 
@@ -176,15 +178,17 @@ def test_the_queries_do_not_grow_with_hands_shoes_or_events(
     assert (count(), count(event)) == (QUERIES, QUERIES_ONE_EVENT)
     game_services.shoe_close(shoe=night, by=host)
     shoe = game_services.shoe_start(event=event, by=host)
-    services.seat_guest(shoe=shoe, seat=1, guest=guests[0], by=host)
+    hand_services.seat_guest(shoe=shoe, seat=1, guest=guests[0], by=host)
     for _ in range(5):
         record(shoe, "5 2", "K 8", [bet(1, "banker", 30)])
     saturday = make_event(name="Saturday", date=date(2026, 11, 21))
-    services.event_guest_add(event=saturday, name="Aki", by=host)
+    guest_services.event_guest_add(event=saturday, name="Aki", by=host)
     other = game_services.shoe_start(event=saturday, by=host)
-    services.seat_guest(shoe=other, seat=3, guest=guests[0], by=host)
+    hand_services.seat_guest(shoe=other, seat=3, guest=guests[0], by=host)
     record(other, "K 9", "8 Q", [bet(3, "player", 10)])
-    services.settlement_record(guest=guests[0], event=saturday, amount=D(5), method="cash", by=host)
+    money_services.settlement_record(
+        guest=guests[0], event=saturday, amount=D(5), method="cash", by=host
+    )
     assert (count(), count(event), count(saturday)) == (
         QUERIES,
         QUERIES_ONE_EVENT,
@@ -247,9 +251,9 @@ def test_a_bettor_not_on_the_guest_list_is_named(night):
 
 def test_a_bet_its_hand_cannot_settle_is_named(make_event, host, record):
     every_side_bet = make_event(name="Dragon night", rules=RuleSet.from_options())
-    aki = services.event_guest_add(event=every_side_bet, name="Aki", by=host)
+    aki = guest_services.event_guest_add(event=every_side_bet, name="Aki", by=host)
     shoe = game_services.shoe_start(event=every_side_bet, by=host)
-    services.seat_guest(shoe=shoe, seat=1, guest=aki, by=host)
+    hand_services.seat_guest(shoe=shoe, seat=1, guest=aki, by=host)
     record(shoe, bets=[bet(1, "banker", 10)], result=Winner.BANKER)
     assert run()[1] is None
     pk = Bet.objects.get().pk
@@ -437,9 +441,9 @@ def test_a_seated_guest_not_on_the_list_is_named(night, host):
 
 def test_one_event_is_checked_alone(night, event, guests, make_event, host, record):
     saturday = make_event(name="Saturday", date=date(2026, 11, 21))
-    services.event_guest_add(event=saturday, name="Aki", by=host)
+    guest_services.event_guest_add(event=saturday, name="Aki", by=host)
     shoe = game_services.shoe_start(event=saturday, by=host)
-    services.seat_guest(shoe=shoe, seat=1, guest=guests[0], by=host)
+    hand_services.seat_guest(shoe=shoe, seat=1, guest=guests[0], by=host)
     record(shoe, "K 9", "8 Q", [bet(1, "player", 10)])
     friday_hand = Hand.objects.get(shoe=night, number=1)
     tamper("UPDATE games_hand SET winner = 'banker' WHERE id = %s", [friday_hand.pk])

@@ -11,7 +11,7 @@ from games.chips import from_cents, to_cents
 from games.models import Hand
 from games.payouts import BetType, RuleSet
 from ledger.models import Bet, Guest
-from ledger.money import format_chips, money_sum
+from ledger.money.amounts import format_chips, money_sum
 from tests.conftest import bet
 
 D = Decimal

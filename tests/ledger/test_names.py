@@ -10,10 +10,8 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 
-from ledger import services
-from ledger.imports import ScoresheetInvalid, check_scoresheet, scoresheet_import
-from ledger.models import Bet, Guest
-from ledger.names import (
+from ledger.guests import services as guest_services
+from ledger.guests.names import (
     MSG_NAME_CHARACTER,
     MSG_NAME_EMPTY,
     MSG_NAME_TOO_LONG,
@@ -21,6 +19,8 @@ from ledger.names import (
     clean_name,
     name_key,
 )
+from ledger.models import Bet, Guest
+from ledger.workbook.imports import ScoresheetInvalid, check_scoresheet, scoresheet_import
 
 HEADER = "shoe,hand,player_cards,banker_cards,result,player_pair,banker_pair,seat,guest,bet,stake"
 
@@ -62,14 +62,14 @@ def test_names_that_differ_only_in_case_or_width_are_one_guest(one, other):
 
 @pytest.mark.django_db
 def test_the_guest_form_finds_the_guest_whatever_the_case_or_width(event, host):
-    ken = services.event_guest_add(event=event, name="Ken", by=host)
-    assert services.event_guest_add(event=event, name="ＫＥＮ", by=host) == ken
-    strasse = services.event_guest_add(event=event, name="Straße", by=host)
+    ken = guest_services.event_guest_add(event=event, name="Ken", by=host)
+    assert guest_services.event_guest_add(event=event, name="ＫＥＮ", by=host) == ken
+    strasse = guest_services.event_guest_add(event=event, name="Straße", by=host)
     with pytest.raises(ValidationError, match="already a guest called Straße"):
-        services.guest_create(name="STRASSE")
-    assert services.guest_named("strasse") == strasse
+        guest_services.guest_create(name="STRASSE")
+    assert guest_services.guest_named("strasse") == strasse
     with pytest.raises(ValidationError, match="U\\+200B"):
-        services.event_guest_add(event=event, name="Ken\u200b2", by=host)
+        guest_services.event_guest_add(event=event, name="Ken\u200b2", by=host)
     assert Guest.objects.count() == 2
 
 
@@ -82,7 +82,7 @@ def test_the_database_refuses_two_guests_with_one_key():
 
 @pytest.mark.django_db
 def test_the_import_lands_on_the_guest_the_name_means(event, host, make_event):
-    strasse = services.event_guest_add(event=event, name="Straße", by=host)
+    strasse = guest_services.event_guest_add(event=event, name="Straße", by=host)
     rows = ["1,1,,,P,,,1,STRASSE,player,10", "1,1,,,P,,,2,ｅｍｉｌｅ,banker,10",
             "1,2,,,B,,,1,strasse,player,10", "1,2,,,B,,,2,Emile,banker,10"]  # fmt: skip
     hands = check_scoresheet("x.csv", "\n".join([HEADER, *rows]).encode(), event.table_rules)
@@ -124,7 +124,7 @@ def test_the_migration_normalises_names_and_reports_collisions_without_merging()
     assert guests[odd.pk] == ("Aki Tanaka", "aki tanaka")
     assert f"Guests {ken.pk} and {wide.pk} are both 'KEN'" in report.getvalue()
     with pytest.raises(ValidationError, match="could be any of Ken"):
-        services.guest_named("ken")
+        guest_services.guest_named("ken")
 
 
 @pytest.mark.django_db

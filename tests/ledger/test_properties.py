@@ -18,10 +18,12 @@ from games.models import Hand
 from games.payouts import BetType, RuleSet, SideBet, resolve_bet
 from games.rules import Winner
 from games.shoe import Shoe as DealingShoe
-from ledger import services
+from ledger.guests import services as guest_services
+from ledger.hands import services as hand_services
 from ledger.models import Bet
-from ledger.money import ZERO, money_sum
-from ledger.results import event_settlement, event_shoe_rows, guest_balances, guest_history
+from ledger.money import services as money_services
+from ledger.money.amounts import ZERO, money_sum
+from ledger.money.results import event_settlement, event_shoe_rows, guest_balances, guest_history
 from tests.conftest import entry
 
 pytestmark = pytest.mark.django_db
@@ -56,14 +58,16 @@ nights = st.fixed_dictionaries(
 def test_every_hand_shoe_and_event_balances_to_zero(night, make_event, host):
     with transaction.atomic():
         event = make_event(rules=RULES, table_min=Decimal(10))
-        guests = [services.event_guest_add(event=event, name=f"G{n}", by=host) for n in range(7)]
+        guests = [
+            guest_services.event_guest_add(event=event, name=f"G{n}", by=host) for n in range(7)
+        ]
         expected_net: dict[int, Decimal] = defaultdict(lambda: ZERO)
         expected_shoes = []
         dealer = DealingShoe(8, seed=night["seed"])
         for shoe_hands in night["shoes"]:
             shoe = game_services.shoe_start(event=event, by=host)
             for seat in range(1, 8):
-                services.seat_guest(shoe=shoe, seat=seat, guest=guests[seat - 1], by=host)
+                hand_services.seat_guest(shoe=shoe, seat=seat, guest=guests[seat - 1], by=host)
             shoe_total = [ZERO, ZERO, ZERO]  # gross, commission, net
             for number, bets in enumerate(shoe_hands, start=1):
                 dealt = dealer.play_hand()
@@ -72,7 +76,7 @@ def test_every_hand_shoe_and_event_balances_to_zero(night, make_event, host):
                     for seat, by_type in bets.items()
                     for bet_type, stake in by_type.items()
                 ]
-                services.hand_record(
+                hand_services.hand_record(
                     shoe=shoe,
                     entry=entry(
                         " ".join(map(str, dealt.player)), " ".join(map(str, dealt.banker)), inputs
@@ -89,7 +93,7 @@ def test_every_hand_shoe_and_event_balances_to_zero(night, make_event, host):
             game_services.shoe_close(shoe=shoe, by=host)
             expected_shoes.append(tuple(shoe_total))
         for index, amount in night["settlements"]:
-            services.settlement_record(
+            money_services.settlement_record(
                 guest=guests[index], event=event, amount=amount, method="cash", by=host
             )
             expected_net[guests[index].pk] += amount
@@ -129,7 +133,7 @@ def test_every_hand_shoe_and_event_balances_to_zero(night, make_event, host):
         # A correction (clearing the last hand's bets) keeps the totals equal to the bets' sums.
         hand = Hand.objects.filter(shoe__event=event).order_by("-shoe__number", "-number").first()
         if hand.bets.exists():
-            services.hand_correct(
+            hand_services.hand_correct(
                 hand=hand, entry=entry(result=Winner.TIE), reason="property test", by=host
             )
             assert_results_match_bets()

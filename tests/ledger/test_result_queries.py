@@ -11,8 +11,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.models import Event, Hand, Shoe
-from ledger import services
+from ledger.guests import services as guest_services
 from ledger.models import Bet, EventGuest, Guest, GuestEventResult, Settlement
+from ledger.money import services as money_services
 
 pytestmark = pytest.mark.django_db
 
@@ -56,8 +57,8 @@ def build_history(events: int, host) -> Guest:
         Settlement(guest=guests[0], event=e, amount=Decimal(5), method="cash", recorded_by=host)
         for e in created
     )
-    services.results_rebuild()  # bulk inserts bypass the services that keep these
-    services.guest_link_issue(guest=guests[0])
+    money_services.results_rebuild()  # bulk inserts bypass the services that keep these
+    guest_services.guest_link_issue(guest=guests[0])
     return guests[0]
 
 

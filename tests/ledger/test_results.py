@@ -13,10 +13,11 @@ from openpyxl import load_workbook
 from games import services as game_services
 from games.models import Event, Hand
 from games.rules import Winner
-from ledger import services
-from ledger.exports import workbook_bytes
+from ledger.guests import services as guest_services
+from ledger.hands import services as hand_services
 from ledger.models import Settlement
-from ledger.results import (
+from ledger.money import services as money_services
+from ledger.money.results import (
     event_guest_results,
     event_settlement,
     event_shoe_rows,
@@ -25,6 +26,7 @@ from ledger.results import (
     house_rows,
     standings,
 )
+from ledger.workbook.exports import workbook_bytes
 from tests.conftest import bet, entry
 
 D = Decimal
@@ -57,7 +59,7 @@ def night(seated, shoe, record, host):
     record(shoe, "8 K", "9 K", [bet(1, "player", 50), bet(2, "banker", 60)])
     game_services.shoe_close(shoe=shoe, by=host)
     second = game_services.shoe_start(event=shoe.event, by=host)
-    services.seat_guest(shoe=second, seat=2, guest=seated[2], by=host)
+    hand_services.seat_guest(shoe=second, seat=2, guest=seated[2], by=host)
     record(second, "8 K", "9 K", [bet(2, "banker", 200)])
     return shoe.event
 
@@ -104,7 +106,9 @@ def test_the_guest_results_page_is_sortable(client, host, night):
 
 def test_settlement_carries_over_with_partial_payments(night, make_event, host, guests):
     aki, ben = guests[0], guests[1]
-    services.settlement_record(guest=ben, event=night, amount=D("-150"), method="cash", by=host)
+    money_services.settlement_record(
+        guest=ben, event=night, amount=D("-150"), method="cash", by=host
+    )
     lines = {line.name: line for line in event_settlement(night)}
     assert (lines["Ben"].result, lines["Ben"].settled, lines["Ben"].after) == (
         D("207.00"),
@@ -116,8 +120,10 @@ def test_settlement_carries_over_with_partial_payments(night, make_event, host, 
 
     next_week = make_event(name="Next week", date=night.date + timedelta(days=7))
     for guest in (aki, ben):
-        services.event_guest_add(event=next_week, name=guest.name, by=host)
-    services.settlement_record(guest=ben, event=next_week, amount=D("-57"), method="tab", by=host)
+        guest_services.event_guest_add(event=next_week, name=guest.name, by=host)
+    money_services.settlement_record(
+        guest=ben, event=next_week, amount=D("-57"), method="tab", by=host
+    )
     carried = {line.name: line for line in event_settlement(next_week)}
     assert (carried["Ben"].before, carried["Ben"].after) == (D("57.00"), D("0.00"))
     assert carried["Aki"].before == D("50.00")
@@ -126,11 +132,11 @@ def test_settlement_carries_over_with_partial_payments(night, make_event, host, 
 
 def test_settlements_are_checked(night, host, guests):
     with pytest.raises(Exception, match="other than zero"):
-        services.settlement_record(
+        money_services.settlement_record(
             guest=guests[0], event=night, amount=D(0), method="cash", by=host
         )
     with pytest.raises(Exception, match="what “other” was"):
-        services.settlement_record(
+        money_services.settlement_record(
             guest=guests[0], event=night, amount=D(5), method="other", by=host
         )
     assert not Settlement.objects.exists()
@@ -173,7 +179,7 @@ def test_the_host_records_a_settlement_from_the_event_page(client, host, night, 
 
 def test_a_guests_history_is_the_sum_of_their_rows(night, host, guests, make_event):
     ben = guests[1]
-    services.settlement_record(guest=ben, event=night, amount=D("-7"), method="cash", by=host)
+    money_services.settlement_record(guest=ben, event=night, amount=D("-7"), method="cash", by=host)
     history = guest_history(ben)
     assert [point.balance for point in history.points] == [D("200.00")]
     assert history.balance_yen == D("20000")
@@ -182,10 +188,10 @@ def test_a_guests_history_is_the_sum_of_their_rows(night, host, guests, make_eve
 
 def test_standings_and_the_house_over_a_date_range(night, make_event, host):
     old = make_event(name="Long ago", date=date(2020, 1, 1))
-    guest = services.event_guest_add(event=old, name="Zed", by=host)
+    guest = guest_services.event_guest_add(event=old, name="Zed", by=host)
     shoe = game_services.shoe_start(event=old, by=host)
-    services.seat_guest(shoe=shoe, seat=1, guest=guest, by=host)
-    services.hand_record(
+    hand_services.seat_guest(shoe=shoe, seat=1, guest=guest, by=host)
+    hand_services.hand_record(
         shoe=shoe,
         entry=entry("", "", [bet(1, "player", 500)], result=Winner.PLAYER),
         number=1,
@@ -230,14 +236,14 @@ def test_one_balance_has_one_yen_figure_whatever_the_rates(make_event, host, rec
     """Each event's chips at that event's rate: the guest's page and the settlement list agree."""
     high = make_event(name="Yen night", yen_per_chip=D(100))
     low = make_event(name="Cheap night", date=date(2026, 11, 21), yen_per_chip=D(1))
-    aki = services.event_guest_add(event=high, name="Aki", by=host)
-    services.event_guest_add(event=low, name="Aki", by=host)
+    aki = guest_services.event_guest_add(event=high, name="Aki", by=host)
+    guest_services.event_guest_add(event=low, name="Aki", by=host)
     for event, cards in ((high, ("8 K", "9 K")), (low, ("9 K", "8 K"))):
         shoe = game_services.shoe_start(event=event, by=host)
-        services.seat_guest(shoe=shoe, seat=1, guest=aki, by=host)
+        hand_services.seat_guest(shoe=shoe, seat=1, guest=aki, by=host)
         record(shoe, *cards, [bet(1, "player", 100)])  # loses 100 at ¥100, then wins 100 at ¥1
         game_services.shoe_close(shoe=shoe, by=host)
-    services.settlement_record(guest=aki, event=low, amount=D(20), method="cash", by=host)
+    money_services.settlement_record(guest=aki, event=low, amount=D(20), method="cash", by=host)
     expected = D(-100 * 100 + 100 * 1 + 20 * 1)
     assert guest_history(aki).balance_yen == expected
     [line] = event_settlement(low)
@@ -246,7 +252,9 @@ def test_one_balance_has_one_yen_figure_whatever_the_rates(make_event, host, rec
 
 def test_the_workbook_shows_the_same_yen_balance(demo_night, host):
     guest = demo_night.guests.first()
-    services.settlement_record(guest=guest, event=demo_night, amount=D(10), method="cash", by=host)
+    money_services.settlement_record(
+        guest=guest, event=demo_night, amount=D(10), method="cash", by=host
+    )
     rows = load_workbook(io.BytesIO(workbook_bytes([demo_night])))["Guests"]
     header, *lines = list(rows.iter_rows(values_only=True))
     line = next(line for line in event_settlement(demo_night) if line.guest_id == guest.pk)
@@ -267,14 +275,14 @@ def test_the_yen_carried_in_is_rounded_night_by_night_whatever_the_rates(
         make_event(name=f"Night {n}", date=date(2026, 11, 1 + n), yen_per_chip=rate)
         for n, rate in enumerate((*rates, D(100)))
     ]
-    aki = services.event_guest_add(event=nights[0], name="Aki", by=host)
+    aki = guest_services.event_guest_add(event=nights[0], name="Aki", by=host)
     for night, stake in zip(nights, ("10.05", "20.15", "15"), strict=True):
-        services.event_guest_add(event=night, name="Aki", by=host)
+        guest_services.event_guest_add(event=night, name="Aki", by=host)
         shoe = game_services.shoe_start(event=night, by=host)
-        services.seat_guest(shoe=shoe, seat=1, guest=aki, by=host)
+        hand_services.seat_guest(shoe=shoe, seat=1, guest=aki, by=host)
         record(shoe, "8 K", "9 K", [bet(1, "banker", stake)])  # a banker win: commission
         game_services.shoe_close(shoe=shoe, by=host)
-        services.settlement_record(guest=aki, event=night, amount=D("0.03"), method="cash",
+        money_services.settlement_record(guest=aki, event=night, amount=D("0.03"), method="cash",
                                    by=host)  # fmt: skip
     [line] = event_settlement(nights[-1])
     assert line.after_yen == guest_history(aki).balance_yen

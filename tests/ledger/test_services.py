@@ -20,10 +20,12 @@ from games.entry import (
 from games.models import Hand
 from games.payouts import RuleSet, SideBet
 from games.rules import Winner
-from ledger import services
+from ledger.guests import services as guest_services
+from ledger.hands import services as hand_services
 from ledger.integrity import ledger_problems
 from ledger.models import Bet, GuestEventResult, HandRevision, Seating, Settlement
-from ledger.money import money_sum
+from ledger.money import services as money_services
+from ledger.money.amounts import money_sum
 from tests.conftest import bet, entry, on_seat
 
 D = Decimal
@@ -163,7 +165,7 @@ def test_bad_input_is_refused_with_its_reason_and_writes_nothing(
 
 
 def test_a_bet_on_an_empty_seat_is_refused(shoe, guests, record, host):
-    services.seat_guest(shoe=shoe, seat=1, guest=guests[0], by=host)
+    hand_services.seat_guest(shoe=shoe, seat=1, guest=guests[0], by=host)
     with pytest.raises(ValidationError) as raised:
         record(shoe, "9 7", "J J 10", [bet(1, "player", 10), bet(4, "banker", 10)])
     assert messages_of(raised) == [on_seat(4, "Banker", MSG_EMPTY_SEAT)]
@@ -172,9 +174,9 @@ def test_a_bet_on_an_empty_seat_is_refused(shoe, guests, record, host):
 
 def test_side_bets_settled_from_cards_need_the_cards(make_event, host, record):
     event = make_event(rules=RuleSet(side_bets=frozenset(SideBet)))
-    guest = services.event_guest_add(event=event, name="Aki", by=host)
+    guest = guest_services.event_guest_add(event=event, name="Aki", by=host)
     shoe = game_services.shoe_start(event=event, by=host)
-    services.seat_guest(shoe=shoe, seat=1, guest=guest, by=host)
+    hand_services.seat_guest(shoe=shoe, seat=1, guest=guest, by=host)
     with pytest.raises(ValidationError, match="settled from the cards"):
         record(shoe, bets=[bet(1, "dragon_7", 10)], result=Winner.BANKER)
     hand = record(shoe, "K K 3", "4 J 3", [bet(1, "dragon_7", 10)])  # Banker three-card 7
@@ -196,8 +198,8 @@ def test_a_repeated_submission_is_recorded_once(seated, shoe, host):
         "by": host,
         "idempotency_key": key,
     }
-    first = services.hand_record(**arguments)
-    again = services.hand_record(**arguments)
+    first = hand_services.hand_record(**arguments)
+    again = hand_services.hand_record(**arguments)
     assert again.pk == first.pk
     assert Hand.objects.count() == 1
     assert Bet.objects.count() == 1
@@ -206,11 +208,11 @@ def test_a_repeated_submission_is_recorded_once(seated, shoe, host):
 def test_a_second_device_logging_the_same_hand_is_told_who_got_there_first(
     seated, shoe, host, dealer
 ):
-    services.hand_record(
+    hand_services.hand_record(
         shoe=shoe, entry=entry(result=Winner.TIE), number=1, by=host, idempotency_key=uuid.uuid4()
     )
-    with pytest.raises(services.HandTaken) as raised:
-        services.hand_record(
+    with pytest.raises(hand_services.HandTaken) as raised:
+        hand_services.hand_record(
             shoe=shoe,
             entry=entry("", "", [bet(1, "banker", 10)], result=Winner.BANKER),
             number=1,
@@ -224,9 +226,9 @@ def test_a_second_device_logging_the_same_hand_is_told_who_got_there_first(
 
 
 def test_a_hand_number_out_of_sequence_is_refused(seated, shoe, host):
-    with pytest.raises(services.HandTaken) as raised:
-        services.hand_record(shoe=shoe, entry=entry(result=Winner.TIE), number=3, by=host)
-    assert messages_of(raised) == [services.MSG_HAND_OUT_OF_SEQUENCE.format(number=3, next=1)]
+    with pytest.raises(hand_services.HandTaken) as raised:
+        hand_services.hand_record(shoe=shoe, entry=entry(result=Winner.TIE), number=3, by=host)
+    assert messages_of(raised) == [hand_services.MSG_HAND_OUT_OF_SEQUENCE.format(number=3, next=1)]
 
 
 def test_nothing_is_logged_into_a_closed_shoe_or_event(seated, shoe, event, record, host):
@@ -248,7 +250,7 @@ def test_a_swap_between_hands_keeps_each_guests_results_their_own(
     seated, shoe, guests, record, host
 ):
     record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
-    services.seat_guest(shoe=shoe, seat=1, guest=guests[7], by=host)  # Hana takes seat 1
+    hand_services.seat_guest(shoe=shoe, seat=1, guest=guests[7], by=host)  # Hana takes seat 1
     record(shoe, "9 7", "J J 10", [bet(1, "player", 30)])
     by_guest = dict(Bet.objects.values_list("guest__name").annotate(n=money_sum("net")))
     assert by_guest == {"Aki": D("100.00"), "Hana": D("30.00")}
@@ -260,16 +262,16 @@ def test_a_swap_between_hands_keeps_each_guests_results_their_own(
 
 def test_a_guest_moving_seats_frees_the_old_one(seated, shoe, record, host):
     record(shoe, "9 7", "J J 10")
-    services.seat_guest(shoe=shoe, seat=2, guest=seated[1], by=host)  # Aki moves to Ben's seat
+    hand_services.seat_guest(shoe=shoe, seat=2, guest=seated[1], by=host)  # Aki moves to Ben's seat
     current = dict(Seating.objects.filter(to_hand__isnull=True).values_list("seat", "guest__name"))
     assert current[2] == "Aki"
     assert 1 not in current
 
 
 def test_seating_someone_before_any_hand_is_played_leaves_no_trace(shoe, guests, host):
-    services.seat_guest(shoe=shoe, seat=1, guest=guests[0], by=host)
-    services.seat_guest(shoe=shoe, seat=1, guest=guests[1], by=host)
-    services.seat_clear(shoe=shoe, seat=1, by=host)
+    hand_services.seat_guest(shoe=shoe, seat=1, guest=guests[0], by=host)
+    hand_services.seat_guest(shoe=shoe, seat=1, guest=guests[1], by=host)
+    hand_services.seat_clear(shoe=shoe, seat=1, by=host)
     assert not Seating.objects.exists()
 
 
@@ -277,17 +279,17 @@ def test_only_guests_on_the_list_are_seated_and_only_in_seats_1_to_7(
     shoe, guests, make_event, host
 ):
     other = make_event(name="Another night")
-    stranger = services.event_guest_add(event=other, name="Zed", by=host)
+    stranger = guest_services.event_guest_add(event=other, name="Zed", by=host)
     with pytest.raises(ValidationError, match="not on this event's guest list"):
-        services.seat_guest(shoe=shoe, seat=1, guest=stranger, by=host)
+        hand_services.seat_guest(shoe=shoe, seat=1, guest=stranger, by=host)
     with pytest.raises(ValidationError, match="no seat 8"):
-        services.seat_guest(shoe=shoe, seat=8, guest=guests[0], by=host)
+        hand_services.seat_guest(shoe=shoe, seat=8, guest=guests[0], by=host)
 
 
 def test_undo_takes_back_the_last_hand_and_journals_it(seated, shoe, record, host):
     record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
     record(shoe, "8 K", "9 K", [bet(2, "banker", 40)])
-    revision = services.hand_undo(shoe=shoe, by=host)
+    revision = hand_services.hand_undo(shoe=shoe, by=host)
     assert list(shoe.hands.values_list("number", flat=True)) == [1]
     assert Bet.objects.count() == 1
     assert (revision.kind, revision.hand_number, revision.changed_by) == ("undo", 2, host)
@@ -309,8 +311,10 @@ def test_an_undo_sent_again_with_its_key_takes_back_nothing_more(seated, shoe, r
     record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
     record(shoe, "8 K", "9 K", [bet(2, "banker", 40)])
     key = uuid.uuid4()
-    first = services.hand_undo(shoe=shoe, by=host, number=2, idempotency_key=key)
-    again = services.hand_undo(shoe=shoe, by=host, number=2, idempotency_key=key)  # answer lost
+    first = hand_services.hand_undo(shoe=shoe, by=host, number=2, idempotency_key=key)
+    again = hand_services.hand_undo(
+        shoe=shoe, by=host, number=2, idempotency_key=key
+    )  # answer lost
     assert again.pk == first.pk
     assert list(shoe.hands.values_list("number", flat=True)) == [1]
     assert HandRevision.objects.filter(kind="undo").count() == 1
@@ -318,22 +322,22 @@ def test_an_undo_sent_again_with_its_key_takes_back_nothing_more(seated, shoe, r
     other = game_services.shoe_start(event=shoe.event, by=host)
     record(other, "9 7", "J J 10")
     with pytest.raises(ValidationError, match="another shoe"):
-        services.hand_undo(shoe=other, by=host, idempotency_key=key)
+        hand_services.hand_undo(shoe=other, by=host, idempotency_key=key)
 
 
 def test_undo_with_no_hand_or_in_a_closed_shoe_is_refused(seated, shoe, record, host):
     with pytest.raises(ValidationError, match="no hand to undo"):
-        services.hand_undo(shoe=shoe, by=host)
+        hand_services.hand_undo(shoe=shoe, by=host)
     record(shoe, "9 7", "J J 10")
     game_services.shoe_close(shoe=shoe, by=host)
     with pytest.raises(ValidationError, match="closed"):
-        services.hand_undo(shoe=shoe, by=host)
+        hand_services.hand_undo(shoe=shoe, by=host)
     assert Hand.objects.count() == 1
 
 
 def test_a_correction_resettles_every_bet_and_keeps_the_old_version(seated, shoe, record, host):
     hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "banker", 50)])
-    corrected = services.hand_correct(
+    corrected = hand_services.hand_correct(
         hand=hand,
         entry=entry("9 7", "J J 8", [bet(1, "player", 100), bet(2, "banker", 60)]),
         reason="Dealer misread the cards",
@@ -358,10 +362,10 @@ def test_a_correction_needs_a_reason_and_valid_cards_and_changes_nothing_otherwi
 ):
     hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
     with pytest.raises(ValidationError) as raised:
-        services.hand_correct(hand=hand, entry=entry(result=Winner.TIE), reason=" ", by=host)
-    assert raised.value.message_dict == {"reason": [services.MSG_REASON_REQUIRED]}
+        hand_services.hand_correct(hand=hand, entry=entry(result=Winner.TIE), reason=" ", by=host)
+    assert raised.value.message_dict == {"reason": [hand_services.MSG_REASON_REQUIRED]}
     with pytest.raises(ValidationError, match="must draw"):
-        services.hand_correct(hand=hand, entry=entry("10 5", "10 7"), reason="x", by=host)
+        hand_services.hand_correct(hand=hand, entry=entry("10 5", "10 7"), reason="x", by=host)
     hand.refresh_from_db()
     assert (hand.version, hand.player_cards, Bet.objects.count()) == (1, "9 7", 1)
     assert not HandRevision.objects.exists()
@@ -372,10 +376,12 @@ def test_a_closed_shoe_can_still_be_corrected_until_the_event_closes(
 ):
     hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
     game_services.shoe_close(shoe=shoe, by=host)
-    services.hand_correct(hand=hand, entry=entry(result=Winner.TIE), reason="late fix", by=host)
+    hand_services.hand_correct(
+        hand=hand, entry=entry(result=Winner.TIE), reason="late fix", by=host
+    )
     game_services.event_close(event=event, by=host)
     with pytest.raises(ValidationError, match="event is closed"):
-        services.hand_correct(
+        hand_services.hand_correct(
             hand=hand, entry=entry(result=Winner.PLAYER), reason="too late", by=host
         )
 
@@ -393,13 +399,13 @@ def test_shoes_are_numbered_and_one_is_open_at_a_time(event, host):
 def test_guests_are_found_by_name_and_brought_back_in_one_go(make_event, host):
     last_week = make_event(name="Last week")
     for name in ("Aki", "Ben", "Chie"):
-        services.event_guest_add(event=last_week, name=name, by=host)
+        guest_services.event_guest_add(event=last_week, name=name, by=host)
     tonight = make_event(name="Tonight")
-    services.event_guest_add(event=tonight, name="  aki ", by=host)  # a returning guest
-    assert services.event_guests_bring_back(event=tonight, from_event=last_week, by=host) == 2
+    guest_services.event_guest_add(event=tonight, name="  aki ", by=host)  # a returning guest
+    assert guest_services.event_guests_bring_back(event=tonight, from_event=last_week, by=host) == 2
     assert sorted(tonight.guests.values_list("name", flat=True)) == ["Aki", "Ben", "Chie"]
     with pytest.raises(ValidationError, match="already a guest called Ben"):
-        services.guest_create(name="BEN")
+        guest_services.guest_create(name="BEN")
 
 
 def test_the_rule_set_is_copied_onto_the_event(make_event):
@@ -411,13 +417,13 @@ def test_the_rule_set_is_copied_onto_the_event(make_event):
 def test_a_correction_that_changes_nothing_is_refused(seated, shoe, record, host):
     hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
     with pytest.raises(ValidationError) as raised:
-        services.hand_correct(
+        hand_services.hand_correct(
             hand=hand,
             entry=entry("9 7", "J J 10", [bet(1, "player", 100)]),
             reason="just checking",
             by=host,
         )
-    assert messages_of(raised) == [services.MSG_NOTHING_CHANGED]
+    assert messages_of(raised) == [hand_services.MSG_NOTHING_CHANGED]
     assert not HandRevision.objects.exists()
 
 
@@ -426,8 +432,8 @@ def test_after_an_undo_the_seats_as_they_stand_play_the_hand_again(seated, shoe,
     Hand 1 is now Hana's to play, and no seating covers it twice."""
     record(shoe, "9 7", "J J 10", [bet(1, "player", 10)])
     hana = seated[1].__class__.objects.get(name="Hana")
-    services.seat_guest(shoe=shoe, seat=1, guest=hana, by=host)
-    services.hand_undo(shoe=shoe, by=host)
+    hand_services.seat_guest(shoe=shoe, seat=1, guest=hana, by=host)
+    hand_services.hand_undo(shoe=shoe, by=host)
     again = record(shoe, "9 7", "J J 10", [bet(1, "player", 10)])
     assert again.number == 1
     assert again.bets.get().guest == hana
@@ -442,8 +448,8 @@ def test_undo_keeps_earlier_seatings_and_ends_them_before_the_hand_again(
 ):
     for _ in range(3):
         record(shoe, "9 7", "J J 10", [bet(1, "player", 10)])
-    services.seat_clear(shoe=shoe, seat=1, by=host)  # Aki leaves after hand 3
-    services.hand_undo(shoe=shoe, by=host)
+    hand_services.seat_clear(shoe=shoe, seat=1, by=host)  # Aki leaves after hand 3
+    hand_services.hand_undo(shoe=shoe, by=host)
     assert list(Seating.objects.filter(seat=1).values_list("from_hand", "to_hand")) == [(1, 2)]
     with pytest.raises(ValidationError):  # seat 1 is empty for hand 3 now
         record(shoe, "9 7", "J J 10", [bet(1, "player", 10)])
@@ -452,29 +458,29 @@ def test_undo_keeps_earlier_seatings_and_ends_them_before_the_hand_again(
 
 def test_a_save_whose_seats_changed_since_the_page_was_drawn_is_refused(seated, shoe, host):
     seen = {seat: guest.pk for seat, guest in seated.items()}
-    services.seat_clear(shoe=shoe, seat=3, by=host)
-    with pytest.raises(services.SeatingChanged) as raised:
-        services.hand_record(shoe=shoe, number=1, by=host, seen_seating=seen,
+    hand_services.seat_clear(shoe=shoe, seat=3, by=host)
+    with pytest.raises(hand_services.SeatingChanged) as raised:
+        hand_services.hand_record(shoe=shoe, number=1, by=host, seen_seating=seen,
                              entry=entry("9 7", "J J 10", [bet(3, "player", 10)]))  # fmt: skip
-    assert messages_of(raised) == [services.MSG_SEAT_NOW_EMPTY.format(seat=3)]
+    assert messages_of(raised) == [hand_services.MSG_SEAT_NOW_EMPTY.format(seat=3)]
     assert not Hand.objects.exists()
 
 
 def test_a_key_used_again_with_other_bets_is_refused_not_dropped(seated, shoe, host):
     key = uuid.uuid4()
-    first = services.hand_record(shoe=shoe, number=1, by=host, idempotency_key=key,
+    first = hand_services.hand_record(shoe=shoe, number=1, by=host, idempotency_key=key,
                                  entry=entry("9 7", "J J 10", [bet(1, "player", 10)]))  # fmt: skip
     with pytest.raises(ValidationError) as raised:
-        services.hand_record(shoe=shoe, number=1, by=host, idempotency_key=key,
+        hand_services.hand_record(shoe=shoe, number=1, by=host, idempotency_key=key,
                              entry=entry("9 7", "J J 10", [bet(1, "player", 20)]))  # fmt: skip
-    assert messages_of(raised) == [services.MSG_KEY_REUSED.format(number=first.number)]
+    assert messages_of(raised) == [hand_services.MSG_KEY_REUSED.format(number=first.number)]
     assert Bet.objects.get().stake == D(10)
 
 
 @pytest.mark.parametrize("amount", ["1e30", "100000000000.00", "10.005", "NaN"])
 def test_a_settlement_out_of_bounds_is_refused_in_words(seated, shoe, host, amount):
     with pytest.raises(ValidationError) as raised:
-        services.settlement_record(guest=seated[1], event=shoe.event, amount=D(amount),
+        money_services.settlement_record(guest=seated[1], event=shoe.event, amount=D(amount),
                                    method="cash", by=host)  # fmt: skip
     assert "amount" in raised.value.message_dict
     assert not Settlement.objects.exists()
@@ -482,10 +488,10 @@ def test_a_settlement_out_of_bounds_is_refused_in_words(seated, shoe, host, amou
 
 def test_a_settlement_note_with_a_control_character_is_refused(seated, shoe, host):
     with pytest.raises(ValidationError) as raised:
-        services.settlement_record(guest=seated[1], event=shoe.event, amount=D(10),
+        money_services.settlement_record(guest=seated[1], event=shoe.event, amount=D(10),
                                    method="other", note="paid\u0001", by=host)  # fmt: skip
     assert raised.value.message_dict == {
-        "note": [services.MSG_NOTE_CHARACTER.format(code="U+0001")]
+        "note": [money_services.MSG_NOTE_CHARACTER.format(code="U+0001")]
     }
 
 
@@ -496,7 +502,7 @@ def test_the_guests_totals_are_added_to_hand_by_hand_as_a_rebuild_finds_them(
     record(shoe, "", "", [bet(1, "player", 20), bet(3, "banker", "12.50")], result="banker")
     game_services.shoe_close(shoe=shoe, by=host)
     second = game_services.shoe_start(event=event, by=host)
-    services.seat_guest(shoe=second, seat=4, guest=seated[1], by=host)
+    hand_services.seat_guest(shoe=second, seat=4, guest=seated[1], by=host)
     record(second, "8 K", "9 K", [bet(4, "banker", 40), bet(4, "player_pair", 10)])
 
     def totals():
@@ -509,6 +515,6 @@ def test_the_guests_totals_are_added_to_hand_by_hand_as_a_rebuild_finds_them(
         ("Ben", 1, Decimal(30), Decimal(30), Decimal(0), Decimal(30)),
         ("Chie", 1, Decimal("12.50"), Decimal("12.50"), Decimal("0.63"), Decimal("11.87")),
     ]
-    services.results_rebuild()
+    money_services.results_rebuild()
     assert totals() == kept
     assert ledger_problems() == []

@@ -10,11 +10,12 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.core.exceptions import ValidationError
 
-from ledger import services
-from ledger.exports import workbook_bytes
+from ledger.guests import services as guest_services
+from ledger.guests.services import MSG_CREDIT_LIMIT
 from ledger.integrity import check_ledger
 from ledger.models import AuditEntry, Guest, Settlement
-from ledger.results import (
+from ledger.money import services as money_services
+from ledger.money.results import (
     event_settlement,
     event_settlement_rows,
     event_shoe_rows,
@@ -22,11 +23,10 @@ from ledger.results import (
     guest_history,
     seated_over_limit,
 )
-from ledger.services import (
+from ledger.money.services import (
     MSG_ALREADY_VOIDED,
     MSG_ASK_GROWS_DEBT,
     MSG_ASK_PAST_BALANCE,
-    MSG_CREDIT_LIMIT,
     MSG_NOTE_CHARACTER,
     MSG_SETTLEMENT_AMOUNT,
     MSG_SETTLEMENT_NOTE,
@@ -35,6 +35,7 @@ from ledger.services import (
     MSG_VOID_REASON_CHARACTER,
     SettlementQuestion,
 )
+from ledger.workbook.exports import workbook_bytes
 from tests.conftest import bet
 from tests.ledger.test_transfers import sheet_rows
 
@@ -66,9 +67,9 @@ def message(error: ValidationError) -> str:
 
 def test_settling_toward_square_asks_nothing(played, seated, host):
     aki, ben = seated[1], seated[2]
-    services.settlement_record(guest=aki, event=played, amount=D("-100"), method="cash",
+    money_services.settlement_record(guest=aki, event=played, amount=D("-100"), method="cash",
                                by=host, ask_first=True)  # fmt: skip
-    services.settlement_record(guest=ben, event=played, amount=D("20"), method="tab",
+    money_services.settlement_record(guest=ben, event=played, amount=D("20"), method="tab",
                                by=host, ask_first=True)  # fmt: skip
     assert balances(played)["Aki"] == D("0.00")
     assert balances(played)["Ben"] == D("-30.00")  # a partial payment: the rest stays
@@ -89,7 +90,7 @@ def test_past_the_balance_or_the_other_way_is_asked_first(
 ):
     guest, before = seated[seat], changes()
     with pytest.raises(SettlementQuestion) as asked:
-        services.settlement_record(guest=guest, event=played, amount=D(amount), method="cash",
+        money_services.settlement_record(guest=guest, event=played, amount=D(amount), method="cash",
                                    by=host, ask_first=True)  # fmt: skip
     wanted = str(question).format(
         guest=guest.name, balance=balance, amount="$" + amount.lstrip("-"), after=after
@@ -97,7 +98,7 @@ def test_past_the_balance_or_the_other_way_is_asked_first(
     assert message(asked.value) == wanted
     assert changes() == before
     # Confirmed, it is recorded.
-    services.settlement_record(guest=guest, event=played, amount=D(amount), method="cash",
+    money_services.settlement_record(guest=guest, event=played, amount=D(amount), method="cash",
                                by=host)  # fmt: skip
     assert changes() == (before[0] + 1, before[1] + 1)
 
@@ -119,8 +120,9 @@ def test_bad_settlements_are_refused_and_change_nothing(
 ):
     before = changes()
     with pytest.raises(ValidationError) as refused:
-        services.settlement_record(guest=seated[2], event=played, amount=amount, method="cash",
-                                   note=note, by=host)  # fmt: skip
+        money_services.settlement_record(
+            guest=seated[2], event=played, amount=amount, method="cash", note=note, by=host
+        )
     assert list(refused.value.message_dict) == [field]
     assert message(refused.value).startswith(str(wanted).split("{")[0])
     assert changes() == before
@@ -128,7 +130,7 @@ def test_bad_settlements_are_refused_and_change_nothing(
 
 def test_other_needs_a_note(played, seated, host):
     with pytest.raises(ValidationError, match=str(MSG_SETTLEMENT_NOTE)):
-        services.settlement_record(guest=seated[2], event=played, amount=D(5), method="other",
+        money_services.settlement_record(guest=seated[2], event=played, amount=D(5), method="other",
                                    by=host)  # fmt: skip
 
 
@@ -137,10 +139,11 @@ def test_other_needs_a_note(played, seated, host):
 
 def test_a_void_is_a_reversing_row_and_balances_stay_sums(played, seated, host):
     aki = seated[1]
-    paid = services.settlement_record(guest=aki, event=played, amount=D("-100"), method="cash",
-                                      by=host)  # fmt: skip
+    paid = money_services.settlement_record(
+        guest=aki, event=played, amount=D("-100"), method="cash", by=host
+    )
     assert balances(played)["Aki"] == D("0.00")
-    void = services.settlement_void(settlement=paid, reason="paid the wrong guest", by=host)
+    void = money_services.settlement_void(settlement=paid, reason="paid the wrong guest", by=host)
     assert (void.amount, void.voids, void.event, void.method, void.note) == (
         D("100.00"), paid, played, "cash", "paid the wrong guest",
     )  # fmt: skip
@@ -160,16 +163,16 @@ def test_a_void_is_a_reversing_row_and_balances_stay_sums(played, seated, host):
 
 
 def test_a_settlement_is_voided_once_and_a_void_never(played, seated, host):
-    paid = services.settlement_record(guest=seated[2], event=played, amount=D("50"),
+    paid = money_services.settlement_record(guest=seated[2], event=played, amount=D("50"),
                                       method="tab", by=host)  # fmt: skip
-    void = services.settlement_void(settlement=paid, reason="typed twice", by=host)
+    void = money_services.settlement_void(settlement=paid, reason="typed twice", by=host)
     before = changes()
     with pytest.raises(ValidationError) as twice:
-        services.settlement_void(settlement=paid, reason="again", by=host)
+        money_services.settlement_void(settlement=paid, reason="again", by=host)
     assert message(twice.value).startswith(str(MSG_ALREADY_VOIDED).split("{")[0])
     assert "hostess" in message(twice.value)
     with pytest.raises(ValidationError, match=str(MSG_VOID_OF_VOID)):
-        services.settlement_void(settlement=void, reason="undo the void", by=host)
+        money_services.settlement_void(settlement=void, reason="undo the void", by=host)
     assert changes() == before
 
 
@@ -178,20 +181,20 @@ def test_a_settlement_is_voided_once_and_a_void_never(played, seated, host):
     [("", MSG_VOID_REASON), ("   ", MSG_VOID_REASON), ("oops\u0000", MSG_VOID_REASON_CHARACTER)],
 )
 def test_a_void_says_why(played, seated, host, reason, wanted):
-    paid = services.settlement_record(guest=seated[2], event=played, amount=D("50"),
+    paid = money_services.settlement_record(guest=seated[2], event=played, amount=D("50"),
                                       method="tab", by=host)  # fmt: skip
     before = changes()
     with pytest.raises(ValidationError) as refused:
-        services.settlement_void(settlement=paid, reason=reason, by=host)
+        money_services.settlement_void(settlement=paid, reason=reason, by=host)
     assert message(refused.value).startswith(str(wanted).split("{")[0])
     assert changes() == before
 
 
 def test_the_night_still_balances_after_settlements_and_voids(played, seated, host):
     for seat, amount in ((1, "-60"), (2, "50"), (1, "-40")):
-        services.settlement_record(guest=seated[seat], event=played, amount=D(amount),
+        money_services.settlement_record(guest=seated[seat], event=played, amount=D(amount),
                                    method="cash", by=host)  # fmt: skip
-    services.settlement_void(settlement=Settlement.objects.first(), reason="wrong", by=host)
+    money_services.settlement_void(settlement=Settlement.objects.first(), reason="wrong", by=host)
     _rows, totals = event_shoe_rows(played)
     assert totals.figures.net + totals.figures.house_net == 0
     # Each guest's line is the sum of their rows; settlements only move money between them.
@@ -207,16 +210,16 @@ def test_the_night_still_balances_after_settlements_and_voids(played, seated, ho
 
 def test_a_credit_limit_is_set_cleared_and_checked(played, seated, host):
     ben = seated[2]
-    services.guest_credit_limit_set(guest=ben, credit_limit=D("30"), by=host)
+    guest_services.guest_credit_limit_set(guest=ben, credit_limit=D("30"), by=host)
     assert Guest.objects.get(pk=ben.pk).credit_limit == D("30.00")
     line = next(line for line in event_settlement(played) if line.name == "Ben")
     assert (line.over_limit, line.credit_limit_yen) == (True, D("3000"))
     assert seated_over_limit(played, list(Guest.objects.all())) == [
         (Guest.objects.get(pk=ben.pk), D("-50.00"))
     ]
-    services.guest_credit_limit_set(guest=ben, credit_limit=D("50"), by=host)
+    guest_services.guest_credit_limit_set(guest=ben, credit_limit=D("50"), by=host)
     assert seated_over_limit(played, [Guest.objects.get(pk=ben.pk)]) == []  # at it, not past
-    services.guest_credit_limit_set(guest=ben, credit_limit=None, by=host)
+    guest_services.guest_credit_limit_set(guest=ben, credit_limit=None, by=host)
     assert Guest.objects.get(pk=ben.pk).credit_limit is None
     assert not any(line.over_limit for line in event_settlement(played))
 
@@ -224,7 +227,7 @@ def test_a_credit_limit_is_set_cleared_and_checked(played, seated, host):
 @pytest.mark.parametrize("limit", [D("-1"), D("NaN"), D("0.001"), D("1e30"), D("Infinity")])
 def test_a_bad_credit_limit_is_refused(seated, host, limit):
     with pytest.raises(ValidationError) as refused:
-        services.guest_credit_limit_set(guest=seated[1], credit_limit=limit, by=host)
+        guest_services.guest_credit_limit_set(guest=seated[1], credit_limit=limit, by=host)
     assert message(refused.value).startswith(str(MSG_CREDIT_LIMIT).split("{")[0])
     assert Guest.objects.get(pk=seated[1].pk).credit_limit is None
 
@@ -233,11 +236,11 @@ def test_a_bad_credit_limit_is_refused(seated, host, limit):
 
 
 def test_the_workbook_has_real_times_and_both_rows_of_a_void(played, seated, host):
-    paid = services.settlement_record(guest=seated[1], event=played, amount=D("-100"),
+    paid = money_services.settlement_record(guest=seated[1], event=played, amount=D("-100"),
                                       method="cash", by=host)  # fmt: skip
     at = datetime(2026, 11, 20, 13, 34, tzinfo=ZoneInfo("UTC"))  # 22:34 in Tokyo
     Settlement.objects.filter(pk=paid.pk).update(recorded_at=at)
-    void = services.settlement_void(settlement=paid, reason="wrong guest", by=host)
+    void = money_services.settlement_void(settlement=paid, reason="wrong guest", by=host)
     rows = sheet_rows(workbook_bytes([played]), "Settlements")
     assert rows[0][-2:] == ("Number", "Voids number")
     first, second = rows[1:]

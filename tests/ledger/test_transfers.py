@@ -26,18 +26,19 @@ from games.entry import (
 )
 from games.models import Event, Hand
 from games.payouts import MSG_STAKE_NOT_POSITIVE, RuleSet
-from ledger import services
-from ledger.exports import HANDS_COLUMNS, workbook_bytes
-from ledger.imports import (
+from ledger.guests import services as guest_services
+from ledger.integrity import ledger_problems
+from ledger.models import Bet, Guest, Seating, Settlement
+from ledger.money import services as money_services
+from ledger.money.results import event_guest_results, event_shoe_rows
+from ledger.workbook.exports import HANDS_COLUMNS, workbook_bytes
+from ledger.workbook.imports import (
     ScoresheetInvalid,
     ScoresheetUnreadable,
     SheetProblem,
     check_scoresheet,
     template_csv,
 )
-from ledger.integrity import ledger_problems
-from ledger.models import Bet, Guest, Seating, Settlement
-from ledger.results import event_guest_results, event_shoe_rows
 from shoebook.roles import COMMAND_LINE
 from tests.adversary import xlsx_of
 from tests.conftest import bet
@@ -385,7 +386,7 @@ def test_downloads_host_and_guest_own_rows_only(client, host, seated, shoe, reco
     assert len(sheet_rows(content, "Hands")) == 3
     client.logout()
     aki = seated[1]
-    token = services.guest_link_issue(guest=aki)
+    token = guest_services.guest_link_issue(guest=aki)
     statement = client.get(reverse("ledger:guest_statement", args=[aki.pk, token]))
     content = b"".join(statement.streaming_content)
     workbook = load_workbook(io.BytesIO(content))
@@ -483,7 +484,7 @@ def test_the_import_command_records_only_a_host(tmp_path, dealer, who):
 def test_a_control_character_in_old_rows_never_breaks_a_workbook(demo, host):
     guest = demo.guests.first()
     Guest.objects.filter(pk=guest.pk).update(name="Ak\u0001i")  # a row from before the name rule
-    services.settlement_record(guest=guest, event=demo, amount=D("-10"), method="other",
+    money_services.settlement_record(guest=guest, event=demo, amount=D("-10"), method="other",
                                note="tab paid", by=host)  # fmt: skip
     Settlement.objects.update(note="tab \u0007 paid")  # likewise
     [(_date, _event, name, amount, _how, note, _number, _voids)] = sheet_rows(
@@ -510,7 +511,7 @@ def test_a_failed_export_leaves_no_file_and_keeps_an_older_one(demo, tmp_path, m
 
 @pytest.mark.parametrize("kind", ["csv", "xlsx"])
 def test_a_file_past_the_row_bound_is_refused_unread(monkeypatch, kind):
-    monkeypatch.setattr("ledger.imports.MAX_ROWS", 100)
+    monkeypatch.setattr("ledger.workbook.imports.MAX_ROWS", 100)
     rows = [HEADER.split(","), *(["1", str(n), "", "", "P"] for n in range(1, 151))]
     content = (xlsx_of(rows) if kind == "xlsx"
                else "\n".join(",".join(row) for row in rows).encode())  # fmt: skip
@@ -533,7 +534,7 @@ def test_every_row_is_read_whatever_size_the_workbook_declares():
 
 
 def test_a_workbook_that_unpacks_past_the_bound_is_refused_unread(monkeypatch):
-    monkeypatch.setattr("ledger.imports.MAX_UNPACKED_BYTES", 10_000)
+    monkeypatch.setattr("ledger.workbook.imports.MAX_UNPACKED_BYTES", 10_000)
     rows = [HEADER.split(","), *(["1", str(n), "", "", "P"] for n in range(1, 200))]
     with pytest.raises(ScoresheetUnreadable, match="more than 20,000 rows"):
         check_scoresheet("big.xlsx", xlsx_of(rows), TableRules(RuleSet(), 8, D(10), D(1000)))

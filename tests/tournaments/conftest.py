@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from ledger import services as ledger_services
+from ledger.hands import services as hand_services
 from ledger.models import Seating
 from tests.conftest import bet, entry
 from tournaments import services
@@ -63,9 +63,9 @@ def play(host):
     def do(table, result, stakes=None, *, by=None):
         shoe = open_shoe(table)
         bets = [bet(seat, kind, amount) for seat, (kind, amount) in (stakes or {}).items()]
-        return ledger_services.hand_record(
+        return hand_services.hand_record(
             shoe=shoe,
-            number=ledger_services.next_hand_number(shoe),
+            number=hand_services.next_hand_number(shoe),
             entry=entry(bets=bets, result=result),
             by=by or host,
             idempotency_key=uuid.uuid4(),

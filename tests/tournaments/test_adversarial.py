@@ -15,9 +15,11 @@ from openpyxl import load_workbook
 
 from games import services as game_services
 from games.models import Event, Hand, Shoe
-from ledger import services as ledger_services
+from ledger.guests import services as guest_services
+from ledger.hands import services as hand_services
+from ledger.hands.selectors import seating_of
 from ledger.models import Bet, Charge, Guest, StackRow
-from ledger.selectors import seating_of
+from ledger.nights import services as night_services
 from tests.pages import HTMX, hand_data, text
 from tests.tournaments.conftest import open_shoe
 from tests.tournaments.test_views import ROUND, SETUP, errors_of, message_texts, url
@@ -258,7 +260,7 @@ def test_a_formula_for_a_name_stays_text_in_the_workbook(
 ):
     tournament = make_tournament(players=[FORMULA, "+1+1", "@SUM(A1)", "-2+3"])
     services.tournament_update(tournament=tournament, by=host, prize_table="100%")
-    ledger_services.event_edit(event=tournament.event, by=host, name='=HYPERLINK("x")')
+    night_services.event_edit(event=tournament.event, by=host, name='=HYPERLINK("x")')
     final = add_round(tournament, is_final=True)
     services.round_draw(round_=final, by=host, seed=1)
     services.round_start(round_=final, by=host)
@@ -686,7 +688,7 @@ def test_hands_beyond_the_round_are_refused(client, dealer, table, play):
     response = post_hand(client, shoe, result="banker", stake_1_banker="10")
     assert response.status_code == 200
     assert not response.has_header("Shoebook-Hand-Saved")
-    message = str(ledger_services.MSG_ROUND_OVER).format(hands=3)
+    message = str(hand_services.MSG_ROUND_OVER).format(hands=3)
     assert message in text(response)
     forged = hand_data(shoe, result="banker") | {"number": "4"}
     client.post(reverse("ledger:hand_record", args=[shoe.pk]), forged, **HTMX)
@@ -702,7 +704,7 @@ def test_an_undo_at_a_tournament_table_gives_the_chips_back(client, dealer, tabl
     response = client.post(reverse("ledger:hand_undo", args=[shoe.pk]), **HTMX)
     assert response.status_code == 200
     assert not Hand.objects.exists() and not Bet.objects.exists()
-    assert ledger_services.table_stacks(table.event, before_hand=1)[
+    assert hand_services.table_stacks(table.event, before_hand=1)[
         table.seats.get(seat=1).entrant.guest_id
     ] == Decimal(1000)
     response = client.post(reverse("ledger:hand_undo", args=[shoe.pk]), **HTMX)
@@ -733,13 +735,13 @@ def test_a_correction_after_the_round_closed_is_refused(client, host, heat, tabl
     play_round(round_)
     services.round_close(round_=round_, by=host)
     hand = Hand.objects.filter(shoe__event=table.event).order_by("number").first()
-    stacks = ledger_services.table_stacks(table.event, before_hand=99)
+    stacks = hand_services.table_stacks(table.event, before_hand=99)
     client.force_login(host)
     address = reverse("ledger:hand_detail", args=[hand.pk])
     response = client.post(address, correction(hand, stake_1_banker="10"))
     assert response.status_code == 200
     assert response.context["form"].errors
-    assert ledger_services.table_stacks(table.event, before_hand=99) == stacks
+    assert hand_services.table_stacks(table.event, before_hand=99) == stacks
     # Nor by reopening the table's night (or its shoe) from the ledger's pages.
     response = client.post(reverse("ledger:event_reopen", args=[table.event_id]), follow=True)
     assert Event.objects.get(pk=table.event_id).closed_at is not None
@@ -759,7 +761,7 @@ def test_a_correction_that_leaves_a_later_bet_over_the_stack_is_refused(client, 
         correction(first, stake_1_banker="500"),  # Player won: 500 left, under hand 2's 1,000
     )
     assert response.status_code == 200
-    assert escape(str(ledger_services.MSG_LATER_OVER_STACK).format(number=2)) in text(response)
+    assert escape(str(hand_services.MSG_LATER_OVER_STACK).format(number=2)) in text(response)
     first.refresh_from_db()
     assert (first.version, first.winner) == (1, "banker")
 
@@ -768,7 +770,7 @@ def test_the_draw_is_the_only_seating_at_a_tournament_table(client, host, table)
     """Seats at a tournament table are the round's draw: nobody is seated, moved or cleared
     from the table page (the board, the secret bet and the stacks follow the draw)."""
     shoe = open_shoe(table)
-    stranger = ledger_services.event_guest_add(event=table.event, name="Zed", by=host)
+    stranger = guest_services.event_guest_add(event=table.event, name="Zed", by=host)
     aki = table.seats.select_related("entrant__guest").get(seat=1).entrant.guest
     before = counts()
     client.force_login(host)
@@ -844,10 +846,10 @@ def test_the_tournament_night_takes_no_shoe_and_no_hand(client, host, heat):
 def test_a_revoked_link_shows_nothing_any_more(client, host, heat):
     tournament, _round, _final = heat
     guest = tournament.entrants.first().guest
-    token = ledger_services.guest_link_issue(guest=guest)
+    token = guest_services.guest_link_issue(guest=guest)
     address = reverse("tournament_table:guest_standings", args=[guest.pk, token])
     assert client.get(address).status_code == 200
-    ledger_services.guest_link_revoke(guest=guest)
+    guest_services.guest_link_revoke(guest=guest)
     assert client.get(address).status_code == 404
     assert client.get(address.replace(token, "x" * 43)).status_code == 404
 
@@ -858,8 +860,8 @@ def test_a_merged_players_link_shows_the_guest_they_became(
     tournament = make_tournament(players=["Aki", "Ben"])
     aki = tournament.entrants.get(guest__name="Aki").guest
     other = Guest.objects.create(name="Aki T")
-    token = ledger_services.guest_link_issue(guest=other)
-    ledger_services.guest_merge(guest=aki, other=other, by=host)
+    token = guest_services.guest_link_issue(guest=other)
+    guest_services.guest_merge(guest=aki, other=other, by=host)
     round_ = add_round(tournament)
     services.round_draw(round_=round_, by=host, seed=1)
     services.round_start(round_=round_, by=host)
@@ -881,7 +883,7 @@ def test_merging_a_tournament_player_away_says_why_not(client, host, make_tourna
     )
     assert response.status_code == 200
     assert message_texts(response) == [
-        str(ledger_services.MSG_MERGE_TOURNAMENT_PLAYER).format(guest="Aki T", other="Aki")
+        str(guest_services.MSG_MERGE_TOURNAMENT_PLAYER).format(guest="Aki T", other="Aki")
     ]
     assert counts() == before
     # The other way round, the player keeps their entry and takes the other's name as an alias.
@@ -923,7 +925,7 @@ def test_a_play_off_order_no_one_could_mean_is_refused(client, host, make_tourna
     services.round_start(round_=round_, by=host)
     table = round_.tables.get()
     shoe = open_shoe(table)
-    ledger_services.hand_record(
+    hand_services.hand_record(
         shoe=shoe, number=1, entry=_result_only("banker"), by=host, idempotency_key=uuid.uuid4()
     )
     ids = list(tournament.entrants.values_list("pk", flat=True))
@@ -1000,7 +1002,7 @@ def test_an_add_on_outside_its_round_or_twice_is_refused(client, host, make_tour
     assert counts() == before
     for table in round_.tables.all():
         for number in range(1, 4):
-            ledger_services.hand_record(
+            hand_services.hand_record(
                 shoe=open_shoe(table), number=number, entry=_result_only("banker"), by=host,
                 idempotency_key=uuid.uuid4(),
             )  # fmt: skip

@@ -13,11 +13,11 @@ from django.core.management import CommandError, call_command
 from games.models import Event, Hand
 from games.rules import validate_hand
 from ledger.demo import GUEST_NAMES
+from ledger.hands.services import table_stacks
 from ledger.integrity import ledger_problems
 from ledger.models import Bet, Charge, GuestEventResult, StackRow
-from ledger.money import ZERO, money_sum
-from ledger.results import guest_balance_now
-from ledger.services import table_stacks
+from ledger.money.amounts import ZERO, money_sum
+from ledger.money.results import guest_balance_now
 from tournaments.demo import NEWCOMERS
 from tournaments.models import Tournament
 from tournaments.selectors import round_board

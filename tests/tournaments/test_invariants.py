@@ -20,11 +20,11 @@ from hypothesis import HealthCheck, event, example, given, reject, settings
 from hypothesis import strategies as st
 
 from games.models import Hand
+from ledger.hands.services import table_stacks
 from ledger.integrity import ledger_problems
 from ledger.models import Bet, Charge, StackRow
-from ledger.money import ZERO, money_sum
-from ledger.results import guest_balance_now
-from ledger.services import table_stacks
+from ledger.money.amounts import ZERO, money_sum
+from ledger.money.results import guest_balance_now
 from tournaments import services
 from tournaments.models import Round, TableSeat, Tournament
 from tournaments.play import Habits, tournament_play

@@ -11,10 +11,11 @@ from django.core.exceptions import ValidationError
 from games import services as game_services
 from games.entry import MSG_NOT_UNIT, MSG_OVER_STACK
 from games.models import Event
-from ledger import services as ledger_services
+from ledger.hands import services as hand_services
 from ledger.integrity import ledger_problems
 from ledger.models import Charge, GuestEventResult, StackRow
-from ledger.results import event_settlement, guest_balance_now, house_rows
+from ledger.money.results import event_settlement, guest_balance_now, house_rows
+from ledger.nights import services as night_services
 from tests.conftest import bet, entry, on_seat
 from tests.tournaments.conftest import open_shoe
 from tournaments import services
@@ -114,7 +115,7 @@ def test_a_round_plays_its_hands_and_no_more(make_tournament, add_round, host, p
     play(table, "P")
     with pytest.raises(ValidationError) as error:
         play(table, "T")
-    assert messages(error.value) == str(ledger_services.MSG_ROUND_OVER).format(hands=2)
+    assert messages(error.value) == str(hand_services.MSG_ROUND_OVER).format(hands=2)
 
 
 def test_a_correction_that_breaks_a_later_stake_is_refused(make_tournament, add_round, host, play):
@@ -126,13 +127,13 @@ def test_a_correction_that_breaks_a_later_stake_is_refused(make_tournament, add_
     first = play(table, "B", {1: ("banker", 1000)})  # seat 1: 1000 -> 1950
     play(table, "B", {1: ("banker", 1500)})
     with pytest.raises(ValidationError) as error:
-        ledger_services.hand_correct(
+        hand_services.hand_correct(
             hand=first,
             entry=entry(bets=[bet(1, "banker", 1000)], result="P"),  # 1000 -> 0
             reason="It was Player",
             by=host,
         )
-    assert messages(error.value) == str(ledger_services.MSG_LATER_OVER_STACK).format(number=2)
+    assert messages(error.value) == str(hand_services.MSG_LATER_OVER_STACK).format(number=2)
     first.refresh_from_db()
     assert first.winner == "banker"
 
@@ -240,7 +241,7 @@ def test_a_shoe_of_a_tournament_table_is_its_round(make_tournament, add_round, h
     services.round_draw(round_=round_, by=host)
     round_ = services.round_start(round_=round_, by=host)
     table = round_.tables.get()
-    ledger_services.shoe_close(shoe=open_shoe(table), by=host)
+    night_services.shoe_close(shoe=open_shoe(table), by=host)
     with pytest.raises(ValidationError) as error:
         game_services.shoe_start(event=table.event, by=host)
     assert messages(error.value) == str(game_services.MSG_ONE_SHOE_A_ROUND)
@@ -274,7 +275,7 @@ def test_the_ledger_check_names_a_tournament_result_gone_missing(make_tournament
 
 
 def test_a_players_history_counts_the_tournament_money(make_tournament):
-    from ledger.results import guest_history
+    from ledger.money.results import guest_history
 
     tournament = make_tournament(players=["Aki"])
     aki = tournament.entrants.get().guest

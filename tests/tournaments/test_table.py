@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from games import services as game_services
 from games.tournament import first_bet_seat
-from ledger import services as ledger_services
+from ledger.guests import services as guest_services
 from ledger.models import Bet, Guest
 from tests.pages import HTMX, form_data, save, table_url, text
 from tests.tournaments.conftest import NAMES, open_shoe
@@ -351,7 +351,7 @@ def test_a_cash_display_has_no_leaderboard(client, shoe):
 
 
 def guest_link(guest) -> tuple[str, str]:
-    token = ledger_services.guest_link_issue(guest=guest)
+    token = guest_services.guest_link_issue(guest=guest)
     return (
         reverse("ledger:guest_page", args=[guest.pk, token]),
         reverse("tournament_table:guest_standings", args=[guest.pk, token]),

@@ -20,7 +20,7 @@ from games.payouts import NoCommission, RuleSet, SideBet
 from games.tournament import MSG_SHARES_SUM
 from ledger.forms import MSG_CHIPS_AMOUNT
 from ledger.models import Charge, Guest, StackRow
-from ledger.money import format_chips
+from ledger.money.amounts import format_chips
 from tests.pages import HTMX, text
 from tournaments import services
 from tournaments.forms import MSG_RANK

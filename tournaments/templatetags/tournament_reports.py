@@ -12,7 +12,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
-from ledger.money import format_chips
+from ledger.money.amounts import format_chips
 from tournaments.results import Pool, configured_cut, event_pools
 
 register = template.Library()

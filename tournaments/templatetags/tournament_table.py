@@ -14,9 +14,10 @@ from django.urls import reverse
 
 from games.models import Event
 from games.payouts import BetType
-from ledger.forms import stake_field_name, stake_text
+from ledger.forms import stake_text
+from ledger.hands.forms import stake_field_name
+from ledger.hands.selectors import SeatState, TableState
 from ledger.models import Guest
-from ledger.selectors import SeatState, TableState
 from tournaments.models import Round
 from tournaments.selectors import (
     BoardLine,

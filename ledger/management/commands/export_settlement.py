@@ -11,7 +11,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.models import Event
-from ledger.exports import events_between, settlement_workbook
+from ledger.workbook.exports import events_between, settlement_workbook
 
 
 def _date(text: str) -> date:

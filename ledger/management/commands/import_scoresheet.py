@@ -17,8 +17,8 @@ from games.entry import TableRules, read_amount
 from games.kinds import Game
 from games.management.commands.baccarat_odds import add_rule_set_arguments, rule_set_from_options
 from games.models import Event
-from ledger.forms import ScoresheetGameForm
-from ledger.imports import (
+from ledger.workbook.forms import ScoresheetGameForm
+from ledger.workbook.imports import (
     ScoresheetInvalid,
     ScoresheetUnreadable,
     check_coup_sheet,

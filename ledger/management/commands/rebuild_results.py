@@ -1,6 +1,6 @@
 """Recompute the guests' totals per event from the bets: ``manage.py rebuild_results``.
 
-All or nothing (``ledger.services.results_rebuild`` runs in one transaction): if it fails, the
+All or nothing (``ledger.money.services.results_rebuild`` runs in one transaction): if it fails, the
 totals it would have replaced are still there.
 """
 
@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from ledger.services import results_rebuild
+from ledger.money.services import results_rebuild
 
 
 class Command(BaseCommand):

@@ -11,12 +11,13 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from games.models import Event
+from ledger.guests.names import InvalidName, clean_name, name_key
 from ledger.models import Guest
-from ledger.names import InvalidName, clean_name, name_key
 
 
 def _kept_by_the_rule(guest: Guest) -> bool:
-    """Whether a restored guest's name and key are what ``ledger.names`` makes of the name."""
+    """Whether a restored guest's name and key are what ``ledger.guests.names`` makes of the
+    name."""
     try:
         name = clean_name(guest.name)
     except InvalidName:

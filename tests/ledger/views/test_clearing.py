@@ -13,11 +13,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from ledger import services
 from ledger.forms import MSG_CHIPS_AMOUNT
+from ledger.guests import services as guest_services
 from ledger.models import Transfer
-from ledger.transfer_forms import MSG_UNKNOWN_PARTY
-from ledger.transfers import (
+from ledger.money.transfer_forms import MSG_UNKNOWN_PARTY
+from ledger.money.transfers import (
     HOUSE,
     MSG_OVER_PAYEE,
     MSG_OVER_PAYER,
@@ -26,7 +26,7 @@ from ledger.transfers import (
     MSG_TRANSFER_VOID_REASON,
     proposed_transfers,
 )
-from ledger.views.clearing import MSG_TRANSFER_RECORDED, MSG_TRANSFER_VOIDED
+from ledger.money.views.clearing import MSG_TRANSFER_RECORDED, MSG_TRANSFER_VOIDED
 from tests.ledger.banked_nights import SEVEN, coup, play_debts, seven_guest_night
 
 pytestmark = pytest.mark.django_db
@@ -158,7 +158,7 @@ def test_bad_input_comes_back_with_the_reason_and_stores_nothing(
     client, host, night, payer, payee, amount, message, htmx
 ):
     event, _shoe, g = night
-    stranger = services.guest_create(name="Stranger")
+    stranger = guest_services.guest_create(name="Stranger")
     parties = g | {"stranger": stranger}
     client.force_login(host)
     response = pay(client, event, parties[payer], parties[payee], amount, HTMX if htmx else None)

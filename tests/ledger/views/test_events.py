@@ -14,9 +14,10 @@ from games import services as game_services
 from games.models import Event, Shoe
 from games.payouts import RuleSet
 from games.services import MSG_FROZEN_AFTER_FIRST_HAND
-from ledger import services
 from ledger.models import AuditEntry
-from ledger.views.events import MSG_EVENT_CLOSED, MSG_EVENT_REOPENED
+from ledger.money import services as money_services
+from ledger.nights import services as night_services
+from ledger.nights.views import MSG_EVENT_CLOSED, MSG_EVENT_REOPENED
 from tests.conftest import bet
 from tests.pages import HTMX, save, table_url, text
 
@@ -84,7 +85,7 @@ def test_the_service_refuses_a_frozen_field_even_without_the_form(
 ):
     record(shoe, "9 7", "J J 8", [bet(1, "banker", 100)])
     with pytest.raises(ValidationError) as raised:
-        services.event_edit(event=event, by=host, table_min=Decimal(20))
+        night_services.event_edit(event=event, by=host, table_min=Decimal(20))
     assert str(MSG_FROZEN_AFTER_FIRST_HAND.format(field="Table minimum")) in str(raised.value)
     assert Event.objects.get(pk=event.pk).table_min == Decimal(10)
     assert not AuditEntry.objects.filter(action=AuditEntry.Action.EVENT_EDITED).exists()
@@ -235,7 +236,7 @@ def test_closing_an_event_asks_first_then_closes_and_the_host_can_reopen_it(
     event = shoe.event
     record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "player", 50)])
     record(shoe, "8 K", "9 K", [bet(2, "banker", 50)])
-    services.settlement_record(guest=seated[1], event=event, amount=Decimal("-100"),
+    money_services.settlement_record(guest=seated[1], event=event, amount=Decimal("-100"),
                                method="cash", by=host)  # fmt: skip
     game_services.shoe_close(shoe=shoe, by=host)
     client.force_login(host)

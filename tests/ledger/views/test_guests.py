@@ -11,10 +11,12 @@ from django.urls import reverse
 
 from games import services as game_services
 from games.models import Event, Hand, Shoe
-from ledger import services
-from ledger.charts import balance_steps
+from ledger.guests import services as guest_services
+from ledger.hands import services as hand_services
 from ledger.models import Bet, EventGuest, Guest, GuestEventResult, Settlement
-from ledger.results import guest_history
+from ledger.money import services as money_services
+from ledger.money.charts import balance_steps
+from ledger.money.results import guest_history
 from tests.conftest import bet
 
 D = Decimal
@@ -33,7 +35,7 @@ def link(guest: Guest) -> str:
 
 def test_a_guest_sees_their_own_page_by_private_link_without_logging_in(client, played):
     aki = played[1]
-    services.guest_link_issue(guest=aki)
+    guest_services.guest_link_issue(guest=aki)
     response = client.get(link(aki))
     page = response.content.decode()
     assert response.status_code == 200
@@ -47,26 +49,26 @@ def test_a_guest_sees_their_own_page_by_private_link_without_logging_in(client, 
 
 def test_wrong_revoked_or_someone_elses_token_is_a_404(client, played):
     aki, ben = played[1], played[2]
-    services.guest_link_issue(guest=aki)
-    services.guest_link_issue(guest=ben)
+    guest_services.guest_link_issue(guest=aki)
+    guest_services.guest_link_issue(guest=ben)
     old_link = link(aki)
     assert (
         client.get(reverse("ledger:guest_page", args=[aki.pk, ben.access_token])).status_code == 404
     )
     assert client.get(reverse("ledger:guest_page", args=[aki.pk, "x" * 43])).status_code == 404
-    services.guest_link_issue(guest=aki)  # replaced: the old one stops working
+    guest_services.guest_link_issue(guest=aki)  # replaced: the old one stops working
     assert client.get(old_link).status_code == 404
     assert client.get(link(aki)).status_code == 200
-    services.guest_link_revoke(guest=aki)
+    guest_services.guest_link_revoke(guest=aki)
     assert client.get(reverse("ledger:guest_page", args=[aki.pk, "-"])).status_code == 404
     assert client.get(old_link).status_code == 404
 
 
 def test_a_guest_page_refreshes_itself_while_the_guest_is_playing(client, played, shoe, host):
     aki = played[1]
-    services.guest_link_issue(guest=aki)
+    guest_services.guest_link_issue(guest=aki)
     assert 'hx-trigger="every 15s"' in client.get(link(aki)).content.decode()
-    services.seat_clear(shoe=shoe, seat=1, by=host)
+    hand_services.seat_clear(shoe=shoe, seat=1, by=host)
     assert "hx-trigger" not in client.get(link(aki)).content.decode()
 
 
@@ -106,14 +108,14 @@ def test_the_balance_chart_steps_shoe_by_shoe_from_the_first_night(played, shoe,
     aki = played[1]
     game_services.shoe_close(shoe=shoe, by=host)
     second = game_services.shoe_start(event=shoe.event, by=host)
-    services.seat_guest(shoe=second, seat=1, guest=aki, by=host)
+    hand_services.seat_guest(shoe=second, seat=1, guest=aki, by=host)
     record(second, "8 K", "9 K", [bet(1, "player", 30)])
-    services.settlement_record(guest=aki, event=shoe.event, amount=D("-70"), method="cash",
+    money_services.settlement_record(guest=aki, event=shoe.event, amount=D("-70"), method="cash",
                                by=host)  # fmt: skip
     labels, values = balance_steps(guest_history(aki))
     assert values == [D(0), D("100.00"), D("70.00"), D("0.00")]
     assert len(labels) == 4
-    token = services.guest_link_issue(guest=aki)
+    token = guest_services.guest_link_issue(guest=aki)
     page = Client().get(reverse("ledger:guest_page", args=[aki.pk, token])).content.decode()
     assert "balance-chart" in page and "<polyline" in page
 
@@ -145,13 +147,13 @@ def test_a_long_history_shows_the_latest_nights_in_full_and_pages_the_rest(
 def test_the_chart_and_the_settlements_stay_the_same_size_over_a_long_history(client, host):
     """The chart draws the latest nights from the balance carried in; the settlements come a
     page at a time, newest first, a voided one still marked when its void is on another page."""
-    from ledger.money import format_chips
-    from ledger.views.guests import CHART_NIGHTS, EVENTS_IN_FULL, SETTLEMENTS_PER_PAGE
+    from ledger.guests.views.guests import CHART_NIGHTS, EVENTS_IN_FULL, SETTLEMENTS_PER_PAGE
+    from ledger.money.amounts import format_chips
     from tests.ledger.test_result_queries import build_history
 
     aki = build_history(CHART_NIGHTS + 10, host)  # a settlement of 5 every night
     oldest = Settlement.objects.filter(guest=aki).earliest("id")
-    services.settlement_void(settlement=oldest, reason="wrong guest", by=host)
+    money_services.settlement_void(settlement=oldest, reason="wrong guest", by=host)
     page = client.get(link(aki)).content.decode()
     polyline = page.split('<polyline points="')[1].split('"')[0]
     # From the carried balance: a step per shoe of the nights in full, one per settlement.
@@ -170,7 +172,7 @@ def test_the_refresh_during_a_shoe_sends_only_what_changes(client, played, shoe,
     """While the guest plays, the page refreshes only its live part (balance, scoreboard,
     tonight's shoes); once the guest leaves the table, one last refresh brings the whole page."""
     aki = played[1]
-    services.guest_link_issue(guest=aki)
+    guest_services.guest_link_issue(guest=aki)
     page = client.get(link(aki)).content.decode()
     assert f'hx-get="{link(aki)}?live=1" hx-trigger="every 15s"' in page
     live = client.get(link(aki) + "?live=1", headers={"HX-Request": "true"})
@@ -183,7 +185,7 @@ def test_the_refresh_during_a_shoe_sends_only_what_changes(client, played, shoe,
         "Balance <strong>+70</strong>"
         in client.get(link(aki) + "?live=1", headers={"HX-Request": "true"}).content.decode()
     )
-    services.seat_clear(shoe=shoe, seat=1, by=host)
+    hand_services.seat_clear(shoe=shoe, seat=1, by=host)
     done = client.get(link(aki) + "?live=1", headers={"HX-Request": "true"})
     assert done["HX-Retarget"] == "#guest-page" and done["HX-Reswap"] == "outerHTML"
     assert '<section id="guest-page">' in done.content.decode() and "hx-trigger" not in (

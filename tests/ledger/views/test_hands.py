@@ -12,11 +12,15 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.entry import MSG_UNDER_MINIMUM
-from ledger import services
-from ledger.forms import MSG_HAND_NUMBER_MISSING, MSG_HAND_NUMBER_UNREADABLE, MSG_ON_GUEST_SEAT
+from ledger.hands import services as hand_services
+from ledger.hands.forms import (
+    MSG_HAND_NUMBER_MISSING,
+    MSG_HAND_NUMBER_UNREADABLE,
+    MSG_ON_GUEST_SEAT,
+)
+from ledger.hands.services import MSG_HAND_CHANGED, MSG_HAND_GONE
+from ledger.hands.views.hands import MSG_NO_HANDS_YET, MSG_NO_SUCH_HAND
 from ledger.models import Bet, HandRevision
-from ledger.services import MSG_HAND_CHANGED, MSG_HAND_GONE
-from ledger.views.hands import MSG_NO_HANDS_YET, MSG_NO_SUCH_HAND
 from tests.conftest import bet, entry
 from tests.pages import table_url, text
 
@@ -104,9 +108,9 @@ def test_a_correction_whose_version_cannot_be_read_says_so_and_changes_nothing(
 
 def test_a_correction_of_a_hand_undone_meanwhile_is_told_so(seated, shoe, record, host):
     hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
-    services.hand_undo(shoe=shoe, by=host)
+    hand_services.hand_undo(shoe=shoe, by=host)
     with pytest.raises(ValidationError) as raised:
-        services.hand_correct(hand=hand, entry=entry(result="T"), reason="late", by=host)
+        hand_services.hand_correct(hand=hand, entry=entry(result="T"), reason="late", by=host)
     assert raised.value.messages == [MSG_HAND_GONE.format(number=1)]
 
 
@@ -247,9 +251,9 @@ def test_the_hand_and_table_pages_run_the_same_queries_with_5_or_60_hands(
 
 
 def test_the_correction_form_names_who_sat_in_each_seat(client, host, seated, shoe, record):
-    services.seat_clear(shoe=shoe, seat=7, by=host)
+    hand_services.seat_clear(shoe=shoe, seat=7, by=host)
     hand = record(shoe, "9 7", "J J 10", [bet(3, "player", 100)])
-    services.seat_guest(shoe=shoe, seat=3, guest=seated[1], by=host)  # from the next hand on
+    hand_services.seat_guest(shoe=shoe, seat=3, guest=seated[1], by=host)  # from the next hand on
     client.force_login(host)
     page = text(client.get(hand_url(hand)))
     assert '<th scope="row">Seat 3 · Chie</th>' in page  # who sat there for this hand

@@ -13,18 +13,20 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from ledger import services
-from ledger.forms import MSG_CHIPS_AMOUNT, MSG_SETTLE_GUEST_GONE
+from ledger.forms import MSG_CHIPS_AMOUNT
+from ledger.guests import services as guest_services
+from ledger.guests.views.guests import MSG_CREDIT_LIMIT_REMOVED, MSG_CREDIT_LIMIT_SET
 from ledger.models import AuditEntry, Guest, Settlement
-from ledger.services import MSG_ALREADY_VOIDED, MSG_SETTLEMENT_NOTE, MSG_VOID_OF_VOID
-from ledger.views.events import (
+from ledger.money import services as money_services
+from ledger.money.forms import MSG_SETTLE_GUEST_GONE
+from ledger.money.services import MSG_ALREADY_VOIDED, MSG_SETTLEMENT_NOTE, MSG_VOID_OF_VOID
+from ledger.nights.views import (
     MSG_GUEST_PAYS,
     MSG_GUEST_SQUARE,
     MSG_HOUSE_PAYS,
     MSG_RECORDED_GUEST_PAID,
     MSG_RECORDED_HOUSE_PAID,
 )
-from ledger.views.guests import MSG_CREDIT_LIMIT_REMOVED, MSG_CREDIT_LIMIT_SET
 from tests.conftest import bet
 
 pytestmark = pytest.mark.django_db
@@ -152,8 +154,9 @@ def test_other_without_a_note_is_refused_beside_the_note(client, host, played, s
 
 @pytest.mark.parametrize("who", ["dealer", "guest_login", "outsider"])
 def test_only_a_host_writes(client, played, seated, host, dealer, outsider, who):
-    paid = services.settlement_record(guest=seated[2], event=played, amount=D(10), method="cash",
-                                      by=host)  # fmt: skip
+    paid = money_services.settlement_record(
+        guest=seated[2], event=played, amount=D(10), method="cash", by=host
+    )
     user = {"dealer": dealer, "outsider": outsider}.get(who)
     if user is None:
         user = User.objects.create_user("aki-login", password="pw")
@@ -170,8 +173,9 @@ def test_only_a_host_writes(client, played, seated, host, dealer, outsider, who)
 
 def test_a_void_shows_both_rows_everywhere(client, host, played, seated):
     aki = seated[1]
-    paid = services.settlement_record(guest=aki, event=played, amount=D("-100"), method="cash",
-                                      by=host)  # fmt: skip
+    paid = money_services.settlement_record(
+        guest=aki, event=played, amount=D("-100"), method="cash", by=host
+    )
     client.force_login(host)
     response = client.post(
         reverse("ledger:settlement_void", args=[paid.pk]), {"reason": "paid Ben, not Aki"}
@@ -190,9 +194,10 @@ def test_a_void_shows_both_rows_everywhere(client, host, played, seated):
 
 
 def test_a_stale_void_and_a_void_of_a_void_are_refused(client, host, played, seated):
-    paid = services.settlement_record(guest=seated[2], event=played, amount=D(50), method="tab",
-                                      by=host)  # fmt: skip
-    void = services.settlement_void(settlement=paid, reason="typed twice", by=host)
+    paid = money_services.settlement_record(
+        guest=seated[2], event=played, amount=D(50), method="tab", by=host
+    )
+    void = money_services.settlement_void(settlement=paid, reason="typed twice", by=host)
     client.force_login(host)
     before = (Settlement.objects.count(), AuditEntry.objects.count())
     stale = client.post(reverse("ledger:settlement_void", args=[paid.pk]), {"reason": "again"})
@@ -209,12 +214,13 @@ def test_a_stale_void_and_a_void_of_a_void_are_refused(client, host, played, sea
 
 def test_a_guest_sees_only_their_own_settlements(client, host, played, seated):
     aki, ben = seated[1], seated[2]
-    paid = services.settlement_record(guest=aki, event=played, amount=D("-100"), method="cash",
-                                      note="envelope", by=host)  # fmt: skip
-    services.settlement_void(settlement=paid, reason="wrong night", by=host)
-    services.settlement_record(guest=ben, event=played, amount=D("50"), method="tab",
+    paid = money_services.settlement_record(
+        guest=aki, event=played, amount=D("-100"), method="cash", note="envelope", by=host
+    )
+    money_services.settlement_void(settlement=paid, reason="wrong night", by=host)
+    money_services.settlement_record(guest=ben, event=played, amount=D("50"), method="tab",
                                note="bens-note", by=host)  # fmt: skip
-    token = services.guest_link_issue(guest=aki)
+    token = guest_services.guest_link_issue(guest=aki)
     page = text(client.get(reverse("ledger:guest_page", args=[aki.pk, token])))
     assert "envelope" in page and "wrong night" in page
     assert "bens-note" not in page and "Ben" not in page
@@ -254,7 +260,7 @@ def test_the_table_warns_when_a_seated_guest_passes_the_limit(client, host, play
     client.force_login(host)
     url = reverse("ledger:shoe_table", args=[shoe.pk])
     assert "data-over-limit" not in text(client.get(url))
-    services.guest_credit_limit_set(guest=seated[2], credit_limit=D("20"), by=host)
+    guest_services.guest_credit_limit_set(guest=seated[2], credit_limit=D("20"), by=host)
     page = text(client.get(url))
     assert "Seat 2 · Ben owes the house $50, past the credit limit of $20." in page
     # A warning, not a block: the next hand is saved as ever.
@@ -271,18 +277,19 @@ def test_the_event_page_runs_constant_queries_whatever_the_settlements(
     client, host, played, seated, guests, django_assert_max_num_queries
 ):
     client.force_login(host)
-    services.guest_credit_limit_set(guest=seated[2], credit_limit=D("1"), by=host)
-    paid = services.settlement_record(guest=seated[1], event=played, amount=D(-1), method="cash",
-                                      by=host)  # fmt: skip
-    services.settlement_void(settlement=paid, reason="x", by=host)
+    guest_services.guest_credit_limit_set(guest=seated[2], credit_limit=D("1"), by=host)
+    paid = money_services.settlement_record(
+        guest=seated[1], event=played, amount=D(-1), method="cash", by=host
+    )
+    money_services.settlement_void(settlement=paid, reason="x", by=host)
     small = queries(client, event_url(played, seated[1]))
     for n in range(20):
-        guest = services.event_guest_add(event=played, name=f"Extra {n}", by=host)
-        services.guest_credit_limit_set(guest=guest, credit_limit=D(1), by=host)
+        guest = guest_services.event_guest_add(event=played, name=f"Extra {n}", by=host)
+        guest_services.guest_credit_limit_set(guest=guest, credit_limit=D(1), by=host)
         for amount in (D(5), D(-3)):
-            row = services.settlement_record(guest=guest, event=played, amount=amount,
+            row = money_services.settlement_record(guest=guest, event=played, amount=amount,
                                              method="other", note="n", by=host)  # fmt: skip
-        services.settlement_void(settlement=row, reason="x", by=host)
+        money_services.settlement_void(settlement=row, reason="x", by=host)
     with django_assert_max_num_queries(small):
         assert queries(client, event_url(played, seated[1])) == small
 
@@ -292,11 +299,11 @@ def test_the_table_page_runs_constant_queries_with_credit_limits(
 ):
     client.force_login(host)
     url = reverse("ledger:shoe_table", args=[shoe.pk])
-    services.guest_credit_limit_set(guest=seated[1], credit_limit=D(1), by=host)
+    guest_services.guest_credit_limit_set(guest=seated[1], credit_limit=D(1), by=host)
     record(shoe, "8 K", "9 K", [bet(1, "player", 10)])
     small = queries(client, url)
     for seat, guest in seated.items():
-        services.guest_credit_limit_set(guest=guest, credit_limit=D(1), by=host)
+        guest_services.guest_credit_limit_set(guest=guest, credit_limit=D(1), by=host)
         record(shoe, "8 K", "9 K", [bet(seat, "player", 10)])
     with django_assert_max_num_queries(small):
         assert queries(client, url) == small
@@ -317,8 +324,8 @@ def test_settling_at_an_earlier_night_asks_about_the_balance_as_it_stands_now(
 ):
     later = make_event(name="Next week", date=played.date.replace(day=27))
     aki = seated[1]
-    services.event_guest_add(event=later, name="Aki", by=host)
-    services.settlement_record(guest=aki, event=later, amount=D(-100), method="cash", by=host)
+    guest_services.event_guest_add(event=later, name="Aki", by=host)
+    money_services.settlement_record(guest=aki, event=later, amount=D(-100), method="cash", by=host)
     client.force_login(host)
     panel = text(client.get(event_url(played, aki)))  # the first night's list: then, owed 100
     assert MSG_GUEST_SQUARE.format(guest="Aki") in panel  # now: paid at the later night
@@ -330,7 +337,9 @@ def test_settling_at_an_earlier_night_asks_about_the_balance_as_it_stands_now(
 def test_a_stale_settle_form_for_a_merged_guest_says_so(client, host, played, guests):
     client.force_login(host)
     hana = guests[7]  # on the list, not seated
-    services.guest_merge(guest=services.guest_create(name="Hanako"), other=hana, by=host)
+    guest_services.guest_merge(
+        guest=guest_services.guest_create(name="Hanako"), other=hana, by=host
+    )
     response = settle(client, played, hana, "50")  # the form opened before the merge
     assert response.status_code == 400
     assert str(MSG_SETTLE_GUEST_GONE) in text(response)

@@ -12,12 +12,9 @@ from django.utils.html import escape
 from pypdf import PdfReader
 
 from games.models import Event
-from ledger import services
 from ledger.demo import REFERENCE_SHOES
-from ledger.models import Guest
-from ledger.money import ZERO, to_yen
-from ledger.results import event_settlement, event_shoe_rows, guest_history
-from ledger.sharing import (
+from ledger.guests import services as guest_services
+from ledger.guests.sharing import (
     MSG_GUEST_NUMBER,
     MSG_SHARE_OWED,
     balance_share,
@@ -25,6 +22,9 @@ from ledger.sharing import (
     guest_receipt,
     plain_text,
 )
+from ledger.models import Guest
+from ledger.money.amounts import ZERO, to_yen
+from ledger.money.results import event_settlement, event_shoe_rows, guest_history
 from tests.conftest import bet
 
 D = Decimal
@@ -152,7 +152,7 @@ def test_the_pdf_receipt_is_a_pdf_with_the_guests_name_and_figures(
 
 def test_the_share_panel_has_the_balance_line_the_link_and_a_line_link(client, host, played):
     aki, ben = played[1], played[2]
-    services.guest_link_issue(guest=aki)
+    guest_services.guest_link_issue(guest=aki)
     client.force_login(host)
     page = client.get(reverse("ledger:guest_detail", args=[aki.pk])).content.decode()
     url = "http://testserver" + reverse("ledger:guest_page", args=[aki.pk, aki.access_token])
@@ -167,7 +167,7 @@ def test_the_share_panel_has_the_balance_line_the_link_and_a_line_link(client, h
 
 def test_a_guest_sees_links_to_their_receipts(client, played, shoe):
     aki = played[1]
-    services.guest_link_issue(guest=aki)
+    guest_services.guest_link_issue(guest=aki)
     page = client.get(
         reverse("ledger:guest_page", args=[aki.pk, aki.access_token])
     ).content.decode()
@@ -180,8 +180,8 @@ def test_a_guest_sees_links_to_their_receipts(client, played, shoe):
 def test_a_guest_sees_their_own_receipt_by_link_and_nobody_elses(client, played, shoe):
     aki, ben = played[1], played[2]
     event = shoe.event
-    services.guest_link_issue(guest=aki)
-    services.guest_link_issue(guest=ben)
+    guest_services.guest_link_issue(guest=aki)
+    guest_services.guest_link_issue(guest=ben)
     for pdf in (False, True):
         response = client.get(link_receipt_url(aki, event, pdf=pdf))
         assert response.status_code == 200
@@ -197,7 +197,7 @@ def test_a_guest_sees_their_own_receipt_by_link_and_nobody_elses(client, played,
     assert "Aki" in page and "Ben" not in page
     other = Event.objects.create(name="Elsewhere", date=event.date)
     assert client.get(link_receipt_url(aki, other)).status_code == 404
-    services.guest_link_revoke(guest=aki)
+    guest_services.guest_link_revoke(guest=aki)
     assert client.get(link_receipt_url(aki, event, token="x" * 43)).status_code == 404
 
 
@@ -256,7 +256,7 @@ def test_hostile_names_are_only_ever_text(client, host, played, shoe, name):
     aki = played[1]
     Guest.objects.filter(pk=aki.pk).update(name=name)  # as an old row could hold it
     aki.refresh_from_db()
-    services.guest_link_issue(guest=aki)
+    guest_services.guest_link_issue(guest=aki)
     Event.objects.filter(pk=shoe.event.pk).update(share_names=True)
     client.force_login(host)
     pages = [
@@ -293,7 +293,7 @@ def test_the_new_pages_run_constant_queries(client, host, demo_night, played, sh
     client.force_login(host)
 
     def url(guest: Guest, event: Event) -> str:
-        services.guest_link_issue(guest=guest)
+        guest_services.guest_link_issue(guest=guest)
         guest.refresh_from_db()
         return {
             "receipt": receipt_url(guest, event),

@@ -28,11 +28,10 @@ from games.entry import (
 )
 from games.models import Hand
 from games.payouts import MSG_STAKE_NOT_POSITIVE
-from ledger import services
-from ledger.forms import MSG_SEATING_UNREADABLE, MSG_STAKE_BOX_GONE
-from ledger.models import AuditEntry, Bet, HandRevision
-from ledger.services import MSG_SEAT_CHANGED
-from ledger.views.table import (
+from ledger.hands import services as hand_services
+from ledger.hands.forms import MSG_SEATING_UNREADABLE, MSG_STAKE_BOX_GONE
+from ledger.hands.services import MSG_SEAT_CHANGED
+from ledger.hands.views.table import (
     MSG_HAND_UNDONE,
     MSG_REFILL_SEAT_CHANGED,
     MSG_REFILL_SEAT_EMPTY,
@@ -41,6 +40,7 @@ from ledger.views.table import (
     MSG_SHOE_REOPENED,
     MSG_UNDO_KEY_UNREADABLE,
 )
+from ledger.models import AuditEntry, Bet, HandRevision
 from tests.conftest import bet, entry, on_seat
 from tests.pages import HTMX, form_data, hand_data, save, table_url, text
 
@@ -82,7 +82,7 @@ def test_a_second_device_is_told_and_its_entry_kept_for_the_next_hand(
 ):
     client.force_login(dealer)
     stale = hand_data(shoe, result="banker", stake_3_banker="40")
-    services.hand_record(shoe=shoe, entry=entry("9 7", "J J 10"), number=1, by=host)
+    hand_services.hand_record(shoe=shoe, entry=entry("9 7", "J J 10"), number=1, by=host)
     page = text(client.post(reverse("ledger:hand_record", args=[shoe.pk]), stale, **HTMX))
     assert "Hand 1 was already recorded by hostess" in page
     assert 'name="number" value="2"' in page
@@ -135,7 +135,7 @@ def test_bad_input_re_renders_the_table_with_the_reason_and_saves_nothing(
 
 def test_a_bet_on_an_empty_seat_is_refused_in_the_page(client, host, shoe, guests):
     client.force_login(host)
-    services.seat_guest(shoe=shoe, seat=1, guest=guests[0], by=host)
+    hand_services.seat_guest(shoe=shoe, seat=1, guest=guests[0], by=host)
     page = text(save(client, shoe, result="player", stake_4_player="10"))
     assert on_seat(4, "Player", MSG_EMPTY_SEAT) in page
     assert not Hand.objects.exists()
@@ -146,7 +146,7 @@ def test_repeat_last_bets_fills_the_form_for_guests_still_seated(
 ):
     client.force_login(host)
     record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "banker", 50)])
-    services.seat_guest(shoe=shoe, seat=2, guest=guests[7], by=host)  # Ben leaves seat 2
+    hand_services.seat_guest(shoe=shoe, seat=2, guest=guests[7], by=host)  # Ben leaves seat 2
     page = text(client.get(table_url(shoe) + "?repeat=1", **HTMX))
     assert 'name="stake_1_player" value="100"' in page  # typed back as the host types it
     assert 'name="stake_2_banker" value' not in page
@@ -162,7 +162,7 @@ def test_undo_from_the_page(client, host, seated, shoe, record):
     assert not Hand.objects.exists()
     # The entry holds the undone hand now: a second undo has nothing to take back.
     refused = text(client.post(undo_url(shoe), **HTMX))
-    assert str(services.MSG_NOTHING_TO_UNDO) in refused
+    assert str(hand_services.MSG_NOTHING_TO_UNDO) in refused
 
 
 @pytest.mark.parametrize(
@@ -211,10 +211,10 @@ def test_the_card_keypad_deals_in_order_and_says_what_is_due(
 
 def record_hands(shoe, count, by):
     for _ in range(count):
-        services.hand_record(
+        hand_services.hand_record(
             shoe=shoe,
             entry=entry("9 7", "J J 10", [bet(seat, "banker", 10) for seat in range(1, 8)]),
-            number=services.next_hand_number(shoe),
+            number=hand_services.next_hand_number(shoe),
             by=by,
         )
 
@@ -256,7 +256,7 @@ def test_the_table_runs_the_same_queries_with_1_or_40_hands(
 # service's transaction: the shoe read afresh with its last number and any repeat, its event, the
 # seats, the hand, its bets, the guests' totals, the journal (9 with BEGIN and COMMIT); the
 # answer, only what the hand changed, reads nothing more. PostgreSQL locks the shoe in a statement
-# of its own (ledger.services._locked_shoe): one more there.
+# of its own (ledger.hands.services._locked_shoe): one more there.
 SAVE_QUERIES = 13
 
 
@@ -344,9 +344,9 @@ def test_a_save_from_a_page_drawn_before_a_seat_changed_redraws_the_table(
     client, host, seated, shoe, guests
 ):
     client.force_login(host)
-    services.seat_clear(shoe=shoe, seat=7, by=host)
+    hand_services.seat_clear(shoe=shoe, seat=7, by=host)
     data = hand_data(shoe, result="player", stake_1_player="10")  # the page: seat 7 empty
-    services.seat_guest(shoe=shoe, seat=7, guest=guests[7], by=host)  # another device
+    hand_services.seat_guest(shoe=shoe, seat=7, guest=guests[7], by=host)  # another device
     reply = client.post(reverse("ledger:hand_record", args=[shoe.pk]), data, **HTMX)
     assert reply["Shoebook-Hand-Saved"] == "1"
     assert not reply.has_header("Shoebook-Table-Part")  # the whole table, seat 7's boxes too
@@ -359,7 +359,7 @@ def test_an_undo_from_a_page_drawn_before_another_hand_undoes_nothing(client, ho
     undo = reverse("ledger:hand_undo", args=[shoe.pk])
     record_hands(shoe, 1, host)  # another device logs hand 3 meanwhile
     refused = text(client.post(undo, {"number": "2"}, **HTMX))
-    assert str(services.MSG_UNDO_NOT_LAST).format(number=2, last=3) in refused
+    assert str(hand_services.MSG_UNDO_NOT_LAST).format(number=2, last=3) in refused
     assert Hand.objects.filter(shoe=shoe).count() == 3
     assert "data-saved-hand" not in refused and "refill" not in refused
     client.post(undo, {"number": "3"}, **HTMX)
@@ -531,7 +531,7 @@ def test_a_bet_typed_on_a_stale_page_never_goes_to_the_new_guest(client, dealer,
     """The dealer sees Aki in seat 1; the host seats Hana there; the dealer saves."""
     client.force_login(dealer)
     stale = hand_data(shoe, result="player", stake_1_player="100", stake_2_banker="50")
-    services.seat_guest(shoe=shoe, seat=1, guest=guests[7], by=host)
+    hand_services.seat_guest(shoe=shoe, seat=1, guest=guests[7], by=host)
     page = text(client.post(reverse("ledger:hand_record", args=[shoe.pk]), stale, **HTMX))
     assert MSG_SEAT_CHANGED.format(seat=1, guest="Hana") in page
     assert not Hand.objects.exists()
@@ -548,7 +548,7 @@ def test_a_seat_that_changed_without_a_bet_does_not_stop_the_save(client, dealer
                                                                    shoe, guests):  # fmt: skip
     client.force_login(dealer)
     stale = hand_data(shoe, result="player", stake_2_banker="50")
-    services.seat_guest(shoe=shoe, seat=1, guest=guests[7], by=host)
+    hand_services.seat_guest(shoe=shoe, seat=1, guest=guests[7], by=host)
     client.post(reverse("ledger:hand_record", args=[shoe.pk]), stale, **HTMX)
     assert Bet.objects.get().guest == seated[2]
 
@@ -663,8 +663,8 @@ def test_a_bet_goes_back_to_its_seat_and_the_notice_says_who_sits_there_now(
 ):
     client.force_login(host)
     record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "banker", 50)])
-    services.seat_guest(shoe=shoe, seat=1, guest=guests[7], by=host)  # Hana, from hand 2
-    services.seat_clear(shoe=shoe, seat=2, by=host)
+    hand_services.seat_guest(shoe=shoe, seat=1, guest=guests[7], by=host)  # Hana, from hand 2
+    hand_services.seat_clear(shoe=shoe, seat=2, by=host)
     page = text(client.post(undo_url(shoe), **HTMX))
     assert MSG_REFILL_SEAT_CHANGED.format(seat=1, guest="Hana", was="Aki") in page
     assert MSG_REFILL_SEAT_EMPTY.format(seat=2, was="Ben") in page
@@ -678,7 +678,7 @@ def test_a_refill_is_for_this_shoe_and_only_while_its_hand_is_next(
 ):
     client.force_login(host)
     record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
-    services.hand_undo(shoe=shoe, by=host)
+    hand_services.hand_undo(shoe=shoe, by=host)
     revision = HandRevision.objects.get()
     other = game_services.shoe_start(event=make_event(name="Other night"), by=host)
     assert client.get(f"{table_url(other)}?refill={revision.pk}").status_code == 404

@@ -21,7 +21,7 @@ from django.db import transaction
 
 from ledger.integrity import ledger_problems
 from ledger.models import Charge, StackRow
-from ledger.money import ZERO
+from ledger.money.amounts import ZERO
 from tournaments import services
 from tournaments.models import Tournament, new_seed
 from tournaments.play import heats_for, tournament_play

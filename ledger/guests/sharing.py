@@ -1,0 +1,200 @@
+"""Sharing where guests already are: a one-line balance text for a chat app, a guest's receipt
+for one night, and a night's results for the group.
+
+Reads only. Every figure comes from :mod:`ledger.money.results` (the one computation of money); yen
+from :func:`ledger.money.amounts.to_yen`. Names are shown as plain text: whatever an old row holds,
+control and format characters (a bidi override, a zero-width joiner) are dropped before a name
+goes into text that leaves the site (a chat message, a PDF, a file name).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from decimal import Decimal
+from urllib.parse import quote
+
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Event
+from ledger.models import Guest, Settlement
+from ledger.money.amounts import ZERO, format_chips, format_yen, to_yen
+from ledger.money.results import (
+    Figures,
+    GuestHistory,
+    InYen,
+    ShoeRow,
+    event_guest_results,
+    event_shoe_rows,
+    guest_history,
+)
+
+LINE_SHARE = "https://line.me/R/share?text="
+
+MSG_SHARE_OWES = _("{name}, your balance is {chips} ({yen}): you owe the house.")
+MSG_SHARE_OWED = _("{name}, your balance is {chips} ({yen}): the house owes you.")
+MSG_SHARE_SQUARE = _("{name}, your balance is square.")
+MSG_GUEST_NUMBER = _("Guest {number}")
+
+# Characters that draw nothing but change how text around them reads or runs: control, format
+# (bidi overrides and isolates, zero-width joiners), surrogates, private use, unassigned.
+_INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
+
+
+def plain_text(text: str) -> str:
+    """``text`` with every control and format character dropped and whitespace collapsed."""
+    kept = "".join(char for char in text if unicodedata.category(char) not in _INVISIBLE)
+    return " ".join(kept.split())
+
+
+# --- the balance, as a message --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ShareText:
+    """What the host sends a guest: one line about the balance, and the guest's private link
+    (empty when the guest has none)."""
+
+    title: str  # the guest's name, as plain text
+    line: str
+    url: str
+
+    @property
+    def full(self) -> str:
+        return f"{self.line}\n{self.url}" if self.url else self.line
+
+    @property
+    def line_url(self) -> str:
+        """LINE's share link (a plain link: no SDK), the whole message in its query."""
+        return LINE_SHARE + quote(self.full, safe="")
+
+
+def balance_share(history: GuestHistory, url: str = "") -> ShareText:
+    name = plain_text(history.guest.name)
+    balance = history.balance
+    if balance < 0:
+        template = MSG_SHARE_OWES
+    elif balance > 0:
+        template = MSG_SHARE_OWED
+    else:
+        template = MSG_SHARE_SQUARE
+    line = str(template).format(
+        name=name,
+        chips=format_chips(balance, signed=True),
+        yen=format_yen(history.balance_yen),
+    )
+    return ShareText(title=name, line=line, url=url)
+
+
+# --- a guest's receipt for one night --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReceiptRow(InYen):
+    """One shoe of a guest's night (``number`` is ``None`` on the night's total)."""
+
+    number: int | None
+    figures: Figures
+    yen_per_chip: Decimal
+
+
+@dataclass(frozen=True)
+class Receipt:
+    guest: Guest
+    event: Event
+    shoes: list[ReceiptRow]
+    total: ReceiptRow
+    settlements: list[Settlement]  # recorded at this event
+    carried_in: Decimal
+    carried_in_yen: Decimal
+    settled: Decimal
+    balance: Decimal  # after this event
+    balance_yen: Decimal
+
+    @property
+    def name(self) -> str:
+        return plain_text(self.guest.name)
+
+    @property
+    def settled_yen(self) -> Decimal:
+        return to_yen(self.settled, self.event.yen_per_chip)
+
+    @property
+    def voided_ids(self) -> set[int]:
+        """The settlements of the night reversed by a void (voids are recorded at the night of
+        the settlement they reverse, so both rows are in the list)."""
+        return {s.voids_id for s in self.settlements if s.voids_id is not None}
+
+
+def guest_receipt(guest: Guest, event: Event) -> Receipt:
+    """The guest's night at ``event``, from :func:`ledger.money.results.guest_history`: per shoe,
+    the
+    total, the settlements recorded that night and the balance carried in and out."""
+    history = guest_history(guest)
+    rate = event.yen_per_chip
+    shoes = [
+        ReceiptRow(number, figures, rate) for number, figures in history.shoes.get(event.pk, [])
+    ]
+    total = Figures()
+    for row in shoes:
+        total.add(row.figures)
+    order = (event.date, event.pk)
+    before = [p for p in history.points if (p.event.date, p.event.pk) < order]
+    tonight = next((p for p in history.points if p.event.pk == event.pk), None)
+    carried_in = before[-1].balance if before else ZERO
+    carried_in_yen = before[-1].balance_yen if before else ZERO
+    return Receipt(
+        guest=guest,
+        event=event,
+        shoes=shoes,
+        total=ReceiptRow(None, total, rate),
+        settlements=[s for s in history.settlements if s.event_id == event.pk],
+        carried_in=carried_in,
+        carried_in_yen=carried_in_yen,
+        settled=tonight.settled if tonight else ZERO,
+        balance=tonight.balance if tonight else carried_in,
+        balance_yen=tonight.balance_yen if tonight else carried_in_yen,
+    )
+
+
+# --- the night's results, for the group -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SharedNet:
+    """A guest's result as the group sees it: by name, or as "Guest 2" if the host so chose."""
+
+    label: str
+    net: Decimal
+    net_yen: Decimal
+
+
+@dataclass(frozen=True)
+class SharedResults:
+    event: Event
+    shoes: list[ShoeRow]
+    totals: ShoeRow
+    guests: list[SharedNet]  # best result first
+
+
+def event_shared_results(event: Event) -> SharedResults:
+    """The per-shoe table (:func:`event_shoe_rows`) and each guest's net
+    (:func:`event_guest_results`), names shown only when ``event.share_names``."""
+    shoes, totals = event_shoe_rows(event)
+    results = sorted(event_guest_results(event), key=lambda r: (-r.figures.net, r.name.casefold()))
+    guests = [
+        SharedNet(
+            label=result.name if event.share_names else str(MSG_GUEST_NUMBER).format(number=rank),
+            net=result.figures.net,
+            net_yen=to_yen(result.figures.net, event.yen_per_chip),
+        )
+        for rank, result in enumerate(results, start=1)
+    ]
+    return SharedResults(event=event, shoes=shoes, totals=totals, guests=guests)
+
+
+def receipt_filename(receipt: Receipt) -> str:
+    """The PDF's file name: the event's date and the guest's name (plain text only)."""
+    name = plain_text(receipt.guest.name).replace("/", "_").replace("\\", "_")
+    return f"{gettext('receipt')}-{receipt.event.date:%Y-%m-%d}-{name}.pdf"

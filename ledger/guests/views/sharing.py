@@ -1,0 +1,118 @@
+"""Receipts and shared results: a guest's night as a printable page and a PDF (for hosts and that
+guest, by login or private link), and a night's results for the group chat (hosts make it)."""
+
+from __future__ import annotations
+
+from io import BytesIO
+from typing import TypeVar
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_not_required
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from games import services as game_services
+from games.models import Event
+from ledger.guests.selectors import guest_by_link_or_404, guest_of_user_or_404
+from ledger.guests.sharing import event_shared_results, guest_receipt, receipt_filename
+from ledger.models import Guest
+from ledger.workbook.pdf import receipt_pdf
+from shoebook.roles import AuthenticatedHttpRequest, host_required
+
+PDF = "application/pdf"
+
+
+def _event_of(guest: Guest, event_id: int) -> Event:
+    """An event the guest was on the list of; any other is not found (not even its name)."""
+    event = Event.objects.nights().filter(pk=event_id, guests=guest).first()
+    if event is None:
+        raise Http404
+    return event
+
+
+_R = TypeVar("_R", bound=HttpResponseBase)
+
+
+def _private(response: _R) -> _R:
+    response["Referrer-Policy"] = "no-referrer"  # a private link is the key: never leak it
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def _receipt_page(request: HttpRequest, guest: Guest, event_id: int) -> HttpResponse:
+    receipt = guest_receipt(guest, _event_of(guest, event_id))
+    return _private(render(request, "ledger/receipt.html", {"receipt": receipt}))
+
+
+def _receipt_file(guest: Guest, event_id: int) -> FileResponse:
+    receipt = guest_receipt(guest, _event_of(guest, event_id))
+    response = FileResponse(
+        BytesIO(receipt_pdf(receipt)), filename=receipt_filename(receipt), content_type=PDF
+    )
+    return _private(response)
+
+
+@host_required
+@require_GET
+def guest_receipt_page(
+    request: AuthenticatedHttpRequest, guest_id: int, event_id: int
+) -> HttpResponse:
+    return _receipt_page(request, get_object_or_404(Guest, pk=guest_id), event_id)
+
+
+@host_required
+@require_GET
+def guest_receipt_pdf(
+    request: AuthenticatedHttpRequest, guest_id: int, event_id: int
+) -> FileResponse:
+    return _receipt_file(get_object_or_404(Guest, pk=guest_id), event_id)
+
+
+@login_not_required
+@require_GET
+def link_receipt_page(
+    request: HttpRequest, guest_id: int, token: str, event_id: int
+) -> HttpResponse:
+    return _receipt_page(request, guest_by_link_or_404(guest_id, token), event_id)
+
+
+@login_not_required
+@require_GET
+def link_receipt_pdf(
+    request: HttpRequest, guest_id: int, token: str, event_id: int
+) -> FileResponse:
+    return _receipt_file(guest_by_link_or_404(guest_id, token), event_id)
+
+
+@require_GET
+def my_receipt_page(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
+    return _receipt_page(request, guest_of_user_or_404(request.user), event_id)
+
+
+@require_GET
+def my_receipt_pdf(request: AuthenticatedHttpRequest, event_id: int) -> FileResponse:
+    return _receipt_file(guest_of_user_or_404(request.user), event_id)
+
+
+@host_required
+@require_GET
+def event_share(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
+    """The night's results as a printable page for the group chat."""
+    event = get_object_or_404(Event, pk=event_id)
+    return render(request, "ledger/event_share.html", {"shared": event_shared_results(event)})
+
+
+@host_required
+@require_POST
+def event_share_names(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    share_names = request.POST.get("share_names") == "on"
+    game_services.event_share_names_set(event=event, share_names=share_names)
+    if share_names:
+        messages.success(request, _("The shared results show guests' names."))
+    else:
+        messages.success(request, _("The shared results show Guest 1, Guest 2… instead of names."))
+    return redirect("ledger:event_share", event.pk)

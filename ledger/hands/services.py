@@ -1,0 +1,685 @@
+"""Writes for the table: who sits where, a hand (or a guest-banked coup) recorded through the rules
+core, undone, corrected.
+
+Every write is atomic and locks the shoe it writes to, so two devices at one table take turns. Bad
+input raises ``ValidationError`` keyed by the form field it concerns and changes nothing. A
+changed hand keeps its history (``HandRevision``)."""
+
+from __future__ import annotations
+
+import uuid
+from collections import defaultdict
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from decimal import Decimal
+from typing import Any, NotRequired, TypedDict
+
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.db import connection, transaction
+from django.db.models import Max, Q
+from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from games.banked import settle_coup_entry
+from games.entry import (
+    MSG_NO_SUCH_SEAT,
+    EntryRejected,
+    HandEntry,
+    Problem,
+    SettledHand,
+    TableRules,
+    read_seat,
+    settle_hand,
+)
+from games.kinds import SEATS
+from games.models import Event, Hand, Shoe
+from games.services import check_event_open, check_shoe_open
+from ledger.guests.services import MSG_NOT_ON_LIST
+from ledger.hands import hot_reads
+from ledger.hands.coups import check_later_coups, coup_of, coup_row, coup_snapshot, previous_coup
+from ledger.models import (
+    AuditEntry,
+    Bet,
+    Coup,
+    EventGuest,
+    Guest,
+    HandRevision,
+    Seating,
+    StackRow,
+)
+from ledger.money.amounts import ZERO, money_sum
+from ledger.money.services import results_add, results_refresh
+from shoebook.roles import Actor
+
+MSG_HAND_TAKEN = _(
+    "Hand {number} was already recorded by {user} at {time}; the table now shows hand {next}."
+)
+
+
+MSG_HAND_OUT_OF_SEQUENCE = _("The next hand in this shoe is hand {next}, not {number}.")
+
+
+MSG_NOTHING_TO_UNDO = _("There is no hand to undo in this shoe.")
+
+
+MSG_UNDO_NOT_LAST = _(
+    "Hand {number} is no longer the last hand: the shoe now ends at hand {last}. Nothing was "
+    "undone — check the table and undo again if need be."
+)
+
+
+MSG_REASON_REQUIRED = _("Say why the hand is being corrected.")
+
+
+MSG_NOTHING_CHANGED = _("Nothing to correct: the cards, result and bets are as recorded.")
+
+
+MSG_KEY_OTHER_SHOE = _("This submission belongs to another shoe.")
+
+
+MSG_ROUND_OVER = _("This round is {hands} hands, all played: the table is done.")
+
+
+MSG_DRAWN_SEATS = _("A tournament table's seats are its round's draw: they do not change.")
+
+
+MSG_LATER_OVER_STACK = _(
+    "With this correction a player's stakes at hand {number} are more than their stack then: "
+    "correct the hands in order from the last one, or undo them."
+)
+
+
+MSG_HAND_GONE = _("Hand {number} was undone meanwhile: there is nothing to correct.")
+
+
+MSG_HAND_CHANGED = _(
+    "Hand {number} was changed meanwhile (it is now version {version}): check it and save again."
+)
+
+
+MSG_KEY_REUSED = _(
+    "This page's submission was already saved as hand {number} with other cards or bets: "
+    "reload the page."
+)
+
+
+MSG_SEAT_CHANGED = _("Seat {seat} is now {guest}: check the bets and save again.")
+
+
+MSG_SEAT_NOW_EMPTY = _("Seat {seat} is now empty: check the bets and save again.")
+
+
+class HandTaken(ValidationError):
+    """Another device recorded this hand number first (or the number is out of sequence)."""
+
+
+def next_hand_number(shoe: Shoe) -> int:
+    return (shoe.hands.aggregate(last=Max("number"))["last"] or 0) + 1
+
+
+def _end_seating(seating: Seating, next_number: int) -> None:
+    if seating.from_hand >= next_number:
+        seating.delete()  # seated but never played a hand: nothing to keep
+    else:
+        seating.to_hand = next_number - 1
+        seating.save(update_fields=["to_hand"])
+
+
+def _lock_open_shoe(shoe: Shoe) -> Shoe:
+    locked = Shoe.objects.select_for_update().select_related("event").get(pk=shoe.pk)
+    check_shoe_open(locked)
+    return locked
+
+
+def _check_seat(seat: int) -> None:
+    if seat not in SEATS:
+        raise ValidationError({"seat": gettext(MSG_NO_SUCH_SEAT).format(seat=seat)})
+
+
+@transaction.atomic
+def seat_guest(*, shoe: Shoe, seat: int, guest: Guest, by: Actor) -> Seating:
+    """Seat a guest from the next hand on, freeing the seat's last occupant and the guest's old
+    seat."""
+    shoe = _lock_open_shoe(shoe)
+    _check_seat(seat)
+    if not EventGuest.objects.filter(event=shoe.event, guest=guest).exists():
+        raise ValidationError({"guest": MSG_NOT_ON_LIST.format(guest=guest)})
+    next_number = next_hand_number(shoe)
+    current = Seating.objects.filter(shoe=shoe, to_hand__isnull=True)
+    if shoe.event.is_tournament_table and not current.filter(seat=seat, guest=guest).exists():
+        _check_drawn_seat(shoe, seat, guest)
+    for seating in current.filter(Q(seat=seat) | Q(guest=guest)):
+        if seating.seat == seat and seating.guest_id == guest.pk:
+            return seating
+        _end_seating(seating, next_number)
+    return Seating.objects.create(
+        shoe=shoe, seat=seat, guest=guest, from_hand=next_number, seated_by=by
+    )
+
+
+def _check_drawn_seat(shoe: Shoe, seat: int, guest: Guest) -> None:
+    """A tournament table seats each of its players once, as its round starts: a player with a
+    stack there (their starting row), in a seat nobody has had. No one is moved or replaced:
+    the draw, the first-bet marker and the secret bets follow the seats drawn."""
+    seated_before = Seating.objects.filter(shoe=shoe).filter(Q(seat=seat) | Q(guest=guest))
+    has_stack = StackRow.objects.filter(event=shoe.event, guest=guest).exists()
+    if seated_before.exists() or not has_stack:
+        raise ValidationError({"seat": MSG_DRAWN_SEATS})
+
+
+@transaction.atomic
+def seat_clear(*, shoe: Shoe, seat: int, by: Actor) -> None:
+    shoe = _lock_open_shoe(shoe)
+    _check_seat(seat)
+    if shoe.event.is_tournament_table:
+        raise ValidationError({"seat": MSG_DRAWN_SEATS})
+    seating = Seating.objects.filter(shoe=shoe, seat=seat, to_hand__isnull=True).first()
+    if seating is not None:
+        _end_seating(seating, next_hand_number(shoe))
+
+
+class HandRefused(ValidationError):
+    """The rules core refused the entry. ``problems`` are its findings, for a form that puts
+    each one beside the box it concerns; the messages are keyed by field as usual."""
+
+    def __init__(self, problems: Sequence[Problem], entry: HandEntry) -> None:
+        self.problems = tuple(problems)
+        super().__init__(entry_errors(self.problems, entry))
+
+
+def entry_errors(problems: Sequence[Problem], entry: HandEntry) -> dict[str, list[str]]:
+    """The core's problems as form errors: a bet's under ``bets`` (``Seat 3 · Banker: …``)."""
+    errors: dict[str, list[str]] = {}
+    for problem in problems:
+        key = "bets" if problem.bet is not None else problem.field.value
+        errors.setdefault(key, []).append(problem.message_in(entry, gettext))
+    return errors
+
+
+class HandChanged(ValidationError):
+    """A correction made from a version of the hand that is no longer the current one."""
+
+
+class SeatingChanged(ValidationError):
+    """A seat with a bet has changed hands since the page was drawn."""
+
+
+def _check_seen_seating(
+    seen: Mapping[int, int], seated: dict[int, Guest], entry: HandEntry
+) -> None:
+    changed: list[str] = []
+    named = [bet.seat for bet in entry.bets]
+    if entry.coup is not None:  # the bank's seats too: a bank is a stake
+        terms = entry.coup
+        named += [terms.banker_seat, terms.co_banker_seat or "", terms.suite_seat or ""]
+    seats = {seat for value in named if (seat := read_seat(value)) is not None}
+    for seat in sorted(seats):
+        now = seated.get(seat)
+        if (now.pk if now else None) == seen.get(seat):
+            continue
+        if now is None:
+            changed.append(MSG_SEAT_NOW_EMPTY.format(seat=seat))
+        else:
+            changed.append(MSG_SEAT_CHANGED.format(seat=seat, guest=now.name))
+    if changed:
+        raise SeatingChanged({NON_FIELD_ERRORS: changed})
+
+
+def _seated_at(shoe: Shoe, number: int) -> dict[int, Guest]:
+    return hot_reads.seated_at(shoe.pk, number)
+
+
+def tables_stacks(
+    event_ids: Collection[int], *, before_hand: int | None = None
+) -> dict[tuple[int, int], Decimal]:
+    """Each player's stack at these tournament tables, by (event id, guest id): their stack rows
+    there plus their bets' net results there — before hand ``before_hand``, or as they stand.
+    Two sums."""
+    rows = StackRow.objects.filter(event_id__in=event_ids)
+    bets = Bet.objects.filter(event_id__in=event_ids)
+    if before_hand is not None:
+        rows, bets = (
+            rows.filter(after_hand__lt=before_hand),
+            bets.filter(hand__number__lt=before_hand),
+        )
+    stacks: dict[tuple[int, int], Decimal] = {}
+    for source, column in ((rows, "chips"), (bets, "net")):
+        sums = source.values_list("event_id", "guest_id").annotate(n=money_sum(column)).order_by()
+        for event_id, guest_id, amount in sums:
+            stacks[(event_id, guest_id)] = stacks.get((event_id, guest_id), ZERO) + amount
+    return stacks
+
+
+def table_stacks(event: Event, *, before_hand: int) -> dict[int, Decimal]:
+    """Each player's stack at one tournament table before hand ``before_hand``, by guest id."""
+    stacks = tables_stacks([event.pk], before_hand=before_hand)
+    return {guest_id: stack for (_event, guest_id), stack in stacks.items()}
+
+
+def _table_rules(event: Event, seated: dict[int, Guest], number: int) -> TableRules:
+    rules = event.table_rules
+    if not event.is_tournament_table:
+        return rules
+    stacks = table_stacks(event, before_hand=number)
+    return replace(rules, stacks={seat: stacks.get(g.pk, ZERO) for seat, g in seated.items()})
+
+
+def _settle(entry: HandEntry, shoe: Shoe, seated: dict[int, Guest], number: int) -> SettledHand:
+    """The one pipeline: Punto Banco's hand, or a guest-banked game's coup (which follows from
+    the coup before it in the shoe)."""
+    event = shoe.event
+    try:
+        if event.is_guest_banked:
+            previous = previous_coup(shoe, number)
+            return settle_coup_entry(entry, event.bank_rules, seated, previous=previous)
+        return settle_hand(entry, _table_rules(event, seated, number), occupied=seated.keys())
+    except EntryRejected as rejected:
+        raise HandRefused(rejected.problems, entry) from rejected
+
+
+def _check_round_length(shoe: Shoe, number: int) -> None:
+    """A tournament table plays its round's hands and no more."""
+    if shoe.event.is_tournament_table and number > shoe.event.hands_per_shoe:
+        hands = shoe.event.hands_per_shoe
+        raise ValidationError({NON_FIELD_ERRORS: MSG_ROUND_OVER.format(hands=hands)})
+
+
+def _check_later_stacks(shoe: Shoe, number: int) -> None:
+    """After a correction at a tournament table: every later hand's stakes still within the
+    stacks the corrected results leave (else the correction is refused)."""
+    if not shoe.event.is_tournament_table:
+        return
+    # The stacks walked hand by hand from two reads, not two sums for every later hand.
+    rows = StackRow.objects.filter(event=shoe.event).order_by("after_hand")
+    arrivals = list(rows.values_list("after_hand", "guest_id", "chips"))
+    bets = Bet.objects.filter(event=shoe.event).values_list(
+        "hand__number", "guest_id", "stake", "net"
+    )
+    by_hand: dict[int, list[tuple[int, Decimal, Decimal]]] = defaultdict(list)
+    for hand_number, guest_id, stake, net in bets:
+        by_hand[hand_number].append((guest_id, stake, net))
+    stacks: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    arrived = 0
+    for hand_number in sorted(by_hand):
+        while arrived < len(arrivals) and arrivals[arrived][0] < hand_number:
+            _after, guest_id, chips = arrivals[arrived]
+            stacks[guest_id] += chips
+            arrived += 1
+        staked: dict[int, Decimal] = defaultdict(lambda: ZERO)
+        for guest_id, stake, _net in by_hand[hand_number]:
+            staked[guest_id] += stake
+        if hand_number > number and any(staked[g] > stacks[g] for g in staked):
+            over = MSG_LATER_OVER_STACK.format(number=hand_number)
+            raise ValidationError({NON_FIELD_ERRORS: over})
+        for guest_id, _stake, net in by_hand[hand_number]:
+            stacks[guest_id] += net
+
+
+def _bet_rows(settled: SettledHand, event: Event, seated: dict[int, Guest]) -> list[Bet]:
+    return [
+        Bet(
+            event_id=event.pk,
+            seat=bet.seat,
+            guest=seated[bet.seat],
+            bet_type=bet.bet_type.value,
+            cover_kind=bet.kind,
+            stake=bet.stake,
+            gross=bet.result.gross,
+            commission=bet.result.commission,
+            net=bet.result.net,
+        )
+        for bet in settled.bets
+    ]
+
+
+def _taken(shoe: Shoe, number: int) -> HandTaken:
+    existing = shoe.hands.select_related("logged_by").filter(number=number).first()
+    if existing is None:
+        return HandTaken(
+            {
+                NON_FIELD_ERRORS: MSG_HAND_OUT_OF_SEQUENCE.format(
+                    number=number, next=next_hand_number(shoe)
+                )
+            }
+        )
+    local = timezone.localtime(existing.logged_at)
+    return HandTaken(
+        {
+            NON_FIELD_ERRORS: MSG_HAND_TAKEN.format(
+                number=number,
+                user=existing.logged_by,
+                time=f"{local:%H:%M:%S}",
+                next=next_hand_number(shoe),
+            )
+        }
+    )
+
+
+def hand_record(
+    *,
+    shoe: Shoe,
+    number: int,
+    entry: HandEntry,
+    by: Actor,
+    idempotency_key: uuid.UUID | None = None,
+    seen_seating: Mapping[int, int] | None = None,
+) -> Hand:
+    """Record the next hand of an open shoe with its bets, settled (see :func:`record_hand`)."""
+    recorded = record_hand(
+        shoe=shoe,
+        number=number,
+        entry=entry,
+        by=by,
+        idempotency_key=idempotency_key,
+        seen_seating=seen_seating,
+    )
+    return recorded.hand
+
+
+@dataclass(frozen=True)
+class RecordedHand:
+    """A hand just recorded, with what recording it read and wrote: its bets and who sat where
+    (both ``None`` when the hand was recorded before, by a repeated submission)."""
+
+    hand: Hand
+    bets: list[Bet] | None
+    seated: dict[int, Guest] | None
+
+
+@transaction.atomic
+def record_hand(
+    *,
+    shoe: Shoe,
+    number: int,
+    entry: HandEntry,
+    by: Actor,
+    idempotency_key: uuid.UUID | None = None,
+    seen_seating: Mapping[int, int] | None = None,
+) -> RecordedHand:
+    """Record the next hand of an open shoe with its bets, settled.
+
+    A submission repeated with the same ``idempotency_key`` (a double tap, a retry after a
+    dropped connection) returns the hand already recorded instead of recording it twice.
+    ``seen_seating`` (seat → guest id) is who the person entering the bets saw in each seat: if
+    a seat with a bet has someone else in it now, nothing is recorded (:class:`SeatingChanged`).
+    """
+    shoe, last_number, repeat_id = _locked_shoe(shoe, idempotency_key)
+    if repeat_id is not None:
+        existing = Hand.objects.get(pk=repeat_id)
+        if existing.shoe_id != shoe.pk:
+            raise ValidationError({NON_FIELD_ERRORS: MSG_KEY_OTHER_SHOE})
+        if existing.entry_digest not in ("", entry.digest()):
+            reused = MSG_KEY_REUSED.format(number=existing.number)
+            raise ValidationError({NON_FIELD_ERRORS: reused})
+        return RecordedHand(existing, bets=None, seated=None)
+    check_shoe_open(shoe)
+    if number != last_number + 1:
+        raise _taken(shoe, number)
+    _check_round_length(shoe, number)
+    seated = _seated_at(shoe, number)
+    if seen_seating is not None:
+        _check_seen_seating(seen_seating, seated, entry)
+    settled_hand = _settle(entry, shoe, seated, number)
+    settled = _bet_rows(settled_hand, shoe.event, seated)
+    hand = Hand(
+        shoe=shoe,
+        number=number,
+        idempotency_key=idempotency_key,
+        entry_digest=entry.digest() if idempotency_key else "",
+        logged_by=by,
+        **_hand_fields(settled_hand),
+    )
+    # No savepoint to catch a racing device: every writer of a shoe's hands holds the shoe's
+    # lock, so the number checked above is still free.
+    hand.save()
+    for bet in settled:
+        bet.hand = hand
+    Bet.objects.bulk_create(settled)
+    if settled_hand.coup is not None:
+        coup_row(hand, shoe.event, settled_hand.coup, seated).save()
+    results_add(event=shoe.event, bets=settled)
+    after = hand_snapshot(hand, settled)
+    _audit(AuditEntry.Action.HAND_LOGGED, shoe, hand.number, by, after=after)
+    return RecordedHand(hand, bets=settled, seated=seated)
+
+
+def _locked_shoe(shoe: Shoe, idempotency_key: uuid.UUID | None) -> tuple[Shoe, int, int | None]:
+    """The shoe locked and read afresh with its event, its last hand's number, and the hand
+    already recorded under ``idempotency_key`` if any. On PostgreSQL the lock is a statement of
+    its own before the read: PostgreSQL reads a locking statement's subqueries as they stood
+    before it waited for the lock, so a racing device's hand, committed meanwhile, would go
+    unseen. SQLite's transaction began IMMEDIATE and holds the database's write lock."""
+    if connection.features.has_select_for_update:  # the shoe's row and its event's
+        list(Shoe.objects.select_for_update().filter(pk=shoe.pk).values_list("event__closed_at"))
+    return hot_reads.shoe_for_save(shoe.pk, idempotency_key)
+
+
+def _audit(
+    action: str,
+    shoe: Shoe,
+    number: int,
+    by: Actor,
+    *,
+    before: HandSnapshot | None = None,
+    after: HandSnapshot | None = None,
+) -> None:
+    AuditEntry.objects.create(
+        action=action, event_id=shoe.event_id, before=before, after=after, by=by,
+        summary=f"{shoe} · hand {number}",
+    )  # fmt: skip
+
+
+class HandFields(TypedDict):
+    """What a settled entry sets on a ``Hand``."""
+
+    player_cards: str
+    banker_cards: str
+    winner: str
+    player_pair: bool
+    banker_pair: bool
+
+
+class BetSnapshot(TypedDict):
+    seat: int
+    guest_id: int
+    guest: str
+    bet_type: str
+    stake: str  # amounts as text, "12.50": JSON has no decimals
+    gross: str
+    commission: str
+    net: str
+    kind: NotRequired[str]  # a Chemin de fer cover's kind
+
+
+class HandSnapshot(HandFields):
+    """A hand and its bets as the journal of changes keeps them (JSON), and a guest-banked
+    game's coup."""
+
+    number: int
+    version: int
+    logged_by: str
+    logged_at: str  # ISO 8601
+    bets: list[BetSnapshot]
+    coup: NotRequired[dict[str, Any] | None]
+
+
+def _hand_fields(settled: SettledHand) -> HandFields:
+    return {
+        "player_cards": settled.player_cards,
+        "banker_cards": settled.banker_cards,
+        "winner": settled.outcome.winner.value,
+        "player_pair": settled.outcome.player_pair,
+        "banker_pair": settled.outcome.banker_pair,
+    }
+
+
+def hand_snapshot(hand: Hand, bets: Iterable[Bet]) -> HandSnapshot:
+    """A hand and its bets as plain JSON, for the journal of changes."""
+    snapshot: HandSnapshot = {
+        "number": hand.number,
+        "version": hand.version,
+        "player_cards": hand.player_cards,
+        "banker_cards": hand.banker_cards,
+        "winner": hand.winner,
+        "player_pair": hand.player_pair,
+        "banker_pair": hand.banker_pair,
+        "logged_by": str(hand.logged_by),
+        "logged_at": hand.logged_at.isoformat(),
+        "bets": [_bet_snapshot(bet) for bet in bets],
+    }
+    if _is_coup(hand):
+        snapshot["coup"] = coup_snapshot(coup_of(hand))
+    return snapshot
+
+
+def _bet_snapshot(bet: Bet) -> BetSnapshot:
+    snapshot: BetSnapshot = {
+        "seat": bet.seat,
+        "guest_id": bet.guest_id,
+        "guest": str(bet.guest),
+        "bet_type": bet.bet_type,
+        "stake": f"{bet.stake:.2f}",
+        "gross": f"{bet.gross:.2f}",
+        "commission": f"{bet.commission:.2f}",
+        "net": f"{bet.net:.2f}",
+    }
+    if bet.cover_kind:
+        snapshot["kind"] = bet.cover_kind
+    return snapshot
+
+
+def _is_coup(hand: Hand) -> bool:
+    """Whether the hand is a guest-banked game's coup (without a query for Punto Banco's)."""
+    event = hand.shoe.event if "shoe" in hand._state.fields_cache else None
+    if event is not None:
+        return event.is_guest_banked
+    return Coup.objects.filter(hand=hand).exists()
+
+
+def _same_hand(before: HandSnapshot, fields: HandFields, bets: list[Bet]) -> bool:
+    """Whether a correction would record what is already recorded."""
+    old_bets = sorted(
+        (b["seat"], b["guest_id"], b["bet_type"], Decimal(b["stake"]), b.get("kind", ""))
+        for b in before["bets"]
+    )
+    new_bets = sorted((b.seat, b.guest_id, b.bet_type, b.stake, b.cover_kind) for b in bets)
+    same_fields = all(before.get(name) == value for name, value in fields.items())
+    return same_fields and old_bets == new_bets
+
+
+def _bets_of(hand: Hand) -> list[Bet]:
+    return list(Bet.objects.filter(hand=hand).select_related("guest").order_by("seat", "id"))
+
+
+def _seatings_back_to(shoe: Shoe, number: int) -> None:
+    """Hand ``number`` is to be played again: the seats as they stand now (changes made after
+    it was logged, "from the next hand") apply to it, and nobody stays seated for it twice."""
+    in_shoe = Seating.objects.filter(shoe=shoe)
+    in_shoe.filter(from_hand=number, to_hand=number).delete()
+    in_shoe.filter(to_hand=number).update(to_hand=number - 1)
+    in_shoe.filter(from_hand=number + 1).update(from_hand=number)
+
+
+@transaction.atomic
+def hand_undo(
+    *,
+    shoe: Shoe,
+    by: Actor,
+    number: int | None = None,
+    idempotency_key: uuid.UUID | None = None,
+) -> HandRevision:
+    """Take back the last hand of an open shoe — hand ``number``, when given: a page drawn
+    before another device logged a hand never undoes that hand. What it was stays in the
+    journal. The same ``idempotency_key`` again (a retry after a lost answer) returns the undo
+    already made, so that the page gets its hand back and nothing else is taken back."""
+    shoe = _lock_open_shoe(shoe)
+    if idempotency_key is not None:
+        repeat = HandRevision.objects.filter(idempotency_key=idempotency_key).first()
+        if repeat is not None:
+            if repeat.shoe_id != shoe.pk or repeat.kind != HandRevision.Kind.UNDO:
+                raise ValidationError({NON_FIELD_ERRORS: MSG_KEY_OTHER_SHOE})
+            return repeat
+    hand = shoe.hands.select_related("logged_by").order_by("-number").first()
+    if hand is None:
+        raise ValidationError({NON_FIELD_ERRORS: MSG_NOTHING_TO_UNDO})
+    if number is not None and hand.number != number:
+        stale = MSG_UNDO_NOT_LAST.format(number=number, last=hand.number)
+        raise ValidationError({NON_FIELD_ERRORS: stale})
+    revision = HandRevision.objects.create(
+        shoe=shoe,
+        hand_number=hand.number,
+        kind=HandRevision.Kind.UNDO,
+        before=hand_snapshot(hand, _bets_of(hand)),
+        changed_by=by,
+        idempotency_key=idempotency_key,
+    )
+    guest_ids = set(Bet.objects.filter(hand=hand).values_list("guest_id", flat=True))
+    Bet.objects.filter(hand=hand).delete()
+    hand.delete()
+    _seatings_back_to(shoe, hand.number)
+    results_refresh(event_id=shoe.event_id, guest_ids=guest_ids)
+    _audit(AuditEntry.Action.HAND_UNDONE, shoe, revision.hand_number, by, before=revision.before)
+    return revision
+
+
+@transaction.atomic
+def hand_correct(
+    *,
+    hand: Hand,
+    entry: HandEntry,
+    reason: str,
+    by: Actor,
+    version: int | None = None,
+) -> Hand:
+    """Correct a recorded hand (cards, result, bets); every total follows. The version it
+    replaces, who changed it, when and why are kept in the journal. ``version`` is the one the
+    correction was made from: if the hand has changed since, nothing is written
+    (:class:`HandChanged`), so one correction never silently undoes another."""
+    shoe = Shoe.objects.select_for_update().select_related("event").get(pk=hand.shoe_id)
+    check_event_open(shoe.event)
+    if not reason.strip():
+        raise ValidationError({"reason": MSG_REASON_REQUIRED})
+    number = hand.number
+    current = Hand.objects.select_related("logged_by").filter(pk=hand.pk).first()
+    if current is None:  # undone while the correction was being typed
+        raise ValidationError({NON_FIELD_ERRORS: MSG_HAND_GONE.format(number=number)})
+    hand = current
+    if version is not None and hand.version != version:
+        changed = MSG_HAND_CHANGED.format(number=number, version=hand.version)
+        raise HandChanged({NON_FIELD_ERRORS: changed})
+    before = hand_snapshot(hand, _bets_of(hand))
+    seated = _seated_at(shoe, hand.number)
+    settled_hand = _settle(entry, shoe, seated, hand.number)
+    settled = _bet_rows(settled_hand, shoe.event, seated)
+    new_fields = _hand_fields(settled_hand)
+    new_coup = coup_row(hand, shoe.event, settled_hand.coup, seated) if settled_hand.coup else None
+    if _same_hand(before, new_fields, settled) and before.get("coup") == coup_snapshot(new_coup):
+        raise ValidationError({NON_FIELD_ERRORS: MSG_NOTHING_CHANGED})
+    Bet.objects.filter(hand=hand).delete()
+    Coup.objects.filter(hand=hand).delete()
+    for field, value in new_fields.items():
+        setattr(hand, field, value)
+    hand.version += 1
+    hand.save()
+    for bet in settled:
+        bet.hand = hand
+    Bet.objects.bulk_create(settled)
+    if new_coup is not None:
+        new_coup.save()
+        check_later_coups(shoe, hand.number)
+    _check_later_stacks(shoe, hand.number)
+    affected = {bet["guest_id"] for bet in before["bets"]} | {bet.guest_id for bet in settled}
+    results_refresh(event_id=shoe.event_id, guest_ids=affected)
+    after = hand_snapshot(hand, _bets_of(hand))
+    _audit(AuditEntry.Action.HAND_CORRECTED, shoe, hand.number, by, before=before, after=after)
+    HandRevision.objects.create(
+        shoe=shoe,
+        hand_number=hand.number,
+        kind=HandRevision.Kind.CORRECTION,
+        reason=reason.strip(),
+        before=before,
+        after=after,
+        changed_by=by,
+    )
+    return hand

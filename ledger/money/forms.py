@@ -1,0 +1,82 @@
+"""Money forms: a settlement recorded or voided, a guest's credit limit."""
+
+from __future__ import annotations
+
+import uuid
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Event
+from ledger.forms import ChipsAmountField, stake_text
+from ledger.models import Guest, Settlement
+from ledger.money.services import MSG_VOID_REASON
+
+MSG_SETTLE_GUEST_GONE = _(
+    "This guest is no longer on the list: merged into another guest or removed since the page"
+    " was opened. Nothing was recorded: open the settlement list again."
+)
+
+
+class SettlementForm(forms.Form):
+    """The host settles up with one guest: which way and how much (both from the balance, the
+    amount editable for a partial payment), and how — the method is the button tapped."""
+
+    PAID_HOUSE, HOUSE_PAID = "guest_paid", "house_paid"
+    guest = forms.ModelChoiceField(
+        label=_("Guest"), queryset=Guest.objects.none(), widget=forms.HiddenInput
+    )
+    direction = forms.ChoiceField(
+        label=_("Which way"),
+        choices=[(PAID_HOUSE, _("Guest paid the house")), (HOUSE_PAID, _("House paid the guest"))],
+        widget=forms.RadioSelect,
+    )
+    amount = ChipsAmountField(label=_("Amount"), min_value=Decimal("0.01"))
+    method = forms.ChoiceField(label=_("How"), choices=Settlement.Method.choices)
+    note = forms.CharField(label=_("Note"), max_length=200, required=False)
+    confirm = forms.BooleanField(label=_("Record it anyway"), required=False)
+    idempotency_key = forms.UUIDField(widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        guest = self.fields["guest"]
+        assert isinstance(guest, forms.ModelChoiceField)  # declared above
+        guest.queryset = Guest.objects.filter(events=event)
+        guest.error_messages["invalid_choice"] = MSG_SETTLE_GUEST_GONE
+        self.initial.setdefault("idempotency_key", uuid.uuid4())
+        self.question = ""  # what the service asks before recording, once asked
+
+    @classmethod
+    def for_balance(cls, *, event: Event, guest_id: int, balance: Decimal) -> SettlementForm:
+        """Settling a guest's balance in full: the house pays what it owes, or the guest pays
+        what they owe."""
+        direction = cls.HOUSE_PAID if balance > 0 else cls.PAID_HOUSE
+        amount = stake_text(abs(balance)) if balance else ""
+        return cls(
+            initial={"guest": guest_id, "direction": direction, "amount": amount}, event=event
+        )
+
+    def ask(self, question: str) -> None:
+        """Show what the service asked, with the box that confirms it."""
+        self.question = question
+
+    def signed_amount(self) -> Decimal:
+        amount: Decimal = self.cleaned_data["amount"]
+        return amount if self.cleaned_data["direction"] == self.PAID_HOUSE else -amount
+
+
+class SettlementVoidForm(forms.Form):
+    reason = forms.CharField(
+        label=_("Why void it?"), max_length=200, error_messages={"required": MSG_VOID_REASON}
+    )
+
+
+class CreditLimitForm(forms.Form):
+    credit_limit = ChipsAmountField(
+        label=_("Credit limit (chips)"),
+        required=False,
+        min_value=Decimal(0),
+        help_text=_("How much the guest may owe the house; leave empty for no limit."),
+    )

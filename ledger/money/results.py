@@ -1,0 +1,778 @@
+"""Results and balances: what the night, each shoe and each guest came to, and who owes whom.
+
+Reads only. Every function runs a fixed number of queries, however many hands, shoes or events
+there are: sums are done by the database, the rest in Python over those few result rows. Sums
+within one event read the bets; sums across events read ``GuestEventResult`` (the bets' totals
+per guest and event, recomputed by the services on every write).
+
+A guest's balance is their net results plus what they settled: settlements with the house and,
+at a guest-banked night, transfers (``Transfer``) — the payer paid (like a settlement of theirs),
+the payee received (like the house paying them), whoever the other side was.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import (
+    Case,
+    Count,
+    ExpressionWrapper,
+    F,
+    Max,
+    Min,
+    Q,
+    QuerySet,
+    Sum,
+    Value,
+    When,
+)
+
+from games.chips import MoneyField
+from games.kinds import BankerMove
+from games.models import Event, Hand, Shoe
+from games.payouts import BankedBet
+from ledger.models import Bet, Coup, Guest, GuestEventResult, Settlement, Transfer
+from ledger.money.amounts import ZERO, money_sum, to_yen
+
+MONEY_FIELDS = ("stake", "gross", "commission", "net")
+
+
+@dataclass
+class Figures:
+    """Money figures of a hand, shoe, guest or event, from the guests' side."""
+
+    wagered: Decimal = ZERO
+    gross: Decimal = ZERO
+    commission: Decimal = ZERO
+    net: Decimal = ZERO
+
+    @property
+    def house_net(self) -> Decimal:
+        return -self.net
+
+    def add(self, other: Figures) -> None:
+        self.wagered += other.wagered
+        self.gross += other.gross
+        self.commission += other.commission
+        self.net += other.net
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> Figures:
+        """From a ``values()`` row annotated with ``_sums()``: its money sums are ``Decimal``
+        (django-stubs types no column passed as ``**_sums()``, so the row is a plain mapping)."""
+        return cls(row["stake"], row["gross"], row["commission"], row["net"])
+
+
+def _sums(prefix: str = "") -> dict[str, Sum]:
+    return {name: money_sum(f"{prefix}{name}") for name in MONEY_FIELDS}
+
+
+class InYen:
+    """A row's figures in yen at its event's rate (``figures`` and ``yen_per_chip``)."""
+
+    figures: Figures
+    yen_per_chip: Decimal
+
+    @property
+    def house_net_yen(self) -> Decimal:
+        return to_yen(self.figures.house_net, self.yen_per_chip)
+
+    @property
+    def gross_yen(self) -> Decimal:
+        return to_yen(self.figures.gross, self.yen_per_chip)
+
+    @property
+    def commission_yen(self) -> Decimal:
+        return to_yen(self.figures.commission, self.yen_per_chip)
+
+    @property
+    def net_yen(self) -> Decimal:
+        return to_yen(self.figures.net, self.yen_per_chip)
+
+
+@dataclass
+class ShoeRow(InYen):
+    number: int | None  # None for the totals row
+    hands: int
+    figures: Figures
+    yen_per_chip: Decimal
+
+
+def event_shoe_rows(event: Event) -> tuple[list[ShoeRow], ShoeRow]:
+    """The reference night's table: one row per shoe, and the totals row."""
+    shoes = (
+        Shoe.objects.filter(event=event)
+        .order_by("number")
+        .annotate(hand_count=Count("hands", distinct=True), **_sums("hands__bets__"))
+        .values("number", "hand_count", *MONEY_FIELDS)
+    )
+    rows = [
+        ShoeRow(s["number"], s["hand_count"], Figures.from_row(s), event.yen_per_chip)
+        for s in shoes
+    ]
+    total = Figures()
+    for row in rows:
+        total.add(row.figures)
+    totals = ShoeRow(None, sum(row.hands for row in rows), total, event.yen_per_chip)
+    return rows, totals
+
+
+@dataclass
+class GuestResult:
+    guest_id: int
+    name: str
+    figures: Figures = field(default_factory=Figures)
+    by_shoe: dict[int, Figures] = field(default_factory=dict)
+    hands: int = 0
+    biggest_win: Decimal = ZERO
+    biggest_loss: Decimal = ZERO
+
+
+def event_guest_results(event: Event) -> list[GuestResult]:
+    """Per guest: totals, a figure per shoe, hands played, biggest win and loss on one hand."""
+    per_hand = (
+        Bet.objects.filter(event=event)
+        .values("guest_id", "guest__name", "hand_id", "hand__shoe__number")
+        .annotate(**_sums())
+        .order_by()
+    )
+    results: dict[int, GuestResult] = {}
+    for row in per_hand:
+        result = results.setdefault(
+            row["guest_id"], GuestResult(row["guest_id"], row["guest__name"])
+        )
+        figures = Figures.from_row(row)
+        result.figures.add(figures)
+        result.by_shoe.setdefault(row["hand__shoe__number"], Figures()).add(figures)
+        result.hands += 1
+        result.biggest_win = max(result.biggest_win, figures.net)
+        result.biggest_loss = min(result.biggest_loss, figures.net)
+    return sorted(results.values(), key=lambda r: r.name.casefold())
+
+
+# --- balances -------------------------------------------------------------------------------
+
+
+def events_in_order() -> QuerySet[Event]:
+    return Event.objects.nights().order_by("date", "id")
+
+
+def _before(event: Event) -> Q:
+    """Events that come before ``event`` (by date, then by creation)."""
+    return Q(date__lt=event.date) | Q(date=event.date, id__lt=event.pk)
+
+
+@dataclass
+class SettlementLine:
+    """One guest's line in an event's settlement list."""
+
+    guest_id: int
+    name: str
+    before: Decimal
+    result: Decimal
+    settled: Decimal
+    yen_per_chip: Decimal
+    before_yen: Decimal = ZERO  # what was carried in, each earlier event at its own rate
+    credit_limit: Decimal | None = None  # chips the guest may owe the house; None: no limit
+
+    @property
+    def after(self) -> Decimal:
+        return self.before + self.result + self.settled
+
+    @property
+    def over_limit(self) -> bool:
+        """Whether the guest owes the house more than their credit limit."""
+        return self.credit_limit is not None and -self.after > self.credit_limit
+
+    @property
+    def credit_limit_yen(self) -> Decimal | None:
+        """The limit in yen at this event's rate (the limit itself is in chips)."""
+        return None if self.credit_limit is None else to_yen(self.credit_limit, self.yen_per_chip)
+
+    @property
+    def after_yen(self) -> Decimal:
+        """The balance in yen, as everywhere: see :func:`yen_of`."""
+        return self.before_yen + to_yen(self.result + self.settled, self.yen_per_chip)
+
+
+def yen_of(chips_by_event: dict[int, Decimal], rates: dict[int, Decimal]) -> Decimal:
+    """The one definition of a balance in yen: each event's chips (its result and the
+    settlements recorded at it) at that event's rate, rounded once per event, then added."""
+    return sum((to_yen(chips, rates[event]) for event, chips in chips_by_event.items()), ZERO)
+
+
+def _per_guest_and_event(
+    rows: QuerySet[GuestEventResult] | QuerySet[Settlement], column: str, *, by_rate: bool = False
+) -> tuple[dict[int, dict[int, Decimal]], dict[int, Decimal]]:
+    """Chips per guest and event among ``rows``, and each event's rate; with ``by_rate``, per
+    guest and rate instead (keyed by a number standing for the rate, in the rates returned)."""
+    chips: dict[int, dict[int, Decimal]] = defaultdict(lambda: defaultdict(lambda: ZERO))
+    rates: dict[int, Decimal] = {}
+    if by_rate:
+        per_rate = rows.values_list("guest_id", "event__yen_per_chip").annotate(n=money_sum(column))
+        keys: dict[Decimal, int] = {}
+        for guest_id, rate, amount in per_rate.order_by():
+            key = keys.setdefault(rate, len(keys))
+            chips[guest_id][key] += amount
+            rates[key] = rate
+        return chips, rates
+    sums = rows.values("guest_id", "event_id", "event__yen_per_chip").annotate(n=money_sum(column))
+    for row in sums.order_by():
+        chips[row["guest_id"]][row["event_id"]] += row["n"]
+        rates[row["event_id"]] = row["event__yen_per_chip"]
+    return chips, rates
+
+
+def _per_guest(
+    rows: QuerySet[GuestEventResult] | QuerySet[Settlement], column: str
+) -> dict[int, Decimal]:
+    """The sum of ``column`` for each guest among ``rows``."""
+    return dict(rows.values_list("guest_id").annotate(n=money_sum(column)).order_by())
+
+
+def settled_per_guest_and_event(
+    settlements: QuerySet[Settlement], transfers: QuerySet[Transfer]
+) -> tuple[dict[int, dict[int, Decimal]], dict[int, Decimal]]:
+    """What each guest settled per event among ``settlements`` and ``transfers`` — a
+    settlement's amount (what the guest paid the house), a transfer's amount for its payer and
+    minus it for its payee, whoever the other side was — and each event's rate. One query."""
+    columns = ("event_id", "event__yen_per_chip")
+    paid = transfers.filter(payer__isnull=False).values_list("payer_id", *columns)
+    received = transfers.filter(payee__isnull=False).values_list("payee_id", *columns)
+    rows = (
+        settlements.values_list("guest_id", *columns)
+        .annotate(n=money_sum("amount"))
+        .order_by()
+        .union(
+            paid.annotate(n=money_sum("amount")).order_by(),
+            received.annotate(
+                n=Sum(_MINUS_AMOUNT, default=0, output_field=MoneyField())
+            ).order_by(),
+            all=True,
+        )
+    )
+    chips: dict[int, dict[int, Decimal]] = defaultdict(lambda: defaultdict(lambda: ZERO))
+    rates: dict[int, Decimal] = {}
+    for guest_id, event_id, rate, amount in rows:
+        chips[guest_id][event_id] += amount
+        rates[event_id] = rate
+    return chips, rates
+
+
+# Minus a money column, still in cents (the sum reads it back as chips).
+_MINUS_AMOUNT = ExpressionWrapper(F("amount") * Value(-1), output_field=MoneyField())
+_NOTHING = Sum(Value(0), default=0, output_field=MoneyField())  # a money column of zeros
+
+
+def settled_per_guest(
+    settlements: QuerySet[Settlement], transfers: QuerySet[Transfer]
+) -> dict[int, Decimal]:
+    """What each guest settled among ``settlements`` and ``transfers`` (see
+    :func:`settled_per_guest_and_event`). One query."""
+    chips, _rates = settled_per_guest_and_event(settlements, transfers)
+    return {guest_id: sum(by_event.values(), ZERO) for guest_id, by_event in chips.items()}
+
+
+def _transfers_of(guests: Any) -> QuerySet[Transfer]:
+    """The transfers some guests paid or received (``guests``: ids, guests or a query)."""
+    return Transfer.objects.filter(Q(payer__in=guests) | Q(payee__in=guests))
+
+
+def guest_balance_through(*, guest_id: int, event: Event) -> Decimal:
+    """A guest's balance in chips after ``event`` (its line's ``after`` in the settlement list):
+    results, settlements and transfers of that event and the ones before it. Two queries."""
+    return _balance(guest_id, Event.objects.filter(_before(event) | Q(pk=event.pk)))
+
+
+def guest_balance_now(*, guest_id: int) -> Decimal:
+    """A guest's balance in chips as it stands: every result, settlement and transfer. Two
+    queries."""
+    return _balance(guest_id)
+
+
+def _balance(guest_id: int, events: QuerySet[Event] | None = None) -> Decimal:
+    results = GuestEventResult.objects.filter(guest_id=guest_id)
+    settlements = Settlement.objects.filter(guest_id=guest_id)
+    transfers = _transfers_of([guest_id])
+    if events is not None:
+        results, settlements, transfers = (
+            results.filter(event__in=events),
+            settlements.filter(event__in=events),
+            transfers.filter(event__in=events),
+        )
+    result: Decimal = results.aggregate(n=money_sum("net"))["n"]
+    return result + settled_per_guest(settlements, transfers).get(guest_id, ZERO)
+
+
+def event_settlement(event: Event) -> list[SettlementLine]:
+    """Who owes the house and whom the house owes after this event, counting what they carried
+    in from earlier events and what was settled at this one (settlements, and the transfers of
+    a guest-banked night)."""
+    on_the_list = Guest.objects.filter(events=event)
+    earlier = Event.objects.filter(_before(event))
+    results = GuestEventResult.objects.filter(guest__in=on_the_list)
+    tonight = _per_guest(results.filter(event=event), "net")
+    upto = Q(event=event) | Q(event__in=earlier)
+    settled_chips, settled_rates = settled_per_guest_and_event(
+        Settlement.objects.filter(upto, guest__in=on_the_list),
+        _transfers_of(on_the_list).filter(upto),
+    )
+    # When every earlier night's rate turns a cent into whole yen, rounding per night changes
+    # nothing: the results before are summed per guest and rate, not read a row per night.
+    # Any other rate among them, and they are read again night by night.
+    results_chips, rates = _per_guest_and_event(
+        results.filter(event__in=earlier), "net", by_rate=True
+    )
+    by_rate = all((rate / 100) % 1 == 0 for rate in (*rates.values(), *settled_rates.values()))
+    if not by_rate:
+        results_chips, rates = _per_guest_and_event(results.filter(event__in=earlier), "net")
+
+    def settled(guest_id: int, *, before: bool) -> Decimal:
+        by_event = settled_chips.get(guest_id, {})
+        return sum(
+            (amount for event_id, amount in by_event.items() if (event_id != event.pk) == before),
+            ZERO,
+        )
+
+    def yen_before(guest_id: int) -> Decimal:
+        if by_rate:  # keyed by rate: a night's settlements join the results at its rate
+            per_rate: dict[Decimal, Decimal] = defaultdict(lambda: ZERO)
+            for key, amount in results_chips.get(guest_id, {}).items():
+                per_rate[rates[key]] += amount
+            for event_id, amount in settled_chips.get(guest_id, {}).items():
+                if event_id != event.pk:
+                    per_rate[settled_rates[event_id]] += amount
+            return sum((to_yen(chips, rate) for rate, chips in per_rate.items()), ZERO)
+        chips: dict[int, Decimal] = defaultdict(lambda: ZERO)
+        for source in (results_chips.get(guest_id, {}), settled_chips.get(guest_id, {})):
+            for event_id, amount in source.items():
+                if event_id != event.pk:
+                    chips[event_id] += amount
+        return yen_of(chips, rates | settled_rates)
+
+    def results_before(guest_id: int) -> Decimal:  # by rate or by night, the same sum
+        return sum(results_chips.get(guest_id, {}).values(), ZERO)
+
+    lines = [
+        SettlementLine(
+            guest_id=guest.pk,
+            name=guest.name,
+            before=results_before(guest.pk) + settled(guest.pk, before=True),
+            result=tonight.get(guest.pk, ZERO),
+            settled=settled(guest.pk, before=False),
+            yen_per_chip=event.yen_per_chip,
+            before_yen=yen_before(guest.pk),
+            credit_limit=guest.credit_limit,
+        )
+        for guest in on_the_list
+    ]
+    return sorted(lines, key=lambda line: (line.after, line.name.casefold()))
+
+
+@dataclass
+class SettlementRow:
+    """A settlement recorded at an event, with the row that voids it or the row it voids."""
+
+    settlement: Settlement
+    voided_by: Settlement | None = None
+    void_of: Settlement | None = None
+
+    @property
+    def can_void(self) -> bool:
+        return self.voided_by is None and self.settlement.voids_id is None
+
+
+def event_settlement_rows(event: Event) -> list[SettlementRow]:
+    """Every settlement recorded at the event, voids and what they void included, oldest first,
+    with who recorded it: one query (a void is always recorded at its settlement's event)."""
+    settlements = list(
+        Settlement.objects.filter(event=event)
+        .select_related("guest", "recorded_by")
+        .order_by("recorded_at", "id")
+    )
+    by_id = {s.pk: s for s in settlements}
+    voids = {s.voids_id: s for s in settlements if s.voids_id is not None}
+    return [
+        SettlementRow(
+            s,
+            voided_by=voids.get(s.pk),
+            void_of=by_id.get(s.voids_id) if s.voids_id is not None else None,
+        )
+        for s in settlements
+    ]
+
+
+def seated_over_limit(event: Event, guests: list[Guest]) -> list[tuple[Guest, Decimal]]:
+    """Those of ``guests`` (seated at a table of ``event``) who owe the house more than their
+    credit limit, with their balance in chips after the event so far. Two queries when any of
+    them has a limit, none otherwise."""
+    limited = {guest.pk: guest for guest in guests if guest.credit_limit is not None}
+    if not limited:
+        return []
+    upto = Event.objects.filter(_before(event) | Q(pk=event.pk))
+    balances: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    results = GuestEventResult.objects.filter(event__in=upto, guest_id__in=limited)
+    settled = settled_per_guest(
+        Settlement.objects.filter(event__in=upto, guest_id__in=limited),
+        _transfers_of(list(limited)).filter(event__in=upto),
+    )
+    for source in (_per_guest(results, "net"), settled):
+        for guest_id, amount in source.items():
+            balances[guest_id] += amount
+    return [
+        (guest, balances[guest.pk])
+        for guest in limited.values()
+        if guest.credit_limit is not None and -balances[guest.pk] > guest.credit_limit
+    ]
+
+
+@dataclass
+class BalancePoint:
+    event: Event
+    result: Decimal
+    settled: Decimal
+    balance: Decimal
+    balance_yen: Decimal
+
+
+@dataclass
+class GuestHistory:
+    guest: Guest
+    points: list[BalancePoint]
+    shoes: dict[int, list[tuple[int, Figures]]]  # event id -> [(shoe number, figures)]
+    settlements: list[Settlement]
+
+    @property
+    def voided(self) -> set[int]:
+        """The ids of this guest's settlements that a later row voids."""
+        return {s.voids_id for s in self.settlements if s.voids_id is not None}
+
+    @property
+    def balance(self) -> Decimal:
+        return self.points[-1].balance if self.points else ZERO
+
+    @property
+    def balance_yen(self) -> Decimal:
+        return self.points[-1].balance_yen if self.points else ZERO
+
+
+_EVENT_COLUMNS = ("event_id", "event__date", "event__yen_per_chip")
+
+
+def _guest_sums(guest: Guest, *, settlements: bool) -> list[tuple[int, Any, Any, Decimal, Decimal]]:
+    """Rows of (event id, its date, its yen per chip, result, settled): the guest's result at
+    each event (a tournament's charges included: they are its result) and what was settled
+    there: the transfers paid less received at a guest-banked night, and the settlements when
+    ``settlements``. An event may have a row of each kind. One query, summed by the database;
+    a tournament's tables (reached through their tournament) left out."""
+    signed = Case(When(payer=guest, then=F("amount")), default=_MINUS_AMOUNT)
+    nights = ~Q(event__kind=Event.Kind.TOURNAMENT_TABLE)
+    parts: list[QuerySet[Any, Any]] = [
+        Transfer.objects.filter(nights, Q(payer=guest) | Q(payee=guest))
+        .values_list(*_EVENT_COLUMNS)
+        .annotate(net=_NOTHING, moved=Sum(signed, output_field=MoneyField()))
+        .order_by()
+    ]
+    if settlements:
+        parts.append(
+            Settlement.objects.filter(nights, guest=guest)
+            .values_list(*_EVENT_COLUMNS)
+            .annotate(net=_NOTHING, moved=money_sum("amount"))
+            .order_by()
+        )
+    return list(
+        GuestEventResult.objects.filter(nights, guest=guest)
+        .values_list(*_EVENT_COLUMNS)
+        .annotate(net=money_sum("net"), moved=_NOTHING)
+        .order_by()
+        .union(*parts, all=True)
+    )
+
+
+@dataclass
+class NightLine:
+    """A guest's night without its event loaded: what a running balance needs, a few numbers."""
+
+    event_id: int
+    result: Decimal
+    settled: Decimal
+    balance: Decimal
+    balance_yen: Decimal
+
+
+def guest_nights(guest: Guest) -> list[NightLine]:
+    """Each night of the guest's, oldest first, with the running balance: two queries that
+    read a few numbers per night and no event, so a long history stays cheap. Load the events
+    of the nights a page shows with :func:`balance_points`."""
+    nights: dict[tuple[Any, int], list[Any]] = {}  # (date, id), in events_in_order's order
+    for event_id, day, yen_per_chip, net, moved in _guest_sums(guest, settlements=True):
+        night = nights.setdefault((day, event_id), [yen_per_chip, ZERO, ZERO])
+        night[1] += net
+        night[2] += moved
+    lines = []
+    balance, balance_yen = ZERO, ZERO
+    for (_day, event_id), (yen_per_chip, result, paid) in sorted(nights.items()):
+        balance += result + paid
+        balance_yen += to_yen(result + paid, yen_per_chip)
+        lines.append(NightLine(event_id, result, paid, balance, balance_yen))
+    return lines
+
+
+_SHOWN = ("name", "date", "kind", "currency_symbol", "yen_per_chip")  # what the pages read
+
+
+def balance_points(lines: Sequence[NightLine]) -> list[BalancePoint]:
+    """``lines`` with their events loaded, in the same order. One query."""
+    events = Event.objects.only(*_SHOWN).in_bulk([line.event_id for line in lines])
+    return [
+        BalancePoint(
+            events[line.event_id], line.result, line.settled, line.balance, line.balance_yen
+        )
+        for line in lines
+    ]
+
+
+def guest_shoes(guest: Guest, event_ids: Iterable[int]) -> dict[int, list[tuple[int, Figures]]]:
+    """The guest's figures shoe by shoe at some events (a tournament table's left out: its
+    result is its charges). One query."""
+    per_shoe = (
+        Bet.objects.filter(guest=guest, event_id__in=list(event_ids))
+        .exclude(event__kind=Event.Kind.TOURNAMENT_TABLE)
+        .values("event_id", "hand__shoe__number")
+        .annotate(**_sums())
+        .order_by("event_id", "hand__shoe__number")
+    )
+    shoes: dict[int, list[tuple[int, Figures]]] = defaultdict(list)
+    for row in per_shoe:
+        shoes[row["event_id"]].append((row["hand__shoe__number"], Figures.from_row(row)))
+    return dict(shoes)
+
+
+def guest_history(guest: Guest, *, shoes_of_latest: int | None = None) -> GuestHistory:
+    """Everything about one guest: each event, each settlement, the running balance, and each
+    shoe's figures at the ``shoes_of_latest`` latest events (at every event when None). Each
+    event's result is read from its per-guest totals, so a long history costs a row per event,
+    not a row per shoe. (A page that shows a few nights reads :func:`guest_nights`.)"""
+    settlements = list(guest.settlements.select_related("event").order_by("recorded_at", "id"))
+    results: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    settled: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    for event_id, _day, _rate, net, moved in _guest_sums(guest, settlements=False):
+        results[event_id] += net
+        settled[event_id] += moved
+    for settlement in settlements:
+        settled[settlement.event_id] += settlement.amount
+    event_ids = set(results) | set(settled)
+    points = []
+    balance, balance_yen = ZERO, ZERO
+    for event in events_in_order().filter(pk__in=event_ids).only(*_SHOWN):
+        result, paid = results[event.pk], settled[event.pk]
+        balance += result + paid
+        balance_yen += to_yen(result + paid, event.yen_per_chip)
+        points.append(BalancePoint(event, result, paid, balance, balance_yen))
+    latest = points
+    if shoes_of_latest is not None:
+        latest = points[max(0, len(points) - shoes_of_latest) :]
+    shoes = guest_shoes(guest, [point.event.pk for point in latest])
+    return GuestHistory(guest=guest, points=points, shoes=shoes, settlements=settlements)
+
+
+def guest_balances() -> dict[int, Decimal]:
+    """Every guest's balance in chips: results plus settlements and transfers, over all time."""
+    balances: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    for source in (
+        _per_guest(GuestEventResult.objects.all(), "net"),
+        settled_per_guest(Settlement.objects.all(), Transfer.objects.all()),
+    ):
+        for guest_id, amount in source.items():
+            balances[guest_id] += amount
+    return dict(balances)
+
+
+# --- over a date range ----------------------------------------------------------------------
+
+
+@dataclass
+class Standing:
+    guest_id: int
+    name: str
+    net: Decimal
+    commission: Decimal
+    wagered: Decimal
+    hands: int
+
+
+def standings(events: QuerySet[Event]) -> list[Standing]:
+    """The leaderboard: each guest's net result, hands and commission over some events."""
+    rows = (
+        GuestEventResult.objects.filter(event__in=events)
+        .values("guest_id", "guest__name")
+        .annotate(hands=Sum("hands"), **_sums())
+        .order_by()
+    )
+    table = []
+    for r in rows:
+        sums = Figures.from_row(r)
+        table.append(
+            Standing(
+                r["guest_id"], r["guest__name"], sums.net, sums.commission, sums.wagered, r["hands"]
+            )
+        )
+    return sorted(table, key=lambda s: (-s.net, s.name.casefold()))
+
+
+@dataclass
+class HouseRow:
+    event: Event
+    figures: Figures
+    hands: int
+    first_hand: datetime | None
+    last_hand: datetime | None
+
+    @property
+    def hold(self) -> Decimal | None:
+        """House net ÷ amount wagered, in per cent."""
+        if not self.figures.wagered:
+            return None
+        return (self.figures.house_net * 100 / self.figures.wagered).quantize(Decimal("0.01"))
+
+    @property
+    def hands_per_hour(self) -> Decimal | None:
+        if self.hands < 2 or not self.first_hand or not self.last_hand:
+            return None
+        span: timedelta = self.last_hand - self.first_hand
+        hours = Decimal(span.total_seconds()) / 3600
+        return (Decimal(self.hands - 1) / hours).quantize(Decimal("0.1")) if hours else None
+
+    @property
+    def house_net_yen(self) -> Decimal:
+        return to_yen(self.figures.house_net, self.event.yen_per_chip)
+
+
+def house_rows(events: QuerySet[Event]) -> list[HouseRow]:
+    """The house's view, one row per event."""
+    ordered = list(events.order_by("date", "id"))
+    ids = [event.pk for event in ordered]
+    money = {
+        row["event_id"]: Figures.from_row(row)
+        for row in GuestEventResult.objects.filter(event__in=ids)
+        .values("event_id")
+        .annotate(**_sums())
+        .order_by()
+    }
+    # event id -> (hands, first logged, last logged)
+    pace: dict[int, tuple[int, datetime | None, datetime | None]] = {
+        row["shoe__event_id"]: (row["n"], row["first"], row["last"])
+        for row in Hand.objects.filter(shoe__event__in=ids)
+        .values("shoe__event_id")
+        .annotate(n=Count("id"), first=Min("logged_at"), last=Max("logged_at"))
+        .order_by()
+    }
+    return [
+        HouseRow(event, money.get(event.pk, Figures()), *pace.get(event.pk, (0, None, None)))
+        for event in ordered
+    ]
+
+
+# --- guest-banked nights: who held the bank ----------------------------------------------------
+
+
+@dataclass
+class BankerStint:
+    """A guest holding the bank: the coups of one shoe in a row with the same banker, until he
+    gives it up (passes it, sells it as a suite, retires) or it goes to someone else."""
+
+    shoe: int  # the shoe's number
+    banker_id: int
+    banker: str
+    co_bankers: list[str]  # who shared the bank at some coup of the stint, in order
+    first_coup: int  # hand numbers in the shoe
+    last_coup: int
+    coups: int
+    bank_start: Decimal  # on the table before the first coup
+    bank_end: Decimal  # after the last: kept, taken off (retired), or nothing (lost)
+    net: Decimal  # the bank's bets (banker and co-banker), after the house's cut
+    house_cut: Decimal
+
+
+def banker_stints(event: Event) -> list[BankerStint]:
+    """Each stint at the bank of a guest-banked night, by shoe and coup. Two queries."""
+    coups = (
+        Coup.objects.filter(event=event)
+        .values(
+            "hand_id", "hand__shoe__number", "hand__number", "banker_id", "banker__name",
+            "co_banker__name", "bank", "bank_after", "house_cut", "move",
+        )
+        .order_by("hand__shoe__number", "hand__number")
+    )  # fmt: skip
+    bank_nets = dict(
+        Bet.objects.filter(event=event, bet_type=BankedBet.BANK)
+        .values_list("hand_id")
+        .annotate(n=money_sum("net"))
+        .order_by()
+    )
+    stints: list[BankerStint] = []
+    kept = False  # the coup before kept the bank for the coup after
+    for coup in coups:
+        stint = stints[-1] if stints else None
+        if (
+            stint is None
+            or not kept
+            or stint.shoe != coup["hand__shoe__number"]
+            or stint.banker_id != coup["banker_id"]
+        ):
+            stint = BankerStint(
+                shoe=coup["hand__shoe__number"],
+                banker_id=coup["banker_id"],
+                banker=coup["banker__name"],
+                co_bankers=[],
+                first_coup=coup["hand__number"],
+                last_coup=coup["hand__number"],
+                coups=0,
+                bank_start=coup["bank"],
+                bank_end=coup["bank"],
+                net=ZERO,
+                house_cut=ZERO,
+            )
+            stints.append(stint)
+        co_banker = coup["co_banker__name"]
+        if co_banker is not None and co_banker not in stint.co_bankers:
+            stint.co_bankers.append(co_banker)
+        stint.last_coup = coup["hand__number"]
+        stint.coups += 1
+        stint.bank_end = coup["bank_after"]
+        stint.net += bank_nets.get(coup["hand_id"], ZERO)
+        stint.house_cut += coup["house_cut"]
+        kept = coup["move"] == BankerMove.KEEP
+    return stints
+
+
+@dataclass
+class BankerTotal:
+    """One guest's stints at the bank over a night, added up."""
+
+    banker_id: int
+    banker: str
+    stints: int
+    coups: int
+    net: Decimal  # the bank's bets over the stints (a shared bank's co-banker's half included)
+    house_cut: Decimal
+
+
+def banker_totals(stints: list[BankerStint]) -> list[BankerTotal]:
+    """Each banker's stints added up, by name (no query: from :func:`banker_stints`)."""
+    totals: dict[int, BankerTotal] = {}
+    for stint in stints:
+        total = totals.setdefault(
+            stint.banker_id, BankerTotal(stint.banker_id, stint.banker, 0, 0, ZERO, ZERO)
+        )
+        total.stints += 1
+        total.coups += stint.coups
+        total.net += stint.net
+        total.house_cut += stint.house_cut
+    return sorted(totals.values(), key=lambda total: total.banker.casefold())

@@ -1,0 +1,301 @@
+"""Writes of money rows that are not hands: settlements and their voids, a guest's credit limit, and
+the per-event results every page reads, kept in step with the bets."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Sequence
+from decimal import Decimal
+from typing import TypeVar
+from unicodedata import category
+
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Count, QuerySet, Sum
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games.chips import MAX_CHIPS, to_cents
+from games.messages import format_chips, refused_character, whole_cents
+from games.models import Event
+from ledger.models import (
+    AuditEntry,
+    Bet,
+    Charge,
+    Guest,
+    GuestEventResult,
+    Settlement,
+    Transfer,
+)
+from ledger.money.amounts import ZERO, money_sum
+from ledger.money.results import guest_balance_now
+from shoebook.roles import Actor
+
+
+def results_add(*, event: Event, bets: Sequence[Bet]) -> None:
+    """Add a new hand's bets to their guests' totals for the event: one statement, a row per
+    guest inserted or added to (the same sums as :func:`results_refresh`, which ``check_ledger``
+    recomputes; a tournament table's are left out, as there)."""
+    if event.is_tournament_table or not bets:
+        return
+    sums: dict[int, list[int]] = {}
+    for bet in bets:  # a guest with several bets in the hand counts it once
+        row = sums.setdefault(bet.guest_id, [0, 0, 0, 0])
+        for index, amount in enumerate((bet.stake, bet.gross, bet.commission, bet.net)):
+            row[index] += to_cents(amount)
+    table = connection.ops.quote_name(GuestEventResult._meta.db_table)
+    added = ", ".join(
+        f"{column} = {table}.{column} + excluded.{column}"
+        for column in ("stake", "gross", "commission", "net")
+    )
+    values = ", ".join(["(%s, %s, 1, %s, %s, %s, %s)"] * len(sums))
+    sql = (
+        f"INSERT INTO {table} (guest_id, event_id, hands, stake, gross, commission, net) "
+        f"VALUES {values} ON CONFLICT (guest_id, event_id) DO UPDATE SET "
+        f"hands = {table}.hands + 1, {added}"
+    )
+    parameters = [value for guest_id, row in sums.items() for value in (guest_id, event.pk, *row)]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, parameters)
+
+
+def results_refresh(*, event_id: int, guest_ids: Iterable[int]) -> None:
+    """Recompute these guests' totals for the event from their bets, or a tournament's from its
+    charges (a sum, never an edit)."""
+    guest_ids = set(guest_ids)
+    if not guest_ids:
+        return
+    GuestEventResult.objects.filter(event_id=event_id, guest_id__in=guest_ids).delete()
+    GuestEventResult.objects.bulk_create(
+        result_rows(
+            bets=Bet.objects.filter(event_id=event_id, guest_id__in=guest_ids),
+            charges=Charge.objects.filter(event_id=event_id, guest_id__in=guest_ids),
+        )
+    )
+
+
+@transaction.atomic
+def results_rebuild() -> int:
+    """Recompute every guest's totals for every event from the bets and charges; returns the
+    rows written."""
+    GuestEventResult.objects.all().delete()
+    rows = result_rows(bets=Bet.objects.all(), charges=Charge.objects.all())
+    return len(GuestEventResult.objects.bulk_create(rows))
+
+
+def result_rows(*, bets: QuerySet[Bet], charges: QuerySet[Charge]) -> list[GuestEventResult]:
+    """The totals per guest and event of ``bets`` (a tournament table's left out: tournament
+    chips are no one's money) and of ``charges`` (a result without hands or stakes)."""
+    cash_bets = bets.exclude(event__kind=Event.Kind.TOURNAMENT_TABLE)
+    rows = [
+        GuestEventResult(**row)
+        for row in cash_bets.values("guest_id", "event_id")
+        .annotate(hands=Count("hand", distinct=True), **_money_sums())
+        .order_by()
+    ]
+    for row in charges.values("guest_id", "event_id").annotate(net=money_sum("amount")).order_by():
+        rows.append(GuestEventResult(hands=0, stake=ZERO, gross=row["net"], commission=ZERO, **row))
+    return rows
+
+
+def _money_sums() -> dict[str, Sum]:
+    return {name: money_sum(name) for name in ("stake", "gross", "commission", "net")}
+
+
+MSG_SETTLEMENT_ZERO = _("A settlement moves some money: enter an amount other than zero.")
+
+
+MSG_SETTLEMENT_NOTE = _("Say what “other” was.")
+
+
+MSG_NOTE_CHARACTER = _("A note cannot hold the invisible or control character {code}.")
+
+
+MSG_SETTLEMENT_AMOUNT = _("A settlement is whole cents, at most {maximum} either way.")
+
+
+MSG_ASK_PAST_BALANCE = _(
+    "{guest}'s balance is {balance}: {amount} is more than that and leaves {after}. "
+    "Tick “Record it anyway” if that is right."
+)
+
+
+MSG_ASK_GROWS_DEBT = _(
+    "{guest}'s balance is {balance}: this goes the other way and leaves {after}. "
+    "Tick “Record it anyway” if that is right."
+)
+
+
+MSG_VOID_REASON = _("Say why the settlement is being voided.")
+
+
+MSG_VOID_REASON_CHARACTER = _("A reason cannot hold the invisible or control character {code}.")
+
+
+MSG_ALREADY_VOIDED = _("This settlement was already voided by {user} at {time}: nothing changed.")
+
+
+MSG_VOID_OF_VOID = _(
+    "This row is itself a void: it cannot be voided. Record a new settlement instead."
+)
+
+
+KeyedRow = TypeVar("KeyedRow", Settlement, Transfer)
+
+
+def save_once(row: KeyedRow, idempotency_key: uuid.UUID | None) -> KeyedRow:
+    """Save a row a form sent with its key; the row already saved under that key if the same
+    form came at the same moment from a second tap."""
+    try:
+        with transaction.atomic():
+            row.save()
+    except IntegrityError:
+        done = type(row).objects.filter(idempotency_key=idempotency_key).first()
+        if idempotency_key is None or done is None:
+            raise
+        return done
+    return row
+
+
+class SettlementQuestion(ValidationError):
+    """The settlement goes past the guest's balance or the other way: asked first, not
+    recorded (``ask_first``). The host confirms and records it anyway."""
+
+
+def _line_character(text: str) -> str | None:
+    """A character a one-line note may not hold: control and invisible ones, line breaks too."""
+    refused = refused_character(text)
+    if refused is None:
+        breaks = (char for char in text if char in "\t\n\r" or category(char) in ("Zl", "Zp"))
+        refused = next((f"U+{ord(char):04X}" for char in breaks), None)
+    return refused
+
+
+def _check_amount(amount: Decimal) -> None:
+    if not amount.is_finite() or abs(amount) > MAX_CHIPS or not whole_cents(amount):
+        raise ValidationError({"amount": MSG_SETTLEMENT_AMOUNT.format(maximum=MAX_CHIPS)})
+    if amount == 0:
+        raise ValidationError({"amount": MSG_SETTLEMENT_ZERO})
+
+
+def settlement_question(*, guest: Guest, event: Event, balance: Decimal, amount: Decimal) -> str:
+    """What to ask before recording ``amount`` against ``balance`` (empty: nothing to ask). A
+    settlement that brings the balance toward square, at most to square, is asked nothing."""
+    after = balance + amount
+    if balance != 0 and (amount > 0) == (balance < 0) and abs(amount) <= abs(balance):
+        return ""
+    symbol = event.currency_symbol
+    figures = {
+        "guest": guest.name,
+        "balance": format_chips(balance, symbol),
+        "amount": format_chips(abs(amount), symbol),
+        "after": format_chips(after, symbol),
+    }
+    if balance != 0 and (amount > 0) == (balance < 0):
+        return str(MSG_ASK_PAST_BALANCE).format(**figures)
+    return str(MSG_ASK_GROWS_DEBT).format(**figures)
+
+
+def _settlement_snapshot(settlement: Settlement) -> dict[str, object]:
+    return {
+        "id": settlement.pk,
+        "guest": str(settlement.guest),
+        "guest_id": settlement.guest_id,
+        "amount": f"{settlement.amount:.2f}",
+        "method": settlement.method,
+        "note": settlement.note,
+        "recorded_at": settlement.recorded_at.isoformat(),
+    }
+
+
+@transaction.atomic
+def settlement_record(
+    *,
+    guest: Guest,
+    event: Event,
+    amount: Decimal,
+    method: str,
+    by: Actor,
+    note: str = "",
+    ask_first: bool = False,
+    idempotency_key: uuid.UUID | None = None,
+) -> Settlement:
+    """Record money that changed hands: ``amount`` is what the guest paid the house (negative
+    when the house paid the guest). Partial payments are simply smaller amounts. With
+    ``ask_first``, one that goes past the guest's balance as it stands now, or the other way, is
+    not recorded: :class:`SettlementQuestion` says what it would do. A form sent again with
+    the same ``idempotency_key`` (a double tap) records nothing more: the first row returns."""
+    _check_amount(amount)
+    if method == Settlement.Method.OTHER and not note.strip():
+        raise ValidationError({"note": MSG_SETTLEMENT_NOTE})
+    refused = _line_character(note)
+    if refused is not None:
+        raise ValidationError({"note": MSG_NOTE_CHARACTER.format(code=refused)})
+    guest = Guest.objects.select_for_update().get(pk=guest.pk)  # one settlement at a time
+    if idempotency_key is not None:
+        done = Settlement.objects.filter(idempotency_key=idempotency_key).first()
+        if done is not None:
+            return done
+    if ask_first:
+        balance = guest_balance_now(guest_id=guest.pk)
+        question = settlement_question(guest=guest, event=event, balance=balance, amount=amount)
+        if question:
+            raise SettlementQuestion({NON_FIELD_ERRORS: question})
+    settlement = Settlement(
+        guest=guest, event=event, amount=amount, method=method, note=note.strip(), recorded_by=by,
+        idempotency_key=idempotency_key,
+    )  # fmt: skip
+    settlement.full_clean(validate_constraints=False)
+    done = save_once(settlement, idempotency_key)
+    if done is not settlement:
+        return done
+    AuditEntry.objects.create(
+        action=AuditEntry.Action.SETTLEMENT, event=event, by=by, summary=str(guest),
+        after=_settlement_snapshot(settlement),
+    )  # fmt: skip
+    return settlement
+
+
+@transaction.atomic
+def settlement_void(*, settlement: Settlement, reason: str, by: Actor) -> Settlement:
+    """Reverse a settlement recorded by mistake: a new row with the amount negated, at the same
+    event, pointing at it, the reason as its note. Nothing is edited or deleted, so balances
+    stay sums of rows and both rows show everywhere. Once only; a void is never voided."""
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError({"reason": MSG_VOID_REASON})
+    refused = _line_character(reason)
+    if refused is not None:
+        raise ValidationError({"reason": MSG_VOID_REASON_CHARACTER.format(code=refused)})
+    original = (
+        Settlement.objects.select_for_update()
+        .select_related("guest", "event")
+        .get(pk=settlement.pk)
+    )
+    if original.voids_id is not None:
+        raise ValidationError({NON_FIELD_ERRORS: MSG_VOID_OF_VOID})
+    existing = Settlement.objects.select_related("recorded_by").filter(voids=original).first()
+    if existing is not None:
+        raise ValidationError({NON_FIELD_ERRORS: _already_voided(existing)})
+    void = Settlement(
+        guest=original.guest, event=original.event, amount=-original.amount,
+        method=original.method, note=reason, voids=original, recorded_by=by,
+    )  # fmt: skip
+    void.full_clean(validate_constraints=False, validate_unique=False)
+    try:
+        with transaction.atomic():
+            void.save()
+    except IntegrityError as error:  # another device voided it first
+        existing = Settlement.objects.select_related("recorded_by").get(voids=original)
+        raise ValidationError({NON_FIELD_ERRORS: _already_voided(existing)}) from error
+    AuditEntry.objects.create(
+        action=AuditEntry.Action.SETTLEMENT_VOIDED, event=original.event, by=by,
+        summary=str(original.guest), before=_settlement_snapshot(original),
+        after=_settlement_snapshot(void),
+    )  # fmt: skip
+    return void
+
+
+def _already_voided(void: Settlement) -> str:
+    local = timezone.localtime(void.recorded_at)
+    return str(MSG_ALREADY_VOIDED).format(user=void.recorded_by, time=f"{local:%Y-%m-%d %H:%M}")

@@ -1,0 +1,166 @@
+"""Sortable tables (django-tables2) for results, standings and the house's view."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import django_tables2 as tables
+from django.utils.translation import gettext_lazy as _
+
+from ledger.audit import describe_change, describe_place
+from ledger.models import AuditEntry
+from ledger.money.amounts import format_chips, format_percent, format_yen
+from ledger.money.results import BankerStint
+
+NUMBERS = {"class": "numbers"}
+NAME = {"td": {"class": "name"}, "th": {"class": "name"}}  # text: left-aligned among numbers
+
+
+class ChipsColumn(tables.Column):
+    def __init__(self, *args: Any, signed: bool = False, **kwargs: Any) -> None:
+        self.signed = signed
+        kwargs.setdefault("attrs", {"td": {"class": "num"}, "th": {"class": "num"}})
+        super().__init__(*args, **kwargs)
+
+    def render(self, value: Decimal) -> str:
+        text = format_chips(value)
+        return f"+{text}" if self.signed and value > 0 else text
+
+
+class YenColumn(tables.Column):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("attrs", {"td": {"class": "num"}, "th": {"class": "num"}})
+        super().__init__(*args, **kwargs)
+
+    def render(self, value: Decimal) -> str:
+        return format_yen(value)
+
+
+class GuestResultTable(tables.Table):
+    name = tables.Column(verbose_name=_("Guest"))
+    hands = tables.Column(verbose_name=_("Hands"), attrs={"td": {"class": "num"}})
+    wagered = ChipsColumn(verbose_name=_("Wagered"))
+    gross = ChipsColumn(signed=True, verbose_name=_("Gross"))
+    commission = ChipsColumn(verbose_name=_("Commission"))
+    net = ChipsColumn(signed=True, verbose_name=_("Net"))
+    net_yen = YenColumn(verbose_name=_("Net (¥)"))
+    biggest_win = ChipsColumn(signed=True, verbose_name=_("Biggest win"))
+    biggest_loss = ChipsColumn(signed=True, verbose_name=_("Biggest loss"))
+
+    class Meta:
+        attrs = NUMBERS
+        order_by = "name"
+
+
+class StandingsTable(tables.Table):
+    rank = tables.Column(orderable=False, verbose_name=_("#"))
+    name = tables.Column(verbose_name=_("Guest"), attrs=NAME)
+    net = ChipsColumn(signed=True, verbose_name=_("Net"))
+    hands = tables.Column(verbose_name=_("Hands"), attrs={"td": {"class": "num"}})
+    commission = ChipsColumn(verbose_name=_("Commission"))
+    wagered = ChipsColumn(verbose_name=_("Wagered"))
+
+    class Meta:
+        attrs = NUMBERS
+
+
+class HouseTable(tables.Table):
+    date = tables.DateColumn(
+        format="Y-m-d",
+        verbose_name=_("Date"),
+        attrs={"td": {"class": "date"}, "th": {"class": "date"}},
+    )
+    # The name links to the event; on a phone the date column gives way to the house's figures
+    # and shows under it. A tournament's night says so, with its pool and the house's cut.
+    event = tables.TemplateColumn(
+        template_name="ledger/_house_event.html", verbose_name=_("Event"), attrs=NAME
+    )
+    hands = tables.Column(verbose_name=_("Hands"), attrs={"td": {"class": "num"}})
+    wagered = ChipsColumn(verbose_name=_("Drop"))
+    commission = ChipsColumn(verbose_name=_("Commission"))
+    house_net = ChipsColumn(signed=True, verbose_name=_("House net"))
+    house_net_yen = YenColumn(verbose_name=_("House net (¥)"))
+    hold = tables.Column(verbose_name=_("Hold %"), attrs={"td": {"class": "num"}})
+    hands_per_hour = tables.Column(verbose_name=_("Hands/hour"), attrs={"td": {"class": "num"}})
+
+    class Meta:
+        attrs = NUMBERS
+        order_by = "date"
+        # What the house made first: on a phone it is in view without scrolling sideways.
+        sequence = ("date", "event", "house_net", "house_net_yen", "hold", "commission", "wagered",
+                    "hands", "hands_per_hour")  # fmt: skip
+
+    def render_hold(self, value: Decimal) -> str:
+        return format_percent(value)
+
+
+class AuditTable(tables.Table):
+    at = tables.DateTimeColumn(format="Y-m-d H:i:s", verbose_name=_("When"))
+    by = tables.Column(verbose_name=_("Who"))
+    action = tables.Column(verbose_name=_("What"))
+    summary = tables.Column(verbose_name=_("Where"), orderable=False)
+    before = tables.Column(verbose_name=_("Before"), orderable=False, empty_values=())
+    after = tables.Column(verbose_name=_("After"), orderable=False, empty_values=())
+
+    class Meta:
+        attrs = NUMBERS
+        orderable = False
+
+    def render_action(self, record: AuditEntry) -> str:
+        return str(record.get_action_display())
+
+    def render_summary(self, value: str) -> str:
+        return describe_place(value)
+
+    def render_before(self, value: Any) -> str:
+        return describe_change(value)
+
+    def render_after(self, value: Any) -> str:
+        return describe_change(value)
+
+
+class BankerStintTable(tables.Table):
+    """A guest-banked night's stints at the bank (``ledger.money.results.banker_stints``), in the
+    order they were played."""
+
+    shoe = tables.Column(verbose_name=_("Shoe"), attrs={"td": {"class": "num"}})
+    banker = tables.Column(verbose_name=_("Banker"), attrs=NAME)
+    coups_played = tables.Column(
+        verbose_name=_("Coups"), accessor="first_coup", attrs={"td": {"class": "num"}}
+    )
+    coups = tables.Column(verbose_name=_("Held"), attrs={"td": {"class": "num"}})
+    bank_start = ChipsColumn(verbose_name=_("Bank at start"))
+    bank_end = ChipsColumn(verbose_name=_("Bank at end"))
+    net = ChipsColumn(signed=True, verbose_name=_("Won/lost"))
+    house_cut = ChipsColumn(verbose_name=_("House's cut"))
+
+    class Meta:
+        attrs = {"class": "numbers stints"}
+        orderable = False
+
+    def render_banker(self, record: BankerStint) -> str:
+        if not record.co_bankers:
+            return record.banker
+        return _("{banker} with {co_bankers}").format(
+            banker=record.banker, co_bankers=", ".join(record.co_bankers)
+        )
+
+    def render_coups_played(self, record: BankerStint) -> str:
+        if record.first_coup == record.last_coup:
+            return str(record.first_coup)
+        return f"{record.first_coup}–{record.last_coup}"
+
+
+class BankerTotalTable(tables.Table):
+    """Each guest's stints at the bank added up (``ledger.money.results.banker_totals``)."""
+
+    banker = tables.Column(verbose_name=_("Banker"), attrs=NAME)
+    stints = tables.Column(verbose_name=_("Stints"), attrs={"td": {"class": "num"}})
+    coups = tables.Column(verbose_name=_("Coups held"), attrs={"td": {"class": "num"}})
+    net = ChipsColumn(signed=True, verbose_name=_("Won/lost at the bank"))
+    house_cut = ChipsColumn(verbose_name=_("House's cut"))
+
+    class Meta:
+        attrs = NUMBERS
+        orderable = False

@@ -1,0 +1,378 @@
+"""Settling a guest-banked night: who still owes whom, the transfers that settle it, and the
+transfers recorded as they happen.
+
+At Chemin de fer and Baccara banque the guests play against each other and the house only
+takes its cut, so the night settles among them: each guest's balance for the night is their net
+(``GuestEventResult.net``) plus what they settled there (settlements with the house, transfers
+paid less received), the house's is minus the guests' (its cut, less what it has taken in), and
+together they sum to zero. :func:`proposed_transfers` turns them into the fewest transfers
+(``ledger.money.clearing.fewest_transfers``) or one per guest with the house
+(``ledger.money.clearing.through_house``), as the event chose; the host records each transfer as it
+happens (:func:`transfer_record`), in full or in part, and the proposal shrinks accordingly.
+A recorded transfer never pays a guest more than they are still owed, nor more than a paying
+guest still owes; the house is the clearing house and may hold what it passes on. So what is
+left always settles exactly.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import defaultdict
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games.chips import MAX_CHIPS
+from games.messages import format_chips, refused_character, whole_cents
+from games.models import Event
+from ledger.models import AuditEntry, EventGuest, Guest, GuestEventResult, Settlement, Transfer
+from ledger.money.amounts import ZERO, money_sum
+from ledger.money.clearing import Transfer as Proposal
+from ledger.money.clearing import fewest_transfers, through_house
+from ledger.money.services import save_once
+from shoebook.roles import Actor
+
+# The house's key among the guests' ids in a night's balances (ids start at 1).
+HOUSE = 0
+
+MSG_NOT_GUEST_BANKED = _(
+    "Transfers between guests are for guest-banked nights (Chemin de fer, Baccara banque)."
+)
+MSG_TRANSFER_NOT_POSITIVE = _("A transfer moves some money: enter an amount more than zero.")
+MSG_TRANSFER_CENTS = _("A transfer is whole cents, at most {maximum}.")
+MSG_TRANSFER_SELF = _("{payer} cannot pay {payer}: choose who receives it.")
+MSG_TRANSFER_NOT_ON_LIST = _("{guest} is not on this event's guest list.")
+MSG_PAYER_OWES_NOTHING = _("{payer} owes nothing tonight: there is nothing for them to pay.")
+MSG_PAYEE_OWED_NOTHING = _("{payee} is owed nothing tonight: there is nothing to pay them.")
+MSG_OVER_PAYER = _("{payer} owes {due} tonight: {amount} is more than that. Record at most {due}.")
+MSG_OVER_PAYEE = _(
+    "{payee} is owed {due} tonight: {amount} is more than that. Record at most {due}."
+)
+MSG_TRANSFER_NOTE_CHARACTER = _("A note cannot hold the invisible or control character {code}.")
+MSG_TRANSFER_VOID_REASON = _("Say why the transfer is being voided.")
+MSG_TRANSFER_ALREADY_VOIDED = _(
+    "This transfer was already voided by {user} at {time}: nothing changed."
+)
+MSG_TRANSFER_VOID_OF_VOID = _(
+    "This row is itself a void: it cannot be voided. Record a new transfer instead."
+)
+HOUSE_NAME = _("The house")
+
+
+# --- the night's balances and what settles them -------------------------------------------
+
+
+@dataclass(frozen=True)
+class Party:
+    """A guest on the night's list, or the house (``guest_id`` None)."""
+
+    guest_id: int | None
+    name: str
+
+    @property
+    def is_house(self) -> bool:
+        return self.guest_id is None
+
+    @property
+    def key(self) -> int:
+        """The party's key among a night's balances: the guest's id, or :data:`HOUSE`."""
+        return HOUSE if self.guest_id is None else self.guest_id
+
+
+@dataclass(frozen=True)
+class NightBalances:
+    """Each party's balance for the night (positive: owed, negative: owes), the house's
+    included; they sum to zero."""
+
+    event: Event
+    parties: dict[int, Party]  # by key: a guest's id, or HOUSE
+    balances: dict[int, Decimal]  # by the same key
+
+    def party(self, key: int) -> Party:
+        return self.parties[key]
+
+    def of(self, guest_id: int | None) -> Decimal:
+        return self.balances.get(HOUSE if guest_id is None else guest_id, ZERO)
+
+
+def _house() -> Party:
+    return Party(None, str(HOUSE_NAME))
+
+
+def night_balances(event: Event) -> NightBalances:
+    """Every guest on the list and the house, with what each is still owed (or owes) for this
+    night: net results plus settlements plus transfers paid less received, all at this event.
+    Five queries."""
+    parties = {HOUSE: _house()}
+    parties |= {
+        guest_id: Party(guest_id, name)
+        for guest_id, name in Guest.objects.filter(events=event).values_list("id", "name")
+    }
+    balances: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    for guest_id, amount in (
+        GuestEventResult.objects.filter(event=event)
+        .values_list("guest_id")
+        .annotate(n=money_sum("net"))
+        .order_by()
+    ):
+        balances[guest_id] += amount
+    for guest_id, amount in (
+        Settlement.objects.filter(event=event)
+        .values_list("guest_id")
+        .annotate(n=money_sum("amount"))
+        .order_by()
+    ):
+        balances[guest_id] += amount
+    for side, sign in (("payer_id", 1), ("payee_id", -1)):
+        for guest_id, amount in (
+            Transfer.objects.filter(event=event)
+            .values_list(side)
+            .annotate(n=money_sum("amount"))
+            .order_by()
+        ):
+            balances[HOUSE if guest_id is None else guest_id] += sign * amount
+    # The house's side: minus the guests', so that it holds its cut less what it took in.
+    balances[HOUSE] = -sum((amount for key, amount in balances.items() if key != HOUSE), ZERO)
+    for key in balances:
+        parties.setdefault(key, Party(key, f"#{key}"))  # off the list since: still settles
+    return NightBalances(event, parties, {key: balances.get(key, ZERO) for key in parties})
+
+
+@dataclass(frozen=True)
+class ProposedTransfer:
+    """One line of the settlement proposal: ``payer`` pays ``payee`` ``amount``."""
+
+    payer: Party
+    payee: Party
+    amount: Decimal
+
+
+def proposed_transfers(
+    event: Event, balances: NightBalances | None = None
+) -> list[ProposedTransfer]:
+    """Who pays whom to settle what is still open of a guest-banked night: the fewest transfers
+    (event.clearing "direct") or everyone with the house ("house"), to the cent, by payer then
+    payee. Empty for a Punto Banco night (its guests settle with the house: the settlement
+    list). Five queries (none given ``balances``)."""
+    if not event.is_guest_banked:
+        return []
+    balances = balances or night_balances(event)
+    if event.clearing == Event.Clearing.HOUSE:
+        plan: list[Proposal[int]] = through_house(balances.balances, HOUSE)
+    else:
+        plan = fewest_transfers(balances.balances)
+    return [
+        ProposedTransfer(balances.party(line.payer), balances.party(line.payee), line.amount)
+        for line in plan
+    ]
+
+
+@dataclass
+class TransferRow:
+    """A transfer recorded at an event, with the row that voids it or the row it voids."""
+
+    transfer: Transfer
+    voided_by: Transfer | None = None
+    void_of: Transfer | None = None
+
+    @property
+    def can_void(self) -> bool:
+        return self.voided_by is None and self.transfer.voids_id is None
+
+
+def event_transfer_rows(event: Event) -> list[TransferRow]:
+    """Every transfer recorded at the event, voids and what they void included, oldest first,
+    with payer, payee and who recorded it: one query."""
+    transfers = list(
+        Transfer.objects.filter(event=event)
+        .select_related("payer", "payee", "recorded_by")
+        .order_by("recorded_at", "id")
+    )
+    by_id = {t.pk: t for t in transfers}
+    voids = {t.voids_id: t for t in transfers if t.voids_id is not None}
+    return [
+        TransferRow(
+            t,
+            voided_by=voids.get(t.pk),
+            void_of=by_id.get(t.voids_id) if t.voids_id is not None else None,
+        )
+        for t in transfers
+    ]
+
+
+# --- recording ------------------------------------------------------------------------------
+
+
+def _name(guest: Guest | None) -> str:
+    return guest.name if guest is not None else str(HOUSE_NAME)
+
+
+def _check_amount(amount: Decimal) -> None:
+    if not amount.is_finite() or abs(amount) > MAX_CHIPS or not whole_cents(amount):
+        message = MSG_TRANSFER_CENTS.format(maximum=format_chips(MAX_CHIPS))
+        raise ValidationError({"amount": message})
+    if amount <= 0:
+        raise ValidationError({"amount": MSG_TRANSFER_NOT_POSITIVE})
+
+
+def _check_parties(event: Event, payer: Guest | None, payee: Guest | None) -> None:
+    if payer == payee:  # a guest to himself, or the house to itself
+        raise ValidationError({"payee": MSG_TRANSFER_SELF.format(payer=_name(payer))})
+    listed = set(
+        EventGuest.objects.filter(
+            event=event, guest__in=[g for g in (payer, payee) if g is not None]
+        ).values_list("guest_id", flat=True)
+    )
+    for field, guest in (("payer", payer), ("payee", payee)):
+        if guest is not None and guest.pk not in listed:
+            raise ValidationError({field: MSG_TRANSFER_NOT_ON_LIST.format(guest=guest.name)})
+
+
+def _check_due(
+    balances: NightBalances, payer: Guest | None, payee: Guest | None, amount: Decimal
+) -> None:
+    """Refused past what a paying guest still owes or a paid guest is still owed tonight: a
+    transfer settles open balances, it never opens new ones. The house is the clearing house:
+    it may take in what it passes on, or pay out ahead of what it takes in, so only the guests'
+    sides are held to what is due."""
+    symbol = balances.event.currency_symbol
+    shown = format_chips(amount, symbol)
+    if payer is not None:
+        owes = -balances.of(payer.pk)
+        if owes <= 0:
+            raise ValidationError({"payer": MSG_PAYER_OWES_NOTHING.format(payer=payer.name)})
+        if amount > owes:
+            due = format_chips(owes, symbol)
+            message = MSG_OVER_PAYER.format(payer=payer.name, due=due, amount=shown)
+            raise ValidationError({"amount": message})
+    if payee is not None:
+        owed = balances.of(payee.pk)
+        if owed <= 0:
+            raise ValidationError({"payee": MSG_PAYEE_OWED_NOTHING.format(payee=payee.name)})
+        if amount > owed:
+            due = format_chips(owed, symbol)
+            message = MSG_OVER_PAYEE.format(payee=payee.name, due=due, amount=shown)
+            raise ValidationError({"amount": message})
+
+
+def _line_character(text: str) -> str | None:
+    refused = refused_character(text)
+    if refused is None:
+        refused = next((f"U+{ord(char):04X}" for char in text if char in "\t\n\r"), None)
+    return refused
+
+
+def transfer_snapshot(transfer: Transfer) -> dict[str, object]:
+    """A transfer as plain JSON for the audit log (amounts as text)."""
+    return {
+        "id": transfer.pk,
+        "payer": _name(transfer.payer),
+        "payer_id": transfer.payer_id,
+        "payee": _name(transfer.payee),
+        "payee_id": transfer.payee_id,
+        "amount": f"{transfer.amount:.2f}",
+        "note": transfer.note,
+        "recorded_at": transfer.recorded_at.isoformat(),
+    }
+
+
+def _summary(transfer: Transfer) -> str:
+    return f"{_name(transfer.payer)} → {_name(transfer.payee)}"
+
+
+@transaction.atomic
+def transfer_record(
+    *,
+    event: Event,
+    payer: Guest | None,
+    payee: Guest | None,
+    amount: Decimal,
+    by: Actor,
+    note: str = "",
+    idempotency_key: uuid.UUID | None = None,
+) -> Transfer:
+    """Record that ``payer`` paid ``payee`` ``amount`` at a guest-banked night (``None``: the
+        house), in full or in part: positive whole cents, between two different parties on the
+        night's list, no more than a paying guest still owes or a paid guest is still owed (the
+    house, the clearing house, may hold what it passes on). A form sent
+        again with the same ``idempotency_key`` records nothing more: the first row returns."""
+    if not event.is_guest_banked:
+        raise ValidationError({NON_FIELD_ERRORS: MSG_NOT_GUEST_BANKED})
+    _check_amount(amount)
+    refused = _line_character(note)
+    if refused is not None:
+        raise ValidationError({"note": MSG_TRANSFER_NOTE_CHARACTER.format(code=refused)})
+    _check_parties(event, payer, payee)
+    # One transfer of a night at a time: each checks what is still due after the one before.
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if idempotency_key is not None:
+        done = Transfer.objects.filter(idempotency_key=idempotency_key).first()
+        if done is not None:
+            return done
+    _check_due(night_balances(event), payer, payee, amount)
+    transfer = Transfer(
+        event=event, payer=payer, payee=payee, amount=amount, note=note.strip(), recorded_by=by,
+        idempotency_key=idempotency_key,
+    )  # fmt: skip
+    transfer.full_clean(validate_constraints=False)
+    done = save_once(transfer, idempotency_key)
+    if done is not transfer:
+        return done
+    AuditEntry.objects.create(
+        action=AuditEntry.Action.SETTLEMENT, event=event, by=by, summary=_summary(transfer),
+        after=transfer_snapshot(transfer),
+    )  # fmt: skip
+    return transfer
+
+
+@transaction.atomic
+def transfer_void(*, transfer: Transfer, reason: str, by: Actor) -> Transfer:
+    """Reverse a transfer recorded by mistake: a new row the other way (payee pays payer the
+    same amount), pointing at it, the reason as its note. Nothing is edited or deleted. Once
+    only; a void is never voided."""
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError({"reason": MSG_TRANSFER_VOID_REASON})
+    refused = _line_character(reason)
+    if refused is not None:
+        raise ValidationError({"reason": MSG_TRANSFER_NOTE_CHARACTER.format(code=refused)})
+    original = (
+        # Only the transfer's row is locked: payer and payee may be the house (an outer join,
+        # which PostgreSQL will not lock).
+        Transfer.objects.select_for_update(of=("self",))
+        .select_related("payer", "payee", "event")
+        .get(pk=transfer.pk)
+    )
+    if original.voids_id is not None:
+        raise ValidationError({NON_FIELD_ERRORS: MSG_TRANSFER_VOID_OF_VOID})
+    existing = Transfer.objects.select_related("recorded_by").filter(voids=original).first()
+    if existing is not None:
+        raise ValidationError({NON_FIELD_ERRORS: _already_voided(existing)})
+    void = Transfer(
+        event=original.event, payer=original.payee, payee=original.payer,
+        amount=original.amount, note=reason, voids=original, recorded_by=by,
+    )  # fmt: skip
+    void.full_clean(validate_constraints=False, validate_unique=False)
+    try:
+        with transaction.atomic():
+            void.save()
+    except IntegrityError as error:  # another device voided it first
+        existing = Transfer.objects.select_related("recorded_by").get(voids=original)
+        raise ValidationError({NON_FIELD_ERRORS: _already_voided(existing)}) from error
+    AuditEntry.objects.create(
+        action=AuditEntry.Action.SETTLEMENT_VOIDED, event=original.event, by=by,
+        summary=_summary(original), before=transfer_snapshot(original),
+        after=transfer_snapshot(void),
+    )  # fmt: skip
+    return void
+
+
+def _already_voided(void: Transfer) -> str:
+    local = timezone.localtime(void.recorded_at)
+    return str(MSG_TRANSFER_ALREADY_VOIDED).format(
+        user=void.recorded_by, time=f"{local:%Y-%m-%d %H:%M}"
+    )

@@ -1,0 +1,129 @@
+"""Figures over an event or a date range: per-guest results, standings, the house, audit."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+from django_tables2 import RequestConfig
+
+from games.models import Event
+from ledger.models import AuditEntry
+from ledger.money.amounts import ZERO, to_yen
+from ledger.money.filters import EventDateRange
+from ledger.money.results import event_guest_results, house_rows, standings
+from ledger.money.tables import AuditTable, GuestResultTable, HouseTable, StandingsTable
+from shoebook.converters import id_or_none
+from shoebook.roles import AuthenticatedHttpRequest, host_required, table_staff_required
+
+
+@table_staff_required
+@require_GET
+def event_guest_results_page(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    results = event_guest_results(event)
+    shoe_numbers = sorted({number for result in results for number in result.by_shoe})
+    data = [
+        {
+            "name": result.name,
+            "hands": result.hands,
+            "wagered": result.figures.wagered,
+            "gross": result.figures.gross,
+            "commission": result.figures.commission,
+            "net": result.figures.net,
+            "net_yen": to_yen(result.figures.net, event.yen_per_chip),
+            "biggest_win": result.biggest_win,
+            "biggest_loss": result.biggest_loss,
+        }
+        for result in results
+    ]
+    table = GuestResultTable(data)
+    RequestConfig(request, paginate={"per_page": 25}).configure(table)
+    matrix = [
+        {
+            "name": result.name,
+            "cells": [result.by_shoe.get(number) for number in shoe_numbers],
+            "total": result.figures,
+        }
+        for result in results
+    ]
+    context = {"event": event, "table": table, "matrix": matrix, "shoe_numbers": shoe_numbers}
+    return render(request, "ledger/event_guest_results.html", context)
+
+
+@table_staff_required
+@require_GET
+def standings_page(request: AuthenticatedHttpRequest) -> HttpResponse:
+    date_range = EventDateRange(request.GET, queryset=Event.objects.nights())
+    rows = standings(date_range.qs) if date_range.is_valid() else []
+    data = [
+        {
+            "rank": rank,
+            "name": row.name,
+            "net": row.net,
+            "hands": row.hands,
+            "commission": row.commission,
+            "wagered": row.wagered,
+        }
+        for rank, row in enumerate(rows, start=1)
+    ]
+    table = StandingsTable(data)
+    RequestConfig(request, paginate={"per_page": 50}).configure(table)
+    return render(request, "ledger/standings.html", {"filter": date_range, "table": table})
+
+
+@host_required
+@require_GET
+def house_page(request: AuthenticatedHttpRequest) -> HttpResponse:
+    date_range = EventDateRange(request.GET, queryset=Event.objects.nights())
+    rows = house_rows(date_range.qs) if date_range.is_valid() else []
+    data = [
+        {
+            "date": row.event.date,
+            "event": row.event.name,
+            "event_id": row.event.pk,
+            "kind": row.event.kind,
+            "kind_label": row.event.get_kind_display(),
+            "url": reverse("ledger:event_detail", args=[row.event.pk]),
+            "hands": row.hands,
+            "wagered": row.figures.wagered,
+            "commission": row.figures.commission,
+            "house_net": row.figures.house_net,
+            "house_net_yen": row.house_net_yen,
+            "hold": row.hold,
+            "hands_per_hour": row.hands_per_hour,
+        }
+        for row in rows
+    ]
+    table = HouseTable(data)
+    RequestConfig(request, paginate={"per_page": 50}).configure(table)
+    house_net = sum((row.figures.house_net for row in rows), start=ZERO)
+    wagered = sum((row.figures.wagered for row in rows), start=ZERO)
+    totals: dict[str, Decimal | int] = {
+        "house_net": house_net,
+        "commission": sum((row.figures.commission for row in rows), start=ZERO),
+        "wagered": wagered,
+        "house_net_yen": sum((row.house_net_yen for row in rows), start=ZERO),
+        "hands": sum(row.hands for row in rows),
+    }
+    if wagered:
+        totals["hold"] = (house_net * 100 / wagered).quantize(Decimal("0.01"))
+    return render(
+        request, "ledger/house.html", {"filter": date_range, "table": table, "totals": totals}
+    )
+
+
+@host_required
+@require_GET
+def audit_log(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Every change to money records, newest first; ``?event=ID`` for one event."""
+    entries = AuditEntry.objects.select_related("event", "by")
+    event_id = id_or_none(request.GET.get("event", ""))
+    if event_id is not None:
+        entries = entries.filter(event_id=event_id)
+    table = AuditTable(entries)
+    RequestConfig(request, paginate={"per_page": 50}).configure(table)
+    return render(request, "ledger/audit_log.html", {"table": table})

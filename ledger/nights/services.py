@@ -1,0 +1,83 @@
+"""Writes for an event and its shoes as the ledger keeps them: the event's terms edited, an event or
+a shoe closed and reopened, each with its audit entry. The rules core's side of a night (start,
+the shoe's own state) is ``games.services``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from games import services as game_services
+from games.models import Event, Hand, Shoe
+from ledger.models import (
+    AuditEntry,
+)
+from shoebook.roles import Actor
+
+
+@transaction.atomic
+def event_edit(*, event: Event, by: Actor, **changes: Any) -> Event:
+    """Change an event's details through ``games.services.event_update`` (which keeps the rules,
+    decks and limits of a night already played as they were) and record what changed."""
+    before = _event_details(Event.objects.get(pk=event.pk))  # as stored, not as a form left it
+    event = game_services.event_update(event=event, by=by, **changes)
+    after = _event_details(event)
+    changed = sorted(name for name in after if after[name] != before[name])
+    if changed:
+        AuditEntry.objects.create(
+            action=AuditEntry.Action.EVENT_EDITED, event=event, by=by, summary=str(event),
+            before={name: before[name] for name in changed},
+            after={name: after[name] for name in changed},
+        )  # fmt: skip
+    return event
+
+
+@transaction.atomic
+def event_close(*, event: Event, by: Actor) -> Event:
+    """Close the event (``games.services.event_close``: its shoes closed first) and record it."""
+    event = game_services.event_close(event=event, by=by)
+    _audit_open_state(AuditEntry.Action.EVENT_CLOSED, event, str(event), by)
+    return event
+
+
+@transaction.atomic
+def event_reopen(*, event: Event, by: Actor) -> Event:
+    """Open a closed event again (``games.services.event_reopen``) and record it."""
+    event = game_services.event_reopen(event=event, by=by)
+    _audit_open_state(AuditEntry.Action.EVENT_REOPENED, event, str(event), by)
+    return event
+
+
+@transaction.atomic
+def shoe_close(*, shoe: Shoe, by: Actor) -> Shoe:
+    """Close the shoe (``games.services.shoe_close``) and record it with its hands."""
+    shoe = game_services.shoe_close(shoe=shoe, by=by)
+    _audit_open_state(AuditEntry.Action.SHOE_CLOSED, shoe.event, str(shoe), by, shoe=shoe)
+    return shoe
+
+
+@transaction.atomic
+def shoe_reopen(*, shoe: Shoe, by: Actor) -> Shoe:
+    """Open a closed shoe again (``games.services.shoe_reopen``: the event open, no other shoe
+    open) and record it."""
+    shoe = game_services.shoe_reopen(shoe=shoe, by=by)
+    _audit_open_state(AuditEntry.Action.SHOE_REOPENED, shoe.event, str(shoe), by, shoe=shoe)
+    return shoe
+
+
+def _audit_open_state(
+    action: str, event: Event, summary: str, by: Actor, *, shoe: Shoe | None = None
+) -> None:
+    """A close or a reopen in the audit log: who, when, and how many hands it held then."""
+    hands = Hand.objects.filter(shoe=shoe) if shoe else Hand.objects.filter(shoe__event=event)
+    AuditEntry.objects.create(
+        action=action, event=event, by=by, summary=summary, after={"hands": hands.count()}
+    )
+
+
+def _event_details(event: Event) -> dict[str, str]:
+    return {
+        name: str(getattr(event, name)) if name != "rules" else event.rule_set.describe()
+        for name in game_services.EVENT_FIELDS
+    }

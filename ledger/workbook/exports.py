@@ -1,0 +1,538 @@
+"""The settlement workbook: Summary, Guests, Hands and Settlements sheets, streamed; a night of
+a guest-banked game (Chemin de fer, Baccara banque) adds Coups and Transfers.
+
+Rows come from generators over ``.iterator()`` querysets into a write-only openpyxl workbook, so
+a season of ~170,000 bets never sits in memory. Every figure is a number cell with a number
+format (no formulas to recalculate); every text is a text cell, and text that a spreadsheet
+would read as a formula (``=``, ``+``, ``-``, ``@``, a tab...) is kept as text even when the cell
+is edited (the ``quotePrefix`` style flag), so a guest's name never executes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from copy import copy
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
+from io import BytesIO
+from typing import IO, TYPE_CHECKING, Any, TypeAlias
+
+from django.db.models import QuerySet
+from django.http import FileResponse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+from openpyxl import Workbook
+from openpyxl.cell import Cell
+from openpyxl.cell.cell import ERROR_CODES, ILLEGAL_CHARACTERS_RE
+from openpyxl.styles import Font
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.worksheet import Worksheet
+
+from games.models import Event, Hand
+from games.payouts import BankedBet
+from ledger.models import Bet, Coup, Guest, Seating, Settlement
+from ledger.money.amounts import to_yen
+from ledger.money.results import event_settlement, event_shoe_rows
+from ledger.money.transfers import HOUSE_NAME, event_transfer_rows, proposed_transfers
+from ledger.workbook.imports import COUP_SHEET_COLUMNS
+
+# What a cell of the workbook holds.
+CellValue: TypeAlias = str | int | float | Decimal | date | datetime | None
+
+if TYPE_CHECKING:
+    from openpyxl.styles.cell_style import StyleArray
+
+    class _Cell(Cell):
+        # A cell's style, in a slot openpyxl keeps private (types-openpyxl leaves it out): the
+        # sheets copy it from one styled cell per kind of column, which is far cheaper than
+        # styling each of a season's two million cells by name.
+        _style: StyleArray
+
+    def WriteOnlyCell(ws: Worksheet, value: CellValue = None) -> _Cell:
+        """openpyxl's, as it is: it takes ``Decimal`` and dates too (types-openpyxl does not)."""
+        ...
+
+else:
+    from openpyxl.cell import WriteOnlyCell
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
+CHIPS = "#,##0.00;-#,##0.00"
+YEN = '"¥"#,##0;"¥"-#,##0'
+WHOLE = "0"
+TEXT, DATE, DATETIME = "text", "date", "datetime"
+
+HANDS_COLUMNS = (
+    "shoe", "hand", "player_cards", "banker_cards", "result", "player_pair", "banker_pair",
+    "seat", "guest", "bet", "stake", "gross", "commission", "net",
+)  # fmt: skip
+HANDS_FORMATS = (WHOLE, WHOLE, TEXT, TEXT, TEXT, TEXT, TEXT, WHOLE, TEXT, TEXT, CHIPS, CHIPS,
+                 CHIPS, CHIPS)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Column:
+    header: str
+    width: float
+    kind: str  # a number format, TEXT or DATE
+
+
+class Sheet:
+    """One write-only worksheet: frozen header, widths, landscape fit-to-width printing, and
+    cells typed by column."""
+
+    def __init__(self, workbook: Workbook, title: str, columns: Sequence[Column]) -> None:
+        self.sheet: Worksheet = workbook.create_sheet(title)
+        self.kinds = [column.kind for column in columns]
+        self.sheet.freeze_panes = "A2"
+        self.sheet.page_setup.orientation = "landscape"
+        self.sheet.page_setup.fitToWidth = 1
+        self.sheet.page_setup.fitToHeight = 0
+        self.sheet.sheet_properties.pageSetUpPr.fitToPage = True
+        self.sheet.print_title_rows = "1:1"
+        for index, column in enumerate(columns, start=1):
+            self.sheet.column_dimensions[get_column_letter(index)].width = column.width
+        self._styles = self._prototypes()
+        self._converters = [self._converter(kind) for kind in self.kinds]
+        bold = Font(bold=True)
+        header = []
+        for column in columns:
+            cell = WriteOnlyCell(self.sheet, column.header)
+            cell.font = bold
+            header.append(cell)
+        self.sheet.append(header)
+
+    def _prototypes(self) -> dict[str, StyleArray]:
+        """One styled cell per kind; copying its style array is far cheaper than styling each
+        of a season's two million cells by name."""
+        styles = {}
+        for kind in {*self.kinds, "quoted"}:
+            cell = WriteOnlyCell(self.sheet, "")
+            if kind == "quoted":
+                cell.number_format = "@"
+                cell.quotePrefix = 1
+            elif kind == DATE:
+                cell.number_format = "yyyy-mm-dd"
+            elif kind == DATETIME:
+                cell.number_format = "yyyy-mm-dd hh:mm"
+            elif kind != TEXT:
+                cell.number_format = kind
+            styles[kind] = cell._style
+        return styles
+
+    def append(self, values: Sequence[CellValue]) -> None:
+        self.sheet.append(
+            [convert(value) for convert, value in zip(self._converters, values, strict=True)]
+        )
+
+    def _converter(self, kind: str) -> Callable[[CellValue], CellValue | Cell]:
+        """How a column's values become cells, chosen once per column: a season is two million
+        cells, and only money needs a styled cell; text needs one only when it is risky."""
+        sheet, quoted = self.sheet, self._styles["quoted"]
+
+        def text(value: CellValue) -> CellValue | Cell:
+            # openpyxl makes a formula of a string starting with "=" and an error of "#N/A"
+            # and the like; anything else it writes as plain text, which is what we want.
+            if not isinstance(value, str) or not value:
+                return value if value != "" else None
+            # A control character cannot be in a workbook at all (openpyxl refuses the sheet);
+            # names refuse them on the way in, and an old row never breaks an export.
+            value = ILLEGAL_CHARACTERS_RE.sub("", value)
+            if not value.startswith(FORMULA_STARTS) and value not in ERROR_CODES:
+                return value
+            cell = WriteOnlyCell(sheet, value)
+            cell.data_type = "s"
+            cell._style = copy(quoted)
+            return cell
+
+        if kind in (TEXT, WHOLE):
+            return text
+        style = self._styles[kind]
+
+        def styled(value: CellValue) -> CellValue | Cell:
+            if value is None or isinstance(value, str):
+                return text(value)
+            cell = WriteOnlyCell(sheet, value)
+            cell._style = copy(style)
+            return cell
+
+        return styled
+
+
+SheetSpec = tuple[str, list[Column], Iterator[Sequence[CellValue]]]
+
+
+def summary_sheet(events: Sequence[Event]) -> SheetSpec:
+    columns = [
+        Column(_("Event"), 24, TEXT), Column(_("Date"), 12, DATE), Column(_("Venue"), 20, TEXT),
+        Column(_("Rules"), 50, TEXT), Column(_("Yen per chip"), 12, "#,##0.####"),
+        Column(_("Shoe"), 8, WHOLE), Column(_("Hands"), 8, WHOLE),
+        Column(_("Wagered"), 14, CHIPS), Column(_("Guests' gross"), 14, CHIPS),
+        Column(_("Commission"), 12, CHIPS), Column(_("Guests' net"), 14, CHIPS),
+        Column(_("House net"), 14, CHIPS), Column(_("House net (¥)"), 16, YEN),
+    ]  # fmt: skip
+
+    def rows() -> Iterator[Sequence[CellValue]]:
+        for event in events:
+            rules = (
+                _(event.game_kind.label) if event.is_guest_banked else event.rule_set.describe(_)
+            )
+            head: list[CellValue] = [event.name, event.date, event.venue, rules,
+                                     event.yen_per_chip]  # fmt: skip
+            shoes, totals = event_shoe_rows(event)
+            for row in [*shoes, totals]:
+                figures = row.figures
+                yield [
+                    *head, row.number if row.number is not None else _("Total"), row.hands,
+                    figures.wagered, figures.gross, figures.commission, figures.net,
+                    figures.house_net, row.house_net_yen,
+                ]  # fmt: skip
+
+    return _("Summary"), columns, rows()
+
+
+def guests_sheet(events: Sequence[Event], only: Guest | None) -> SheetSpec:
+    columns = [
+        Column(_("Event"), 24, TEXT), Column(_("Guest"), 20, TEXT),
+        Column(_("Hands"), 8, WHOLE), Column(_("Wagered"), 14, CHIPS),
+        Column(_("Gross"), 12, CHIPS), Column(_("Commission"), 12, CHIPS),
+        Column(_("Net"), 12, CHIPS), Column(_("Net (¥)"), 14, YEN),
+        Column(_("Balance before"), 14, CHIPS), Column(_("Settlements"), 14, CHIPS),
+        Column(_("Balance after"), 14, CHIPS), Column(_("Balance after (¥)"), 16, YEN),
+        Column(_("How settled"), 30, TEXT),
+    ]  # fmt: skip
+
+    def rows() -> Iterator[Sequence[CellValue]]:
+        for event in events:
+            results = {row.guest_id: row for row in event.guest_results.all()}
+            methods: dict[int, set[str]] = {}
+            kept = Settlement.objects.filter(event=event, voids=None, voided_by=None)
+            for settlement in kept:
+                methods.setdefault(settlement.guest_id, set()).add(
+                    str(settlement.get_method_display())
+                )
+            for line in event_settlement(event):
+                if only is not None and line.guest_id != only.pk:
+                    continue
+                result = results.get(line.guest_id)
+                yield [
+                    event.name, line.name, result.hands if result else 0,
+                    result.stake if result else Decimal(0), result.gross if result else Decimal(0),
+                    result.commission if result else Decimal(0), line.result,
+                    to_yen(line.result, event.yen_per_chip), line.before, line.settled, line.after,
+                    line.after_yen, ", ".join(sorted(methods.get(line.guest_id, ()))),
+                ]  # fmt: skip
+
+    return _("Guests"), columns, rows()
+
+
+def hands_rows(
+    events: Sequence[Event], guest: Guest | None = None
+) -> Iterator[tuple[CellValue, ...]]:
+    """One row per bet, in the scoresheet's columns (importable as they are), preceded by the
+    event's name; a hand without bets is one row with empty seat, guest, bet and stake. With
+    ``guest``, only the hands that guest bet on."""
+    ids = [event.pk for event in events]
+    hands = Hand.objects.filter(shoe__event__in=ids)
+    bets = Bet.objects.filter(event__in=ids)
+    if guest is not None:
+        hands = hands.filter(bets__guest=guest).distinct()
+        bets = bets.filter(guest=guest)
+    order = ("shoe__event__date", "shoe__event_id", "shoe__number", "number")
+    hand_rows = hands.order_by(*order).values_list(
+        "pk", "shoe__event__name", "shoe__number", "number", "player_cards", "banker_cards",
+        "winner", "player_pair", "banker_pair",
+    )  # fmt: skip
+    # Both streams come in hand order (plain tuples, a chunk at a time): walk them side by side.
+    stream = (
+        bets.order_by(*(f"hand__{field}" for field in order), "seat", "id")
+        .values_list("hand_id", "seat", "guest__name", "bet_type", "stake", "gross",
+                     "commission", "net")
+        .iterator(chunk_size=5000)
+    )  # fmt: skip
+    pending = next(stream, None)
+    for (
+        pk,
+        event,
+        shoe,
+        number,
+        player,
+        banker,
+        winner,
+        player_pair,
+        banker_pair,
+    ) in hand_rows.iterator(chunk_size=5000):
+        noted = "" if player else None
+        head = (
+            event, shoe, number, player, banker, winner[0].upper(),
+            noted if noted is not None else ("yes" if player_pair else "no"),
+            noted if noted is not None else ("yes" if banker_pair else "no"),
+        )  # fmt: skip
+        placed = False
+        while pending is not None and pending[0] == pk:
+            yield (*head, *pending[1:])
+            placed = True
+            pending = next(stream, None)
+        if not placed:
+            yield (*head, None, None, None, None, None, None, None)
+
+
+def hands_sheet(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
+    widths = (7, 7, 14, 14, 8, 11, 11, 6, 20, 14, 10, 10, 11, 10)
+    columns = [Column(_("Event"), 24, TEXT)] + [
+        Column(name, width, kind)
+        for name, width, kind in zip(HANDS_COLUMNS, widths, HANDS_FORMATS, strict=True)
+    ]
+    return pgettext("workbook sheet of every hand", "Hands"), columns, hands_rows(events, guest)
+
+
+def local_time(moment: datetime) -> datetime:
+    """A stored moment as the wall clock read it here: a spreadsheet has no time zones."""
+    return timezone.localtime(moment).replace(tzinfo=None)
+
+
+def settlements_sheet(settlements: QuerySet[Settlement]) -> SheetSpec:
+    """Every settlement row, voids included: a void has the amount negated, the reason as its
+    note, and the number of the row it voids."""
+    columns = [
+        Column(_("Recorded"), 17, DATETIME), Column(_("Event"), 24, TEXT),
+        Column(_("Guest"), 20, TEXT), Column(_("Guest paid the house"), 16, CHIPS),
+        Column(_("How"), 30, TEXT), Column(_("Note"), 30, TEXT),
+        Column(_("Number"), 9, WHOLE), Column(_("Voids number"), 12, WHOLE),
+    ]  # fmt: skip
+    rows: Iterator[Sequence[CellValue]] = (
+        [
+            local_time(s.recorded_at),
+            s.event.name,
+            s.guest.name,
+            s.amount,
+            s.get_method_display(),
+            s.note,
+            s.pk,
+            s.voids_id,
+        ]
+        for s in settlements.select_related("event", "guest").order_by("recorded_at", "id")
+    )
+    return _("Settlements"), columns, rows
+
+
+# --- guest-banked nights: the coups and who pays whom ---------------------------------------
+
+# The Coups sheet: the scoresheet's columns for a guest-banked night (importable as they are),
+# then what each coup came to.
+COUPS_COLUMNS = (
+    *COUP_SHEET_COLUMNS,
+    "net", "covered", "card_holder", "card_holder_2", "house_cut", "banker_net",
+    "co_banker_net", "bank_after",
+)  # fmt: skip
+_COUPS_KINDS = {
+    "shoe": WHOLE, "coup": WHOLE, "banker_seat": WHOLE, "co_banker_seat": WHOLE,
+    "seat": WHOLE, "suite_seat": WHOLE, "bank": CHIPS, "stake": CHIPS, "taken": CHIPS,
+    "suite_amount": CHIPS, "net": CHIPS, "covered": CHIPS, "house_cut": CHIPS,
+    "banker_net": CHIPS, "co_banker_net": CHIPS, "bank_after": CHIPS,
+}  # fmt: skip
+_COUPS_WIDTHS = {"banker": 16, "co_banker": 16, "guest": 16, "suite_taker": 16,
+                 "card_holder": 16, "card_holder_2": 16, "stake_kind": 14, "ponte_cards": 12,
+                 "banker_cards": 12, "tableau_2_cards": 12}  # fmt: skip
+
+# A coup as the sheet reads it: its columns in the order of ``_COUP_VALUES``.
+_COUP_VALUES = (
+    "hand_id", "hand__shoe_id", "hand__shoe__event__name", "hand__shoe__number",
+    "hand__number", "banker_id", "banker__name", "banker_seat", "bank", "co_banker_id",
+    "co_banker__name", "co_banker_seat", "hand__player_cards", "banker_cards", "hand__winner",
+    "second_cards", "second_winner", "ponte_choice", "banker_choice", "second_choice", "move",
+    "taken", "suite_seat", "suite_amount", "covered", "holder_seat", "second_holder_seat",
+    "house_cut", "bank_after",
+)  # fmt: skip
+
+
+def _result_letter(winner: str) -> str:
+    return winner[:1].upper()
+
+
+class _SeatBook:
+    """Who sat where in the events' shoes, read once: a coup names seats, the sheet names."""
+
+    def __init__(self, event_ids: Sequence[int]) -> None:
+        self.runs: dict[tuple[int, int], list[tuple[int, int | None, str]]] = {}
+        seatings = Seating.objects.filter(shoe__event__in=event_ids).order_by("from_hand", "pk")
+        for shoe_id, seat, first, last, name in seatings.values_list(
+            "shoe_id", "seat", "from_hand", "to_hand", "guest__name"
+        ):
+            self.runs.setdefault((shoe_id, seat), []).append((first, last, name))
+
+    def name(self, shoe_id: int, seat: int | None, number: int) -> str:
+        if seat is None:
+            return ""
+        for first, last, name in self.runs.get((shoe_id, seat), ()):
+            if first <= number and (last is None or number <= last):
+                return name
+        return ""
+
+
+def coups_rows(
+    events: Sequence[Event], guest: Guest | None = None
+) -> Iterator[tuple[CellValue, ...]]:
+    """One row per ponte's stake, the coup's columns repeated (the guest-banked scoresheet's,
+    importable as they are), then the stake's net and what the coup came to; preceded by the
+    event's name. With ``guest``, only that guest's stakes, and a row without a stake for each
+    coup the guest banked (or shared the bank of)."""
+    ids = [event.pk for event in events]
+    order = ("hand__shoe__event__date", "hand__shoe__event_id", "hand__shoe__number",
+             "hand__number")  # fmt: skip
+    coups = Coup.objects.filter(event__in=ids).order_by(*order).values_list(*_COUP_VALUES)
+    bets = Bet.objects.filter(event__in=ids, hand__coup__isnull=False)
+    if guest is not None:
+        bets = bets.filter(guest=guest)
+    stream = (
+        bets.order_by(*order, "seat", "id")
+        .values_list("hand_id", "guest_id", "seat", "guest__name", "bet_type", "cover_kind",
+                     "stake", "net")
+        .iterator(chunk_size=5000)
+    )  # fmt: skip
+    seats = _SeatBook(ids)
+    pending = next(stream, None)
+    for values in coups.iterator(chunk_size=2000):
+        coup = dict(zip(_COUP_VALUES, values, strict=True))
+        stakes: list[tuple[CellValue, ...]] = []
+        bank_nets: dict[int, Decimal] = {}  # the bank's side: banker's and co-banker's
+        while pending is not None and pending[0] == coup["hand_id"]:
+            _hand, guest_id, seat, name, bet_type, kind, stake, net = pending
+            if bet_type == BankedBet.BANK:
+                bank_nets[guest_id] = net
+            else:
+                stakes.append((seat, name, kind or bet_type, stake, net))
+            pending = next(stream, None)
+        if not stakes and not bank_nets:
+            continue  # a guest's sheet: a coup they neither staked on nor banked
+        head, play, after = _coup_cells(coup, seats, bank_nets)
+        for stake_cells in stakes or [(None, None, None, None, None)]:
+            *stake_row, stake_net = stake_cells
+            yield (*head, *stake_row, *play, stake_net, *after)
+
+
+def _coup_cells(
+    coup: dict[str, Any], seats: _SeatBook, bank_nets: dict[int, Decimal]
+) -> tuple[tuple[CellValue, ...], tuple[CellValue, ...], tuple[CellValue, ...]]:
+    """A coup's cells: before a stake's (seat, guest, stake_kind, stake), between it and its
+    net (the play), and after (what the coup came to)."""
+    shoe, number = coup["hand__shoe_id"], coup["hand__number"]
+    head = (
+        coup["hand__shoe__event__name"], coup["hand__shoe__number"], number,
+        coup["banker__name"], coup["banker_seat"], coup["bank"], coup["co_banker__name"] or "",
+        coup["co_banker_seat"],
+    )  # fmt: skip
+    given = coup["suite_seat"] is not None
+    play = (
+        coup["hand__player_cards"], coup["banker_cards"], _result_letter(coup["hand__winner"]),
+        coup["second_cards"], _result_letter(coup["second_winner"]), coup["ponte_choice"],
+        coup["banker_choice"], coup["second_choice"], coup["move"], coup["taken"],
+        seats.name(shoe, coup["suite_seat"], number) if given else "", coup["suite_seat"],
+        coup["suite_amount"],
+    )  # fmt: skip
+    after = (
+        coup["covered"], seats.name(shoe, coup["holder_seat"], number),
+        seats.name(shoe, coup["second_holder_seat"], number), coup["house_cut"],
+        bank_nets.get(coup["banker_id"]),
+        bank_nets.get(coup["co_banker_id"]) if coup["co_banker_id"] is not None else None,
+        coup["bank_after"],
+    )  # fmt: skip
+    return head, play, after
+
+
+def coups_sheet(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
+    columns = [Column(_("Event"), 24, TEXT)] + [
+        Column(name, _COUPS_WIDTHS.get(name, 9), _COUPS_KINDS.get(name, TEXT))
+        for name in COUPS_COLUMNS
+    ]
+    return pgettext("workbook sheet of every coup", "Coups"), columns, coups_rows(events, guest)
+
+
+def transfers_sheet(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
+    """The guest-banked nights' transfers: those still proposed (who pays whom, the fewest
+    there can be, or each with the house: ``ledger.money.transfers.proposed_transfers``) and those
+    recorded as they happened, voids included. With ``guest``, only the transfers they pay or
+    receive."""
+    columns = [
+        Column(_("Event"), 24, TEXT), Column(_("Transfer"), 12, TEXT),
+        Column(_("Pays"), 20, TEXT), Column(_("To"), 20, TEXT), Column(_("Amount"), 14, CHIPS),
+        Column(_("Amount (¥)"), 14, YEN), Column(_("Recorded"), 17, DATETIME),
+        Column(_("Note"), 30, TEXT),
+    ]  # fmt: skip
+    house = str(HOUSE_NAME)
+
+    def mine(*party_ids: int | None) -> bool:
+        return guest is None or guest.pk in party_ids
+
+    def rows() -> Iterator[Sequence[CellValue]]:
+        for event in events:
+            if not event.is_guest_banked:
+                continue
+            rate = event.yen_per_chip
+            for line in proposed_transfers(event):
+                if mine(line.payer.guest_id, line.payee.guest_id):
+                    yield [
+                        event.name, pgettext("a transfer", "Proposed"), line.payer.name,
+                        line.payee.name, line.amount, to_yen(line.amount, rate), None, "",
+                    ]  # fmt: skip
+            for row in event_transfer_rows(event):
+                done = row.transfer
+                if mine(done.payer_id, done.payee_id):
+                    kind = _("Void") if done.voids_id else pgettext("a transfer", "Recorded")
+                    yield [
+                        event.name, kind, done.payer.name if done.payer else house,
+                        done.payee.name if done.payee else house, done.amount,
+                        to_yen(done.amount, rate), local_time(done.recorded_at), done.note,
+                    ]  # fmt: skip
+
+    return _("Transfers"), columns, rows()
+
+
+def workbook_sheets(events: Sequence[Event], guest: Guest | None = None) -> list[SheetSpec]:
+    """The workbook's sheets, each a title, its columns and a generator of its rows; with
+    ``guest``, only that guest's rows (and no Summary)."""
+    settlements = Settlement.objects.filter(event__in=[event.pk for event in events])
+    sheets = [] if guest is not None else [summary_sheet(events)]
+    if guest is not None:
+        settlements = settlements.filter(guest=guest)
+    sheets += [guests_sheet(events, guest), hands_sheet(events, guest)]
+    banked = [event for event in events if event.is_guest_banked]
+    if banked:
+        sheets += [coups_sheet(banked, guest), transfers_sheet(banked, guest)]
+    return [*sheets, settlements_sheet(settlements)]
+
+
+def settlement_workbook(
+    events: Sequence[Event], output: IO[bytes], *, guest: Guest | None = None
+) -> None:
+    """Write the workbook of ``events`` (one night or a season) to ``output``."""
+    workbook = Workbook(write_only=True)
+    for title, columns, rows in workbook_sheets(events, guest):
+        sheet = Sheet(workbook, title, columns)
+        for row in rows:
+            sheet.append(row)
+    workbook.save(output)
+
+
+def workbook_bytes(events: Sequence[Event], *, guest: Guest | None = None) -> bytes:
+    buffer = BytesIO()
+    settlement_workbook(events, buffer, guest=guest)
+    return buffer.getvalue()
+
+
+def events_between(start: date | None, end: date | None) -> list[Event]:
+    events = Event.objects.nights().order_by("date", "id")
+    if start:
+        events = events.filter(date__gte=start)
+    if end:
+        events = events.filter(date__lte=end)
+    return list(events)
+
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def xlsx_response(content: bytes, filename: str) -> FileResponse:
+    """A workbook as a download."""
+    return FileResponse(BytesIO(content), as_attachment=True, filename=filename, content_type=XLSX)

@@ -1,0 +1,98 @@
+"""The scoresheet upload's forms: the file and the table's rules, and a guest-banked game's
+terms."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import UploadedFile
+from django.utils.translation import gettext_lazy as _
+
+from games.entry import TableRules
+from games.forms import RuleSetForm
+from games.kinds import Game
+from games.models import Event
+from games.services import (
+    check_cut,
+)
+from ledger.nights.forms import MSG_MAX_UNDER_MIN
+from ledger.workbook.imports import BankedGame
+
+MAX_UPLOAD_BYTES = 20 * 1024 * 1024
+
+
+class ScoresheetForm(RuleSetForm):
+    file = forms.FileField(label=_("Scoresheet (.csv or .xlsx)"))
+    event_name = forms.CharField(label=_("Event name"), max_length=120)
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    yen_per_chip = forms.DecimalField(
+        label=_("Yen per chip"), min_value=0.0001, max_digits=12, decimal_places=4,
+        initial=100,
+    )  # fmt: skip
+    table_min = forms.DecimalField(
+        label=_("Table minimum"), min_value=Decimal("0.01"), max_digits=13,
+        decimal_places=2, initial=10,
+    )  # fmt: skip
+    table_max = forms.DecimalField(
+        label=_("Table maximum"), min_value=Decimal("0.01"), max_digits=13,
+        decimal_places=2, initial=1000,
+    )  # fmt: skip
+    field_order = ["file", "event_name", "date", "yen_per_chip", "table_min", "table_max"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        low, high = data.get("table_min"), data.get("table_max")
+        if low is None or high is None:
+            return data  # a limit is missing or wrong: its field says so
+        if high < low:
+            self.add_error("table_max", MSG_MAX_UNDER_MIN)
+        elif "rules" in data:
+            data["table"] = TableRules(data["rules"], data["decks"], low, high)
+        return data
+
+    def clean_file(self) -> UploadedFile[bytes]:
+        upload: UploadedFile[bytes] = self.cleaned_data["file"]
+        # The field has refused an empty upload already: an upload here has its size.
+        if upload.size is not None and upload.size > MAX_UPLOAD_BYTES:
+            raise forms.ValidationError(_("The file is larger than 20 MB."))
+        return upload
+
+
+class ScoresheetGameForm(forms.ModelForm[Event]):
+    """The night's game and, for a guest-banked one, its cut and how it settles: the event's
+    own fields, beside the upload's :class:`ledger.workbook.forms.ScoresheetForm`."""
+
+    class Meta:
+        model = Event
+        fields = ["game", "taxe", "taxe_rate", "shoe_charge", "banco", "clearing"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            field.required = False  # left out: the event's default (Punto Banco)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        for name in self.Meta.fields:
+            if data.get(name) in (None, "") and name not in self.errors:
+                data[name] = getattr(self.instance, name)  # a new event's default
+        if "game" not in self.errors and "taxe" not in self.errors:
+            try:  # the cut a game takes, as event_create checks it
+                check_cut(Event(game=data["game"], taxe=data["taxe"]))
+            except ValidationError as wrong:
+                self.add_error(None, wrong)
+        return data
+
+    def banked_game(self) -> BankedGame | None:
+        """The guest-banked game chosen (``None``: Punto Banco)."""
+        data = self.cleaned_data
+        game = Game(data["game"])
+        if not game.guest_banked:
+            return None
+        return BankedGame(
+            game, taxe=data["taxe"], taxe_rate=data["taxe_rate"],
+            shoe_charge=data["shoe_charge"], banco=data["banco"], clearing=data["clearing"],
+        )  # fmt: skip

@@ -1,0 +1,181 @@
+"""A guest's receipt for one night as a PDF, in the page's language.
+
+reportlab draws it in pure Python, with no system package and no font file: its built-in CID
+font HeiseiKakuGo-W5 covers Japanese, Latin and the signs the ledger writes (−, ¥). A CID font
+is not embedded; every PDF reader brings a font for it (as for any Japanese PDF of this kind).
+Text reaches the PDF two ways only: table cells, drawn as plain strings, and paragraphs, whose
+markup is escaped here, so a guest's name is only ever text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+from functools import cache
+from io import BytesIO
+from typing import Any
+from xml.sax.saxutils import escape
+
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+from ledger.guests.sharing import Receipt, ReceiptRow, plain_text
+from ledger.models import Settlement
+from ledger.money.amounts import format_chips, format_yen
+
+FONT = "HeiseiKakuGo-W5"
+
+
+@cache
+def _font() -> str:
+    pdfmetrics.registerFont(UnicodeCIDFont(FONT))
+    return FONT
+
+
+def _styles() -> tuple[ParagraphStyle, ParagraphStyle, ParagraphStyle]:
+    font = _font()
+    title = ParagraphStyle("title", fontName=font, fontSize=16, leading=20, spaceAfter=4)
+    heading = ParagraphStyle("heading", fontName=font, fontSize=11, leading=14, spaceBefore=8)
+    body = ParagraphStyle("body", fontName=font, fontSize=9, leading=12)
+    return title, heading, body
+
+
+def _text(text: str, style: ParagraphStyle) -> Paragraph:
+    """A paragraph of plain text: reportlab reads a paragraph as markup, so it is escaped."""
+    return Paragraph(escape(plain_text(text)), style)
+
+
+def _table(rows: Sequence[Sequence[str]], *, total: bool = False) -> Table:
+    table = Table([list(row) for row in rows], hAlign="LEFT", repeatRows=1)
+    style: list[Any] = [
+        ("FONTNAME", (0, 0), (-1, -1), _font()),
+        ("FONTSIZE", (0, 0), (-1, -1), 8.5),
+        ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
+        ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.black),
+        ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f2f2ee")]),
+    ]
+    if total:
+        style += [("LINEABOVE", (0, -1), (-1, -1), 0.6, colors.black)]
+    table.setStyle(TableStyle(style))
+    return table
+
+
+def _shoe_cells(row: ReceiptRow, symbol: str) -> list[str]:
+    figures = row.figures
+    label = _("Total") if row.number is None else str(row.number)
+    return [
+        label,
+        format_chips(figures.gross, symbol),
+        format_chips(figures.commission, symbol),
+        format_chips(figures.net, symbol),
+        format_yen(row.gross_yen),
+        format_yen(row.commission_yen),
+        format_yen(row.net_yen),
+    ]
+
+
+def receipt_pdf(receipt: Receipt) -> bytes:
+    event, symbol = receipt.event, receipt.event.currency_symbol
+    title, heading, body = _styles()
+    # The rate as the event page writes it: every decimal it has, none it has not (¥0.5, ¥100).
+    rate = f"{symbol}1 = ¥{event.yen_per_chip.normalize():,f}"
+    when = date_format(event.date, "DATE_FORMAT")
+    story: list[Flowable] = [
+        _text(_("Receipt: {guest}").format(guest=receipt.name), title),
+        _text(" · ".join(part for part in (event.name, when, event.venue, rate) if part), body),
+        _text(_("Per shoe"), heading),
+        Spacer(1, 2 * mm),
+    ]
+    header = [
+        _("Shoe"), _("Gross"), _("Commission"), _("Net"),
+        _("Gross (¥)"), _("Commission (¥)"), _("Net (¥)"),
+    ]  # fmt: skip
+    if receipt.shoes:
+        rows = [_shoe_cells(row, symbol) for row in [*receipt.shoes, receipt.total]]
+        story.append(_table([header, *rows], total=True))
+    else:
+        story.append(_text(_("No bets at this event."), body))
+    story += [_text(_("Settlements recorded that night"), heading), Spacer(1, 2 * mm)]
+    if receipt.settlements:
+        settlement_rows = [
+            [
+                date_format(s.recorded_at, "SHORT_DATE_FORMAT"),
+                _settlement_direction(s.amount, symbol),
+                plain_text(str(s.get_method_display())),
+                _void_mark(s, receipt.voided_ids) + plain_text(s.note),
+            ]
+            for s in receipt.settlements
+        ]
+        story.append(_table([[_("When"), _("Amount"), _("How"), _("Note")], *settlement_rows]))
+    else:
+        story.append(_text(_("None."), body))
+    story += [_text(_("Balance"), heading), Spacer(1, 2 * mm)]
+    story.append(
+        _table(
+            [
+                ["", symbol, "¥"],
+                [
+                    _("Carried in"),
+                    format_chips(receipt.carried_in, symbol),
+                    format_yen(receipt.carried_in_yen),
+                ],
+                [
+                    _("Tonight"),
+                    format_chips(receipt.total.figures.net, symbol, signed=True),
+                    format_yen(receipt.total.net_yen),
+                ],
+                [
+                    _("Settled"),
+                    format_chips(receipt.settled, symbol),
+                    format_yen(receipt.settled_yen),
+                ],
+                [
+                    _("Balance carried"),
+                    format_chips(receipt.balance, symbol),
+                    format_yen(receipt.balance_yen),
+                ],
+            ],
+            total=True,
+        )
+    )
+    story += [Spacer(1, 4 * mm), _text(_balance_state(receipt), body)]
+    buffer = BytesIO()
+    document = SimpleDocTemplate(
+        buffer,
+        pagesize=A4,
+        leftMargin=15 * mm,
+        rightMargin=15 * mm,
+        topMargin=15 * mm,
+        bottomMargin=15 * mm,
+        title=plain_text(_("Receipt: {guest}").format(guest=receipt.name)),
+        author="Shoebook",
+    )
+    document.build(story)
+    return buffer.getvalue()
+
+
+def _void_mark(settlement: Settlement, voided_ids: set[int]) -> str:
+    if settlement.voids_id is not None:
+        return f"{_('void')} {_('of No. %(number)s') % {'number': settlement.voids_id}} · "
+    return f"{_('voided')} · " if settlement.pk in voided_ids else ""
+
+
+def _settlement_direction(amount: Decimal, symbol: str) -> str:
+    if amount > 0:
+        return _("paid {amount}").format(amount=format_chips(amount, symbol))
+    return _("received {amount}").format(amount=format_chips(-amount, symbol))
+
+
+def _balance_state(receipt: Receipt) -> str:
+    if receipt.balance < 0:
+        return _("The guest owes the house.")
+    if receipt.balance > 0:
+        return _("The house owes the guest.")
+    return _("Square.")
