@@ -17,7 +17,7 @@ def test_racing_devices_lose_nothing_and_duplicate_nothing(tmp_path):
     if not url.startswith("postgres"):
         url = f"sqlite:///{tmp_path / 'race.sqlite3'}"
     result = subprocess.run(
-        [sys.executable, "tests/concurrent_night.py"], cwd=ROOT, capture_output=True, text=True,
+        [sys.executable, "-m", "tests.concurrent_night"], cwd=ROOT, capture_output=True, text=True,
         timeout=300,
         env={**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "shoebook.settings"},
     )  # fmt: skip

@@ -51,6 +51,8 @@ LAYERS = {
             "coups",
             "selectors",
             "results",
+            "lines",
+            "reversal",
             "integrity",
             "imports",
             "exports",

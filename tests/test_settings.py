@@ -33,7 +33,7 @@ def run_python(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
 
 def sqlite_writers(tmp_path: Path, *mode: str) -> dict[str, object]:
     database = f"sqlite:///{tmp_path / 'night.sqlite3'}"
-    result = run_python(["tests/sqlite_writers.py", *mode], DATABASE_URL=database)
+    result = run_python(["-m", "tests.sqlite_writers", *mode], DATABASE_URL=database)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 

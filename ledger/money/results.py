@@ -20,25 +20,22 @@ from decimal import Decimal
 from typing import Any
 
 from django.db.models import (
-    Case,
     Count,
-    ExpressionWrapper,
-    F,
     Max,
     Min,
     Q,
     QuerySet,
     Sum,
-    Value,
-    When,
 )
 
-from games.chips import MoneyField
 from games.kinds import BankerMove
 from games.models import Event, Hand, Shoe
 from games.payouts import BankedBet
-from ledger.models import Bet, Coup, Guest, GuestEventResult, Settlement, Transfer
+from ledger.models import Bet, Coup, Guest, GuestEventResult, Settlement
 from ledger.money.amounts import ZERO, money_sum, to_yen
+from ledger.money.lines import SETTLED, LineKind, balance, balances, ledger_lines
+
+RESULT = LineKind.RESULT
 
 MONEY_FIELDS = ("stake", "gross", "commission", "net")
 
@@ -207,107 +204,16 @@ def yen_of(chips_by_event: dict[int, Decimal], rates: dict[int, Decimal]) -> Dec
     return sum((to_yen(chips, rates[event]) for event, chips in chips_by_event.items()), ZERO)
 
 
-def _per_guest_and_event(
-    rows: QuerySet[GuestEventResult] | QuerySet[Settlement], column: str, *, by_rate: bool = False
-) -> tuple[dict[int, dict[int, Decimal]], dict[int, Decimal]]:
-    """Chips per guest and event among ``rows``, and each event's rate; with ``by_rate``, per
-    guest and rate instead (keyed by a number standing for the rate, in the rates returned)."""
-    chips: dict[int, dict[int, Decimal]] = defaultdict(lambda: defaultdict(lambda: ZERO))
-    rates: dict[int, Decimal] = {}
-    if by_rate:
-        per_rate = rows.values_list("guest_id", "event__yen_per_chip").annotate(n=money_sum(column))
-        keys: dict[Decimal, int] = {}
-        for guest_id, rate, amount in per_rate.order_by():
-            key = keys.setdefault(rate, len(keys))
-            chips[guest_id][key] += amount
-            rates[key] = rate
-        return chips, rates
-    sums = rows.values("guest_id", "event_id", "event__yen_per_chip").annotate(n=money_sum(column))
-    for row in sums.order_by():
-        chips[row["guest_id"]][row["event_id"]] += row["n"]
-        rates[row["event_id"]] = row["event__yen_per_chip"]
-    return chips, rates
-
-
-def _per_guest(
-    rows: QuerySet[GuestEventResult] | QuerySet[Settlement], column: str
-) -> dict[int, Decimal]:
-    """The sum of ``column`` for each guest among ``rows``."""
-    return dict(rows.values_list("guest_id").annotate(n=money_sum(column)).order_by())
-
-
-def settled_per_guest_and_event(
-    settlements: QuerySet[Settlement], transfers: QuerySet[Transfer]
-) -> tuple[dict[int, dict[int, Decimal]], dict[int, Decimal]]:
-    """What each guest settled per event among ``settlements`` and ``transfers`` — a
-    settlement's amount (what the guest paid the house), a transfer's amount for its payer and
-    minus it for its payee, whoever the other side was — and each event's rate. One query."""
-    columns = ("event_id", "event__yen_per_chip")
-    paid = transfers.filter(payer__isnull=False).values_list("payer_id", *columns)
-    received = transfers.filter(payee__isnull=False).values_list("payee_id", *columns)
-    rows = (
-        settlements.values_list("guest_id", *columns)
-        .annotate(n=money_sum("amount"))
-        .order_by()
-        .union(
-            paid.annotate(n=money_sum("amount")).order_by(),
-            received.annotate(
-                n=Sum(_MINUS_AMOUNT, default=0, output_field=MoneyField())
-            ).order_by(),
-            all=True,
-        )
-    )
-    chips: dict[int, dict[int, Decimal]] = defaultdict(lambda: defaultdict(lambda: ZERO))
-    rates: dict[int, Decimal] = {}
-    for guest_id, event_id, rate, amount in rows:
-        chips[guest_id][event_id] += amount
-        rates[event_id] = rate
-    return chips, rates
-
-
-# Minus a money column, still in cents (the sum reads it back as chips).
-_MINUS_AMOUNT = ExpressionWrapper(F("amount") * Value(-1), output_field=MoneyField())
-_NOTHING = Sum(Value(0), default=0, output_field=MoneyField())  # a money column of zeros
-
-
-def settled_per_guest(
-    settlements: QuerySet[Settlement], transfers: QuerySet[Transfer]
-) -> dict[int, Decimal]:
-    """What each guest settled among ``settlements`` and ``transfers`` (see
-    :func:`settled_per_guest_and_event`). One query."""
-    chips, _rates = settled_per_guest_and_event(settlements, transfers)
-    return {guest_id: sum(by_event.values(), ZERO) for guest_id, by_event in chips.items()}
-
-
-def _transfers_of(guests: Any) -> QuerySet[Transfer]:
-    """The transfers some guests paid or received (``guests``: ids, guests or a query)."""
-    return Transfer.objects.filter(Q(payer__in=guests) | Q(payee__in=guests))
-
-
 def guest_balance_through(*, guest_id: int, event: Event) -> Decimal:
     """A guest's balance in chips after ``event`` (its line's ``after`` in the settlement list):
-    results, settlements and transfers of that event and the ones before it. Two queries."""
-    return _balance(guest_id, Event.objects.filter(_before(event) | Q(pk=event.pk)))
+    the guest's ledger lines at that event and the ones before it. One query."""
+    upto = Event.objects.filter(_before(event) | Q(pk=event.pk))
+    return balance(ledger_lines(guests=[guest_id], events=upto), guest_id)
 
 
 def guest_balance_now(*, guest_id: int) -> Decimal:
-    """A guest's balance in chips as it stands: every result, settlement and transfer. Two
-    queries."""
-    return _balance(guest_id)
-
-
-def _balance(guest_id: int, events: QuerySet[Event] | None = None) -> Decimal:
-    results = GuestEventResult.objects.filter(guest_id=guest_id)
-    settlements = Settlement.objects.filter(guest_id=guest_id)
-    transfers = _transfers_of([guest_id])
-    if events is not None:
-        results, settlements, transfers = (
-            results.filter(event__in=events),
-            settlements.filter(event__in=events),
-            transfers.filter(event__in=events),
-        )
-    result: Decimal = results.aggregate(n=money_sum("net"))["n"]
-    return result + settled_per_guest(settlements, transfers).get(guest_id, ZERO)
+    """A guest's balance in chips as it stands: all of the guest's ledger lines. One query."""
+    return balance(ledger_lines(guests=[guest_id]), guest_id)
 
 
 def event_settlement(event: Event) -> list[SettlementLine]:
@@ -316,22 +222,23 @@ def event_settlement(event: Event) -> list[SettlementLine]:
     a guest-banked night)."""
     on_the_list = Guest.objects.filter(events=event)
     earlier = Event.objects.filter(_before(event))
-    results = GuestEventResult.objects.filter(guest__in=on_the_list)
-    tonight = _per_guest(results.filter(event=event), "net")
-    upto = Q(event=event) | Q(event__in=earlier)
-    settled_chips, settled_rates = settled_per_guest_and_event(
-        Settlement.objects.filter(upto, guest__in=on_the_list),
-        _transfers_of(on_the_list).filter(upto),
+    tonight = balances(
+        ledger_lines(guests=on_the_list, events=Event.objects.filter(pk=event.pk), kinds={RESULT})
     )
+    settled_chips: dict[int, dict[int, Decimal]] = defaultdict(lambda: defaultdict(lambda: ZERO))
+    settled_rates: dict[int, Decimal] = {}
+    upto = Event.objects.filter(_before(event) | Q(pk=event.pk))
+    for line in ledger_lines(guests=on_the_list, events=upto, kinds=SETTLED):
+        assert line.event_id is not None
+        settled_chips[line.guest_id][line.event_id] += line.amount
+        settled_rates[line.event_id] = line.yen_per_chip
     # When every earlier night's rate turns a cent into whole yen, rounding per night changes
     # nothing: the results before are summed per guest and rate, not read a row per night.
     # Any other rate among them, and they are read again night by night.
-    results_chips, rates = _per_guest_and_event(
-        results.filter(event__in=earlier), "net", by_rate=True
-    )
+    results_chips, rates = _results_before(on_the_list, earlier, per_rate=True)
     by_rate = all((rate / 100) % 1 == 0 for rate in (*rates.values(), *settled_rates.values()))
     if not by_rate:
-        results_chips, rates = _per_guest_and_event(results.filter(event__in=earlier), "net")
+        results_chips, rates = _results_before(on_the_list, earlier, per_rate=False)
 
     def settled(guest_id: int, *, before: bool) -> Decimal:
         by_event = settled_chips.get(guest_id, {})
@@ -375,6 +282,23 @@ def event_settlement(event: Event) -> list[SettlementLine]:
     return sorted(lines, key=lambda line: (line.after, line.name.casefold()))
 
 
+def _results_before(
+    guests: QuerySet[Guest], earlier: QuerySet[Event], *, per_rate: bool
+) -> tuple[dict[int, dict[int, Decimal]], dict[int, Decimal]]:
+    """The guests' results at ``earlier`` events, per guest and event (or per guest and a number
+    standing for the rate, with ``per_rate``), and each key's rate. One query."""
+    chips: dict[int, dict[int, Decimal]] = defaultdict(lambda: defaultdict(lambda: ZERO))
+    rates: dict[int, Decimal] = {}
+    keys: dict[Decimal, int] = {}
+    lines = ledger_lines(guests=guests, events=earlier, kinds={RESULT}, per_rate=per_rate)
+    for line in lines:
+        key = keys.setdefault(line.yen_per_chip, len(keys)) if per_rate else line.event_id
+        assert key is not None
+        chips[line.guest_id][key] += line.amount
+        rates[key] = line.yen_per_chip
+    return chips, rates
+
+
 @dataclass
 class SettlementRow:
     """A settlement recorded at an event, with the row that voids it or the row it voids."""
@@ -416,19 +340,11 @@ def seated_over_limit(event: Event, guests: list[Guest]) -> list[tuple[Guest, De
     if not limited:
         return []
     upto = Event.objects.filter(_before(event) | Q(pk=event.pk))
-    balances: dict[int, Decimal] = defaultdict(lambda: ZERO)
-    results = GuestEventResult.objects.filter(event__in=upto, guest_id__in=limited)
-    settled = settled_per_guest(
-        Settlement.objects.filter(event__in=upto, guest_id__in=limited),
-        _transfers_of(list(limited)).filter(event__in=upto),
-    )
-    for source in (_per_guest(results, "net"), settled):
-        for guest_id, amount in source.items():
-            balances[guest_id] += amount
+    owed = balances(ledger_lines(guests=list(limited), events=upto))
     return [
-        (guest, balances[guest.pk])
+        (guest, owed.get(guest.pk, ZERO))
         for guest in limited.values()
-        if guest.credit_limit is not None and -balances[guest.pk] > guest.credit_limit
+        if guest.credit_limit is not None and -owed.get(guest.pk, ZERO) > guest.credit_limit
     ]
 
 
@@ -462,39 +378,6 @@ class GuestHistory:
         return self.points[-1].balance_yen if self.points else ZERO
 
 
-_EVENT_COLUMNS = ("event_id", "event__date", "event__yen_per_chip")
-
-
-def _guest_sums(guest: Guest, *, settlements: bool) -> list[tuple[int, Any, Any, Decimal, Decimal]]:
-    """Rows of (event id, its date, its yen per chip, result, settled): the guest's result at
-    each event (a tournament's charges included: they are its result) and what was settled
-    there: the transfers paid less received at a guest-banked night, and the settlements when
-    ``settlements``. An event may have a row of each kind. One query, summed by the database;
-    a tournament's tables (reached through their tournament) left out."""
-    signed = Case(When(payer=guest, then=F("amount")), default=_MINUS_AMOUNT)
-    nights = ~Q(event__kind=Event.Kind.TOURNAMENT_TABLE)
-    parts: list[QuerySet[Any, Any]] = [
-        Transfer.objects.filter(nights, Q(payer=guest) | Q(payee=guest))
-        .values_list(*_EVENT_COLUMNS)
-        .annotate(net=_NOTHING, moved=Sum(signed, output_field=MoneyField()))
-        .order_by()
-    ]
-    if settlements:
-        parts.append(
-            Settlement.objects.filter(nights, guest=guest)
-            .values_list(*_EVENT_COLUMNS)
-            .annotate(net=_NOTHING, moved=money_sum("amount"))
-            .order_by()
-        )
-    return list(
-        GuestEventResult.objects.filter(nights, guest=guest)
-        .values_list(*_EVENT_COLUMNS)
-        .annotate(net=money_sum("net"), moved=_NOTHING)
-        .order_by()
-        .union(*parts, all=True)
-    )
-
-
 @dataclass
 class NightLine:
     """A guest's night without its event loaded: what a running balance needs, a few numbers."""
@@ -510,11 +393,10 @@ def guest_nights(guest: Guest) -> list[NightLine]:
     """Each night of the guest's, oldest first, with the running balance: two queries that
     read a few numbers per night and no event, so a long history stays cheap. Load the events
     of the nights a page shows with :func:`balance_points`."""
-    nights: dict[tuple[Any, int], list[Any]] = {}  # (date, id), in events_in_order's order
-    for event_id, day, yen_per_chip, net, moved in _guest_sums(guest, settlements=True):
-        night = nights.setdefault((day, event_id), [yen_per_chip, ZERO, ZERO])
-        night[1] += net
-        night[2] += moved
+    nights: dict[tuple[Any, Any], list[Any]] = {}  # (date, id), in events_in_order's order
+    for line in ledger_lines(guests=[guest.pk], nights_only=True):
+        night = nights.setdefault((line.date, line.event_id), [line.yen_per_chip, ZERO, ZERO])
+        night[2 if line.settled else 1] += line.amount
     lines = []
     balance, balance_yen = ZERO, ZERO
     for (_day, event_id), (yen_per_chip, result, paid) in sorted(nights.items()):
@@ -562,9 +444,11 @@ def guest_history(guest: Guest, *, shoes_of_latest: int | None = None) -> GuestH
     settlements = list(guest.settlements.select_related("event").order_by("recorded_at", "id"))
     results: dict[int, Decimal] = defaultdict(lambda: ZERO)
     settled: dict[int, Decimal] = defaultdict(lambda: ZERO)
-    for event_id, _day, _rate, net, moved in _guest_sums(guest, settlements=False):
-        results[event_id] += net
-        settled[event_id] += moved
+    # The settlements are read as rows (the page lists them): the other lines are summed.
+    kinds = {RESULT, LineKind.TRANSFER}
+    for line in ledger_lines(guests=[guest.pk], kinds=kinds, nights_only=True):
+        assert line.event_id is not None
+        (settled if line.settled else results)[line.event_id] += line.amount
     for settlement in settlements:
         settled[settlement.event_id] += settlement.amount
     event_ids = set(results) | set(settled)
@@ -583,15 +467,9 @@ def guest_history(guest: Guest, *, shoes_of_latest: int | None = None) -> GuestH
 
 
 def guest_balances() -> dict[int, Decimal]:
-    """Every guest's balance in chips: results plus settlements and transfers, over all time."""
-    balances: dict[int, Decimal] = defaultdict(lambda: ZERO)
-    for source in (
-        _per_guest(GuestEventResult.objects.all(), "net"),
-        settled_per_guest(Settlement.objects.all(), Transfer.objects.all()),
-    ):
-        for guest_id, amount in source.items():
-            balances[guest_id] += amount
-    return dict(balances)
+    """Every guest's balance in chips: the sum of their ledger lines, over all time. One
+    query."""
+    return balances(ledger_lines())
 
 
 # --- over a date range ----------------------------------------------------------------------

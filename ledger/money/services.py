@@ -7,16 +7,14 @@ import uuid
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import TypeVar
-from unicodedata import category
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, QuerySet, Sum
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.chips import MAX_CHIPS, to_cents
-from games.messages import format_chips, refused_character, whole_cents
+from games.messages import format_chips, whole_cents
 from games.models import Event
 from ledger.models import (
     AuditEntry,
@@ -29,6 +27,7 @@ from ledger.models import (
 )
 from ledger.money.amounts import ZERO, money_sum
 from ledger.money.results import guest_balance_now
+from ledger.money.reversal import Reversal, line_character, reverse
 from shoebook.roles import Actor
 
 
@@ -162,15 +161,6 @@ class SettlementQuestion(ValidationError):
     recorded (``ask_first``). The host confirms and records it anyway."""
 
 
-def _line_character(text: str) -> str | None:
-    """A character a one-line note may not hold: control and invisible ones, line breaks too."""
-    refused = refused_character(text)
-    if refused is None:
-        breaks = (char for char in text if char in "\t\n\r" or category(char) in ("Zl", "Zp"))
-        refused = next((f"U+{ord(char):04X}" for char in breaks), None)
-    return refused
-
-
 def _check_amount(amount: Decimal) -> None:
     if not amount.is_finite() or abs(amount) > MAX_CHIPS or not whole_cents(amount):
         raise ValidationError({"amount": MSG_SETTLEMENT_AMOUNT.format(maximum=MAX_CHIPS)})
@@ -228,7 +218,7 @@ def settlement_record(
     _check_amount(amount)
     if method == Settlement.Method.OTHER and not note.strip():
         raise ValidationError({"note": MSG_SETTLEMENT_NOTE})
-    refused = _line_character(note)
+    refused = line_character(note)
     if refused is not None:
         raise ValidationError({"note": MSG_NOTE_CHARACTER.format(code=refused)})
     guest = Guest.objects.select_for_update().get(pk=guest.pk)  # one settlement at a time
@@ -256,46 +246,33 @@ def settlement_record(
     return settlement
 
 
+def _opposite_settlement(original: Settlement, reason: str, by: Actor) -> Settlement:
+    return Settlement(
+        guest=original.guest,
+        event=original.event,
+        amount=-original.amount,
+        method=original.method,
+        note=reason,
+        voids=original,
+        recorded_by=by,
+    )
+
+
+SETTLEMENT_REVERSAL = Reversal(
+    model=Settlement,
+    related=("guest", "event"),
+    opposite=_opposite_settlement,
+    snapshot=_settlement_snapshot,
+    summary=lambda settlement: str(settlement.guest),
+    reason_required=MSG_VOID_REASON,
+    reason_character=MSG_VOID_REASON_CHARACTER,
+    void_of_void=MSG_VOID_OF_VOID,
+    already_voided=MSG_ALREADY_VOIDED,
+)
+
+
 @transaction.atomic
 def settlement_void(*, settlement: Settlement, reason: str, by: Actor) -> Settlement:
     """Reverse a settlement recorded by mistake: a new row with the amount negated, at the same
-    event, pointing at it, the reason as its note. Nothing is edited or deleted, so balances
-    stay sums of rows and both rows show everywhere. Once only; a void is never voided."""
-    reason = reason.strip()
-    if not reason:
-        raise ValidationError({"reason": MSG_VOID_REASON})
-    refused = _line_character(reason)
-    if refused is not None:
-        raise ValidationError({"reason": MSG_VOID_REASON_CHARACTER.format(code=refused)})
-    original = (
-        Settlement.objects.select_for_update()
-        .select_related("guest", "event")
-        .get(pk=settlement.pk)
-    )
-    if original.voids_id is not None:
-        raise ValidationError({NON_FIELD_ERRORS: MSG_VOID_OF_VOID})
-    existing = Settlement.objects.select_related("recorded_by").filter(voids=original).first()
-    if existing is not None:
-        raise ValidationError({NON_FIELD_ERRORS: _already_voided(existing)})
-    void = Settlement(
-        guest=original.guest, event=original.event, amount=-original.amount,
-        method=original.method, note=reason, voids=original, recorded_by=by,
-    )  # fmt: skip
-    void.full_clean(validate_constraints=False, validate_unique=False)
-    try:
-        with transaction.atomic():
-            void.save()
-    except IntegrityError as error:  # another device voided it first
-        existing = Settlement.objects.select_related("recorded_by").get(voids=original)
-        raise ValidationError({NON_FIELD_ERRORS: _already_voided(existing)}) from error
-    AuditEntry.objects.create(
-        action=AuditEntry.Action.SETTLEMENT_VOIDED, event=original.event, by=by,
-        summary=str(original.guest), before=_settlement_snapshot(original),
-        after=_settlement_snapshot(void),
-    )  # fmt: skip
-    return void
-
-
-def _already_voided(void: Settlement) -> str:
-    local = timezone.localtime(void.recorded_at)
-    return str(MSG_ALREADY_VOIDED).format(user=void.recorded_by, time=f"{local:%Y-%m-%d %H:%M}")
+    event, pointing at it, the reason as its note (see :mod:`ledger.money.reversal`)."""
+    return reverse(SETTLEMENT_REVERSAL, settlement, reason=reason, by=by)

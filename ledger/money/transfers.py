@@ -22,17 +22,19 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from games.chips import MAX_CHIPS
-from games.messages import format_chips, refused_character, whole_cents
+from games.messages import format_chips, whole_cents
 from games.models import Event
-from ledger.models import AuditEntry, EventGuest, Guest, GuestEventResult, Settlement, Transfer
-from ledger.money.amounts import ZERO, money_sum
+from ledger.models import AuditEntry, EventGuest, Guest, Transfer
+from ledger.money.amounts import ZERO
 from ledger.money.clearing import Transfer as Proposal
 from ledger.money.clearing import fewest_transfers, through_house
+from ledger.money.lines import balances as guest_balances
+from ledger.money.lines import ledger_lines
+from ledger.money.reversal import Reversal, line_character, reverse
 from ledger.money.services import save_once
 from shoebook.roles import Actor
 
@@ -105,36 +107,14 @@ def _house() -> Party:
 
 def night_balances(event: Event) -> NightBalances:
     """Every guest on the list and the house, with what each is still owed (or owes) for this
-    night: net results plus settlements plus transfers paid less received, all at this event.
-    Five queries."""
+    night: the sum of each guest's ledger lines at this event. Two queries."""
     parties = {HOUSE: _house()}
     parties |= {
         guest_id: Party(guest_id, name)
         for guest_id, name in Guest.objects.filter(events=event).values_list("id", "name")
     }
     balances: dict[int, Decimal] = defaultdict(lambda: ZERO)
-    for guest_id, amount in (
-        GuestEventResult.objects.filter(event=event)
-        .values_list("guest_id")
-        .annotate(n=money_sum("net"))
-        .order_by()
-    ):
-        balances[guest_id] += amount
-    for guest_id, amount in (
-        Settlement.objects.filter(event=event)
-        .values_list("guest_id")
-        .annotate(n=money_sum("amount"))
-        .order_by()
-    ):
-        balances[guest_id] += amount
-    for side, sign in (("payer_id", 1), ("payee_id", -1)):
-        for guest_id, amount in (
-            Transfer.objects.filter(event=event)
-            .values_list(side)
-            .annotate(n=money_sum("amount"))
-            .order_by()
-        ):
-            balances[HOUSE if guest_id is None else guest_id] += sign * amount
+    balances |= guest_balances(ledger_lines(events=Event.objects.filter(pk=event.pk)))
     # The house's side: minus the guests', so that it holds its cut less what it took in.
     balances[HOUSE] = -sum((amount for key, amount in balances.items() if key != HOUSE), ZERO)
     for key in balances:
@@ -157,7 +137,7 @@ def proposed_transfers(
     """Who pays whom to settle what is still open of a guest-banked night: the fewest transfers
     (event.clearing "direct") or everyone with the house ("house"), to the cent, by payer then
     payee. Empty for a Punto Banco night (its guests settle with the house: the settlement
-    list). Five queries (none given ``balances``)."""
+    list). Two queries (none given ``balances``)."""
     if not event.is_guest_banked:
         return []
     balances = balances or night_balances(event)
@@ -259,13 +239,6 @@ def _check_due(
             raise ValidationError({"amount": message})
 
 
-def _line_character(text: str) -> str | None:
-    refused = refused_character(text)
-    if refused is None:
-        refused = next((f"U+{ord(char):04X}" for char in text if char in "\t\n\r"), None)
-    return refused
-
-
 def transfer_snapshot(transfer: Transfer) -> dict[str, object]:
     """A transfer as plain JSON for the audit log (amounts as text)."""
     return {
@@ -303,7 +276,7 @@ def transfer_record(
     if not event.is_guest_banked:
         raise ValidationError({NON_FIELD_ERRORS: MSG_NOT_GUEST_BANKED})
     _check_amount(amount)
-    refused = _line_character(note)
+    refused = line_character(note)
     if refused is not None:
         raise ValidationError({"note": MSG_TRANSFER_NOTE_CHARACTER.format(code=refused)})
     _check_parties(event, payer, payee)
@@ -329,50 +302,34 @@ def transfer_record(
     return transfer
 
 
+def _opposite_transfer(original: Transfer, reason: str, by: Actor) -> Transfer:
+    """The payee pays the payer the same amount back."""
+    return Transfer(
+        event=original.event,
+        payer=original.payee,
+        payee=original.payer,
+        amount=original.amount,
+        note=reason,
+        voids=original,
+        recorded_by=by,
+    )
+
+
+TRANSFER_REVERSAL = Reversal(
+    model=Transfer,
+    related=("payer", "payee", "event"),
+    opposite=_opposite_transfer,
+    snapshot=transfer_snapshot,
+    summary=_summary,
+    reason_required=MSG_TRANSFER_VOID_REASON,
+    reason_character=MSG_TRANSFER_NOTE_CHARACTER,
+    void_of_void=MSG_TRANSFER_VOID_OF_VOID,
+    already_voided=MSG_TRANSFER_ALREADY_VOIDED,
+)
+
+
 @transaction.atomic
 def transfer_void(*, transfer: Transfer, reason: str, by: Actor) -> Transfer:
     """Reverse a transfer recorded by mistake: a new row the other way (payee pays payer the
-    same amount), pointing at it, the reason as its note. Nothing is edited or deleted. Once
-    only; a void is never voided."""
-    reason = reason.strip()
-    if not reason:
-        raise ValidationError({"reason": MSG_TRANSFER_VOID_REASON})
-    refused = _line_character(reason)
-    if refused is not None:
-        raise ValidationError({"reason": MSG_TRANSFER_NOTE_CHARACTER.format(code=refused)})
-    original = (
-        # Only the transfer's row is locked: payer and payee may be the house (an outer join,
-        # which PostgreSQL will not lock).
-        Transfer.objects.select_for_update(of=("self",))
-        .select_related("payer", "payee", "event")
-        .get(pk=transfer.pk)
-    )
-    if original.voids_id is not None:
-        raise ValidationError({NON_FIELD_ERRORS: MSG_TRANSFER_VOID_OF_VOID})
-    existing = Transfer.objects.select_related("recorded_by").filter(voids=original).first()
-    if existing is not None:
-        raise ValidationError({NON_FIELD_ERRORS: _already_voided(existing)})
-    void = Transfer(
-        event=original.event, payer=original.payee, payee=original.payer,
-        amount=original.amount, note=reason, voids=original, recorded_by=by,
-    )  # fmt: skip
-    void.full_clean(validate_constraints=False, validate_unique=False)
-    try:
-        with transaction.atomic():
-            void.save()
-    except IntegrityError as error:  # another device voided it first
-        existing = Transfer.objects.select_related("recorded_by").get(voids=original)
-        raise ValidationError({NON_FIELD_ERRORS: _already_voided(existing)}) from error
-    AuditEntry.objects.create(
-        action=AuditEntry.Action.SETTLEMENT_VOIDED, event=original.event, by=by,
-        summary=_summary(original), before=transfer_snapshot(original),
-        after=transfer_snapshot(void),
-    )  # fmt: skip
-    return void
-
-
-def _already_voided(void: Transfer) -> str:
-    local = timezone.localtime(void.recorded_at)
-    return str(MSG_TRANSFER_ALREADY_VOIDED).format(
-        user=void.recorded_by, time=f"{local:%Y-%m-%d %H:%M}"
-    )
+    same amount), pointing at it, the reason as its note (see :mod:`ledger.money.reversal`)."""
+    return reverse(TRANSFER_REVERSAL, transfer, reason=reason, by=by)

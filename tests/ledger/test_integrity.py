@@ -71,8 +71,8 @@ pytestmark = pytest.mark.django_db
 D = Decimal
 
 # Reading the rows in bulk: the same few queries for one hand or a season.
-QUERIES = 17  # with the charges (entry fees, prizes) of tournaments, and the coups
-QUERIES_ONE_EVENT = 23  # with the event's settlement list (its settlements and transfers: one sum)
+QUERIES = 16  # with the charges (entry fees, prizes) of tournaments, and the coups; balances: one
+QUERIES_ONE_EVENT = 22  # with the event's settlement list (its settlements and transfers: one sum)
 
 
 @pytest.fixture

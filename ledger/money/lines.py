@@ -1,0 +1,124 @@
+"""The ledger's lines: every amount that moves a guest's balance, signed as the balance reads it,
+in one list that every balance on every page is a sum of.
+
+- **result**: the guest's net at an event (the bets' totals per guest and event, kept by the
+  services; a tournament's entry fee, rebuys, add-ons and prize are its result);
+- **settlement**: what the guest paid the house (negative: what the house paid the guest);
+- **transfer**: at a guest-banked night, plus for its payer and minus for its payee, whoever the
+  other side was (a guest or the house).
+
+A void is a line of its own (the same amount, the other way), so a balance is always a plain sum
+of rows. Lines are summed by the database, per guest, event and kind (or per guest, rate and kind
+when the event does not matter but its yen does): one query, however long the history.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from enum import StrEnum
+from typing import Any
+
+from django.db.models import CharField, ExpressionWrapper, F, Q, QuerySet, Sum, Value
+
+from games.chips import MoneyField
+from games.models import Event
+from ledger.models import GuestEventResult, Settlement, Transfer
+from ledger.money.amounts import ZERO, money_sum
+
+
+class LineKind(StrEnum):
+    RESULT = "result"
+    SETTLEMENT = "settlement"
+    TRANSFER = "transfer"
+
+
+SETTLED = frozenset({LineKind.SETTLEMENT, LineKind.TRANSFER})  # what the pages call "settled"
+
+
+@dataclass(frozen=True)
+class Line:
+    """A guest's lines of one kind at one event, summed (``event_id`` and ``date`` are None when
+    summed per rate)."""
+
+    guest_id: int
+    event_id: int | None
+    date: date | None
+    yen_per_chip: Decimal
+    kind: LineKind
+    amount: Decimal
+
+    @property
+    def settled(self) -> bool:
+        return self.kind in SETTLED
+
+
+_MINUS_AMOUNT = ExpressionWrapper(F("amount") * Value(-1), output_field=MoneyField())
+
+
+def ledger_lines(
+    *,
+    guests: Any = None,
+    events: QuerySet[Event] | None = None,
+    kinds: Collection[LineKind] = tuple(LineKind),
+    nights_only: bool = False,
+    per_rate: bool = False,
+) -> list[Line]:
+    """The lines of ``guests`` (ids, guests or a query; None: every guest) at ``events`` (None:
+    every event), of ``kinds``; with ``nights_only``, a tournament's tables left out (their
+    money is their tournament's). Summed per guest, event and kind, or with ``per_rate`` per
+    guest, rate and kind. One query."""
+    where = Q() if events is None else Q(event__in=events)
+    if nights_only:
+        where &= ~Q(event__kind=Event.Kind.TOURNAMENT_TABLE)
+    columns = (
+        ("event__yen_per_chip",) if per_rate else ("event_id", "event__date", "event__yen_per_chip")
+    )
+
+    def of(rows: QuerySet[Any], guest: str, kind: LineKind, amount: Any) -> QuerySet[Any]:
+        mine = rows.filter(where, **({} if guests is None else {f"{guest}__in": guests}))
+        if guest != "guest":
+            mine = mine.filter(**{f"{guest}__isnull": False})  # the house's side is not a guest's
+        summed: QuerySet[Any] = (
+            mine.values_list(f"{guest}_id", *columns)
+            .annotate(kind=Value(kind.value, output_field=CharField()), n=amount)
+            .order_by()
+        )
+        return summed
+
+    parts = []
+    if LineKind.RESULT in kinds:
+        parts.append(of(GuestEventResult.objects.all(), "guest", LineKind.RESULT, money_sum("net")))
+    if LineKind.SETTLEMENT in kinds:
+        parts.append(
+            of(Settlement.objects.all(), "guest", LineKind.SETTLEMENT, money_sum("amount"))
+        )
+    if LineKind.TRANSFER in kinds:
+        paid = money_sum("amount")
+        received = Sum(_MINUS_AMOUNT, default=0, output_field=MoneyField())
+        parts.append(of(Transfer.objects.all(), "payer", LineKind.TRANSFER, paid))
+        parts.append(of(Transfer.objects.all(), "payee", LineKind.TRANSFER, received))
+    if not parts:
+        return []
+    rows = parts[0].union(*parts[1:], all=True) if len(parts) > 1 else parts[0]
+    if per_rate:
+        return [Line(guest, None, None, rate, LineKind(kind), n) for guest, rate, kind, n in rows]
+    return [
+        Line(guest, event_id, day, rate, LineKind(kind), n)
+        for guest, event_id, day, rate, kind, n in rows
+    ]
+
+
+def balances(lines: Iterable[Line]) -> dict[int, Decimal]:
+    """Each guest's balance in chips: the sum of their lines."""
+    total: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    for line in lines:
+        total[line.guest_id] += line.amount
+    return dict(total)
+
+
+def balance(lines: Iterable[Line], guest_id: int) -> Decimal:
+    return balances(lines).get(guest_id, ZERO)
