@@ -17,7 +17,7 @@ from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
 from ledger.models import Bet, Coup
 from tests.browser.conftest import NAMES, log_in, new_page, open_table
-from tests.browser.test_look import problems
+from tests.browser.look import problems
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

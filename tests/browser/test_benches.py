@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from tests.test_benches import BENCH
+BENCH = Path(__file__).resolve().parent.parent.parent / "bench"
 
 pytestmark = pytest.mark.browser
 

@@ -4,22 +4,12 @@ axe-core (WCAG 2 AA), wins and losses coloured, and touch targets of at least 44
 from __future__ import annotations
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 
 from tests.browser.conftest import NAMES, log_in, new_page, open_table
+from tests.browser.look import problems
 from tests.conftest import bet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-WCAG_AA = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21aa"]}}
-
-
-def problems(page):
-    results = Axe().run(page, options=WCAG_AA)
-    return [
-        (violation["id"], [node["target"] for node in violation["nodes"]][:5])
-        for violation in results.response["violations"]
-    ]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -7,7 +7,7 @@ import pytest
 
 from ledger.models import Settlement
 from tests.browser.conftest import log_in
-from tests.browser.test_look import problems
+from tests.browser.look import problems
 from tests.conftest import bet
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -15,7 +15,7 @@ from games import services as game_services
 from ledger.guests import services as guest_services
 from ledger.models import Bet
 from tests.browser.conftest import new_page, open_table
-from tests.browser.test_look import WCAG_AA, problems
+from tests.browser.look import WCAG_AA, problems
 from tests.tournaments.conftest import open_shoe
 from tournaments import services
 from tournaments.models import TableSeat

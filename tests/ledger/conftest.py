@@ -8,6 +8,7 @@ import pytest
 
 from games.kinds import Game
 from games.models import Event
+from tests.conftest import bet
 
 
 @pytest.fixture
@@ -23,3 +24,10 @@ def table(chemin, shoe, seated):
     """The Chemin de fer night's shoe, seven guests seated."""
     shoe.refresh_from_db()
     return shoe
+
+
+@pytest.fixture
+def played(seated, shoe, record):
+    """Aki won 100 (the house owes him), Ben lost 50 (he owes the house)."""
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "banker", 50)])
+    return shoe.event

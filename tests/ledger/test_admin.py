@@ -24,9 +24,9 @@ from ledger.models import (
     Settlement,
 )
 from ledger.money import services as money_services
+from tests.admin_pages import admin_url, assert_view_only, stored
 from tests.conftest import bet
-from tests.games.test_admin import admin_url, assert_view_only, stored
-from tests.ledger.test_coups import coup_entry
+from tests.ledger.hands.coup_entries import coup_entry
 
 pytestmark = pytest.mark.django_db
 

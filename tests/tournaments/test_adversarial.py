@@ -22,7 +22,7 @@ from ledger.models import Bet, Charge, Guest, StackRow
 from ledger.nights import services as night_services
 from tests.pages import HTMX, hand_data, text
 from tests.tournaments.conftest import open_shoe
-from tests.tournaments.test_views import ROUND, SETUP, errors_of, message_texts, url
+from tests.tournaments.pages import ROUND, SETUP, errors_of, message_texts, url
 from tournaments import services
 from tournaments.models import Entrant, Round, TableSeat, Tournament, TournamentTable
 

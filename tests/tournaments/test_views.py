@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from html import unescape
 
 import pytest
 from django.contrib.auth.models import User
@@ -22,6 +21,7 @@ from ledger.forms import MSG_CHIPS_AMOUNT
 from ledger.models import Charge, Guest, StackRow
 from ledger.money.amounts import format_chips
 from tests.pages import HTMX, text
+from tests.tournaments.pages import ROUND, SETUP, errors_of, message_texts, url
 from tournaments import services
 from tournaments.forms import MSG_RANK
 from tournaments.models import Entrant, Round, TableSeat, Tournament
@@ -29,63 +29,6 @@ from tournaments.selectors import round_board
 from tournaments.views import MSG_DRAWN, MSG_NOT_EDITABLE, MSG_PRIZES_PAID
 
 pytestmark = pytest.mark.django_db
-
-SETUP = {
-    "name": "Spring cup",
-    "date": "2026-04-01",
-    "venue": "Bar K",
-    "decks": "8",
-    "no_commission": "none",
-    "commission": "4",
-    "tie_pays": "8",
-    "pair_pays": "11",
-    "side_bets": ["pairs"],
-    "currency_symbol": "$",
-    "yen_per_chip": "100",
-    "entry_fee": "50",
-    "cut_percent": "10",
-    "cut_fixed": "5",
-    "starting_stack": "1,000",
-    "stacks": "carried",
-    "advancement": "by_table",
-    "tie_break": "playoff",
-    "secret_bet": "last",
-    "mandatory_side": "player",
-    "rebuy_price": "40",
-    "rebuy_chips": "1000",
-    "rebuy_rounds": "1",
-    "rebuy_until_hand": "5",
-    "max_rebuys": "2",
-    "add_on_price": "20",
-    "add_on_chips": "500",
-    "add_on_round": "1",
-    "prize_table": "50%, 30%, 20%",
-    "points_table": "10, 7, 5",
-}
-
-ROUND = {
-    "hands": "3",
-    "table_min": "10",
-    "table_max": "1000",
-    "bet_unit": "10",
-    "per_table": "2",
-    "wildcards": "0",
-    "keep": "0",
-}
-
-
-def url(name, *args):
-    return reverse(f"tournaments:{name}", args=args)
-
-
-def errors_of(page: str) -> list[str]:
-    """The texts of the page's error lists, unescaped."""
-    lists = re.findall(r'<ul class="errorlist[^"]*"[^>]*>(.*?)</ul>', page, re.S)
-    return [unescape(item) for block in lists for item in re.findall(r"<li>(.*?)</li>", block)]
-
-
-def message_texts(response) -> list[str]:
-    return [str(message) for message in response.context["messages"]]
 
 
 def seats_of(round_):
@@ -98,9 +41,6 @@ def guest_user(db):
     user = User.objects.create_user("aki-login", password="pw-for-tests")
     Guest.objects.create(name="Aki", user=user)
     return user
-
-
-# --- who may do what ------------------------------------------------------------------------
 
 
 @pytest.fixture
@@ -188,9 +128,6 @@ def test_the_tournament_page_links_its_standings_and_the_host_its_workbook(
     client.force_login(dealer)  # the standings are for staff, the workbook for the host
     page = text(client.get(url("tournament_detail", tournament.pk)))
     assert f'href="{standings}"' in page and f'href="{workbook}"' not in page
-
-
-# --- setting up -----------------------------------------------------------------------------
 
 
 def test_the_host_sets_up_a_tournament_with_every_setting(client, host):
@@ -300,9 +237,6 @@ def test_players_register_by_name_once_and_before_the_start(client, host, make_t
     assert response.status_code == 400 and response.context["entrant_form"].errors["name"]
     page = text(client.get(url("tournament_detail", tournament.pk)))
     assert page.count("$50") >= 2  # each player owes the entry fee
-
-
-# --- rounds ---------------------------------------------------------------------------------
 
 
 def test_a_round_is_added_and_refused_with_reasons(client, host, make_tournament):
@@ -529,9 +463,6 @@ def test_a_table_gets_its_display_link(client, host, drawn):
     assert reverse("display:table_display", args=[table.event_id, token]) in page
 
 
-# --- the board ------------------------------------------------------------------------------
-
-
 def test_the_board_refreshes_itself_and_marks_who_goes_on(
     client, dealer, make_tournament, add_round, host, play
 ):
@@ -571,9 +502,6 @@ def test_the_board_marks_one_players_line(rf, make_tournament, add_round, host):
     assert 'hx-get="/elsewhere/"' in html
 
 
-# --- from the ledger ------------------------------------------------------------------------
-
-
 def test_the_ledger_links_to_the_tournament_and_its_rounds(client, host, drawn):
     tournament, round_ = drawn
     client.force_login(host)
@@ -586,9 +514,6 @@ def test_the_ledger_links_to_the_tournament_and_its_rounds(client, host, drawn):
     table = round_.tables.get()
     page = text(client.get(reverse("ledger:event_detail", args=[table.event_id])))
     assert url("round_detail", round_.pk) in page
-
-
-# --- query budgets --------------------------------------------------------------------------
 
 
 def count_queries(client, address: str) -> int:

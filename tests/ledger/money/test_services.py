@@ -36,17 +36,9 @@ from ledger.money.services import (
     SettlementQuestion,
 )
 from ledger.workbook.exports import workbook_bytes
-from tests.conftest import bet
-from tests.ledger.test_transfers import sheet_rows
+from tests.ledger.workbook.sheets import sheet_rows
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def played(seated, shoe, record):
-    """Aki won 100 (the house owes him), Ben lost 50 (he owes the house)."""
-    record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "banker", 50)])
-    return shoe.event
 
 
 def balances(event):

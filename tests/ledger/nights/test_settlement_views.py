@@ -32,13 +32,6 @@ from tests.conftest import bet
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def played(seated, shoe, record):
-    """Aki won 100 (the house owes him), Ben lost 50 (he owes the house)."""
-    record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "banker", 50)])
-    return shoe.event
-
-
 AMOUNT_MESSAGE = MSG_CHIPS_AMOUNT.format(maximum="99,999,999,999.99")
 
 

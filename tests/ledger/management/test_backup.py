@@ -27,7 +27,7 @@ from tournaments.models import Entrant, Round, TableSeat, Tournament, Tournament
 TOURNAMENT_MODELS = (Tournament, Entrant, Round, TournamentTable, TableSeat, StackRow, Charge)
 
 pytestmark = pytest.mark.django_db
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 # Flush and restore as on a real database, outside a test transaction (PostgreSQL's TRUNCATE needs

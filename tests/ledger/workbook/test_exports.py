@@ -42,19 +42,20 @@ from ledger.workbook.imports import (
 from shoebook.roles import COMMAND_LINE
 from tests.adversary import xlsx_of
 from tests.conftest import bet
+from tests.ledger.workbook.sheets import sheet_rows
 
 D = Decimal
+
+
 pytestmark = pytest.mark.django_db
+
+
 HEADER = "shoe,hand,player_cards,banker_cards,result,player_pair,banker_pair,seat,guest,bet,stake"
 
 
 @pytest.fixture
 def demo(demo_night):
     return demo_night
-
-
-def sheet_rows(content: bytes, title: str) -> list[tuple]:
-    return list(load_workbook(io.BytesIO(content))[title].iter_rows(values_only=True))
 
 
 def test_the_workbook_summary_is_the_reference_table_in_numbers(demo):

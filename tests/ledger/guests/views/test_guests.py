@@ -23,12 +23,6 @@ D = Decimal
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def played(seated, shoe, record):
-    record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "banker", 40)])
-    return seated
-
-
 def link(guest: Guest) -> str:
     return reverse("ledger:guest_page", args=[guest.pk, guest.access_token])
 
@@ -123,7 +117,7 @@ def test_the_balance_chart_steps_shoe_by_shoe_from_the_first_night(played, shoe,
 def test_a_long_history_shows_the_latest_nights_in_full_and_pages_the_rest(
     client, host, django_assert_max_num_queries
 ):
-    from tests.ledger.test_result_queries import build_history
+    from tests.ledger.money.histories import build_history
 
     few = build_history(3, host)
     with CaptureQueriesContext(connection) as captured:
@@ -149,7 +143,7 @@ def test_the_chart_and_the_settlements_stay_the_same_size_over_a_long_history(cl
     page at a time, newest first, a voided one still marked when its void is on another page."""
     from ledger.guests.views.guests import CHART_NIGHTS, EVENTS_IN_FULL, SETTLEMENTS_PER_PAGE
     from ledger.money.amounts import format_chips
-    from tests.ledger.test_result_queries import build_history
+    from tests.ledger.money.histories import build_history
 
     aki = build_history(CHART_NIGHTS + 10, host)  # a settlement of 5 every night
     oldest = Settlement.objects.filter(guest=aki).earliest("id")

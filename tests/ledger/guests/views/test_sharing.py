@@ -25,7 +25,6 @@ from ledger.guests.sharing import (
 from ledger.models import Guest
 from ledger.money.amounts import ZERO, to_yen
 from ledger.money.results import event_settlement, event_shoe_rows, guest_history
-from tests.conftest import bet
 
 D = Decimal
 pytestmark = pytest.mark.django_db
@@ -45,12 +44,6 @@ def link_receipt_url(
 ) -> str:
     name = "ledger:link_receipt_pdf" if pdf else "ledger:link_receipt"
     return reverse(name, args=[guest.pk, token or guest.access_token, event.pk])
-
-
-@pytest.fixture
-def played(seated, shoe, record):
-    record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "banker", 40)])
-    return seated
 
 
 # --- the reference night ---------------------------------------------------------------------
