@@ -20,7 +20,7 @@ from games.kinds import Game
 from games.messages import refused_character
 from games.models import Event, Hand, Shoe
 from games.payouts import RuleSet
-from shoebook.roles import Actor
+from shoebook.base.roles import Actor
 
 MSG_EVENT_CLOSED = _("This event is closed: nothing more can be logged in it.")
 MSG_SHOE_CLOSED = _("Shoe {number} is closed: nothing more can be logged in it.")

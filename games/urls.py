@@ -1,7 +1,7 @@
 from django.urls import path
 
 from games import views
-from shoebook.converters import use_id_converter
+from shoebook.base.converters import use_id_converter
 
 use_id_converter()
 

@@ -3,7 +3,6 @@ scoreboard full screen for a TV at the bar, by a read-only link)."""
 
 from __future__ import annotations
 
-import hmac
 from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
@@ -23,6 +22,7 @@ from games.odds import OddsTable, fraction_to_decimal, odds_table
 from games.payouts import BetType, RuleSet, pays_label
 from games.rules import Winner
 from games.scoreboard import scoreboard
+from shoebook.base.links import private_link, same_token
 
 DISPLAY_REFRESH_SECONDS = 5
 # The display's roads, in columns: fixed, so that each fills its part of the screen, with the
@@ -252,9 +252,7 @@ def rules_and_odds(request: HttpRequest) -> HttpResponse:
 @require_GET
 def table_display(request: HttpRequest, event_id: int, token: str) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
-    if not event.display_token or not hmac.compare_digest(
-        event.display_token.encode(), token.encode()
-    ):
+    if not same_token(event.display_token, token):
         raise Http404
     shoe = (
         event.shoes.filter(closed_at__isnull=True).first() or event.shoes.order_by("number").last()
@@ -265,6 +263,4 @@ def table_display(request: HttpRequest, event_id: int, token: str) -> HttpRespon
         "refresh_seconds": DISPLAY_REFRESH_SECONDS,
     }
     response = render(request, "games/table_display.html", context)
-    response["Referrer-Policy"] = "no-referrer"
-    response["Cache-Control"] = "no-store"
-    return response
+    return private_link(response, cache="no-store")

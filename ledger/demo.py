@@ -33,7 +33,7 @@ from games.shoe import Shoe as DealingShoe
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
 from ledger.nights import services as night_services
-from shoebook.roles import DEALERS, HOSTS
+from shoebook.base.roles import DEALERS, HOSTS
 
 # Guests' gross result and commission per shoe, in dollars (RULES.md, "The reference night").
 REFERENCE_SHOES: tuple[tuple[int, Decimal], ...] = (

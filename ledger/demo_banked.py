@@ -40,7 +40,7 @@ from ledger.demo import GUEST_NAMES
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
 from ledger.nights import services as night_services
-from shoebook.roles import Actor
+from shoebook.base.roles import Actor
 
 NAME = "Chemin de fer night"
 DEMO_SEED = "chemin-de-fer-9"

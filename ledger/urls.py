@@ -5,7 +5,7 @@ from ledger.hands.views import coup_table, hands, table
 from ledger.money.views import clearing, results
 from ledger.nights import views as events
 from ledger.workbook import views as workbook
-from shoebook.converters import use_id_converter
+from shoebook.base.converters import use_id_converter
 
 use_id_converter()
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 
-from shoebook.roles import is_host, is_table_staff
+from shoebook.base.roles import is_host, is_table_staff
 
 
 def roles(request: HttpRequest) -> dict[str, bool]:

@@ -14,7 +14,7 @@ import django_stubs_ext
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from shoebook.env import env_bool, env_int, env_list, env_str
+from shoebook.base.env import env_bool, env_int, env_list, env_str
 
 # Django's generic classes subscriptable at run time, as django-stubs types them
 # (``admin.ModelAdmin[Guest]``, ``forms.ModelForm[Event]``): adds ``__class_getitem__`` only.
@@ -98,7 +98,7 @@ MIDDLEWARE = [
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "shoebook.roles.RolesBackend",
+    "shoebook.base.roles.RolesBackend",
     # Only for sessions begun before RolesBackend: a session names the backend that logged it in.
     "django.contrib.auth.backends.ModelBackend",
 ]

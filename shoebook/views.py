@@ -15,8 +15,8 @@ from django.urls import reverse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
+from shoebook.base.webapp import manifest_response, offline_file_urls, static_prefix
 from shoebook.middleware import MSG_BAD_REQUEST, MSG_NOT_UTF8, MSG_TOO_LARGE
-from shoebook.webapp import manifest_response, offline_file_urls, static_prefix
 
 
 @login_not_required

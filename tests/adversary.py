@@ -32,7 +32,7 @@ from ledger.hands import services as hand_services
 from ledger.hands.forms import seating_token
 from ledger.hands.selectors import seating_of
 from ledger.models import Bet, Guest
-from shoebook.roles import HOSTS
+from shoebook.base.roles import HOSTS
 
 OUTCOMES = ("tried", "refused", "accepted", "crashed", "wrong")
 HEADER = "shoe,hand,player_cards,banker_cards,result,player_pair,banker_pair,seat,guest,bet,stake"

@@ -24,7 +24,7 @@ from games.payouts import BetType, RuleSet
 from games.rules import Hand
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
-from shoebook.roles import DEALERS, HOSTS
+from shoebook.base.roles import DEALERS, HOSTS
 
 FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 

@@ -53,6 +53,7 @@ LAYERS = {
             "results",
             "lines",
             "reversal",
+            "links",
             "integrity",
             "imports",
             "exports",
@@ -120,7 +121,7 @@ def concept_of(name: str) -> str | None:
 
 def layer(name: str) -> int | None:
     parts = name.split(".")
-    if concept_of(name):
+    if concept_of(name) or name.startswith("shoebook.base."):
         parts = parts[1:]
     if len(parts) == 1:
         return None  # a package itself
@@ -129,6 +130,11 @@ def layer(name: str) -> int | None:
 
 ALL = modules()
 MODULE_NAMES = {name for name, _path in ALL}
+
+
+def ground(name: str) -> bool:
+    """Part of what every app may import: ``shoebook.base``."""
+    return name == "shoebook.base" or name.startswith("shoebook.base.")
 
 
 def violations(name: str, imported: set[str]) -> list[str]:
@@ -143,6 +149,11 @@ def violations(name: str, imported: set[str]) -> list[str]:
         theirs = layer(other)
         if own is not None and theirs is not None and theirs > own:
             found.append(f"{name} (layer {own}) imports {other} (layer {theirs})")
+        apps = ("games", "ledger", "tournaments")
+        if name.startswith(apps) and other.startswith("shoebook") and not ground(other):
+            found.append(f"{name} imports {other}: an app stands on shoebook.base, not the roof")
+        if ground(name) and not ground(other):
+            found.append(f"{name} imports {other}: shoebook.base imports no app and no roof")
         if ".views" in other and ".views" in name and other != name:
             found.append(f"{name} imports another view module, {other}")
     return found
@@ -150,7 +161,8 @@ def violations(name: str, imported: set[str]) -> list[str]:
 
 @pytest.mark.parametrize(("name", "path"), ALL, ids=[name for name, _ in ALL])
 def test_each_module_imports_only_downward(name, path):
-    package = name in PACKAGES or name in {f"ledger.{concept}" for concept in CONCEPTS}
+    packages = {*PACKAGES, "shoebook.base", *(f"ledger.{concept}" for concept in CONCEPTS)}
+    package = name in packages
     assert layer(name) is not None or package, f"{name}: give it a layer in LAYERS"
     assert violations(name, imports_of(path)) == []
 
@@ -164,7 +176,7 @@ def test_each_module_imports_only_downward(name, path):
         ("ledger.money.services", "ledger.guests.forms"),  # nor another concept's form
         ("ledger.forms", "ledger.hands.views.table"),
         ("ledger.hands.views.table", "ledger.hands.views.hands"),  # views never import each other
-        ("shoebook.roles", "ledger.nights.views"),  # nothing shared imports a view
+        ("shoebook.base.roles", "ledger.nights.views"),  # nothing shared imports a view
     ],
 )
 def test_an_upward_import_is_caught(name, imported):

@@ -77,7 +77,7 @@ def test_who_is_asking_and_their_roles_are_one_query_and_read_afresh_each_reques
 ):
     from django.contrib.auth.models import Group
 
-    from shoebook.roles import DEALERS, HOSTS, RolesBackend, is_host, is_table_staff
+    from shoebook.base.roles import DEALERS, HOSTS, RolesBackend, is_host, is_table_staff
 
     backend = RolesBackend()
     with django_assert_num_queries(1):

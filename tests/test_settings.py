@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from shoebook.env import env_bool, env_int, env_list
+from shoebook.base.env import env_bool, env_int, env_list
 
 ROOT = Path(__file__).resolve().parent.parent
 

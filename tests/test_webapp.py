@@ -17,7 +17,7 @@ from PIL import Image
 
 from ledger.guests import services as guest_services
 from ledger.models import Guest
-from shoebook import webapp
+from shoebook.base import webapp
 
 pytestmark = pytest.mark.django_db
 
@@ -144,7 +144,7 @@ def test_the_worker_keeps_the_offline_page_and_what_it_loads(client):
 
 def test_a_missing_file_is_left_out_of_the_workers_list_not_a_failure(client, monkeypatch, caplog):
     monkeypatch.setattr(webapp, "OFFLINE_FILES", (*webapp.OFFLINE_FILES, "js/not-written.js"))
-    with caplog.at_level(logging.WARNING, logger="shoebook.webapp"):
+    with caplog.at_level(logging.WARNING, logger="shoebook.base.webapp"):
         kept = offline_files(client)
     assert "/static/js/not-written.js" not in kept
     assert "/static/js/site.js" in kept

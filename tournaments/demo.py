@@ -16,7 +16,7 @@ from django.db import transaction
 from games.models import Hand
 from games.payouts import STANDARD_RULES
 from ledger.demo import GUEST_NAMES
-from shoebook.roles import Actor
+from shoebook.base.roles import Actor
 from tournaments import services
 from tournaments.models import Tournament
 from tournaments.play import tournament_play

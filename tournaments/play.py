@@ -34,7 +34,7 @@ from games.tournament import MAX_SEATS, table_sizes
 from ledger.hands import services as hand_services
 from ledger.models import StackRow
 from ledger.money.amounts import ZERO
-from shoebook.roles import Actor
+from shoebook.base.roles import Actor
 from tournaments import services
 from tournaments.models import Round, TableSeat, Tournament, TournamentTable
 from tournaments.selectors import round_board

@@ -13,7 +13,7 @@ from django_tables2 import RequestConfig
 from games.models import Event
 from ledger.money.filters import EventDateRange
 from ledger.workbook.exports import xlsx_response
-from shoebook.roles import AuthenticatedHttpRequest, host_required, table_staff_required
+from shoebook.base.roles import AuthenticatedHttpRequest, host_required, table_staff_required
 from tournaments.exports import tournament_workbook_bytes
 from tournaments.models import Tournament
 from tournaments.report_tables import SeasonTable

@@ -26,7 +26,7 @@ from ledger.models import Charge, EventGuest, Guest, StackRow
 from ledger.money import services as money_services
 from ledger.money.amounts import ZERO, format_chips
 from ledger.nights import services as night_services
-from shoebook.roles import Actor, is_table_staff
+from shoebook.base.roles import Actor, is_table_staff
 from tournaments.models import Entrant, Round, TableSeat, Tournament, TournamentTable
 from tournaments.results import event_pools
 from tournaments.selectors import round_board, secret_bet_refusal

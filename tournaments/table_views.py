@@ -15,8 +15,9 @@ from games.entry import read_seat
 from games.models import Event
 from ledger.guests.selectors import guest_by_link_or_404, guest_of_user_or_404
 from ledger.models import Guest
-from shoebook.converters import id_or_none
-from shoebook.roles import AuthenticatedHttpRequest, table_staff_required
+from shoebook.base.converters import id_or_none
+from shoebook.base.links import private_link
+from shoebook.base.roles import AuthenticatedHttpRequest, table_staff_required
 from tournaments import services
 from tournaments.templatetags.tournament_table import leaderboard_now_context
 
@@ -74,6 +75,4 @@ def my_standings(request: AuthenticatedHttpRequest) -> HttpResponse:
 def _standings(request: HttpRequest, guest: Guest) -> HttpResponse:
     context = leaderboard_now_context(guest, request.path)
     response = render(request, "tournaments/_leaderboard_now.html", context)
-    response["Referrer-Policy"] = "no-referrer"  # the link is the key: never leak it
-    response["Cache-Control"] = "private, no-store"
-    return response
+    return private_link(response)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from shoebook.converters import use_id_converter
+from shoebook.base.converters import use_id_converter
 from tournaments import views
 
 use_id_converter()

@@ -23,7 +23,7 @@ from games import services as game_services
 from ledger.guests.names import name_key
 from ledger.money.amounts import ZERO, format_chips
 from ledger.nights import services as night_services
-from shoebook.roles import AuthenticatedHttpRequest, host_required, table_staff_required
+from shoebook.base.roles import AuthenticatedHttpRequest, host_required, table_staff_required
 from tournaments import services
 from tournaments.forms import (
     DrawForm,

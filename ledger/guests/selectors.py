@@ -3,12 +3,11 @@ guest who is asking."""
 
 from __future__ import annotations
 
-import hmac
-
 from django.http import Http404
 
 from ledger.models import Guest, MergedGuest
-from shoebook.roles import Visitor
+from shoebook.base.links import same_token
+from shoebook.base.roles import Visitor
 
 
 def guest_by_link(guest_id: int, token: str) -> Guest | None:
@@ -17,14 +16,10 @@ def guest_by_link(guest_id: int, token: str) -> Guest | None:
     guest = Guest.objects.filter(pk=guest_id).first()
     if guest is None:  # merged into another guest since the link was handed out?
         merged = MergedGuest.objects.filter(old_id=guest_id).select_related("guest").first()
-        if merged is not None and _same_token(merged.access_token, token):
+        if merged is not None and same_token(merged.access_token, token):
             return merged.guest
         return None
-    return guest if _same_token(guest.access_token, token) else None
-
-
-def _same_token(kept: str, token: str) -> bool:
-    return bool(kept) and hmac.compare_digest(kept.encode(), token.encode())
+    return guest if same_token(guest.access_token, token) else None
 
 
 def guest_by_link_or_404(guest_id: int, token: str) -> Guest:

@@ -42,7 +42,7 @@ from ledger.models import (
     Transfer,
 )
 from ledger.money.services import results_refresh
-from shoebook.roles import Actor
+from shoebook.base.roles import Actor
 
 MSG_GUEST_AMBIGUOUS = _("“{name}” could be any of {names}: rename or merge them first.")
 

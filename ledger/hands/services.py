@@ -50,7 +50,7 @@ from ledger.models import (
 )
 from ledger.money.amounts import ZERO, money_sum
 from ledger.money.services import results_add, results_refresh
-from shoebook.roles import Actor
+from shoebook.base.roles import Actor
 
 MSG_HAND_TAKEN = _(
     "Hand {number} was already recorded by {user} at {time}; the table now shows hand {next}."

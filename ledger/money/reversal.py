@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from games.messages import refused_character
 from ledger.models import AuditEntry, Settlement, Transfer
-from shoebook.roles import Actor
+from shoebook.base.roles import Actor
 
 if TYPE_CHECKING:
     from django.utils.functional import _StrPromise as Text  # what gettext_lazy gives

@@ -28,7 +28,7 @@ from ledger.models import (
 from ledger.money.amounts import ZERO, money_sum
 from ledger.money.results import guest_balance_now
 from ledger.money.reversal import Reversal, line_character, reverse
-from shoebook.roles import Actor
+from shoebook.base.roles import Actor
 
 
 def results_add(*, event: Event, bets: Sequence[Bet]) -> None:

@@ -36,7 +36,7 @@ from ledger.money.lines import balances as guest_balances
 from ledger.money.lines import ledger_lines
 from ledger.money.reversal import Reversal, line_character, reverse
 from ledger.money.services import save_once
-from shoebook.roles import Actor
+from shoebook.base.roles import Actor
 
 # The house's key among the guests' ids in a night's balances (ids start at 1).
 HOUSE = 0

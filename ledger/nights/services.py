@@ -13,7 +13,7 @@ from games.models import Event, Hand, Shoe
 from ledger.models import (
     AuditEntry,
 )
-from shoebook.roles import Actor
+from shoebook.base.roles import Actor
 
 
 @transaction.atomic

@@ -41,8 +41,8 @@ from ledger.money.transfer_forms import clearing_panel
 from ledger.nights import services as night_services
 from ledger.nights.forms import EventForm
 from ledger.nights.selectors import event_open_things, event_shoes, events_for_list
-from shoebook.converters import id_or_none
-from shoebook.roles import (
+from shoebook.base.converters import id_or_none
+from shoebook.base.roles import (
     AuthenticatedHttpRequest,
     host_required,
     is_host,

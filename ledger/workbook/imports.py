@@ -41,7 +41,7 @@ from ledger.guests.services import MSG_GUEST_AMBIGUOUS, candidate_names, guests_
 from ledger.hands.coups import coup_row
 from ledger.models import AuditEntry, Bet, Coup, EventGuest, Guest, Seating
 from ledger.money.services import results_refresh
-from shoebook.roles import Actor
+from shoebook.base.roles import Actor
 
 if TYPE_CHECKING:
     from openpyxl import Workbook

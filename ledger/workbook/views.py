@@ -24,7 +24,7 @@ from ledger.workbook.imports import (
     scoresheet_import,
     template_csv,
 )
-from shoebook.roles import AuthenticatedHttpRequest, host_required
+from shoebook.base.roles import AuthenticatedHttpRequest, host_required
 
 TEMPLATE_NAMES = {
     Game.PUNTO_BANCO: "scoresheet-template.csv",

@@ -22,7 +22,7 @@ from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
 from ledger.money import services as money_services
 from ledger.nights import services as night_services
-from shoebook.roles import DEALERS, HOSTS
+from shoebook.base.roles import DEALERS, HOSTS
 from tests.browser.conftest import choose_language, new_page
 from tests.conftest import bet, make_user
 from tournaments import services as tournament_services

@@ -14,7 +14,7 @@ from ledger.demo import DEMO_PASSWORD
 from ledger.models import Bet, Guest, Seating
 from ledger.money.amounts import money_sum
 from ledger.money.results import house_rows
-from shoebook.roles import is_host, is_table_staff
+from shoebook.base.roles import is_host, is_table_staff
 
 D = Decimal
 

@@ -41,8 +41,9 @@ from ledger.money.results import (
     guest_shoes,
 )
 from ledger.workbook.exports import workbook_bytes, xlsx_response
-from shoebook.roles import AuthenticatedHttpRequest, HtmxHttpRequest, host_required
-from shoebook.webapp import manifest_response
+from shoebook.base.links import private_link
+from shoebook.base.roles import AuthenticatedHttpRequest, HtmxHttpRequest, host_required
+from shoebook.base.webapp import manifest_response
 
 GUEST_PAGE_REFRESH_SECONDS = 15
 EVENTS_IN_FULL = 5
@@ -264,11 +265,7 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
         context = {"form": form, "guest": invitation.guest, "expires": invitation.expires_at}
         response = render(request, "ledger/invitation_accept.html", context,
                           status=400 if form.errors else 200)  # fmt: skip
-    # The link is the key: never sent to another site. Not "no-referrer": the form posts back
-    # here, and Chromium then sends "Origin: null", which the CSRF check refuses.
-    response["Referrer-Policy"] = "same-origin"
-    response["Cache-Control"] = "private, no-store"
-    return response
+    return private_link(response, referrer="same-origin")  # its form posts back here
 
 
 @host_required
@@ -418,9 +415,7 @@ def guest_manifest(request: HttpRequest, guest_id: int, token: str) -> HttpRespo
     guest_by_link_or_404(guest_id, token)
     page = reverse("ledger:guest_page", args=[guest_id, token])
     response = manifest_response(start_url=page, scope=page)
-    response["Referrer-Policy"] = "no-referrer"  # the link is the key: never leak it
-    response["Cache-Control"] = "private, no-cache"  # a replaced link stops working here too
-    return response
+    return private_link(response, cache="private, no-cache")  # a replaced link stops here too
 
 
 @login_not_required
@@ -455,9 +450,7 @@ def _render_guest_page(
         template = "ledger/_guest_page.html" if request.htmx else "ledger/guest_page.html"
         context = _guest_page_context(guest, request.GET) | links
         response = render(request, template, context | {"manifest_url": manifest_url})
-    response["Referrer-Policy"] = "no-referrer"  # the link is the key: never leak it
-    response["Cache-Control"] = "private, no-store"
-    return response
+    return private_link(response)
 
 
 def _guest_live_response(request: HttpRequest, guest: Guest, links: dict[str, str]) -> HttpResponse:

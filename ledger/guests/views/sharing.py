@@ -4,12 +4,10 @@ guest, by login or private link), and a night's results for the group chat (host
 from __future__ import annotations
 
 from io import BytesIO
-from typing import TypeVar
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_not_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
-from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -20,7 +18,8 @@ from ledger.guests.selectors import guest_by_link_or_404, guest_of_user_or_404
 from ledger.guests.sharing import event_shared_results, guest_receipt, receipt_filename
 from ledger.models import Guest
 from ledger.workbook.pdf import receipt_pdf
-from shoebook.roles import AuthenticatedHttpRequest, host_required
+from shoebook.base.links import private_link
+from shoebook.base.roles import AuthenticatedHttpRequest, host_required
 
 PDF = "application/pdf"
 
@@ -33,18 +32,9 @@ def _event_of(guest: Guest, event_id: int) -> Event:
     return event
 
 
-_R = TypeVar("_R", bound=HttpResponseBase)
-
-
-def _private(response: _R) -> _R:
-    response["Referrer-Policy"] = "no-referrer"  # a private link is the key: never leak it
-    response["Cache-Control"] = "private, no-store"
-    return response
-
-
 def _receipt_page(request: HttpRequest, guest: Guest, event_id: int) -> HttpResponse:
     receipt = guest_receipt(guest, _event_of(guest, event_id))
-    return _private(render(request, "ledger/receipt.html", {"receipt": receipt}))
+    return private_link(render(request, "ledger/receipt.html", {"receipt": receipt}))
 
 
 def _receipt_file(guest: Guest, event_id: int) -> FileResponse:
@@ -52,7 +42,7 @@ def _receipt_file(guest: Guest, event_id: int) -> FileResponse:
     response = FileResponse(
         BytesIO(receipt_pdf(receipt)), filename=receipt_filename(receipt), content_type=PDF
     )
-    return _private(response)
+    return private_link(response)
 
 
 @host_required

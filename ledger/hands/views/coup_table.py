@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET
 
 from games.models import Shoe
 from ledger.hands.coup_forms import CHOICE_FIELDS, coup_step
-from shoebook.roles import AuthenticatedHttpRequest, table_staff_required
+from shoebook.base.roles import AuthenticatedHttpRequest, table_staff_required
 
 CARDS_TEXT_LENGTH = 60  # more than any coup's cards (three of at most three characters a side)
 

@@ -32,7 +32,7 @@ from ledger.hands.forms import (
 )
 from ledger.hands.selectors import guests_at, hand_id_by_number, hand_index, hand_with_history
 from ledger.models import Guest
-from shoebook.roles import AuthenticatedHttpRequest, is_host, table_staff_required
+from shoebook.base.roles import AuthenticatedHttpRequest, is_host, table_staff_required
 
 MSG_NO_SUCH_HAND = gettext_lazy("Shoe {shoe} has no hand {number}: its hands are 1 to {last}.")
 MSG_NO_HANDS_YET = gettext_lazy("Shoe {shoe} has no hands yet.")

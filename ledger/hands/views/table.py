@@ -65,8 +65,13 @@ from ledger.money.results import seated_over_limit
 from ledger.nights import services as night_services
 from ledger.nights.selectors import shoe_open_things
 from ledger.templatetags.hand_links import hand_address
-from shoebook.converters import id_or_none
-from shoebook.roles import AuthenticatedHttpRequest, host_required, is_host, table_staff_required
+from shoebook.base.converters import id_or_none
+from shoebook.base.roles import (
+    AuthenticatedHttpRequest,
+    host_required,
+    is_host,
+    table_staff_required,
+)
 
 MSG_CHOOSE_SEAT = gettext_lazy("Choose a seat and a guest.")
 MSG_SEATED = gettext_lazy("{guest} sits in seat {seat}.")

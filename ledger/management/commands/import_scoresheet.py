@@ -26,7 +26,7 @@ from ledger.workbook.imports import (
     coup_sheet_import,
     scoresheet_import,
 )
-from shoebook.roles import command_line_actor, is_host
+from shoebook.base.roles import command_line_actor, is_host
 
 AMOUNTS = ("yen_per_chip", "table_min", "table_max")
 

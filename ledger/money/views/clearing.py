@@ -25,7 +25,7 @@ from ledger.money.transfer_forms import (
     TransferVoidForm,
     clearing_panel,
 )
-from shoebook.roles import AuthenticatedHttpRequest, host_required
+from shoebook.base.roles import AuthenticatedHttpRequest, host_required
 
 MSG_TRANSFER_RECORDED = gettext_lazy("Recorded: {payer} paid {payee} {amount}.")
 MSG_TRANSFER_VOIDED = gettext_lazy("Voided: {payer} → {payee} · {amount}. Reason: {reason}")

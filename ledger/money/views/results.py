@@ -16,8 +16,8 @@ from ledger.money.amounts import ZERO, to_yen
 from ledger.money.filters import EventDateRange
 from ledger.money.results import event_guest_results, house_rows, standings
 from ledger.money.tables import AuditTable, GuestResultTable, HouseTable, StandingsTable
-from shoebook.converters import id_or_none
-from shoebook.roles import AuthenticatedHttpRequest, host_required, table_staff_required
+from shoebook.base.converters import id_or_none
+from shoebook.base.roles import AuthenticatedHttpRequest, host_required, table_staff_required
 
 
 @table_staff_required

@@ -20,7 +20,7 @@ from ledger.integrity import ledger_problems
 from ledger.models import Bet, Charge, Guest, GuestEventResult, HandRevision, Settlement, StackRow
 from ledger.money import services as money_services
 from ledger.money.results import event_shoe_rows, guest_balances
-from shoebook.roles import is_host
+from shoebook.base.roles import is_host
 from tests.conftest import entry
 from tournaments.models import Entrant, Round, TableSeat, Tournament, TournamentTable
 

@@ -39,7 +39,7 @@ from ledger.workbook.imports import (
     check_scoresheet,
     template_csv,
 )
-from shoebook.roles import COMMAND_LINE
+from shoebook.base.roles import COMMAND_LINE
 from tests.adversary import xlsx_of
 from tests.conftest import bet
 from tests.ledger.workbook.sheets import sheet_rows
