@@ -168,7 +168,7 @@ def main() -> None:
 
     def record(number: int) -> None:
         hand = dealt[number - 1]
-        hand_services.hand_record(
+        hand_services.record_hand(
             shoe=other_shoe,
             number=number,
             idempotency_key=uuid.uuid4(),

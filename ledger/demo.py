@@ -203,7 +203,7 @@ def load_reference_night() -> DemoNight:
                         shoe=shoe, seat=seat, guest=guests[guest_index], by=host
                     )
                     seated[seat] = guest_index
-            hand_services.hand_record(
+            hand_services.record_hand(
                 shoe=shoe,
                 number=index + 1,
                 entry=HandEntry(

@@ -12,7 +12,7 @@ half way through.
 
 The night is planned in memory through the pipeline itself (``games.banked.settle_coup_entry``,
 each coup following from the one before), then recorded coup by coup through
-``ledger.hands.services.hand_record``, the host's own path, which settles it again from the ledger.
+``ledger.hands.services.record_hand``, the host's own path, which settles it again from the ledger.
 """
 
 from __future__ import annotations
@@ -248,7 +248,7 @@ def load_demo_chemin(*, by: Actor) -> Event:
     for number, coup in enumerate(plan_night(), start=1):
         for seat, name in coup.sits_down:
             hand_services.seat_guest(shoe=shoe, seat=seat, guest=guests[name], by=by)
-        hand_services.hand_record(shoe=shoe, number=number, entry=coup.entry, by=by)
+        hand_services.record_hand(shoe=shoe, number=number, entry=coup.entry, by=by)
     night_services.shoe_close(shoe=shoe, by=by)
     _spread_over_the_night(event)
     return event

@@ -65,11 +65,11 @@ def main() -> None:
         hand_services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
 
     def save(number, seat, by, bets=None):
-        return lambda: hand_services.hand_record(
+        return lambda: hand_services.record_hand(
             shoe=shoe, number=number, by=by, idempotency_key=uuid.uuid4(),
             entry=HandEntry(player_cards="9 7", banker_cards="J J 10",
                             bets=tuple(bets or [BetEntry(seat, BetType.BANKER, Decimal(10))])),
-        ).number  # fmt: skip
+        ).hand.number  # fmt: skip
 
     report: dict[str, object] = {}
     # 1. Two devices save hand 1 at once.

@@ -147,13 +147,13 @@ def record(host):
     """Record the next hand of a shoe: ``record(shoe, "9 7", "J J 10", [bet(1, "player", 10)])``."""
 
     def do(shoe, player="", banker="", bets=(), *, by=None, key=None, **flags):
-        return hand_services.hand_record(
+        return hand_services.record_hand(
             shoe=shoe,
             number=hand_services.next_hand_number(shoe),
             entry=entry(player, banker, bets, **flags),
             by=by or host,
             idempotency_key=key or uuid.uuid4(),
-        )
+        ).hand
 
     return do
 

@@ -2,7 +2,7 @@
 ``simulate_tournament`` command and the property tests.
 
 Each table's hands are dealt from a real shuffled shoe (``games.shoe``) and recorded, cards and
-bets, by ``ledger.hands.services.hand_record`` — the pipeline the table page uses, which checks
+bets, by ``ledger.hands.services.record_hand`` — the pipeline the table page uses, which checks
 every
 stake against the player's stack. The players' choices come from one seeded
 ``random.Random``: the same tournament, seed and habits play the same hands. Every bet is legal
@@ -166,7 +166,7 @@ def table_play(
             for bet_type, stake in _stakes(rng, stack, limits, rules, habits, last_hands):
                 bets.append(BetEntry(place.seat, bet_type, stake))
         dealt = dealer.deal()
-        hand_services.hand_record(
+        hand_services.record_hand(
             shoe=shoe,
             number=number,
             entry=HandEntry(

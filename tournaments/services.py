@@ -1,6 +1,6 @@
 """Every write to a tournament: set it up, register players, draw and start rounds, rebuys and
 add-ons, advance, pay the prizes. Hands at a tournament table are recorded by
-``ledger.hands.services.hand_record`` like any other (which checks each stake against the stack)."""
+``ledger.hands.services.record_hand`` like any other (which checks each stake against the stack)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ and with how much, each seat's stake and its kind, the cards (or the result), th
 the rules give one, and what the banker did next.
 
 Like ``ledger.hands.forms.HandForm`` the form only collects text: the pipeline
-(``games.banked.settle_coup_entry``, through ``ledger.hands.services.hand_record``) reads and checks
+(``games.banked.settle_coup_entry``, through ``ledger.hands.services.record_hand``) reads and checks
 all of it, and :meth:`CoupForm.show_problems` puts each finding beside its box. What the page
 offers — the bank as the coup before leaves it, a choice only where the rules give one — comes
 from the rules core too (``games.banked``, ``games.chemin``, ``games.banque``).

@@ -100,7 +100,7 @@ class HandForm(forms.Form):
     player_pair = forms.BooleanField(required=False)
     banker_pair = forms.BooleanField(required=False)
     # Who sat where when the page was drawn ("1:12 3:15": seat and guest id): a bet goes to the
-    # guest the person saw, or the save is refused (see ``services.hand_record``).
+    # guest the person saw, or the save is refused (see ``services.record_hand``).
     seating = forms.CharField(widget=forms.HiddenInput, required=False, max_length=200)
 
     def __init__(self, *args: Any, bet_types: tuple[BetType, ...], **kwargs: Any) -> None:

@@ -356,27 +356,6 @@ def _taken(shoe: Shoe, number: int) -> HandTaken:
     )
 
 
-def hand_record(
-    *,
-    shoe: Shoe,
-    number: int,
-    entry: HandEntry,
-    by: Actor,
-    idempotency_key: uuid.UUID | None = None,
-    seen_seating: Mapping[int, int] | None = None,
-) -> Hand:
-    """Record the next hand of an open shoe with its bets, settled (see :func:`record_hand`)."""
-    recorded = record_hand(
-        shoe=shoe,
-        number=number,
-        entry=entry,
-        by=by,
-        idempotency_key=idempotency_key,
-        seen_seating=seen_seating,
-    )
-    return recorded.hand
-
-
 @dataclass(frozen=True)
 class RecordedHand:
     """A hand just recorded, with what recording it read and wrote: its bets and who sat where

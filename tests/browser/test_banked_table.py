@@ -93,7 +93,7 @@ def test_the_coup_table_and_a_coup_s_page_pass_axe_with_44_pixel_targets(
     browser, host, chemin_table, scheme
 ):
     base_url, shoe = chemin_table
-    hand_services.hand_record(
+    hand_services.record_hand(
         shoe=shoe, number=1, by=host,
         entry=HandEntry(result="banker", bets=(BetEntry(2, "banco_solo", "100"),),
                         coup=CoupTerms(banker_seat=1, bank="100")),
@@ -142,7 +142,7 @@ def test_the_table_fits_a_360_px_phone_with_coups_played(phone, host, chemin_tab
             bets=(BetEntry(seat, "banco_solo", bank),),
             coup=CoupTerms(banker_seat=1, bank=bank),
         )
-        hand_services.hand_record(shoe=shoe, number=number, entry=entry, by=host)
+        hand_services.record_hand(shoe=shoe, number=number, entry=entry, by=host)
         bank = Coup.objects.get(hand__number=number).bank_after
     open_table(phone, base_url, shoe, host)
     assert phone.locator("section.recent tbody tr").count() == 4

@@ -31,7 +31,7 @@ def test_a_recorded_transfer_shows_on_the_event_page(phone, host, live_server):
     for seat, name in enumerate(NAMES[:3], start=1):
         guest = guest_services.event_guest_add(event=event, name=name, by=host)
         hand_services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
-    hand_services.hand_record(
+    hand_services.record_hand(
         shoe=shoe, number=1, by=host,
         entry=HandEntry(result="banker", bets=(BetEntry(2, "banco_solo", "100"),),
                         coup=CoupTerms(banker_seat=1, bank="100")),

@@ -43,10 +43,10 @@ def coup_entry(
 
 
 def record_coup(shoe: Shoe, by: object, entry: HandEntry) -> Hand:
-    return hand_services.hand_record(
+    return hand_services.record_hand(
         shoe=shoe, number=hand_services.next_hand_number(shoe), entry=entry, by=by,
         idempotency_key=uuid.uuid4(),
-    )  # fmt: skip
+    ).hand  # fmt: skip
 
 
 def rotating_coups(shoe: Shoe, by: object, count: int) -> None:

@@ -47,13 +47,13 @@ def coup(
         bets=tuple(BetEntry(seat, kind, Decimal(str(stake))) for seat, kind, stake in covers),
         coup=CoupTerms(banker_seat=banker, bank=Decimal(str(bank)), **terms),
     )
-    return hand_services.hand_record(
+    return hand_services.record_hand(
         shoe=shoe,
         number=hand_services.next_hand_number(shoe),
         entry=entry,
         by=by,
         idempotency_key=uuid.uuid4(),
-    )
+    ).hand
 
 
 def play_debts(

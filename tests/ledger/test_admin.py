@@ -152,7 +152,7 @@ def test_every_model_has_an_admin_page(admin_client, seated, shoe, record, model
 def test_a_coup_is_shown_and_never_changed_in_the_admin(admin_client, seated, shoe, host):
     Event.objects.filter(pk=shoe.event_id).update(game="chemin_de_fer", table_min=100)
     shoe.refresh_from_db()
-    hand_services.hand_record(
+    hand_services.record_hand(
         shoe=shoe, number=1, entry=coup_entry((2, "ordinary", "100")), by=host
     )
     assert admin_client.get(reverse("admin:ledger_coup_changelist")).status_code == 200

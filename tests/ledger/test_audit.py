@@ -51,7 +51,7 @@ def test_the_host_reads_the_audit_log_and_nobody_changes_it(
     client, admin_client, host, dealer, seated, shoe, record
 ):
     record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
-    hand_services.hand_record(shoe=shoe, entry=entry(result=Winner.TIE), number=2, by=host)
+    hand_services.record_hand(shoe=shoe, entry=entry(result=Winner.TIE), number=2, by=host)
     client.force_login(host)
     page = client.get(reverse("ledger:audit_log")).content.decode()
     assert "Hand logged" in page and "Seat 1 · Aki · Player 100 → 100" in page

@@ -3,7 +3,7 @@
 Generated entries — valid hands dealt from a shoe, and broken ones (bad cards, drawing rules
 broken, cards dealt too often for a one-deck shoe, results and pair flags that contradict the
 cards, bad seats, unknown or unoffered bets, stakes that are not amounts, under or over the
-limits) — go through ``ledger.hands.services.hand_record`` and through a one-hand scoresheet read by
+limits) — go through ``ledger.hands.services.record_hand`` and through a one-hand scoresheet read by
 ``ledger.workbook.imports.check_scoresheet``. Both must accept the same entries with the same
 settled
 bets, and refuse the same entries with the same reasons.
@@ -91,9 +91,9 @@ def settled_bets(bets) -> list[tuple]:
 def through_the_table(shoe, host, entry: HandEntry) -> tuple[str, object]:
     try:
         with transaction.atomic():
-            hand = hand_services.hand_record(
+            hand = hand_services.record_hand(
                 shoe=shoe, number=1, entry=entry, by=host, idempotency_key=uuid.uuid4()
-            )
+            ).hand
             bets = [(b.seat, b.bet_type, b.stake, b.gross, b.commission, b.net)
                     for b in hand.bets.all()]  # fmt: skip
             outcome = (hand.winner, hand.player_pair, hand.banker_pair, hand.player_cards)

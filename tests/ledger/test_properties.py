@@ -76,7 +76,7 @@ def test_every_hand_shoe_and_event_balances_to_zero(night, make_event, host):
                     for seat, by_type in bets.items()
                     for bet_type, stake in by_type.items()
                 ]
-                hand_services.hand_record(
+                hand_services.record_hand(
                     shoe=shoe,
                     entry=entry(
                         " ".join(map(str, dealt.player)), " ".join(map(str, dealt.banker)), inputs

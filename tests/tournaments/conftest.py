@@ -63,13 +63,13 @@ def play(host):
     def do(table, result, stakes=None, *, by=None):
         shoe = open_shoe(table)
         bets = [bet(seat, kind, amount) for seat, (kind, amount) in (stakes or {}).items()]
-        return hand_services.hand_record(
+        return hand_services.record_hand(
             shoe=shoe,
             number=hand_services.next_hand_number(shoe),
             entry=entry(bets=bets, result=result),
             by=by or host,
             idempotency_key=uuid.uuid4(),
-        )
+        ).hand
 
     return do
 

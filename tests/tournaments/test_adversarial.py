@@ -925,7 +925,7 @@ def test_a_play_off_order_no_one_could_mean_is_refused(client, host, make_tourna
     services.round_start(round_=round_, by=host)
     table = round_.tables.get()
     shoe = open_shoe(table)
-    hand_services.hand_record(
+    hand_services.record_hand(
         shoe=shoe, number=1, entry=_result_only("banker"), by=host, idempotency_key=uuid.uuid4()
     )
     ids = list(tournament.entrants.values_list("pk", flat=True))
@@ -1002,7 +1002,7 @@ def test_an_add_on_outside_its_round_or_twice_is_refused(client, host, make_tour
     assert counts() == before
     for table in round_.tables.all():
         for number in range(1, 4):
-            hand_services.hand_record(
+            hand_services.record_hand(
                 shoe=open_shoe(table), number=number, entry=_result_only("banker"), by=host,
                 idempotency_key=uuid.uuid4(),
             )  # fmt: skip

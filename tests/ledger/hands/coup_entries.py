@@ -22,10 +22,10 @@ def coup_entry(*bets, result="B", player="", banker="", **terms):
 
 
 def play(shoe, host, *bets, **terms):
-    return hand_services.hand_record(
+    return hand_services.record_hand(
         shoe=shoe,
         number=hand_services.next_hand_number(shoe),
         entry=coup_entry(*bets, **terms),
         by=host,
         idempotency_key=uuid.uuid4(),
-    )
+    ).hand

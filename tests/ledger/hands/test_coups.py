@@ -214,7 +214,7 @@ def test_a_punto_banco_event_refuses_an_entry_that_carries_a_coup(event, shoe, s
         coup=CoupTerms(banker_seat=1, bank="200", move="keep"),
     )
     with pytest.raises(ValidationError):
-        hand_services.hand_record(shoe=shoe, number=1, entry=entry, by=host)
+        hand_services.record_hand(shoe=shoe, number=1, entry=entry, by=host)
     assert not Hand.objects.exists()
 
 
@@ -328,7 +328,7 @@ def test_a_coup_whose_bankers_seat_changed_since_the_page_was_drawn_is_refused(
     seen = {seat: guest.pk for seat, guest in seated.items()}
     hand_services.seat_guest(shoe=table, seat=1, guest=guests[7], by=host)  # Hana takes seat 1
     with pytest.raises(hand_services.SeatingChanged):
-        hand_services.hand_record(
+        hand_services.record_hand(
             shoe=table, number=1, by=host, seen_seating=seen,
             entry=coup_entry((3, "ordinary", "100"), result="B"),
         )  # fmt: skip

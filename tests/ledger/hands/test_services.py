@@ -198,8 +198,8 @@ def test_a_repeated_submission_is_recorded_once(seated, shoe, host):
         "by": host,
         "idempotency_key": key,
     }
-    first = hand_services.hand_record(**arguments)
-    again = hand_services.hand_record(**arguments)
+    first = hand_services.record_hand(**arguments).hand
+    again = hand_services.record_hand(**arguments).hand
     assert again.pk == first.pk
     assert Hand.objects.count() == 1
     assert Bet.objects.count() == 1
@@ -208,11 +208,11 @@ def test_a_repeated_submission_is_recorded_once(seated, shoe, host):
 def test_a_second_device_logging_the_same_hand_is_told_who_got_there_first(
     seated, shoe, host, dealer
 ):
-    hand_services.hand_record(
+    hand_services.record_hand(
         shoe=shoe, entry=entry(result=Winner.TIE), number=1, by=host, idempotency_key=uuid.uuid4()
     )
     with pytest.raises(hand_services.HandTaken) as raised:
-        hand_services.hand_record(
+        hand_services.record_hand(
             shoe=shoe,
             entry=entry("", "", [bet(1, "banker", 10)], result=Winner.BANKER),
             number=1,
@@ -227,7 +227,7 @@ def test_a_second_device_logging_the_same_hand_is_told_who_got_there_first(
 
 def test_a_hand_number_out_of_sequence_is_refused(seated, shoe, host):
     with pytest.raises(hand_services.HandTaken) as raised:
-        hand_services.hand_record(shoe=shoe, entry=entry(result=Winner.TIE), number=3, by=host)
+        hand_services.record_hand(shoe=shoe, entry=entry(result=Winner.TIE), number=3, by=host)
     assert messages_of(raised) == [hand_services.MSG_HAND_OUT_OF_SEQUENCE.format(number=3, next=1)]
 
 
@@ -460,7 +460,7 @@ def test_a_save_whose_seats_changed_since_the_page_was_drawn_is_refused(seated, 
     seen = {seat: guest.pk for seat, guest in seated.items()}
     hand_services.seat_clear(shoe=shoe, seat=3, by=host)
     with pytest.raises(hand_services.SeatingChanged) as raised:
-        hand_services.hand_record(shoe=shoe, number=1, by=host, seen_seating=seen,
+        hand_services.record_hand(shoe=shoe, number=1, by=host, seen_seating=seen,
                              entry=entry("9 7", "J J 10", [bet(3, "player", 10)]))  # fmt: skip
     assert messages_of(raised) == [hand_services.MSG_SEAT_NOW_EMPTY.format(seat=3)]
     assert not Hand.objects.exists()
@@ -468,10 +468,15 @@ def test_a_save_whose_seats_changed_since_the_page_was_drawn_is_refused(seated, 
 
 def test_a_key_used_again_with_other_bets_is_refused_not_dropped(seated, shoe, host):
     key = uuid.uuid4()
-    first = hand_services.hand_record(shoe=shoe, number=1, by=host, idempotency_key=key,
-                                 entry=entry("9 7", "J J 10", [bet(1, "player", 10)]))  # fmt: skip
+    first = hand_services.record_hand(
+        shoe=shoe,
+        number=1,
+        by=host,
+        idempotency_key=key,
+        entry=entry("9 7", "J J 10", [bet(1, "player", 10)]),
+    ).hand
     with pytest.raises(ValidationError) as raised:
-        hand_services.hand_record(shoe=shoe, number=1, by=host, idempotency_key=key,
+        hand_services.record_hand(shoe=shoe, number=1, by=host, idempotency_key=key,
                              entry=entry("9 7", "J J 10", [bet(1, "player", 20)]))  # fmt: skip
     assert messages_of(raised) == [hand_services.MSG_KEY_REUSED.format(number=first.number)]
     assert Bet.objects.get().stake == D(10)

@@ -191,7 +191,7 @@ def test_standings_and_the_house_over_a_date_range(night, make_event, host):
     guest = guest_services.event_guest_add(event=old, name="Zed", by=host)
     shoe = game_services.shoe_start(event=old, by=host)
     hand_services.seat_guest(shoe=shoe, seat=1, guest=guest, by=host)
-    hand_services.hand_record(
+    hand_services.record_hand(
         shoe=shoe,
         entry=entry("", "", [bet(1, "player", 500)], result=Winner.PLAYER),
         number=1,

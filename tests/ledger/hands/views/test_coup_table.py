@@ -452,7 +452,7 @@ def record_coups(shoe, count: int, by) -> None:
             bets=(BetEntry(ponte, "banco_solo", "100"),),
             coup=CoupTerms(banker_seat=banker, bank="100"),
         )
-        hand_services.hand_record(
+        hand_services.record_hand(
             shoe=shoe, number=number, entry=entry, by=by, idempotency_key=uuid.uuid4()
         )
 

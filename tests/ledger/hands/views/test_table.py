@@ -82,7 +82,7 @@ def test_a_second_device_is_told_and_its_entry_kept_for_the_next_hand(
 ):
     client.force_login(dealer)
     stale = hand_data(shoe, result="banker", stake_3_banker="40")
-    hand_services.hand_record(shoe=shoe, entry=entry("9 7", "J J 10"), number=1, by=host)
+    hand_services.record_hand(shoe=shoe, entry=entry("9 7", "J J 10"), number=1, by=host)
     page = text(client.post(reverse("ledger:hand_record", args=[shoe.pk]), stale, **HTMX))
     assert "Hand 1 was already recorded by hostess" in page
     assert 'name="number" value="2"' in page
@@ -211,7 +211,7 @@ def test_the_card_keypad_deals_in_order_and_says_what_is_due(
 
 def record_hands(shoe, count, by):
     for _ in range(count):
-        hand_services.hand_record(
+        hand_services.record_hand(
             shoe=shoe,
             entry=entry("9 7", "J J 10", [bet(seat, "banker", 10) for seat in range(1, 8)]),
             number=hand_services.next_hand_number(shoe),
