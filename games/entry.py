@@ -54,7 +54,7 @@ from games.rules import (
 )
 
 if TYPE_CHECKING:
-    from games.banked import CoupTerms, SettledCoup
+    from games.guest_banked.pipeline import CoupTerms, SettledCoup
 
 
 class Field(StrEnum):
@@ -69,7 +69,7 @@ class Field(StrEnum):
     SEAT = "seat"
     BET = "bet"
     STAKE = "stake"
-    # A guest-banked coup (``games.banked``): the bank, the choices, what the banker did next.
+    # A guest-banked coup (``games.guest_banked``): the bank, the choices, what the banker did next.
     BANKER_SEAT = "banker_seat"
     BANK = "bank"
     CO_BANKER_SEAT = "co_banker_seat"

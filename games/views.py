@@ -14,10 +14,10 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext, pgettext
 from django.views.decorators.http import require_GET
 
-from games.banque_odds import NATURAL, STATES, STOOD, BanqueCell, chemin_priced, priced
-from games.chemin import Choice
-from games.chemin_odds import Solution
 from games.forms import RuleSetForm
+from games.guest_banked.banque_odds import NATURAL, STATES, STOOD, BanqueCell, chemin_priced, priced
+from games.guest_banked.chemin_drawing import Choice
+from games.guest_banked.chemin_odds import Solution
 from games.models import Event
 from games.odds import OddsTable, fraction_to_decimal, odds_table
 from games.payouts import BetType, RuleSet, pays_label

@@ -11,8 +11,8 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.banked import CoupTerms, PreviousCoup, SettledCoup, settle_coup_entry
 from games.entry import BetEntry, EntryRejected, HandEntry, SettledHand
+from games.guest_banked.pipeline import CoupTerms, PreviousCoup, SettledCoup, settle_coup_entry
 from games.kinds import BankerMove, SuiteWay
 from games.models import Event, Hand, Shoe
 from games.payouts import BankedBet

@@ -2,17 +2,18 @@
 reference night's guests round one table and one shoe of six decks.
 
 The coups are dealt from a seeded shoe, card by card, in Chemin de fer's own steps
-(``games.chemin.next_step``): the ponte holding the cards chooses on 5 (one guest always stands
-there, the others draw), the banker draws wherever he may choose (his best play, see the Rules &
-odds page). Who banks follows the rules: seat 1 first; a winning banker keeps the bank, or gives
-a suite after two wins running (a guest two seats to his right takes it); a losing bank passes
-to the right. The pontes cover in seat order from the banker's right; a new bank is met with a
-banco solo now and then, and a ponte whose banco lost calls suivi. The eighth guest takes a seat
-half way through.
+(``games.guest_banked.chemin_drawing.next_step``): the ponte holding the cards chooses on 5 (one
+guest always stands there, the others draw), the banker draws wherever he may choose (his best play,
+see the Rules & odds page). Who banks follows the rules: seat 1 first; a winning banker keeps the
+bank, or gives a suite after two wins running (a guest two seats to his right takes it); a losing
+bank passes to the right. The pontes cover in seat order from the banker's right; a new bank is met
+with a banco solo now and then, and a ponte whose banco lost calls suivi. The eighth guest takes a
+seat half way through.
 
-The night is planned in memory through the pipeline itself (``games.banked.settle_coup_entry``,
-each coup following from the one before), then recorded coup by coup through
-``ledger.services.hand_record``, the host's own path, which settles it again from the ledger.
+The night is planned in memory through the pipeline itself
+(``games.guest_banked.pipeline.settle_coup_entry``, each coup following from the one before), then
+recorded coup by coup through ``ledger.services.hand_record``, the host's own path, which settles it
+again from the ledger.
 """
 
 from __future__ import annotations
@@ -26,11 +27,11 @@ from zoneinfo import ZoneInfo
 from django.db import transaction
 
 from games import services as game_services
-from games.banked import BankRules, CoupTerms, PreviousCoup, settle_coup_entry
 from games.cards import Card, format_cards
-from games.chemin import Choice, Coup, Step, deal, next_step
-from games.chemin_bank import seat_order, seat_to_the_right
 from games.entry import BetEntry, HandEntry
+from games.guest_banked.chemin_drawing import Choice, Coup, Step, deal, next_step
+from games.guest_banked.chemin_money import seat_order, seat_to_the_right
+from games.guest_banked.pipeline import BankRules, CoupTerms, PreviousCoup, settle_coup_entry
 from games.kinds import SEATS, BankerMove, CoverKind, Game
 from games.models import Event, Hand
 from games.payouts import STANDARD_RULES

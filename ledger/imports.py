@@ -22,7 +22,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import services as game_services
-from games.banked import BankRules, CoupTerms, PreviousCoup, settle_coup_entry
 from games.chips import to_cents
 from games.entry import (
     BetEntry,
@@ -34,6 +33,7 @@ from games.entry import (
     read_seat,
     settle_hand,
 )
+from games.guest_banked.pipeline import BankRules, CoupTerms, PreviousCoup, settle_coup_entry
 from games.kinds import BancoKind, Game
 from games.models import Event, Hand, Shoe
 from ledger.coups import coup_row
@@ -621,8 +621,8 @@ def seat_runs(coups: Sequence[ParsedCoup]) -> list[SeatRun]:
 
 class CoupChecker(Checker):
     """Reads a guest-banked night's rows into coups and settles each through the one pipeline
-    (``games.banked.settle_coup_entry``), the coup before chained in memory as the table's
-    services chain it from the database."""
+    (``games.guest_banked.pipeline.settle_coup_entry``), the coup before chained in memory as the
+    table's services chain it from the database."""
 
     def __init__(
         self, table: TableRules, rules: BankRules, identity: dict[str, str] | None = None

@@ -24,10 +24,10 @@ not as a :class:`LedgerProblem` (model, primary key, what is wrong, expected and
 6. Seatings: no two seatings of one seat in a shoe, and no two of one guest in a shoe, cover a
    common hand; a seated guest is on the event's list.
 7. Coups (Chemin de fer, Baccara banque): each is settled again through the one pipeline
-   (``games.banked.settle_coup_entry``) from what is stored — its hand, its ``Coup`` row, the
-   pontes' stakes, who sat where and the coup before it in the shoe — and its bets (the bank's
-   side too), its ``Coup`` row and its hand's cards and winner must be what that settles. Invariant
-   1's Punto Banco checks (drawing rules, payouts, table limits) do not apply to a coup.
+   (``games.guest_banked.pipeline.settle_coup_entry``) from what is stored — its hand, its ``Coup``
+   row, the pontes' stakes, who sat where and the coup before it in the shoe — and its bets (the
+   bank's side too), its ``Coup`` row and its hand's cards and winner must be what that settles.
+   Invariant 1's Punto Banco checks (drawing rules, payouts, table limits) do not apply to a coup.
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ from typing import Any
 
 from django.db.models import Q
 
-from games.banked import BankRules, settle_coup_entry
 from games.entry import EntryRejected, SettledHand
+from games.guest_banked.pipeline import BankRules, settle_coup_entry
 from games.messages import RuleError
 from games.models import Event, Hand, Shoe
 from games.payouts import BetError, BetResult, BetType, RuleSet, resolve_bet

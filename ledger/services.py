@@ -35,7 +35,6 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import services as game_services
-from games.banked import settle_coup_entry
 from games.chips import MAX_CHIPS, to_cents
 from games.entry import (
     MSG_NO_SUCH_SEAT,
@@ -47,6 +46,7 @@ from games.entry import (
     read_seat,
     settle_hand,
 )
+from games.guest_banked.pipeline import settle_coup_entry
 from games.kinds import SEATS
 from games.messages import format_chips, refused_character, whole_cents
 from games.models import MAX_HAND_NUMBER, Event, Hand, Shoe

@@ -1,4 +1,4 @@
-"""Where things live, enforced: dependencies point one way (see README, "Where things live").
+"""Where things live, enforced: dependencies point one way.
 
 ``ledger`` uses ``games``, never the reverse; ``tournaments`` uses both and neither uses it;
 the rules core imports nothing from Django; inside an app, models ← services/selectors ← forms
@@ -17,15 +17,7 @@ PACKAGES = ("games", "ledger", "tournaments", "shoebook")
 RULES_CORE = (
     "cards",
     "rules",
-    "chemin",
-    "chemin_odds",
-    "banque_odds",
-    "chemin_bank",
-    "banque",
-    "banked",
-    "coup_terms",
-    "coup_chemin",
-    "coup_banque",
+    "guest_banked",
     "payouts",
     "kinds",
     "entry",
@@ -155,8 +147,23 @@ def test_an_upward_import_is_caught(name, imported):
     assert violations(name, {imported})
 
 
-@pytest.mark.parametrize("name", [*(f"games.{core}" for core in RULES_CORE), "ledger.clearing"])
+PATHS = dict(ALL)
+# The rules core's modules, the guest-banked package's included: plain Python.
+PURE = sorted(
+    name for name in MODULE_NAMES if name.startswith("games.") and name.split(".")[1] in RULES_CORE
+)
+GUEST_BANKED = [name for name in PURE if name.startswith("games.guest_banked")]
+
+
+@pytest.mark.parametrize("name", [*PURE, "ledger.clearing"])
 def test_the_rules_core_imports_nothing_from_django(name):
-    path = ROOT.joinpath(*name.split(".")).with_suffix(".py")
-    outside = {module.split(".")[0] for module in imports_of(path, ours_only=False)}
+    outside = {module.split(".")[0] for module in imports_of(PATHS[name], ours_only=False)}
     assert not outside & {"django", "ledger", "shoebook"}, outside
+
+
+@pytest.mark.parametrize("name", GUEST_BANKED)
+def test_the_guest_banked_games_use_only_the_rules_core(name):
+    """``games.guest_banked`` builds on the pure modules of ``games`` (cards, rules, payouts, the
+    pipeline's types…), never on its Django side (models, chips, services)."""
+    ours = imports_of(PATHS[name]) & MODULE_NAMES
+    assert {other for other in ours if other.startswith("games")} <= set(PURE), ours - set(PURE)

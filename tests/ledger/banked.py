@@ -6,8 +6,8 @@ from __future__ import annotations
 import uuid
 from decimal import Decimal
 
-from games.banked import CoupTerms
 from games.entry import BetEntry, HandEntry
+from games.guest_banked.pipeline import CoupTerms
 from games.kinds import Game
 from games.models import Event, Hand, Shoe
 from ledger import services

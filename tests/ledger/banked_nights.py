@@ -8,8 +8,8 @@ from collections.abc import Iterable, Sequence
 from decimal import Decimal
 
 from games import services as game_services
-from games.banked import CoupTerms
 from games.entry import BetEntry, HandEntry
+from games.guest_banked.pipeline import CoupTerms
 from games.models import Event, Hand, Shoe
 from ledger import services
 from ledger.models import Guest

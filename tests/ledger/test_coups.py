@@ -12,9 +12,9 @@ from django.db.models import Sum
 from django.urls import reverse
 from django.utils.html import escape
 
-from games.banked import MSG_HELD_BY, MSG_PASSED_TO, CoupTerms, settle_coup_entry
-from games.chemin_bank import MSG_NO_MONEY_OUT, MSG_STAKE_EXCEEDS
 from games.entry import BetEntry, HandEntry
+from games.guest_banked.chemin_money import MSG_NO_MONEY_OUT, MSG_STAKE_EXCEEDS
+from games.guest_banked.pipeline import MSG_HELD_BY, MSG_PASSED_TO, CoupTerms, settle_coup_entry
 from games.kinds import BankerMove
 from games.models import Event
 from ledger import services

@@ -8,8 +8,8 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import ValidationError
 
-from games.banked import CoupTerms
 from games.entry import BetEntry, HandEntry
+from games.guest_banked.pipeline import CoupTerms
 from games.kinds import Game
 from games.models import Event
 from ledger import services

@@ -1,8 +1,8 @@
 """What a coup of a guest-banked game says and how it is read: the game, the bank's terms as
 entered, the coup before and the coup settled, and the readings both games share (seats, amounts,
 choices, cards, the bank and whether it follows from the coup before). The games' own rules are
-in :mod:`games.coup_chemin` and :mod:`games.coup_banque`; :mod:`games.banked` is the way in.
-Plain Python, no Django.
+in :mod:`chemin_coup` and :mod:`banque_coup`; :mod:`pipeline` is the way in. Plain Python, no
+Django.
 """
 
 from __future__ import annotations
@@ -11,24 +11,7 @@ from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from games.banque import (
-    BanqueTaxe,
-)
 from games.cards import Card, CardError, format_cards, parse_cards
-from games.chemin import Choice
-from games.chemin_bank import (
-    MSG_BANK_BELOW_MINIMUM,
-    MSG_BANK_CENTS,
-    MSG_BANK_NOT_POSITIVE,
-    MSG_CO_BANKER_IS_BANKER,
-    MSG_NO_MONEY_OUT,
-    Bank,
-    BankError,
-    BankResult,
-    Taxe,
-    seat_to_the_right,
-    shares,
-)
 from games.entry import (
     MSG_EMPTY_SEAT,
     MSG_NO_RESULT,
@@ -42,6 +25,23 @@ from games.entry import (
     read_amount,
     read_result,
     read_seat,
+)
+from games.guest_banked.banque_drawing import (
+    BanqueTaxe,
+)
+from games.guest_banked.chemin_drawing import Choice
+from games.guest_banked.chemin_money import (
+    MSG_BANK_BELOW_MINIMUM,
+    MSG_BANK_CENTS,
+    MSG_BANK_NOT_POSITIVE,
+    MSG_CO_BANKER_IS_BANKER,
+    MSG_NO_MONEY_OUT,
+    Bank,
+    BankError,
+    BankResult,
+    Taxe,
+    seat_to_the_right,
+    shares,
 )
 from games.kinds import MOVE_LABELS, BankerMove, Game, SuiteWay
 from games.messages import RuleError, Typed, gettext_noop, plain, whole_cents

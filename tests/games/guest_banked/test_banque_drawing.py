@@ -1,8 +1,9 @@
-"""Baccara banque (games/banque.py): coups with two tableaux worked by hand, every refusal with its
-message, the money of a coup with each taxe, who holds each tableau's cards; hypothesis: a coup
-played by the rules is accepted, and every coup is zero-sum among guests and the house.
+"""Baccara banque (games/guest_banked/banque_drawing.py): coups with two tableaux worked by hand,
+every refusal with its message, the money of a coup with each taxe, who holds each tableau's cards;
+hypothesis: a coup played by the rules is accepted, and every coup is zero-sum among guests and the
+house.
 
-The seed's wording each rule follows is quoted in the module's docstring."""
+The source's wording each rule follows is quoted in the module's docstring."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games import banque, chemin, chemin_bank
-from games.banque import (
+from games.cards import RANKS, Card, parse_cards
+from games.guest_banked import banque_drawing, chemin_drawing, chemin_money
+from games.guest_banked.banque_drawing import (
     BanqueTaxe,
     BanqueTaxeKind,
     Waiting,
@@ -25,9 +27,16 @@ from games.banque import (
     next_banque_step,
     settle_banque_coup,
 )
-from games.cards import RANKS, Card, parse_cards
-from games.chemin import BOTH, DRAW, STAND, Choice, CoupError, Step, banker_choices
-from games.chemin_bank import Bank, BankError, Cover
+from games.guest_banked.chemin_drawing import (
+    BOTH,
+    DRAW,
+    STAND,
+    Choice,
+    CoupError,
+    Step,
+    banker_choices,
+)
+from games.guest_banked.chemin_money import Bank, BankError, Cover
 from games.kinds import BancoKind
 from games.rules import MSG_NATURAL, MSG_TOO_FEW, MSG_TOO_MANY, HandError, Winner
 
@@ -116,24 +125,28 @@ def test_the_tableaux_pull_apart_and_the_banker_chooses():
     # draws, against a ponte who stood he stands: one hand cannot do both.
     pontes, banker = [c("2 2 6"), c("7 K")], c("4 2")
     assert next_banque_step(pontes, banker) == Waiting(Step.BANKER_CHOICE)
-    error = coup_error(banque.MSG_BANQUE_BANKER_CHOOSES, deal_banque, pontes, banker)
+    error = coup_error(banque_drawing.MSG_BANQUE_BANKER_CHOOSES, deal_banque, pontes, banker)
     assert str(error) == (
         "The banker has 6 and may draw or stand against these tableaux: record which."
     )
     stood = deal_banque(pontes, banker, banker_choice=Choice.STAND)
     assert stood.winners() == (B, P)  # 6 beats 0; 7 beats 6
     assert stood.banker_choice is Choice.STAND
-    coup_error(chemin.MSG_BANKER_DREW, deal_banque, pontes, banker, banker_choice=Choice.DRAW)
+    coup_error(
+        chemin_drawing.MSG_BANKER_DREW, deal_banque, pontes, banker, banker_choice=Choice.DRAW
+    )
     drew = deal_banque(pontes, c("4 2 3"), banker_choice=Choice.DRAW)
     assert drew.winners() == (B, B)  # 9 beats both
-    coup_error(chemin.MSG_BANKER_STOOD, deal_banque, pontes, c("4 2 3"), banker_choice=Choice.STAND)
+    coup_error(
+        chemin_drawing.MSG_BANKER_STOOD, deal_banque, pontes, c("4 2 3"), banker_choice=Choice.STAND
+    )
 
 
 def test_a_choice_where_the_tableaux_agree_is_refused():
     # Banker 3: chooses against the 9 of tableau 1, must draw against the 2 of tableau 2.
     pontes = [c("K A 9"), c("K 3 2")]
     error = coup_error(
-        banque.MSG_BANQUE_BANKER_MUST_DRAW,
+        banque_drawing.MSG_BANQUE_BANKER_MUST_DRAW,
         deal_banque,
         pontes,
         c("A 2 5"),
@@ -144,21 +157,23 @@ def test_a_choice_where_the_tableaux_agree_is_refused():
     )
     coup = deal_banque(pontes, c("A 2 5"))
     assert coup.winners() == (B, B)  # the banker's 8 against 0 and 5
-    coup_error(banque.MSG_BANQUE_BANKER_MUST_DRAW, deal_banque, pontes, c("A 2"))
+    coup_error(banque_drawing.MSG_BANQUE_BANKER_MUST_DRAW, deal_banque, pontes, c("A 2"))
     coup_error(
-        banque.MSG_BANQUE_BANKER_MUST_STAND,
+        banque_drawing.MSG_BANQUE_BANKER_MUST_STAND,
         deal_banque,
         [c("7 K"), c("6 K")],
         c("4 3"),
         banker_choice=Choice.STAND,
     )
-    coup_error(banque.MSG_BANQUE_BANKER_MUST_STAND, deal_banque, [c("7 K"), c("6 K")], c("4 3 2"))
+    coup_error(
+        banque_drawing.MSG_BANQUE_BANKER_MUST_STAND, deal_banque, [c("7 K"), c("6 K")], c("4 3 2")
+    )
 
 
 def test_each_ponte_chooses_on_5_and_only_there():
     pontes, banker = [c("2 3"), c("4 K 2")], c("K 7")
     assert next_banque_step(pontes, banker) == Waiting(Step.PONTE_CHOICE, 0)
-    error = coup_error(banque.MSG_TABLEAU_CHOOSES, deal_banque, pontes, banker)
+    error = coup_error(banque_drawing.MSG_TABLEAU_CHOOSES, deal_banque, pontes, banker)
     assert str(error) == "The ponte of Tableau 1 has 5 and may draw or stand: record which."
     coup = deal_banque(pontes, banker, ponte_choices=(Choice.STAND, None))
     assert coup.winners() == (B, B) and coup.ponte_choices == (Choice.STAND, None)
@@ -166,7 +181,7 @@ def test_each_ponte_chooses_on_5_and_only_there():
         [c("2 3"), c("4 K")], banker, ponte_choices=(Choice.STAND, None)
     ) == Waiting(Step.PONTE_CARD, 1)
     error = coup_error(
-        banque.MSG_TABLEAU_MUST_DRAW,
+        banque_drawing.MSG_TABLEAU_MUST_DRAW,
         deal_banque,
         pontes,
         banker,
@@ -176,28 +191,28 @@ def test_each_ponte_chooses_on_5_and_only_there():
         "The ponte of Tableau 2 has no choice on 4: he must draw (draws on 0–4, chooses on 5)."
     )
     coup_error(
-        banque.MSG_TABLEAU_MUST_STAND,
+        banque_drawing.MSG_TABLEAU_MUST_STAND,
         deal_banque,
         [c("6 K"), c("7 K")],
         banker,
         ponte_choices=(Choice.STAND, None),
     )
     coup_error(
-        banque.MSG_TABLEAU_STOOD,
+        banque_drawing.MSG_TABLEAU_STOOD,
         deal_banque,
         [c("2 3 4"), c("7 K")],
         banker,
         ponte_choices=(Choice.STAND, None),
     )
     coup_error(
-        banque.MSG_TABLEAU_DREW,
+        banque_drawing.MSG_TABLEAU_DREW,
         deal_banque,
         [c("2 3"), c("7 K")],
         banker,
         ponte_choices=(Choice.DRAW, None),
     )
-    coup_error(banque.MSG_TABLEAU_MUST_STAND, deal_banque, [c("6 K 2"), c("7 K")], banker)
-    coup_error(banque.MSG_TABLEAU_MUST_DRAW, deal_banque, [c("6 K"), c("4 K")], banker)
+    coup_error(banque_drawing.MSG_TABLEAU_MUST_STAND, deal_banque, [c("6 K 2"), c("7 K")], banker)
+    coup_error(banque_drawing.MSG_TABLEAU_MUST_DRAW, deal_banque, [c("6 K"), c("4 K")], banker)
 
 
 def test_a_ponte_natural_settles_his_tableau_against_the_bankers_first_two_cards():
@@ -209,7 +224,7 @@ def test_a_ponte_natural_settles_his_tableau_against_the_bankers_first_two_cards
     error = coup_error(MSG_NATURAL, deal_banque, [c("9 K 2"), c("2 2 6")], c("4 2 3"))
     assert str(error).startswith("Tableau 1 has a natural 9")
     coup_error(
-        chemin.MSG_NATURAL_NO_CHOICE,
+        chemin_drawing.MSG_NATURAL_NO_CHOICE,
         deal_banque,
         [c("2 3"), c("K 8")],
         c("K 7"),
@@ -217,7 +232,9 @@ def test_a_ponte_natural_settles_his_tableau_against_the_bankers_first_two_cards
     )
     # both tableaux natural: the banker has nobody to draw against
     assert deal_banque([c("9 K"), c("8 K")], c("K 7")).winners() == (P, P)
-    coup_error(banque.MSG_BANQUE_BANKER_MUST_STAND, deal_banque, [c("9 K"), c("8 K")], c("K 2 7"))
+    coup_error(
+        banque_drawing.MSG_BANQUE_BANKER_MUST_STAND, deal_banque, [c("9 K"), c("8 K")], c("K 2 7")
+    )
 
 
 def test_a_banker_natural_ends_the_coup_for_both_tableaux():
@@ -226,14 +243,14 @@ def test_a_banker_natural_ends_the_coup_for_both_tableaux():
     error = coup_error(MSG_NATURAL, deal_banque, [c("2 3 4"), c("9 K")], c("8 K"))
     assert str(error).startswith("Banker has a natural 8")
     coup_error(
-        chemin.MSG_NATURAL_NO_CHOICE,
+        chemin_drawing.MSG_NATURAL_NO_CHOICE,
         deal_banque,
         [c("2 3"), c("K K")],
         c("8 K"),
         ponte_choices=(Choice.DRAW, None),
     )
     coup_error(
-        chemin.MSG_NATURAL_NO_CHOICE,
+        chemin_drawing.MSG_NATURAL_NO_CHOICE,
         deal_banque,
         [c("2 3"), c("K K")],
         c("8 K"),
@@ -242,14 +259,16 @@ def test_a_banker_natural_ends_the_coup_for_both_tableaux():
 
 
 def test_cards_out_of_order_or_count_are_refused():
-    coup_error(chemin.MSG_BANKER_BEFORE_PONTE, deal_banque, [c("6 K"), c("2 2")], c("2 2 3"))
+    coup_error(
+        chemin_drawing.MSG_BANKER_BEFORE_PONTE, deal_banque, [c("6 K"), c("2 2")], c("2 2 3")
+    )
     assert next_banque_step([c("6 K"), c("2")], c("2 2")) == Waiting(Step.FIRST_CARDS)
     error = coup_error(MSG_TOO_FEW, deal_banque, [c("6 K"), c("2")], c("2 2"))
     assert str(error) == "Tableau 2 needs two cards (has 1)."
     coup_error(MSG_TOO_MANY, deal_banque, [c("2 2 2 2"), c("6 K")], c("2 2"))
-    coup_error(banque.MSG_TWO_TABLEAUX, deal_banque, [c("6 K")], c("2 2"))
+    coup_error(banque_drawing.MSG_TWO_TABLEAUX, deal_banque, [c("6 K")], c("2 2"))
     coup_error(
-        banque.MSG_TWO_TABLEAUX,
+        banque_drawing.MSG_TWO_TABLEAUX,
         deal_banque,
         [c("6 K"), c("7 K"), c("7 K")],
         c("K 7"),
@@ -289,9 +308,9 @@ def test_a_coup_played_by_the_rules_is_accepted(data):
     for ponte, hand in zip(pontes, coup.hands(), strict=True):
         assert hand.player == ponte
         # a ponte's natural is settled against the banker's first two cards, the rest against all
-        natural = banque._is_natural(ponte) and not banque._is_natural(banker)
+        natural = banque_drawing._is_natural(ponte) and not banque_drawing._is_natural(banker)
         assert hand.banker == (banker[:2] if natural else banker)
-    if banque._is_natural(banker):
+    if banque_drawing._is_natural(banker):
         assert len(banker) == 2 and all(len(ponte) == 2 for ponte in pontes)
 
 
@@ -303,7 +322,7 @@ def test_two_tableaux_alike_are_a_coup_of_chemin_de_fer(data):
     ponte: tuple[Card, ...] = (card(), card())
     banker: tuple[Card, ...] = (card(), card())
     choices: dict[str, Choice] = {}
-    while (step := chemin.next_step(ponte, banker, **choices)) is not None:
+    while (step := chemin_drawing.next_step(ponte, banker, **choices)) is not None:
         if step is Step.PONTE_CHOICE:
             choices["ponte_choice"] = data.draw(st.sampled_from(list(Choice)))
         elif step is Step.BANKER_CHOICE:
@@ -312,7 +331,7 @@ def test_two_tableaux_alike_are_a_coup_of_chemin_de_fer(data):
             ponte += (card(),)
         else:
             banker += (card(),)
-    alone = chemin.deal(ponte, banker, **choices)
+    alone = chemin_drawing.deal(ponte, banker, **choices)
     choice = choices.get("ponte_choice")
     coup = deal_banque(
         [ponte, ponte],
@@ -334,13 +353,13 @@ def test_capital_taxe_is_paid_once_when_the_bank_is_auctioned():
     on_winnings = bank_auction([("Bob", D("500"))], taxe=LIMITEE_WINNINGS)
     assert on_winnings.house_cut == D("0.00")
     bank_error(
-        chemin_bank.MSG_BID_TOO_LOW,
+        chemin_money.MSG_BID_TOO_LOW,
         bank_auction,
         [("Bob", D("100"))],
         minimum_banco=D("200"),
     )
-    bank_error(banque.MSG_NO_BIDS, bank_auction, [])
-    bank_error(chemin_bank.MSG_BANK_CENTS, bank_auction, [("Bob", D("100.005"))])
+    bank_error(banque_drawing.MSG_NO_BIDS, bank_auction, [])
+    bank_error(chemin_money.MSG_BANK_CENTS, bank_auction, [("Bob", D("100.005"))])
 
 
 def test_a_coup_under_the_capital_taxe_costs_nothing_more():
@@ -378,9 +397,9 @@ def test_a_banque_ouverte_pays_1_25_percent_and_takes_stakes_beyond_the_bank():
     )
     assert lost.banker_net == D("-700") and lost.house_cut == D("0.00")
     assert lost.bank_after == D("-200")  # what Ann pays beyond the bank
-    bank_error(banque.MSG_BANQUE_EMPTY, banque_kept, lost)
+    bank_error(banque_drawing.MSG_BANQUE_EMPTY, banque_kept, lost)
     error = bank_error(
-        banque.MSG_STAKES_EXCEED_BANQUE,
+        banque_drawing.MSG_STAKES_EXCEED_BANQUE,
         settle_banque_coup,
         Bank("Ann", D("500")),
         stakes({"Bob": "400"}, {"Cy": "300"}),
@@ -397,10 +416,10 @@ def test_the_bank_stays_after_a_loss_and_nothing_comes_out():
     money = settle_banque_coup(Bank("Ann", D("1000")), stakes({"Bob": "200"}, {}), (P, T))
     assert money.banker_net == D("-200") and money.bank_after == D("800")
     assert banque_kept(money) == Bank("Ann", D("800"))  # "auch nach einem verlorenen Spiel"
-    bank_error(chemin_bank.MSG_NO_MONEY_OUT, banque_kept, money, taken=D("100"))
+    bank_error(chemin_money.MSG_NO_MONEY_OUT, banque_kept, money, taken=D("100"))
     spent = settle_banque_coup(Bank("Ann", D("300")), stakes({"Bob": "200"}, {"Cy": "100"}), (P, P))
     assert spent.bank_after == D("0")
-    bank_error(banque.MSG_BANQUE_EMPTY, banque_kept, spent)
+    bank_error(banque_drawing.MSG_BANQUE_EMPTY, banque_kept, spent)
 
 
 def test_a_co_banker_shares_the_bank_as_in_chemin_de_fer():
@@ -418,13 +437,13 @@ def test_a_co_banker_shares_the_bank_as_in_chemin_de_fer():
 @pytest.mark.parametrize(
     ("tableaux", "template"),
     [
-        (({"Ann": "100"}, {}), chemin_bank.MSG_BANKER_AGAINST_HIMSELF),
-        (({}, {"Eve": "100"}), chemin_bank.MSG_CO_BANKER_AGAINST_HIMSELF),
-        (({"Bob": "100"}, {"Bob": "50"}), chemin_bank.MSG_ONE_STAKE_EACH),
-        (({"Bob": "0"}, {}), chemin_bank.MSG_STAKE_NOT_POSITIVE),
-        (({"Bob": "-5"}, {}), chemin_bank.MSG_STAKE_NOT_POSITIVE),
-        (({"Bob": "10.001"}, {}), chemin_bank.MSG_STAKE_CENTS),
-        (({"Bob": "600"}, {"Cy": "401"}), banque.MSG_STAKES_EXCEED_BANQUE),
+        (({"Ann": "100"}, {}), chemin_money.MSG_BANKER_AGAINST_HIMSELF),
+        (({}, {"Eve": "100"}), chemin_money.MSG_CO_BANKER_AGAINST_HIMSELF),
+        (({"Bob": "100"}, {"Bob": "50"}), chemin_money.MSG_ONE_STAKE_EACH),
+        (({"Bob": "0"}, {}), chemin_money.MSG_STAKE_NOT_POSITIVE),
+        (({"Bob": "-5"}, {}), chemin_money.MSG_STAKE_NOT_POSITIVE),
+        (({"Bob": "10.001"}, {}), chemin_money.MSG_STAKE_CENTS),
+        (({"Bob": "600"}, {"Cy": "401"}), banque_drawing.MSG_STAKES_EXCEED_BANQUE),
     ],
 )
 def test_stakes_the_bank_refuses(tableaux, template):
@@ -434,8 +453,8 @@ def test_stakes_the_bank_refuses(tableaux, template):
 
 def test_two_tableaux_and_two_results():
     bank = Bank("Ann", D("1000"))
-    bank_error(banque.MSG_TWO_TABLEAUX, settle_banque_coup, bank, stakes({}), (P, B))
-    bank_error(banque.MSG_TWO_TABLEAUX, settle_banque_coup, bank, stakes({}, {}), (P,))
+    bank_error(banque_drawing.MSG_TWO_TABLEAUX, settle_banque_coup, bank, stakes({}), (P, B))
+    bank_error(banque_drawing.MSG_TWO_TABLEAUX, settle_banque_coup, bank, stakes({}, {}), (P,))
 
 
 # --- the cards of a tableau ----------------------------------------------------------------------
@@ -483,7 +502,12 @@ def test_every_coup_is_zero_sum_among_guests_and_the_house(
     staked = sum((amount for tableau in tableaux for amount in tableau), D(0))
     if banco is BancoKind.LIMITEE and staked > bank.amount:
         bank_error(
-            banque.MSG_STAKES_EXCEED_BANQUE, settle_banque_coup, bank, tableau_stakes, winners, taxe
+            banque_drawing.MSG_STAKES_EXCEED_BANQUE,
+            settle_banque_coup,
+            bank,
+            tableau_stakes,
+            winners,
+            taxe,
         )
         return
     money = settle_banque_coup(bank, tableau_stakes, winners, taxe)

@@ -26,7 +26,7 @@ from fractions import Fraction
 from functools import cache
 
 from games.cards import CARDS_PER_DECK, check_decks
-from games.chemin import Choice, banker_choices
+from games.guest_banked.chemin_drawing import Choice, banker_choices
 from games.odds import TWO_CARD_VALUES, deal_denominator
 from games.rules import Winner
 

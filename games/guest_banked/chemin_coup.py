@@ -8,8 +8,14 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from decimal import Decimal
 
-from games.chemin import Choice, CoupError, deal
-from games.chemin_bank import (
+from games.entry import (
+    Field,
+    HandEntry,
+    SettledBet,
+    SettledHand,
+)
+from games.guest_banked.chemin_drawing import Choice, CoupError, deal
+from games.guest_banked.chemin_money import (
     MSG_BANK_KEPT,
     MSG_BANK_LOST,
     MSG_NO_MONEY_OUT,
@@ -24,7 +30,7 @@ from games.chemin_bank import (
     suite,
     suivi_for,
 )
-from games.coup_terms import (
+from games.guest_banked.terms import (
     MSG_CARDS_TYPED_ONLY,
     MSG_NO_COVER,
     MSG_ONE_TABLEAU,
@@ -54,12 +60,6 @@ from games.coup_terms import (
     stake_amount,
     stake_seat,
     winner_alone,
-)
-from games.entry import (
-    Field,
-    HandEntry,
-    SettledBet,
-    SettledHand,
 )
 from games.kinds import BankerMove, CoverKind
 from games.messages import RuleError, Typed, plain

@@ -8,15 +8,21 @@ from __future__ import annotations
 from collections.abc import Collection, Hashable, Mapping
 from decimal import Decimal
 
-from games.banque import (
+from games.cards import format_cards
+from games.entry import (
+    Field,
+    HandEntry,
+    SettledBet,
+    SettledHand,
+)
+from games.guest_banked.banque_drawing import (
     TABLEAUX,
     cards_next,
     deal_banque,
     settle_banque_coup,
 )
-from games.cards import format_cards
-from games.chemin import Choice, CoupError
-from games.chemin_bank import (
+from games.guest_banked.chemin_drawing import Choice, CoupError
+from games.guest_banked.chemin_money import (
     MSG_BANK_LOST,
     MSG_CO_BANKER_AGAINST_HIMSELF,
     MSG_NO_MONEY_OUT,
@@ -24,7 +30,7 @@ from games.chemin_bank import (
     BankError,
     Cover,
 )
-from games.coup_terms import (
+from games.guest_banked.terms import (
     MSG_CARDS_TYPED_ONLY,
     MSG_NO_COVER,
     MSG_STAKE_BANKER,
@@ -48,12 +54,6 @@ from games.coup_terms import (
     stake_amount,
     stake_seat,
     winner_alone,
-)
-from games.entry import (
-    Field,
-    HandEntry,
-    SettledBet,
-    SettledHand,
 )
 from games.kinds import BankerMove
 from games.messages import RuleError, Typed, plain

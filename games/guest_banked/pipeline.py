@@ -13,17 +13,24 @@ house's sum to zero — and the coup's record (:class:`SettledCoup`), or every p
 The table charge per shoe (Chemin de fer, when the event chooses it over the 5% taxe) is paid by
 the banker of the shoe's first coup; Baccara banque's taxe on capital by each banker bringing a
 bank in (the first coup of his bank). Each shoe starts a new bank. Each game's rules are in
-:mod:`games.coup_chemin` and :mod:`games.coup_banque`, what they share in :mod:`games.coup_terms`;
-this module is the way in. Plain Python, no Django.
+:mod:`chemin_coup` and :mod:`banque_coup`, what they share in :mod:`terms`; this module is the way
+in. Plain Python, no Django.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
 
-from games.coup_banque import holders, settle_banque, tableau_halves
-from games.coup_chemin import settle_chemin
-from games.coup_terms import (
+from games.entry import (
+    EntryRejected,
+    Field,
+    HandEntry,
+    Problem,
+    SettledHand,
+)
+from games.guest_banked.banque_coup import holders, settle_banque, tableau_halves
+from games.guest_banked.chemin_coup import settle_chemin
+from games.guest_banked.terms import (
     LARGEST_AMOUNT,
     MOVES,
     MSG_BANK_STANDS_AT,
@@ -59,13 +66,6 @@ from games.coup_terms import (
     SettledCoup,
     continuity_problem,
     read_bank,
-)
-from games.entry import (
-    EntryRejected,
-    Field,
-    HandEntry,
-    Problem,
-    SettledHand,
 )
 from games.kinds import MOVE_LABELS, Game
 from games.messages import RuleError

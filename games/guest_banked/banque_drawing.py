@@ -2,7 +2,7 @@
 
 Seed 002 (German, "Baccara Banque" and "Taxe"), as this module reads it; "in allen anderen
 Möglichkeiten gelten die Regeln des Chemin de fer", so whatever the seed does not say here is
-Chemin de fer's, taken from ``games.chemin`` and ``games.chemin_bank``, not written again:
+Chemin de fer's, taken from :mod:`chemin_drawing` and :mod:`chemin_money`, not written again:
 
 - **Two tableaux.** The banker sits in the middle and plays "gegen zwei Ponteure gleichzeitig",
   one per half of the table: each tableau is a ponte's hand, the banker has one hand against both.
@@ -32,7 +32,7 @@ Chemin de fer's, taken from ``games.chemin`` and ``games.chemin_bank``, not writ
   automatisch die Karten. Verliert er jedoch, so bekommt sein Nachbar die Karten" — the next
   seat up within that half of the table (an égalité is no loss: he keeps them).
 
-Seats are numbered as in ``games.chemin_bank`` (seat *n* + 1 at the right of seat *n*).
+Seats are numbered as in :mod:`chemin_money` (seat *n* + 1 at the right of seat *n*).
 Plain Python, no Django.
 """
 
@@ -44,7 +44,7 @@ from decimal import Decimal
 from enum import StrEnum
 
 from games.cards import Card, total
-from games.chemin import (
+from games.guest_banked.chemin_drawing import (
     BANKER,
     BOTH,
     MSG_BANKER_BEFORE_PONTE,
@@ -58,7 +58,7 @@ from games.chemin import (
     banker_choices,
     ponte_choices,
 )
-from games.chemin_bank import (
+from games.guest_banked.chemin_money import (
     MSG_BANK_CENTS,
     MSG_BANK_NOT_POSITIVE,
     MSG_BANKER_AGAINST_HIMSELF,

@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from games.chemin import Choice
-from games.chemin_odds import BankerCell, chemin_game, chemin_odds
+from games.guest_banked.chemin_drawing import Choice
+from games.guest_banked.chemin_odds import BankerCell, chemin_game, chemin_odds
 from games.odds import deal_counts, deal_denominator, fraction_to_decimal
 from games.rules import Winner
 

@@ -1,6 +1,6 @@
-"""Review of issue 15's coup pipeline (games.banked and its modules): each test states what
-the rules (seed 002, RULES.md, the issue) or the pipeline's own promises require and fails on
-what it does now."""
+"""A review of the coup pipeline (games.guest_banked.pipeline and its modules): each test states
+what the rules (docs/rules.md) or the pipeline's own promises require, found wanting once and
+kept so it stays fixed."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from decimal import Decimal
 
 import pytest
 
-from games.banked import BankRules, PreviousCoup, holders, settle_coup_entry
-from games.banque import BanqueTaxe, BanqueTaxeKind
-from games.chemin_bank import MSG_STAKE_BELOW_MINIMUM
 from games.entry import EntryRejected, Field
+from games.guest_banked.banque_drawing import BanqueTaxe, BanqueTaxeKind
+from games.guest_banked.chemin_money import MSG_STAKE_BELOW_MINIMUM
+from games.guest_banked.pipeline import BankRules, PreviousCoup, holders, settle_coup_entry
 from games.kinds import BancoKind, BankerMove, Game
 from games.payouts import BankedBet
 from games.rules import Winner
-from tests.games.test_banked import BANQUE, CHEMIN, SEATED, coup
+from tests.games.guest_banked.test_pipeline import BANQUE, CHEMIN, SEATED, coup
 
 D = Decimal
 SEVEN = {1: "Aki", 2: "Ben", 3: "Chie", 4: "Dai", 5: "Emi", 6: "Fumio", 7: "Goro"}

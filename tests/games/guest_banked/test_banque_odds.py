@@ -6,8 +6,9 @@ from fractions import Fraction
 
 import pytest
 
-from games.banque import banque_banker_choices, deal_banque, next_banque_step
-from games.banque_odds import (
+from games.cards import Card
+from games.guest_banked.banque_drawing import banque_banker_choices, deal_banque, next_banque_step
+from games.guest_banked.banque_odds import (
     CHOICE_CELLS,
     EGALITE,
     NATURAL,
@@ -23,9 +24,8 @@ from games.banque_odds import (
     priced,
     solve,
 )
-from games.cards import Card
-from games.chemin import Choice, Step
-from games.chemin_odds import chemin_odds
+from games.guest_banked.chemin_drawing import Choice, Step
+from games.guest_banked.chemin_odds import chemin_odds
 from games.odds import deal_counts, deal_denominator, fraction_to_decimal
 from games.rules import Winner, banker_draws
 
@@ -47,9 +47,9 @@ def falling(n: int, k: int) -> int:
 
 
 def brute_force(shoe, fives):
-    """Every coup a small shoe can deal, played by games.banque's own step machine
-    (next_banque_step, deal_banque): the count of each cell's results if the banker stands and
-    if he draws, wherever he may."""
+    """Every coup a small shoe can deal, played by games.guest_banked.banque_drawing's own step
+    machine (next_banque_step, deal_banque): the count of each cell's results if the banker stands
+    and if he draws, wherever he may."""
     counts = list(shoe)
     cards = sum(shoe)
     cells = defaultdict(lambda: {STAND: [0] * 9, DRAW: [0] * 9})
