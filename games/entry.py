@@ -16,9 +16,10 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from games.cards import Card, CardError, format_cards, parse_card, parse_cards
+from games.guest_banked.terms import CoupTerms, SettledCoup
 from games.kinds import SEATS, CoverKind
 from games.messages import (
     Label,
@@ -52,9 +53,6 @@ from games.rules import (
     cards_due,
     check_copies,
 )
-
-if TYPE_CHECKING:
-    from games.guest_banked.pipeline import CoupTerms, SettledCoup
 
 
 class Field(StrEnum):

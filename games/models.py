@@ -22,7 +22,7 @@ from games.rules import Outcome, Winner
 
 if TYPE_CHECKING:
     from games.entry import TableRules
-    from games.guest_banked.pipeline import BankRules
+    from games.guest_banked.terms import BankRules
 
 
 def standard_rules() -> dict[str, object]:
@@ -241,9 +241,9 @@ class Event(models.Model):
     @property
     def bank_rules(self) -> BankRules:
         """What the rules core needs to check a coup of this event's guest-banked game."""
-        from games.guest_banked.banque_drawing import BanqueTaxe, BanqueTaxeKind
+        from games.guest_banked.banque_money import BanqueTaxe, BanqueTaxeKind
         from games.guest_banked.chemin_money import Taxe, TaxeKind
-        from games.guest_banked.pipeline import BankRules
+        from games.guest_banked.terms import BankRules
 
         taxe = Taxe(TaxeKind.FIXED_PER_SHOE if self.taxe == self.Cut.PER_SHOE
                     else TaxeKind.PERCENT_OF_BANKER_WIN, self.taxe_rate)  # fmt: skip

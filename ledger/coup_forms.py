@@ -24,6 +24,8 @@ from django.utils.translation import gettext_lazy as _
 
 from games.cards import Card, CardError, parse_cards, total
 from games.entry import BetEntry, Field, HandEntry, Problem, read_seat, result_text
+from games.guest_banked.bank import MSG_HELD_BY, MSG_PASSED_TO, MSG_SUITE_TO
+from games.guest_banked.banque_coup import tableau_halves
 from games.guest_banked.banque_drawing import TABLEAU, deal_banque, next_banque_step
 from games.guest_banked.chemin_drawing import (
     BANKER,
@@ -37,15 +39,7 @@ from games.guest_banked.chemin_drawing import (
 )
 from games.guest_banked.chemin_drawing import ponte_options as chemin_ponte_options
 from games.guest_banked.chemin_money import BankError, seat_to_the_right
-from games.guest_banked.pipeline import (
-    MOVES,
-    MSG_HELD_BY,
-    MSG_PASSED_TO,
-    MSG_SUITE_TO,
-    CoupTerms,
-    PreviousCoup,
-    tableau_halves,
-)
+from games.guest_banked.terms import MOVES, CoupTerms, PreviousCoup
 from games.kinds import MOVE_LABELS, SEATS, BankerMove, CoverKind, Game, SuiteWay
 from games.messages import Label, RuleError, Text
 from games.models import MAX_HAND_NUMBER

@@ -12,7 +12,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.entry import BetEntry, EntryRejected, HandEntry, SettledHand
-from games.guest_banked.pipeline import CoupTerms, PreviousCoup, SettledCoup, settle_coup_entry
+from games.guest_banked.pipeline import settle_coup_entry
+from games.guest_banked.terms import CoupTerms, PreviousCoup, SettledCoup
 from games.kinds import BankerMove, SuiteWay
 from games.models import Event, Hand, Shoe
 from games.payouts import BankedBet

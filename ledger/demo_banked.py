@@ -31,7 +31,8 @@ from games.cards import Card, format_cards
 from games.entry import BetEntry, HandEntry
 from games.guest_banked.chemin_drawing import Choice, Coup, Step, deal, next_step
 from games.guest_banked.chemin_money import seat_order, seat_to_the_right
-from games.guest_banked.pipeline import BankRules, CoupTerms, PreviousCoup, settle_coup_entry
+from games.guest_banked.pipeline import settle_coup_entry
+from games.guest_banked.terms import BankRules, CoupTerms, PreviousCoup
 from games.kinds import SEATS, BankerMove, CoverKind, Game
 from games.models import Event, Hand
 from games.payouts import STANDARD_RULES

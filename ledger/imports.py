@@ -33,7 +33,8 @@ from games.entry import (
     read_seat,
     settle_hand,
 )
-from games.guest_banked.pipeline import BankRules, CoupTerms, PreviousCoup, settle_coup_entry
+from games.guest_banked.pipeline import settle_coup_entry
+from games.guest_banked.terms import BankRules, CoupTerms, PreviousCoup
 from games.kinds import BancoKind, Game
 from games.models import Event, Hand, Shoe
 from ledger.coups import coup_row

@@ -43,7 +43,8 @@ from typing import Any
 from django.db.models import Q
 
 from games.entry import EntryRejected, SettledHand
-from games.guest_banked.pipeline import BankRules, settle_coup_entry
+from games.guest_banked.pipeline import settle_coup_entry
+from games.guest_banked.terms import BankRules
 from games.messages import RuleError
 from games.models import Event, Hand, Shoe
 from games.payouts import BetError, BetResult, BetType, RuleSet, resolve_bet

@@ -167,3 +167,58 @@ def test_the_guest_banked_games_use_only_the_rules_core(name):
     pipeline's types…), never on its Django side (models, chips, services)."""
     ours = imports_of(PATHS[name]) & MODULE_NAMES
     assert {other for other in ours if other.startswith("games")} <= set(PURE), ours - set(PURE)
+
+
+def cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """An import cycle in ``graph`` (module → the modules it imports), as the modules round it,
+    or ``None``."""
+    done: set[str] = set()
+
+    def visit(name: str, path: list[str]) -> list[str] | None:
+        if name in path:
+            return [*path[path.index(name) :], name]
+        if name in done:
+            return None
+        for other in sorted(graph.get(name, ())):
+            found = visit(other, [*path, name])
+            if found:
+                return found
+        done.add(name)
+        return None
+
+    return next((found for name in sorted(graph) if (found := visit(name, []))), None)
+
+
+def imports_among(names: list[str]) -> dict[str, set[str]]:
+    """Who imports whom among ``names``, imports for type checking and inside functions too."""
+    return {name: (imports_of(PATHS[name]) & set(names)) - {name} for name in names}
+
+
+def test_the_rules_core_has_no_import_cycle():
+    assert cycle(imports_among(PURE)) is None
+
+
+def reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    """Every module ``start`` imports, directly or through others."""
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        for other in graph[todo.pop()] - seen:
+            seen.add(other)
+            todo.append(other)
+    return seen
+
+
+def test_the_pipeline_and_the_guest_banked_games_do_not_import_each_other():
+    """``games.entry`` names a coup's data (``games.guest_banked.terms``), and the guest-banked
+    modules read entries with ``games.entry``: the data sits below both, so nothing ``games.entry``
+    imports imports it back, not even for type checking."""
+    graph = imports_among(PURE)
+    below = reachable(graph, "games.entry")
+    assert "games.entry" not in below, cycle(graph)
+    assert below & set(GUEST_BANKED)  # it does use the coup's data
+
+
+def test_an_import_cycle_is_caught():
+    assert cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None

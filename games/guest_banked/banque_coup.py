@@ -15,12 +15,9 @@ from games.entry import (
     SettledBet,
     SettledHand,
 )
-from games.guest_banked.banque_drawing import (
-    TABLEAUX,
-    cards_next,
-    deal_banque,
-    settle_banque_coup,
-)
+from games.guest_banked.bank import bank_bets
+from games.guest_banked.banque_drawing import TABLEAUX, deal_banque
+from games.guest_banked.banque_money import cards_next, settle_banque_coup
 from games.guest_banked.chemin_drawing import Choice, CoupError
 from games.guest_banked.chemin_money import (
     MSG_BANK_LOST,
@@ -30,21 +27,14 @@ from games.guest_banked.chemin_money import (
     BankError,
     Cover,
 )
-from games.guest_banked.terms import (
+from games.guest_banked.reading import (
     MSG_CARDS_TYPED_ONLY,
     MSG_NO_COVER,
-    MSG_STAKE_BANKER,
     MSG_SUITE_NEEDS_SUITE,
     MSG_TAKES_ALL,
     MSG_UNKNOWN_COVER,
-    TABLEAU_BETS,
-    BankRules,
-    CoupTerms,
-    PreviousCoup,
     Reading,
-    SettledCoup,
     agrees,
-    bank_bets,
     cards_field,
     choice_field,
     formatted_cards,
@@ -55,10 +45,14 @@ from games.guest_banked.terms import (
     stake_seat,
     winner_alone,
 )
+from games.guest_banked.terms import BankRules, CoupTerms, PreviousCoup, SettledCoup
 from games.kinds import BankerMove
-from games.messages import RuleError, Typed, plain
-from games.payouts import ZERO, BetResult
+from games.messages import RuleError, Typed, gettext_noop, plain
+from games.payouts import ZERO, BankedBet, BetResult
 from games.rules import Outcome
+
+MSG_STAKE_BANKER = gettext_noop("{guest} holds the bank and cannot stake against it.")
+TABLEAU_BETS = (BankedBet.TABLEAU_1, BankedBet.TABLEAU_2)
 
 # --- Baccara banque -----------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from games.entry import (
     SettledBet,
     SettledHand,
 )
+from games.guest_banked.bank import bank_bets, rotation_seat_for
 from games.guest_banked.chemin_drawing import Choice, CoupError, deal
 from games.guest_banked.chemin_money import (
     MSG_BANK_KEPT,
@@ -30,41 +31,40 @@ from games.guest_banked.chemin_money import (
     suite,
     suivi_for,
 )
-from games.guest_banked.terms import (
+from games.guest_banked.reading import (
     MSG_CARDS_TYPED_ONLY,
     MSG_NO_COVER,
-    MSG_ONE_TABLEAU,
     MSG_SUITE_NEEDS_SUITE,
-    MSG_SUITE_SEAT_IS_BANKER,
-    MSG_SUITE_TAKER_MISSING,
     MSG_TAKES_ALL,
     MSG_UNKNOWN_COVER,
-    BankRules,
-    CoupTerms,
-    NextMove,
-    PreviousCoup,
     Reading,
-    SettledCoup,
     agrees,
     amount_field,
-    bank_bets,
     cards_field,
     choice_field,
     formatted_cards,
     no_choices_without_cards,
     read_move,
     read_taken,
-    rotation_seat_for,
     seat_field,
     seat_of_guest,
     stake_amount,
     stake_seat,
     winner_alone,
 )
+from games.guest_banked.terms import BankRules, CoupTerms, NextMove, PreviousCoup, SettledCoup
 from games.kinds import BankerMove, CoverKind
-from games.messages import RuleError, Typed, plain
+from games.messages import RuleError, Typed, gettext_noop, plain
 from games.payouts import ZERO, BankedBet, BetResult
 from games.rules import Outcome
+
+MSG_ONE_TABLEAU = gettext_noop("Chemin de fer plays one hand against the bank: no second tableau.")
+MSG_SUITE_SEAT_IS_BANKER = gettext_noop(
+    "The suite goes to another guest, not to the banker's seat."
+)
+MSG_SUITE_TAKER_MISSING = gettext_noop(
+    "A suite's amount is what its taker bid or took: say which seat took the bank."
+)
 
 # --- Chemin de fer ------------------------------------------------------------------------
 

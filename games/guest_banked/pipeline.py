@@ -5,111 +5,34 @@ The entry is a :class:`games.entry.HandEntry` whose ``coup`` says who banks and 
 choices taken and what the banker did next; its bets are the pontes' stakes — a cover of a kind
 (Chemin de fer: ``ordinary``, ``banco_solo``, ``banco_a_deux``, ``avec_la_table``, ``suivi``) or a
 tableau (Baccara banque: ``tableau_1``, ``tableau_2``). The ledger adds who sits where and the
-previous coup of the shoe (:class:`PreviousCoup`): a bank kept plays on as it stands, a bank
-passed goes to the right, a suite to whoever took it. The answer is every stake settled — the
-pontes' and the bank's, the house's cut as the bank's commission, so guests' nets and the
-house's sum to zero — and the coup's record (:class:`SettledCoup`), or every problem at once.
+previous coup of the shoe (:class:`terms.PreviousCoup`): a bank kept plays on as it stands, a
+bank passed goes to the right, a suite to whoever took it. The answer is every stake settled —
+the pontes' and the bank's, the house's cut as the bank's commission, so guests' nets and the
+house's sum to zero — and the coup's record (:class:`terms.SettledCoup`), or every problem at
+once.
 
 The table charge per shoe (Chemin de fer, when the event chooses it over the 5% taxe) is paid by
 the banker of the shoe's first coup; Baccara banque's taxe on capital by each banker bringing a
 bank in (the first coup of his bank). Each shoe starts a new bank. Each game's rules are in
-:mod:`chemin_coup` and :mod:`banque_coup`, what they share in :mod:`terms`; this module is the way
-in. Plain Python, no Django.
+:mod:`chemin_coup` and :mod:`banque_coup`, what they share in :mod:`terms`, :mod:`reading` and
+:mod:`bank`; this module is the way in. Plain Python, no Django.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
 
-from games.entry import (
-    EntryRejected,
-    Field,
-    HandEntry,
-    Problem,
-    SettledHand,
-)
-from games.guest_banked.banque_coup import holders, settle_banque, tableau_halves
+from games.entry import EntryRejected, Field, HandEntry, Problem, SettledHand
+from games.guest_banked.bank import read_bank
+from games.guest_banked.banque_coup import settle_banque
 from games.guest_banked.chemin_coup import settle_chemin
-from games.guest_banked.terms import (
-    LARGEST_AMOUNT,
-    MOVES,
-    MSG_BANK_STANDS_AT,
-    MSG_CARDS_TYPED_ONLY,
-    MSG_CHOICE_NOT_READ,
-    MSG_CHOICE_WITHOUT_CARDS,
-    MSG_CO_BANKER_CENTS,
-    MSG_CO_BANKER_KEPT,
-    MSG_COUP_MISSING,
-    MSG_DOUBLE_AMOUNT,
-    MSG_HELD_BY,
-    MSG_MOVE_NOT_IN_GAME,
-    MSG_NO_COVER,
-    MSG_NOT_GUEST_BANKED,
-    MSG_ONE_TABLEAU,
-    MSG_PASSED_TO,
-    MSG_STAKE_BANKER,
-    MSG_SUITE_NEEDS_SUITE,
-    MSG_SUITE_SEAT_IS_BANKER,
-    MSG_SUITE_TAKER_MISSING,
-    MSG_SUITE_TO,
-    MSG_TAKEN_NOT_NUMBER,
-    MSG_TAKES_ALL,
-    MSG_TOO_LARGE,
-    MSG_UNKNOWN_COVER,
-    MSG_UNKNOWN_MOVE,
-    TABLEAU_BETS,
-    BankRules,
-    CoupTerms,
-    NextMove,
-    PreviousCoup,
-    Reading,
-    SettledCoup,
-    continuity_problem,
-    read_bank,
-)
-from games.kinds import MOVE_LABELS, Game
-from games.messages import RuleError
+from games.guest_banked.reading import Reading
+from games.guest_banked.terms import BankRules, PreviousCoup
+from games.kinds import Game
+from games.messages import RuleError, gettext_noop
 
-__all__ = [
-    "LARGEST_AMOUNT",
-    "MOVES",
-    "MOVE_LABELS",
-    "MSG_BANK_STANDS_AT",
-    "MSG_CARDS_TYPED_ONLY",
-    "MSG_CHOICE_NOT_READ",
-    "MSG_CHOICE_WITHOUT_CARDS",
-    "MSG_COUP_MISSING",
-    "MSG_CO_BANKER_CENTS",
-    "MSG_CO_BANKER_KEPT",
-    "MSG_DOUBLE_AMOUNT",
-    "MSG_HELD_BY",
-    "MSG_MOVE_NOT_IN_GAME",
-    "MSG_NOT_GUEST_BANKED",
-    "MSG_NO_COVER",
-    "MSG_ONE_TABLEAU",
-    "MSG_PASSED_TO",
-    "MSG_STAKE_BANKER",
-    "MSG_SUITE_NEEDS_SUITE",
-    "MSG_SUITE_SEAT_IS_BANKER",
-    "MSG_SUITE_TAKER_MISSING",
-    "MSG_SUITE_TO",
-    "MSG_TAKEN_NOT_NUMBER",
-    "MSG_TAKES_ALL",
-    "MSG_TOO_LARGE",
-    "MSG_UNKNOWN_COVER",
-    "MSG_UNKNOWN_MOVE",
-    "TABLEAU_BETS",
-    "BankRules",
-    "CoupTerms",
-    "Game",
-    "NextMove",
-    "PreviousCoup",
-    "SettledCoup",
-    "continuity_problem",
-    "holders",
-    "settle_coup_entry",
-    "tableau_halves",
-]
+MSG_NOT_GUEST_BANKED = gettext_noop("Punto Banco has no banker among the guests: no coup here.")
+MSG_COUP_MISSING = gettext_noop("Say who holds the bank and how much it is.")
 
 
 def settle_coup_entry(

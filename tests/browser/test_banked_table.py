@@ -11,7 +11,7 @@ import pytest
 
 from games import services as game_services
 from games.entry import BetEntry, HandEntry
-from games.guest_banked.pipeline import CoupTerms
+from games.guest_banked.terms import CoupTerms
 from games.payouts import RuleSet
 from ledger import services
 from ledger.models import Bet, Coup

@@ -7,7 +7,7 @@ import uuid
 from decimal import Decimal
 
 from games.entry import BetEntry, HandEntry
-from games.guest_banked.pipeline import CoupTerms
+from games.guest_banked.terms import CoupTerms
 from games.kinds import Game
 from games.models import Event, Hand, Shoe
 from ledger import services

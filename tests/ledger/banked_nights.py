@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from games import services as game_services
 from games.entry import BetEntry, HandEntry
-from games.guest_banked.pipeline import CoupTerms
+from games.guest_banked.terms import CoupTerms
 from games.models import Event, Hand, Shoe
 from ledger import services
 from ledger.models import Guest

@@ -13,8 +13,10 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from games.entry import BetEntry, HandEntry
+from games.guest_banked.bank import MSG_HELD_BY, MSG_PASSED_TO
 from games.guest_banked.chemin_money import MSG_NO_MONEY_OUT, MSG_STAKE_EXCEEDS
-from games.guest_banked.pipeline import MSG_HELD_BY, MSG_PASSED_TO, CoupTerms, settle_coup_entry
+from games.guest_banked.pipeline import settle_coup_entry
+from games.guest_banked.terms import CoupTerms
 from games.kinds import BankerMove
 from games.models import Event
 from ledger import services

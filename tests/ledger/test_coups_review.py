@@ -9,7 +9,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from games.entry import BetEntry, HandEntry
-from games.guest_banked.pipeline import CoupTerms
+from games.guest_banked.terms import CoupTerms
 from games.kinds import Game
 from games.models import Event
 from ledger import services

@@ -12,8 +12,17 @@ from hypothesis import strategies as st
 
 from games.chips import MAX_CHIPS
 from games.entry import MSG_EMPTY_SEAT, MSG_NO_RESULT, BetEntry, EntryRejected, Field, HandEntry
-from games.guest_banked import pipeline
-from games.guest_banked.banque_drawing import BanqueTaxe, BanqueTaxeKind
+from games.guest_banked.bank import (
+    MSG_BANK_STANDS_AT,
+    MSG_DOUBLE_AMOUNT,
+    MSG_HELD_BY,
+    MSG_PASSED_TO,
+    MSG_SUITE_TO,
+    continuity_problem,
+)
+from games.guest_banked.banque_coup import MSG_STAKE_BANKER, holders, tableau_halves
+from games.guest_banked.banque_money import BanqueTaxe, BanqueTaxeKind
+from games.guest_banked.chemin_coup import MSG_ONE_TABLEAU
 from games.guest_banked.chemin_drawing import MSG_PONTE_MUST_DRAW
 from games.guest_banked.chemin_money import (
     MSG_BANK_BELOW_MINIMUM,
@@ -27,15 +36,15 @@ from games.guest_banked.chemin_money import (
     Taxe,
     TaxeKind,
 )
-from games.guest_banked.pipeline import (
-    BankRules,
-    CoupTerms,
-    PreviousCoup,
-    continuity_problem,
-    holders,
-    settle_coup_entry,
-    tableau_halves,
+from games.guest_banked.pipeline import settle_coup_entry
+from games.guest_banked.reading import (
+    LARGEST_AMOUNT,
+    MSG_CHOICE_WITHOUT_CARDS,
+    MSG_MOVE_NOT_IN_GAME,
+    MSG_NO_COVER,
+    MSG_UNKNOWN_COVER,
 )
+from games.guest_banked.terms import BankRules, CoupTerms, PreviousCoup
 from games.kinds import BancoKind, BankerMove, Game, SuiteWay
 from games.payouts import BankedBet
 from games.rules import Winner
@@ -172,12 +181,12 @@ def test_a_co_banker_shares_gain_and_taxe_equally():
         ([(2, "ordinary", "100")], {"move": "keep", "result": "P"},
          {(Field.MOVE, MSG_BANK_LOST)}),
         # nobody covered
-        ([], {}, {(Field.STAKE, pipeline.MSG_NO_COVER)}),
+        ([], {}, {(Field.STAKE, MSG_NO_COVER)}),
         # an unknown kind of stake
-        ([(2, "roulette", "100")], {}, {(Field.BET, pipeline.MSG_UNKNOWN_COVER)}),
+        ([(2, "roulette", "100")], {}, {(Field.BET, MSG_UNKNOWN_COVER)}),
         # a second tableau in Chemin de fer
         ([(2, "ordinary", "100")], {"second_cards": "9 K"},
-         {(Field.SECOND_CARDS, pipeline.MSG_ONE_TABLEAU)}),
+         {(Field.SECOND_CARDS, MSG_ONE_TABLEAU)}),
     ],
 )  # fmt: skip
 def test_bad_coups_are_refused_with_the_rule(bets, terms, expected):
@@ -195,7 +204,7 @@ def test_a_choice_where_the_rules_give_none_is_refused():
 
 def test_a_choice_without_cards_is_refused():
     problems = refused(coup((2, "ordinary", "100"), result="B", ponte_choice="draw"))
-    assert problems == {(Field.PONTE_CHOICE, pipeline.MSG_CHOICE_WITHOUT_CARDS)}
+    assert problems == {(Field.PONTE_CHOICE, MSG_CHOICE_WITHOUT_CARDS)}
 
 
 def test_cards_and_result_must_agree():
@@ -228,22 +237,22 @@ def test_a_kept_bank_plays_on_with_everything_on_the_table():
     less = continuity_problem(kept(), 1, None, D(150), SEATED)
     assert less is not None and less.template == MSG_NO_MONEY_OUT
     more = continuity_problem(kept(), 1, None, D(300), SEATED)
-    assert more is not None and more.template == pipeline.MSG_BANK_STANDS_AT
+    assert more is not None and more.template == MSG_BANK_STANDS_AT
     other = continuity_problem(kept(), 2, None, D("195.00"), SEATED)
-    assert other is not None and other.template == pipeline.MSG_HELD_BY
+    assert other is not None and other.template == MSG_HELD_BY
 
 
 def test_banco_double_doubles_a_kept_bank():
     assert continuity_problem(kept("100"), 1, 3, D(200), SEATED) is None
     wrong = continuity_problem(kept("100"), 1, 3, D(150), SEATED)
-    assert wrong is not None and wrong.template == pipeline.MSG_DOUBLE_AMOUNT
+    assert wrong is not None and wrong.template == MSG_DOUBLE_AMOUNT
 
 
 def test_a_lost_bank_passes_to_the_right_of_the_banker_or_of_the_suite_giver():
     passed = kept(move=BankerMove.PASS, bank_after=D(0), banker_seat=3, rotation_seat=3)
     assert continuity_problem(passed, 4, None, D(100), SEATED) is None
     wrong = continuity_problem(passed, 5, None, D(100), SEATED)
-    assert wrong is not None and wrong.template == pipeline.MSG_PASSED_TO
+    assert wrong is not None and wrong.template == MSG_PASSED_TO
     last_seat = kept(move=BankerMove.PASS, banker_seat=5, rotation_seat=5)
     assert continuity_problem(last_seat, 1, None, D(100), SEATED) is None  # round the table
     after_suite = kept(move=BankerMove.PASS, banker_seat=4, rotation_seat=2)
@@ -254,7 +263,7 @@ def test_a_suite_goes_to_its_taker_at_its_amount():
     given_up = kept(move=BankerMove.SUITE, suite_seat=4, suite_amount=D(195))
     assert continuity_problem(given_up, 4, None, D(195), SEATED) is None
     wrong = continuity_problem(given_up, 2, None, D(195), SEATED)
-    assert wrong is not None and wrong.template == pipeline.MSG_SUITE_TO
+    assert wrong is not None and wrong.template == MSG_SUITE_TO
 
 
 def test_after_a_retirement_anyone_may_bank():
@@ -378,10 +387,10 @@ def test_banque_limitee_refuses_stakes_beyond_the_bank_and_ouverte_takes_them():
 
 def test_banque_refuses_the_banker_staking_and_moves_it_does_not_have():
     assert refused(banque((4, "1", "100"), result="B", second_result="B"), BANQUE, TABLE) == {
-        (Field.SEAT, pipeline.MSG_STAKE_BANKER)
+        (Field.SEAT, MSG_STAKE_BANKER)
     }
     suite = banque((1, "1", "100"), result="B", second_result="B", move="suite")
-    assert refused(suite, BANQUE, TABLE) == {(Field.MOVE, pipeline.MSG_MOVE_NOT_IN_GAME)}
+    assert refused(suite, BANQUE, TABLE) == {(Field.MOVE, MSG_MOVE_NOT_IN_GAME)}
     keep_out = banque((1, "1", "100"), result="B", second_result="B", taken="50")
     assert refused(keep_out, BANQUE, TABLE) == {(Field.TAKEN, MSG_NO_MONEY_OUT)}
 
@@ -438,7 +447,7 @@ def test_huge_or_strange_amounts_are_refused_not_crashed(amount):
 
 
 def test_the_largest_amount_is_the_ledgers():
-    assert pipeline.LARGEST_AMOUNT == MAX_CHIPS
+    assert LARGEST_AMOUNT == MAX_CHIPS
 
 
 def test_the_banker_as_his_own_co_banker_is_told_so_even_on_a_kept_bank():

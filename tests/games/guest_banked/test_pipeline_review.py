@@ -9,9 +9,11 @@ from decimal import Decimal
 import pytest
 
 from games.entry import EntryRejected, Field
-from games.guest_banked.banque_drawing import BanqueTaxe, BanqueTaxeKind
+from games.guest_banked.banque_coup import holders
+from games.guest_banked.banque_money import BanqueTaxe, BanqueTaxeKind
 from games.guest_banked.chemin_money import MSG_STAKE_BELOW_MINIMUM
-from games.guest_banked.pipeline import BankRules, PreviousCoup, holders, settle_coup_entry
+from games.guest_banked.pipeline import settle_coup_entry
+from games.guest_banked.terms import BankRules, PreviousCoup
 from games.kinds import BancoKind, BankerMove, Game
 from games.payouts import BankedBet
 from games.rules import Winner

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from games.guest_banked.terms import MSG_DOUBLE_AMOUNT, PreviousCoup, continuity_problem
+from games.guest_banked.bank import MSG_DOUBLE_AMOUNT, continuity_problem
+from games.guest_banked.terms import PreviousCoup
 from games.kinds import BankerMove
 
 SEATED = {1, 2, 3, 4, 5, 6, 7}
