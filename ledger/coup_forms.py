@@ -3,10 +3,10 @@ and with how much, each seat's stake and its kind, the cards (or the result), th
 the rules give one, and what the banker did next.
 
 Like ``ledger.forms.HandForm`` the form only collects text: the pipeline
-(``games.guest_banked.pipeline.settle_coup_entry``, through ``ledger.services.hand_record``)
-reads and checks all of it, and :meth:`CoupForm.show_problems` puts each finding beside its box.
-What the page offers — the bank as the coup before leaves it, a choice only where the rules give
-one — comes from the rules core too (``games.guest_banked``).
+(``games.settle.settle``, through ``ledger.services.hand_record``) reads and checks
+all of it, and :meth:`CoupForm.show_problems` puts each finding beside its box. What the page
+offers — the bank as the coup before leaves it, a choice only where the rules give one — comes
+from the rules core too (``games.guest_banked``).
 """
 
 from __future__ import annotations

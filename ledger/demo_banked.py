@@ -2,18 +2,17 @@
 reference night's guests round one table and one shoe of six decks.
 
 The coups are dealt from a seeded shoe, card by card, in Chemin de fer's own steps
-(``games.guest_banked.chemin_drawing.next_step``): the ponte holding the cards chooses on 5 (one
-guest always stands there, the others draw), the banker draws wherever he may choose (his best play,
-see the Rules & odds page). Who banks follows the rules: seat 1 first; a winning banker keeps the
-bank, or gives a suite after two wins running (a guest two seats to his right takes it); a losing
-bank passes to the right. The pontes cover in seat order from the banker's right; a new bank is met
-with a banco solo now and then, and a ponte whose banco lost calls suivi. The eighth guest takes a
-seat half way through.
+(``chemin_drawing.next_step``): the ponte holding the cards chooses on 5 (one guest always stands
+there, the others draw), the banker draws wherever he may choose (his best play, see the Rules &
+odds page). Who banks follows the rules: seat 1 first; a winning banker keeps the bank, or gives
+a suite after two wins running (a guest two seats to his right takes it); a losing bank passes
+to the right. The pontes cover in seat order from the banker's right; a new bank is met with a
+banco solo now and then, and a ponte whose banco lost calls suivi. The eighth guest takes a seat
+half way through.
 
-The night is planned in memory through the pipeline itself
-(``games.guest_banked.pipeline.settle_coup_entry``, each coup following from the one before), then
-recorded coup by coup through ``ledger.services.hand_record``, the host's own path, which settles it
-again from the ledger.
+The night is planned in memory through the pipeline itself (``games.settle.settle``,
+each coup following from the one before), then recorded coup by coup through
+``ledger.services.hand_record``, the host's own path, which settles it again from the ledger.
 """
 
 from __future__ import annotations
@@ -31,12 +30,12 @@ from games.cards import Card, format_cards
 from games.entry import BetEntry, HandEntry
 from games.guest_banked.chemin_drawing import Choice, Coup, Step, deal, next_step
 from games.guest_banked.chemin_money import seat_order, seat_to_the_right
-from games.guest_banked.pipeline import settle_coup_entry
 from games.guest_banked.terms import BankRules, CoupTerms, PreviousCoup
 from games.kinds import SEATS, BankerMove, CoverKind, Game
 from games.models import Event, Hand
 from games.payouts import STANDARD_RULES
 from games.rules import Winner
+from games.settle import GuestBankedTable, settle
 from games.shoe import Shoe as DealingShoe
 from ledger import services
 from ledger.demo import GUEST_NAMES
@@ -189,7 +188,7 @@ def plan_night(seed: str = DEMO_SEED) -> list[PlannedCoup]:
                 order = seat_order(banker_seat, seated)
                 move, suite_seat = BankerMove.SUITE, order[1 % len(order)]
         entry = _with_move(entry, banker_seat, bank, dealt, move, suite_seat)
-        settled = settle_coup_entry(entry, RULES, seated, previous=before)
+        settled = settle(entry, GuestBankedTable(RULES, seated, before))
         assert settled.coup is not None
         before = settled.coup.next_state
         planned.append(PlannedCoup(entry, sits_down))

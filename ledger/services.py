@@ -44,13 +44,12 @@ from games.entry import (
     SettledHand,
     TableRules,
     read_seat,
-    settle_hand,
 )
-from games.guest_banked.pipeline import settle_coup_entry
 from games.kinds import SEATS
 from games.messages import format_chips, refused_character, whole_cents
 from games.models import MAX_HAND_NUMBER, Event, Hand, Shoe
 from games.services import check_event_open, check_shoe_open
+from games.settle import GuestBankedTable, PuntoBancoTable, Table, settle
 from ledger import hot_reads
 from ledger.coups import check_later_coups, coup_of, coup_row, coup_snapshot, previous_coup
 from ledger.models import (
@@ -797,11 +796,13 @@ def _settle(entry: HandEntry, shoe: Shoe, seated: dict[int, Guest], number: int)
     """The one pipeline: Punto Banco's hand, or a guest-banked game's coup (which follows from
     the coup before it in the shoe)."""
     event = shoe.event
+    table: Table
+    if event.is_guest_banked:
+        table = GuestBankedTable(event.bank_rules, seated, previous_coup(shoe, number))
+    else:
+        table = PuntoBancoTable(_table_rules(event, seated, number), occupied=seated.keys())
     try:
-        if event.is_guest_banked:
-            previous = previous_coup(shoe, number)
-            return settle_coup_entry(entry, event.bank_rules, seated, previous=previous)
-        return settle_hand(entry, _table_rules(event, seated, number), occupied=seated.keys())
+        return settle(entry, table)
     except EntryRejected as rejected:
         raise HandRefused(rejected.problems, entry) from rejected
 

@@ -18,6 +18,7 @@ RULES_CORE = (
     "cards",
     "rules",
     "guest_banked",
+    "settle",
     "payouts",
     "kinds",
     "entry",

@@ -22,5 +22,5 @@ What both games share:
 - ``bank``: the bank of a coup — who holds it with how much, whether that follows from the coup
   before, and its side of the settled stakes.
 - ``pipeline``: :func:`pipeline.settle_coup_entry`, the way in for a coup, which chooses the
-  game's module.
+  game's module. Callers go through :func:`games.settle.settle`, the one door for either game.
 """
