@@ -11,21 +11,19 @@ from decimal import Decimal
 
 from games.entry import MSG_SEAT_MISSING, Field, SettledBet
 from games.guest_banked.chemin_money import (
-    MSG_BANK_BELOW_MINIMUM,
-    MSG_BANK_CENTS,
-    MSG_BANK_NOT_POSITIVE,
     MSG_CO_BANKER_IS_BANKER,
-    MSG_NO_MONEY_OUT,
     Bank,
     BankError,
     BankResult,
+    bank_open,
+    check_withdrawal,
     seat_to_the_right,
     shares,
 )
 from games.guest_banked.reading import Reading, amount_field, seat_field
 from games.guest_banked.terms import BankRules, CoupTerms, PreviousCoup
 from games.kinds import BankerMove
-from games.messages import RuleError, gettext_noop, plain, whole_cents
+from games.messages import RuleError, gettext_noop, plain
 from games.payouts import ZERO, BankedBet, BetResult
 
 MSG_HELD_BY = gettext_noop(
@@ -45,9 +43,6 @@ MSG_DOUBLE_AMOUNT = gettext_noop(
     "Banco double: the co-banker brings as much as the bank ({bank}), so it plays {expected}, "
     "not {amount}."
 )
-MSG_CO_BANKER_CENTS = gettext_noop(
-    "A shared bank is two equal halves: {amount} does not split into whole cents."
-)
 
 
 def read_bank(
@@ -64,22 +59,22 @@ def read_bank(
     amount = amount_field(terms.bank, Field.BANK, reading)
     if banker_seat is None or amount is None:
         return None
-    problem = continuity_problem(previous, banker_seat, co_seat, amount, seated)
-    if co_seat is not None and co_seat == banker_seat:
-        problem = RuleError(MSG_CO_BANKER_IS_BANKER, guest=seated[banker_seat])
-    elif problem is None and not plays_on(previous, banker_seat, co_seat):
-        # A new bank (or a co-banker joining) is set by its holders: at least the minimum,
-        # in equal halves when shared. A bank kept or taken as a suite plays what it holds.
-        problem = _bank_problem(amount, rules, co_seat, banker_seat, seated)
-    elif problem is None and not (amount > 0 and whole_cents(amount)):
-        problem = RuleError(MSG_BANK_NOT_POSITIVE if not amount > 0 else MSG_BANK_CENTS,
-                            amount=amount)  # fmt: skip
-    if problem is not None:
-        where = Field.CO_BANKER_SEAT if problem.template == MSG_CO_BANKER_IS_BANKER else Field.BANK
-        reading.refuse(where, problem)
-        return None
+    banker = seated[banker_seat]
     co_banker = seated[co_seat] if co_seat is not None else None
-    return Bank(seated[banker_seat], amount, co_banker)
+    if co_seat == banker_seat:
+        reading.refuse(Field.CO_BANKER_SEAT, RuleError(MSG_CO_BANKER_IS_BANKER, guest=banker))
+        return None
+    problem = continuity_problem(previous, banker_seat, co_seat, amount, seated)
+    if problem is None:
+        try:
+            if plays_on(previous, banker_seat, co_seat):  # it plays what it holds
+                return Bank(banker, amount, co_banker)
+            # A new bank (or a co-banker joining) is set by its holders.
+            return bank_open(banker, amount, co_banker=co_banker, minimum_banco=rules.minimum_banco)
+        except BankError as error:
+            problem = error
+    reading.refuse(Field.BANK, problem)
+    return None
 
 
 def plays_on(previous: PreviousCoup | None, banker_seat: int, co_seat: int | None) -> bool:
@@ -91,28 +86,6 @@ def plays_on(previous: PreviousCoup | None, banker_seat: int, co_seat: int | Non
         return banker_seat == previous.banker_seat and co_seat == previous.co_banker_seat
     suite_taken = previous.move is BankerMove.SUITE and banker_seat == previous.suite_seat
     return suite_taken and co_seat is None
-
-
-def _bank_problem(
-    amount: Decimal,
-    rules: BankRules,
-    co_seat: int | None,
-    banker_seat: int,
-    seated: Mapping[int, Hashable],
-) -> RuleError | None:
-    if not amount > 0:
-        return RuleError(MSG_BANK_NOT_POSITIVE, amount=amount)
-    if not whole_cents(amount):
-        return RuleError(MSG_BANK_CENTS, amount=amount)
-    if co_seat is not None:
-        if co_seat == banker_seat:
-            return RuleError(MSG_CO_BANKER_IS_BANKER, guest=seated[banker_seat])
-        if not whole_cents(amount / 2):
-            return RuleError(MSG_CO_BANKER_CENTS, amount=amount)
-    own = amount / 2 if co_seat is not None else amount
-    if own < rules.minimum_banco:
-        return RuleError(MSG_BANK_BELOW_MINIMUM, amount=own, minimum=rules.minimum_banco)
-    return None
 
 
 def continuity_problem(
@@ -127,37 +100,57 @@ def continuity_problem(
     suite goes to its taker at its amount. ``None``: it follows."""
     if previous is None or previous.move is BankerMove.RETIRE:
         return None
-    if previous.move is BankerMove.KEEP:
-        if banker_seat != previous.banker_seat:
-            return RuleError(MSG_HELD_BY, seat=previous.banker_seat)
-        if previous.co_banker_seat is not None and co_seat != previous.co_banker_seat:
-            return RuleError(MSG_CO_BANKER_KEPT, seat=previous.co_banker_seat)
-        expected = previous.bank_after
-        if co_seat is not None and previous.co_banker_seat is None:
-            if amount != 2 * expected:
-                return RuleError(
-                    MSG_DOUBLE_AMOUNT, bank=expected, expected=2 * expected, amount=amount
-                )
-            return None
-        if amount < expected:
-            return RuleError(MSG_NO_MONEY_OUT, amount=expected - amount)
-        if amount != expected:
-            return RuleError(MSG_BANK_STANDS_AT, expected=expected, amount=amount)
-        return None
-    if previous.move is BankerMove.SUITE:
-        if banker_seat != previous.suite_seat:
-            return RuleError(MSG_SUITE_TO, seat=previous.suite_seat)
-        taken = previous.suite_amount
-        if taken is not None and co_seat is not None and amount != 2 * taken:
-            # A co-banker joining the bank just taken brings as much as it holds.
-            return RuleError(MSG_DOUBLE_AMOUNT, bank=taken, expected=2 * taken, amount=amount)
-        if taken is not None and co_seat is None and amount != taken:
-            return RuleError(MSG_BANK_STANDS_AT, expected=taken, amount=amount)
-        return None
     try:
-        to_the_right = seat_to_the_right(previous.rotation_seat, {*seated, previous.rotation_seat})
-    except BankError as nobody:
-        return nobody
+        if previous.move is BankerMove.KEEP:
+            return _kept_problem(previous, banker_seat, co_seat, amount)
+        if previous.move is BankerMove.SUITE:
+            return _suite_problem(previous, banker_seat, co_seat, amount)
+        return _passed_problem(previous, banker_seat, seated)
+    except BankError as broken:
+        return broken
+
+
+def _kept_problem(
+    previous: PreviousCoup, banker_seat: int, co_seat: int | None, amount: Decimal
+) -> RuleError | None:
+    """A bank kept: its holder banks again with all it holds; a co-banker stays, and one joining
+    brings as much as the bank."""
+    if banker_seat != previous.banker_seat:
+        return RuleError(MSG_HELD_BY, seat=previous.banker_seat)
+    if previous.co_banker_seat is not None and co_seat != previous.co_banker_seat:
+        return RuleError(MSG_CO_BANKER_KEPT, seat=previous.co_banker_seat)
+    expected = previous.bank_after
+    if co_seat is not None and previous.co_banker_seat is None:
+        if amount != 2 * expected:
+            return RuleError(MSG_DOUBLE_AMOUNT, bank=expected, expected=2 * expected, amount=amount)
+        return None
+    if amount < expected:
+        check_withdrawal(expected - amount)
+    if amount != expected:
+        return RuleError(MSG_BANK_STANDS_AT, expected=expected, amount=amount)
+    return None
+
+
+def _suite_problem(
+    previous: PreviousCoup, banker_seat: int, co_seat: int | None, amount: Decimal
+) -> RuleError | None:
+    """A suite: its taker banks, at the amount he took it for."""
+    if banker_seat != previous.suite_seat:
+        return RuleError(MSG_SUITE_TO, seat=previous.suite_seat)
+    taken = previous.suite_amount
+    if taken is not None and co_seat is not None and amount != 2 * taken:
+        # A co-banker joining the bank just taken brings as much as it holds.
+        return RuleError(MSG_DOUBLE_AMOUNT, bank=taken, expected=2 * taken, amount=amount)
+    if taken is not None and co_seat is None and amount != taken:
+        return RuleError(MSG_BANK_STANDS_AT, expected=taken, amount=amount)
+    return None
+
+
+def _passed_problem(
+    previous: PreviousCoup, banker_seat: int, seated: Collection[int]
+) -> RuleError | None:
+    """A bank lost: the seat to the right of the banker (or of the suite's giver) banks."""
+    to_the_right = seat_to_the_right(previous.rotation_seat, {*seated, previous.rotation_seat})
     if banker_seat != to_the_right:
         return RuleError(MSG_PASSED_TO, seat=to_the_right)
     return None

@@ -17,7 +17,7 @@ from games.entry import (
 )
 from games.guest_banked.bank import bank_bets
 from games.guest_banked.banque_drawing import TABLEAUX, deal_banque
-from games.guest_banked.banque_money import cards_next, settle_banque_coup
+from games.guest_banked.banque_money import BanqueMoney, cards_next, settle_banque_coup
 from games.guest_banked.chemin_drawing import Choice, CoupError
 from games.guest_banked.chemin_money import (
     MSG_BANK_LOST,
@@ -26,6 +26,7 @@ from games.guest_banked.chemin_money import (
     Bank,
     BankError,
     Cover,
+    check_withdrawal,
 )
 from games.guest_banked.reading import (
     MSG_CARDS_TYPED_ONLY,
@@ -130,19 +131,13 @@ def settle_banque(
         return None
     charges = _capital_charges(bank, rules, previous)
     capital = sum(charges.values(), ZERO)
-    spent = money.bank_after <= 0
-    default = BankerMove.RETIRE if spent else BankerMove.KEEP
-    chosen = move if isinstance(move, BankerMove) else default
-    if taken and chosen is BankerMove.KEEP:
-        reading.refuse(Field.TAKEN, RuleError(MSG_NO_MONEY_OUT, amount=taken))
-        return None
-    if spent and chosen is BankerMove.KEEP:
-        reading.refuse(Field.MOVE, RuleError(MSG_BANK_LOST))
+    try:
+        chosen = _moved(money, move, taken)
+    except BankError as error:
+        taking = error.template in (MSG_NO_MONEY_OUT, MSG_TAKES_ALL)
+        reading.refuse(Field.TAKEN if taking else Field.MOVE, error)
         return None
     left = max(money.bank_after, ZERO)
-    if taken and taken != left:
-        reading.refuse(Field.TAKEN, RuleError(MSG_TAKES_ALL, amount=left, taken=taken))
-        return None
     seat_of = {guest: seat for seat, guest in seated.items()}
     banker_seat = seat_of[bank.banker]
     nets = dict(money.ponte_nets)
@@ -180,6 +175,23 @@ def settle_banque(
     )
     first_cards = formatted_cards(entry.player_cards) if banker_cards else ""
     return SettledHand(outcomes[0], first_cards, counted, tuple(bets), coup)
+
+
+def _moved(money: BanqueMoney, move: BankerMove | str, taken: Decimal) -> BankerMove:
+    """What the banker does after the coup: he keeps the bank, after a loss too, with all it
+    holds, or retires with what is left (by default when it is spent). Raises
+    :class:`BankError` naming the rule the move breaks."""
+    spent = money.bank_after <= 0
+    default = BankerMove.RETIRE if spent else BankerMove.KEEP
+    chosen = move if isinstance(move, BankerMove) else default
+    if chosen is BankerMove.KEEP:
+        check_withdrawal(taken)
+        if spent:
+            raise BankError(MSG_BANK_LOST)
+    left = max(money.bank_after, ZERO)
+    if taken and taken != left:
+        raise BankError(MSG_TAKES_ALL, amount=left, taken=taken)
+    return chosen
 
 
 def _banque_cards(

@@ -4,7 +4,8 @@ tableau's cards.
 As docs/rules.md gives them, quoting their source; whatever is not said here is Chemin de fer's
 (:mod:`chemin_money`):
 
-- **The bank** is auctioned ("meistbietend versteigert"), stays with its holder after a loss
+- **The bank** is auctioned ("meistbietend versteigert"; a coup's entry names who won it and
+  for how much), stays with its holder after a loss
   ("auch nach einem verlorenen Spiel weiterhin behalten"), and no money comes out of it while he
   holds it ("auf keinen Fall Kapital aus dem Topf entnehmen"); he may give it up after any coup.
   So the whole bank stays on the table, covered or not (Chemin de fer's "der überschüssige
@@ -34,10 +35,7 @@ from enum import StrEnum
 
 from games.guest_banked.banque_drawing import MSG_TWO_TABLEAUX, TABLEAUX
 from games.guest_banked.chemin_money import (
-    MSG_BANK_CENTS,
-    MSG_BANK_NOT_POSITIVE,
     MSG_BANKER_AGAINST_HIMSELF,
-    MSG_BID_TOO_LOW,
     MSG_CO_BANKER_AGAINST_HIMSELF,
     MSG_ONE_STAKE_EACH,
     MSG_STAKE_CENTS,
@@ -47,9 +45,7 @@ from games.guest_banked.chemin_money import (
     BankResult,
     Cover,
     Guest,
-    bank_open,
     check_amount,
-    check_withdrawal,
     seat_to_the_right,
     shares,
 )
@@ -63,8 +59,6 @@ MSG_STAKES_EXCEED_BANQUE = gettext_noop(
     "The stakes on both tableaux ({staked}) are more than the bank of {bank}: "
     "a banque limitée answers only for what it holds."
 )
-MSG_BANQUE_EMPTY = gettext_noop("The bank has nothing left: it is auctioned again.")
-MSG_NO_BIDS = gettext_noop("Nobody bid for the bank.")
 
 
 # --- the bank and its taxe ---------------------------------------------------------------------
@@ -97,39 +91,6 @@ class BanqueTaxe:
         if self.kind is BanqueTaxeKind.WINNINGS and bank_gross > 0:
             return round_money(bank_gross * WINNINGS_RATES[self.banco])
         return ZERO
-
-
-@dataclass(frozen=True)
-class BanqueOpening:
-    """A bank brought in, and the house's cut on it (paid by the banker beside the bank)."""
-
-    bank: Bank
-    house_cut: Decimal
-
-    @property
-    def nets(self) -> dict[Guest, Decimal]:
-        return {self.bank.banker: -self.house_cut}
-
-
-def bank_auction(
-    bids: Sequence[tuple[Guest, Decimal]],
-    *,
-    taxe: BanqueTaxe = BanqueTaxe(),
-    minimum_banco: Decimal | None = None,
-) -> BanqueOpening:
-    """The bank goes to the highest bid ("meistbietend"; equal bids: the earlier in ``bids``);
-    its holder brings that capital in and pays the taxe on it if the event taxes capital."""
-    best: tuple[Guest, Decimal] | None = None
-    for guest, amount in bids:
-        check_amount(amount, MSG_BANK_NOT_POSITIVE, MSG_BANK_CENTS)
-        if minimum_banco is not None and amount < minimum_banco:
-            raise BankError(MSG_BID_TOO_LOW, guest=guest, amount=amount, minimum=minimum_banco)
-        if best is None or amount > best[1]:
-            best = (guest, amount)
-    if best is None:
-        raise BankError(MSG_NO_BIDS)
-    guest, amount = best
-    return BanqueOpening(bank_open(guest, amount), taxe.on_capital(amount))
 
 
 @dataclass(frozen=True)
@@ -199,15 +160,6 @@ def settle_banque_coup(
         house_cut=house_cut,
         bank_after=bank.amount + gross - house_cut,
     )
-
-
-def banque_kept(money: BanqueMoney, *, taken: Decimal = ZERO) -> Bank:
-    """The bank after its holder keeps it — after a win or a loss alike — with everything on the
-    table; nothing comes out while he holds it. A spent bank is auctioned again."""
-    check_withdrawal(taken)
-    if money.bank_after <= 0:
-        raise BankError(MSG_BANQUE_EMPTY)
-    return Bank(money.bank.banker, money.bank_after, money.bank.co_banker)
 
 
 # --- the cards of a tableau ---------------------------------------------------------------------

@@ -127,7 +127,7 @@ def test_correcting_only_a_covers_kind_is_a_change(table, host):
 def test_a_kept_shared_bank_with_an_odd_cent_can_play_on(chemin, table, host):
     """Aki and Ben share a bank of 200 (banco double); Chie's 101 loses: 5.05 taxe, 196.95 on
     the table, kept. The next coup must play 196.95 with the same co-banker (continuity), but
-    ``_bank_problem`` refuses 196.95 as "two equal halves" and continuity refuses anything else:
+    a new bank's check refuses 196.95 as "two equal halves" and continuity refuses anything else:
     the shoe is stuck after a coup the ledger accepted."""
     Event.objects.filter(pk=chemin.pk).update(table_min=D(10))
     play(table, host, (3, "ordinary", "101"), result="B", co_banker_seat=2)

@@ -16,12 +16,10 @@ from games.guest_banked import banque_drawing, banque_money, chemin_money
 from games.guest_banked.banque_money import (
     BanqueTaxe,
     BanqueTaxeKind,
-    bank_auction,
-    banque_kept,
     cards_next,
     settle_banque_coup,
 )
-from games.guest_banked.chemin_money import Bank, BankError, Cover
+from games.guest_banked.chemin_money import Bank, BankError, Cover, bank_open
 from games.kinds import BancoKind
 from games.rules import Winner
 
@@ -45,21 +43,16 @@ def stakes(*tableaux: dict[str, str]) -> list[list[Cover]]:
 # --- money: worked coups -------------------------------------------------------------------------
 
 
-def test_capital_taxe_is_paid_once_when_the_bank_is_auctioned():
-    opening = bank_auction([("Bob", D("500")), ("Cy", D("800")), ("Di", D("800"))])
-    assert opening.bank == Bank("Cy", D("800"))  # the highest; equal bids: the earlier
-    assert opening.house_cut == D("40.00")  # "einmalig 5 % des eingebrachten Kapitals"
-    assert opening.nets == {"Cy": D("-40.00")}
-    on_winnings = bank_auction([("Bob", D("500"))], taxe=LIMITEE_WINNINGS)
-    assert on_winnings.house_cut == D("0.00")
+def test_capital_taxe_is_paid_once_on_the_bank_brought_in():
+    # The bank won at auction is brought in as a new bank: at least the minimum banco, in cents.
+    assert bank_open("Cy", D("800"), minimum_banco=D("200")) == Bank("Cy", D("800"))
+    # "einmalig 5 % des eingebrachten Kapitals"
+    assert BanqueTaxe().on_capital(D("800")) == D("40.00")
+    assert LIMITEE_WINNINGS.on_capital(D("500")) == D("0.00")
     bank_error(
-        chemin_money.MSG_BID_TOO_LOW,
-        bank_auction,
-        [("Bob", D("100"))],
-        minimum_banco=D("200"),
+        chemin_money.MSG_BANK_BELOW_MINIMUM, bank_open, "Bob", D("100"), minimum_banco=D("200")
     )
-    bank_error(banque_money.MSG_NO_BIDS, bank_auction, [])
-    bank_error(chemin_money.MSG_BANK_CENTS, bank_auction, [("Bob", D("100.005"))])
+    bank_error(chemin_money.MSG_BANK_CENTS, bank_open, "Bob", D("100.005"))
 
 
 def test_a_coup_under_the_capital_taxe_costs_nothing_more():
@@ -82,7 +75,6 @@ def test_winnings_are_the_difference_between_the_tableaux():
     assert money.house_cut == D("6.00")  # 2% of 300, banque limitée
     assert money.banker_net == D("294.00")
     assert money.bank_after == D("1294.00")
-    assert banque_kept(money) == Bank("Ann", D("1294.00"))
 
 
 def test_a_banque_ouverte_pays_1_25_percent_and_takes_stakes_beyond_the_bank():
@@ -97,7 +89,6 @@ def test_a_banque_ouverte_pays_1_25_percent_and_takes_stakes_beyond_the_bank():
     )
     assert lost.banker_net == D("-700") and lost.house_cut == D("0.00")
     assert lost.bank_after == D("-200")  # what Ann pays beyond the bank
-    bank_error(banque_money.MSG_BANQUE_EMPTY, banque_kept, lost)
     error = bank_error(
         banque_money.MSG_STAKES_EXCEED_BANQUE,
         settle_banque_coup,
@@ -113,13 +104,11 @@ def test_a_banque_ouverte_pays_1_25_percent_and_takes_stakes_beyond_the_bank():
 
 
 def test_the_bank_stays_after_a_loss_and_nothing_comes_out():
+    # Keeping it (after a loss too) and spending it are the coup's: test_pipeline.py.
     money = settle_banque_coup(Bank("Ann", D("1000")), stakes({"Bob": "200"}, {}), (P, T))
     assert money.banker_net == D("-200") and money.bank_after == D("800")
-    assert banque_kept(money) == Bank("Ann", D("800"))  # "auch nach einem verlorenen Spiel"
-    bank_error(chemin_money.MSG_NO_MONEY_OUT, banque_kept, money, taken=D("100"))
     spent = settle_banque_coup(Bank("Ann", D("300")), stakes({"Bob": "200"}, {"Cy": "100"}), (P, P))
     assert spent.bank_after == D("0")
-    bank_error(banque_money.MSG_BANQUE_EMPTY, banque_kept, spent)
 
 
 def test_a_co_banker_shares_the_bank_as_in_chemin_de_fer():
@@ -194,9 +183,7 @@ def test_every_coup_is_zero_sum_among_guests_and_the_house(
     bank_cents, tableaux, winners, kind, banco, co_banker
 ):
     taxe = BanqueTaxe(kind, banco)
-    opening = bank_auction([("Ann", D(bank_cents) / 100)], taxe=taxe)
-    assert sum(opening.nets.values()) + opening.house_cut == 0
-    bank = Bank("Ann", opening.bank.amount, "Eve" if co_banker else None)
+    bank = Bank("Ann", D(bank_cents) / 100, "Eve" if co_banker else None)
     guests = iter(range(100))
     tableau_stakes = [[Cover(next(guests), amount) for amount in tableau] for tableau in tableaux]
     staked = sum((amount for tableau in tableaux for amount in tableau), D(0))

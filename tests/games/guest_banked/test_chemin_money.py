@@ -20,13 +20,13 @@ from games.guest_banked.chemin_money import (
     Suite,
     Taxe,
     TaxeKind,
-    bank_double,
     bank_kept,
     bank_open,
+    check_passes,
     covers_accepted,
     in_seat_order,
-    seat_after_loss,
     seat_order,
+    seat_to_the_right,
     settle_coup,
     suite,
     suivi_for,
@@ -285,14 +285,6 @@ def test_a_bank_is_a_positive_amount_in_cents_at_least_the_minimum_banco():
     assert bank_open("Ann", D("100"), minimum_banco=D("100")) == Bank("Ann", D("100"))
 
 
-def test_banco_double_doubles_the_bank_with_an_equal_stake():
-    bank = Bank("Ann", D("250"))
-    assert bank_double(bank, "Zoe", D("250")) == Bank("Ann", D("500"), "Zoe")
-    raises(cm.MSG_DOUBLE_EQUAL, bank_double, bank, "Zoe", D("200"))
-    raises(cm.MSG_CO_BANKER_IS_BANKER, bank_double, bank, "Ann", D("250"))
-    raises(cm.MSG_ONE_CO_BANKER, bank_double, Bank("Ann", D("500"), "Zoe"), "Bob", D("500"))
-
-
 # --- a coup --------------------------------------------------------------------------------------
 
 
@@ -380,11 +372,12 @@ def test_a_winning_banker_keeps_all_of_it_and_takes_nothing_out():
 def test_a_losing_bank_passes_to_the_right():
     money = settle_coup(Bank("Ann", D("100")), [cover("Bob", "100")], Winner.PLAYER)
     raises(cm.MSG_BANK_LOST, bank_kept, money)
-    assert seat_after_loss(money, 3, [1, 3, 4, 6]) == 4
-    assert seat_after_loss(money, 6, [1, 3, 4, 6]) == 1  # round the table
-    raises(cm.MSG_NOBODY_TO_TAKE, seat_after_loss, money, 3, [3])
+    check_passes(money)
+    assert seat_to_the_right(3, [1, 3, 4, 6]) == 4
+    assert seat_to_the_right(6, [1, 3, 4, 6]) == 1  # round the table
+    raises(cm.MSG_NOBODY_TO_TAKE, seat_to_the_right, 3, [3])
     won = settle_coup(Bank("Ann", D("100")), [cover("Bob", "100")], Winner.BANKER)
-    raises(cm.MSG_BANK_KEPT, seat_after_loss, won, 3, [3, 4])
+    raises(cm.MSG_BANK_KEPT, check_passes, won)
 
 
 SEATED = {1: "Di", 3: "Ann", 4: "Bob", 6: "Cy"}
@@ -401,7 +394,8 @@ def test_a_suite_is_offered_round_the_table_at_the_current_amount():
     assert taken == Suite(Bank("Cy", D("195.00")), SuiteWay.TAKEN, 6, rotation_seat=3)
     # when Cy's bank loses, the shoe goes to the right of Ann, who gave the suite: Bob
     lost = settle_coup(taken.bank, [cover("Di", "195")], Winner.PLAYER)
-    assert seat_after_loss(lost, taken.rotation_seat, SEATED) == 4
+    check_passes(lost)
+    assert seat_to_the_right(taken.rotation_seat, SEATED) == 4
 
 
 def test_a_suite_nobody_takes_is_auctioned_then_given_at_the_minimum():

@@ -46,6 +46,7 @@ from games.guest_banked.reading import (
 )
 from games.guest_banked.terms import BankRules, CoupTerms, PreviousCoup
 from games.kinds import BancoKind, BankerMove, Game, SuiteWay
+from games.messages import whole_cents
 from games.payouts import BankedBet
 from games.rules import Winner
 
@@ -395,6 +396,24 @@ def test_banque_refuses_the_banker_staking_and_moves_it_does_not_have():
     assert refused(keep_out, BANQUE, TABLE) == {(Field.TAKEN, MSG_NO_MONEY_OUT)}
 
 
+def test_a_banque_bank_stays_after_a_loss_with_all_it_holds_and_nothing_comes_out():
+    lost = settle_coup_entry(banque((1, "1", "200"), result="P", second_result="T"), BANQUE, TABLE)
+    # "auch nach einem verlorenen Spiel weiterhin behalten"
+    assert lost.coup.move is BankerMove.KEEP and lost.coup.bank_after == D(800)
+    out = banque((1, "1", "200"), result="P", second_result="T", move="keep", taken="100")
+    assert refused(out, BANQUE, TABLE) == {(Field.TAKEN, MSG_NO_MONEY_OUT)}
+    spent = banque(
+        (1, "1", "200"), (5, "2", "100"), result="P", second_result="P", bank="300", move="keep"
+    )
+    assert refused(spent, BANQUE, TABLE) == {(Field.MOVE, MSG_BANK_LOST)}
+    retired = settle_coup_entry(
+        banque((1, "1", "200"), (5, "2", "100"), result="P", second_result="P", bank="300"),
+        BANQUE,
+        TABLE,
+    )
+    assert retired.coup.move is BankerMove.RETIRE and retired.coup.bank_after == 0
+
+
 def test_a_banque_result_needs_both_tableaux():
     problems = refused(banque((1, "1", "100"), result="B"), BANQUE, TABLE)
     assert problems == {(Field.SECOND_RESULT, MSG_NO_RESULT)}
@@ -438,6 +457,32 @@ def test_every_chemin_coup_is_zero_sum(covers, winner, co_banked, rate):
     assert zero_sum(settled)
     assert all(bet.result.net == bet.result.gross - bet.result.commission for bet in settled.bets)
     assert all(bet.result.commission >= 0 for bet in settled.bets)
+
+
+@given(
+    bank=st.integers(800, 5000).map(lambda n: D(n) / 4),
+    first=st.lists(stakes, max_size=3),
+    second=st.lists(stakes, max_size=2),
+    results=st.tuples(st.sampled_from("PBT"), st.sampled_from("PBT")),
+    co_banked=st.booleans(),
+)
+def test_every_banque_coup_under_the_capital_taxe_is_zero_sum(
+    bank, first, second, results, co_banked
+):
+    """The taxe on the capital brought in is the bank's charge on its first coup: the guests'
+    nets and the house's cut still sum to zero."""
+    if not first and not second:
+        first = [D(5)]
+    if co_banked and not whole_cents(bank / 2):
+        bank += D("0.25")
+    bank = max(bank, 2 * sum(first + second, D(0)))
+    bets = [(seat, "1", str(stake)) for seat, stake in zip((1, 2, 3), first, strict=False)]
+    bets += [(seat, "2", str(stake)) for seat, stake in zip((5, 6), second, strict=False)]
+    terms = {"co_banker_seat": 7} if co_banked else {}
+    entry = banque(*bets, result=results[0], second_result=results[1], bank=str(bank), **terms)
+    settled = settle_coup_entry(entry, BANQUE, TABLE | {7: "Goro"})
+    assert zero_sum(settled)
+    assert settled.coup.house_cut >= bank * D("0.05") - D("0.01")
 
 
 @pytest.mark.parametrize("amount", ["1e30", "100000000000", "9" * 16, "NaN", "١٠٠"])
