@@ -29,19 +29,22 @@ from games.cards import Card, total
 from games.guest_banked.chemin_drawing import (
     BANKER,
     BOTH,
-    MSG_BANKER_BEFORE_PONTE,
-    MSG_BANKER_DREW,
-    MSG_BANKER_STOOD,
-    MSG_NATURAL_NO_CHOICE,
     STAND,
     Choice,
     CoupError,
+    Pending,
     Step,
     banker_choices,
-    ponte_choices,
+    banker_turn,
+    check_counts,
+    check_natural,
+    is_natural,
+    ponte_plays,
+    ponte_turn,
+    take_turn,
 )
 from games.messages import Label, gettext_noop
-from games.rules import MSG_NATURAL, MSG_TOO_FEW, MSG_TOO_MANY, Hand, Outcome, Winner, check_copies
+from games.rules import Hand, Outcome, Winner, check_copies
 
 TABLEAUX = 2
 TABLEAU = (Label(gettext_noop("Tableau 1")), Label(gettext_noop("Tableau 2")))
@@ -77,10 +80,6 @@ MSG_BANQUE_BANKER_CHOOSES = gettext_noop(
 # --- drawing ------------------------------------------------------------------------------------
 
 
-def _is_natural(cards: tuple[Card, ...]) -> bool:
-    return total(cards[:2]) >= 8
-
-
 def banque_banker_choices(banker_total: int, thirds: Sequence[int | None]) -> frozenset[Choice]:
     """What the banker may do on his two-card total against the tableaux still playing:
     ``thirds`` holds, for each, the value of its ponte's third card (``None``: he stood).
@@ -101,16 +100,20 @@ class Waiting:
     tableau: int | None = None
 
 
-@dataclass(frozen=True)
-class _Pending:
-    waiting: Waiting
-    error: CoupError
-
-
 def _check_shape(pontes: Sequence[object], choices: Sequence[object]) -> None:
     for count in (len(pontes), len(choices)):
         if count != TABLEAUX:
             raise CoupError(MSG_TWO_TABLEAUX, count=count)
+
+
+# A tableau's ponte's words: must draw, must stand, chooses, chose to stand, chose to draw.
+TABLEAU_WORDS = (
+    MSG_TABLEAU_MUST_DRAW,
+    MSG_TABLEAU_MUST_STAND,
+    MSG_TABLEAU_CHOOSES,
+    MSG_TABLEAU_STOOD,
+    MSG_TABLEAU_DREW,
+)
 
 
 def _pending(
@@ -118,81 +121,38 @@ def _pending(
     banker: tuple[Card, ...],
     choices: Sequence[Choice | None],
     banker_choice: Choice | None,
-) -> _Pending | None:
+) -> Pending | None:
     """The first thing the coup still waits for (``None``: complete); raises :class:`CoupError`
     if what is recorded already breaks a rule. Tableau 1 acts before tableau 2, both before the
     banker."""
     _check_shape(pontes, choices)
-    hands = [*zip(TABLEAU, pontes, strict=True), (BANKER, banker)]
-    for side, cards in hands:
-        if len(cards) > 3:
-            raise CoupError(MSG_TOO_MANY, side=side, count=len(cards))
-    for side, cards in hands:
-        if len(cards) < 2:
-            missing = CoupError(MSG_TOO_FEW, side=side, count=len(cards))
-            return _Pending(Waiting(Step.FIRST_CARDS), missing)
-
-    if _is_natural(banker):
-        for _side, cards in hands:
-            if len(cards) == 3:
-                raise CoupError(MSG_NATURAL, side=BANKER, total=total(banker[:2]))
-        if banker_choice is not None or any(choice is not None for choice in choices):
-            raise CoupError(MSG_NATURAL_NO_CHOICE, side=BANKER, total=total(banker[:2]))
+    waiting = check_counts([*zip(TABLEAU, pontes, strict=True), (BANKER, banker)])
+    if waiting is not None:
+        return waiting
+    if is_natural(banker):
+        check_natural(BANKER, banker, [*pontes, banker], [*choices, banker_choice])
         return None
-
     thirds: list[int | None] = []
     for index, (label, cards, choice) in enumerate(zip(TABLEAU, pontes, choices, strict=True)):
-        if _is_natural(cards):
-            if len(cards) == 3:
-                raise CoupError(MSG_NATURAL, side=label, total=total(cards[:2]))
-            if choice is not None:
-                raise CoupError(MSG_NATURAL_NO_CHOICE, side=label, total=total(cards[:2]))
+        if is_natural(cards):
+            check_natural(label, cards, [cards], [choice])
             continue  # settled at once: it asks nothing of the banker
-        ponte_total = total(cards[:2])
-        allowed = ponte_choices(ponte_total)
-        if choice is not None and len(allowed) == 1:
-            template = MSG_TABLEAU_MUST_DRAW if Choice.DRAW in allowed else MSG_TABLEAU_MUST_STAND
-            raise CoupError(template, tableau=label, total=ponte_total)
-        if choice is None and len(allowed) == 2:
-            asked = CoupError(MSG_TABLEAU_CHOOSES, tableau=label)
-            return _Pending(Waiting(Step.PONTE_CHOICE, index), asked)
-        draws = Choice.DRAW in allowed if choice is None else choice is Choice.DRAW
-        chose = choice is not None
-        if not draws and len(cards) == 3:
-            template = MSG_TABLEAU_STOOD if chose else MSG_TABLEAU_MUST_STAND
-            raise CoupError(template, tableau=label, total=ponte_total)
-        if draws and len(cards) == 2:
-            if len(banker) == 3 or banker_choice is not None:
-                raise CoupError(MSG_BANKER_BEFORE_PONTE)
-            template = MSG_TABLEAU_DREW if chose else MSG_TABLEAU_MUST_DRAW
-            missing = CoupError(template, tableau=label, total=ponte_total)
-            return _Pending(Waiting(Step.PONTE_CARD, index), missing)
-        thirds.append(cards[2].value if draws else None)
-
+        turn = ponte_turn(cards, choice, TABLEAU_WORDS, tableau=label)
+        played = ponte_plays(turn, cards, banker, banker_choice, tableau=index)
+        if isinstance(played, Pending):
+            return played
+        thirds.append(cards[2].value if played else None)
     banker_total = total(banker[:2])
-    allowed = banque_banker_choices(banker_total, thirds)
-    if banker_choice is not None and len(allowed) == 1:
-        template = (
-            MSG_BANQUE_BANKER_MUST_DRAW if Choice.DRAW in allowed else MSG_BANQUE_BANKER_MUST_STAND
-        )
-        raise CoupError(template, total=banker_total)
-    if banker_choice is None and len(allowed) == 2:
-        asked = CoupError(MSG_BANQUE_BANKER_CHOOSES, total=banker_total)
-        return _Pending(Waiting(Step.BANKER_CHOICE), asked)
-    draws = Choice.DRAW in allowed if banker_choice is None else banker_choice is Choice.DRAW
-    chose = banker_choice is not None
-    if not draws and len(banker) == 3:
-        if chose:
-            raise CoupError(MSG_BANKER_STOOD)
-        raise CoupError(MSG_BANQUE_BANKER_MUST_STAND, total=banker_total)
-    if draws and len(banker) == 2:
-        missing = (
-            CoupError(MSG_BANKER_DREW)
-            if chose
-            else CoupError(MSG_BANQUE_BANKER_MUST_DRAW, total=banker_total)
-        )
-        return _Pending(Waiting(Step.BANKER_CARD), missing)
-    return None
+    turn = banker_turn(
+        banque_banker_choices(banker_total, thirds),
+        banker_choice,
+        must_draw=MSG_BANQUE_BANKER_MUST_DRAW,
+        must_stand=MSG_BANQUE_BANKER_MUST_STAND,
+        chooses=MSG_BANQUE_BANKER_CHOOSES,
+        said={"total": banker_total},
+    )
+    played = take_turn(turn, banker)
+    return played if isinstance(played, Pending) else None
 
 
 def next_banque_step(
@@ -205,7 +165,7 @@ def next_banque_step(
     """What the coup waits for next (``None``: it is complete). Raises :class:`CoupError` if
     something recorded breaks a rule."""
     pending = _pending(pontes, banker, ponte_choices, banker_choice)
-    return None if pending is None else pending.waiting
+    return None if pending is None else Waiting(pending.step, pending.tableau)
 
 
 @dataclass(frozen=True)
@@ -222,7 +182,7 @@ class BanqueCoup:
         """Each tableau against the banker as a Punto Banco :class:`Hand` (same totals, same
         outcome): against a ponte's natural, the banker's first two cards."""
         first, second = (
-            Hand(ponte, self.banker[:2] if _is_natural(ponte) else self.banker)
+            Hand(ponte, self.banker[:2] if is_natural(ponte) else self.banker)
             for ponte in self.pontes
         )
         return first, second

@@ -286,9 +286,9 @@ def test_a_coup_played_by_the_rules_is_accepted(data):
     for ponte, hand in zip(pontes, coup.hands(), strict=True):
         assert hand.player == ponte
         # a ponte's natural is settled against the banker's first two cards, the rest against all
-        natural = banque_drawing._is_natural(ponte) and not banque_drawing._is_natural(banker)
+        natural = chemin_drawing.is_natural(ponte) and not chemin_drawing.is_natural(banker)
         assert hand.banker == (banker[:2] if natural else banker)
-    if banque_drawing._is_natural(banker):
+    if chemin_drawing.is_natural(banker):
         assert len(banker) == 2 and all(len(ponte) == 2 for ponte in pontes)
 
 
