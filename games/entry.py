@@ -596,8 +596,9 @@ def result_text(outcome: Outcome) -> Text:
     """How a hand came out, in words: "Banker wins 9–8 (natural).", "Tie.", "Player wins."."""
     tie = outcome.winner is Winner.TIE
     if outcome.player_total is None or outcome.banker_total is None:
-        return Text(MSG_TIE_NO_CARDS) if tie else Text(
-            MSG_WINS_NO_CARDS, winner=WINNER_LABELS[outcome.winner])  # fmt: skip
+        if tie:
+            return Text(MSG_TIE_NO_CARDS)
+        return Text(MSG_WINS_NO_CARDS, winner=WINNER_LABELS[outcome.winner])
     high, low = sorted((outcome.player_total, outcome.banker_total), reverse=True)
     if tie:
         return Text(MSG_TIE_NATURAL if outcome.natural else MSG_TIE, high=high, low=low)
@@ -649,8 +650,9 @@ def read_typed(player_text: str, banker_text: str, *, decks: int | None = None) 
     except CardError as error:
         return TapReading(problem=error, typed=True)
     due = (len(player) < 2, len(banker) < 2)
-    early = next((side for side, cards in ((PLAYER, player), (BANKER, banker))
-                  if len(cards) > 2 and min(len(player), len(banker)) < 2), None)  # fmt: skip
+    short = min(len(player), len(banker)) < 2
+    sides = ((PLAYER, player), (BANKER, banker))
+    early = next((side for side, cards in sides if short and len(cards) > 2), None)
     if early is not None:
         return TapReading(
             player, banker, RuleError(MSG_THIRD_CARD_EARLY, side=early), 0, due, typed=True

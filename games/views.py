@@ -36,7 +36,7 @@ DISPLAY_WIDTHS = {
 }
 
 
-# The house's cut in the guest-banked games (seed 002), as the odds price it.
+# The house's cut in the guest-banked games (docs/rules.md), as the odds price it.
 CHEMIN_TAXE = Fraction(5, 100)
 BANQUE_TAXE_LIMITEE, BANQUE_TAXE_OUVERTE = Fraction(2, 100), Fraction(125, 10000)
 

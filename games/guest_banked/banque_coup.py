@@ -123,9 +123,11 @@ def settle_banque(
     winners = (outcomes[0].winner, outcomes[1].winner)
     try:
         money = settle_banque_coup(
-            bank, [[cover for _i, cover in tableau] for tableau in stakes], winners,
+            bank,
+            [[cover for _i, cover in tableau] for tableau in stakes],
+            winners,
             rules.banque_taxe,
-        )  # fmt: skip
+        )
     except BankError as error:
         reading.refuse(Field.STAKE, error)
         return None
@@ -221,9 +223,12 @@ def _banque_cards(
         return None
     try:
         coup = deal_banque(
-            (first_cards, second_cards), banker, ponte_choices=(choices[0], choices[1]),
-            banker_choice=choices[2], decks=rules.decks,
-        )  # fmt: skip
+            (first_cards, second_cards),
+            banker,
+            ponte_choices=(choices[0], choices[1]),
+            banker_choice=choices[2],
+            decks=rules.decks,
+        )
     except (CoupError, RuleError) as error:
         reading.refuse(Field.CARDS, error)
         return None

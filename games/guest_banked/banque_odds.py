@@ -357,7 +357,7 @@ class BanqueSolution:
 
     def banker_edge_after(self, taxe: Fraction) -> Fraction:
         """The banker's edge when the house takes ``taxe`` of what he wins on a coup over both
-        tableaux (seed 002: 2% in a banque limitée, 1.25% in a banque ouverte)."""
+        tableaux (by the rules, 2% in a banque limitée, 1.25% in a banque ouverte)."""
         taken = sum(
             (chance * gain for chance, gain in self._banker_gains() if gain > 0), Fraction(0)
         )

@@ -178,9 +178,12 @@ def _chemin_cards(
         return None
     try:
         coup = deal(
-            player, banker, ponte_choice=ponte_choice, banker_choice=banker_choice,
+            player,
+            banker,
+            ponte_choice=ponte_choice,
+            banker_choice=banker_choice,
             decks=rules.decks,
-        )  # fmt: skip
+        )
     except (CoupError, RuleError) as error:
         reading.refuse(Field.CARDS, error)
         return None
@@ -216,9 +219,10 @@ def _cover_kind(value: object, index: int, reading: Reading) -> CoverKind | None
     except ValueError:
         offered = ", ".join(kind.value for kind in CoverKind)
         reading.refuse(
-            Field.BET, RuleError(MSG_UNKNOWN_COVER, text=Typed(str(value)), offered=offered),
+            Field.BET,
+            RuleError(MSG_UNKNOWN_COVER, text=Typed(str(value)), offered=offered),
             bet=index,
-        )  # fmt: skip
+        )
         return None
 
 
@@ -296,9 +300,13 @@ def _suite(
         bids = None
     try:
         given = suite(
-            money, banker_seat=banker_seat, seated=seated, takers=takers, bids=bids,
+            money,
+            banker_seat=banker_seat,
+            seated=seated,
+            takers=takers,
+            bids=bids,
             minimum_banco=rules.minimum_banco,
-        )  # fmt: skip
+        )
     except BankError as error:
         reading.refuse(Field.SUITE_AMOUNT, error)
         return None

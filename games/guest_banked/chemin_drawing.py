@@ -1,9 +1,9 @@
-"""Chemin de fer's drawing rules, with the choices its players have (seed 002).
+"""Chemin de fer's drawing rules, with the choices its players have (docs/rules.md).
 
 The cards, the totals, the hand and its outcome are Punto Banco's (``games.cards``,
 ``games.rules``); what differs is who decides a third card. The ponte (who holds the Player
-hand) draws on 0–4, stands on 6–7 and chooses on 5. The banker then plays by seed 002's table,
-with a choice in two cells:
+hand) draws on 0–4, stands on 6–7 and chooses on 5. The banker then plays by this table, with a
+choice in two cells:
 
 ======  ======================================================================================
 banker  against the ponte's third card (``—``: the ponte stood)
@@ -98,7 +98,7 @@ def ponte_choices(ponte_total: int) -> frozenset[Choice]:
 
 def banker_choices(banker_total: int, ponte_third: int | None) -> frozenset[Choice]:
     """What the banker may do on his two-card total, against the value of the ponte's third card
-    (``None``: the ponte stood). Seed 002's table; a banker's natural stands."""
+    (``None``: the ponte stood). The table above; a banker's natural stands."""
     stood = ponte_third is None
     match banker_total:
         case 0 | 1 | 2:

@@ -1,6 +1,6 @@
 """Chemin de fer's money: the bank, the covers against it, a coup settled, the bank's next holder.
 
-Seed 002 (German), as this module reads it:
+The rules as docs/rules.md gives them, quoting their German source:
 
 - **The bank.** A guest holds it and sets its amount ("übergibt dem Croupier nun seinen
   Spieleinsatz"), at least the table's minimum banco. Another guest may join it with a stake equal
@@ -20,9 +20,9 @@ Seed 002 (German), as this module reads it:
   neue Banco"). The largest stake holds the cards (a banco before an ordinary stake, then the
   nearer the banker's right).
 - **A coup.** Pontes win 1:1 or lose their stake; **égalité** is void ("für ungültig erklärt"),
-  every stake comes back. The house's **taxe** is 5% of a banker's winning coup (the seed's "0,5 %"
-  contradicts its own "0,95:1"; RULES.md follows 5%), rounded by :func:`games.payouts.round_money`,
-  or a fixed charge per shoe, which costs nothing per coup.
+  every stake comes back. The house's **taxe** is 5% of a banker's winning coup (the source's
+  "0,5 %" contradicts its own "0,95:1"; docs/rules.md follows 5%), rounded by
+  :func:`games.payouts.round_money`, or a fixed charge per shoe, which costs nothing per coup.
 - **Next.** A winning banker keeps the bank with its winnings, less the taxe, or gives it up: a
   **suite**, offered at the current amount round the table from his right, auctioned if nobody
   takes it, and given to the next in turn at the minimum banco if nobody bids. A losing bank
@@ -295,9 +295,12 @@ def covers_accepted(
             refuse(offer, MSG_STAKE_CENTS, guest=offer.guest, amount=offer.amount)
         elif minimum is not None and offer.amount < minimum:
             refuse(
-                offer, MSG_STAKE_BELOW_MINIMUM, guest=offer.guest, amount=offer.amount,
+                offer,
+                MSG_STAKE_BELOW_MINIMUM,
+                guest=offer.guest,
+                amount=offer.amount,
                 minimum=minimum,
-            )  # fmt: skip
+            )
         else:
             seen.add(offer.guest)
             valid.append(offer)

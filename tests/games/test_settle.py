@@ -113,11 +113,14 @@ def test_random_punto_banco_entries_settle_as_settle_hand_settles_them():
             banker_cards=" ".join(rng.choices(tokens, k=rng.randint(0, 3))),
             result=rng.choice([None, "", "p", "b", "t", "x"]),
             bets=tuple(
-                BetEntry(rng.choice(["1", "2", "7", ""]), rng.choice(["player", "banker", "x"]),
-                         rng.choice(tokens))
+                BetEntry(
+                    rng.choice(["1", "2", "7", ""]),
+                    rng.choice(["player", "banker", "x"]),
+                    rng.choice(tokens),
+                )
                 for _ in range(rng.randint(0, 3))
             ),
-        )  # fmt: skip
+        )
         table = PuntoBancoTable(RULES, occupied={1, 2})
         assert answer(settle, entry, table) == answer(settle_hand, entry, RULES, occupied={1, 2})
 
@@ -125,15 +128,20 @@ def test_random_punto_banco_entries_settle_as_settle_hand_settles_them():
 @pytest.mark.parametrize(
     "entry",
     [
-        coup((2, "ordinary", "60"), (3, "ordinary", "40"), player="5 K", banker="7 K",
-             ponte_choice="stand"),
+        coup(
+            (2, "ordinary", "60"),
+            (3, "ordinary", "40"),
+            player="5 K",
+            banker="7 K",
+            ponte_choice="stand",
+        ),
         coup((2, "banco_solo", "200"), result="P"),
         coup((2, "ordinary", "200"), result="B", co_banker_seat=5),
         coup((2, "ordinary", "100"), result="B", move="suite", suite_seat=4, suite_amount="195"),
         coup((1, "ordinary", "50"), (6, "ordinary", "10"), result="X", bank="0"),  # refused
         coup((2, "ordinary", "100"), player="4 K", banker="7 K", ponte_choice="stand"),  # refused
     ],
-)  # fmt: skip
+)
 def test_a_chemin_de_fer_coup_settles_as_settle_coup_entry_settles_it(entry):
     direct = answer(settle_coup_entry, entry, CHEMIN, SEATED)
     assert answer(settle, entry, GuestBankedTable(CHEMIN, SEATED)) == direct

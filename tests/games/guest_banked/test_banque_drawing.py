@@ -269,8 +269,11 @@ def test_a_coup_played_by_the_rules_is_accepted(data):
     banker: tuple[Card, ...] = (card(), card())
     choices: list[Choice | None] = [None, None]
     banker_choice: Choice | None = None
-    while (waiting := next_banque_step(pontes, banker, ponte_choices=choices,
-                                       banker_choice=banker_choice)) is not None:  # fmt: skip
+    while (
+        waiting := next_banque_step(
+            pontes, banker, ponte_choices=choices, banker_choice=banker_choice
+        )
+    ) is not None:
         if waiting.step is Step.PONTE_CHOICE:
             assert waiting.tableau is not None
             choices[waiting.tableau] = data.draw(st.sampled_from(list(Choice)))

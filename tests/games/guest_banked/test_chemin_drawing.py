@@ -13,8 +13,8 @@ from games.rules import play_out as punto_banco_play_out
 D, S = Choice.DRAW, Choice.STAND
 RANK_OF_VALUE = {0: "K", 1: "A", **{v: str(v) for v in range(2, 10)}}
 
-# Seed 002, "Regeln für den Ponte", written out: 0–4 he draws, on 5 he chooses, on 6–7 he stands
-# ("Non Monsieur"), on 8–9 he shows a natural.
+# The ponte's rules ("Regeln für den Ponte"), written out: 0–4 he draws, on 5 he chooses, on 6–7 he
+# stands ("Non Monsieur"), on 8–9 he shows a natural.
 PONTE_TABLE = {
     0: "draws",
     1: "draws",
@@ -28,8 +28,8 @@ PONTE_TABLE = {
     9: "natural",
 }
 
-# Seed 002, "Regeln für den Bankhalter", written out cell by cell. Columns: the ponte stood, then
-# the ponte's third card 0 (a ten or a picture), 1, …, 9. D draws, S stands, C chooses.
+# The banker's rules ("Regeln für den Bankhalter"), written out cell by cell. Columns: the ponte
+# stood, then the ponte's third card 0 (a ten or a picture), 1, …, 9. D draws, S stands, C chooses.
 BANKER_TABLE = {
     #    stood 0123456789
     0: ("D", "DDDDDDDDDD"),  # "Bei eigenen 0-2 Punkten zieht der Bankhalter immer"
@@ -159,8 +159,8 @@ def test_every_cell_of_the_banker_table(banker_total, third):
 @pytest.mark.parametrize("banker_total", range(8))
 @pytest.mark.parametrize("third", [None, *range(10)])
 def test_punto_banco_is_chemin_de_fer_with_every_choice_drawn(banker_total, third):
-    """Seed 002 on Punto Banco: the banker "muss bei einer 3 und Ausgabe einer 9 sowie bei 5
-    Punkten und der Ausgabe einer 4 auf jeden Fall eine Karte kaufen"; elsewhere the tables
+    """The rules' source on Punto Banco: the banker "muss bei einer 3 und Ausgabe einer 9 sowie bei
+    5 Punkten und der Ausgabe einer 4 auf jeden Fall eine Karte kaufen"; elsewhere the tables
     agree."""
     allowed = chemin_drawing.banker_choices(banker_total, third)
     assert (D in allowed) is banker_draws(banker_total, third)
@@ -204,8 +204,13 @@ def test_missing_and_extra_cards_are_refused_with_the_rule():
     refused(MSG_TOO_MANY, cards("10 6"), cards("A A A A"))
     # The banker's card or choice before the ponte's card: the ponte acts first.
     refused(chemin_drawing.MSG_BANKER_BEFORE_PONTE, cards("10 3"), cards("10 2 4"))
-    refused(chemin_drawing.MSG_BANKER_BEFORE_PONTE, cards("10 5"), cards("10 3"), ponte_choice=D,
-            banker_choice=S)  # fmt: skip
+    refused(
+        chemin_drawing.MSG_BANKER_BEFORE_PONTE,
+        cards("10 5"),
+        cards("10 3"),
+        ponte_choice=D,
+        banker_choice=S,
+    )
 
 
 def test_the_messages_read_as_sentences():

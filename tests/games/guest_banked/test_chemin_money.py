@@ -406,13 +406,22 @@ def test_a_suite_nobody_takes_is_auctioned_then_given_at_the_minimum():
     nobody = suite(money, banker_seat=3, seated=SEATED, minimum_banco=D("50"))
     assert nobody == Suite(Bank("Bob", D("50")), SuiteWay.NEXT_IN_TURN, 4, 3)
     low = {"Bob": D("49")}
-    raises(cm.MSG_BID_TOO_LOW, suite, money, banker_seat=3, seated=SEATED, bids=low,
-           minimum_banco=D("50"))  # fmt: skip
-    raises(cm.MSG_NOBODY_TO_TAKE, suite, money, banker_seat=3, seated={3: "Ann"},
-           minimum_banco=D("50"))  # fmt: skip
+    raises(
+        cm.MSG_BID_TOO_LOW,
+        suite,
+        money,
+        banker_seat=3,
+        seated=SEATED,
+        bids=low,
+        minimum_banco=D("50"),
+    )
+    raises(
+        cm.MSG_NOBODY_TO_TAKE, suite, money, banker_seat=3, seated={3: "Ann"}, minimum_banco=D("50")
+    )
     lost = settle_coup(Bank("Ann", D("100")), [cover("Bob", "100")], Winner.PLAYER)
-    raises(cm.MSG_SUITE_AFTER_LOSS, suite, lost, banker_seat=3, seated=SEATED,
-           minimum_banco=D("50"))  # fmt: skip
+    raises(
+        cm.MSG_SUITE_AFTER_LOSS, suite, lost, banker_seat=3, seated=SEATED, minimum_banco=D("50")
+    )
 
 
 def test_the_moves_the_ledger_records():

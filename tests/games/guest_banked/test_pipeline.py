@@ -424,9 +424,14 @@ def test_the_halves_and_the_cards_passing_after_a_loss():
     first = holders(4, TABLE, None)
     assert first == (3, 5)
     lost_one = PreviousCoup(
-        banker_seat=4, co_banker_seat=None, bank_after=D(900), move=BankerMove.KEEP,
-        rotation_seat=4, holder_seats=(3, 5), winners=(Winner.BANKER, Winner.PLAYER),
-    )  # fmt: skip
+        banker_seat=4,
+        co_banker_seat=None,
+        bank_after=D(900),
+        move=BankerMove.KEEP,
+        rotation_seat=4,
+        holder_seats=(3, 5),
+        winners=(Winner.BANKER, Winner.PLAYER),
+    )
     moved = holders(4, TABLE, lost_one)
     assert moved[1] == 5  # tableau 2 won: its holder keeps the cards
     assert moved[0] != 3 and moved[0] in (1, 2)  # tableau 1 lost: its cards move on in its half
