@@ -1,7 +1,9 @@
 """The bank of a coup, both games alike: who holds it and with how much, whether that follows from
 the coup before (a bank kept plays on with all it holds, a lost bank passes to the right, a suite
 goes to its taker), whose right it passes to when it loses, and its side of the settled stakes.
-Plain Python, no Django.
+The rules it applies are written once, in :mod:`chemin_money` (:func:`chemin_money.bank_open`,
+:func:`chemin_money.check_withdrawal`, :func:`chemin_money.seat_to_the_right`), which both games
+share. Plain Python, no Django.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@ a coup's terms as entered (:class:`CoupTerms`), the coup before it (:class:`Prev
 coup settled, ready to store (:class:`SettledCoup`).
 
 Plain data, which ``games.entry`` names in a hand's entry and its settlement: this module imports
-nothing of the pipeline, so the pipeline and the guest-banked modules both import it and neither
-imports the other. Plain Python, no Django.
+nothing of ``games.entry``, so ``games.entry`` and the guest-banked modules that read entries both
+import it and neither imports the other. Plain Python, no Django.
 """
 
 from __future__ import annotations
