@@ -9,7 +9,7 @@ Django start-up and a bare Python start-up. Goal: 0.35 s or less.
 Then each run clears the caches and, for 1–8 decks, counts every ordered deal and prices every bet
 type (side bets included) under the standard rules (Punto Banco); solves Chemin de fer's best
 play; reads Chemin de fer's and Baccara banque's figures as the page does (counted ahead by
-`python -m games.banque_odds`). Goal: the read under 0.05 s.
+`python -m games.guest_banked.banque_odds`). Goal: the read under 0.05 s.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from odds_reference import reference_counts  # beside this script, on the path when run
 
 from games import banque_odds, chemin_odds
-from games.chemin import Choice
+from games.guest_banked.chemin_drawing import Choice
 from games.odds import deal_counts, odds_table
 from games.payouts import RuleSet
 

@@ -16,9 +16,10 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from games.cards import Card, CardError, format_cards, parse_card, parse_cards
+from games.guest_banked.terms import CoupTerms, SettledCoup
 from games.kinds import SEATS, CoverKind
 from games.messages import (
     Label,
@@ -53,9 +54,6 @@ from games.rules import (
     check_copies,
 )
 
-if TYPE_CHECKING:
-    from games.banked import CoupTerms, SettledCoup
-
 
 class Field(StrEnum):
     """What a problem is about: the names forms and scoresheet columns use."""
@@ -69,7 +67,7 @@ class Field(StrEnum):
     SEAT = "seat"
     BET = "bet"
     STAKE = "stake"
-    # A guest-banked coup (``games.banked``): the bank, the choices, what the banker did next.
+    # A guest-banked coup (``games.guest_banked``): the bank, the choices, what the banker did next.
     BANKER_SEAT = "banker_seat"
     BANK = "bank"
     CO_BANKER_SEAT = "co_banker_seat"
@@ -598,8 +596,9 @@ def result_text(outcome: Outcome) -> Text:
     """How a hand came out, in words: "Banker wins 9–8 (natural).", "Tie.", "Player wins."."""
     tie = outcome.winner is Winner.TIE
     if outcome.player_total is None or outcome.banker_total is None:
-        return Text(MSG_TIE_NO_CARDS) if tie else Text(
-            MSG_WINS_NO_CARDS, winner=WINNER_LABELS[outcome.winner])  # fmt: skip
+        if tie:
+            return Text(MSG_TIE_NO_CARDS)
+        return Text(MSG_WINS_NO_CARDS, winner=WINNER_LABELS[outcome.winner])
     high, low = sorted((outcome.player_total, outcome.banker_total), reverse=True)
     if tie:
         return Text(MSG_TIE_NATURAL if outcome.natural else MSG_TIE, high=high, low=low)
@@ -651,8 +650,9 @@ def read_typed(player_text: str, banker_text: str, *, decks: int | None = None) 
     except CardError as error:
         return TapReading(problem=error, typed=True)
     due = (len(player) < 2, len(banker) < 2)
-    early = next((side for side, cards in ((PLAYER, player), (BANKER, banker))
-                  if len(cards) > 2 and min(len(player), len(banker)) < 2), None)  # fmt: skip
+    short = min(len(player), len(banker)) < 2
+    sides = ((PLAYER, player), (BANKER, banker))
+    early = next((side for side, cards in sides if short and len(cards) > 2), None)
     if early is not None:
         return TapReading(
             player, banker, RuleError(MSG_THIRD_CARD_EARLY, side=early), 0, due, typed=True

@@ -1,9 +1,9 @@
 """What a stored row names: the game, the bank's kind, a cover, the banker's move, how a suite went,
 a seat. Plain enums, quick to import: the models take their choices from here, so starting Django
 (every command, every worker) does not load the rules of the guest-banked games, whose modules
-build some forty dataclasses. The rules live beside them: ``games.coup_terms`` (the game),
-``games.banque`` (the bank's kind), ``games.chemin_bank`` (covers, moves, suites) and
-``games.entry`` (seats).
+build some forty dataclasses. The rules live beside them: ``games.guest_banked.terms`` (the
+game), ``games.guest_banked.banque_money`` (the bank's kind), ``games.guest_banked.chemin_money``
+(covers, moves, suites) and ``games.entry`` (seats).
 
 Plain Python, no Django.
 """

@@ -21,8 +21,8 @@ from games.rules import Hand as DealtHand
 from games.rules import Outcome, Winner
 
 if TYPE_CHECKING:
-    from games.banked import BankRules
     from games.entry import TableRules
+    from games.guest_banked.terms import BankRules
 
 
 def standard_rules() -> dict[str, object]:
@@ -86,9 +86,12 @@ class Event(models.Model):
         _("house's cut"), max_length=8, choices=Cut.choices, default=Cut.PERCENT
     )
     taxe_rate = models.DecimalField(
-        _("cut rate"), max_digits=5, decimal_places=4, default=Decimal("0.05"),
+        _("cut rate"),
+        max_digits=5,
+        decimal_places=4,
+        default=Decimal("0.05"),
         help_text=_("Chemin de fer: the share of a winning bank the house takes (5%: 0.05)."),
-    )  # fmt: skip
+    )
     shoe_charge = MoneyField(_("table charge per shoe"), default=Decimal(0))
     banco = models.CharField(
         _("bank"),
@@ -241,12 +244,13 @@ class Event(models.Model):
     @property
     def bank_rules(self) -> BankRules:
         """What the rules core needs to check a coup of this event's guest-banked game."""
-        from games.banked import BankRules
-        from games.banque import BanqueTaxe, BanqueTaxeKind
-        from games.chemin_bank import Taxe, TaxeKind
+        from games.guest_banked.banque_money import BanqueTaxe, BanqueTaxeKind
+        from games.guest_banked.chemin_money import Taxe, TaxeKind
+        from games.guest_banked.terms import BankRules
 
-        taxe = Taxe(TaxeKind.FIXED_PER_SHOE if self.taxe == self.Cut.PER_SHOE
-                    else TaxeKind.PERCENT_OF_BANKER_WIN, self.taxe_rate)  # fmt: skip
+        per_shoe = self.taxe == self.Cut.PER_SHOE
+        taxe_kind = TaxeKind.FIXED_PER_SHOE if per_shoe else TaxeKind.PERCENT_OF_BANKER_WIN
+        taxe = Taxe(taxe_kind, self.taxe_rate)
         banque_kind = (
             BanqueTaxeKind.WINNINGS if self.taxe == self.Cut.WINNINGS else BanqueTaxeKind.CAPITAL
         )

@@ -13,10 +13,10 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext, pgettext
 from django.views.decorators.http import require_GET
 
-from games.banque_odds import NATURAL, STATES, STOOD, BanqueCell, chemin_priced, priced
-from games.chemin import Choice
-from games.chemin_odds import Solution
 from games.forms import RuleSetForm
+from games.guest_banked.banque_odds import NATURAL, STATES, STOOD, BanqueCell, chemin_priced, priced
+from games.guest_banked.chemin_drawing import Choice
+from games.guest_banked.chemin_odds import Solution
 from games.models import Event
 from games.odds import OddsTable, fraction_to_decimal, odds_table
 from games.payouts import BetType, RuleSet, pays_label
@@ -36,7 +36,7 @@ DISPLAY_WIDTHS = {
 }
 
 
-# The house's cut in the guest-banked games (seed 002), as the odds price it.
+# The house's cut in the guest-banked games (docs/rules.md), as the odds price it.
 CHEMIN_TAXE = Fraction(5, 100)
 BANQUE_TAXE_LIMITEE, BANQUE_TAXE_OUVERTE = Fraction(2, 100), Fraction(125, 10000)
 

@@ -2,7 +2,7 @@
 reference night's guests round one table and one shoe of six decks.
 
 The coups are dealt from a seeded shoe, card by card, in Chemin de fer's own steps
-(``games.chemin.next_step``): the ponte holding the cards chooses on 5 (one guest always stands
+(``chemin_drawing.next_step``): the ponte holding the cards chooses on 5 (one guest always stands
 there, the others draw), the banker draws wherever he may choose (his best play, see the Rules &
 odds page). Who banks follows the rules: seat 1 first; a winning banker keeps the bank, or gives
 a suite after two wins running (a guest two seats to his right takes it); a losing bank passes
@@ -10,7 +10,7 @@ to the right. The pontes cover in seat order from the banker's right; a new bank
 banco solo now and then, and a ponte whose banco lost calls suivi. The eighth guest takes a seat
 half way through.
 
-The night is planned in memory through the pipeline itself (``games.banked.settle_coup_entry``,
+The night is planned in memory through the pipeline itself (``games.settle.settle``,
 each coup following from the one before), then recorded coup by coup through
 ``ledger.hands.services.record_hand``, the host's own path, which settles it again from the ledger.
 """
@@ -26,15 +26,16 @@ from zoneinfo import ZoneInfo
 from django.db import transaction
 
 from games import services as game_services
-from games.banked import BankRules, CoupTerms, PreviousCoup, settle_coup_entry
 from games.cards import Card, format_cards
-from games.chemin import Choice, Coup, Step, deal, next_step
-from games.chemin_bank import seat_order, seat_to_the_right
 from games.entry import BetEntry, HandEntry
+from games.guest_banked.chemin_drawing import Choice, Coup, Step, deal, next_step
+from games.guest_banked.chemin_money import seat_order, seat_to_the_right
+from games.guest_banked.terms import BankRules, CoupTerms, PreviousCoup
 from games.kinds import SEATS, BankerMove, CoverKind, Game
 from games.models import Event, Hand
 from games.payouts import STANDARD_RULES
 from games.rules import Winner
+from games.settle import GuestBankedTable, settle
 from games.shoe import Shoe as DealingShoe
 from ledger.demo import GUEST_NAMES
 from ledger.guests import services as guest_services
@@ -189,7 +190,7 @@ def plan_night(seed: str = DEMO_SEED) -> list[PlannedCoup]:
                 order = seat_order(banker_seat, seated)
                 move, suite_seat = BankerMove.SUITE, order[1 % len(order)]
         entry = _with_move(entry, banker_seat, bank, dealt, move, suite_seat)
-        settled = settle_coup_entry(entry, RULES, seated, previous=before)
+        settled = settle(entry, GuestBankedTable(RULES, seated, before))
         assert settled.coup is not None
         before = settled.coup.next_state
         planned.append(PlannedCoup(entry, sits_down))

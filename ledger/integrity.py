@@ -24,7 +24,7 @@ not as a :class:`LedgerProblem` (model, primary key, what is wrong, expected and
 6. Seatings: no two seatings of one seat in a shoe, and no two of one guest in a shoe, cover a
    common hand; a seated guest is on the event's list.
 7. Coups (Chemin de fer, Baccara banque): each is settled again through the one pipeline
-   (``games.banked.settle_coup_entry``) from what is stored — its hand, its ``Coup`` row, the
+   (``games.settle.settle``) from what is stored — its hand, its ``Coup`` row, the
    pontes' stakes, who sat where and the coup before it in the shoe — and its bets (the bank's
    side too), its ``Coup`` row and its hand's cards and winner must be what that settles. Invariant
    1's Punto Banco checks (drawing rules, payouts, table limits) do not apply to a coup.
@@ -42,13 +42,14 @@ from typing import Any
 
 from django.db.models import Q
 
-from games.banked import BankRules, settle_coup_entry
 from games.entry import EntryRejected, SettledHand
+from games.guest_banked.terms import BankRules
 from games.messages import RuleError
 from games.models import Event, Hand, Shoe
 from games.payouts import BetError, BetResult, BetType, RuleSet, resolve_bet
 from games.rules import Hand as DealtHand
 from games.rules import Outcome
+from games.settle import GuestBankedTable, settle
 from ledger.hands.coups import COUP_FIELDS, coup_row, coup_state, stored_entry
 from ledger.models import (
     Bet,
@@ -562,7 +563,7 @@ class _Checker:
         before = coup_state(previous) if previous is not None else None
         try:
             entry = stored_entry(hand, coup, [_bet(row) for row in bets])
-            settled = settle_coup_entry(entry, rules, seated, previous=before)
+            settled = settle(entry, GuestBankedTable(rules, seated, before))
         except EntryRejected as rejected:
             found = "; ".join(problem.message() for problem in rejected.problems)
             self.problem("Hand", hand.pk, MSG_COUP_UNSETTLED, "a coup the rules settle", found)

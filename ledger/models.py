@@ -9,8 +9,8 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.chemin import Choice
 from games.chips import MoneyField
+from games.guest_banked.chemin_drawing import Choice
 from games.kinds import MOVE_LABELS, SEATS, CoverKind, Game, SuiteWay
 from games.models import Event, Hand, Shoe
 from games.payouts import BankedBet, BetType

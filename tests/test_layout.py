@@ -1,4 +1,4 @@
-"""Where things live, enforced: dependencies point one way (see README, "Where things live").
+"""Where things live, enforced: dependencies point one way.
 
 ``ledger`` uses ``games``, never the reverse; ``tournaments`` uses both and neither uses it;
 the rules core imports nothing from Django; inside an app, models ← services/selectors ← forms
@@ -17,15 +17,8 @@ PACKAGES = ("games", "ledger", "tournaments", "shoebook")
 RULES_CORE = (
     "cards",
     "rules",
-    "chemin",
-    "chemin_odds",
-    "banque_odds",
-    "chemin_bank",
-    "banque",
-    "banked",
-    "coup_terms",
-    "coup_chemin",
-    "coup_banque",
+    "guest_banked",
+    "settle",
     "payouts",
     "kinds",
     "entry",
@@ -183,12 +176,17 @@ def test_an_upward_import_is_caught(name, imported):
     assert violations(name, {imported})
 
 
-@pytest.mark.parametrize(
-    "name", [*(f"games.{core}" for core in RULES_CORE), "ledger.money.clearing"]
+PATHS = dict(ALL)
+# The rules core's modules, the guest-banked package's included: plain Python.
+PURE = sorted(
+    name for name in MODULE_NAMES if name.startswith("games.") and name.split(".")[1] in RULES_CORE
 )
+GUEST_BANKED = [name for name in PURE if name.startswith("games.guest_banked")]
+
+
+@pytest.mark.parametrize("name", [*PURE, "ledger.money.clearing"])
 def test_the_rules_core_imports_nothing_from_django(name):
-    path = ROOT.joinpath(*name.split(".")).with_suffix(".py")
-    outside = {module.split(".")[0] for module in imports_of(path, ours_only=False)}
+    outside = {module.split(".")[0] for module in imports_of(PATHS[name], ours_only=False)}
     assert not outside & {"django", "ledger", "shoebook"}, outside
 
 
@@ -241,3 +239,66 @@ def test_a_cycle_between_concepts_is_caught():
         "guests",
     ]
     assert cycle_in({"hands": {"money"}, "money": set()}) == []
+
+
+@pytest.mark.parametrize("name", GUEST_BANKED)
+def test_the_guest_banked_games_use_only_the_rules_core(name):
+    """``games.guest_banked`` builds on the pure modules of ``games`` (cards, rules, payouts, the
+    pipeline's types…), never on its Django side (models, chips, services)."""
+    ours = imports_of(PATHS[name]) & MODULE_NAMES
+    assert {other for other in ours if other.startswith("games")} <= set(PURE), ours - set(PURE)
+
+
+def cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """An import cycle in ``graph`` (module → the modules it imports), as the modules round it,
+    or ``None``."""
+    done: set[str] = set()
+
+    def visit(name: str, path: list[str]) -> list[str] | None:
+        if name in path:
+            return [*path[path.index(name) :], name]
+        if name in done:
+            return None
+        for other in sorted(graph.get(name, ())):
+            found = visit(other, [*path, name])
+            if found:
+                return found
+        done.add(name)
+        return None
+
+    return next((found for name in sorted(graph) if (found := visit(name, []))), None)
+
+
+def imports_among(names: list[str]) -> dict[str, set[str]]:
+    """Who imports whom among ``names``, imports for type checking and inside functions too."""
+    return {name: (imports_of(PATHS[name]) & set(names)) - {name} for name in names}
+
+
+def test_the_rules_core_has_no_import_cycle():
+    assert cycle(imports_among(PURE)) is None
+
+
+def reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    """Every module ``start`` imports, directly or through others."""
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        for other in graph[todo.pop()] - seen:
+            seen.add(other)
+            todo.append(other)
+    return seen
+
+
+def test_the_pipeline_and_the_guest_banked_games_do_not_import_each_other():
+    """``games.entry`` names a coup's data (``games.guest_banked.terms``), and the guest-banked
+    modules read entries with ``games.entry``: the data sits below both, so nothing ``games.entry``
+    imports imports it back, not even for type checking."""
+    graph = imports_among(PURE)
+    below = reachable(graph, "games.entry")
+    assert "games.entry" not in below, cycle(graph)
+    assert below & set(GUEST_BANKED)  # it does use the coup's data
+
+
+def test_an_import_cycle_is_caught():
+    assert cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None

@@ -3,10 +3,10 @@ and with how much, each seat's stake and its kind, the cards (or the result), th
 the rules give one, and what the banker did next.
 
 Like ``ledger.hands.forms.HandForm`` the form only collects text: the pipeline
-(``games.banked.settle_coup_entry``, through ``ledger.hands.services.record_hand``) reads and checks
+(``games.settle.settle``, through ``ledger.hands.services.record_hand``) reads and checks
 all of it, and :meth:`CoupForm.show_problems` puts each finding beside its box. What the page
 offers — the bank as the coup before leaves it, a choice only where the rules give one — comes
-from the rules core too (``games.banked``, ``games.chemin``, ``games.banque``).
+from the rules core too (``games.guest_banked``).
 """
 
 from __future__ import annotations
@@ -22,21 +22,24 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.banked import (
-    MOVES,
-    MSG_HELD_BY,
-    MSG_PASSED_TO,
-    MSG_SUITE_TO,
-    CoupTerms,
-    PreviousCoup,
-    tableau_halves,
-)
-from games.banque import TABLEAU, deal_banque, next_banque_step
 from games.cards import Card, CardError, parse_cards, total
-from games.chemin import BANKER, BOTH, PONTE, Choice, CoupError, Step, deal, next_step
-from games.chemin import ponte_options as chemin_ponte_options
-from games.chemin_bank import BankError, seat_to_the_right
 from games.entry import BetEntry, Field, HandEntry, Problem, read_seat, result_text
+from games.guest_banked.bank import MSG_HELD_BY, MSG_PASSED_TO, MSG_SUITE_TO
+from games.guest_banked.banque_coup import tableau_halves
+from games.guest_banked.banque_drawing import TABLEAU, deal_banque, next_banque_step
+from games.guest_banked.chemin_drawing import (
+    BANKER,
+    BOTH,
+    PONTE,
+    Choice,
+    CoupError,
+    Step,
+    deal,
+    next_step,
+)
+from games.guest_banked.chemin_drawing import ponte_options as chemin_ponte_options
+from games.guest_banked.chemin_money import BankError, seat_to_the_right
+from games.guest_banked.terms import MOVES, CoupTerms, PreviousCoup
 from games.kinds import MOVE_LABELS, SEATS, BankerMove, CoverKind, Game, SuiteWay
 from games.messages import Label, RuleError, Text
 from games.models import MAX_HAND_NUMBER

@@ -11,12 +11,13 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.banked import CoupTerms, PreviousCoup, SettledCoup, settle_coup_entry
 from games.entry import BetEntry, EntryRejected, HandEntry, SettledHand
+from games.guest_banked.terms import CoupTerms, PreviousCoup, SettledCoup
 from games.kinds import BankerMove, SuiteWay
 from games.models import Event, Hand, Shoe
 from games.payouts import BankedBet
 from games.rules import Winner
+from games.settle import GuestBankedTable, settle
 from ledger.models import Bet, Coup, Guest, Seating
 
 MSG_NEXT_COUP_BREAKS = _(
@@ -163,8 +164,8 @@ def check_later_coups(shoe: Shoe, number: int) -> None:
         seated = _seated(seatings, later.hand.number)
         bets = list(later.hand.bets.all())
         try:
-            settled = settle_coup_entry(
-                stored_entry(later.hand, later, bets), rules, seated, previous=previous
+            settled = settle(
+                stored_entry(later.hand, later, bets), GuestBankedTable(rules, seated, previous)
             )
         except EntryRejected as rejected:
             _refuse_break(later.hand.number, rejected.problems[0].message(gettext))

@@ -21,7 +21,6 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.banked import settle_coup_entry
 from games.entry import (
     MSG_NO_SUCH_SEAT,
     EntryRejected,
@@ -30,11 +29,11 @@ from games.entry import (
     SettledHand,
     TableRules,
     read_seat,
-    settle_hand,
 )
 from games.kinds import SEATS
 from games.models import Event, Hand, Shoe
 from games.services import check_event_open, check_shoe_open
+from games.settle import GuestBankedTable, PuntoBancoTable, Table, settle
 from ledger.guests.services import MSG_NOT_ON_LIST
 from ledger.hands import hot_reads
 from ledger.hands.coups import check_later_coups, coup_of, coup_row, coup_snapshot, previous_coup
@@ -269,11 +268,13 @@ def _settle(entry: HandEntry, shoe: Shoe, seated: dict[int, Guest], number: int)
     """The one pipeline: Punto Banco's hand, or a guest-banked game's coup (which follows from
     the coup before it in the shoe)."""
     event = shoe.event
+    table: Table
+    if event.is_guest_banked:
+        table = GuestBankedTable(event.bank_rules, seated, previous_coup(shoe, number))
+    else:
+        table = PuntoBancoTable(_table_rules(event, seated, number), occupied=seated.keys())
     try:
-        if event.is_guest_banked:
-            previous = previous_coup(shoe, number)
-            return settle_coup_entry(entry, event.bank_rules, seated, previous=previous)
-        return settle_hand(entry, _table_rules(event, seated, number), occupied=seated.keys())
+        return settle(entry, table)
     except EntryRejected as rejected:
         raise HandRefused(rejected.problems, entry) from rejected
 

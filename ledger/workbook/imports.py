@@ -22,7 +22,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import services as game_services
-from games.banked import BankRules, CoupTerms, PreviousCoup, settle_coup_entry
 from games.chips import to_cents
 from games.entry import (
     BetEntry,
@@ -32,10 +31,11 @@ from games.entry import (
     SettledHand,
     TableRules,
     read_seat,
-    settle_hand,
 )
+from games.guest_banked.terms import BankRules, CoupTerms, PreviousCoup
 from games.kinds import BancoKind, Game
 from games.models import Event, Hand, Shoe
+from games.settle import GuestBankedTable, PuntoBancoTable, settle
 from ledger.guests.names import InvalidName, clean_name, name_key
 from ledger.guests.services import MSG_GUEST_AMBIGUOUS, candidate_names, guests_matching
 from ledger.hands.coups import coup_row
@@ -271,7 +271,7 @@ class ParsedHand:
 
 class Checker:
     """Reads rows into hands, noting every problem instead of stopping at the first. What a
-    hand is and what its bets pay is the rules core's to say (``games.entry.settle_hand``, as
+    hand is and what its bets pay is the rules core's to say (``games.settle.settle``, as
     at the table); this reads the file's layout and who sat where."""
 
     def __init__(self, table: TableRules, identity: dict[str, str] | None = None) -> None:
@@ -401,7 +401,7 @@ class Checker:
 
     def _settle(self, hand: ParsedHand) -> None:
         try:
-            hand.settled = settle_hand(hand.entry(), self.table)
+            hand.settled = settle(hand.entry(), PuntoBancoTable(self.table))
         except EntryRejected as rejected:
             for found in rejected.problems:
                 where = hand.rows[found.bet] if found.bet is not None else None
@@ -617,7 +617,7 @@ def seat_runs(coups: Sequence[ParsedCoup]) -> list[SeatRun]:
 
 class CoupChecker(Checker):
     """Reads a guest-banked night's rows into coups and settles each through the one pipeline
-    (``games.banked.settle_coup_entry``), the coup before chained in memory as the table's
+    (``games.settle.settle``), the coup before chained in memory as the table's
     services chain it from the database."""
 
     def __init__(
@@ -729,7 +729,7 @@ class CoupChecker(Checker):
         # The pipeline names guests in its messages: each by the name the sheet gave first.
         seated = {seat: self.names[key] for seat, key in coup.seated.items()}
         try:
-            settled = settle_coup_entry(coup.entry(), self.rules, seated, previous=previous)
+            settled = settle(coup.entry(), GuestBankedTable(self.rules, seated, previous))
         except EntryRejected as rejected:
             for found in rejected.problems:
                 where = coup.rows[found.bet] if found.bet is not None else None

@@ -11,8 +11,8 @@ from decimal import Decimal
 import pytest
 
 from games import services as game_services
-from games.banked import CoupTerms
 from games.entry import BetEntry, HandEntry
+from games.guest_banked.terms import CoupTerms
 from games.payouts import RuleSet
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services

@@ -47,9 +47,9 @@ def test_the_page_prices_both_hands_under_each_game_s_drawing_rules(client):
     # 8 decks. Punto Banco: the Player bet and the Banker bet at 5% (RULES.md, "Exact odds").
     assert "<td>Punto Banco</td><td>−1.23508</td><td>+1.23508</td><td>−1.05791</td>" in body
     # Chemin de fer: with best play the eight-deck coup is Punto Banco's tableau, so the
-    # ponte's and the bank's figures are the same (games.chemin_odds' tests).
+    # ponte's and the bank's figures are the same (games.guest_banked.chemin_odds' tests).
     assert "<td>Chemin de fer</td><td>−1.23508</td><td>+1.23508</td><td>−1.05791</td>" in body
-    # Baccara banque: one bank against two tableaux (games.banque_odds' tests).
+    # Baccara banque: one bank against two tableaux (games.guest_banked.banque_odds' tests).
     assert "<td>Baccara banque</td><td>−0.87344</td><td>+0.87344</td>" in body
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import uuid
 from decimal import Decimal
 
-from games.banked import CoupTerms
 from games.entry import BetEntry, HandEntry
+from games.guest_banked.terms import CoupTerms
 from games.kinds import Game
 from games.models import Event, Hand, Shoe
 from ledger.hands import services as hand_services

@@ -8,8 +8,8 @@ from collections.abc import Iterable, Sequence
 from decimal import Decimal
 
 from games import services as game_services
-from games.banked import CoupTerms
 from games.entry import BetEntry, HandEntry
+from games.guest_banked.terms import CoupTerms
 from games.models import Event, Hand, Shoe
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services

@@ -12,7 +12,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games.cards import parse_cards, total
-from games.chemin import Choice, deal
+from games.guest_banked.chemin_drawing import Choice, deal
 from games.kinds import BankerMove, CoverKind, Game
 from games.models import Event, Hand
 from games.payouts import BankedBet

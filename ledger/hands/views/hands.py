@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
-from games.banque import TABLEAU
-from games.chemin import PONTE
+from games.guest_banked.banque_drawing import TABLEAU
+from games.guest_banked.chemin_drawing import PONTE
 from games.kinds import SEATS
 from games.models import Hand, Shoe
 from games.payouts import BetType

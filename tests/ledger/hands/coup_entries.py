@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import uuid
 
-from games.banked import CoupTerms
 from games.entry import BetEntry, HandEntry
+from games.guest_banked.terms import CoupTerms
 from ledger.hands import services as hand_services
 
 

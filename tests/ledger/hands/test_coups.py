@@ -11,9 +11,11 @@ from django.db.models import Sum
 from django.urls import reverse
 from django.utils.html import escape
 
-from games.banked import MSG_HELD_BY, MSG_PASSED_TO, CoupTerms, settle_coup_entry
-from games.chemin_bank import MSG_NO_MONEY_OUT, MSG_STAKE_EXCEEDS
 from games.entry import BetEntry, HandEntry
+from games.guest_banked.bank import MSG_HELD_BY, MSG_PASSED_TO
+from games.guest_banked.chemin_money import MSG_NO_MONEY_OUT, MSG_STAKE_EXCEEDS
+from games.guest_banked.pipeline import settle_coup_entry
+from games.guest_banked.terms import CoupTerms
 from games.kinds import BankerMove, Game
 from games.models import Event
 from ledger.hands import services as hand_services

@@ -15,9 +15,13 @@ from django.urls import reverse
 from django.utils.html import escape
 from openpyxl import load_workbook
 
-from games.chemin import MSG_PONTE_MUST_DRAW
-from games.chemin_bank import MSG_BANKER_AGAINST_HIMSELF, MSG_NO_MONEY_OUT, MSG_STAKE_EXCEEDS
 from games.entry import TableRules
+from games.guest_banked.chemin_drawing import MSG_PONTE_MUST_DRAW
+from games.guest_banked.chemin_money import (
+    MSG_BANKER_AGAINST_HIMSELF,
+    MSG_NO_MONEY_OUT,
+    MSG_STAKE_EXCEEDS,
+)
 from games.kinds import Game
 from games.messages import RuleError
 from games.models import Event, Hand

@@ -14,10 +14,15 @@ from django.db.models import Sum
 from django.urls import reverse
 
 from games import services as game_services
-from games.banked import MSG_PASSED_TO, MSG_SUITE_TO, CoupTerms
-from games.chemin import MSG_PONTE_MUST_DRAW
-from games.chemin_bank import MSG_BANKER_AGAINST_HIMSELF, MSG_NO_MONEY_OUT, MSG_STAKE_EXCEEDS
 from games.entry import BetEntry, HandEntry
+from games.guest_banked.bank import MSG_PASSED_TO, MSG_SUITE_TO
+from games.guest_banked.chemin_drawing import MSG_PONTE_MUST_DRAW
+from games.guest_banked.chemin_money import (
+    MSG_BANKER_AGAINST_HIMSELF,
+    MSG_NO_MONEY_OUT,
+    MSG_STAKE_EXCEEDS,
+)
+from games.guest_banked.terms import CoupTerms
 from games.messages import RuleError, Text
 from games.models import Event, Hand
 from games.payouts import RuleSet

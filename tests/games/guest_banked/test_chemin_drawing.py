@@ -4,17 +4,17 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from games import chemin
 from games.cards import RANKS, Card, parse_cards
-from games.chemin import Choice, CoupError, Step, deal, next_step
+from games.guest_banked import chemin_drawing
+from games.guest_banked.chemin_drawing import Choice, CoupError, Step, deal, next_step
 from games.rules import MSG_NATURAL, MSG_TOO_FEW, MSG_TOO_MANY, HandError, Winner, banker_draws
 from games.rules import play_out as punto_banco_play_out
 
 D, S = Choice.DRAW, Choice.STAND
 RANK_OF_VALUE = {0: "K", 1: "A", **{v: str(v) for v in range(2, 10)}}
 
-# Seed 002, "Regeln für den Ponte", written out: 0–4 he draws, on 5 he chooses, on 6–7 he stands
-# ("Non Monsieur"), on 8–9 he shows a natural.
+# The ponte's rules ("Regeln für den Ponte"), written out: 0–4 he draws, on 5 he chooses, on 6–7 he
+# stands ("Non Monsieur"), on 8–9 he shows a natural.
 PONTE_TABLE = {
     0: "draws",
     1: "draws",
@@ -28,8 +28,8 @@ PONTE_TABLE = {
     9: "natural",
 }
 
-# Seed 002, "Regeln für den Bankhalter", written out cell by cell. Columns: the ponte stood, then
-# the ponte's third card 0 (a ten or a picture), 1, …, 9. D draws, S stands, C chooses.
+# The banker's rules ("Regeln für den Bankhalter"), written out cell by cell. Columns: the ponte
+# stood, then the ponte's third card 0 (a ten or a picture), 1, …, 9. D draws, S stands, C chooses.
 BANKER_TABLE = {
     #    stood 0123456789
     0: ("D", "DDDDDDDDDD"),  # "Bei eigenen 0-2 Punkten zieht der Bankhalter immer"
@@ -76,33 +76,33 @@ def test_every_cell_of_the_ponte_table(ponte_total):
     player, banker = two_cards(ponte_total), cards("10 7")  # banker 7: no natural, stands
     with_third = player + cards("2")
     if expected == "natural":
-        assert chemin.ponte_options(player) == {S}
+        assert chemin_drawing.ponte_options(player) == {S}
         deal(player, banker)
         refused(MSG_NATURAL, with_third, banker)
         for choice in Choice:
-            refused(chemin.MSG_NATURAL_NO_CHOICE, player, banker, ponte_choice=choice)
+            refused(chemin_drawing.MSG_NATURAL_NO_CHOICE, player, banker, ponte_choice=choice)
         return
-    assert chemin.ponte_options(player) == chemin.ponte_choices(ponte_total)
+    assert chemin_drawing.ponte_options(player) == chemin_drawing.ponte_choices(ponte_total)
     if expected == "draws":
-        assert chemin.ponte_choices(ponte_total) == {D}
+        assert chemin_drawing.ponte_choices(ponte_total) == {D}
         assert deal(with_third, banker).ponte_choice is None
-        refused(chemin.MSG_PONTE_MUST_DRAW, player, banker)
+        refused(chemin_drawing.MSG_PONTE_MUST_DRAW, player, banker)
         for choice in Choice:
-            refused(chemin.MSG_PONTE_MUST_DRAW, with_third, banker, ponte_choice=choice)
+            refused(chemin_drawing.MSG_PONTE_MUST_DRAW, with_third, banker, ponte_choice=choice)
     elif expected == "stands":
-        assert chemin.ponte_choices(ponte_total) == {S}
+        assert chemin_drawing.ponte_choices(ponte_total) == {S}
         assert deal(player, banker).ponte_choice is None
-        refused(chemin.MSG_PONTE_MUST_STAND, with_third, banker)
+        refused(chemin_drawing.MSG_PONTE_MUST_STAND, with_third, banker)
         for choice in Choice:
-            refused(chemin.MSG_PONTE_MUST_STAND, player, banker, ponte_choice=choice)
+            refused(chemin_drawing.MSG_PONTE_MUST_STAND, player, banker, ponte_choice=choice)
     else:
-        assert chemin.ponte_choices(ponte_total) == {D, S}
+        assert chemin_drawing.ponte_choices(ponte_total) == {D, S}
         assert deal(with_third, banker, ponte_choice=D).ponte_choice is D
         assert deal(player, banker, ponte_choice=S).ponte_choice is S
-        refused(chemin.MSG_PONTE_CHOOSES, player, banker)
-        refused(chemin.MSG_PONTE_CHOOSES, with_third, banker)
-        refused(chemin.MSG_PONTE_DREW, player, banker, ponte_choice=D)
-        refused(chemin.MSG_PONTE_STOOD, with_third, banker, ponte_choice=S)
+        refused(chemin_drawing.MSG_PONTE_CHOOSES, player, banker)
+        refused(chemin_drawing.MSG_PONTE_CHOOSES, with_third, banker)
+        refused(chemin_drawing.MSG_PONTE_DREW, player, banker, ponte_choice=D)
+        refused(chemin_drawing.MSG_PONTE_STOOD, with_third, banker, ponte_choice=S)
 
 
 # --- the banker -------------------------------------------------------------------------------
@@ -112,24 +112,24 @@ def test_every_cell_of_the_ponte_table(ponte_total):
 @pytest.mark.parametrize("third", [None, *range(10)])
 def test_every_cell_of_the_banker_table(banker_total, third):
     cell = table_cell(banker_total, third)
-    assert chemin.banker_choices(banker_total, third) == ALLOWED[cell]
+    assert chemin_drawing.banker_choices(banker_total, third) == ALLOWED[cell]
 
     banker = two_cards(banker_total)
     with_third = banker + cards("2")
     if third is None:  # the ponte stood: forced on 6, or by choice on 5
         coups = [(two_cards(6), None), (two_cards(5), S)]
         must_draw, must_stand = (
-            chemin.MSG_BANKER_MUST_DRAW_STOOD,
-            chemin.MSG_BANKER_MUST_STAND_STOOD,
+            chemin_drawing.MSG_BANKER_MUST_DRAW_STOOD,
+            chemin_drawing.MSG_BANKER_MUST_STAND_STOOD,
         )
     else:  # the ponte drew: forced on 3, or by choice on 5
         given = cards(RANK_OF_VALUE[third])
         coups = [(two_cards(3) + given, None), (two_cards(5) + given, D)]
-        must_draw = chemin.MSG_BANKER_MUST_DRAW
-        must_stand = chemin.MSG_BANKER_MUST_STAND
+        must_draw = chemin_drawing.MSG_BANKER_MUST_DRAW
+        must_stand = chemin_drawing.MSG_BANKER_MUST_STAND
 
     for player, ponte in coups:
-        assert chemin.banker_options(banker, player) == ALLOWED[cell]
+        assert chemin_drawing.banker_options(banker, player) == ALLOWED[cell]
         if cell == "D":
             assert deal(player, with_third, ponte_choice=ponte).banker_choice is None
             refused(must_draw, player, banker, ponte_choice=ponte)
@@ -142,31 +142,37 @@ def test_every_cell_of_the_banker_table(banker_total, third):
             drew = deal(player, with_third, ponte_choice=ponte, banker_choice=D)
             stood = deal(player, banker, ponte_choice=ponte, banker_choice=S)
             assert (drew.banker_choice, stood.banker_choice) == (D, S)
-            refused(chemin.MSG_BANKER_CHOOSES, player, banker, ponte_choice=ponte)
-            refused(chemin.MSG_BANKER_CHOOSES, player, with_third, ponte_choice=ponte)
-            refused(chemin.MSG_BANKER_DREW, player, banker, ponte_choice=ponte, banker_choice=D)
+            refused(chemin_drawing.MSG_BANKER_CHOOSES, player, banker, ponte_choice=ponte)
+            refused(chemin_drawing.MSG_BANKER_CHOOSES, player, with_third, ponte_choice=ponte)
             refused(
-                chemin.MSG_BANKER_STOOD, player, with_third, ponte_choice=ponte, banker_choice=S
+                chemin_drawing.MSG_BANKER_DREW, player, banker, ponte_choice=ponte, banker_choice=D
+            )
+            refused(
+                chemin_drawing.MSG_BANKER_STOOD,
+                player,
+                with_third,
+                ponte_choice=ponte,
+                banker_choice=S,
             )
 
 
 @pytest.mark.parametrize("banker_total", range(8))
 @pytest.mark.parametrize("third", [None, *range(10)])
 def test_punto_banco_is_chemin_de_fer_with_every_choice_drawn(banker_total, third):
-    """Seed 002 on Punto Banco: the banker "muss bei einer 3 und Ausgabe einer 9 sowie bei 5
-    Punkten und der Ausgabe einer 4 auf jeden Fall eine Karte kaufen"; elsewhere the tables
+    """The rules' source on Punto Banco: the banker "muss bei einer 3 und Ausgabe einer 9 sowie bei
+    5 Punkten und der Ausgabe einer 4 auf jeden Fall eine Karte kaufen"; elsewhere the tables
     agree."""
-    allowed = chemin.banker_choices(banker_total, third)
+    allowed = chemin_drawing.banker_choices(banker_total, third)
     assert (D in allowed) is banker_draws(banker_total, third)
 
 
 def test_the_choice_cells_are_the_three_the_seed_names():
-    ponte = [total for total in range(8) if len(chemin.ponte_choices(total)) == 2]
+    ponte = [total for total in range(8) if len(chemin_drawing.ponte_choices(total)) == 2]
     banker = [
         (total, third)
         for total in range(8)
         for third in [None, *range(10)]
-        if len(chemin.banker_choices(total, third)) == 2
+        if len(chemin_drawing.banker_choices(total, third)) == 2
     ]
     assert (ponte, banker) == ([5], [(3, 9), (5, 4)])
 
@@ -178,10 +184,10 @@ def test_a_banker_natural_refuses_the_ponte_his_card_and_his_choice(banker_cards
     player, banker = cards("10 5"), cards(banker_cards)
     coup = deal(player, banker)
     assert (coup.outcome().winner, coup.outcome().banker_total) == (Winner.BANKER, natural)
-    assert chemin.banker_options(banker, player) == {S}
+    assert chemin_drawing.banker_options(banker, player) == {S}
     refused(MSG_NATURAL, player + cards("3"), banker, ponte_choice=D)
-    refused(chemin.MSG_NATURAL_NO_CHOICE, player, banker, ponte_choice=S)
-    refused(chemin.MSG_NATURAL_NO_CHOICE, cards("10 3"), banker, banker_choice=D)
+    refused(chemin_drawing.MSG_NATURAL_NO_CHOICE, player, banker, ponte_choice=S)
+    refused(chemin_drawing.MSG_NATURAL_NO_CHOICE, cards("10 3"), banker, banker_choice=D)
     refused(MSG_NATURAL, cards("10 3"), banker + cards("A"))
 
 
@@ -197,9 +203,14 @@ def test_missing_and_extra_cards_are_refused_with_the_rule():
     refused(MSG_TOO_MANY, cards("A A A A"), cards("10 7"))
     refused(MSG_TOO_MANY, cards("10 6"), cards("A A A A"))
     # The banker's card or choice before the ponte's card: the ponte acts first.
-    refused(chemin.MSG_BANKER_BEFORE_PONTE, cards("10 3"), cards("10 2 4"))
-    refused(chemin.MSG_BANKER_BEFORE_PONTE, cards("10 5"), cards("10 3"), ponte_choice=D,
-            banker_choice=S)  # fmt: skip
+    refused(chemin_drawing.MSG_BANKER_BEFORE_PONTE, cards("10 3"), cards("10 2 4"))
+    refused(
+        chemin_drawing.MSG_BANKER_BEFORE_PONTE,
+        cards("10 5"),
+        cards("10 3"),
+        ponte_choice=D,
+        banker_choice=S,
+    )
 
 
 def test_the_messages_read_as_sentences():
@@ -257,7 +268,7 @@ def test_the_ponte_standing_on_five_lets_the_banker_draw_on_five():
 
 
 def test_the_tableau_offers_a_choice_only_where_there_is_one():
-    table = chemin.tableau()
+    table = chemin_drawing.tableau()
     assert table["ponte"][5] == ["draw", "stand"]
     assert table["ponte"][4] == ["draw"] and table["ponte"][6] == ["stand"]
     banker = table["banker"]

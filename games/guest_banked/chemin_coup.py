@@ -8,9 +8,15 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from decimal import Decimal
 
-from games.chemin import Choice, CoupError, deal
-from games.chemin_bank import (
-    MSG_BANK_KEPT,
+from games.entry import (
+    Field,
+    HandEntry,
+    SettledBet,
+    SettledHand,
+)
+from games.guest_banked.bank import bank_bets, rotation_seat_for
+from games.guest_banked.chemin_drawing import Choice, CoupError, deal
+from games.guest_banked.chemin_money import (
     MSG_BANK_LOST,
     MSG_NO_MONEY_OUT,
     MSG_SUITE_AFTER_LOSS,
@@ -18,48 +24,48 @@ from games.chemin_bank import (
     BankError,
     CoupMoney,
     Cover,
+    bank_kept,
+    check_passes,
     covers_accepted,
-    seat_order,
+    in_seat_order,
     settle_coup,
     suite,
     suivi_for,
 )
-from games.coup_terms import (
+from games.guest_banked.reading import (
     MSG_CARDS_TYPED_ONLY,
     MSG_NO_COVER,
-    MSG_ONE_TABLEAU,
     MSG_SUITE_NEEDS_SUITE,
-    MSG_SUITE_SEAT_IS_BANKER,
-    MSG_SUITE_TAKER_MISSING,
     MSG_TAKES_ALL,
     MSG_UNKNOWN_COVER,
-    BankRules,
-    CoupTerms,
-    NextMove,
-    PreviousCoup,
     Reading,
-    SettledCoup,
     agrees,
     amount_field,
-    bank_bets,
     cards_field,
     choice_field,
     formatted_cards,
     no_choices_without_cards,
     read_move,
     read_taken,
-    rotation_seat_for,
     seat_field,
     seat_of_guest,
     stake_amount,
     stake_seat,
     winner_alone,
 )
-from games.entry import Field, HandEntry, SettledBet, SettledHand
+from games.guest_banked.terms import BankRules, CoupTerms, NextMove, PreviousCoup, SettledCoup
 from games.kinds import BankerMove, CoverKind
-from games.messages import RuleError, Typed, plain
+from games.messages import RuleError, Typed, gettext_noop, plain
 from games.payouts import ZERO, BankedBet, BetResult
 from games.rules import Outcome
+
+MSG_ONE_TABLEAU = gettext_noop("Chemin de fer plays one hand against the bank: no second tableau.")
+MSG_SUITE_SEAT_IS_BANKER = gettext_noop(
+    "The suite goes to another guest, not to the banker's seat."
+)
+MSG_SUITE_TAKER_MISSING = gettext_noop(
+    "A suite's amount is what its taker bid or took: say which seat took the bank."
+)
 
 # --- Chemin de fer ------------------------------------------------------------------------
 
@@ -76,17 +82,19 @@ def settle_chemin(
     if plain(terms.second_cards) or plain(str(terms.second_result or "")):
         reading.refuse(Field.SECOND_CARDS, RuleError(MSG_ONE_TABLEAU))
     hand = _chemin_cards(entry, terms, rules, reading)
-    offers = _covers(entry, seated, bank, reading)
+    offers = _covers(entry, seated, reading)
     move = read_move(terms, rules.game, reading)
     if bank is None or hand is None or offers is None or move is None:
         return None
     outcome, ponte_choice, banker_choice = hand
     suivi = previous.suivi_seat if previous is not None else None
+    seat_of = {guest: seat for seat, guest in seated.items()}
+    banker_seat = seat_of_guest(seated, bank.banker)
     # A cover's row in the entry, by the offer itself: one guest may have offered twice.
-    index_of = {id(offer): index for index, (_seat, offer) in offers.items()}
+    index_of = {id(offer): index for index, offer in offers.items()}
     result = covers_accepted(
         bank,
-        [offer for _seat, offer in offers.values()],
+        in_seat_order(offers.values(), seat_of, banker_seat),
         suivi=seated.get(suivi) if suivi is not None else None,
         minimum_banco=rules.minimum_banco,
     )
@@ -97,12 +105,10 @@ def settle_chemin(
             reading.refuse(Field.STAKE, RuleError(MSG_NO_COVER))
         return None
     money = settle_coup(bank, result.accepted, outcome.winner, rules.taxe)
-    banker_seat = seat_of_guest(seated, bank.banker)
     charge = rules.shoe_charge if previous is None else ZERO
     next_move = _chemin_next(money, move, terms, rules, seated, banker_seat, reading)
     if next_move is None:
         return None
-    seat_of = {guest: seat for seat, guest in seated.items()}
     holder = card_holder_seat(result.card_holder, seat_of)
     bets = [
         SettledBet(
@@ -172,9 +178,12 @@ def _chemin_cards(
         return None
     try:
         coup = deal(
-            player, banker, ponte_choice=ponte_choice, banker_choice=banker_choice,
+            player,
+            banker,
+            ponte_choice=ponte_choice,
+            banker_choice=banker_choice,
             decks=rules.decks,
-        )  # fmt: skip
+        )
     except (CoupError, RuleError) as error:
         reading.refuse(Field.CARDS, error)
         return None
@@ -184,14 +193,11 @@ def _chemin_cards(
 
 
 def _covers(
-    entry: HandEntry,
-    seated: Mapping[int, Hashable],
-    bank: Bank | None,
-    reading: Reading,
-) -> dict[int, tuple[int, Cover]] | None:
-    """The covers as offered, by index of the entry's bet, in seat order from the banker's right
-    (``None`` when one could not be read)."""
-    offers: dict[int, tuple[int, Cover]] = {}
+    entry: HandEntry, seated: Mapping[int, Hashable], reading: Reading
+) -> dict[int, Cover] | None:
+    """The covers as offered, by index of the entry's bet (``None`` when one could not be
+    read)."""
+    offers: dict[int, Cover] = {}
     complete = True
     for index, bet in enumerate(entry.bets):
         seat = stake_seat(bet.seat, seated, index, reading)
@@ -200,13 +206,8 @@ def _covers(
         if seat is None or kind is None or stake is None:
             complete = False
             continue
-        offers[index] = (seat, Cover(seated[seat], stake, kind))
-    if not complete or bank is None:
-        return None
-    banker_seat = seat_of_guest(seated, bank.banker)
-    place = {seat: n for n, seat in enumerate(seat_order(banker_seat, seated))}
-    place[banker_seat] = len(place)
-    return dict(sorted(offers.items(), key=lambda item: (place[item[1][0]], item[0])))
+        offers[index] = Cover(seated[seat], stake, kind)
+    return offers if complete else None
 
 
 def _cover_kind(value: object, index: int, reading: Reading) -> CoverKind | None:
@@ -218,9 +219,10 @@ def _cover_kind(value: object, index: int, reading: Reading) -> CoverKind | None
     except ValueError:
         offered = ", ".join(kind.value for kind in CoverKind)
         reading.refuse(
-            Field.BET, RuleError(MSG_UNKNOWN_COVER, text=Typed(str(value)), offered=offered),
+            Field.BET,
+            RuleError(MSG_UNKNOWN_COVER, text=Typed(str(value)), offered=offered),
             bet=index,
-        )  # fmt: skip
+        )
         return None
 
 
@@ -247,26 +249,33 @@ def _chemin_next(
     if chosen is not BankerMove.SUITE and (suite_seat is not None or suite_amount is not None):
         reading.refuse(Field.SUITE_SEAT, RuleError(MSG_SUITE_NEEDS_SUITE))
         return None
-    if lost and chosen is not BankerMove.PASS:
-        template = MSG_SUITE_AFTER_LOSS if chosen is BankerMove.SUITE else MSG_BANK_LOST
-        reading.refuse(Field.MOVE, RuleError(template))
+    try:
+        moved = _moved(money, chosen, taken)
+    except BankError as error:
+        taking = error.template in (MSG_NO_MONEY_OUT, MSG_TAKES_ALL)
+        reading.refuse(Field.TAKEN if taking else Field.MOVE, error)
         return None
-    if not lost and chosen is BankerMove.PASS:
-        reading.refuse(Field.MOVE, RuleError(MSG_BANK_KEPT))
-        return None
-    if taken and chosen is BankerMove.KEEP:
-        reading.refuse(Field.TAKEN, RuleError(MSG_NO_MONEY_OUT, amount=taken))
-        return None
-    if taken and taken != money.bank_after:
-        reading.refuse(Field.TAKEN, RuleError(MSG_TAKES_ALL, amount=money.bank_after, taken=taken))
-        return None
+    if moved is not None:
+        return moved
+    return _suite(money, rules, seated, banker_seat, suite_seat, suite_amount, reading)
+
+
+def _moved(money: CoupMoney, chosen: BankerMove, taken: Decimal) -> NextMove | None:
+    """The bank after the banker keeps it, passes it or retires (``None``: he gives a suite, which
+    :func:`_suite` reads). Raises :class:`BankError` naming the rule the move breaks."""
     if chosen is BankerMove.KEEP:
-        return NextMove(chosen, ZERO, money.bank_after)
+        return NextMove(chosen, ZERO, bank_kept(money, taken=taken).amount)
+    if chosen is BankerMove.PASS:
+        check_passes(money)
+    elif money.bank_after == 0:
+        raise BankError(MSG_SUITE_AFTER_LOSS if chosen is BankerMove.SUITE else MSG_BANK_LOST)
+    if taken and taken != money.bank_after:
+        raise BankError(MSG_TAKES_ALL, amount=money.bank_after, taken=taken)
     if chosen is BankerMove.PASS:
         return NextMove(chosen, ZERO, ZERO)
     if chosen is BankerMove.RETIRE:
         return NextMove(chosen, money.bank_after, money.bank_after)
-    return _suite(money, rules, seated, banker_seat, suite_seat, suite_amount, reading)
+    return None
 
 
 def _suite(
@@ -291,9 +300,13 @@ def _suite(
         bids = None
     try:
         given = suite(
-            money, banker_seat=banker_seat, seated=seated, takers=takers, bids=bids,
+            money,
+            banker_seat=banker_seat,
+            seated=seated,
+            takers=takers,
+            bids=bids,
             minimum_banco=rules.minimum_banco,
-        )  # fmt: skip
+        )
     except BankError as error:
         reading.refuse(Field.SUITE_AMOUNT, error)
         return None

@@ -6,8 +6,9 @@ from fractions import Fraction
 
 import pytest
 
-from games.banque import banque_banker_choices, deal_banque, next_banque_step
-from games.banque_odds import (
+from games.cards import Card
+from games.guest_banked.banque_drawing import banque_banker_choices, deal_banque, next_banque_step
+from games.guest_banked.banque_odds import (
     CHOICE_CELLS,
     EGALITE,
     NATURAL,
@@ -23,9 +24,8 @@ from games.banque_odds import (
     priced,
     solve,
 )
-from games.cards import Card
-from games.chemin import Choice, Step
-from games.chemin_odds import chemin_odds
+from games.guest_banked.chemin_drawing import Choice, Step
+from games.guest_banked.chemin_odds import chemin_odds
 from games.odds import deal_counts, deal_denominator, fraction_to_decimal
 from games.rules import Winner, banker_draws
 
@@ -47,9 +47,9 @@ def falling(n: int, k: int) -> int:
 
 
 def brute_force(shoe, fives):
-    """Every coup a small shoe can deal, played by games.banque's own step machine
-    (next_banque_step, deal_banque): the count of each cell's results if the banker stands and
-    if he draws, wherever he may."""
+    """Every coup a small shoe can deal, played by games.guest_banked.banque_drawing's own step
+    machine (next_banque_step, deal_banque): the count of each cell's results if the banker stands
+    and if he draws, wherever he may."""
     counts = list(shoe)
     cards = sum(shoe)
     cells = defaultdict(lambda: {STAND: [0] * 9, DRAW: [0] * 9})
@@ -204,7 +204,7 @@ def test_an_infinite_shoe_is_the_product_of_independent_hands(fives):
 def test_a_banker_playing_punto_banco_against_one_tableau_gives_it_punto_banco_s_odds(tableau):
     """The other tableau's cards are dealt from the same shoe but unseen by this one: if the
     banker follows Punto Banco's tableau against one tableau (whatever it may allow him) and its
-    ponte draws on 5, that tableau's results are Punto Banco's, exactly (RULES.md)."""
+    ponte draws on 5, that tableau's results are Punto Banco's, exactly (docs/rules.md)."""
     deals = banque_deals(8, BOTH_DRAW)
     follows = {}
     for cell in deals.cells:
@@ -271,7 +271,7 @@ def test_both_pontes_draw_on_five_and_each_loses_less_than_against_a_chemin_de_f
     for other in Choice:
         assert eight_decks.best_reply(0, other) is DRAW
         assert eight_decks.solutions[STAND, other].ponte_edge(0) < best.ponte_edge(0)
-    # Chemin de fer's banker keeps 1.23508% (RULES.md, Player 8 decks); one hand against two
+    # Chemin de fer's banker keeps 1.23508% (docs/rules.md, Player 8 decks); one hand against two
     # tableaux, bound by the table in more cells, keeps less. Computed here, pinned.
     assert -F(123508, 10**7) < best.ponte_edge(0) < 0
     assert fraction_to_decimal(best.banker_edge * 100, 5) == Decimal("0.87344")

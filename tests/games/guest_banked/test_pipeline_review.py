@@ -1,6 +1,6 @@
-"""Review of issue 15's coup pipeline (games.banked and its modules): each test states what
-the rules (seed 002, RULES.md, the issue) or the pipeline's own promises require and fails on
-what it does now."""
+"""A review of the coup pipeline (games.guest_banked.pipeline and its modules): each test states
+what the rules (docs/rules.md) or the pipeline's own promises require; its docstring tells the
+fault it was written against, since mended."""
 
 from __future__ import annotations
 
@@ -8,14 +8,16 @@ from decimal import Decimal
 
 import pytest
 
-from games.banked import BankRules, PreviousCoup, holders, settle_coup_entry
-from games.banque import BanqueTaxe, BanqueTaxeKind
-from games.chemin_bank import MSG_STAKE_BELOW_MINIMUM
 from games.entry import EntryRejected, Field
+from games.guest_banked.banque_coup import holders
+from games.guest_banked.banque_money import BanqueTaxe, BanqueTaxeKind
+from games.guest_banked.chemin_money import MSG_STAKE_BELOW_MINIMUM
+from games.guest_banked.pipeline import settle_coup_entry
+from games.guest_banked.terms import BankRules, PreviousCoup
 from games.kinds import BancoKind, BankerMove, Game
 from games.payouts import BankedBet
 from games.rules import Winner
-from tests.games.test_banked import BANQUE, CHEMIN, SEATED, coup
+from tests.games.guest_banked.test_pipeline import BANQUE, CHEMIN, SEATED, coup
 
 D = Decimal
 SEVEN = {1: "Aki", 2: "Ben", 3: "Chie", 4: "Dai", 5: "Emi", 6: "Fumio", 7: "Goro"}
@@ -77,22 +79,35 @@ def test_banque_a_retire_with_a_wrong_amount_taken_is_refused():
     (MSG_TAKES_ALL); ``settle_banque`` reads ``taken`` and ignores it unless the move is keep:
     5 typed as taken out of a bank of 190 is stored as 190 taken, without a word."""
     entry = coup(
-        (2, "tableau_1", "50"), (6, "tableau_2", "60"), result="B", second_result="P",
-        banker_seat=4, move="retire", taken="5",
-    )  # fmt: skip
+        (2, "tableau_1", "50"),
+        (6, "tableau_2", "60"),
+        result="B",
+        second_result="P",
+        banker_seat=4,
+        move="retire",
+        taken="5",
+    )
     assert Field.TAKEN in {problem.field for problem in problems(entry, BANQUE, SEVEN)}
 
 
 def test_banque_a_co_banker_joining_a_kept_bank_pays_the_taxe_on_the_capital_he_brings():
-    """Seed 002: the taxe is "5 % des eingebrachten Kapitals". Emi joins Dai's kept bank of 190
-    with 190 of her own (banco double, 380): that capital is brought in and owes 9.50; the coup
-    charges nothing (``settle_banque`` taxes capital only on a new bank)."""
+    """The taxe is "5 % des eingebrachten Kapitals" (docs/rules.md). Emi joins Dai's kept bank of
+    190 with 190 of her own (banco double, 380): that capital is brought in and owes 9.50; the
+    coup charges nothing (``settle_banque`` taxes capital only on a new bank)."""
     previous = PreviousCoup(4, None, D(190), BankerMove.KEEP, 4)
     settled = settle_coup_entry(
-        coup((2, "tableau_1", "50"), result="B", second_result="T", banker_seat=4,
-             co_banker_seat=5, bank="380"),
-        BANQUE, SEVEN, previous=previous,
-    )  # fmt: skip
+        coup(
+            (2, "tableau_1", "50"),
+            result="B",
+            second_result="T",
+            banker_seat=4,
+            co_banker_seat=5,
+            bank="380",
+        ),
+        BANQUE,
+        SEVEN,
+        previous=previous,
+    )
     assert settled.coup.house_cut == D("9.50")
 
 
@@ -101,24 +116,36 @@ def test_banque_the_taxe_on_a_shared_banks_capital_is_shared():
     Gewinn, aber auch am Verlust". The 5% on the 200 brought in by Dai and Emi together is
     charged to Dai alone (10.00 of commission on Dai's row, 0 on Emi's)."""
     settled = settle_coup_entry(
-        coup((2, "tableau_1", "50"), (6, "tableau_2", "60"), result="B", second_result="P",
-             banker_seat=4, co_banker_seat=5),
-        BANQUE, SEVEN,
-    )  # fmt: skip
+        coup(
+            (2, "tableau_1", "50"),
+            (6, "tableau_2", "60"),
+            result="B",
+            second_result="P",
+            banker_seat=4,
+            co_banker_seat=5,
+        ),
+        BANQUE,
+        SEVEN,
+    )
     rows = bank_rows(settled)
     assert settled.coup.house_cut == D(10)
     assert rows[4].result.commission == rows[5].result.commission == D(5)
 
 
 def test_banque_the_cards_of_a_losing_tableau_pass_to_the_holders_neighbour():
-    """Seed 002: "Verliert er jedoch, so bekommt sein Nachbar die Karten". Dai banks in seat 4;
+    """The rules: "Verliert er jedoch, so bekommt sein Nachbar die Karten". Dai banks in seat 4;
     tableau 1's half is seats 3, 2, 1 and its cards start with seat 3 (nearest the banker).
     Seat 3 loses: his neighbour in that half is seat 2, but ``holders`` (``cards_next`` goes to
     the next seat *up*) jumps over him to seat 1, the far end of the half."""
     previous = PreviousCoup(
-        4, None, D(100), BankerMove.KEEP, 4, holder_seats=(3, 5),
+        4,
+        None,
+        D(100),
+        BankerMove.KEEP,
+        4,
+        holder_seats=(3, 5),
         winners=(Winner.BANKER, Winner.PLAYER),
-    )  # fmt: skip
+    )
     assert holders(4, set(SEVEN), previous) == (2, 5)
 
 
@@ -126,11 +153,17 @@ def test_banque_limitee_refuses_stakes_beyond_the_bank_but_ouverte_takes_them():
     """A control the other tests lean on (passes today): limitée caps both tableaux together
     at the bank; ouverte lets its holder answer beyond it."""
     ouverte = BankRules(
-        Game.BACCARA_BANQUE, D(100), banque_taxe=BanqueTaxe(BanqueTaxeKind.WINNINGS,
-                                                            BancoKind.OUVERTE),
-    )  # fmt: skip
-    entry = coup((2, "tableau_1", "150"), (6, "tableau_2", "60"), result="P", second_result="P",
-                 banker_seat=4)  # fmt: skip
+        Game.BACCARA_BANQUE,
+        D(100),
+        banque_taxe=BanqueTaxe(BanqueTaxeKind.WINNINGS, BancoKind.OUVERTE),
+    )
+    entry = coup(
+        (2, "tableau_1", "150"),
+        (6, "tableau_2", "60"),
+        result="P",
+        second_result="P",
+        banker_seat=4,
+    )
     assert problems(entry, BANQUE, SEVEN)
     settled = settle_coup_entry(entry, ouverte, SEVEN)
     assert settled.coup.bank_after == D(-10)

@@ -1,6 +1,6 @@
 """Chemin de fer's money: the bank, the covers against it, a coup settled, the bank's next holder.
 
-Seed 002 (German), as this module reads it:
+The rules as docs/rules.md gives them, quoting their German source:
 
 - **The bank.** A guest holds it and sets its amount ("übergibt dem Croupier nun seinen
   Spieleinsatz"), at least the table's minimum banco. Another guest may join it with a stake equal
@@ -20,9 +20,9 @@ Seed 002 (German), as this module reads it:
   neue Banco"). The largest stake holds the cards (a banco before an ordinary stake, then the
   nearer the banker's right).
 - **A coup.** Pontes win 1:1 or lose their stake; **égalité** is void ("für ungültig erklärt"),
-  every stake comes back. The house's **taxe** is 5% of a banker's winning coup (the seed's "0,5 %"
-  contradicts its own "0,95:1"; RULES.md follows 5%), rounded by :func:`games.payouts.round_money`,
-  or a fixed charge per shoe, which costs nothing per coup.
+  every stake comes back. The house's **taxe** is 5% of a banker's winning coup (the source's
+  "0,5 %" contradicts its own "0,95:1"; docs/rules.md follows 5%), rounded by
+  :func:`games.payouts.round_money`, or a fixed charge per shoe, which costs nothing per coup.
 - **Next.** A winning banker keeps the bank with its winnings, less the taxe, or gives it up: a
   **suite**, offered at the current amount round the table from his right, auctioned if nobody
   takes it, and given to the next in turn at the minimum banco if nobody bids. A losing bank
@@ -62,9 +62,8 @@ MSG_BANK_BELOW_MINIMUM = gettext_noop(
     "The bank of {amount} is below the minimum banco of {minimum}."
 )
 MSG_CO_BANKER_IS_BANKER = gettext_noop("{guest} holds the bank and cannot join it as co-banker.")
-MSG_ONE_CO_BANKER = gettext_noop("{co_banker} already shares the bank: there is one co-banker.")
-MSG_DOUBLE_EQUAL = gettext_noop(
-    "Banco double: {guest} joins the bank with a stake equal to it, {bank}, not {amount}."
+MSG_CO_BANKER_CENTS = gettext_noop(
+    "A shared bank is two equal halves: {amount} does not split into whole cents."
 )
 MSG_STAKE_NOT_POSITIVE = gettext_noop("{guest}'s stake must be more than nothing, not {amount}.")
 MSG_STAKE_CENTS = gettext_noop("{guest}'s stake of {amount} is not a whole number of cents.")
@@ -148,24 +147,24 @@ class Bank:
         return guest == self.banker or (self.co_banker is not None and guest == self.co_banker)
 
 
-def bank_open(banker: Guest, amount: Decimal, *, minimum_banco: Decimal | None = None) -> Bank:
-    """A new bank: the amount its holder sets, at least the table's minimum banco."""
-    bank = Bank(banker, amount)
-    if minimum_banco is not None and amount < minimum_banco:
-        raise BankError(MSG_BANK_BELOW_MINIMUM, amount=amount, minimum=minimum_banco)
+def bank_open(
+    banker: Guest,
+    amount: Decimal,
+    *,
+    co_banker: Guest | None = None,
+    minimum_banco: Decimal | None = None,
+) -> Bank:
+    """A new bank: the amount its holder sets, at least the table's minimum banco; or, shared from
+    the start (banco double), two equal halves in whole cents, each at least the minimum."""
+    bank = Bank(banker, amount, co_banker)
+    own = amount
+    if co_banker is not None:
+        own = amount / 2
+        if not whole_cents(own):
+            raise BankError(MSG_CO_BANKER_CENTS, amount=amount)
+    if minimum_banco is not None and own < minimum_banco:
+        raise BankError(MSG_BANK_BELOW_MINIMUM, amount=own, minimum=minimum_banco)
     return bank
-
-
-def bank_double(bank: Bank, co_banker: Guest, stake: Decimal) -> Bank:
-    """Banco double: ``co_banker`` brings a stake equal to the bank, which doubles; the two share
-    every gain and loss equally from now on."""
-    if bank.co_banker is not None:
-        raise BankError(MSG_ONE_CO_BANKER, co_banker=bank.co_banker)
-    if co_banker == bank.banker:
-        raise BankError(MSG_CO_BANKER_IS_BANKER, guest=co_banker)
-    if stake != bank.amount:
-        raise BankError(MSG_DOUBLE_EQUAL, guest=co_banker, bank=bank.amount, amount=stake)
-    return Bank(bank.banker, bank.amount + stake, co_banker)
 
 
 def shares(bank: Bank, amount: Decimal) -> tuple[Decimal, Decimal]:
@@ -296,9 +295,12 @@ def covers_accepted(
             refuse(offer, MSG_STAKE_CENTS, guest=offer.guest, amount=offer.amount)
         elif minimum is not None and offer.amount < minimum:
             refuse(
-                offer, MSG_STAKE_BELOW_MINIMUM, guest=offer.guest, amount=offer.amount,
+                offer,
+                MSG_STAKE_BELOW_MINIMUM,
+                guest=offer.guest,
+                amount=offer.amount,
                 minimum=minimum,
-            )  # fmt: skip
+            )
         else:
             seen.add(offer.guest)
             valid.append(offer)
@@ -500,8 +502,7 @@ def bank_kept(money: CoupMoney, *, taken: Decimal = ZERO) -> Bank:
     """The bank after its holder keeps it: everything on the table plays on, nothing comes out."""
     if money.bank_after == 0:
         raise BankError(MSG_BANK_LOST)
-    if taken != 0:
-        raise BankError(MSG_NO_MONEY_OUT, amount=taken)
+    check_withdrawal(taken)
     return Bank(money.bank.banker, money.bank_after, money.bank.co_banker)
 
 
@@ -519,12 +520,12 @@ def seat_to_the_right(seat: int, seats: Iterable[int]) -> int:
     return order[0]
 
 
-def seat_after_loss(money: CoupMoney, rotation_seat: int, seats: Iterable[int]) -> int:
-    """Who takes the shoe when the bank lost: the seat at the right of ``rotation_seat``, the
-    banker's own seat, or, for a bank taken as a suite, the seat of the banker who gave it."""
+def check_passes(money: CoupMoney) -> None:
+    """A bank passes only when it lost: won or tied, it stays unless its holder gives it up. The
+    next coup's bank is then the seat's at the right (:func:`seat_to_the_right`) of the banker,
+    or, for a bank taken as a suite, of the banker who gave it."""
     if money.bank_after != 0:
         raise BankError(MSG_BANK_KEPT)
-    return seat_to_the_right(rotation_seat, seats)
 
 
 @dataclass(frozen=True)

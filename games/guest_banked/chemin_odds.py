@@ -26,7 +26,7 @@ from fractions import Fraction
 from functools import cache
 
 from games.cards import CARDS_PER_DECK, check_decks
-from games.chemin import Choice, banker_choices
+from games.guest_banked.chemin_drawing import Choice, banker_choices
 from games.odds import TWO_CARD_VALUES, deal_denominator
 from games.rules import Winner
 
@@ -183,7 +183,7 @@ class Solution:
         return self.outcomes[Winner.BANKER] - self.outcomes[Winner.PLAYER]
 
     def banker_edge_after(self, taxe: Fraction) -> Fraction:
-        """The banker's edge when the house takes ``taxe`` of his winning coups (seed 002: 5%)."""
+        """The banker's edge when the house takes ``taxe`` of his winning coups (by rule, 5%)."""
         return (1 - taxe) * self.outcomes[Winner.BANKER] - self.outcomes[Winner.PLAYER]
 
 
@@ -310,7 +310,7 @@ def chemin_game(
     """The game for a shoe of ``decks`` decks (``None``: infinite). ``banker_sees_cards``: whether
     the banker decides on his two cards or only their total (default: cards for a finite shoe,
     where they tell him about the shoe; only the total for an infinite one, where they do not).
-    ``banker_rules``: what the banker may do in each cell (seed 002's table)."""
+    ``banker_rules``: what the banker may do in each cell (Chemin de fer's table)."""
     sees_cards = decks is not None if banker_sees_cards is None else banker_sees_cards
     deals = _count_deals(decks, sees_cards)
     options = {cell: banker_rules(cell.banker_total, cell.ponte_third) for cell in deals.cells}
@@ -318,5 +318,5 @@ def chemin_game(
 
 
 def chemin_odds(decks: int | None) -> Solution:
-    """Best play under seed 002's rules and the edge it gives, for ``decks`` decks."""
+    """Best play under Chemin de fer's rules and the edge it gives, for ``decks`` decks."""
     return chemin_game(decks).solve()

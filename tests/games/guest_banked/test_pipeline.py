@@ -1,5 +1,6 @@
-"""The coup pipeline (games.banked): a coup of Chemin de fer or Baccara banque as entered, checked
-against the rules and the coup before, settled zero-sum among the guests and the house."""
+"""The coup pipeline (games.guest_banked.pipeline): a coup of Chemin de fer or Baccara banque as
+entered, checked against the rules and the coup before, settled zero-sum among the guests and the
+house."""
 
 from __future__ import annotations
 
@@ -9,19 +10,21 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games import banked
-from games.banked import (
-    BankRules,
-    CoupTerms,
-    PreviousCoup,
+from games.chips import MAX_CHIPS
+from games.entry import MSG_EMPTY_SEAT, MSG_NO_RESULT, BetEntry, EntryRejected, Field, HandEntry
+from games.guest_banked.bank import (
+    MSG_BANK_STANDS_AT,
+    MSG_DOUBLE_AMOUNT,
+    MSG_HELD_BY,
+    MSG_PASSED_TO,
+    MSG_SUITE_TO,
     continuity_problem,
-    holders,
-    settle_coup_entry,
-    tableau_halves,
 )
-from games.banque import BanqueTaxe, BanqueTaxeKind
-from games.chemin import MSG_PONTE_MUST_DRAW
-from games.chemin_bank import (
+from games.guest_banked.banque_coup import MSG_STAKE_BANKER, holders, tableau_halves
+from games.guest_banked.banque_money import BanqueTaxe, BanqueTaxeKind
+from games.guest_banked.chemin_coup import MSG_ONE_TABLEAU
+from games.guest_banked.chemin_drawing import MSG_PONTE_MUST_DRAW
+from games.guest_banked.chemin_money import (
     MSG_BANK_BELOW_MINIMUM,
     MSG_BANK_COVERED,
     MSG_BANK_LOST,
@@ -33,9 +36,17 @@ from games.chemin_bank import (
     Taxe,
     TaxeKind,
 )
-from games.chips import MAX_CHIPS
-from games.entry import MSG_EMPTY_SEAT, MSG_NO_RESULT, BetEntry, EntryRejected, Field, HandEntry
+from games.guest_banked.pipeline import settle_coup_entry
+from games.guest_banked.reading import (
+    LARGEST_AMOUNT,
+    MSG_CHOICE_WITHOUT_CARDS,
+    MSG_MOVE_NOT_IN_GAME,
+    MSG_NO_COVER,
+    MSG_UNKNOWN_COVER,
+)
+from games.guest_banked.terms import BankRules, CoupTerms, PreviousCoup
 from games.kinds import BancoKind, BankerMove, Game, SuiteWay
+from games.messages import whole_cents
 from games.payouts import BankedBet
 from games.rules import Winner
 
@@ -171,12 +182,12 @@ def test_a_co_banker_shares_gain_and_taxe_equally():
         ([(2, "ordinary", "100")], {"move": "keep", "result": "P"},
          {(Field.MOVE, MSG_BANK_LOST)}),
         # nobody covered
-        ([], {}, {(Field.STAKE, banked.MSG_NO_COVER)}),
+        ([], {}, {(Field.STAKE, MSG_NO_COVER)}),
         # an unknown kind of stake
-        ([(2, "roulette", "100")], {}, {(Field.BET, banked.MSG_UNKNOWN_COVER)}),
+        ([(2, "roulette", "100")], {}, {(Field.BET, MSG_UNKNOWN_COVER)}),
         # a second tableau in Chemin de fer
         ([(2, "ordinary", "100")], {"second_cards": "9 K"},
-         {(Field.SECOND_CARDS, banked.MSG_ONE_TABLEAU)}),
+         {(Field.SECOND_CARDS, MSG_ONE_TABLEAU)}),
     ],
 )  # fmt: skip
 def test_bad_coups_are_refused_with_the_rule(bets, terms, expected):
@@ -194,7 +205,7 @@ def test_a_choice_where_the_rules_give_none_is_refused():
 
 def test_a_choice_without_cards_is_refused():
     problems = refused(coup((2, "ordinary", "100"), result="B", ponte_choice="draw"))
-    assert problems == {(Field.PONTE_CHOICE, banked.MSG_CHOICE_WITHOUT_CARDS)}
+    assert problems == {(Field.PONTE_CHOICE, MSG_CHOICE_WITHOUT_CARDS)}
 
 
 def test_cards_and_result_must_agree():
@@ -227,22 +238,22 @@ def test_a_kept_bank_plays_on_with_everything_on_the_table():
     less = continuity_problem(kept(), 1, None, D(150), SEATED)
     assert less is not None and less.template == MSG_NO_MONEY_OUT
     more = continuity_problem(kept(), 1, None, D(300), SEATED)
-    assert more is not None and more.template == banked.MSG_BANK_STANDS_AT
+    assert more is not None and more.template == MSG_BANK_STANDS_AT
     other = continuity_problem(kept(), 2, None, D("195.00"), SEATED)
-    assert other is not None and other.template == banked.MSG_HELD_BY
+    assert other is not None and other.template == MSG_HELD_BY
 
 
 def test_banco_double_doubles_a_kept_bank():
     assert continuity_problem(kept("100"), 1, 3, D(200), SEATED) is None
     wrong = continuity_problem(kept("100"), 1, 3, D(150), SEATED)
-    assert wrong is not None and wrong.template == banked.MSG_DOUBLE_AMOUNT
+    assert wrong is not None and wrong.template == MSG_DOUBLE_AMOUNT
 
 
 def test_a_lost_bank_passes_to_the_right_of_the_banker_or_of_the_suite_giver():
     passed = kept(move=BankerMove.PASS, bank_after=D(0), banker_seat=3, rotation_seat=3)
     assert continuity_problem(passed, 4, None, D(100), SEATED) is None
     wrong = continuity_problem(passed, 5, None, D(100), SEATED)
-    assert wrong is not None and wrong.template == banked.MSG_PASSED_TO
+    assert wrong is not None and wrong.template == MSG_PASSED_TO
     last_seat = kept(move=BankerMove.PASS, banker_seat=5, rotation_seat=5)
     assert continuity_problem(last_seat, 1, None, D(100), SEATED) is None  # round the table
     after_suite = kept(move=BankerMove.PASS, banker_seat=4, rotation_seat=2)
@@ -253,7 +264,7 @@ def test_a_suite_goes_to_its_taker_at_its_amount():
     given_up = kept(move=BankerMove.SUITE, suite_seat=4, suite_amount=D(195))
     assert continuity_problem(given_up, 4, None, D(195), SEATED) is None
     wrong = continuity_problem(given_up, 2, None, D(195), SEATED)
-    assert wrong is not None and wrong.template == banked.MSG_SUITE_TO
+    assert wrong is not None and wrong.template == MSG_SUITE_TO
 
 
 def test_after_a_retirement_anyone_may_bank():
@@ -377,12 +388,30 @@ def test_banque_limitee_refuses_stakes_beyond_the_bank_and_ouverte_takes_them():
 
 def test_banque_refuses_the_banker_staking_and_moves_it_does_not_have():
     assert refused(banque((4, "1", "100"), result="B", second_result="B"), BANQUE, TABLE) == {
-        (Field.SEAT, banked.MSG_STAKE_BANKER)
+        (Field.SEAT, MSG_STAKE_BANKER)
     }
     suite = banque((1, "1", "100"), result="B", second_result="B", move="suite")
-    assert refused(suite, BANQUE, TABLE) == {(Field.MOVE, banked.MSG_MOVE_NOT_IN_GAME)}
+    assert refused(suite, BANQUE, TABLE) == {(Field.MOVE, MSG_MOVE_NOT_IN_GAME)}
     keep_out = banque((1, "1", "100"), result="B", second_result="B", taken="50")
     assert refused(keep_out, BANQUE, TABLE) == {(Field.TAKEN, MSG_NO_MONEY_OUT)}
+
+
+def test_a_banque_bank_stays_after_a_loss_with_all_it_holds_and_nothing_comes_out():
+    lost = settle_coup_entry(banque((1, "1", "200"), result="P", second_result="T"), BANQUE, TABLE)
+    # "auch nach einem verlorenen Spiel weiterhin behalten"
+    assert lost.coup.move is BankerMove.KEEP and lost.coup.bank_after == D(800)
+    out = banque((1, "1", "200"), result="P", second_result="T", move="keep", taken="100")
+    assert refused(out, BANQUE, TABLE) == {(Field.TAKEN, MSG_NO_MONEY_OUT)}
+    spent = banque(
+        (1, "1", "200"), (5, "2", "100"), result="P", second_result="P", bank="300", move="keep"
+    )
+    assert refused(spent, BANQUE, TABLE) == {(Field.MOVE, MSG_BANK_LOST)}
+    retired = settle_coup_entry(
+        banque((1, "1", "200"), (5, "2", "100"), result="P", second_result="P", bank="300"),
+        BANQUE,
+        TABLE,
+    )
+    assert retired.coup.move is BankerMove.RETIRE and retired.coup.bank_after == 0
 
 
 def test_a_banque_result_needs_both_tableaux():
@@ -395,9 +424,14 @@ def test_the_halves_and_the_cards_passing_after_a_loss():
     first = holders(4, TABLE, None)
     assert first == (3, 5)
     lost_one = PreviousCoup(
-        banker_seat=4, co_banker_seat=None, bank_after=D(900), move=BankerMove.KEEP,
-        rotation_seat=4, holder_seats=(3, 5), winners=(Winner.BANKER, Winner.PLAYER),
-    )  # fmt: skip
+        banker_seat=4,
+        co_banker_seat=None,
+        bank_after=D(900),
+        move=BankerMove.KEEP,
+        rotation_seat=4,
+        holder_seats=(3, 5),
+        winners=(Winner.BANKER, Winner.PLAYER),
+    )
     moved = holders(4, TABLE, lost_one)
     assert moved[1] == 5  # tableau 2 won: its holder keeps the cards
     assert moved[0] != 3 and moved[0] in (1, 2)  # tableau 1 lost: its cards move on in its half
@@ -430,6 +464,32 @@ def test_every_chemin_coup_is_zero_sum(covers, winner, co_banked, rate):
     assert all(bet.result.commission >= 0 for bet in settled.bets)
 
 
+@given(
+    bank=st.integers(800, 5000).map(lambda n: D(n) / 4),
+    first=st.lists(stakes, max_size=3),
+    second=st.lists(stakes, max_size=2),
+    results=st.tuples(st.sampled_from("PBT"), st.sampled_from("PBT")),
+    co_banked=st.booleans(),
+)
+def test_every_banque_coup_under_the_capital_taxe_is_zero_sum(
+    bank, first, second, results, co_banked
+):
+    """The taxe on the capital brought in is the bank's charge on its first coup: the guests'
+    nets and the house's cut still sum to zero."""
+    if not first and not second:
+        first = [D(5)]
+    if co_banked and not whole_cents(bank / 2):
+        bank += D("0.25")
+    bank = max(bank, 2 * sum(first + second, D(0)))
+    bets = [(seat, "1", str(stake)) for seat, stake in zip((1, 2, 3), first, strict=False)]
+    bets += [(seat, "2", str(stake)) for seat, stake in zip((5, 6), second, strict=False)]
+    terms = {"co_banker_seat": 7} if co_banked else {}
+    entry = banque(*bets, result=results[0], second_result=results[1], bank=str(bank), **terms)
+    settled = settle_coup_entry(entry, BANQUE, TABLE | {7: "Goro"})
+    assert zero_sum(settled)
+    assert settled.coup.house_cut >= bank * D("0.05") - D("0.01")
+
+
 @pytest.mark.parametrize("amount", ["1e30", "100000000000", "9" * 16, "NaN", "١٠٠"])
 def test_huge_or_strange_amounts_are_refused_not_crashed(amount):
     problems = refused(coup((2, "ordinary", amount), result="B", bank=amount))
@@ -437,7 +497,7 @@ def test_huge_or_strange_amounts_are_refused_not_crashed(amount):
 
 
 def test_the_largest_amount_is_the_ledgers():
-    assert banked.LARGEST_AMOUNT == MAX_CHIPS
+    assert LARGEST_AMOUNT == MAX_CHIPS
 
 
 def test_the_banker_as_his_own_co_banker_is_told_so_even_on_a_kept_bank():

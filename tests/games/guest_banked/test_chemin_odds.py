@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from games.chemin import Choice
-from games.chemin_odds import BankerCell, chemin_game, chemin_odds
+from games.guest_banked.chemin_drawing import Choice
+from games.guest_banked.chemin_odds import BankerCell, chemin_game, chemin_odds
 from games.odds import deal_counts, deal_denominator, fraction_to_decimal
 from games.rules import Winner
 
@@ -70,14 +70,14 @@ def test_drawing_at_every_choice_counts_the_punto_banco_deals_exactly(decks):
     assert game.outcomes(ALWAYS, draws_everywhere(game)) == expected
 
 
-# --- best play under seed 002's rules ------------------------------------------------------------
+# --- best play under Chemin de fer's rules ------------------------------------------------------
 
 
 def test_eight_decks_best_play_is_punto_banco_and_the_edge_is_its_banker_minus_player():
     solution = chemin_odds(8)
     assert solution.ponte_draws_on_five == 1
     assert set(solution.banker_draws.values()) == {1}
-    # 2,292,252,566,437,888 Banker wins and 2,230,518,282,592,256 Player wins (README).
+    # The published counts: 2,292,252,566,437,888 Banker wins, 2,230,518,282,592,256 Player wins.
     assert solution.banker_edge == F(
         2_292_252_566_437_888 - 2_230_518_282_592_256, 4_998_398_275_503_360
     )
@@ -88,7 +88,7 @@ def test_eight_decks_best_play_is_punto_banco_and_the_edge_is_its_banker_minus_p
 def test_read_by_totals_the_banker_s_edge_is_the_published_player_bet_edge(decks, published):
     """A banker deciding on his total alone draws in both choice cells against a ponte who always
     draws on 5: Punto Banco. His house-free edge is then P(Banker) − P(Player), which is the
-    Player bet's published house edge (RULES.md, "Exact odds")."""
+    Player bet's published house edge (docs/rules.md)."""
     solution = chemin_game(decks, banker_sees_cards=False).solve()
     assert solution.ponte_draws_on_five == 1
     assert fraction_to_decimal(solution.banker_edge * 100, 5) == Decimal(published)
@@ -102,7 +102,7 @@ def test_six_decks_the_banker_reads_his_cards_on_five_against_a_four():
     stands = {cell for cell, draws in solution.banker_draws.items() if draws == 0}
     assert stands == {BankerCell(5, 4, (1, 4)), BankerCell(5, 4, (2, 3))}
     assert all(draws == 1 for draws in solution.banker_draws.values() if draws != 0)
-    # Slightly better for the banker than Punto Banco's 0.0123741 (RULES.md: 0.458652719 −
+    # Slightly better for the banker than Punto Banco's 0.0123741 (docs/rules.md: 0.458652719 −
     # 0.446278570). Computed here; pinned so a change to the count shows.
     assert round(float(solution.banker_edge), 9) == 0.012375656
     assert solution.banker_edge > F(458652719 - 446278570, 10**9)
@@ -134,7 +134,7 @@ def test_kemeny_and_snell_s_solution_when_the_banker_may_choose_everywhere():
     (2013) 711–737, arXiv:1305.5468, describe it). The published solution: the ponte draws on 5
     with probability 9/11, and the banker's advantage is about 1.28%.
 
-    Under seed 002's table the banker must stand on 6 when the ponte stood, the one cell where
+    Under Chemin de fer's table the banker must stand on 6 when the ponte stood, the one cell where
     this solution has him mix; so there the ponte draws on 5 every time and the edge falls to
     1.228% (test above)."""
     game = chemin_game(None, banker_rules=lambda banker_total, third: frozenset(Choice))
@@ -145,7 +145,7 @@ def test_kemeny_and_snell_s_solution_when_the_banker_may_choose_everywhere():
     mixed = {cell: q for cell, q in solution.banker_draws.items() if 0 < q < 1}
     assert mixed == {BankerCell(6, None): F(859, 2288)}  # computed here, not a published figure
     assert solution.banker_draws[BankerCell(3, 9)] == solution.banker_draws[BankerCell(5, 4)] == 1
-    # Every other cell of the free banker's best play is seed 002's table.
+    # Every other cell of the free banker's best play is Chemin de fer's table.
     seed = chemin_game(None)
     for cell, draws in solution.banker_draws.items():
         if cell not in mixed and len(seed.options[cell]) == 1:

@@ -8,32 +8,34 @@ from __future__ import annotations
 from collections.abc import Collection, Hashable, Mapping
 from decimal import Decimal
 
-from games.banque import TABLEAUX, cards_next, deal_banque, settle_banque_coup
 from games.cards import format_cards
-from games.chemin import Choice, CoupError
-from games.chemin_bank import (
+from games.entry import (
+    Field,
+    HandEntry,
+    SettledBet,
+    SettledHand,
+)
+from games.guest_banked.bank import bank_bets
+from games.guest_banked.banque_drawing import TABLEAUX, deal_banque
+from games.guest_banked.banque_money import BanqueMoney, cards_next, settle_banque_coup
+from games.guest_banked.chemin_drawing import Choice, CoupError
+from games.guest_banked.chemin_money import (
     MSG_BANK_LOST,
     MSG_CO_BANKER_AGAINST_HIMSELF,
     MSG_NO_MONEY_OUT,
     Bank,
     BankError,
     Cover,
+    check_withdrawal,
 )
-from games.coup_terms import (
+from games.guest_banked.reading import (
     MSG_CARDS_TYPED_ONLY,
     MSG_NO_COVER,
-    MSG_STAKE_BANKER,
     MSG_SUITE_NEEDS_SUITE,
     MSG_TAKES_ALL,
     MSG_UNKNOWN_COVER,
-    TABLEAU_BETS,
-    BankRules,
-    CoupTerms,
-    PreviousCoup,
     Reading,
-    SettledCoup,
     agrees,
-    bank_bets,
     cards_field,
     choice_field,
     formatted_cards,
@@ -44,11 +46,14 @@ from games.coup_terms import (
     stake_seat,
     winner_alone,
 )
-from games.entry import Field, HandEntry, SettledBet, SettledHand
+from games.guest_banked.terms import BankRules, CoupTerms, PreviousCoup, SettledCoup
 from games.kinds import BankerMove
-from games.messages import RuleError, Typed, plain
-from games.payouts import ZERO, BetResult
+from games.messages import RuleError, Typed, gettext_noop, plain
+from games.payouts import ZERO, BankedBet, BetResult
 from games.rules import Outcome
+
+MSG_STAKE_BANKER = gettext_noop("{guest} holds the bank and cannot stake against it.")
+TABLEAU_BETS = (BankedBet.TABLEAU_1, BankedBet.TABLEAU_2)
 
 # --- Baccara banque -----------------------------------------------------------------------
 
@@ -118,27 +123,23 @@ def settle_banque(
     winners = (outcomes[0].winner, outcomes[1].winner)
     try:
         money = settle_banque_coup(
-            bank, [[cover for _i, cover in tableau] for tableau in stakes], winners,
+            bank,
+            [[cover for _i, cover in tableau] for tableau in stakes],
+            winners,
             rules.banque_taxe,
-        )  # fmt: skip
+        )
     except BankError as error:
         reading.refuse(Field.STAKE, error)
         return None
     charges = _capital_charges(bank, rules, previous)
     capital = sum(charges.values(), ZERO)
-    spent = money.bank_after <= 0
-    default = BankerMove.RETIRE if spent else BankerMove.KEEP
-    chosen = move if isinstance(move, BankerMove) else default
-    if taken and chosen is BankerMove.KEEP:
-        reading.refuse(Field.TAKEN, RuleError(MSG_NO_MONEY_OUT, amount=taken))
-        return None
-    if spent and chosen is BankerMove.KEEP:
-        reading.refuse(Field.MOVE, RuleError(MSG_BANK_LOST))
+    try:
+        chosen = _moved(money, move, taken)
+    except BankError as error:
+        taking = error.template in (MSG_NO_MONEY_OUT, MSG_TAKES_ALL)
+        reading.refuse(Field.TAKEN if taking else Field.MOVE, error)
         return None
     left = max(money.bank_after, ZERO)
-    if taken and taken != left:
-        reading.refuse(Field.TAKEN, RuleError(MSG_TAKES_ALL, amount=left, taken=taken))
-        return None
     seat_of = {guest: seat for seat, guest in seated.items()}
     banker_seat = seat_of[bank.banker]
     nets = dict(money.ponte_nets)
@@ -178,6 +179,23 @@ def settle_banque(
     return SettledHand(outcomes[0], first_cards, counted, tuple(bets), coup)
 
 
+def _moved(money: BanqueMoney, move: BankerMove | str, taken: Decimal) -> BankerMove:
+    """What the banker does after the coup: he keeps the bank, after a loss too, with all it
+    holds, or retires with what is left (by default when it is spent). Raises
+    :class:`BankError` naming the rule the move breaks."""
+    spent = money.bank_after <= 0
+    default = BankerMove.RETIRE if spent else BankerMove.KEEP
+    chosen = move if isinstance(move, BankerMove) else default
+    if chosen is BankerMove.KEEP:
+        check_withdrawal(taken)
+        if spent:
+            raise BankError(MSG_BANK_LOST)
+    left = max(money.bank_after, ZERO)
+    if taken and taken != left:
+        raise BankError(MSG_TAKES_ALL, amount=left, taken=taken)
+    return chosen
+
+
 def _banque_cards(
     entry: HandEntry, terms: CoupTerms, rules: BankRules, reading: Reading
 ) -> tuple[tuple[Outcome, Outcome], str, str, tuple[Choice | None, ...]] | None:
@@ -205,9 +223,12 @@ def _banque_cards(
         return None
     try:
         coup = deal_banque(
-            (first_cards, second_cards), banker, ponte_choices=(choices[0], choices[1]),
-            banker_choice=choices[2], decks=rules.decks,
-        )  # fmt: skip
+            (first_cards, second_cards),
+            banker,
+            ponte_choices=(choices[0], choices[1]),
+            banker_choice=choices[2],
+            decks=rules.decks,
+        )
     except (CoupError, RuleError) as error:
         reading.refuse(Field.CARDS, error)
         return None

@@ -1,7 +1,7 @@
 """Baccara banque's exact odds: one banker against two tableaux, every deal of a finite shoe
 counted.
 
-The play is :mod:`games.banque`'s. Each ponte follows Chemin de fer's ponte (draws on 0–4,
+The play is :mod:`banque_drawing`'s. Each ponte follows Chemin de fer's ponte (draws on 0–4,
 stands on 6–7, chooses on 5); the banker, with one hand against both, follows Chemin de fer's
 table where it gives one answer against every tableau still playing, and chooses where it
 pulls two ways (or gives him a choice against both). A natural of the banker's ends the coup; a
@@ -25,8 +25,8 @@ of the shoe (common denominator ``N·(N−1)·…·(N−8)``), cards by baccarat
 Fractions only: exact, no simulation and no infinite-deck shortcut (``decks=None`` gives the
 infinite shoe, cards dealt with replacement, for comparison). A count runs for a few seconds,
 so the page reads :func:`priced`: the figures for one to eight decks, written to
-``guest_banked_odds.json`` by ``python -m games.banque_odds`` (with Chemin de fer's best play,
-:func:`chemin_priced`) and checked against a fresh count by the tests.
+``games/guest_banked_odds.json`` by ``python -m games.guest_banked.banque_odds`` (with Chemin de
+fer's best play, :func:`chemin_priced`) and checked against a fresh count by the tests.
 
 Plain Python, no Django.
 """
@@ -44,10 +44,10 @@ from math import lcm
 from pathlib import Path
 from typing import Any
 
-from games.banque import banque_banker_choices
 from games.cards import MAX_DECKS, MIN_DECKS, check_decks
-from games.chemin import Choice, ponte_choices
-from games.chemin_odds import BankerCell, Solution, chemin_odds
+from games.guest_banked.banque_drawing import banque_banker_choices
+from games.guest_banked.chemin_drawing import Choice, ponte_choices
+from games.guest_banked.chemin_odds import BankerCell, Solution, chemin_odds
 from games.odds import TWO_CARD_VALUES
 from games.rules import Winner
 
@@ -357,7 +357,7 @@ class BanqueSolution:
 
     def banker_edge_after(self, taxe: Fraction) -> Fraction:
         """The banker's edge when the house takes ``taxe`` of what he wins on a coup over both
-        tableaux (seed 002: 2% in a banque limitée, 1.25% in a banque ouverte)."""
+        tableaux (by the rules, 2% in a banque limitée, 1.25% in a banque ouverte)."""
         taken = sum(
             (chance * gain for chance, gain in self._banker_gains() if gain > 0), Fraction(0)
         )
@@ -466,7 +466,7 @@ def banque_odds(decks: int | None) -> BanqueOdds:
 # The page reads both guest-banked games' best play from here: a count takes Chemin de fer a
 # fraction of a second and Baccara banque some seconds, every deck count, every worker.
 
-PRICED_PATH = Path(__file__).with_name("guest_banked_odds.json")
+PRICED_PATH = Path(__file__).resolve().parent.parent / "guest_banked_odds.json"
 
 
 def _ratio(value: Fraction) -> str:
@@ -545,16 +545,16 @@ def _priced() -> dict[str, Any]:
 
 @cache
 def priced(decks: int) -> BanqueOdds:
-    """Baccara banque's figures for ``decks`` decks, as ``python -m games.banque_odds`` wrote
-    them."""
+    """Baccara banque's figures for ``decks`` decks, as ``python -m
+    games.guest_banked.banque_odds`` wrote them."""
     check_decks(decks)
     return _banque_from_json(decks, _priced()["baccara_banque"][str(decks)])
 
 
 @cache
 def chemin_priced(decks: int) -> Solution:
-    """Chemin de fer's best play for ``decks`` decks (:func:`games.chemin_odds.chemin_odds`),
-    as written."""
+    """Chemin de fer's best play for ``decks`` decks (:func:`chemin_odds.chemin_odds`), as
+    written."""
     check_decks(decks)
     return _chemin_from_json(decks, _priced()["chemin_de_fer"][str(decks)])
 

@@ -1,9 +1,9 @@
-"""Chemin de fer's drawing rules, with the choices its players have (seed 002).
+"""Chemin de fer's drawing rules, with the choices its players have (docs/rules.md).
 
 The cards, the totals, the hand and its outcome are Punto Banco's (``games.cards``,
 ``games.rules``); what differs is who decides a third card. The ponte (who holds the Player
-hand) draws on 0–4, stands on 6–7 and chooses on 5. The banker then plays by seed 002's table,
-with a choice in two cells:
+hand) draws on 0–4, stands on 6–7 and chooses on 5. The banker then plays by this table, with a
+choice in two cells:
 
 ======  ======================================================================================
 banker  against the ponte's third card (``—``: the ponte stood)
@@ -24,7 +24,8 @@ Plain Python, no Django.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
 
@@ -97,7 +98,7 @@ def ponte_choices(ponte_total: int) -> frozenset[Choice]:
 
 def banker_choices(banker_total: int, ponte_third: int | None) -> frozenset[Choice]:
     """What the banker may do on his two-card total, against the value of the ponte's third card
-    (``None``: the ponte stood). Seed 002's table; a banker's natural stands."""
+    (``None``: the ponte stood). The table above; a banker's natural stands."""
     stood = ponte_third is None
     match banker_total:
         case 0 | 1 | 2:
@@ -116,19 +117,20 @@ def banker_choices(banker_total: int, ponte_third: int | None) -> frozenset[Choi
             return STAND
 
 
-def _is_natural(cards: tuple[Card, ...]) -> bool:
+def is_natural(cards: tuple[Card, ...]) -> bool:
+    """8 or 9 in the first two cards: it shows at once."""
     return total(cards[:2]) >= 8
 
 
 def ponte_options(player: tuple[Card, ...]) -> frozenset[Choice]:
     """What the ponte may do with his first two cards (a natural stands)."""
-    return STAND if _is_natural(player) else ponte_choices(total(player[:2]))
+    return STAND if is_natural(player) else ponte_choices(total(player[:2]))
 
 
 def banker_options(banker: tuple[Card, ...], player: tuple[Card, ...]) -> frozenset[Choice]:
     """What the banker may do with his first two cards once the ponte has acted: ``player`` is the
     ponte's two cards (he stood) or three (he drew). A natural on either side stands."""
-    if _is_natural(player) or _is_natural(banker):
+    if is_natural(player) or is_natural(banker):
         return STAND
     return banker_choices(total(banker[:2]), player[2].value if len(player) == 3 else None)
 
@@ -151,7 +153,7 @@ def tableau() -> dict[str, object]:
     }
 
 
-# --- a coup -------------------------------------------------------------------------------------
+# --- the steps of a coup, Baccara banque's too ------------------------------------------------
 
 
 class Step(StrEnum):
@@ -165,9 +167,173 @@ class Step(StrEnum):
 
 
 @dataclass(frozen=True)
-class _Pending:
+class Pending:
+    """What a coup still waits for (and on which tableau, in Baccara banque), and what to say if
+    it were ended here."""
+
     step: Step
-    error: CoupError  # what to say if the coup were ended here
+    error: CoupError
+    tableau: int | None = None
+
+
+@dataclass(frozen=True)
+class Say:
+    """A message and its parameters, made an error only when it is said."""
+
+    template: str
+    params: Mapping[str, object] = field(default_factory=dict)
+
+    def error(self) -> CoupError:
+        return CoupError(self.template, **self.params)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One hand's turn at a third card: what the rules allow, the choice recorded, the steps the
+    coup waits at, and what to say when the record and the rules disagree."""
+
+    allowed: frozenset[Choice]
+    choice: Choice | None
+    choice_step: Step
+    card_step: Step
+    must_draw: Say
+    must_stand: Say
+    chooses: Say  # the rules leave a choice and none is recorded
+    stood: Say  # he chose to stand, yet a third card is there
+    drew: Say  # he chose to draw, and the third card is missing
+
+
+# The ponte's words: must draw, must stand, chooses, chose to stand, chose to draw.
+PONTE_WORDS = (
+    MSG_PONTE_MUST_DRAW,
+    MSG_PONTE_MUST_STAND,
+    MSG_PONTE_CHOOSES,
+    MSG_PONTE_STOOD,
+    MSG_PONTE_DREW,
+)
+
+
+def ponte_turn(
+    cards: tuple[Card, ...],
+    choice: Choice | None,
+    words: tuple[str, str, str, str, str] = PONTE_WORDS,
+    **who: object,
+) -> Turn:
+    """The turn of a ponte without a natural: draws on 0–4, chooses on 5, stands on 6–7.
+    ``who`` names him in the messages (Baccara banque: his tableau)."""
+    ponte_total = total(cards[:2])
+    said = {**who, "total": ponte_total}
+    must_draw, must_stand, chooses, stood, drew = words
+    return Turn(
+        ponte_choices(ponte_total),
+        choice,
+        Step.PONTE_CHOICE,
+        Step.PONTE_CARD,
+        must_draw=Say(must_draw, said),
+        must_stand=Say(must_stand, said),
+        chooses=Say(chooses, who),
+        stood=Say(stood, said),
+        drew=Say(drew, said),
+    )
+
+
+def banker_turn(
+    allowed: frozenset[Choice],
+    choice: Choice | None,
+    *,
+    must_draw: str,
+    must_stand: str,
+    chooses: str,
+    said: Mapping[str, object],
+) -> Turn:
+    """The banker's turn once the pontes have played, ``allowed`` by his game's table."""
+    return Turn(
+        allowed,
+        choice,
+        Step.BANKER_CHOICE,
+        Step.BANKER_CARD,
+        must_draw=Say(must_draw, said),
+        must_stand=Say(must_stand, said),
+        chooses=Say(chooses, said),
+        stood=Say(MSG_BANKER_STOOD),
+        drew=Say(MSG_BANKER_DREW),
+    )
+
+
+def check_counts(hands: Sequence[tuple[Label, tuple[Card, ...]]]) -> Pending | None:
+    """Two or three cards a hand: more breaks a rule; with fewer, the coup waits for the first
+    cards."""
+    for side, cards in hands:
+        if len(cards) > 3:
+            raise CoupError(MSG_TOO_MANY, side=side, count=len(cards))
+    for side, cards in hands:
+        if len(cards) < 2:
+            return Pending(Step.FIRST_CARDS, CoupError(MSG_TOO_FEW, side=side, count=len(cards)))
+    return None
+
+
+def check_natural(
+    side: Label,
+    natural: tuple[Card, ...],
+    hands: Sequence[tuple[Card, ...]],
+    choices: Sequence[Choice | None],
+) -> None:
+    """``side``'s natural shows at once and ends the play of ``hands``: none of them has a third
+    card, and nobody chose."""
+    if any(len(cards) == 3 for cards in hands):
+        raise CoupError(MSG_NATURAL, side=side, total=total(natural[:2]))
+    if any(choice is not None for choice in choices):
+        raise CoupError(MSG_NATURAL_NO_CHOICE, side=side, total=total(natural[:2]))
+
+
+def take_turn(turn: Turn, cards: tuple[Card, ...], tableau: int | None = None) -> bool | Pending:
+    """Whether the hand drew, by the rules and the choice recorded, or what its turn still waits
+    for. Raises :class:`CoupError` if the record breaks a rule: a choice where there is none, a
+    third card after a stand."""
+    if turn.choice is not None and len(turn.allowed) == 1:
+        raise (turn.must_draw if Choice.DRAW in turn.allowed else turn.must_stand).error()
+    if turn.choice is None and len(turn.allowed) == 2:
+        return Pending(turn.choice_step, turn.chooses.error(), tableau)
+    chose = turn.choice is not None
+    draws = turn.choice is Choice.DRAW if chose else Choice.DRAW in turn.allowed
+    if not draws and len(cards) == 3:
+        raise (turn.stood if chose else turn.must_stand).error()
+    if draws and len(cards) == 2:
+        return Pending(turn.card_step, (turn.drew if chose else turn.must_draw).error(), tableau)
+    return draws
+
+
+def ponte_plays(
+    turn: Turn,
+    cards: tuple[Card, ...],
+    banker: tuple[Card, ...],
+    banker_choice: Choice | None,
+    tableau: int | None = None,
+) -> bool | Pending:
+    """The ponte's turn (:func:`take_turn`): the banker's third card or choice may not come
+    before the ponte's third card."""
+    played = take_turn(turn, cards, tableau)
+    waits_for_card = isinstance(played, Pending) and played.step is Step.PONTE_CARD
+    if waits_for_card and (len(banker) == 3 or banker_choice is not None):
+        raise CoupError(MSG_BANKER_BEFORE_PONTE)
+    return played
+
+
+# --- a coup of Chemin de fer ------------------------------------------------------------------
+
+
+def _banker_turn(player: tuple[Card, ...], banker: tuple[Card, ...], choice: Choice | None) -> Turn:
+    """The banker's turn against the ponte's third card, or against a ponte who stood."""
+    third = player[2].value if len(player) == 3 else None
+    stood = third is None
+    return banker_turn(
+        banker_options(banker, player),
+        choice,
+        must_draw=MSG_BANKER_MUST_DRAW_STOOD if stood else MSG_BANKER_MUST_DRAW,
+        must_stand=MSG_BANKER_MUST_STAND_STOOD if stood else MSG_BANKER_MUST_STAND,
+        chooses=MSG_BANKER_CHOOSES,
+        said={"total": total(banker[:2]), "third": third},
+    )
 
 
 def _pending(
@@ -175,67 +341,22 @@ def _pending(
     banker: tuple[Card, ...],
     ponte_choice: Choice | None,
     banker_choice: Choice | None,
-) -> _Pending | None:
+) -> Pending | None:
     """The first thing the coup still waits for (``None``: it is complete). Raises
     :class:`CoupError` if the cards and choices recorded so far already break a rule."""
-    for side, cards in ((PONTE, player), (BANKER, banker)):
-        if len(cards) > 3:
-            raise CoupError(MSG_TOO_MANY, side=side, count=len(cards))
-    for side, cards in ((PONTE, player), (BANKER, banker)):
-        if len(cards) < 2:
-            return _Pending(Step.FIRST_CARDS, CoupError(MSG_TOO_FEW, side=side, count=len(cards)))
-
-    for side, cards in ((PONTE, player), (BANKER, banker)):
-        if _is_natural(cards):
-            if len(player) == 3 or len(banker) == 3:
-                raise CoupError(MSG_NATURAL, side=side, total=total(cards[:2]))
-            if ponte_choice is not None or banker_choice is not None:
-                raise CoupError(MSG_NATURAL_NO_CHOICE, side=side, total=total(cards[:2]))
+    hands = ((PONTE, player), (BANKER, banker))
+    waiting = check_counts(hands)
+    if waiting is not None:
+        return waiting
+    for side, cards in hands:
+        if is_natural(cards):
+            check_natural(side, cards, (player, banker), (ponte_choice, banker_choice))
             return None
-
-    ponte_total = total(player[:2])
-    allowed = ponte_choices(ponte_total)
-    if ponte_choice is not None and len(allowed) == 1:
-        template = MSG_PONTE_MUST_DRAW if Choice.DRAW in allowed else MSG_PONTE_MUST_STAND
-        raise CoupError(template, total=ponte_total)
-    if ponte_choice is None and len(allowed) == 2:
-        return _Pending(Step.PONTE_CHOICE, CoupError(MSG_PONTE_CHOOSES))
-    ponte_draws = Choice.DRAW in allowed if ponte_choice is None else ponte_choice is Choice.DRAW
-    if not ponte_draws and len(player) == 3:
-        chose = ponte_choice is not None
-        raise CoupError(MSG_PONTE_STOOD if chose else MSG_PONTE_MUST_STAND, total=ponte_total)
-    if ponte_draws and len(player) == 2:
-        if len(banker) == 3 or banker_choice is not None:
-            raise CoupError(MSG_BANKER_BEFORE_PONTE)
-        chose = ponte_choice is not None
-        missing = CoupError(MSG_PONTE_DREW if chose else MSG_PONTE_MUST_DRAW, total=ponte_total)
-        return _Pending(Step.PONTE_CARD, missing)
-
-    banker_total = total(banker[:2])
-    third = player[2].value if ponte_draws else None
-    allowed = banker_choices(banker_total, third)
-    if banker_choice is not None and len(allowed) == 1:
-        if Choice.DRAW in allowed:
-            template = MSG_BANKER_MUST_DRAW if ponte_draws else MSG_BANKER_MUST_DRAW_STOOD
-        else:
-            template = MSG_BANKER_MUST_STAND if ponte_draws else MSG_BANKER_MUST_STAND_STOOD
-        raise CoupError(template, total=banker_total, third=third)
-    if banker_choice is None and len(allowed) == 2:
-        missing = CoupError(MSG_BANKER_CHOOSES, total=banker_total, third=third)
-        return _Pending(Step.BANKER_CHOICE, missing)
-    banker_draws = Choice.DRAW in allowed if banker_choice is None else banker_choice is Choice.DRAW
-    forced = banker_choice is None
-    if not banker_draws and len(banker) == 3:
-        if not forced:
-            raise CoupError(MSG_BANKER_STOOD)
-        template = MSG_BANKER_MUST_STAND if ponte_draws else MSG_BANKER_MUST_STAND_STOOD
-        raise CoupError(template, total=banker_total, third=third)
-    if banker_draws and len(banker) == 2:
-        if not forced:
-            return _Pending(Step.BANKER_CARD, CoupError(MSG_BANKER_DREW))
-        template = MSG_BANKER_MUST_DRAW if ponte_draws else MSG_BANKER_MUST_DRAW_STOOD
-        return _Pending(Step.BANKER_CARD, CoupError(template, total=banker_total, third=third))
-    return None
+    ponte = ponte_plays(ponte_turn(player, ponte_choice), player, banker, banker_choice)
+    if isinstance(ponte, Pending):
+        return ponte
+    played = take_turn(_banker_turn(player, banker, banker_choice), banker)
+    return played if isinstance(played, Pending) else None
 
 
 def next_step(

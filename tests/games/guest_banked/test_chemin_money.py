@@ -1,7 +1,8 @@
-"""Chemin de fer's money (games/chemin_bank.py): worked coups written by hand, every refusal with
-its message, and hypothesis: money is zero-sum with the house's cut and no cover exceeds the bank.
+"""Chemin de fer's money (games/guest_banked/chemin_money.py): worked coups written by hand, every
+refusal with its message, and hypothesis: money is zero-sum with the house's cut and no cover
+exceeds the bank.
 
-The seed's wording each rule follows is quoted in the module's docstring."""
+The source's wording each rule follows is quoted in the module's docstring."""
 
 from __future__ import annotations
 
@@ -11,21 +12,21 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games import chemin_bank as cb
-from games.chemin_bank import (
+from games.guest_banked import chemin_money as cm
+from games.guest_banked.chemin_money import (
     Bank,
     BankError,
     Cover,
     Suite,
     Taxe,
     TaxeKind,
-    bank_double,
     bank_kept,
     bank_open,
+    check_passes,
     covers_accepted,
     in_seat_order,
-    seat_after_loss,
     seat_order,
+    seat_to_the_right,
     settle_coup,
     suite,
     suivi_for,
@@ -47,7 +48,7 @@ def cover(guest: str, amount: str, kind: CoverKind = ORDINARY) -> Cover:
     return Cover(guest, D(amount), kind)
 
 
-def refusals(result: cb.CoverResult) -> list[tuple[str, str]]:
+def refusals(result: cm.CoverResult) -> list[tuple[str, str]]:
     return [(refusal.cover.guest, refusal.error.template) for refusal in result.refused]
 
 
@@ -67,8 +68,8 @@ def test_banco_solo_takes_the_whole_bank_and_refuses_the_rest():
     result = covers_accepted(bank, offers)
     assert result.accepted == (offers[1],)
     assert refusals(result) == [
-        ("Bob", cb.MSG_BANCO_SOLO_STANDS),
-        ("Di", cb.MSG_BANCO_SOLO_STANDS),
+        ("Bob", cm.MSG_BANCO_SOLO_STANDS),
+        ("Di", cm.MSG_BANCO_SOLO_STANDS),
     ]
     assert str(result.refused[0].error) == "Cy plays banco solo: every other stake is refused."
     assert result.uncovered == D("0") and result.covered == D("1000")
@@ -80,7 +81,7 @@ def test_of_two_bancos_the_nearer_the_bankers_right_comes_first():
     result = covers_accepted(bank, [cover("Bob", "500", SOLO), cover("Cy", "500", SOLO)])
     assert [c.guest for c in result.accepted] == ["Bob"]
     error = result.refused[0].error
-    assert error.template == cb.MSG_PRIME
+    assert error.template == cm.MSG_PRIME
     assert str(error) == "Bob called banco nearer the banker's right and comes first."
 
 
@@ -89,16 +90,16 @@ def test_suivi_comes_before_a_banco_nearer_the_bankers_right():
     offers = [cover("Bob", "400", SOLO), cover("Cy", "400", SUIVI), cover("Di", "50")]
     result = covers_accepted(bank, offers, suivi="Cy")
     assert result.accepted == (offers[1],) and result.card_holder == "Cy"
-    assert refusals(result) == [("Bob", cb.MSG_SUIVI_FIRST), ("Di", cb.MSG_BANCO_SOLO_STANDS)]
+    assert refusals(result) == [("Bob", cm.MSG_SUIVI_FIRST), ("Di", cm.MSG_BANCO_SOLO_STANDS)]
 
 
 def test_suivi_is_only_for_the_ponte_who_lost_the_last_banco():
     bank = Bank("Ann", D("400"))
     result = covers_accepted(bank, [cover("Bob", "400", SUIVI)], suivi="Cy")
     assert result.accepted == () and result.card_holder is None
-    assert refusals(result) == [("Bob", cb.MSG_SUIVI_NOT_ENTITLED)]
+    assert refusals(result) == [("Bob", cm.MSG_SUIVI_NOT_ENTITLED)]
     result = covers_accepted(bank, [cover("Bob", "400", SUIVI)])
-    assert refusals(result) == [("Bob", cb.MSG_SUIVI_NOT_ENTITLED)]
+    assert refusals(result) == [("Bob", cm.MSG_SUIVI_NOT_ENTITLED)]
 
 
 def test_who_may_call_suivi_after_a_coup():
@@ -129,9 +130,9 @@ def test_banco_a_deux_shares_the_whole_bank_between_two_pontes():
     assert result.accepted == (offers[1], offers[2])
     assert result.card_holder == "Cy" and result.uncovered == 0
     assert refusals(result) == [
-        ("Bob", cb.MSG_A_DEUX_STANDS),
-        ("Ed", cb.MSG_A_DEUX_STANDS),
-        ("Flo", cb.MSG_A_DEUX_TAKEN),
+        ("Bob", cm.MSG_A_DEUX_STANDS),
+        ("Ed", cm.MSG_A_DEUX_STANDS),
+        ("Flo", cm.MSG_A_DEUX_TAKEN),
     ]
 
 
@@ -140,16 +141,16 @@ def test_banco_solo_beats_banco_a_deux():
     offers = [cover("Cy", "500", A_DEUX), cover("Di", "500", A_DEUX), cover("Ed", "1000", SOLO)]
     result = covers_accepted(bank, offers)
     assert result.accepted == (offers[2],)
-    assert refusals(result) == [("Cy", cb.MSG_BANCO_SOLO_STANDS), ("Di", cb.MSG_BANCO_SOLO_STANDS)]
+    assert refusals(result) == [("Cy", cm.MSG_BANCO_SOLO_STANDS), ("Di", cm.MSG_BANCO_SOLO_STANDS)]
 
 
 def test_banco_a_deux_needs_two_and_the_whole_bank():
     bank = Bank("Ann", D("1000"))
     alone = covers_accepted(bank, [cover("Cy", "500", A_DEUX), cover("Di", "100")])
-    assert refusals(alone) == [("Cy", cb.MSG_A_DEUX_ALONE)]
+    assert refusals(alone) == [("Cy", cm.MSG_A_DEUX_ALONE)]
     assert alone.accepted == (cover("Di", "100"),) and alone.uncovered == D("900")
     short = covers_accepted(bank, [cover("Cy", "500", A_DEUX), cover("Di", "400", A_DEUX)])
-    assert refusals(short) == [("Cy", cb.MSG_A_DEUX_WHOLE_BANK), ("Di", cb.MSG_A_DEUX_WHOLE_BANK)]
+    assert refusals(short) == [("Cy", cm.MSG_A_DEUX_WHOLE_BANK), ("Di", cm.MSG_A_DEUX_WHOLE_BANK)]
     assert str(short.refused[0].error) == (
         "Banco à deux: the two stakes together take the whole bank of 1,000, not 900."
     )
@@ -167,7 +168,7 @@ def test_banco_avec_la_table_takes_half_and_the_table_covers_the_other_half():
     result = covers_accepted(bank, offers)
     assert [c.guest for c in result.accepted] == ["Bob", "Cy", "Flo"]
     assert result.uncovered == D("100") and result.card_holder == "Cy"
-    assert refusals(result) == [("Di", cb.MSG_STAKE_EXCEEDS), ("Ed", cb.MSG_AVEC_TAKEN)]
+    assert refusals(result) == [("Di", cm.MSG_STAKE_EXCEEDS), ("Ed", cm.MSG_AVEC_TAKEN)]
     assert str(result.refused[0].error) == (
         "Di's stake of 250 is more than the 200 of the bank still to cover."
     )
@@ -176,7 +177,7 @@ def test_banco_avec_la_table_takes_half_and_the_table_covers_the_other_half():
 def test_banco_avec_is_exactly_half_the_bank_the_odd_cent_by_round_money():
     bank = Bank("Ann", D("100.01"))
     wrong = covers_accepted(bank, [cover("Cy", "50", AVEC)])
-    assert refusals(wrong) == [("Cy", cb.MSG_AVEC_HALF)]
+    assert refusals(wrong) == [("Cy", cm.MSG_AVEC_HALF)]
     assert str(wrong.refused[0].error) == (
         "Banco avec la table takes half the bank, 50.01, not 50."
     )
@@ -205,7 +206,7 @@ def test_ordinary_covers_in_seat_order_with_an_uncovered_remainder():
     result = covers_accepted(bank, offers)
     # 300 + 100 + 500 = 900; Ed's 150 is more than the 100 open; Flo's 80 fits; Gus's 50 does not
     assert [c.guest for c in result.accepted] == ["Bob", "Cy", "Di", "Flo"]
-    assert refusals(result) == [("Ed", cb.MSG_STAKE_EXCEEDS), ("Gus", cb.MSG_STAKE_EXCEEDS)]
+    assert refusals(result) == [("Ed", cm.MSG_STAKE_EXCEEDS), ("Gus", cm.MSG_STAKE_EXCEEDS)]
     assert result.uncovered == D("20") and result.covered == D("980")
     assert result.card_holder == "Di"  # the largest stake holds the cards
 
@@ -217,7 +218,7 @@ def test_ordinary_covers_in_seat_order_with_an_uncovered_remainder():
 
 def test_once_the_bank_is_covered_every_later_stake_is_refused():
     result = covers_accepted(Bank("Ann", D("100")), [cover("Bob", "100"), cover("Cy", "5")])
-    assert refusals(result) == [("Cy", cb.MSG_BANK_COVERED)]
+    assert refusals(result) == [("Cy", cm.MSG_BANK_COVERED)]
     assert str(result.refused[0].error) == "The bank is covered: Cy's stake of 5 is refused."
 
 
@@ -232,17 +233,17 @@ def test_equal_stakes_the_nearer_the_bankers_right_holds_the_cards():
 @pytest.mark.parametrize(
     ("offer", "template", "text"),
     [
-        (cover("Ann", "10"), cb.MSG_BANKER_AGAINST_HIMSELF, "Ann holds the bank and cannot stake"),
-        (cover("Zoe", "10"), cb.MSG_CO_BANKER_AGAINST_HIMSELF, "Zoe shares the bank and cannot"),
-        (cover("Bob", "0"), cb.MSG_STAKE_NOT_POSITIVE, "Bob's stake must be more than nothing"),
-        (cover("Bob", "-5"), cb.MSG_STAKE_NOT_POSITIVE, "not −5."),
-        (cover("Bob", "10.005"), cb.MSG_STAKE_CENTS, "Bob's stake of 10.005 is not a whole"),
-        (cover("Bob", "9.99"), cb.MSG_STAKE_BELOW_MINIMUM, "minimum stake of 10 (10% of the"),
-        (cover("Bob", "1001"), cb.MSG_STAKE_EXCEEDS, "more than the 1,000 of the bank"),
-        (cover("Bob", "999", SOLO), cb.MSG_BANCO_WHOLE_BANK, "whole bank of 1,000, not 999"),
-        (cover("Bob", "1000", SUIVI), cb.MSG_SUIVI_NOT_ENTITLED, "and Bob did not."),
-        (cover("Bob", "400", AVEC), cb.MSG_AVEC_HALF, "half the bank, 500, not 400"),
-        (cover("Bob", "500", A_DEUX), cb.MSG_A_DEUX_ALONE, "and Bob called it alone"),
+        (cover("Ann", "10"), cm.MSG_BANKER_AGAINST_HIMSELF, "Ann holds the bank and cannot stake"),
+        (cover("Zoe", "10"), cm.MSG_CO_BANKER_AGAINST_HIMSELF, "Zoe shares the bank and cannot"),
+        (cover("Bob", "0"), cm.MSG_STAKE_NOT_POSITIVE, "Bob's stake must be more than nothing"),
+        (cover("Bob", "-5"), cm.MSG_STAKE_NOT_POSITIVE, "not −5."),
+        (cover("Bob", "10.005"), cm.MSG_STAKE_CENTS, "Bob's stake of 10.005 is not a whole"),
+        (cover("Bob", "9.99"), cm.MSG_STAKE_BELOW_MINIMUM, "minimum stake of 10 (10% of the"),
+        (cover("Bob", "1001"), cm.MSG_STAKE_EXCEEDS, "more than the 1,000 of the bank"),
+        (cover("Bob", "999", SOLO), cm.MSG_BANCO_WHOLE_BANK, "whole bank of 1,000, not 999"),
+        (cover("Bob", "1000", SUIVI), cm.MSG_SUIVI_NOT_ENTITLED, "and Bob did not."),
+        (cover("Bob", "400", AVEC), cm.MSG_AVEC_HALF, "half the bank, 500, not 400"),
+        (cover("Bob", "500", A_DEUX), cm.MSG_A_DEUX_ALONE, "and Bob called it alone"),
     ],
 )
 def test_every_refused_offer_names_its_rule(offer, template, text):
@@ -255,12 +256,12 @@ def test_every_refused_offer_names_its_rule(offer, template, text):
 
 def test_one_stake_each():
     result = covers_accepted(Bank("Ann", D("100")), [cover("Bob", "10"), cover("Bob", "20")])
-    assert refusals(result) == [("Bob", cb.MSG_ONE_STAKE_EACH)]
+    assert refusals(result) == [("Bob", cm.MSG_ONE_STAKE_EACH)]
     assert result.accepted == (cover("Bob", "10"),)
 
 
 def test_an_offer_from_a_guest_not_seated_is_refused():
-    error = raises(cb.MSG_NOT_SEATED, in_seat_order, [cover("Bob", "1")], {"Ann": 1}, 1)
+    error = raises(cm.MSG_NOT_SEATED, in_seat_order, [cover("Bob", "1")], {"Ann": 1}, 1)
     assert str(error) == "Bob has no seat at the table."
 
 
@@ -269,27 +270,19 @@ def test_the_bankers_own_offer_sorts_last_and_is_refused():
     offers = in_seat_order([cover("Ann", "5"), cover("Bob", "5"), cover("Cy", "5")], seat_of, 2)
     assert [c.guest for c in offers] == ["Cy", "Bob", "Ann"]
     result = covers_accepted(Bank("Ann", D("100")), offers)
-    assert refusals(result) == [("Ann", cb.MSG_BANKER_AGAINST_HIMSELF)]
+    assert refusals(result) == [("Ann", cm.MSG_BANKER_AGAINST_HIMSELF)]
 
 
 # --- the bank ------------------------------------------------------------------------------------
 
 
 def test_a_bank_is_a_positive_amount_in_cents_at_least_the_minimum_banco():
-    raises(cb.MSG_BANK_NOT_POSITIVE, Bank, "Ann", D("0"))
-    raises(cb.MSG_BANK_CENTS, Bank, "Ann", D("10.001"))
-    raises(cb.MSG_CO_BANKER_IS_BANKER, Bank, "Ann", D("10"), "Ann")
-    error = raises(cb.MSG_BANK_BELOW_MINIMUM, bank_open, "Ann", D("99"), minimum_banco=D("100"))
+    raises(cm.MSG_BANK_NOT_POSITIVE, Bank, "Ann", D("0"))
+    raises(cm.MSG_BANK_CENTS, Bank, "Ann", D("10.001"))
+    raises(cm.MSG_CO_BANKER_IS_BANKER, Bank, "Ann", D("10"), "Ann")
+    error = raises(cm.MSG_BANK_BELOW_MINIMUM, bank_open, "Ann", D("99"), minimum_banco=D("100"))
     assert str(error) == "The bank of 99 is below the minimum banco of 100."
     assert bank_open("Ann", D("100"), minimum_banco=D("100")) == Bank("Ann", D("100"))
-
-
-def test_banco_double_doubles_the_bank_with_an_equal_stake():
-    bank = Bank("Ann", D("250"))
-    assert bank_double(bank, "Zoe", D("250")) == Bank("Ann", D("500"), "Zoe")
-    raises(cb.MSG_DOUBLE_EQUAL, bank_double, bank, "Zoe", D("200"))
-    raises(cb.MSG_CO_BANKER_IS_BANKER, bank_double, bank, "Ann", D("250"))
-    raises(cb.MSG_ONE_CO_BANKER, bank_double, Bank("Ann", D("500"), "Zoe"), "Bob", D("500"))
 
 
 # --- a coup --------------------------------------------------------------------------------------
@@ -334,8 +327,8 @@ def test_a_fixed_taxe_per_shoe_costs_nothing_per_coup():
 
 
 def test_the_taxe_rate_is_between_0_and_10_percent():
-    raises(cb.MSG_TAXE_RATE, Taxe, rate=D("0.11"))
-    raises(cb.MSG_TAXE_RATE, Taxe, rate=D("-0.01"))
+    raises(cm.MSG_TAXE_RATE, Taxe, rate=D("0.11"))
+    raises(cm.MSG_TAXE_RATE, Taxe, rate=D("-0.01"))
     assert Taxe(rate=D("0")).on_win(D("100")) == 0
 
 
@@ -353,11 +346,11 @@ def test_co_banker_shares_gain_and_loss_equally_the_odd_cent_is_his():
 @pytest.mark.parametrize(
     ("covers", "template"),
     [
-        ([cover("Bob", "60"), cover("Cy", "50")], cb.MSG_COVERS_EXCEED_BANK),
-        ([cover("Ann", "10")], cb.MSG_BANKER_AGAINST_HIMSELF),
-        ([cover("Zoe", "10")], cb.MSG_CO_BANKER_AGAINST_HIMSELF),
-        ([cover("Bob", "0")], cb.MSG_STAKE_NOT_POSITIVE),
-        ([cover("Bob", "1.001")], cb.MSG_STAKE_CENTS),
+        ([cover("Bob", "60"), cover("Cy", "50")], cm.MSG_COVERS_EXCEED_BANK),
+        ([cover("Ann", "10")], cm.MSG_BANKER_AGAINST_HIMSELF),
+        ([cover("Zoe", "10")], cm.MSG_CO_BANKER_AGAINST_HIMSELF),
+        ([cover("Bob", "0")], cm.MSG_STAKE_NOT_POSITIVE),
+        ([cover("Bob", "1.001")], cm.MSG_STAKE_CENTS),
     ],
 )
 def test_a_coup_with_stakes_the_bank_could_not_hold_is_refused(covers, template):
@@ -370,26 +363,27 @@ def test_a_coup_with_stakes_the_bank_could_not_hold_is_refused(covers, template)
 def test_a_winning_banker_keeps_all_of_it_and_takes_nothing_out():
     money = settle_coup(Bank("Ann", D("100")), [cover("Bob", "100")], Winner.BANKER)
     assert bank_kept(money) == Bank("Ann", D("195.00"))
-    error = raises(cb.MSG_NO_MONEY_OUT, bank_kept, money, taken=D("95"))
+    error = raises(cm.MSG_NO_MONEY_OUT, bank_kept, money, taken=D("95"))
     assert str(error) == "The banker may not take money out while holding the bank (95 asked)."
-    raises(cb.MSG_NO_MONEY_OUT, cb.check_withdrawal, D("1"))
-    cb.check_withdrawal(D("0"))
+    raises(cm.MSG_NO_MONEY_OUT, cm.check_withdrawal, D("1"))
+    cm.check_withdrawal(D("0"))
 
 
 def test_a_losing_bank_passes_to_the_right():
     money = settle_coup(Bank("Ann", D("100")), [cover("Bob", "100")], Winner.PLAYER)
-    raises(cb.MSG_BANK_LOST, bank_kept, money)
-    assert seat_after_loss(money, 3, [1, 3, 4, 6]) == 4
-    assert seat_after_loss(money, 6, [1, 3, 4, 6]) == 1  # round the table
-    raises(cb.MSG_NOBODY_TO_TAKE, seat_after_loss, money, 3, [3])
+    raises(cm.MSG_BANK_LOST, bank_kept, money)
+    check_passes(money)
+    assert seat_to_the_right(3, [1, 3, 4, 6]) == 4
+    assert seat_to_the_right(6, [1, 3, 4, 6]) == 1  # round the table
+    raises(cm.MSG_NOBODY_TO_TAKE, seat_to_the_right, 3, [3])
     won = settle_coup(Bank("Ann", D("100")), [cover("Bob", "100")], Winner.BANKER)
-    raises(cb.MSG_BANK_KEPT, seat_after_loss, won, 3, [3, 4])
+    raises(cm.MSG_BANK_KEPT, check_passes, won)
 
 
 SEATED = {1: "Di", 3: "Ann", 4: "Bob", 6: "Cy"}
 
 
-def won_coup(amount: str = "100") -> cb.CoupMoney:
+def won_coup(amount: str = "100") -> cm.CoupMoney:
     return settle_coup(Bank("Ann", D(amount)), [cover("Bob", amount)], Winner.BANKER)
 
 
@@ -400,7 +394,8 @@ def test_a_suite_is_offered_round_the_table_at_the_current_amount():
     assert taken == Suite(Bank("Cy", D("195.00")), SuiteWay.TAKEN, 6, rotation_seat=3)
     # when Cy's bank loses, the shoe goes to the right of Ann, who gave the suite: Bob
     lost = settle_coup(taken.bank, [cover("Di", "195")], Winner.PLAYER)
-    assert seat_after_loss(lost, taken.rotation_seat, SEATED) == 4
+    check_passes(lost)
+    assert seat_to_the_right(taken.rotation_seat, SEATED) == 4
 
 
 def test_a_suite_nobody_takes_is_auctioned_then_given_at_the_minimum():
@@ -411,13 +406,22 @@ def test_a_suite_nobody_takes_is_auctioned_then_given_at_the_minimum():
     nobody = suite(money, banker_seat=3, seated=SEATED, minimum_banco=D("50"))
     assert nobody == Suite(Bank("Bob", D("50")), SuiteWay.NEXT_IN_TURN, 4, 3)
     low = {"Bob": D("49")}
-    raises(cb.MSG_BID_TOO_LOW, suite, money, banker_seat=3, seated=SEATED, bids=low,
-           minimum_banco=D("50"))  # fmt: skip
-    raises(cb.MSG_NOBODY_TO_TAKE, suite, money, banker_seat=3, seated={3: "Ann"},
-           minimum_banco=D("50"))  # fmt: skip
+    raises(
+        cm.MSG_BID_TOO_LOW,
+        suite,
+        money,
+        banker_seat=3,
+        seated=SEATED,
+        bids=low,
+        minimum_banco=D("50"),
+    )
+    raises(
+        cm.MSG_NOBODY_TO_TAKE, suite, money, banker_seat=3, seated={3: "Ann"}, minimum_banco=D("50")
+    )
     lost = settle_coup(Bank("Ann", D("100")), [cover("Bob", "100")], Winner.PLAYER)
-    raises(cb.MSG_SUITE_AFTER_LOSS, suite, lost, banker_seat=3, seated=SEATED,
-           minimum_banco=D("50"))  # fmt: skip
+    raises(
+        cm.MSG_SUITE_AFTER_LOSS, suite, lost, banker_seat=3, seated=SEATED, minimum_banco=D("50")
+    )
 
 
 def test_the_moves_the_ledger_records():
@@ -440,7 +444,7 @@ def coups(draw):
             st.one_of(
                 cents,
                 st.just(bank.amount),
-                st.just(cb.round_money(bank.amount / 2)),
+                st.just(cm.round_money(bank.amount / 2)),
                 st.integers(-100, 0).map(D),
             )
         )
@@ -483,4 +487,4 @@ def test_money_is_zero_sum_with_the_house_and_no_cover_exceeds_the_bank(coup):
     else:  # equal shares, up to the odd cent
         assert abs(money.banker_net - money.co_banker_net) <= D("0.01")
     for amount in (*money.nets.values(), money.house_cut, money.bank_after):
-        assert amount == cb.round_money(amount)
+        assert amount == cm.round_money(amount)
