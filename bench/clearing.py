@@ -60,15 +60,19 @@ def main() -> None:
     parser.add_argument("--smoke", action="store_true", help="10 guests, one run: does it run")
     arguments = parser.parse_args()
     sizes, repeat = ([10], 1) if arguments.smoke else ([10, 15, 20], arguments.repeat)
-    print(f"{'guests':>6}  {'amounts':<7}  {'fewest ms':>9}  {'transfers':>9}  "
-          f"{'greedy ms':>9}  {'transfers':>9}  (median of {repeat})")  # fmt: skip
+    print(
+        f"{'guests':>6}  {'amounts':<7}  {'fewest ms':>9}  {'transfers':>9}  "
+        f"{'greedy ms':>9}  {'transfers':>9}  (median of {repeat})"
+    )
     for guests in sizes:
         for kind in ("cents", "round", "alike"):
             balances = night(guests, kind, seed=guests)
             fewest, fewest_count = timed(fewest_transfers, balances, repeat)
             greedy, greedy_count = timed(greedy_transfers, balances, repeat)
-            print(f"{guests:>6}  {kind:<7}  {fewest * 1000:>9.1f}  {fewest_count:>9}  "
-                  f"{greedy * 1000:>9.2f}  {greedy_count:>9}")  # fmt: skip
+            print(
+                f"{guests:>6}  {kind:<7}  {fewest * 1000:>9.1f}  {fewest_count:>9}  "
+                f"{greedy * 1000:>9.2f}  {greedy_count:>9}"
+            )
 
 
 if __name__ == "__main__":

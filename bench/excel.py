@@ -15,7 +15,8 @@ the export as its only child and reads ``getrusage(RUSAGE_CHILDREN)``: the expor
 the launcher's if that were larger (it never is). ``tests/test_benches.py`` checks the method
 against a parent holding 300 MB.
 
-Issue 16's goals (save, pages, odds, load) are measured by the other benches; this one keeps its
+The other goals (save, pages, odds, load; docs/operations.md) are measured by the other benches;
+this one keeps its
 own goals above."""
 
 from __future__ import annotations
@@ -50,8 +51,9 @@ print(json.dumps({"stdout": done.stdout,
 def in_fresh_process(code: str) -> tuple[str, float]:
     """Run ``code`` as the only child of a bare launcher; returns its output and its peak memory
     in MB, which nothing this process holds can inflate (see the module's docstring)."""
-    launched = subprocess.run([sys.executable, "-c", LAUNCHER, code], capture_output=True,
-                              text=True, check=True)  # fmt: skip
+    launched = subprocess.run(
+        [sys.executable, "-c", LAUNCHER, code], capture_output=True, text=True, check=True
+    )
     report = json.loads(launched.stdout.strip().splitlines()[-1])
     return str(report["stdout"]), float(report["peak_mb"])
 
@@ -81,8 +83,10 @@ def baseline(output: str) -> tuple[float, int]:
 
     from ledger.workbook.exports import events_between, workbook_sheets
 
-    sheets = [(title, [list(row) for row in rows])
-              for title, _columns, rows in workbook_sheets(events_between(None, None))]  # fmt: skip
+    sheets = [
+        (title, [list(row) for row in rows])
+        for title, _columns, rows in workbook_sheets(events_between(None, None))
+    ]
     start = time.perf_counter()
     workbook = Workbook(write_only=True)
     for title, rows in sheets:
@@ -113,8 +117,9 @@ def import_season(by: object) -> tuple[float, int]:
     table = TableRules(STANDARD_RULES, 8, Decimal(10), Decimal(1000))
     for number, (event, content) in enumerate(sheets):
         hands = check_scoresheet(f"{event.name}.csv", content, table)
-        scoresheet_import(hands=hands, name=f"Imported {number}", on=date(2027, 1, 1),
-                          table=table, by=by)  # fmt: skip
+        scoresheet_import(
+            hands=hands, name=f"Imported {number}", on=date(2027, 1, 1), table=table, by=by
+        )
     return time.perf_counter() - start, rows
 
 

@@ -7,7 +7,8 @@ every 2 s through the table page. Prints requests per second, p50/p95/p99 latenc
 the slowest kinds of request (by method and URL pattern: the guest page, the table page, the save)
 with their count, p50, p99 and max.
 
-Goal (issue 16): zero errors and p99 ≤ 150 ms on SQLite with 20 guests + 1 host; the server keeps
+Goal (docs/operations.md, "Benchmarks"): zero errors and p99 ≤ 150 ms on SQLite with 20 guests + 1
+host; the server keeps
 its database connections (``CONN_MAX_AGE``, production's default) as production does. Every loop is
 bounded in time; the server is stopped at the end whatever happens. The workers are warmed (each
 page fetched a few times, not counted) before the clock starts, as a running server is warm.
@@ -173,10 +174,13 @@ def host_loop(base: str, shoe: int, session: str, until: float, recorder: Record
             }  # fmt: skip
             header = "; ".join(f"{k}={v}" for k, v in cookies.items())
             htmx = {"Cookie": header, "HX-Request": "true"}
-            status, body, _ = recorder.call(urllib.request.Request(
-                f"{base}/shoes/{shoe}/hands/", data=urllib.parse.urlencode(data).encode(),
-                headers={**htmx, "X-CSRFToken": cookies.get("csrftoken", "")},
-            ))  # fmt: skip
+            status, body, _ = recorder.call(
+                urllib.request.Request(
+                    f"{base}/shoes/{shoe}/hands/",
+                    data=urllib.parse.urlencode(data).encode(),
+                    headers={**htmx, "X-CSRFToken": cookies.get("csrftoken", "")},
+                )
+            )
             if status == 200 and "data-saved-hand" in body:
                 saved += 1
                 form["number"] = str(int(form["number"]) + 1)
@@ -208,13 +212,25 @@ def main() -> None:
         "SECURE_SSL_REDIRECT": "0", "DJANGO_SETTINGS_MODULE": "shoebook.settings",
     }  # fmt: skip
     python = sys.executable
-    subprocess.run([python, "manage.py", "collectstatic", "--no-input", "-v0"], cwd=ROOT, env=env,
-                   check=True)  # fmt: skip
+    subprocess.run(
+        [python, "manage.py", "collectstatic", "--no-input", "-v0"], cwd=ROOT, env=env, check=True
+    )
     server = subprocess.Popen(
-        [str(Path(python).parent / "gunicorn"), "shoebook.wsgi", "--bind", f"127.0.0.1:{port}",
-         "--workers", str(options.workers), "--threads", "4", "--log-level", "warning"],
-        cwd=ROOT, env=env,
-    )  # fmt: skip
+        [
+            str(Path(python).parent / "gunicorn"),
+            "shoebook.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(options.workers),
+            "--threads",
+            "4",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(100):  # wait for the server, at most 10 s
@@ -234,11 +250,18 @@ def main() -> None:
             warm_up.call(table)
         recorder = Recorder()
         until = time.monotonic() + seconds
-        threads = [threading.Thread(target=guest_loop, args=(base, link, until, recorder))
-                   for link in setup["links"]]  # fmt: skip
+        threads = [
+            threading.Thread(target=guest_loop, args=(base, link, until, recorder))
+            for link in setup["links"]
+        ]
         saved: list[int] = []
-        threads.append(threading.Thread(target=lambda: saved.append(
-            host_loop(base, setup["shoe"], setup["session"], until, recorder))))  # fmt: skip
+        threads.append(
+            threading.Thread(
+                target=lambda: saved.append(
+                    host_loop(base, setup["shoe"], setup["session"], until, recorder)
+                )
+            )
+        )
         started = time.monotonic()
         for thread in threads:
             thread.start()
@@ -255,18 +278,24 @@ def main() -> None:
     for kind_timings in by_kind.values():
         kind_timings.sort()
     vendor = "PostgreSQL" if database_url.startswith("postgres") else "SQLite"
-    print(f"{vendor}, gunicorn {options.workers} workers × 4 threads, {GUESTS} guests + 1 host, "
-          f"{seconds} s")  # fmt: skip
+    print(
+        f"{vendor}, gunicorn {options.workers} workers × 4 threads, {GUESTS} guests + 1 host, "
+        f"{seconds} s"
+    )
     print(f"requests     {len(timings)} ({len(timings) / elapsed:.1f} per second)")
     print(f"hands saved  {saved[0] if saved else 0}")
-    print(f"latency      p50 {statistics.median(timings):.1f} ms   "
-          f"p95 {percentile(timings, 0.95):.1f} ms   p99 {percentile(timings, 0.99):.1f} ms   "
-          f"max {timings[-1]:.1f} ms   (goal: p99 ≤ 150 ms on SQLite)")  # fmt: skip
+    print(
+        f"latency      p50 {statistics.median(timings):.1f} ms   "
+        f"p95 {percentile(timings, 0.95):.1f} ms   p99 {percentile(timings, 0.99):.1f} ms   "
+        f"max {timings[-1]:.1f} ms   (goal: p99 ≤ 150 ms on SQLite)"
+    )
     print("slowest kinds of request, by p99:")
     print(f"  {'request':<40}{'count':>7}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}")
     for kind, kind_timings in sorted(by_kind.items(), key=lambda item: -percentile(item[1], 0.99)):
-        print(f"  {kind:<40}{len(kind_timings):>7}{statistics.median(kind_timings):>9.1f}"
-              f"{percentile(kind_timings, 0.99):>9.1f}{kind_timings[-1]:>9.1f}")  # fmt: skip
+        print(
+            f"  {kind:<40}{len(kind_timings):>7}{statistics.median(kind_timings):>9.1f}"
+            f"{percentile(kind_timings, 0.99):>9.1f}{kind_timings[-1]:>9.1f}"
+        )
     print(
         f"errors       {len(recorder.errors)}"
         + (f"  e.g. {recorder.errors[:3]}" if recorder.errors else "")

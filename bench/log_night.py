@@ -5,7 +5,8 @@
 A throwaway SQLite file (WAL, IMMEDIATE, as in production) gets one event, 15 guests and
 ``--shoes`` shoes of ``--hands`` hands; each hand is POSTed to the table page with seven bets, as
 the host's phone sends it (htmx), and the partial comes back. Prints hands per second and the
-p50/p95/max time per save. Goal (issue 16): save p50 ≤ 8 ms on SQLite, and ≤ 20× a raw-sqlite3
+p50/p95/max time per save. Goal (docs/operations.md, "Benchmarks"): save p50 ≤ 8 ms on SQLite, and
+≤ 20× a raw-sqlite3
 floor doing the same durable writes (1 hand, 7 bets, 7 per-guest totals, 1 audit row, commit),
 run interleaved; flat in the hands already in the shoe (1 vs 200 within 10%).
 """

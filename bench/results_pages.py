@@ -7,7 +7,8 @@ p50 and p95 of each. It does so for a season of 100 events and one of 1,000 (`--
 1000`); a built season is kept in bench/.cache, named by its size and by the code that builds it,
 so a second run only times the pages. Beside each page, its floor: the same figures read the
 simplest way with the sqlite3 module from the same stored totals and written out with f-strings.
-Goal (issue 16): every page flat with history, p50 ≤ 30 ms at 100 events and ≤ 40 ms at 1,000.
+Goal (docs/operations.md, "Benchmarks"): every page flat with history, p50 ≤ 30 ms at 100 events
+and ≤ 40 ms at 1,000.
 """
 
 from __future__ import annotations
@@ -134,10 +135,15 @@ def floor_pages(database: Path, event_id: int, guest_id: int) -> dict[str, Calla
             "JOIN ledger_guest g ON g.id = r.guest_id WHERE r.event_id = ? ORDER BY g.name",
             (event_id,),
         ).fetchall()
-        rows = [f"<tr><td>{n}</td><td>{a}</td><td>{b}</td><td>{c}</td><td>{d}</td></tr>"
-                for n, a, b, c, d in shoes]  # fmt: skip
-        rows += [f"<tr><td>{html.escape(n)}</td><td>{h}</td><td>{a}</td><td>{b}</td><td>{c}</td>"
-                 f"<td>{d}</td></tr>" for n, h, a, b, c, d in guests]  # fmt: skip
+        rows = [
+            f"<tr><td>{n}</td><td>{a}</td><td>{b}</td><td>{c}</td><td>{d}</td></tr>"
+            for n, a, b, c, d in shoes
+        ]
+        rows += [
+            f"<tr><td>{html.escape(n)}</td><td>{h}</td><td>{a}</td><td>{b}</td><td>{c}</td>"
+            f"<td>{d}</td></tr>"
+            for n, h, a, b, c, d in guests
+        ]
         return "<table>" + "".join(rows) + "</table>"
 
     def guest_page() -> str:
@@ -147,10 +153,13 @@ def floor_pages(database: Path, event_id: int, guest_id: int) -> dict[str, Calla
             "WHERE r.guest_id = ? ORDER BY e.date",
             (guest_id,),
         ).fetchall()
-        paid = dict(db.execute(
-            "SELECT event_id, SUM(amount) FROM ledger_settlement WHERE guest_id = ? "
-            "GROUP BY event_id", (guest_id,),
-        ).fetchall())  # fmt: skip
+        paid = dict(
+            db.execute(
+                "SELECT event_id, SUM(amount) FROM ledger_settlement WHERE guest_id = ? "
+                "GROUP BY event_id",
+                (guest_id,),
+            ).fetchall()
+        )
         balance, lines = 0, []
         for event, name, day, net in nights:
             balance += net + paid.get(event, 0)
@@ -258,9 +267,11 @@ def time_pages(events: int, repeat: int, database: Path) -> None:
         p50, p95, cpu = time_page(client, url, repeat)
         floor = time_floor(floors[name], repeat)
         size = len(client.get(url).content) / 1000
-        print(f"{events:>5,} events  {name:<20} p50 {p50:6.1f} ms   p95 {p95:6.1f} ms   "
-              f"cpu p50 {cpu:6.1f} ms   {size:6.0f} kB   floor {floor:5.2f} ms "
-              f"({p50 / floor:4.0f}×)")  # fmt: skip
+        print(
+            f"{events:>5,} events  {name:<20} p50 {p50:6.1f} ms   p95 {p95:6.1f} ms   "
+            f"cpu p50 {cpu:6.1f} ms   {size:6.0f} kB   floor {floor:5.2f} ms "
+            f"({p50 / floor:4.0f}×)"
+        )
 
 
 def main() -> None:

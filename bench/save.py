@@ -13,7 +13,8 @@ row with the hand as JSON, commit; and ``hand_services.hand_record`` alone saves
 second table. Prints the save's p50 over the whole shoe and over its first and last tenth; then
 side by side, 40 saves at a fresh shoe of a third table and at the long shoe in turn, so that
 the machine's drift weighs on both alike; the service's p50, the board's p50, the floor's p50,
-the ratio of the save to the floor, and the queries one save makes. Goal (issue 16): p50 ≤ 8 ms
+the ratio of the save to the floor, and the queries one save makes. Goal (docs/operations.md,
+"Benchmarks"): p50 ≤ 8 ms
 and ≤ 20× the floor on a 2-core machine; a save at the long shoe within 10% of one at the fresh
 shoe.
 """

@@ -128,9 +128,13 @@ def table_page(browser, base_url, night, *, javascript=True, latency=0):
         session.send("Network.enable")
         session.send(
             "Network.emulateNetworkConditions",
-            {"offline": False, "latency": latency, "downloadThroughput": -1,
-             "uploadThroughput": -1},
-        )  # fmt: skip
+            {
+                "offline": False,
+                "latency": latency,
+                "downloadThroughput": -1,
+                "uploadThroughput": -1,
+            },
+        )
     page.goto(f"{base_url}/shoes/{night.shoe.pk}/")
     return page
 
@@ -271,11 +275,18 @@ def print_back_to_back(browser, base_url, night, hands: int, latency: int = 300)
     from ledger.models import Bet
 
     stored = sorted(
-        (bet.hand.number, bet.hand.player_cards, bet.hand.banker_cards, bet.seat, bet.bet_type,
-         bet.stake)
-        for bet in Bet.objects.filter(hand__shoe=night.shoe, hand__number__gte=first)
-        .select_related("hand")
-    )  # fmt: skip
+        (
+            bet.hand.number,
+            bet.hand.player_cards,
+            bet.hand.banker_cards,
+            bet.seat,
+            bet.bet_type,
+            bet.stake,
+        )
+        for bet in Bet.objects.filter(
+            hand__shoe=night.shoe, hand__number__gte=first
+        ).select_related("hand")
+    )
     lost_or_moved = len(set(meant) ^ set(stored))
     taps = page.evaluate("performance.getEntriesByName('tap-to-screen').map((m) => m.duration)")
     frames = page.evaluate("performance.getEntriesByName('tap-to-frame').map((m) => m.duration)")
@@ -292,8 +303,10 @@ def print_back_to_back(browser, base_url, night, hands: int, latency: int = 300)
     print(f"  floor: a bare button, same taps  {percentiles(floor)} ms (Chromium's input delivery)")
     print(f"  tap handled (the page's own work) {percentiles(handled)} ms")
     print(f"  tap to next frame p50 / p95      {percentiles(frames)} ms (headless: no vsync)")
-    print(f"  Save to answer p50 / max         {summary(answers) if answers else '-'} ms "
-          f"({len(answers)} saves sent at once; goal ≤ {latency} + 20)")  # fmt: skip
+    print(
+        f"  Save to answer p50 / max         {summary(answers) if answers else '-'} ms "
+        f"({len(answers)} saves sent at once; goal ≤ {latency} + 20)"
+    )
     if lost_or_moved:
         raise SystemExit(f"{lost_or_moved} hands lost or moved: tapped {meant}, stored {stored}")
 

@@ -154,7 +154,7 @@ MSG_PAIR_PAYS = gettext_noop("A pair pays 11:1 or 12:1.")
 MSG_LEAVE_COMMISSION_OUT = gettext_noop("{game} is a no-commission game: leave the commission out.")
 MSG_NOT_A_RULE_SET = gettext_noop("Not a rule set: {error}")
 
-# Dragon Bonus on a non-natural win, by margin (README, "The game"); margins under 4 lose.
+# Dragon Bonus on a non-natural win, by margin (docs/rules.md, "Payouts"); margins under 4 lose.
 DRAGON_BONUS_BY_MARGIN: dict[int, int] = {9: 30, 8: 10, 7: 6, 6: 4, 5: 2, 4: 1}
 DRAGON_7_PAYS = 40
 PANDA_8_PAYS = 25

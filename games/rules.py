@@ -1,4 +1,4 @@
-"""Punto Banco drawing rules, hand validation and outcomes (the tableau is in the README).
+"""Punto Banco drawing rules, hand validation and outcomes (the tableau is in docs/rules.md).
 
 Plain Python, no Django. Everything the ledger pays out is decided here.
 """
@@ -27,7 +27,7 @@ class Winner(StrEnum):
 
 
 # Banker's two-card total -> the Player third-card values on which the Banker draws,
-# when the Player drew. Totals 0–2 always draw, 7 always stands (the tableau in the README).
+# when the Player drew. Totals 0–2 always draw, 7 always stands (the tableau in docs/rules.md).
 _BANKER_DRAWS_AGAINST: dict[int, frozenset[int]] = {
     0: frozenset(range(10)),
     1: frozenset(range(10)),

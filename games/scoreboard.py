@@ -42,9 +42,10 @@ def shoe_marks(shoe: Shoe) -> tuple[list[HandMark], dict[int, int]]:
     hands = list(
         Hand.objects.filter(shoe=shoe)
         .order_by("number")
-        .only("id", "number", "winner", "player_pair", "banker_pair", "player_cards",
-              "banker_cards")
-    )  # fmt: skip
+        .only(
+            "id", "number", "winner", "player_pair", "banker_pair", "player_cards", "banker_cards"
+        )
+    )
     marks = [
         HandMark(
             hand.number,
@@ -139,11 +140,15 @@ def _linked(m: Mark, shape: str) -> str:
 
 def _bead(m: Mark) -> str:
     x, y, natural = m["x"], m["y"], " natural" if m["natural"] else ""
-    return _linked(m, (
-        f'<g class="bead bead-{m["winner"]}{natural}" data-hand="{m["number"]}">'
-        f'<circle cx="{x}" cy="{y}" r="4.3"/><text x="{x}" y="{y}" dy="1.6">{m["letter"]}</text>'
-        f"{_pairs(m, 1.3)}</g>"
-    ))  # fmt: skip
+    return _linked(
+        m,
+        (
+            f'<g class="bead bead-{m["winner"]}{natural}" data-hand="{m["number"]}">'
+            f'<circle cx="{x}" cy="{y}" r="4.3"/>'
+            f'<text x="{x}" y="{y}" dy="1.6">{m["letter"]}</text>'
+            f"{_pairs(m, 1.3)}</g>"
+        ),
+    )
 
 
 def _big(m: Mark) -> str:
@@ -154,10 +159,13 @@ def _big(m: Mark) -> str:
         ties = f'<line class="tie-slash" x1="{x - 3}" y1="{y + 3}" x2="{x + 3}" y2="{y - 3}"/>'
         if m["ties"] > 1:
             ties += f'<text class="tie-count" x="{x}" y="{y}" dy="1.5">{m["ties"]}</text>'
-    return _linked(m, (
-        f'<g class="big big-{m["winner"]}{natural}" data-hand="{m["number"]}">'
-        f"{circle}{ties}{_pairs(m, 1.2)}</g>"
-    ))  # fmt: skip
+    return _linked(
+        m,
+        (
+            f'<g class="big big-{m["winner"]}{natural}" data-hand="{m["number"]}">'
+            f"{circle}{ties}{_pairs(m, 1.2)}</g>"
+        ),
+    )
 
 
 def _ring(m: Mark) -> str:
@@ -215,22 +223,33 @@ def scoreboard(
     widths = widths or {}
     marks, ids = read or shoe_marks(shoe)
     beads: list[Mark] = [
-        {"col": cell.col, "row": cell.row, "winner": cell.hand.winner.value,
-         "letter": _(cell.hand.winner.value.title())[0], "player_pair": cell.hand.player_pair,
-         "banker_pair": cell.hand.banker_pair, "natural": cell.hand.natural,
-         "number": cell.hand.number, "url": _link(ids, cell.hand.number, link)}
+        {
+            "col": cell.col,
+            "row": cell.row,
+            "winner": cell.hand.winner.value,
+            "letter": _(cell.hand.winner.value.title())[0],
+            "player_pair": cell.hand.player_pair,
+            "banker_pair": cell.hand.banker_pair,
+            "natural": cell.hand.natural,
+            "number": cell.hand.number,
+            "url": _link(ids, cell.hand.number, link),
+        }
         for cell in bead_plate(marks)
-    ]  # fmt: skip
+    ]
     big: list[Mark] = [
-        {"col": cell.col, "row": cell.row,
-         "winner": cell.winner.value if cell.winner else "tie-only", "ties": cell.ties,
-         "player_pair": bool(cell.hand and cell.hand.player_pair),
-         "banker_pair": bool(cell.hand and cell.hand.banker_pair),
-         "natural": bool(cell.hand and cell.hand.natural),
-         "number": cell.hand.number if cell.hand else cell.tie_hands[0],
-         "url": _link(ids, cell.hand.number if cell.hand else None, link)}
+        {
+            "col": cell.col,
+            "row": cell.row,
+            "winner": cell.winner.value if cell.winner else "tie-only",
+            "ties": cell.ties,
+            "player_pair": bool(cell.hand and cell.hand.player_pair),
+            "banker_pair": bool(cell.hand and cell.hand.banker_pair),
+            "natural": bool(cell.hand and cell.hand.natural),
+            "number": cell.hand.number if cell.hand else cell.tie_hands[0],
+            "url": _link(ids, cell.hand.number if cell.hand else None, link),
+        }
         for cell in big_road(marks)
-    ]  # fmt: skip
+    ]
     derived = []
     for name, offset in DERIVED_ROADS.items():
         colours = derived_road(marks, offset)

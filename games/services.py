@@ -216,9 +216,11 @@ def check_cut(event: Event) -> None:
     labels = dict(Event.Cut.choices)
     first, second = (labels[cut] for cut in cuts)
     message = MSG_CUT_OF_OTHER_GAME.format(
-        game=gettext(event.game_kind.label), cut=labels.get(event.taxe, event.taxe),
-        first=first, second=second,
-    )  # fmt: skip
+        game=gettext(event.game_kind.label),
+        cut=labels.get(event.taxe, event.taxe),
+        first=first,
+        second=second,
+    )
     raise ValidationError({"taxe": ValidationError(message, code="cut_of_other_game")})
 
 

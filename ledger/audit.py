@@ -105,8 +105,9 @@ def _describe_coup(coup: Mapping[str, Any] | None) -> str:
     """A guest-banked coup's bank and what its banker did next: " · Aki banks 100 · Suite"."""
     if not coup:
         return ""
-    text = _("{banker} banks {bank}").format(banker=coup.get("banker", ""),
-                                              bank=chips(coup.get("bank")))  # fmt: skip
+    text = _("{banker} banks {bank}").format(
+        banker=coup.get("banker", ""), bank=chips(coup.get("bank"))
+    )
     if coup.get("co_banker"):
         text += " " + _("with {co_banker}").format(co_banker=coup["co_banker"])
     try:

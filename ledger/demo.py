@@ -1,4 +1,5 @@
-"""The reference night (RULES.md, seed 001) as demo data, built from real dealt shoes.
+"""The reference night (docs/rules.md, "The reference night") as demo data, built from real dealt
+shoes.
 
 Six shoes of 40 hands are dealt from seeded 8-deck shoes. Bets are drawn at random in $10 chips,
 then adjusted, shoe by shoe, until the guests' gross result and the commission are exactly the
@@ -35,7 +36,7 @@ from ledger.hands import services as hand_services
 from ledger.nights import services as night_services
 from shoebook.base.roles import DEALERS, HOSTS
 
-# Guests' gross result and commission per shoe, in dollars (RULES.md, "The reference night").
+# Guests' gross result and commission per shoe, in dollars (docs/rules.md, "The reference night").
 REFERENCE_SHOES: tuple[tuple[int, Decimal], ...] = (
     (280, Decimal("59.5")),
     (-680, Decimal("64.0")),
@@ -219,7 +220,8 @@ def load_reference_night() -> DemoNight:
 
 
 def _spread_over_the_night(event: Event) -> None:
-    """Hands logged from midnight to five, as on the blog's night (RULES.md), not in seconds."""
+    """Hands logged from midnight to five, as on the reference night (docs/rules.md), not in
+    seconds."""
     midnight = datetime(2008, 7, 13, tzinfo=ZoneInfo("Asia/Tokyo"))
     hands = list(Hand.objects.filter(shoe__event=event).order_by("shoe__number", "number"))
     pace = timedelta(hours=5) / len(hands)

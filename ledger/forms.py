@@ -42,8 +42,9 @@ class ChipsAmountField(forms.DecimalField):
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("max_value", MAX_CHIPS)
-        kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "decimal",
-                                                           "autocomplete": "off"}))  # fmt: skip
+        kwargs.setdefault(
+            "widget", forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"})
+        )
         super().__init__(max_digits=15, decimal_places=2, **kwargs)
 
     def to_python(self, value: Any) -> Decimal | None:  # type: ignore[override]  # stubs: int

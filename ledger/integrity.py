@@ -406,9 +406,14 @@ class _Checker:
                 if self.scope is None or self.scope.pk == row["pk"]:
                     self.problem("Event", row["pk"], MSG_EVENT_RULES, "a rule set", str(error))
             self.events[row["pk"]] = _EventInfo(
-                row["pk"], row["date"], row["decks"], row["table_min"], row["table_max"], rules,
+                row["pk"],
+                row["date"],
+                row["decks"],
+                row["table_min"],
+                row["table_max"],
+                rules,
                 _bank_rules(row),
-            )  # fmt: skip
+            )
         self.shoe_event = dict(Shoe.objects.order_by().values_list("pk", "event_id"))
 
     def _hand_scope(self) -> Q:
@@ -609,9 +614,14 @@ class _Checker:
             self.problem("Hand", hand.pk, MSG_COUP_BET_MISSING, what, "no such bet")
 
     def _bet_text(
-        self, guest_id: int | None, kind: str, stake: Decimal, gross: Decimal,
-        commission: Decimal, net: Decimal,
-    ) -> str:  # fmt: skip
+        self,
+        guest_id: int | None,
+        kind: str,
+        stake: Decimal,
+        gross: Decimal,
+        commission: Decimal,
+        net: Decimal,
+    ) -> str:
         who = self.guest(guest_id) if guest_id is not None else "nobody"
         kind = f" {kind}" if kind else ""
         return f"{who}{kind}, " + _totals(1, stake, gross, commission, net).split(", ", 1)[1]
@@ -753,8 +763,9 @@ GAME_FIELDS = ("game", "taxe", "taxe_rate", "shoe_charge", "banco")
 
 def _bank_rules(row: dict[str, Any]) -> BankRules | None:
     """A guest-banked event's rules as the services read them (``Event.bank_rules``)."""
-    event = Event(decks=row["decks"], table_min=row["table_min"],
-                  **{name: row[name] for name in GAME_FIELDS})  # fmt: skip
+    event = Event(
+        decks=row["decks"], table_min=row["table_min"], **{name: row[name] for name in GAME_FIELDS}
+    )
     try:
         return event.bank_rules if event.is_guest_banked else None
     except (RuleError, ValueError):  # a cut no coup can be settled under
@@ -763,8 +774,9 @@ def _bank_rules(row: dict[str, Any]) -> BankRules | None:
 
 def _bet(row: BetRow) -> Bet:
     """A bet row as the model, in memory (what ``ledger.hands.coups.stored_entry`` reads)."""
-    return Bet(pk=row.pk, seat=row.seat, bet_type=row.bet_type, cover_kind=row.cover_kind,
-               stake=row.stake)  # fmt: skip
+    return Bet(
+        pk=row.pk, seat=row.seat, bet_type=row.bet_type, cover_kind=row.cover_kind, stake=row.stake
+    )
 
 
 def _hand_text(player_cards: str, banker_cards: str, winner: str) -> str:

@@ -52,9 +52,13 @@ class Night:
         self.host = User.objects.create_user(f"adversary-{tag}", password="x")
         self.host.groups.add(Group.objects.get_or_create(name=HOSTS)[0])
         self.event = game_services.event_create(
-            name=f"Night {tag}", date=date(2026, 11, 20), rules=RuleSet(), by=self.host,
-            table_min=Decimal(10), table_max=Decimal(1000),
-        )  # fmt: skip
+            name=f"Night {tag}",
+            date=date(2026, 11, 20),
+            rules=RuleSet(),
+            by=self.host,
+            table_min=Decimal(10),
+            table_max=Decimal(1000),
+        )
         self.shoe = game_services.shoe_start(event=self.event, by=self.host)
         self.guests = [
             guest_services.event_guest_add(event=self.event, name=f"G{n}-{tag}", by=self.host)
@@ -67,8 +71,11 @@ class Night:
 
     def hand_data(self, **fields: str) -> dict[str, str]:
         number = hand_services.next_hand_number(self.shoe)
-        return {"number": str(number), "idempotency_key": str(uuid.uuid4()),
-                "seating": seating_token(seating_of(self.shoe, number))} | fields  # fmt: skip
+        return {
+            "number": str(number),
+            "idempotency_key": str(uuid.uuid4()),
+            "seating": seating_token(seating_of(self.shoe, number)),
+        } | fields
 
     def save(self, **fields: str) -> int:
         url = reverse("ledger:hand_record", args=[self.shoe.pk])
@@ -118,8 +125,11 @@ def name_cases(night: Night, rng: random.Random, count: int) -> Iterator[Case]:
                 char = rng.choice(REFUSED_CHARACTERS)
                 yield Case("names", f"{base} + U+{ord(char):04X}", add(base + char, "refused"))
             case 1:
-                yield Case("names", f"{base} too long", add(base + "x" * rng.choice(
-                    [80, 500, 100_000]), "refused"))  # fmt: skip
+                yield Case(
+                    "names",
+                    f"{base} too long",
+                    add(base + "x" * rng.choice([80, 500, 100_000]), "refused"),
+                )
             case 2:
                 name = rng.choice(ODD_BUT_FINE) + f" {n}"
                 yield Case("names", f"odd but fine {name!r}", add(name, "accepted"))
@@ -162,8 +172,9 @@ def amount_cases(night: Night, rng: random.Random, count: int) -> Iterator[Case]
             form = {"guest": night.guests[1].pk, "direction": "guest_paid", "amount": text,
                     "method": "cash", "idempotency_key": str(uuid.uuid4())}  # fmt: skip
             code = night.client.post(url, form).status_code
-            return _expect(_status(code, accepted=night.guests[1].settlements.count() > before),
-                           should)  # fmt: skip
+            return _expect(
+                _status(code, accepted=night.guests[1].settlements.count() > before), should
+            )
 
         return run
 
@@ -228,8 +239,9 @@ def file_cases(night: Night, rng: random.Random, count: int) -> Iterator[Case]:
             upload = io.BytesIO(content)
             upload.name = name
             response = night.client.post(url, fields | {"file": upload})
-            return _expect(_status(response.status_code, accepted=response.status_code == 302),
-                           should)  # fmt: skip
+            return _expect(
+                _status(response.status_code, accepted=response.status_code == 302), should
+            )
 
         return run
 
@@ -290,8 +302,9 @@ def race_cases(night: Night, count: int, *, threads: bool) -> Iterator[Case]:
         )
         hand_services.seat_guest(shoe=night.shoe, seat=1, guest=newcomer, by=night.host)
         before = Bet.objects.count()
-        code = night.client.post(reverse("ledger:hand_record", args=[night.shoe.pk]),
-                                 seen).status_code  # fmt: skip
+        code = night.client.post(
+            reverse("ledger:hand_record", args=[night.shoe.pk]), seen
+        ).status_code
         if Bet.objects.count() > before:
             return f"wrong: the bet went to {Bet.objects.latest('pk').guest}"
         return _status(code, accepted=False)
@@ -300,9 +313,12 @@ def race_cases(night: Night, count: int, *, threads: bool) -> Iterator[Case]:
         data = night.hand_data(result="tie", stake_2_tie="10")
         url = reverse("ledger:hand_record", args=[night.shoe.pk])
         codes: list[int] = []
-        threads = [threading.Thread(target=lambda: codes.append(_client(night).post(url, data)
-                                                                 .status_code))
-                   for _ in range(2)]  # fmt: skip
+        threads = [
+            threading.Thread(
+                target=lambda: codes.append(_client(night).post(url, data).status_code)
+            )
+            for _ in range(2)
+        ]
         before = Bet.objects.count()
         for thread in threads:
             thread.start()

@@ -55,8 +55,9 @@ def main() -> None:
     tag = uuid.uuid4().hex[:8]
     host = User.objects.create_user(f"host-{tag}")
     dealer = User.objects.create_user(f"dealer-{tag}")
-    event = game_services.event_create(name=f"Race {tag}", date="2026-11-22", rules=STANDARD_RULES,
-                                       by=host)  # fmt: skip
+    event = game_services.event_create(
+        name=f"Race {tag}", date="2026-11-22", rules=STANDARD_RULES, by=host
+    )
     guests = [
         guest_services.event_guest_add(event=event, name=f"G{n}-{tag}", by=host) for n in range(4)
     ]
@@ -65,19 +66,30 @@ def main() -> None:
         hand_services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
 
     def save(number, seat, by, bets=None):
-        return lambda: hand_services.record_hand(
-            shoe=shoe, number=number, by=by, idempotency_key=uuid.uuid4(),
-            entry=HandEntry(player_cards="9 7", banker_cards="J J 10",
-                            bets=tuple(bets or [BetEntry(seat, BetType.BANKER, Decimal(10))])),
-        ).hand.number  # fmt: skip
+        return lambda: (
+            hand_services.record_hand(
+                shoe=shoe,
+                number=number,
+                by=by,
+                idempotency_key=uuid.uuid4(),
+                entry=HandEntry(
+                    player_cards="9 7",
+                    banker_cards="J J 10",
+                    bets=tuple(bets or [BetEntry(seat, BetType.BANKER, Decimal(10))]),
+                ),
+            ).hand.number
+        )
 
     report: dict[str, object] = {}
     # 1. Two devices save hand 1 at once.
     report["same_hand"] = race(save(1, 1, host), save(1, 2, dealer))
     # 2. Two devices each enter a different seat's bet for hand 2; the loser saves again as hand 3.
     first = race(save(2, 3, host), save(2, 4, dealer))
-    retried = [save(3, 4 if outcome == 2 and index == 0 else 3, (host, dealer)[index])()
-               for index, outcome in enumerate(first) if isinstance(outcome, str)]  # fmt: skip
+    retried = [
+        save(3, 4 if outcome == 2 and index == 0 else 3, (host, dealer)[index])()
+        for index, outcome in enumerate(first)
+        if isinstance(outcome, str)
+    ]
     report["different_seats"] = first
     report["retried"] = retried
     # 3. A correction of hand 1 races a new hand 4.

@@ -92,13 +92,27 @@ def production_server(
     log = workdir / "gunicorn.log"
     with log.open("wb") as output:
         server = subprocess.Popen(
-            [str(BIN / "gunicorn"), "shoebook.wsgi", "--bind", url.removeprefix("http://"),
-             "--workers", "1", "--threads", "8", "--graceful-timeout", "5",
-             "--log-level", "warning"],
-            cwd=ROOT, env=environment, stdout=output, stderr=subprocess.STDOUT,
+            [
+                str(BIN / "gunicorn"),
+                "shoebook.wsgi",
+                "--bind",
+                url.removeprefix("http://"),
+                "--workers",
+                "1",
+                "--threads",
+                "8",
+                "--graceful-timeout",
+                "5",
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=environment,
+            stdout=output,
+            stderr=subprocess.STDOUT,
             start_new_session=True,  # its workers in a process group of its own, stopped below
             preexec_fn=_stop_with_the_tests,
-        )  # fmt: skip
+        )
         try:
             _wait_until_it_answers(server, url, log)
             yield Server(url=url, static_root=static_root, log=log)

@@ -14,6 +14,9 @@ def test_no_input_crashes_or_gets_in_wrongly():
     tally = attack(size=20, threads=False)
     details = tally.pop("_details")
     assert sum(counts["tried"] for counts in tally.values()) >= 60
-    assert all(counts["refused"] and counts["tried"] for kind, counts in tally.items()
-               if kind in ("names", "amounts", "files", "urls"))  # fmt: skip
+    assert all(
+        counts["refused"] and counts["tried"]
+        for kind, counts in tally.items()
+        if kind in ("names", "amounts", "files", "urls")
+    )
     assert not details, "\n".join(details)

@@ -32,8 +32,13 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
     ],
 )
 def test_a_benchmark_runs_and_prints_its_figures(script, args, expected):
-    done = subprocess.run([sys.executable, str(BENCH / script), *args], capture_output=True,
-                          text=True, timeout=300, check=True)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, str(BENCH / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
     assert expected in done.stdout
 
 
@@ -48,8 +53,9 @@ def test_the_excel_bench_takes_peak_memory_in_a_fresh_process():
     for page in range(0, len(held), 4096):
         held[page] = 1
     report = "import resource; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
-    naive = subprocess.run([sys.executable, "-c", report], capture_output=True, text=True,
-                           check=True)  # fmt: skip
+    naive = subprocess.run(
+        [sys.executable, "-c", report], capture_output=True, text=True, check=True
+    )
     assert int(naive.stdout) / 1024 >= 300  # the control: what the old way reported
     stdout, peak_mb = in_fresh_process("print('done')")
     assert stdout.strip() == "done"

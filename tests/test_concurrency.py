@@ -17,14 +17,21 @@ def test_racing_devices_lose_nothing_and_duplicate_nothing(tmp_path):
     if not url.startswith("postgres"):
         url = f"sqlite:///{tmp_path / 'race.sqlite3'}"
     result = subprocess.run(
-        [sys.executable, "-m", "tests.concurrent_night"], cwd=ROOT, capture_output=True, text=True,
+        [sys.executable, "-m", "tests.concurrent_night"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
         timeout=300,
         env={**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "shoebook.settings"},
-    )  # fmt: skip
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     report = json.loads(result.stdout.strip().splitlines()[-1])
-    errors = [str(r) for key in ("same_hand", "different_seats", "correction_vs_new_hand")
-              for r in report[key] if isinstance(r, str)]  # fmt: skip
+    errors = [
+        str(r)
+        for key in ("same_hand", "different_seats", "correction_vs_new_hand")
+        for r in report[key]
+        if isinstance(r, str)
+    ]
     assert not any("locked" in error for error in errors), errors
 
     # The same hand from two devices: one is saved, the other is told who got there first.

@@ -10,8 +10,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def planned(*args: str) -> str:
-    done = subprocess.run(["make", "-n", *args], cwd=ROOT, capture_output=True, text=True,
-                          check=True)  # fmt: skip
+    done = subprocess.run(
+        ["make", "-n", *args], cwd=ROOT, capture_output=True, text=True, check=True
+    )
     return done.stdout
 
 

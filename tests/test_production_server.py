@@ -63,8 +63,13 @@ def test_the_service_worker_is_served_and_every_file_it_keeps_is_there(server):
         assert HASHED.match(path), path  # the names collectstatic wrote
         assert fetch(server, path).status == 200, path
     names = {re.sub(r"\.[0-9a-f]{12}\.", ".", path) for path in kept}
-    assert {"/static/js/table.js", "/static/js/site.js", "/static/css/site.css",
-            "/static/js/offline.js", "/static/django_htmx/htmx-2.min.js"} <= names  # fmt: skip
+    assert {
+        "/static/js/table.js",
+        "/static/js/site.js",
+        "/static/css/site.css",
+        "/static/js/offline.js",
+        "/static/django_htmx/htmx-2.min.js",
+    } <= names
 
 
 def test_the_web_manifest_and_its_icons_are_served(server):

@@ -253,10 +253,13 @@ def test_a_wrong_token_is_a_404_everywhere(world, client):
     args, _ = world
     guest_id = args["ledger:guest_page"][0]
     event_id = args["display:table_display"][0]
-    for name, key in (("ledger:guest_page", guest_id), ("ledger:guest_statement", guest_id),
-                      ("ledger:guest_manifest", guest_id),
-                      ("tournament_table:guest_standings", guest_id),
-                      ("display:table_display", event_id)):  # fmt: skip
+    for name, key in (
+        ("ledger:guest_page", guest_id),
+        ("ledger:guest_statement", guest_id),
+        ("ledger:guest_manifest", guest_id),
+        ("tournament_table:guest_standings", guest_id),
+        ("display:table_display", event_id),
+    ):
         assert client.get(reverse(name, args=[key, secrets.token_urlsafe(32)])).status_code == 404
     for name in ("ledger:link_receipt", "ledger:link_receipt_pdf"):
         wrong = reverse(name, args=[guest_id, secrets.token_urlsafe(32), event_id])
@@ -267,14 +270,26 @@ def test_every_form_needs_its_csrf_token(world):
     args, users = world
     client = Client(enforce_csrf_checks=True)
     client.force_login(users["host"])
-    for name in ("ledger:hand_record", "ledger:seat_change", "ledger:settlement_record",
-                 "ledger:settlement_void", "ledger:guest_credit_limit",
-                 "ledger:transfer_record", "ledger:transfer_void",
-                 "ledger:event_guest_add", "ledger:display_link_issue", "ledger:shoe_close",
-                 "ledger:shoe_reopen", "ledger:event_close", "ledger:event_reopen",
-                 "ledger:event_share_names", "tournaments:entrant_add",
-                 "tournaments:round_close", "tournaments:entrant_rebuy",
-                 "tournament_table:secret_bet"):  # fmt: skip
+    for name in (
+        "ledger:hand_record",
+        "ledger:seat_change",
+        "ledger:settlement_record",
+        "ledger:settlement_void",
+        "ledger:guest_credit_limit",
+        "ledger:transfer_record",
+        "ledger:transfer_void",
+        "ledger:event_guest_add",
+        "ledger:display_link_issue",
+        "ledger:shoe_close",
+        "ledger:shoe_reopen",
+        "ledger:event_close",
+        "ledger:event_reopen",
+        "ledger:event_share_names",
+        "tournaments:entrant_add",
+        "tournaments:round_close",
+        "tournaments:entrant_rebuy",
+        "tournament_table:secret_bet",
+    ):
         assert client.post(reverse(name, args=args[name]), {}).status_code == 403
 
 
@@ -292,8 +307,10 @@ def test_pages_carry_the_security_headers(client):
 def test_pages_run_no_inline_script(client, host, seated, shoe, record):
     record(shoe, "9 7", "J J 10", [bet(1, "player", 10)])
     client.force_login(host)
-    for url in (reverse("ledger:shoe_table", args=[shoe.pk]),
-                reverse("ledger:event_detail", args=[shoe.event_id])):  # fmt: skip
+    for url in (
+        reverse("ledger:shoe_table", args=[shoe.pk]),
+        reverse("ledger:event_detail", args=[shoe.event_id]),
+    ):
         page = client.get(url).content.decode()
         scripts = re.findall(r"<script\b([^>]*)>(.*?)</script>", page, re.S)
         run = [(attrs, body) for attrs, body in scripts if 'type="application/json"' not in attrs]
@@ -319,12 +336,22 @@ def test_five_wrong_passwords_lock_the_login(client, settings, host):
 
 def test_hsts_and_secure_cookies_in_production():
     env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS"}}
-    code = ("import django; django.setup(); from django.conf import settings as s; "
-            "print(s.SECURE_HSTS_SECONDS, s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, "
-            "s.SECURE_SSL_REDIRECT)")  # fmt: skip
+    code = (
+        "import django; django.setup(); from django.conf import settings as s; "
+        "print(s.SECURE_HSTS_SECONDS, s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, "
+        "s.SECURE_SSL_REDIRECT)"
+    )
     result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True,
-        env=env | {"DJANGO_SETTINGS_MODULE": "shoebook.settings", "DEBUG": "0",
-                   "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "bar.example"},
-    )  # fmt: skip
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env
+        | {
+            "DJANGO_SETTINGS_MODULE": "shoebook.settings",
+            "DEBUG": "0",
+            "SECRET_KEY": secrets.token_urlsafe(50),
+            "ALLOWED_HOSTS": "bar.example",
+        },
+    )
     assert result.stdout.split() == ["31536000", "True", "True", "True"]

@@ -62,12 +62,18 @@ def rounds_sheet(report: TournamentReport) -> SheetSpec:
             decided = round_.is_closed and not round_.is_final
             went_on = report.went_on(round_) if decided else []
             yield [
-                round_.number, _("yes") if round_.is_final else None, round_.hands,
-                round_.table_min, round_.table_max, round_.bet_unit,
-                len({seat.table for seat in seats}), len(seats),
-                len(went_on) if decided else None, ", ".join(went_on),
+                round_.number,
+                _("yes") if round_.is_final else None,
+                round_.hands,
+                round_.table_min,
+                round_.table_max,
+                round_.bet_unit,
+                len({seat.table for seat in seats}),
+                len(seats),
+                len(went_on) if decided else None,
+                ", ".join(went_on),
                 local_time(round_.closed_at) if round_.closed_at else None,
-            ]  # fmt: skip
+            ]
 
     return _("Rounds"), columns, rows()
 
@@ -86,11 +92,20 @@ def tables_sheet(report: TournamentReport) -> SheetSpec:
         for seat in report.seats:
             started = seat.round.is_started
             yield [
-                seat.round.number, seat.table, seat.seat, seat.name,
-                seat.brought if started else None, _yes(seat.carried) if started else None,
-                seat.rebuys, seat.rebuy_chips, seat.add_ons, seat.add_on_chips, seat.stack,
-                _yes(seat.went_on), seat.place,
-            ]  # fmt: skip
+                seat.round.number,
+                seat.table,
+                seat.seat,
+                seat.name,
+                seat.brought if started else None,
+                _yes(seat.carried) if started else None,
+                seat.rebuys,
+                seat.rebuy_chips,
+                seat.add_ons,
+                seat.add_on_chips,
+                seat.stack,
+                _yes(seat.went_on),
+                seat.place,
+            ]
 
     return _("Tables"), columns, rows()
 
@@ -162,9 +177,13 @@ def prizes_sheet(report: TournamentReport) -> SheetSpec:
     def rows() -> Iterator[Sequence[CellValue]]:
         for line in report.lines:
             yield [
-                line.place, line.name, line.prize, line.paid_in, line.net,
+                line.place,
+                line.name,
+                line.prize,
+                line.paid_in,
+                line.net,
                 _status(report, line.place, line.out_after_round),
-            ]  # fmt: skip
+            ]
         prizes = sum((line.prize for line in report.lines), ZERO)
         yield [None] * len(columns)
         yield [None, _("Total"), prizes, pool.paid_in, prizes - pool.paid_in, None]
@@ -176,8 +195,12 @@ def prizes_sheet(report: TournamentReport) -> SheetSpec:
 
 def tournament_sheets(tournament: Tournament) -> list[SheetSpec]:
     report = tournament_report(tournament)
-    return [rounds_sheet(report), tables_sheet(report), hands_sheet(tournament),
-            prizes_sheet(report)]  # fmt: skip
+    return [
+        rounds_sheet(report),
+        tables_sheet(report),
+        hands_sheet(tournament),
+        prizes_sheet(report),
+    ]
 
 
 def tournament_workbook(tournament: Tournament, output: IO[bytes]) -> None:

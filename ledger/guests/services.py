@@ -211,12 +211,17 @@ def _lock_guest(guest: Guest) -> Guest:
     return Guest.objects.select_for_update().get(pk=guest.pk)
 
 
-def _audit_guest(action: str, guest: Guest, by: Actor, *, before: Any = None, after: Any = None
-                 ) -> None:  # fmt: skip
+def _audit_guest(
+    action: str, guest: Guest, by: Actor, *, before: Any = None, after: Any = None
+) -> None:
     AuditEntry.objects.create(
-        action=action, event=None, by=by, summary=f"{guest.name} (#{guest.pk})"[:200],
-        before=before, after=after,
-    )  # fmt: skip
+        action=action,
+        event=None,
+        by=by,
+        summary=f"{guest.name} (#{guest.pk})"[:200],
+        before=before,
+        after=after,
+    )
 
 
 @transaction.atomic
@@ -236,8 +241,9 @@ def guest_rename(*, guest: Guest, name: str, by: Actor) -> Guest:
     guest.full_clean(validate_constraints=False)
     guest.save(update_fields=["name", "name_key"])
     GuestAlias.objects.filter(guest=guest, key=key).delete()
-    _audit_guest(AuditEntry.Action.GUEST_RENAMED, guest, by,
-                 before={"name": before}, after={"name": name})  # fmt: skip
+    _audit_guest(
+        AuditEntry.Action.GUEST_RENAMED, guest, by, before={"name": before}, after={"name": name}
+    )
     return guest
 
 
@@ -293,10 +299,15 @@ def guest_merge_refusal(*, guest: Guest, other: Guest) -> str | None:
         return str(MSG_MERGE_SELF)
     seated = (
         Seating.objects.filter(
-            guest__in=[guest, other], to_hand__isnull=True,
-            shoe__closed_at__isnull=True, shoe__event__closed_at__isnull=True,
-        ).select_related("guest", "shoe__event").order_by("pk").first()
-    )  # fmt: skip
+            guest__in=[guest, other],
+            to_hand__isnull=True,
+            shoe__closed_at__isnull=True,
+            shoe__event__closed_at__isnull=True,
+        )
+        .select_related("guest", "shoe__event")
+        .order_by("pk")
+        .first()
+    )
     if seated is not None:
         return str(MSG_MERGE_SEATED).format(
             guest=seated.guest.name, shoe=seated.shoe.number, event=seated.shoe.event.name
@@ -340,9 +351,10 @@ def _played_together(guest: Guest, other: Guest) -> tuple[Shoe, int] | None:
     """A shoe and hand both guests sat for, if any (one guest cannot be in two seats at once).
     One query, however many seatings."""
     seatings = list(
-        Seating.objects.filter(guest__in=[guest, other]).select_related("shoe__event")
+        Seating.objects.filter(guest__in=[guest, other])
+        .select_related("shoe__event")
         .order_by("shoe_id", "from_hand", "pk")
-    )  # fmt: skip
+    )
     mine = [seating for seating in seatings if seating.guest_id == guest.pk]
     for seating in (seating for seating in seatings if seating.guest_id == other.pk):
         end = seating.to_hand if seating.to_hand is not None else MAX_HAND_NUMBER
@@ -421,10 +433,12 @@ def guest_merge(*, guest: Guest, other: Guest, by: Actor) -> Guest:
         GuestAlias.objects.create(guest=guest, name=other_name, key=old_key)
         aliases.append(other_name)
     _audit_guest(
-        AuditEntry.Action.GUESTS_MERGED, guest, by,
+        AuditEntry.Action.GUESTS_MERGED,
+        guest,
+        by,
         before={"merged": f"{other_name} (#{other_id})", "into": f"{guest.name} (#{guest.pk})"},
         after=moved | {"aliases": ", ".join(aliases), "login": str(user or "")},
-    )  # fmt: skip
+    )
     return guest
 
 
@@ -444,19 +458,28 @@ def guest_invitation_issue(*, guest: Guest, by: Actor) -> str:
     Any earlier invitation for the guest that was not used stops working."""
     guest = _lock_guest(guest)
     if guest.user_id is not None:
-        raise ValidationError({NON_FIELD_ERRORS: MSG_INVITE_HAS_LOGIN.format(
-            guest=guest.name, user=guest.user)})  # fmt: skip
+        raise ValidationError(
+            {NON_FIELD_ERRORS: MSG_INVITE_HAS_LOGIN.format(guest=guest.name, user=guest.user)}
+        )
     now = timezone.now()
-    GuestInvitation.objects.filter(guest=guest, used_at__isnull=True, revoked_at__isnull=True
-                                   ).update(revoked_at=now)  # fmt: skip
+    GuestInvitation.objects.filter(
+        guest=guest, used_at__isnull=True, revoked_at__isnull=True
+    ).update(revoked_at=now)
     token = secrets.token_urlsafe(32)
     expires = now + timedelta(days=INVITATION_DAYS)
     GuestInvitation.objects.create(
-        guest=guest, token_hash=_token_hash(token), created_by=by, created_at=now,
+        guest=guest,
+        token_hash=_token_hash(token),
+        created_by=by,
+        created_at=now,
         expires_at=expires,
-    )  # fmt: skip
-    _audit_guest(AuditEntry.Action.INVITATION_ISSUED, guest, by,
-                 after={"expires": expires.isoformat(timespec="minutes")})  # fmt: skip
+    )
+    _audit_guest(
+        AuditEntry.Action.INVITATION_ISSUED,
+        guest,
+        by,
+        after={"expires": expires.isoformat(timespec="minutes")},
+    )
     return token
 
 
@@ -549,9 +572,13 @@ def guest_credit_limit_set(*, guest: Guest, credit_limit: Decimal | None, by: Ac
     guest.credit_limit = credit_limit  # type: ignore[assignment]  # the column is nullable
     guest.save(update_fields=["credit_limit"])
     if before != credit_limit:
-        _audit_guest(AuditEntry.Action.CREDIT_LIMIT_SET, guest, by,
-                     before={"credit_limit": _limit_text(before)},
-                     after={"credit_limit": _limit_text(credit_limit)})  # fmt: skip
+        _audit_guest(
+            AuditEntry.Action.CREDIT_LIMIT_SET,
+            guest,
+            by,
+            before={"credit_limit": _limit_text(before)},
+            after={"credit_limit": _limit_text(credit_limit)},
+        )
     return guest
 
 

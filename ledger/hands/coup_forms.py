@@ -113,9 +113,12 @@ def bank_prefill(game: Game, previous: PreviousCoup | None, seats: Collection[in
         return BankPrefill(banker_seat=first, note=str(MSG_NEW_BANK), suivi_seat=suivi)
     if previous.move is BankerMove.KEEP:
         return BankPrefill(
-            previous.banker_seat, previous.bank_after, previous.co_banker_seat,
-            Text(MSG_HELD_BY, seat=previous.banker_seat).message(gettext), suivi,
-        )  # fmt: skip
+            previous.banker_seat,
+            previous.bank_after,
+            previous.co_banker_seat,
+            Text(MSG_HELD_BY, seat=previous.banker_seat).message(gettext),
+            suivi,
+        )
     if previous.move is BankerMove.SUITE:
         note = Text(MSG_SUITE_TO, seat=previous.suite_seat).message(gettext)
         return BankPrefill(previous.suite_seat, previous.suite_amount, None, note, suivi)
@@ -137,8 +140,11 @@ def tableau_defaults(banker_seat: int | None, seats: Collection[int]) -> dict[in
     if banker_seat is None:
         return {}
     below, above = tableau_halves(banker_seat, seats)
-    return {seat: bet.value for bet, half in zip(TABLEAU_BETS, (below, above), strict=True)
-            for seat in half}  # fmt: skip
+    return {
+        seat: bet.value
+        for bet, half in zip(TABLEAU_BETS, (below, above), strict=True)
+        for seat in half
+    }
 
 
 # --- the form -----------------------------------------------------------------------------

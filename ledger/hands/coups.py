@@ -138,10 +138,11 @@ def stored_entry(hand: Hand, coup: Coup, bets: Iterable[Bet]) -> HandEntry:
             move=coup.move,
             taken=coup.taken,
             suite_seat=None if next_in_turn else coup.suite_seat,
-            suite_amount=coup.suite_amount if coup.suite_amount is not None and not next_in_turn
+            suite_amount=coup.suite_amount
+            if coup.suite_amount is not None and not next_in_turn
             else "",
         ),
-    )  # fmt: skip
+    )
 
 
 def check_later_coups(shoe: Shoe, number: int) -> None:

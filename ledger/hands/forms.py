@@ -251,9 +251,11 @@ class CorrectionForm(HandForm):
         if bet is None or guest is None or not isinstance(bet.bet, BetType):
             return super().problem_message(problem, entry)
         return MSG_ON_GUEST_SEAT.format(
-            seat=bet.seat, guest=guest.name, bet=gettext(bet.bet.label),
+            seat=bet.seat,
+            guest=guest.name,
+            bet=gettext(bet.bet.label),
             problem=problem.message(gettext),
-        )  # fmt: skip
+        )
 
 
 MSG_HAND_NUMBER_UNREADABLE = _("“{text}” is not a hand number: type a whole number, such as 17.")

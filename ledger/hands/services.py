@@ -445,9 +445,13 @@ def _audit(
     after: HandSnapshot | None = None,
 ) -> None:
     AuditEntry.objects.create(
-        action=action, event_id=shoe.event_id, before=before, after=after, by=by,
+        action=action,
+        event_id=shoe.event_id,
+        before=before,
+        after=after,
+        by=by,
         summary=f"{shoe} · hand {number}",
-    )  # fmt: skip
+    )
 
 
 class HandFields(TypedDict):

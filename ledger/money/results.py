@@ -583,11 +583,19 @@ def banker_stints(event: Event) -> list[BankerStint]:
     coups = (
         Coup.objects.filter(event=event)
         .values(
-            "hand_id", "hand__shoe__number", "hand__number", "banker_id", "banker__name",
-            "co_banker__name", "bank", "bank_after", "house_cut", "move",
+            "hand_id",
+            "hand__shoe__number",
+            "hand__number",
+            "banker_id",
+            "banker__name",
+            "co_banker__name",
+            "bank",
+            "bank_after",
+            "house_cut",
+            "move",
         )
         .order_by("hand__shoe__number", "hand__number")
-    )  # fmt: skip
+    )
     bank_nets = dict(
         Bet.objects.filter(event=event, bet_type=BankedBet.BANK)
         .values_list("hand_id")

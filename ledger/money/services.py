@@ -232,17 +232,25 @@ def settlement_record(
         if question:
             raise SettlementQuestion({NON_FIELD_ERRORS: question})
     settlement = Settlement(
-        guest=guest, event=event, amount=amount, method=method, note=note.strip(), recorded_by=by,
+        guest=guest,
+        event=event,
+        amount=amount,
+        method=method,
+        note=note.strip(),
+        recorded_by=by,
         idempotency_key=idempotency_key,
-    )  # fmt: skip
+    )
     settlement.full_clean(validate_constraints=False)
     done = save_once(settlement, idempotency_key)
     if done is not settlement:
         return done
     AuditEntry.objects.create(
-        action=AuditEntry.Action.SETTLEMENT, event=event, by=by, summary=str(guest),
+        action=AuditEntry.Action.SETTLEMENT,
+        event=event,
+        by=by,
+        summary=str(guest),
         after=_settlement_snapshot(settlement),
-    )  # fmt: skip
+    )
     return settlement
 
 

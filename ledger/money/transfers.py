@@ -288,17 +288,25 @@ def transfer_record(
             return done
     _check_due(night_balances(event), payer, payee, amount)
     transfer = Transfer(
-        event=event, payer=payer, payee=payee, amount=amount, note=note.strip(), recorded_by=by,
+        event=event,
+        payer=payer,
+        payee=payee,
+        amount=amount,
+        note=note.strip(),
+        recorded_by=by,
         idempotency_key=idempotency_key,
-    )  # fmt: skip
+    )
     transfer.full_clean(validate_constraints=False)
     done = save_once(transfer, idempotency_key)
     if done is not transfer:
         return done
     AuditEntry.objects.create(
-        action=AuditEntry.Action.SETTLEMENT, event=event, by=by, summary=_summary(transfer),
+        action=AuditEntry.Action.SETTLEMENT,
+        event=event,
+        by=by,
+        summary=_summary(transfer),
         after=transfer_snapshot(transfer),
-    )  # fmt: skip
+    )
     return transfer
 
 

@@ -26,10 +26,13 @@ def event_edit(*, event: Event, by: Actor, **changes: Any) -> Event:
     changed = sorted(name for name in after if after[name] != before[name])
     if changed:
         AuditEntry.objects.create(
-            action=AuditEntry.Action.EVENT_EDITED, event=event, by=by, summary=str(event),
+            action=AuditEntry.Action.EVENT_EDITED,
+            event=event,
+            by=by,
+            summary=str(event),
             before={name: before[name] for name in changed},
             after={name: after[name] for name in changed},
-        )  # fmt: skip
+        )
     return event
 
 

@@ -264,12 +264,19 @@ def event_guests_bring_back(request: AuthenticatedHttpRequest, event_id: int) ->
     source: Event = chosen.cleaned_data["from_event"]
     if request.method == "GET":
         form = BringBackChecklistForm(event=event, from_event=source)
-        return render(request, "ledger/event_bring_back.html",
-                      {"event": event, "source": source, "form": form})  # fmt: skip
+        return render(
+            request,
+            "ledger/event_bring_back.html",
+            {"event": event, "source": source, "form": form},
+        )
     form = BringBackChecklistForm(request.POST, event=event, from_event=source)
     if not form.is_valid():
-        return render(request, "ledger/event_bring_back.html",
-                      {"event": event, "source": source, "form": form}, status=400)  # fmt: skip
+        return render(
+            request,
+            "ledger/event_bring_back.html",
+            {"event": event, "source": source, "form": form},
+            status=400,
+        )
 
     def bring_back() -> None:
         added = guest_services.event_guests_bring_back(

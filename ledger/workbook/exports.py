@@ -184,10 +184,16 @@ def summary_sheet(events: Sequence[Event]) -> SheetSpec:
             for row in [*shoes, totals]:
                 figures = row.figures
                 yield [
-                    *head, row.number if row.number is not None else _("Total"), row.hands,
-                    figures.wagered, figures.gross, figures.commission, figures.net,
-                    figures.house_net, row.house_net_yen,
-                ]  # fmt: skip
+                    *head,
+                    row.number if row.number is not None else _("Total"),
+                    row.hands,
+                    figures.wagered,
+                    figures.gross,
+                    figures.commission,
+                    figures.net,
+                    figures.house_net,
+                    row.house_net_yen,
+                ]
 
     return _("Summary"), columns, rows()
 
@@ -217,12 +223,20 @@ def guests_sheet(events: Sequence[Event], only: Guest | None) -> SheetSpec:
                     continue
                 result = results.get(line.guest_id)
                 yield [
-                    event.name, line.name, result.hands if result else 0,
-                    result.stake if result else Decimal(0), result.gross if result else Decimal(0),
-                    result.commission if result else Decimal(0), line.result,
-                    to_yen(line.result, event.yen_per_chip), line.before, line.settled, line.after,
-                    line.after_yen, ", ".join(sorted(methods.get(line.guest_id, ()))),
-                ]  # fmt: skip
+                    event.name,
+                    line.name,
+                    result.hands if result else 0,
+                    result.stake if result else Decimal(0),
+                    result.gross if result else Decimal(0),
+                    result.commission if result else Decimal(0),
+                    line.result,
+                    to_yen(line.result, event.yen_per_chip),
+                    line.before,
+                    line.settled,
+                    line.after,
+                    line.after_yen,
+                    ", ".join(sorted(methods.get(line.guest_id, ()))),
+                ]
 
     return _("Guests"), columns, rows()
 
@@ -241,16 +255,24 @@ def hands_rows(
         bets = bets.filter(guest=guest)
     order = ("shoe__event__date", "shoe__event_id", "shoe__number", "number")
     hand_rows = hands.order_by(*order).values_list(
-        "pk", "shoe__event__name", "shoe__number", "number", "player_cards", "banker_cards",
-        "winner", "player_pair", "banker_pair",
-    )  # fmt: skip
+        "pk",
+        "shoe__event__name",
+        "shoe__number",
+        "number",
+        "player_cards",
+        "banker_cards",
+        "winner",
+        "player_pair",
+        "banker_pair",
+    )
     # Both streams come in hand order (plain tuples, a chunk at a time): walk them side by side.
     stream = (
         bets.order_by(*(f"hand__{field}" for field in order), "seat", "id")
-        .values_list("hand_id", "seat", "guest__name", "bet_type", "stake", "gross",
-                     "commission", "net")
+        .values_list(
+            "hand_id", "seat", "guest__name", "bet_type", "stake", "gross", "commission", "net"
+        )
         .iterator(chunk_size=5000)
-    )  # fmt: skip
+    )
     pending = next(stream, None)
     for (
         pk,
@@ -387,10 +409,11 @@ def coups_rows(
         bets = bets.filter(guest=guest)
     stream = (
         bets.order_by(*order, "seat", "id")
-        .values_list("hand_id", "guest_id", "seat", "guest__name", "bet_type", "cover_kind",
-                     "stake", "net")
+        .values_list(
+            "hand_id", "guest_id", "seat", "guest__name", "bet_type", "cover_kind", "stake", "net"
+        )
         .iterator(chunk_size=5000)
-    )  # fmt: skip
+    )
     seats = _SeatBook(ids)
     pending = next(stream, None)
     for values in coups.iterator(chunk_size=2000):
@@ -473,18 +496,29 @@ def transfers_sheet(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
             for line in proposed_transfers(event):
                 if mine(line.payer.guest_id, line.payee.guest_id):
                     yield [
-                        event.name, pgettext("a transfer", "Proposed"), line.payer.name,
-                        line.payee.name, line.amount, to_yen(line.amount, rate), None, "",
-                    ]  # fmt: skip
+                        event.name,
+                        pgettext("a transfer", "Proposed"),
+                        line.payer.name,
+                        line.payee.name,
+                        line.amount,
+                        to_yen(line.amount, rate),
+                        None,
+                        "",
+                    ]
             for row in event_transfer_rows(event):
                 done = row.transfer
                 if mine(done.payer_id, done.payee_id):
                     kind = _("Void") if done.voids_id else pgettext("a transfer", "Recorded")
                     yield [
-                        event.name, kind, done.payer.name if done.payer else house,
-                        done.payee.name if done.payee else house, done.amount,
-                        to_yen(done.amount, rate), local_time(done.recorded_at), done.note,
-                    ]  # fmt: skip
+                        event.name,
+                        kind,
+                        done.payer.name if done.payer else house,
+                        done.payee.name if done.payee else house,
+                        done.amount,
+                        to_yen(done.amount, rate),
+                        local_time(done.recorded_at),
+                        done.note,
+                    ]
 
     return _("Transfers"), columns, rows()
 

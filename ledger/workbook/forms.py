@@ -29,17 +29,26 @@ class ScoresheetForm(RuleSetForm):
     event_name = forms.CharField(label=_("Event name"), max_length=120)
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
     yen_per_chip = forms.DecimalField(
-        label=_("Yen per chip"), min_value=0.0001, max_digits=12, decimal_places=4,
+        label=_("Yen per chip"),
+        min_value=0.0001,
+        max_digits=12,
+        decimal_places=4,
         initial=100,
-    )  # fmt: skip
+    )
     table_min = forms.DecimalField(
-        label=_("Table minimum"), min_value=Decimal("0.01"), max_digits=13,
-        decimal_places=2, initial=10,
-    )  # fmt: skip
+        label=_("Table minimum"),
+        min_value=Decimal("0.01"),
+        max_digits=13,
+        decimal_places=2,
+        initial=10,
+    )
     table_max = forms.DecimalField(
-        label=_("Table maximum"), min_value=Decimal("0.01"), max_digits=13,
-        decimal_places=2, initial=1000,
-    )  # fmt: skip
+        label=_("Table maximum"),
+        min_value=Decimal("0.01"),
+        max_digits=13,
+        decimal_places=2,
+        initial=1000,
+    )
     field_order = ["file", "event_name", "date", "yen_per_chip", "table_min", "table_max"]
 
     def clean(self) -> dict[str, Any]:
@@ -93,6 +102,10 @@ class ScoresheetGameForm(forms.ModelForm[Event]):
         if not game.guest_banked:
             return None
         return BankedGame(
-            game, taxe=data["taxe"], taxe_rate=data["taxe_rate"],
-            shoe_charge=data["shoe_charge"], banco=data["banco"], clearing=data["clearing"],
-        )  # fmt: skip
+            game,
+            taxe=data["taxe"],
+            taxe_rate=data["taxe_rate"],
+            shoe_charge=data["shoe_charge"],
+            banco=data["banco"],
+            clearing=data["clearing"],
+        )

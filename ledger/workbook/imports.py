@@ -428,8 +428,9 @@ def check_scoresheet(name: str, content: bytes, table: TableRules) -> list[Parse
     if not hands and not checker.problems:
         checker.problem(0, 1, "file", _("no hands in the file."))
     for row, names in _ambiguous_names(hands, matches):
-        checker.problem(row.row, row.line, "guest", str(MSG_GUEST_AMBIGUOUS).format(
-            name=row.guest, names=names))  # fmt: skip
+        checker.problem(
+            row.row, row.line, "guest", str(MSG_GUEST_AMBIGUOUS).format(name=row.guest, names=names)
+        )
     if checker.problems:
         raise ScoresheetInvalid(sorted(checker.problems, key=lambda p: (p.row, p.column)))
     return hands
@@ -502,9 +503,13 @@ class BankedGame:
 
     def fields(self) -> dict[str, object]:
         return {
-            "game": self.game.value, "taxe": self.taxe, "taxe_rate": self.taxe_rate,
-            "shoe_charge": self.shoe_charge, "banco": self.banco, "clearing": self.clearing,
-        }  # fmt: skip
+            "game": self.game.value,
+            "taxe": self.taxe,
+            "taxe_rate": self.taxe_rate,
+            "shoe_charge": self.shoe_charge,
+            "banco": self.banco,
+            "clearing": self.clearing,
+        }
 
     def bank_rules(self, table: TableRules) -> BankRules:
         """What the rules core checks a coup against: the event's own reading of its fields."""
@@ -719,9 +724,11 @@ class CoupChecker(Checker):
             if other.seat != person.seat and other.key == person.key:
                 reason = _("{guest} already sits in seat {seat} in this coup.")
                 self.problem(
-                    row, line, _seat_column(person), reason.format(guest=person.name,
-                                                                   seat=other.seat)
-                )  # fmt: skip
+                    row,
+                    line,
+                    _seat_column(person),
+                    reason.format(guest=person.name, seat=other.seat),
+                )
                 return False
         return True
 
@@ -770,22 +777,36 @@ def check_coup_sheet(
         raise ScoresheetUnreadable(
             _("The CSV file is malformed: {error}").format(error=error)
         ) from error
-    keys = {key for _line, cells in rows for column in NAME_COLUMNS
-            if (key := _guest_key(cells, column))}  # fmt: skip
+    keys = {
+        key
+        for _line, cells in rows
+        for column in NAME_COLUMNS
+        if (key := _guest_key(cells, column))
+    }
     matches = guests_matching(keys)
     identity = {key: found[0].name_key for key, found in matches.items() if len(found) == 1}
     checker = CoupChecker(table, game.bank_rules(table), identity)
     coups = checker.check_coups(iter(rows))
     if not coups and not checker.problems:
         checker.problem(0, 1, "file", _("no coups in the file."))
-    named = {(person.key, person.name, coup.first_row, coup.line, person.column)
-             for coup in coups for person in coup.people}  # fmt: skip
-    named |= {(row.ponte.key, row.ponte.name, row.row, row.line, "guest")
-              for coup in coups for row in coup.rows}  # fmt: skip
+    named = {
+        (person.key, person.name, coup.first_row, coup.line, person.column)
+        for coup in coups
+        for person in coup.people
+    }
+    named |= {
+        (row.ponte.key, row.ponte.name, row.row, row.line, "guest")
+        for coup in coups
+        for row in coup.rows
+    }
     for key, name_, row, line, column in sorted(named, key=lambda n: (n[2], n[4])):
         if len(matches.get(key, ())) > 1:
-            checker.problem(row, line, column, str(MSG_GUEST_AMBIGUOUS).format(
-                name=name_, names=candidate_names(matches[key])))  # fmt: skip
+            checker.problem(
+                row,
+                line,
+                column,
+                str(MSG_GUEST_AMBIGUOUS).format(name=name_, names=candidate_names(matches[key])),
+            )
     if checker.problems:
         raise ScoresheetInvalid(sorted(checker.problems, key=lambda p: (p.row, p.column)))
     return coups
@@ -804,9 +825,14 @@ class Imported:
 
 @transaction.atomic
 def scoresheet_import(
-    *, hands: list[ParsedHand], name: str, on: date, table: TableRules, by: Actor,
+    *,
+    hands: list[ParsedHand],
+    name: str,
+    on: date,
+    table: TableRules,
+    by: Actor,
     yen_per_chip: Decimal = Decimal(100),
-) -> Imported:  # fmt: skip
+) -> Imported:
     """Write a checked scoresheet as an event whose shoes are closed, in bulk."""
     settled = [(hand, hand.settled) for hand in hands if hand.settled is not None]
     if len(settled) != len(hands):
@@ -814,17 +840,33 @@ def scoresheet_import(
     names: dict[str, str] = {}  # key → the name as first written in the sheet
     for row in (row for hand in hands for row in hand.rows):
         names.setdefault(row.key, row.guest)
-    night = _night(name=name, on=on, table=table, by=by, yen_per_chip=yen_per_chip,
-                   numbers=[(hand.shoe, hand.number) for hand in hands], names=names)  # fmt: skip
+    night = _night(
+        name=name,
+        on=on,
+        table=table,
+        by=by,
+        yen_per_chip=yen_per_chip,
+        numbers=[(hand.shoe, hand.number) for hand in hands],
+        names=names,
+    )
     rows = _hands(night, [(hand.shoe, hand.number, done) for hand, done in settled])
     guests = night.guests
     bets: list[BetValues] = [
-        (row.pk, night.event.pk, bet.seat, guests[hand.rows[bet.index].key].pk,
-         bet.bet_type.value, bet.kind, to_cents(bet.stake), to_cents(bet.result.gross),
-         to_cents(bet.result.commission), to_cents(bet.result.net))
+        (
+            row.pk,
+            night.event.pk,
+            bet.seat,
+            guests[hand.rows[bet.index].key].pk,
+            bet.bet_type.value,
+            bet.kind,
+            to_cents(bet.stake),
+            to_cents(bet.result.gross),
+            to_cents(bet.result.commission),
+            to_cents(bet.result.net),
+        )
         for (hand, done), row in zip(settled, rows, strict=True)
         for bet in done.bets
-    ]  # fmt: skip
+    ]
     _insert_bets(bets)
     Seating.objects.bulk_create(_seatings(settled, night.shoes, guests, by), batch_size=2000)
     return _imported(night, hands=len(rows), bets=len(bets))
@@ -832,9 +874,15 @@ def scoresheet_import(
 
 @transaction.atomic
 def coup_sheet_import(
-    *, coups: list[ParsedCoup], name: str, on: date, table: TableRules, game: BankedGame,
-    by: Actor, yen_per_chip: Decimal = Decimal(100),
-) -> Imported:  # fmt: skip
+    *,
+    coups: list[ParsedCoup],
+    name: str,
+    on: date,
+    table: TableRules,
+    game: BankedGame,
+    by: Actor,
+    yen_per_chip: Decimal = Decimal(100),
+) -> Imported:
     """Write a checked guest-banked scoresheet as an event of its game whose shoes are closed:
     each coup a hand, its bets (the pontes' and the bank's) and its :class:`Coup` row."""
     settled = [(coup, coup.settled) for coup in coups if coup.settled is not None]
@@ -843,36 +891,59 @@ def coup_sheet_import(
     names: dict[str, str] = {}
     for person in (person for coup in coups for person in coup.appearances()):
         names.setdefault(person.key, person.name)
-    night = _night(name=name, on=on, table=table, by=by, yen_per_chip=yen_per_chip,
-                   numbers=[(coup.shoe, coup.number) for coup in coups], names=names,
-                   game=game)  # fmt: skip
+    night = _night(
+        name=name,
+        on=on,
+        table=table,
+        by=by,
+        yen_per_chip=yen_per_chip,
+        numbers=[(coup.shoe, coup.number) for coup in coups],
+        names=names,
+        game=game,
+    )
     event, guests = night.event, night.guests
     rows = _hands(night, [(coup.shoe, coup.number, done) for coup, done in settled])
     bets: list[BetValues] = [
-        (row.pk, event.pk, bet.seat, guests[coup.seated[bet.seat]].pk, bet.bet_type.value,
-         bet.kind, to_cents(bet.stake), to_cents(bet.result.gross),
-         to_cents(bet.result.commission), to_cents(bet.result.net))
+        (
+            row.pk,
+            event.pk,
+            bet.seat,
+            guests[coup.seated[bet.seat]].pk,
+            bet.bet_type.value,
+            bet.kind,
+            to_cents(bet.stake),
+            to_cents(bet.result.gross),
+            to_cents(bet.result.commission),
+            to_cents(bet.result.net),
+        )
         for (coup, done), row in zip(settled, rows, strict=True)
         for bet in done.bets
-    ]  # fmt: skip
+    ]
     _insert_bets(bets)
     Coup.objects.bulk_create(
         [
-            coup_row(row, event, done.coup,
-                     {seat: guests[key] for seat, key in coup.seated.items()})
+            coup_row(
+                row, event, done.coup, {seat: guests[key] for seat, key in coup.seated.items()}
+            )
             for (coup, done), row in zip(settled, rows, strict=True)
             if done.coup is not None
         ],
         batch_size=2000,
-    )  # fmt: skip
+    )
     Seating.objects.bulk_create(
         [
-            Seating(shoe=night.shoes[run.shoe], seat=run.seat, guest=guests[run.key],
-                    from_hand=run.first, to_hand=run.last, seated_by=by)
+            Seating(
+                shoe=night.shoes[run.shoe],
+                seat=run.seat,
+                guest=guests[run.key],
+                from_hand=run.first,
+                to_hand=run.last,
+                seated_by=by,
+            )
             for run in seat_runs(coups)
         ],
         batch_size=2000,
-    )  # fmt: skip
+    )
     return _imported(night, hands=len(rows), bets=len(bets))
 
 
@@ -887,16 +958,29 @@ class _Night:
 
 
 def _night(
-    *, name: str, on: date, table: TableRules, by: Actor, yen_per_chip: Decimal,
-    numbers: list[tuple[int, int]], names: dict[str, str], game: BankedGame | None = None,
-) -> _Night:  # fmt: skip
+    *,
+    name: str,
+    on: date,
+    table: TableRules,
+    by: Actor,
+    yen_per_chip: Decimal,
+    numbers: list[tuple[int, int]],
+    names: dict[str, str],
+    game: BankedGame | None = None,
+) -> _Night:
     """The event, its guests (the new ones created) and its shoes, closed."""
     event = game_services.event_create(
-        name=name, date=on, rules=table.rules, by=by, decks=table.decks,
-        yen_per_chip=yen_per_chip, table_min=table.table_min, table_max=table.table_max,
+        name=name,
+        date=on,
+        rules=table.rules,
+        by=by,
+        decks=table.decks,
+        yen_per_chip=yen_per_chip,
+        table_min=table.table_min,
+        table_max=table.table_max,
         hands_per_shoe=max(number for _shoe, number in numbers),
         **(game.fields() if game is not None else {}),  # type: ignore[arg-type]
-    )  # fmt: skip
+    )
     guests, created = _guests_by_key(names)
     EventGuest.objects.bulk_create(EventGuest(event=event, guest=g) for g in guests.values())
     now = timezone.now()
@@ -910,12 +994,19 @@ def _night(
 
 def _hands(night: _Night, settled: list[tuple[int, int, SettledHand]]) -> list[Hand]:
     rows = [
-        Hand(shoe=night.shoes[shoe], number=number, logged_by=night.by, logged_at=night.now,
-             player_cards=done.player_cards, banker_cards=done.banker_cards,
-             winner=done.outcome.winner.value, player_pair=done.outcome.player_pair,
-             banker_pair=done.outcome.banker_pair)
+        Hand(
+            shoe=night.shoes[shoe],
+            number=number,
+            logged_by=night.by,
+            logged_at=night.now,
+            player_cards=done.player_cards,
+            banker_cards=done.banker_cards,
+            winner=done.outcome.winner.value,
+            player_pair=done.outcome.player_pair,
+            banker_pair=done.outcome.banker_pair,
+        )
         for shoe, number, done in settled
-    ]  # fmt: skip
+    ]
     Hand.objects.bulk_create(rows, batch_size=2000)
     return rows
 
@@ -979,8 +1070,11 @@ def _ambiguous_names(
 ) -> list[tuple[BetRow, str]]:
     """Rows whose name could be more than one guest, with the candidates."""
     rows = [row for hand in hands for row in hand.rows]
-    return [(row, candidate_names(matches[row.key])) for row in rows
-            if len(matches.get(row.key, ())) > 1]  # fmt: skip
+    return [
+        (row, candidate_names(matches[row.key]))
+        for row in rows
+        if len(matches.get(row.key, ())) > 1
+    ]
 
 
 @dataclass
@@ -992,8 +1086,12 @@ class _Run:
     last: int
 
 
-def _seatings(settled: list[tuple[ParsedHand, SettledHand]], shoes: dict[int, Shoe],
-              guests: dict[str, Guest], by: Actor) -> Iterator[Seating]:  # fmt: skip
+def _seatings(
+    settled: list[tuple[ParsedHand, SettledHand]],
+    shoes: dict[int, Shoe],
+    guests: dict[str, Guest],
+    by: Actor,
+) -> Iterator[Seating]:
     """Who sat where, from the bets: a run per guest and seat within a shoe, ended when another
     guest bets in that seat or the guest bets from another seat."""
     runs: dict[tuple[int, int], _Run] = {}  # (shoe, seat) -> run
@@ -1002,8 +1100,14 @@ def _seatings(settled: list[tuple[ParsedHand, SettledHand]], shoes: dict[int, Sh
     def close(key: tuple[int, int]) -> Seating:
         run = runs.pop(key)
         del seat_of[(key[0], run.guest.pk)]
-        return Seating(shoe=shoes[key[0]], seat=key[1], guest=run.guest, from_hand=run.first,
-                       to_hand=run.last, seated_by=by)  # fmt: skip
+        return Seating(
+            shoe=shoes[key[0]],
+            seat=key[1],
+            guest=run.guest,
+            from_hand=run.first,
+            to_hand=run.last,
+            seated_by=by,
+        )
 
     for hand, done in settled:
         for bet in done.bets:

@@ -42,9 +42,12 @@ def event_workbook(request: AuthenticatedHttpRequest, event_id: int) -> FileResp
 
 @host_required
 def scoresheet_upload(request: AuthenticatedHttpRequest) -> HttpResponse:
-    form = ScoresheetForm(request.POST or None, request.FILES or None,
-                          initial=RuleSetForm.initial_data()
-                          | {"yen_per_chip": 100, "table_min": 10, "table_max": 1000})  # fmt: skip
+    form = ScoresheetForm(
+        request.POST or None,
+        request.FILES or None,
+        initial=RuleSetForm.initial_data()
+        | {"yen_per_chip": 100, "table_min": 10, "table_max": 1000},
+    )
     game_form = ScoresheetGameForm(request.POST or None)
     problems: list[str] = []
     if request.method == "POST" and form.is_valid() and game_form.is_valid():
@@ -64,12 +67,20 @@ def scoresheet_upload(request: AuthenticatedHttpRequest) -> HttpResponse:
             name, on, table, yen = (data["event_name"], data["date"], data["table"],
                                     data["yen_per_chip"])  # fmt: skip
             imported = (
-                scoresheet_import(hands=hands, name=name, on=on, table=table, by=request.user,
-                                  yen_per_chip=yen)
+                scoresheet_import(
+                    hands=hands, name=name, on=on, table=table, by=request.user, yen_per_chip=yen
+                )
                 if game is None
-                else coup_sheet_import(coups=coups, game=game, name=name, on=on, table=table,
-                                       by=request.user, yen_per_chip=yen)
-            )  # fmt: skip
+                else coup_sheet_import(
+                    coups=coups,
+                    game=game,
+                    name=name,
+                    on=on,
+                    table=table,
+                    by=request.user,
+                    yen_per_chip=yen,
+                )
+            )
             messages.success(request, _imported_text(imported, coups=game is not None))
             return redirect("ledger:event_detail", imported.event.pk)
     status = 400 if problems else 200

@@ -28,9 +28,14 @@ FITS = "document.documentElement.scrollWidth <= window.innerWidth"
 def chemin_table(host, live_server):
     """A Chemin de fer night's open shoe, five guests seated in seats 1–5."""
     event = game_services.event_create(
-        name="Chemin de fer night", date=date(2026, 11, 27), rules=RuleSet(), by=host,
-        game="chemin_de_fer", taxe="percent", taxe_rate=Decimal("0.05"),
-    )  # fmt: skip
+        name="Chemin de fer night",
+        date=date(2026, 11, 27),
+        rules=RuleSet(),
+        by=host,
+        game="chemin_de_fer",
+        taxe="percent",
+        taxe_rate=Decimal("0.05"),
+    )
     shoe = game_services.shoe_start(event=event, by=host)
     for seat, name in enumerate(NAMES[:5], start=1):
         guest = guest_services.event_guest_add(event=event, name=name, by=host)
@@ -94,10 +99,15 @@ def test_the_coup_table_and_a_coup_s_page_pass_axe_with_44_pixel_targets(
 ):
     base_url, shoe = chemin_table
     hand_services.record_hand(
-        shoe=shoe, number=1, by=host,
-        entry=HandEntry(result="banker", bets=(BetEntry(2, "banco_solo", "100"),),
-                        coup=CoupTerms(banker_seat=1, bank="100")),
-    )  # fmt: skip
+        shoe=shoe,
+        number=1,
+        by=host,
+        entry=HandEntry(
+            result="banker",
+            bets=(BetEntry(2, "banco_solo", "100"),),
+            coup=CoupTerms(banker_seat=1, bank="100"),
+        ),
+    )
     page = new_page(browser, 360, 740, has_touch=True, color_scheme=scheme)
     open_table(page, base_url, shoe, host)
     page.locator("#coup-form [name=player_cards]").fill("2 3")

@@ -59,10 +59,12 @@ def japanese_night(live_server, record):
     host = make_user("主人", HOSTS)
     make_user("ディーラー", DEALERS)
     guest_user = make_user("田中さん", None)
-    earlier = game_services.event_create(name="十月の夜", date=date(2026, 10, 9), rules=RuleSet(),
-                                         by=host)  # fmt: skip
-    event = game_services.event_create(name="忘年会", date=date(2026, 11, 20), rules=RuleSet(),
-                                       by=host)  # fmt: skip
+    earlier = game_services.event_create(
+        name="十月の夜", date=date(2026, 10, 9), rules=RuleSet(), by=host
+    )
+    event = game_services.event_create(
+        name="忘年会", date=date(2026, 11, 20), rules=RuleSet(), by=host
+    )
     for night in (earlier, event):
         guests = [guest_services.event_guest_add(event=night, name=name, by=host) for name in NAMES]
         shoe = game_services.shoe_start(event=night, by=host)
@@ -84,23 +86,43 @@ def japanese_night(live_server, record):
         final_table = _japanese_tournament(host, record)
     table_display = game_services.event_display_link_issue(event=final_table)
     return {
-        "主人": ["/events/", "/guests/", "/standings/", "/house/", "/audit/", "/rules/",
-                 "/events/new/", "/events/import/", "/tournaments/"],
+        "主人": [
+            "/events/",
+            "/guests/",
+            "/standings/",
+            "/house/",
+            "/audit/",
+            "/rules/",
+            "/events/new/",
+            "/events/import/",
+            "/tournaments/",
+        ],
         "ディーラー": ["/events/", "/rules/", "/tournaments/"],
         "田中さん": ["/me/", "/rules/"],
-        None: ["/accounts/login/", f"/g/{guests[1].pk}/{token}/",
-               f"/display/{event.pk}/{display}/",
-               f"/display/{final_table.pk}/{table_display}/"],
-    }  # fmt: skip
+        None: [
+            "/accounts/login/",
+            f"/g/{guests[1].pk}/{token}/",
+            f"/display/{event.pk}/{display}/",
+            f"/display/{final_table.pk}/{table_display}/",
+        ],
+    }
 
 
 def _japanese_tournament(host, record):
     """A tournament of the same guests: a heat played and closed, the final under way."""
     cup = tournament_services.tournament_create(
-        name="春の大会", date=date(2026, 11, 21), by=host, entry_fee=Decimal(50),
-        rebuy_price=Decimal(50), rebuy_chips=Decimal(1000), rebuy_rounds=2, add_on_round=2,
-        add_on_price=Decimal(20), add_on_chips=Decimal(500), secret_bet="any",
-    )  # fmt: skip
+        name="春の大会",
+        date=date(2026, 11, 21),
+        by=host,
+        entry_fee=Decimal(50),
+        rebuy_price=Decimal(50),
+        rebuy_chips=Decimal(1000),
+        rebuy_rounds=2,
+        add_on_round=2,
+        add_on_price=Decimal(20),
+        add_on_chips=Decimal(500),
+        secret_bet="any",
+    )
     for name in NAMES:
         tournament_services.entrant_add(tournament=cup, name=name, by=host)
     heat = tournament_services.round_add(tournament=cup, by=host, hands=1, per_table=2)

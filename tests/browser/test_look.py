@@ -72,8 +72,10 @@ def test_standings_and_house_show_names_left_and_the_house_net_in_view_on_a_phon
     base_url, shoe = full_table
     record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])  # 田中 +100: the house −100
     log_in(phone, base_url, host.username)
-    for path, name, figure in (("/standings/", NAMES[0], "+100"), ("/house/", "Browser night",
-                                                                   "−100")):  # fmt: skip
+    for path, name, figure in (
+        ("/standings/", NAMES[0], "+100"),
+        ("/house/", "Browser night", "−100"),
+    ):
         phone.goto(base_url + path)
         name_cell = phone.locator("tbody td", has_text=name).first
         assert name_cell.evaluate("cell => getComputedStyle(cell).textAlign") in ("left", "start")

@@ -136,8 +136,9 @@ def test_the_device_remembers_its_ten_latest_open_tables_newest_first(
         {"url": f"/shoes/{900 + n}/", "title": f"Table {n}", "seen": "2026-11-20T21:00:00Z"}
         for n in range(10)
     ]
-    phone.evaluate("(tables) => localStorage.setItem('shoebook-tables', JSON.stringify(tables))",
-                   earlier)  # fmt: skip
+    phone.evaluate(
+        "(tables) => localStorage.setItem('shoebook-tables', JSON.stringify(tables))", earlier
+    )
     phone.goto(f"{base_url}/shoes/{open_shoe.pk}/")
     remembered = phone.evaluate(REMEMBERED)
     this_table = f"/shoes/{open_shoe.pk}/"

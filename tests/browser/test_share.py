@@ -65,9 +65,11 @@ def guest_page(browser, host):
 def test_without_a_share_sheet_the_copy_button_copies_the_message(guest_page, shared_guest):
     base_url, address, line, link = shared_guest
     page = guest_page(
-        base_url, address, NO_SHARE_SHEET,
+        base_url,
+        address,
+        NO_SHARE_SHEET,
         permissions=["clipboard-read", "clipboard-write"],
-    )  # fmt: skip
+    )
     assert page.is_hidden("[data-share-sheet]")
     assert page.input_value("[data-share-text]") == f"{line}\n{link}"
     page.tap("[data-share-copy]")

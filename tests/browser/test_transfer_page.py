@@ -24,18 +24,28 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def test_a_recorded_transfer_shows_on_the_event_page(phone, host, live_server):
     event = game_services.event_create(
-        name="Chemin de fer night", date=date(2026, 11, 27), rules=RuleSet(), by=host,
-        game="chemin_de_fer", taxe="percent", taxe_rate=Decimal("0.05"),
-    )  # fmt: skip
+        name="Chemin de fer night",
+        date=date(2026, 11, 27),
+        rules=RuleSet(),
+        by=host,
+        game="chemin_de_fer",
+        taxe="percent",
+        taxe_rate=Decimal("0.05"),
+    )
     shoe = game_services.shoe_start(event=event, by=host)
     for seat, name in enumerate(NAMES[:3], start=1):
         guest = guest_services.event_guest_add(event=event, name=name, by=host)
         hand_services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
     hand_services.record_hand(
-        shoe=shoe, number=1, by=host,
-        entry=HandEntry(result="banker", bets=(BetEntry(2, "banco_solo", "100"),),
-                        coup=CoupTerms(banker_seat=1, bank="100")),
-    )  # fmt: skip
+        shoe=shoe,
+        number=1,
+        by=host,
+        entry=HandEntry(
+            result="banker",
+            bets=(BetEntry(2, "banco_solo", "100"),),
+            coup=CoupTerms(banker_seat=1, bank="100"),
+        ),
+    )
     base_url = live_server.url
     log_in(phone, base_url, host.username)
     phone.goto(f"{base_url}/events/{event.pk}/")

@@ -233,10 +233,16 @@ def test_amounts_read_as_a_person_writes_them(text, amount):
 
 
 def test_every_problem_is_listed_at_once_and_nothing_is_settled_half_way():
-    entry = HandEntry("9 7", "J J 10", bets=(
-        BetEntry(1, "player", "5"), BetEntry(1, "player", "20"), BetEntry(4, "tie", "10"),
-        BetEntry(2, "banker", "5000"),
-    ))  # fmt: skip
+    entry = HandEntry(
+        "9 7",
+        "J J 10",
+        bets=(
+            BetEntry(1, "player", "5"),
+            BetEntry(1, "player", "20"),
+            BetEntry(4, "tie", "10"),
+            BetEntry(2, "banker", "5000"),
+        ),
+    )
     assert [(bet, template) for _f, bet, template, _p in rejected(entry, occupied={1, 2})] == [
         (0, MSG_UNDER_MINIMUM),
         (1, MSG_DUPLICATE_BET),
@@ -259,11 +265,14 @@ def test_taps_in_deal_order_make_the_two_hands():
 def test_each_tap_says_what_is_due_next():
     statuses = [read_taps(["2", "3", "A", "A", "5", "9"][:n]).status() for n in range(7)]
     assert [status.template for status in statuses] == [
-        MSG_TAP_START, MSG_TAP_NEXT, MSG_TAP_NEXT, MSG_TAP_NEXT,
+        MSG_TAP_START,
+        MSG_TAP_NEXT,
+        MSG_TAP_NEXT,
+        MSG_TAP_NEXT,
         MSG_PLAYER_DRAWS,  # P 3
         MSG_BANKER_DRAWS,  # B 4 against a 5
         MSG_WINS,
-    ]  # fmt: skip
+    ]
     assert read_taps(["8", "9", "K", "K"]).status().template == MSG_WINS_NATURAL
 
 
@@ -320,9 +329,11 @@ def test_random_entries_never_escape_the_pipeline_with_anything_but_a_rejection(
             banker_cards=" ".join(rng.choices(tokens, k=rng.randint(0, 4))),
             result=rng.choice([None, "", "p", "b", "t", "x"]),
             player_pair=rng.choice([None, True, False, "yes", "maybe"]),
-            bets=tuple(BetEntry(rng.choice(tokens), rng.choice(["player", "tie", "x"]),
-                                rng.choice(tokens)) for _ in range(rng.randint(0, 3))),
-        )  # fmt: skip
+            bets=tuple(
+                BetEntry(rng.choice(tokens), rng.choice(["player", "tie", "x"]), rng.choice(tokens))
+                for _ in range(rng.randint(0, 3))
+            ),
+        )
         try:
             settle_hand(entry, ONE_DECK, occupied={1, 2, 3})
         except EntryRejected as refusal:
@@ -377,8 +388,14 @@ def test_the_keypad_continues_from_typed_cards_in_deal_order():
     decks=st.sampled_from([None, 1, 8]),
 )
 def test_the_keypad_always_answers_with_a_status_never_an_error(player, banker, taps, key, decks):
-    reading = press(taps, " ".join(player), " ".join(banker), add="" if key == "back" else key,
-                    back=key == "back", decks=decks)  # fmt: skip
+    reading = press(
+        taps,
+        " ".join(player),
+        " ".join(banker),
+        add="" if key == "back" else key,
+        back=key == "back",
+        decks=decks,
+    )
     assert reading.status().message()
     assert len(reading.player) <= 5 and len(reading.banker) <= 5
 

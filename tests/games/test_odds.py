@@ -20,7 +20,7 @@ from games.rules import Winner
 
 D = Decimal
 
-# The published exact odds, as printed (README, "Exact odds").
+# The published exact odds, as printed (docs/rules.md, "Exact odds").
 PUBLISHED_OUTCOMES = {
     6: {"banker": "0.458652719", "player": "0.446278570", "tie": "0.095068711"},
     8: {"banker": "0.458597423", "player": "0.446246609", "tie": "0.095155968"},

@@ -139,8 +139,16 @@ def test_statistics_of_a_short_shoe():
 def test_a_full_dealt_shoe_draws_every_road_consistently(seed):
     dealt = list(Shoe(8, seed=seed).hands())
     assert len(dealt) >= 60
-    hands = [HandMark(n, h.outcome().winner, h.outcome().player_pair, h.outcome().banker_pair,
-                      h.outcome().natural) for n, h in enumerate(dealt, start=1)]  # fmt: skip
+    hands = [
+        HandMark(
+            n,
+            h.outcome().winner,
+            h.outcome().player_pair,
+            h.outcome().banker_pair,
+            h.outcome().natural,
+        )
+        for n, h in enumerate(dealt, start=1)
+    ]
     road = big_road(hands)
     decided = [h for h in hands if h.winner is not Winner.TIE]
     assert len(road) == len(decided)

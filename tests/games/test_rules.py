@@ -8,7 +8,7 @@ from games import rules
 from games.cards import RANKS, Card, parse_cards
 from games.rules import CardsDue, Hand, HandError, Outcome, Winner, cards_due, validate_hand
 
-# The tableau as published (README, "The game"), written out:
+# The tableau as published (docs/rules.md, "Drawing rules"), written out:
 # Banker's total -> Player third cards it draws on.
 BANKER_DRAWS_ON = {
     0: "0123456789",

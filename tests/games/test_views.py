@@ -44,7 +44,7 @@ def _text(response) -> str:
 
 def test_the_page_prices_both_hands_under_each_game_s_drawing_rules(client):
     body = _text(client.get(reverse("games:rules_and_odds")))
-    # 8 decks. Punto Banco: the Player bet and the Banker bet at 5% (RULES.md, "Exact odds").
+    # 8 decks. Punto Banco: the Player bet and the Banker bet at 5% (docs/rules.md, "Exact odds").
     assert "<td>Punto Banco</td><td>−1.23508</td><td>+1.23508</td><td>−1.05791</td>" in body
     # Chemin de fer: with best play the eight-deck coup is Punto Banco's tableau, so the
     # ponte's and the bank's figures are the same (games.guest_banked.chemin_odds' tests).

@@ -308,7 +308,7 @@ class Night {
 
   // A request reaches the server. Requests arrive in the order sent (one connection, one at a
   // time; a seat change carries no idempotency key, so a stale copy overtaking its resend could
-  // seat twice — see the README's limits); answers may come in any order, late or twice.
+  // seat twice — see docs/operations.md, "Limits"); answers may come in any order, late or twice.
   arrive() {
     if (!this.onTheWay.length) return;
     const [sent] = this.onTheWay.splice(0, 1);

@@ -44,9 +44,12 @@ def coup_entry(
 
 def record_coup(shoe: Shoe, by: object, entry: HandEntry) -> Hand:
     return hand_services.record_hand(
-        shoe=shoe, number=hand_services.next_hand_number(shoe), entry=entry, by=by,
+        shoe=shoe,
+        number=hand_services.next_hand_number(shoe),
+        entry=entry,
+        by=by,
         idempotency_key=uuid.uuid4(),
-    ).hand  # fmt: skip
+    ).hand
 
 
 def rotating_coups(shoe: Shoe, by: object, count: int) -> None:
@@ -58,8 +61,9 @@ def rotating_coups(shoe: Shoe, by: object, count: int) -> None:
     for index in range(first - 1, first - 1 + count):
         banker = index % 7 + 1
         right = [(banker + step - 1) % 7 + 1 for step in (1, 2)]
-        entry = coup_entry([(right[0], "", 60), (right[1], "", 40)], result="P",
-                           banker_seat=banker, bank=D(100))  # fmt: skip
+        entry = coup_entry(
+            [(right[0], "", 60), (right[1], "", 40)], result="P", banker_seat=banker, bank=D(100)
+        )
         record_coup(shoe, by, entry)
 
 

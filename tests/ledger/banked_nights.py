@@ -64,9 +64,14 @@ def play_debts(
     With no cut, each guest's net is what they are owed less what they owe."""
     for debtor, creditor, amount in debts:
         coup(
-            shoe, by, banker=seat_of[creditor], bank=amount, result="banker",
-            covers=[(seat_of[debtor], "ordinary", amount)], move="retire",
-        )  # fmt: skip
+            shoe,
+            by,
+            banker=seat_of[creditor],
+            bank=amount,
+            result="banker",
+            covers=[(seat_of[debtor], "ordinary", amount)],
+            move="retire",
+        )
 
 
 def seven_guest_night(

@@ -29,8 +29,9 @@ def test_every_change_to_money_records_is_in_the_audit_log(seated, shoe, record,
     )
     record(shoe, "8 K", "9 K", [bet(2, "banker", 40)])
     hand_services.hand_undo(shoe=shoe, by=host)
-    money_services.settlement_record(guest=seated[1], event=shoe.event, amount=Decimal("-50"),
-                               method="cash", by=host)  # fmt: skip
+    money_services.settlement_record(
+        guest=seated[1], event=shoe.event, amount=Decimal("-50"), method="cash", by=host
+    )
     entries = list(AuditEntry.objects.order_by("at", "id"))
     assert [(e.action, e.by) for e in entries] == [
         ("hand_logged", dealer),
@@ -89,8 +90,17 @@ def test_the_audit_log_shows_every_kind_of_entry(client, host, seated, shoe, rec
     night_services.shoe_reopen(shoe=shoe, by=host)
     sheet = tmp_path / "night.csv"
     sheet.write_text(template_csv())
-    call_command("import_scoresheet", str(sheet), "--event-name", "Paper night", "--date",
-                 "2026-11-21", "--by", host.username, stdout=StringIO())  # fmt: skip
+    call_command(
+        "import_scoresheet",
+        str(sheet),
+        "--event-name",
+        "Paper night",
+        "--date",
+        "2026-11-21",
+        "--by",
+        host.username,
+        stdout=StringIO(),
+    )
     waiting = guest_services.event_guest_add(event=shoe.event, name="Hana", by=host)
     guest_services.guest_rename(guest=waiting, name="Hanako", by=host)
     alias = guest_services.guest_alias_add(guest=waiting, name="Hana-chan", by=host)
@@ -153,10 +163,22 @@ def test_a_coup_in_the_audit_log_reads_its_bank_and_stakes_by_kind(
     client, host, event, seated, shoe, django_assert_max_num_queries
 ):
     make_banked(event, Game.CHEMIN_DE_FER)
-    record_coup(shoe, host, coup_entry([(2, "", 60), (3, "", 40)], result="B", banker_seat=1,
-                                       bank=Decimal(100)))  # fmt: skip
-    record_coup(shoe, host, coup_entry([(2, "banco_solo", 195)], result="P", banker_seat=1,
-                                       bank=Decimal(195), co_banker_seat=None))  # fmt: skip
+    record_coup(
+        shoe,
+        host,
+        coup_entry([(2, "", 60), (3, "", 40)], result="B", banker_seat=1, bank=Decimal(100)),
+    )
+    record_coup(
+        shoe,
+        host,
+        coup_entry(
+            [(2, "banco_solo", 195)],
+            result="P",
+            banker_seat=1,
+            bank=Decimal(195),
+            co_banker_seat=None,
+        ),
+    )
     client.force_login(host)
     url = reverse("ledger:audit_log")
     with django_assert_max_num_queries(AUDIT_PAGE_QUERIES):

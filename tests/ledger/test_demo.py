@@ -18,7 +18,7 @@ from shoebook.base.roles import is_host, is_table_staff
 
 D = Decimal
 
-# The reference night (README): guests' gross result and commission per shoe.
+# The reference night (docs/rules.md): guests' gross result and commission per shoe.
 REFERENCE = [
     ("280", "59.50"),
     ("-680", "64.00"),

@@ -94,8 +94,9 @@ def through_the_table(shoe, host, entry: HandEntry) -> tuple[str, object]:
             hand = hand_services.record_hand(
                 shoe=shoe, number=1, entry=entry, by=host, idempotency_key=uuid.uuid4()
             ).hand
-            bets = [(b.seat, b.bet_type, b.stake, b.gross, b.commission, b.net)
-                    for b in hand.bets.all()]  # fmt: skip
+            bets = [
+                (b.seat, b.bet_type, b.stake, b.gross, b.commission, b.net) for b in hand.bets.all()
+            ]
             outcome = (hand.winner, hand.player_pair, hand.banker_pair, hand.player_cards)
             raise Rollback((outcome, sorted(bets)))
     except Rollback as saved:
@@ -110,8 +111,10 @@ def through_the_import(table, entry: HandEntry) -> tuple[str, object]:
     except ScoresheetInvalid as invalid:
         return "refused", sorted(problem.reason for problem in invalid.problems)
     done = hand.settled
-    bets = [(b.seat, b.bet_type.value, b.stake, b.result.gross, b.result.commission,
-             b.result.net) for b in done.bets]  # fmt: skip
+    bets = [
+        (b.seat, b.bet_type.value, b.stake, b.result.gross, b.result.commission, b.result.net)
+        for b in done.bets
+    ]
     outcome = (done.outcome.winner.value, done.outcome.player_pair, done.outcome.banker_pair,
                done.player_cards)  # fmt: skip
     return "saved", (outcome, sorted(bets))

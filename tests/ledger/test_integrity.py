@@ -81,13 +81,17 @@ def night(event, shoe, seated, guests, record, host):
     an undo and two settlements: everything that writes money, through the services."""
     aki, ben = guests[0], guests[1]
     first = record(
-        shoe, "9 7", "J J 10",
+        shoe,
+        "9 7",
+        "J J 10",
         [bet(1, "player", 100), bet(2, "banker", 50), bet(3, "banker_pair", 10), bet(4, "tie", 10)],
-    )  # fmt: skip
+    )
     record(
-        shoe, "5 2", "K 8",
+        shoe,
+        "5 2",
+        "K 8",
         [bet(1, "banker", 100), bet(2, "player", 20), bet(5, "banker", 35), bet(7, "banker", 10)],
-    )  # fmt: skip
+    )
     hand_services.seat_clear(shoe=shoe, seat=7, by=host)
     hand_services.seat_guest(shoe=shoe, seat=2, guest=guests[7], by=host)  # Hana takes Ben's seat
     record(
@@ -101,11 +105,19 @@ def night(event, shoe, seated, guests, record, host):
     hand_services.hand_undo(shoe=shoe, by=host)
     hand_services.hand_correct(
         hand=first,
-        entry=entry("9 7", "J J 10", [bet(1, "player", 200), bet(2, "banker", 50),
-                                      bet(3, "banker_pair", 10), bet(4, "tie", 10)]),
+        entry=entry(
+            "9 7",
+            "J J 10",
+            [
+                bet(1, "player", 200),
+                bet(2, "banker", 50),
+                bet(3, "banker_pair", 10),
+                bet(4, "tie", 10),
+            ],
+        ),
         reason="Aki had two chips down",
         by=host,
-    )  # fmt: skip
+    )
     money_services.settlement_record(guest=aki, event=event, amount=D(-150), method="cash", by=host)
     money_services.settlement_record(guest=ben, event=event, amount=D(20), method="tab", by=host)
     return shoe
@@ -349,8 +361,10 @@ def test_totals_that_are_not_the_bets_sums_are_named_with_the_zero_sum_and_the_b
     night, event, guests
 ):
     result = aki_result(guests)
-    tamper("UPDATE ledger_guesteventresult SET gross = gross + 500, net = net + 500 WHERE id = %s",
-           [result.pk])  # fmt: skip
+    tamper(
+        "UPDATE ledger_guesteventresult SET gross = gross + 500, net = net + 500 WHERE id = %s",
+        [result.pk],
+    )
     guests_net = Bet.objects.aggregate(net=money_sum("net"))["net"]
     balance = result.net + D(-150)  # Aki's bets, and what the house paid him
     output = assert_broken(
@@ -424,9 +438,13 @@ def test_overlapping_seatings_are_named(
 ):
     # Not through the services, which end one seating where the next begins.
     extra = Seating.objects.create(
-        shoe=night, seat=seat, guest=guests[guest_index], from_hand=from_hand, to_hand=to_hand,
+        shoe=night,
+        seat=seat,
+        guest=guests[guest_index],
+        from_hand=from_hand,
+        to_hand=to_hand,
         seated_by=host,
-    )  # fmt: skip
+    )
     output = assert_broken(*(("Seating", extra.pk, message) for message in messages))
     assert len(output.splitlines()) == len(messages)
 
@@ -458,8 +476,10 @@ def test_one_event_is_checked_alone(night, event, guests, make_event, host, reco
 
 
 def test_rebuilding_the_results_mends_wrong_totals(night, guests):
-    tamper("UPDATE ledger_guesteventresult SET gross = gross + 500, net = net + 500 WHERE id = %s",
-           [aki_result(guests).pk])  # fmt: skip
+    tamper(
+        "UPDATE ledger_guesteventresult SET gross = gross + 500, net = net + 500 WHERE id = %s",
+        [aki_result(guests).pk],
+    )
     tamper("DELETE FROM ledger_guesteventresult WHERE guest_id = %s", [guests[1].pk])
     assert run()[1] is not None
     out = StringIO()

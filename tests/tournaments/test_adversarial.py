@@ -987,9 +987,11 @@ def test_the_final_closed_twice_pays_once(client, host, heat, play_round):
 
 def test_an_add_on_outside_its_round_or_twice_is_refused(client, host, make_tournament, add_round):
     tournament = make_tournament(
-        players=["Aki", "Ben", "Cho"], add_on_price=Decimal(20), add_on_chips=Decimal(500),
+        players=["Aki", "Ben", "Cho"],
+        add_on_price=Decimal(20),
+        add_on_chips=Decimal(500),
         add_on_round=2,
-    )  # fmt: skip
+    )
     round_ = add_round(tournament, per_table=3)
     second = add_round(tournament, per_table=2)
     services.round_draw(round_=round_, by=host, seed=1)
@@ -1003,9 +1005,12 @@ def test_an_add_on_outside_its_round_or_twice_is_refused(client, host, make_tour
     for table in round_.tables.all():
         for number in range(1, 4):
             hand_services.record_hand(
-                shoe=open_shoe(table), number=number, entry=_result_only("banker"), by=host,
+                shoe=open_shoe(table),
+                number=number,
+                entry=_result_only("banker"),
+                by=host,
                 idempotency_key=uuid.uuid4(),
-            )  # fmt: skip
+            )
     services.round_close(round_=round_, by=host)
     services.round_draw(round_=second, by=host, seed=1)
     services.round_start(round_=second, by=host)

@@ -94,8 +94,11 @@ def test_final_standings_have_places_prizes_and_every_rounds_stack(finished):
     # 6 × 50 paid in, 10% to the house: 270 paid by 50%, 30%, 20%.
     assert report.pool.cut == Decimal("30.00") and report.pool.pool == Decimal("270.00")
     assert [line.prize for line in report.lines[:4]] == [
-        Decimal("135.00"), Decimal("81.00"), Decimal("54.00"), Decimal("0.00"),
-    ]  # fmt: skip
+        Decimal("135.00"),
+        Decimal("81.00"),
+        Decimal("54.00"),
+        Decimal("0.00"),
+    ]
     assert report.pool.house_net == Decimal("30.00")
 
 
@@ -117,9 +120,14 @@ def test_rebuys_and_add_ons_are_counted_with_what_each_paid_in(
     make_tournament, add_round, host, play
 ):
     tournament = make_tournament(
-        players=["Aki", "Ben"], rebuy_price=Decimal(40), rebuy_chips=Decimal(1000),
-        rebuy_rounds=1, add_on_price=Decimal(20), add_on_chips=Decimal(500), add_on_round=1,
-    )  # fmt: skip
+        players=["Aki", "Ben"],
+        rebuy_price=Decimal(40),
+        rebuy_chips=Decimal(1000),
+        rebuy_rounds=1,
+        add_on_price=Decimal(20),
+        add_on_chips=Decimal(500),
+        add_on_round=1,
+    )
     round_ = add_round(tournament, hands=2)
     services.round_draw(round_=round_, by=host)
     round_ = services.round_start(round_=round_, by=host)
@@ -287,8 +295,10 @@ def test_season_points_follow_each_tournaments_points_table(finished, seated, sh
         if places[first.pk].get(name) or places[second.pk].get(name)
     }
     assert {name: lines[name].best for name in best} == best
-    money = {name: Decimal(-100) for name in SIX_PLAYERS[:4]} | {"Eri": Decimal(-50),
-                                                                 "Fum": Decimal(-50)}  # fmt: skip
+    money = {name: Decimal(-100) for name in SIX_PLAYERS[:4]} | {
+        "Eri": Decimal(-50),
+        "Fum": Decimal(-50),
+    }
     money["Aki"] += 100
     for tournament in (first, second):
         for name, prize in tournament.entrants.values_list("guest__name", "prize"):

@@ -386,8 +386,9 @@ def test_a_tie_across_the_cut_asks_the_playoff_order(
     response = client.post(url("round_close", heat.pk), {f"rank_{tied[0]}": "1"})
     assert response.status_code == 400
     assert response.context["playoff_form"].errors == {f"rank_{tied[1]}": [str(MSG_RANK)]}
-    response = client.post(url("round_close", heat.pk), {f"rank_{tied[0]}": "1",
-                                                         f"rank_{tied[1]}": "3"})  # fmt: skip
+    response = client.post(
+        url("round_close", heat.pk), {f"rank_{tied[0]}": "1", f"rank_{tied[1]}": "3"}
+    )
     assert response.status_code == 400  # a place past the group's size
     heat.refresh_from_db()
     assert not heat.is_closed
@@ -400,9 +401,14 @@ def test_a_tie_across_the_cut_asks_the_playoff_order(
 
 def test_rebuys_and_add_ons_from_the_round_page(client, host, make_tournament, add_round, play):
     tournament = make_tournament(
-        players=["Aki", "Ben"], rebuy_price=Decimal(40), rebuy_chips=Decimal(1000),
-        rebuy_rounds=1, add_on_price=Decimal(20), add_on_chips=Decimal(500), add_on_round=1,
-    )  # fmt: skip
+        players=["Aki", "Ben"],
+        rebuy_price=Decimal(40),
+        rebuy_chips=Decimal(1000),
+        rebuy_rounds=1,
+        add_on_price=Decimal(20),
+        add_on_chips=Decimal(500),
+        add_on_round=1,
+    )
     round_ = add_round(tournament, hands=4)
     services.round_draw(round_=round_, by=host)
     round_ = services.round_start(round_=round_, by=host)
@@ -426,8 +432,10 @@ def test_rebuys_and_add_ons_from_the_round_page(client, host, make_tournament, a
     assert message_texts(response) == [str(services.MSG_ADD_ON_USED).format(guest="Aki")]
     charges = Charge.objects.filter(guest=aki.guest).values_list("kind", "amount")
     assert sorted(charges) == [
-        ("add_on", Decimal("-20.00")), ("entry", Decimal("-50.00")), ("rebuy", Decimal("-40.00"))
-    ]  # fmt: skip
+        ("add_on", Decimal("-20.00")),
+        ("entry", Decimal("-50.00")),
+        ("rebuy", Decimal("-40.00")),
+    ]
     line = next(line for line in round_board(round_).lines if line.entrant_id == aki.pk)
     assert line.stack == Decimal(1500) and stack
     page = text(client.get(url("tournament_detail", tournament.pk)))
@@ -528,9 +536,12 @@ def build(make_tournament, add_round, host, play, players: int, rounds: int):
     a rebuy; returns it and its last round."""
     names = [f"Player {n:02d}" for n in range(1, players + 1)]
     tournament = make_tournament(
-        players=names, rebuy_chips=Decimal(500), rebuy_price=Decimal(10), rebuy_rounds=9,
+        players=names,
+        rebuy_chips=Decimal(500),
+        rebuy_price=Decimal(10),
+        rebuy_rounds=9,
         max_rebuys=9,
-    )  # fmt: skip
+    )
     for number in range(1, rounds + 1):
         round_ = add_round(tournament, hands=2, per_table=5, wildcards=1)
         services.round_draw(round_=round_, by=host, seed=number)

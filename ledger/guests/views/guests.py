@@ -141,8 +141,9 @@ def guest_rename(request: AuthenticatedHttpRequest, guest_id: int) -> HttpRespon
     before = guest.name
 
     def rename() -> str:
-        renamed = guest_services.guest_rename(guest=guest, name=form.cleaned_data["name"],
-                                        by=request.user)  # fmt: skip
+        renamed = guest_services.guest_rename(
+            guest=guest, name=form.cleaned_data["name"], by=request.user
+        )
         return _("{before} is now called {after}.").format(before=before, after=renamed.name)
 
     return _guest_form_action(request, guest, "rename_form", form, rename)
@@ -155,8 +156,9 @@ def guest_alias_add(request: AuthenticatedHttpRequest, guest_id: int) -> HttpRes
     form = GuestAliasForm(request.POST)
 
     def add() -> str:
-        alias = guest_services.guest_alias_add(guest=guest, name=form.cleaned_data["name"],
-                                         by=request.user)  # fmt: skip
+        alias = guest_services.guest_alias_add(
+            guest=guest, name=form.cleaned_data["name"], by=request.user
+        )
         return _("{guest} is also found as {alias}.").format(guest=guest.name, alias=alias.name)
 
     return _guest_form_action(request, guest, "alias_form", form, add)
@@ -164,12 +166,15 @@ def guest_alias_add(request: AuthenticatedHttpRequest, guest_id: int) -> HttpRes
 
 @host_required
 @require_POST
-def guest_alias_remove(request: AuthenticatedHttpRequest, guest_id: int, alias_id: int
-                       ) -> HttpResponse:  # fmt: skip
+def guest_alias_remove(
+    request: AuthenticatedHttpRequest, guest_id: int, alias_id: int
+) -> HttpResponse:
     alias = get_object_or_404(GuestAlias, pk=alias_id, guest_id=guest_id)
     guest_services.guest_alias_remove(alias=alias, by=request.user)
-    messages.success(request, _("{alias} no longer finds {guest}.").format(
-        alias=alias.name, guest=alias.guest.name))  # fmt: skip
+    messages.success(
+        request,
+        _("{alias} no longer finds {guest}.").format(alias=alias.name, guest=alias.guest.name),
+    )
     return redirect("ledger:guest_detail", guest_id)
 
 
@@ -253,18 +258,21 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
             problem = " ".join(error.messages)
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, _("Welcome, {guest}: this is your page.").format(
-                guest=user.guest))  # fmt: skip
+            messages.success(
+                request, _("Welcome, {guest}: this is your page.").format(guest=user.guest)
+            )
             return redirect("ledger:my_page")
     if problem is not None:
         status = 404 if invitation is None else 410
-        response = render(request, "ledger/invitation_invalid.html", {"problem": problem},
-                          status=status)  # fmt: skip
+        response = render(
+            request, "ledger/invitation_invalid.html", {"problem": problem}, status=status
+        )
     else:
         assert invitation is not None  # no problem: an invitation
         context = {"form": form, "guest": invitation.guest, "expires": invitation.expires_at}
-        response = render(request, "ledger/invitation_accept.html", context,
-                          status=400 if form.errors else 200)  # fmt: skip
+        response = render(
+            request, "ledger/invitation_accept.html", context, status=400 if form.errors else 200
+        )
     return private_link(response, referrer="same-origin")  # its form posts back here
 
 

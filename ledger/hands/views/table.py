@@ -641,8 +641,9 @@ def deal_panel(
     back: bool = False,
 ) -> dict[str, str | int]:
     """The keypad's state (the taps, in deal order) as the rules core reads it."""
-    reading = press(taps.split(), player_text, banker_text, add=add, back=back,
-                    decks=shoe.event.decks)  # fmt: skip
+    reading = press(
+        taps.split(), player_text, banker_text, add=add, back=back, decks=shoe.event.decks
+    )
     deal = _deal_context(shoe, reading)
     if reading.typed:
         deal |= {"player_cards": player_text, "banker_cards": banker_text}

@@ -26,7 +26,11 @@ class Command(BaseCommand):
         if not output.endswith((".json", ".json.gz")):
             raise CommandError("The backup file ends in .json or .json.gz.")
         call_command(
-            "dumpdata", *BACKED_UP, natural_foreign=True, natural_primary=True, output=output,
+            "dumpdata",
+            *BACKED_UP,
+            natural_foreign=True,
+            natural_primary=True,
+            output=output,
             verbosity=0,
-        )  # fmt: skip
+        )
         self.stdout.write(f"Backed up to {output}.")

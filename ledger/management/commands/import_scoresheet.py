@@ -100,12 +100,25 @@ class Command(BaseCommand):
             by = command_line_actor()
         try:
             imported = (
-                coup_sheet_import(coups=coups, game=game, name=options["event_name"], on=on,
-                                  table=table, by=by, yen_per_chip=yen)
+                coup_sheet_import(
+                    coups=coups,
+                    game=game,
+                    name=options["event_name"],
+                    on=on,
+                    table=table,
+                    by=by,
+                    yen_per_chip=yen,
+                )
                 if game is not None
-                else scoresheet_import(hands=hands, name=options["event_name"], on=on,
-                                       table=table, by=by, yen_per_chip=yen)
-            )  # fmt: skip
+                else scoresheet_import(
+                    hands=hands,
+                    name=options["event_name"],
+                    on=on,
+                    table=table,
+                    by=by,
+                    yen_per_chip=yen,
+                )
+            )
         except ValidationError as error:  # the event's own fields: name, chip rate, limits
             raise CommandError(" ".join(error.messages) + " Nothing was imported.") from error
         self.stdout.write(

@@ -86,8 +86,9 @@ def test_the_import_lands_on_the_guest_the_name_means(event, host, make_event):
     rows = ["1,1,,,P,,,1,STRASSE,player,10", "1,1,,,P,,,2,ｅｍｉｌｅ,banker,10",
             "1,2,,,B,,,1,strasse,player,10", "1,2,,,B,,,2,Emile,banker,10"]  # fmt: skip
     hands = check_scoresheet("x.csv", "\n".join([HEADER, *rows]).encode(), event.table_rules)
-    imported = scoresheet_import(hands=hands, name="Paper", on=event.date,
-                                 table=event.table_rules, by=host)  # fmt: skip
+    imported = scoresheet_import(
+        hands=hands, name="Paper", on=event.date, table=event.table_rules, by=host
+    )
     assert imported.created_guests == ["emile"]
     assert {bet.guest for bet in Bet.objects.filter(seat=1)} == {strasse}
     assert Guest.objects.count() == 2

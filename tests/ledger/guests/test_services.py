@@ -1,4 +1,4 @@
-"""Guests managed (issue 13): rename, aliases, merge, bringing guests back, login invitations."""
+"""Guests managed: rename, aliases, merge, bringing guests back, login invitations."""
 
 from __future__ import annotations
 
@@ -105,8 +105,9 @@ def test_the_import_matches_aliases_through_the_same_rule(event, host):
     guest_services.guest_alias_add(guest=ken, name="Kenny", by=host)
     rows = ["1,1,,,P,,,1,KENNY,player,10", "1,2,,,B,,,1,Ken,player,10"]
     hands = check_scoresheet("x.csv", "\n".join([HEADER, *rows]).encode(), event.table_rules)
-    imported = scoresheet_import(hands=hands, name="Paper", on=event.date,
-                                 table=event.table_rules, by=host)  # fmt: skip
+    imported = scoresheet_import(
+        hands=hands, name="Paper", on=event.date, table=event.table_rules, by=host
+    )
     assert imported.created_guests == []
     assert set(Bet.objects.values_list("guest_id", flat=True)) == {ken.pk}
 
@@ -226,8 +227,7 @@ STRANGE_NAMES = [
 
 @pytest.mark.parametrize(("name", "message"), STRANGE_NAMES)
 @pytest.mark.parametrize("url", ["ledger:guest_rename", "ledger:guest_alias_add"])
-def test_strange_names_get_their_own_message_on_the_page(client, event, host, name, message,
-                                                         url):  # fmt: skip
+def test_strange_names_get_their_own_message_on_the_page(client, event, host, name, message, url):
     aki = guest_services.event_guest_add(event=event, name="Aki", by=host)
     before = everything()
     client.force_login(host)
@@ -276,8 +276,9 @@ def two_kens(event, shoe, host, record):
     record(shoe, "8 K", "9 K", [bet(2, "banker", 60), bet(3, "tie", 10)])
     hand_services.seat_clear(shoe=shoe, seat=2, by=host)
     hand_services.seat_clear(shoe=shoe, seat=3, by=host)
-    money_services.settlement_record(guest=kenny, event=event, amount=Decimal("25"), method="cash",
-                               by=host)  # fmt: skip
+    money_services.settlement_record(
+        guest=kenny, event=event, amount=Decimal("25"), method="cash", by=host
+    )
     return ken, kenny, other
 
 
@@ -315,7 +316,9 @@ def test_a_merge_moves_lists_settlements_login_link_and_leaves_an_alias(
     ken.refresh_from_db()
     assert ken.user == login and ken.access_token == token
     assert set(EventGuest.objects.filter(guest=ken).values_list("event_id", flat=True)) == {
-        event.pk, later.pk}  # fmt: skip
+        event.pk,
+        later.pk,
+    }
     assert EventGuest.objects.count() == 3  # Aki, and Ken on both lists, once each
     assert Settlement.objects.get().guest == ken
     assert set(ken.aliases.values_list("name", flat=True)) == {"K-man", "Kenny"}
@@ -363,8 +366,13 @@ def test_a_merge_racing_a_settlement_on_another_device_changes_nothing(two_kens,
     create_redirect = MergedGuest.objects.create
 
     def settled_meanwhile(**fields):  # another device writes between the moves and the delete
-        Settlement.objects.create(guest=kenny, event=Event.objects.first(), amount=Decimal(5),
-                                  method="cash", recorded_by=host)  # fmt: skip
+        Settlement.objects.create(
+            guest=kenny,
+            event=Event.objects.first(),
+            amount=Decimal(5),
+            method="cash",
+            recorded_by=host,
+        )
         return create_redirect(**fields)
 
     monkeypatch.setattr(MergedGuest.objects, "create", settled_meanwhile)
@@ -463,8 +471,7 @@ def test_only_hosts_manage_guests(client, event, host, dealer, outsider, who, na
 # --- bringing guests back ------------------------------------------------------------------
 
 
-def test_bring_back_shows_everyone_ticked_and_brings_back_only_the_ticked(client, make_event,
-                                                                         host):  # fmt: skip
+def test_bring_back_shows_everyone_ticked_and_brings_back_only_the_ticked(client, make_event, host):
     last_week = make_event(name="Last week")
     for name in ("Aki", "Ben", "Chie"):
         guest_services.event_guest_add(event=last_week, name=name, by=host)
@@ -491,10 +498,11 @@ def test_bring_back_with_nobody_ticked_adds_nobody(client, make_event, host):
     assert not EventGuest.objects.filter(event=tonight).exists()
 
 
-def test_bring_back_offers_the_latest_nights_and_still_takes_an_older_one(client, make_event,
-                                                                         host):  # fmt: skip
-    nights = [make_event(name=f"Night {n}", date=date(2025, 1, 1) + timedelta(days=n))
-              for n in range(BRING_BACK_CHOICES + 3)]  # fmt: skip
+def test_bring_back_offers_the_latest_nights_and_still_takes_an_older_one(client, make_event, host):
+    nights = [
+        make_event(name=f"Night {n}", date=date(2025, 1, 1) + timedelta(days=n))
+        for n in range(BRING_BACK_CHOICES + 3)
+    ]
     guest_services.event_guest_add(event=nights[0], name="Aki", by=host)
     tonight = make_event(name="Tonight")
     client.force_login(host)
@@ -537,8 +545,9 @@ def test_an_invitation_makes_a_login_that_sees_only_its_own_page(client, aki, ev
     assert client.get(reverse("ledger:event_list")).url == reverse("ledger:my_page")
     assert client.get(reverse("ledger:guest_detail", args=[aki.pk])).status_code == 403
     assert client.get(reverse("ledger:event_detail", args=[event.pk])).status_code == 403
-    assert AuditEntry.objects.filter(action=AuditEntry.Action.INVITATION_ACCEPTED,
-                                     by=aki.user).exists()  # fmt: skip
+    assert AuditEntry.objects.filter(
+        action=AuditEntry.Action.INVITATION_ACCEPTED, by=aki.user
+    ).exists()
 
 
 def test_an_invitation_works_once(client, aki, host):
@@ -623,8 +632,7 @@ def queries(client, url, params=None) -> int:
     return len(captured)
 
 
-def test_guest_pages_run_constant_queries(client, host, demo_night,
-                                          django_assert_max_num_queries):  # fmt: skip
+def test_guest_pages_run_constant_queries(client, host, demo_night, django_assert_max_num_queries):
     client.force_login(host)
     few = Guest.objects.create(name="Zed", name_key="zed")
     other = Guest.objects.create(name="Zoe", name_key="zoe")

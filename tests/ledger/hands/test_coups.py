@@ -104,9 +104,11 @@ def test_a_correction_keeps_the_history_and_refuses_to_break_the_next_coup(table
     play(table, host, (2, "ordinary", "100"), result="B", bank="195")
     with pytest.raises(ValidationError) as broken:
         hand_services.hand_correct(
-            hand=first, entry=coup_entry((2, "ordinary", "100"), result="P"), reason="misread",
+            hand=first,
+            entry=coup_entry((2, "ordinary", "100"), result="P"),
+            reason="misread",
             by=host,
-        )  # fmt: skip
+        )
     assert str(MSG_NEXT_COUP_BREAKS).split("{problem}")[0].format(number=2) in messages(
         broken.value
     )
@@ -142,12 +144,28 @@ def test_a_correction_that_keeps_the_next_coup_whole_is_recorded_with_its_histor
 def test_every_stored_coup_settles_again_to_what_was_recorded(table, host):
     """The entry kept with each coup (``stored_entry``) gives back the same stakes and record:
     what corrections and the integrity check rely on."""
-    play(table, host, (2, "ordinary", "60"), (3, "ordinary", "40"), player="5 K", banker="7 K",
-         ponte_choice="stand")  # fmt: skip
+    play(
+        table,
+        host,
+        (2, "ordinary", "60"),
+        (3, "ordinary", "40"),
+        player="5 K",
+        banker="7 K",
+        ponte_choice="stand",
+    )
     play(table, host, (2, "banco_solo", "195"), result="B", bank="195")  # keeps 380.25
     play(table, host, (2, "suivi", "380.25"), result="P", bank="380.25")  # passes to seat 2
-    play(table, host, (4, "avec_la_table", "100"), (5, "ordinary", "100"), result="T",
-         banker_seat=2, bank="200", co_banker_seat=3, move="suite")  # fmt: skip
+    play(
+        table,
+        host,
+        (4, "avec_la_table", "100"),
+        (5, "ordinary", "100"),
+        result="T",
+        banker_seat=2,
+        bank="200",
+        co_banker_seat=3,
+        move="suite",
+    )
     coups = Coup.objects.select_related("hand").order_by("hand__number")
     previous = None
     for coup in coups:
@@ -244,9 +262,14 @@ def test_a_correction_of_who_gave_the_suite_is_refused_while_a_later_coup_rotate
     second = play(table, host, (5, "ordinary", "195"), result="P", banker_seat=4, bank="195")
     with pytest.raises(ValidationError):
         correct(
-            first, host, (3, "ordinary", "100"), result="B", move="suite", suite_seat=4,
+            first,
+            host,
+            (3, "ordinary", "100"),
+            result="B",
+            move="suite",
+            suite_seat=4,
             banker_seat=2,
-        )  # fmt: skip
+        )
     assert Coup.objects.get(hand=first).banker_seat == 1
     assert Coup.objects.get(hand=second).rotation_seat == 1
     # the shoe goes on from seat 1's right, as recorded
@@ -260,19 +283,35 @@ def test_a_correction_to_a_retire_leaves_the_next_bank_untaxed(banque_table, hos
     is now a bank brought in and owes 5% of 190 — the correction is accepted (continuity after
     a retire always holds) and coup 2 stays untaxed."""
     first = play(
-        banque_table, host, (2, "tableau_1", "50"), (6, "tableau_2", "60"), result="B",
-        second_result="P", banker_seat=4,
-    )  # fmt: skip  # 200 - 10 (taxe) ... bank after 190
+        banque_table,
+        host,
+        (2, "tableau_1", "50"),
+        (6, "tableau_2", "60"),
+        result="B",
+        second_result="P",
+        banker_seat=4,
+    )  # 200 - 10 (taxe) ... bank after 190
     second = play(
-        banque_table, host, (2, "tableau_1", "50"), result="B", second_result="T",
-        banker_seat=4, bank="190",
-    )  # fmt: skip
+        banque_table,
+        host,
+        (2, "tableau_1", "50"),
+        result="B",
+        second_result="T",
+        banker_seat=4,
+        bank="190",
+    )
     assert Coup.objects.get(hand=second).house_cut == 0
     try:
         correct(
-            first, host, (2, "tableau_1", "50"), (6, "tableau_2", "60"), result="B",
-            second_result="P", banker_seat=4, move="retire",
-        )  # fmt: skip
+            first,
+            host,
+            (2, "tableau_1", "50"),
+            (6, "tableau_2", "60"),
+            result="B",
+            second_result="P",
+            banker_seat=4,
+            move="retire",
+        )
     except ValidationError:
         return  # refused: fine
     assert Coup.objects.get(hand=second).house_cut == D("9.50")
@@ -331,7 +370,10 @@ def test_a_coup_whose_bankers_seat_changed_since_the_page_was_drawn_is_refused(
     hand_services.seat_guest(shoe=table, seat=1, guest=guests[7], by=host)  # Hana takes seat 1
     with pytest.raises(hand_services.SeatingChanged):
         hand_services.record_hand(
-            shoe=table, number=1, by=host, seen_seating=seen,
+            shoe=table,
+            number=1,
+            by=host,
+            seen_seating=seen,
             entry=coup_entry((3, "ordinary", "100"), result="B"),
-        )  # fmt: skip
+        )
     assert not Coup.objects.exists()

@@ -23,8 +23,9 @@ def test_the_shoe_for_a_save_is_read_as_it_stands(seated, shoe, host):
     found, last, repeat = hot_reads.shoe_for_save(shoe.pk, key)
     assert (found, found.event, last, repeat) == (shoe, shoe.event, 0, None)
     assert found.event.table_rules == shoe.event.table_rules
-    hand_services.record_hand(shoe=shoe, number=1, entry=entry("9 7", "J J 10"), by=host,
-                         idempotency_key=key)  # fmt: skip
+    hand_services.record_hand(
+        shoe=shoe, number=1, entry=entry("9 7", "J J 10"), by=host, idempotency_key=key
+    )
     hand_services.record_hand(shoe=shoe, number=2, entry=entry("9 7", "J J 10"), by=host)
     found, last, repeat = hot_reads.shoe_for_save(shoe.pk, key)
     assert last == 2 and repeat == Hand.objects.get(number=1).pk

@@ -460,8 +460,13 @@ def test_a_save_whose_seats_changed_since_the_page_was_drawn_is_refused(seated, 
     seen = {seat: guest.pk for seat, guest in seated.items()}
     hand_services.seat_clear(shoe=shoe, seat=3, by=host)
     with pytest.raises(hand_services.SeatingChanged) as raised:
-        hand_services.record_hand(shoe=shoe, number=1, by=host, seen_seating=seen,
-                             entry=entry("9 7", "J J 10", [bet(3, "player", 10)]))  # fmt: skip
+        hand_services.record_hand(
+            shoe=shoe,
+            number=1,
+            by=host,
+            seen_seating=seen,
+            entry=entry("9 7", "J J 10", [bet(3, "player", 10)]),
+        )
     assert messages_of(raised) == [hand_services.MSG_SEAT_NOW_EMPTY.format(seat=3)]
     assert not Hand.objects.exists()
 
@@ -476,8 +481,13 @@ def test_a_key_used_again_with_other_bets_is_refused_not_dropped(seated, shoe, h
         entry=entry("9 7", "J J 10", [bet(1, "player", 10)]),
     ).hand
     with pytest.raises(ValidationError) as raised:
-        hand_services.record_hand(shoe=shoe, number=1, by=host, idempotency_key=key,
-                             entry=entry("9 7", "J J 10", [bet(1, "player", 20)]))  # fmt: skip
+        hand_services.record_hand(
+            shoe=shoe,
+            number=1,
+            by=host,
+            idempotency_key=key,
+            entry=entry("9 7", "J J 10", [bet(1, "player", 20)]),
+        )
     assert messages_of(raised) == [hand_services.MSG_KEY_REUSED.format(number=first.number)]
     assert Bet.objects.get().stake == D(10)
 
@@ -485,16 +495,23 @@ def test_a_key_used_again_with_other_bets_is_refused_not_dropped(seated, shoe, h
 @pytest.mark.parametrize("amount", ["1e30", "100000000000.00", "10.005", "NaN"])
 def test_a_settlement_out_of_bounds_is_refused_in_words(seated, shoe, host, amount):
     with pytest.raises(ValidationError) as raised:
-        money_services.settlement_record(guest=seated[1], event=shoe.event, amount=D(amount),
-                                   method="cash", by=host)  # fmt: skip
+        money_services.settlement_record(
+            guest=seated[1], event=shoe.event, amount=D(amount), method="cash", by=host
+        )
     assert "amount" in raised.value.message_dict
     assert not Settlement.objects.exists()
 
 
 def test_a_settlement_note_with_a_control_character_is_refused(seated, shoe, host):
     with pytest.raises(ValidationError) as raised:
-        money_services.settlement_record(guest=seated[1], event=shoe.event, amount=D(10),
-                                   method="other", note="paid\u0001", by=host)  # fmt: skip
+        money_services.settlement_record(
+            guest=seated[1],
+            event=shoe.event,
+            amount=D(10),
+            method="other",
+            note="paid\u0001",
+            by=host,
+        )
     assert raised.value.message_dict == {
         "note": [money_services.MSG_NOTE_CHARACTER.format(code="U+0001")]
     }

@@ -63,8 +63,12 @@ def test_a_backup_restores_into_an_empty_database_with_every_balance_identical(t
     restored = Event.objects.get()
     assert guest_balances() == before["balances"]
     assert [row.figures for row in event_shoe_rows(restored)[0]] == before["shoes"]
-    assert (Bet.objects.count(), Settlement.objects.count(), HandRevision.objects.count(),
-            GuestEventResult.objects.count()) == before["counts"]  # fmt: skip
+    assert (
+        Bet.objects.count(),
+        Settlement.objects.count(),
+        HandRevision.objects.count(),
+        GuestEventResult.objects.count(),
+    ) == before["counts"]
     assert is_host(type(host).objects.get(username="host"))
     # The restored database keeps working: the next hand gets a fresh id.
     guest_services.guest_link_issue(guest=restored.guests.first())
@@ -84,11 +88,23 @@ def test_restore_refuses_a_database_that_is_not_empty(tmp_path, event):
 @pytest.mark.django_db(transaction=True)
 def test_restore_refuses_a_backup_with_names_the_rule_refuses(tmp_path):
     backup = tmp_path / "crafted.json"
-    backup.write_text(json.dumps([
-        {"model": "ledger.guest", "pk": 1, "fields": {
-            "name": "Ken\u0001", "name_key": "ken\u0001", "created_at": "2026-11-20T00:00:00Z",
-            "access_token": "", "user": None}},
-    ]))  # fmt: skip
+    backup.write_text(
+        json.dumps(
+            [
+                {
+                    "model": "ledger.guest",
+                    "pk": 1,
+                    "fields": {
+                        "name": "Ken\u0001",
+                        "name_key": "ken\u0001",
+                        "created_at": "2026-11-20T00:00:00Z",
+                        "access_token": "",
+                        "user": None,
+                    },
+                },
+            ]
+        )
+    )
     with pytest.raises(CommandError, match="break the name rule"):
         call_command("restore", str(backup), stdout=StringIO())
     assert not Guest.objects.exists()
@@ -114,10 +130,18 @@ print(json.dumps({str(guest): str(balance) for guest, balance in guest_balances(
 def on_a_sqlite_file(tmp_path, action: str, backup) -> dict[int, Decimal]:
     """Run the other side of a restore on a fresh SQLite file, in its own process."""
     tmp_path.mkdir()
-    env = os.environ | {"DATABASE_URL": f"sqlite:///{tmp_path / 'other.sqlite3'}",
-                        "DJANGO_SETTINGS_MODULE": "shoebook.settings"}  # fmt: skip
-    done = subprocess.run([sys.executable, "-c", SQLITE_SIDE, action, str(backup)], env=env,
-                          cwd=ROOT, capture_output=True, text=True, check=True)  # fmt: skip
+    env = os.environ | {
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'other.sqlite3'}",
+        "DJANGO_SETTINGS_MODULE": "shoebook.settings",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", SQLITE_SIDE, action, str(backup)],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     balances = json.loads(done.stdout.strip().splitlines()[-1])  # after what the commands print
     return {int(guest): Decimal(balance) for guest, balance in balances.items()}
 

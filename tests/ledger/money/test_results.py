@@ -282,7 +282,8 @@ def test_the_yen_carried_in_is_rounded_night_by_night_whatever_the_rates(
         hand_services.seat_guest(shoe=shoe, seat=1, guest=aki, by=host)
         record(shoe, "8 K", "9 K", [bet(1, "banker", stake)])  # a banker win: commission
         game_services.shoe_close(shoe=shoe, by=host)
-        money_services.settlement_record(guest=aki, event=night, amount=D("0.03"), method="cash",
-                                   by=host)  # fmt: skip
+        money_services.settlement_record(
+            guest=aki, event=night, amount=D("0.03"), method="cash", by=host
+        )
     [line] = event_settlement(nights[-1])
     assert line.after_yen == guest_history(aki).balance_yen

@@ -1,4 +1,4 @@
-"""Settling up (issue 13): settlements asked first past the balance, voids as reversing rows,
+"""Settling up: settlements asked first past the balance, voids as reversing rows,
 credit limits, and the workbook's settlement times."""
 
 from __future__ import annotations
@@ -59,10 +59,12 @@ def message(error: ValidationError) -> str:
 
 def test_settling_toward_square_asks_nothing(played, seated, host):
     aki, ben = seated[1], seated[2]
-    money_services.settlement_record(guest=aki, event=played, amount=D("-100"), method="cash",
-                               by=host, ask_first=True)  # fmt: skip
-    money_services.settlement_record(guest=ben, event=played, amount=D("20"), method="tab",
-                               by=host, ask_first=True)  # fmt: skip
+    money_services.settlement_record(
+        guest=aki, event=played, amount=D("-100"), method="cash", by=host, ask_first=True
+    )
+    money_services.settlement_record(
+        guest=ben, event=played, amount=D("20"), method="tab", by=host, ask_first=True
+    )
     assert balances(played)["Aki"] == D("0.00")
     assert balances(played)["Ben"] == D("-30.00")  # a partial payment: the rest stays
 
@@ -82,16 +84,18 @@ def test_past_the_balance_or_the_other_way_is_asked_first(
 ):
     guest, before = seated[seat], changes()
     with pytest.raises(SettlementQuestion) as asked:
-        money_services.settlement_record(guest=guest, event=played, amount=D(amount), method="cash",
-                                   by=host, ask_first=True)  # fmt: skip
+        money_services.settlement_record(
+            guest=guest, event=played, amount=D(amount), method="cash", by=host, ask_first=True
+        )
     wanted = str(question).format(
         guest=guest.name, balance=balance, amount="$" + amount.lstrip("-"), after=after
     )
     assert message(asked.value) == wanted
     assert changes() == before
     # Confirmed, it is recorded.
-    money_services.settlement_record(guest=guest, event=played, amount=D(amount), method="cash",
-                               by=host)  # fmt: skip
+    money_services.settlement_record(
+        guest=guest, event=played, amount=D(amount), method="cash", by=host
+    )
     assert changes() == (before[0] + 1, before[1] + 1)
 
 
@@ -122,8 +126,9 @@ def test_bad_settlements_are_refused_and_change_nothing(
 
 def test_other_needs_a_note(played, seated, host):
     with pytest.raises(ValidationError, match=str(MSG_SETTLEMENT_NOTE)):
-        money_services.settlement_record(guest=seated[2], event=played, amount=D(5), method="other",
-                                   by=host)  # fmt: skip
+        money_services.settlement_record(
+            guest=seated[2], event=played, amount=D(5), method="other", by=host
+        )
 
 
 # --- voiding ---------------------------------------------------------------------------------
@@ -137,8 +142,12 @@ def test_a_void_is_a_reversing_row_and_balances_stay_sums(played, seated, host):
     assert balances(played)["Aki"] == D("0.00")
     void = money_services.settlement_void(settlement=paid, reason="paid the wrong guest", by=host)
     assert (void.amount, void.voids, void.event, void.method, void.note) == (
-        D("100.00"), paid, played, "cash", "paid the wrong guest",
-    )  # fmt: skip
+        D("100.00"),
+        paid,
+        played,
+        "cash",
+        "paid the wrong guest",
+    )
     assert balances(played)["Aki"] == D("100.00")
     assert guest_balance_through(guest_id=aki.pk, event=played) == D("100.00")
     assert Settlement.objects.filter(guest=aki).count() == 2  # both rows stay
@@ -155,8 +164,9 @@ def test_a_void_is_a_reversing_row_and_balances_stay_sums(played, seated, host):
 
 
 def test_a_settlement_is_voided_once_and_a_void_never(played, seated, host):
-    paid = money_services.settlement_record(guest=seated[2], event=played, amount=D("50"),
-                                      method="tab", by=host)  # fmt: skip
+    paid = money_services.settlement_record(
+        guest=seated[2], event=played, amount=D("50"), method="tab", by=host
+    )
     void = money_services.settlement_void(settlement=paid, reason="typed twice", by=host)
     before = changes()
     with pytest.raises(ValidationError) as twice:
@@ -173,8 +183,9 @@ def test_a_settlement_is_voided_once_and_a_void_never(played, seated, host):
     [("", MSG_VOID_REASON), ("   ", MSG_VOID_REASON), ("oops\u0000", MSG_VOID_REASON_CHARACTER)],
 )
 def test_a_void_says_why(played, seated, host, reason, wanted):
-    paid = money_services.settlement_record(guest=seated[2], event=played, amount=D("50"),
-                                      method="tab", by=host)  # fmt: skip
+    paid = money_services.settlement_record(
+        guest=seated[2], event=played, amount=D("50"), method="tab", by=host
+    )
     before = changes()
     with pytest.raises(ValidationError) as refused:
         money_services.settlement_void(settlement=paid, reason=reason, by=host)
@@ -184,8 +195,9 @@ def test_a_void_says_why(played, seated, host, reason, wanted):
 
 def test_the_night_still_balances_after_settlements_and_voids(played, seated, host):
     for seat, amount in ((1, "-60"), (2, "50"), (1, "-40")):
-        money_services.settlement_record(guest=seated[seat], event=played, amount=D(amount),
-                                   method="cash", by=host)  # fmt: skip
+        money_services.settlement_record(
+            guest=seated[seat], event=played, amount=D(amount), method="cash", by=host
+        )
     money_services.settlement_void(settlement=Settlement.objects.first(), reason="wrong", by=host)
     _rows, totals = event_shoe_rows(played)
     assert totals.figures.net + totals.figures.house_net == 0
@@ -228,8 +240,9 @@ def test_a_bad_credit_limit_is_refused(seated, host, limit):
 
 
 def test_the_workbook_has_real_times_and_both_rows_of_a_void(played, seated, host):
-    paid = money_services.settlement_record(guest=seated[1], event=played, amount=D("-100"),
-                                      method="cash", by=host)  # fmt: skip
+    paid = money_services.settlement_record(
+        guest=seated[1], event=played, amount=D("-100"), method="cash", by=host
+    )
     at = datetime(2026, 11, 20, 13, 34, tzinfo=ZoneInfo("UTC"))  # 22:34 in Tokyo
     Settlement.objects.filter(pk=paid.pk).update(recorded_at=at)
     void = money_services.settlement_void(settlement=paid, reason="wrong guest", by=host)

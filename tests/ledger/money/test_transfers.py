@@ -80,9 +80,15 @@ def test_nine_debts_among_seven_guests_are_proposed_as_three_transfers(nine_debt
     event, _guests = nine_debts
     balances = night_balances(event)
     assert {balances.parties[key].name: amount for key, amount in balances.balances.items()} == {
-        "The house": D("0.00"), "A": D("-50.00"), "B": D("50.00"), "C": D("-30.00"),
-        "D": D("20.00"), "E": D("10.00"), "F": D("0.00"), "G": D("0.00"),
-    }  # fmt: skip
+        "The house": D("0.00"),
+        "A": D("-50.00"),
+        "B": D("50.00"),
+        "C": D("-30.00"),
+        "D": D("20.00"),
+        "E": D("10.00"),
+        "F": D("0.00"),
+        "G": D("0.00"),
+    }
     assert lines(event) == [("A", "B", D("50.00")), ("C", "D", D("20.00")), ("C", "E", D("10.00"))]
 
 
@@ -105,8 +111,10 @@ def test_the_house_is_owed_its_cut_and_is_a_party_to_the_proposal(make_event, ho
     coup(shoe, host, banker=1, bank="100", result="banker", covers=[(2, "ordinary", "100")])
     balances = night_balances(event)
     assert (balances.of(None), balances.of(_guests["A"].pk), balances.of(_guests["B"].pk)) == (
-        D("5.00"), D("95.00"), D("-100.00"),
-    )  # fmt: skip
+        D("5.00"),
+        D("95.00"),
+        D("-100.00"),
+    )
     # By payer, then payee: the house first.
     assert lines(event) == [("B", "The house", D("5.00")), ("B", "A", D("95.00"))]
 
@@ -122,11 +130,15 @@ def test_a_partial_transfer_leaves_the_rest_proposed_and_counts_in_every_balance
     assert guest_balances()[g["A"].pk] == D("-30.00")
     line = {line.name: line for line in event_settlement(event)}
     assert (line["A"].result, line["A"].settled, line["A"].after) == (
-        D("-50.00"), D("20.00"), D("-30.00"),
-    )  # fmt: skip
+        D("-50.00"),
+        D("20.00"),
+        D("-30.00"),
+    )
     assert (line["B"].result, line["B"].settled, line["B"].after) == (
-        D("50.00"), D("-20.00"), D("30.00"),
-    )  # fmt: skip
+        D("50.00"),
+        D("-20.00"),
+        D("30.00"),
+    )
     point = guest_history(g["B"]).points[-1]
     assert (point.result, point.settled, point.balance) == (D("50.00"), D("-20.00"), D("30.00"))
 
@@ -138,8 +150,10 @@ def test_transfers_and_settlements_together_settle_the_night(nine_debts, host):
         guest=g["C"], event=event, amount=D("10"), method="cash", by=host
     )
     assert lines(event) == [
-        ("The house", "E", D("10.00")), ("A", "B", D("50.00")), ("C", "D", D("20.00")),
-    ]  # fmt: skip
+        ("The house", "E", D("10.00")),
+        ("A", "B", D("50.00")),
+        ("C", "D", D("20.00")),
+    ]
     for payer, payee, amount in lines(event):
         transfer_record(event=event, payer=g.get(payer), payee=g.get(payee), amount=amount, by=host)
     assert lines(event) == []
@@ -194,9 +208,11 @@ def test_the_house_is_the_clearing_house_and_may_hold_what_it_passes_on(nine_deb
     # A −20, the house −30, B +50, C −30, D +20, E +10: A and D pair off, the rest is one
     # group of four (three transfers).
     assert lines(event) == [
-        ("The house", "B", D("30.00")), ("A", "D", D("20.00")),
-        ("C", "B", D("20.00")), ("C", "E", D("10.00")),
-    ]  # fmt: skip
+        ("The house", "B", D("30.00")),
+        ("A", "D", D("20.00")),
+        ("C", "B", D("20.00")),
+        ("C", "E", D("10.00")),
+    ]
     # And it may pay a guest ahead of what it takes in, no more than the guest is owed.
     transfer_record(event=event, payer=None, payee=g["D"], amount=D("20"), by=host)
     assert refused_amount(event, host, None, g["E"], "11") == {
@@ -325,8 +341,11 @@ def test_a_guest_who_banked_and_paid_merges_with_everything_moved(nine_debts, ho
     guest_services.guest_merge(guest=twin, other=g["B"], by=host)
     assert Coup.objects.filter(banker=twin).count() == banked
     assert Transfer.objects.get(payee=twin).payer == g["A"]
-    assert lines(event) == [("A", "Aki twin", D("30.00")), ("C", "D", D("20.00")),
-                            ("C", "E", D("10.00"))]  # fmt: skip
+    assert lines(event) == [
+        ("A", "Aki twin", D("30.00")),
+        ("C", "D", D("20.00")),
+        ("C", "E", D("10.00")),
+    ]
     assert ledger_problems() == []
 
 

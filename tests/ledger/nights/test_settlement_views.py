@@ -211,8 +211,9 @@ def test_a_guest_sees_only_their_own_settlements(client, host, played, seated):
         guest=aki, event=played, amount=D("-100"), method="cash", note="envelope", by=host
     )
     money_services.settlement_void(settlement=paid, reason="wrong night", by=host)
-    money_services.settlement_record(guest=ben, event=played, amount=D("50"), method="tab",
-                               note="bens-note", by=host)  # fmt: skip
+    money_services.settlement_record(
+        guest=ben, event=played, amount=D("50"), method="tab", note="bens-note", by=host
+    )
     token = guest_services.guest_link_issue(guest=aki)
     page = text(client.get(reverse("ledger:guest_page", args=[aki.pk, token])))
     assert "envelope" in page and "wrong night" in page
@@ -280,8 +281,9 @@ def test_the_event_page_runs_constant_queries_whatever_the_settlements(
         guest = guest_services.event_guest_add(event=played, name=f"Extra {n}", by=host)
         guest_services.guest_credit_limit_set(guest=guest, credit_limit=D(1), by=host)
         for amount in (D(5), D(-3)):
-            row = money_services.settlement_record(guest=guest, event=played, amount=amount,
-                                             method="other", note="n", by=host)  # fmt: skip
+            row = money_services.settlement_record(
+                guest=guest, event=played, amount=amount, method="other", note="n", by=host
+            )
         money_services.settlement_void(settlement=row, reason="x", by=host)
     with django_assert_max_num_queries(small):
         assert queries(client, event_url(played, seated[1])) == small

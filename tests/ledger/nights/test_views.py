@@ -66,8 +66,16 @@ def test_after_the_first_hand_only_name_date_and_venue_change(
     client.force_login(host)
     page = client.get(reverse("ledger:event_edit", args=[event.pk])).content.decode()
     assert page.count("disabled") >= 8  # rules, decks, format, currency, chip rate, limits
-    response = edit(client, event, name="Friday, late", venue="Bar K", decks="1", commission="4",
-                    table_min="200", yen_per_chip="1")  # fmt: skip
+    response = edit(
+        client,
+        event,
+        name="Friday, late",
+        venue="Bar K",
+        decks="1",
+        commission="4",
+        table_min="200",
+        yen_per_chip="1",
+    )
     assert response.status_code == 302
     event.refresh_from_db()
     assert (event.name, event.venue) == ("Friday, late", "Bar K")
@@ -166,8 +174,9 @@ def test_the_host_logs_a_night_from_event_to_close(client, host):
         ({"decks": "0"}, "greater than or equal to 1"),
     ],
 )
-def test_event_limits_are_refused_in_words_not_constraint_names(client, host, event, changes,
-                                                                message):  # fmt: skip
+def test_event_limits_are_refused_in_words_not_constraint_names(
+    client, host, event, changes, message
+):
     client.force_login(host)
     response = edit(client, event, **changes)
     page = response.content.decode()
@@ -179,8 +188,9 @@ def test_event_limits_are_refused_in_words_not_constraint_names(client, host, ev
 def test_the_event_form_says_its_bounds_in_the_inputs_and_under_the_fields(client, host):
     client.force_login(host)
     page = client.get(reverse("ledger:event_create")).content.decode()
-    assert re.search(r'name="decks"[^>]*min="1"[^>]*max="8"|max="8"[^>]*min="1"[^>]*name="decks"',
-                     page)  # fmt: skip
+    assert re.search(
+        r'name="decks"[^>]*min="1"[^>]*max="8"|max="8"[^>]*min="1"[^>]*name="decks"', page
+    )
     assert 'max="999"' in page
     response = client.post(
         reverse("ledger:event_create"), FIELDS | {"decks": "9", "yen_per_chip": "0"}
@@ -190,8 +200,9 @@ def test_the_event_form_says_its_bounds_in_the_inputs_and_under_the_fields(clien
     assert not Event.objects.exists()
 
 
-def test_the_host_sees_the_display_link_as_a_qr_code_and_a_dealer_does_not(client, host, dealer,
-                                                                            event):  # fmt: skip
+def test_the_host_sees_the_display_link_as_a_qr_code_and_a_dealer_does_not(
+    client, host, dealer, event
+):
     client.force_login(host)
     url = reverse("ledger:event_detail", args=[event.pk])
     assert "<svg" not in client.get(url).content.decode().split('class="display-link"')[1][:400]
@@ -236,8 +247,9 @@ def test_closing_an_event_asks_first_then_closes_and_the_host_can_reopen_it(
     event = shoe.event
     record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "player", 50)])
     record(shoe, "8 K", "9 K", [bet(2, "banker", 50)])
-    money_services.settlement_record(guest=seated[1], event=event, amount=Decimal("-100"),
-                               method="cash", by=host)  # fmt: skip
+    money_services.settlement_record(
+        guest=seated[1], event=event, amount=Decimal("-100"), method="cash", by=host
+    )
     game_services.shoe_close(shoe=shoe, by=host)
     client.force_login(host)
     page = text(client.get(close_url(event)))

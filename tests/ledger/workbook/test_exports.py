@@ -406,8 +406,17 @@ def test_a_guest_moving_seats_in_a_scoresheet_never_sits_twice(tmp_path, host):
         "1,3,,,P,,,3,Ben,banker,10",
     ]
     path = write(tmp_path, HEADER + "\n" + "\n".join(rows) + "\n")
-    call_command("import_scoresheet", str(path), "--event-name", "Moves", "--date",
-                 "2026-11-21", "--by", host.username, stdout=StringIO())  # fmt: skip
+    call_command(
+        "import_scoresheet",
+        str(path),
+        "--event-name",
+        "Moves",
+        "--date",
+        "2026-11-21",
+        "--by",
+        host.username,
+        stdout=StringIO(),
+    )
     seatings = Seating.objects.order_by("from_hand", "seat")
     assert list(seatings.values_list("guest__name", "seat", "from_hand", "to_hand")) == [
         ("Aki", 1, 1, 1),
@@ -429,8 +438,9 @@ def broken_workbook() -> bytes:
     with zipfile.ZipFile(out, "w") as broken:
         for item in source.infolist():
             data = source.read(item.filename)
-            broken.writestr(item, data[: len(data) // 2] if "worksheets/sheet" in item.filename
-                            else data)  # fmt: skip
+            broken.writestr(
+                item, data[: len(data) // 2] if "worksheets/sheet" in item.filename else data
+            )
     return out.getvalue()
 
 
@@ -467,8 +477,15 @@ def test_the_import_command_refuses_bad_options_without_a_traceback(tmp_path, ho
 
 def test_the_import_command_works_on_a_fresh_install_with_no_account(tmp_path):
     path = write(tmp_path, template_csv())
-    call_command("import_scoresheet", str(path), "--event-name", "Night", "--date", "2026-11-21",
-                 stdout=StringIO())  # fmt: skip
+    call_command(
+        "import_scoresheet",
+        str(path),
+        "--event-name",
+        "Night",
+        "--date",
+        "2026-11-21",
+        stdout=StringIO(),
+    )
     assert {hand.logged_by.username for hand in Hand.objects.all()} == {COMMAND_LINE}
     assert not Hand.objects.first().logged_by.has_usable_password()
 
@@ -477,16 +494,26 @@ def test_the_import_command_works_on_a_fresh_install_with_no_account(tmp_path):
 def test_the_import_command_records_only_a_host(tmp_path, dealer, who):
     path = write(tmp_path, template_csv())
     with pytest.raises(CommandError, match="names a host's username"):
-        call_command("import_scoresheet", str(path), "--event-name", "Night", "--date",
-                     "2026-11-21", "--by", who, stdout=StringIO())  # fmt: skip
+        call_command(
+            "import_scoresheet",
+            str(path),
+            "--event-name",
+            "Night",
+            "--date",
+            "2026-11-21",
+            "--by",
+            who,
+            stdout=StringIO(),
+        )
     assert not Event.objects.exists()
 
 
 def test_a_control_character_in_old_rows_never_breaks_a_workbook(demo, host):
     guest = demo.guests.first()
     Guest.objects.filter(pk=guest.pk).update(name="Ak\u0001i")  # a row from before the name rule
-    money_services.settlement_record(guest=guest, event=demo, amount=D("-10"), method="other",
-                               note="tab paid", by=host)  # fmt: skip
+    money_services.settlement_record(
+        guest=guest, event=demo, amount=D("-10"), method="other", note="tab paid", by=host
+    )
     Settlement.objects.update(note="tab \u0007 paid")  # likewise
     [(_date, _event, name, amount, _how, note, _number, _voids)] = sheet_rows(
         workbook_bytes([demo]), "Settlements"
@@ -502,8 +529,7 @@ def test_a_failed_export_leaves_no_file_and_keeps_an_older_one(demo, tmp_path, m
         output.write(b"half a workbook")
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("ledger.management.commands.export_settlement.settlement_workbook",
-                        broken)  # fmt: skip
+    monkeypatch.setattr("ledger.management.commands.export_settlement.settlement_workbook", broken)
     with pytest.raises(CommandError, match="No space left"):
         call_command("export_settlement", "--event", str(demo.pk), "--output", str(target))
     assert target.read_bytes() == b"last week's workbook"
@@ -514,8 +540,7 @@ def test_a_failed_export_leaves_no_file_and_keeps_an_older_one(demo, tmp_path, m
 def test_a_file_past_the_row_bound_is_refused_unread(monkeypatch, kind):
     monkeypatch.setattr("ledger.workbook.imports.MAX_ROWS", 100)
     rows = [HEADER.split(","), *(["1", str(n), "", "", "P"] for n in range(1, 151))]
-    content = (xlsx_of(rows) if kind == "xlsx"
-               else "\n".join(",".join(row) for row in rows).encode())  # fmt: skip
+    content = xlsx_of(rows) if kind == "xlsx" else "\n".join(",".join(row) for row in rows).encode()
     with pytest.raises(ScoresheetUnreadable, match="more than 100 rows"):
         check_scoresheet(f"junk.{kind}", content, TableRules(RuleSet(), 8, D(10), D(1000)))
 

@@ -73,41 +73,71 @@ def chemin(event, shoe, seated, host):
 def test_the_coups_sheet_has_a_row_per_stake_with_its_coup(chemin):
     content = workbook_bytes([chemin])
     assert load_workbook(io.BytesIO(content)).sheetnames == [
-        "Summary", "Guests", "Hands", "Coups", "Transfers", "Settlements",
-    ]  # fmt: skip
+        "Summary",
+        "Guests",
+        "Hands",
+        "Coups",
+        "Transfers",
+        "Settlements",
+    ]
     coups = sheet(content, "Coups")
     assert [(row["coup"], row["guest"]) for row in coups] == [
-        (1, "Ben"), (1, "Chie"), (2, "Ben"), (3, "Chie"), (4, "Chie"), (5, "Fumio"), (5, "Goro"),
-    ]  # fmt: skip
+        (1, "Ben"),
+        (1, "Chie"),
+        (2, "Ben"),
+        (3, "Chie"),
+        (4, "Chie"),
+        (5, "Fumio"),
+        (5, "Goro"),
+    ]
     first = coups[0]
     assert (first["banker"], first["bank"], first["stake_kind"], first["stake"]) == (
-        "Aki", 100, "ordinary", 60,
-    )  # fmt: skip
+        "Aki",
+        100,
+        "ordinary",
+        60,
+    )
     # The house's 5% of the 100 won; the bank plays on with the rest.
     assert (first["result"], first["move"], first["house_cut"], first["banker_net"]) == (
-        "B", "keep", 5, 95,
-    )  # fmt: skip
+        "B",
+        "keep",
+        5,
+        95,
+    )
     assert (first["net"], first["card_holder"], first["bank_after"]) == (-60, "Ben", 195)
     solo = coups[2]
     assert (solo["ponte_cards"], solo["banker_cards"], solo["ponte_choice"]) == (
-        "3 2", "10 4 K", "stand",
-    )  # fmt: skip
+        "3 2",
+        "10 4 K",
+        "stand",
+    )
     assert (solo["result"], solo["net"], solo["move"], solo["bank_after"]) == ("P", 195, "pass", 0)
     suivi = coups[4]
     assert (suivi["co_banker"], suivi["co_banker_seat"], suivi["stake_kind"]) == (
-        "Daisuke", 4, "suivi",
-    )  # fmt: skip
+        "Daisuke",
+        4,
+        "suivi",
+    )
     half = float((D(390) - D("19.50")) / 2)  # the shared bank's result, less the taxe, halved
     assert (suivi["house_cut"], suivi["banker_net"], suivi["co_banker_net"]) == (
-        19.5, half, half,
-    )  # fmt: skip
+        19.5,
+        half,
+        half,
+    )
     assert (suivi["move"], suivi["suite_taker"], suivi["suite_seat"], suivi["suite_amount"]) == (
-        "suite", "Emi", 5, 760.5,
-    )  # fmt: skip
+        "suite",
+        "Emi",
+        5,
+        760.5,
+    )
     tie = coups[5]
     assert (tie["result"], tie["net"], tie["covered"], tie["move"], tie["taken"]) == (
-        "T", 0, 500, "retire", 500,
-    )  # fmt: skip
+        "T",
+        0,
+        500,
+        "retire",
+        500,
+    )
 
 
 def transfers(content: bytes) -> list[tuple[object, ...]]:
@@ -280,16 +310,20 @@ def csv_of(header: str, rows: list[str]) -> bytes:
     ],
     ids=["chemin", "banque"],
 )
-def test_a_good_sheet_imports_with_the_totals_the_rules_give(host, game, content, nets, house,
-                                                             coups):  # fmt: skip
+def test_a_good_sheet_imports_with_the_totals_the_rules_give(
+    host, game, content, nets, house, coups
+):
     assert sum(nets.values()) + house == 0
     checked = check_coup_sheet("night.csv", content, TABLE, game)
-    imported = coup_sheet_import(coups=checked, name="Paper", on=date(2026, 11, 21), table=TABLE,
-                                 game=game, by=host)  # fmt: skip
+    imported = coup_sheet_import(
+        coups=checked, name="Paper", on=date(2026, 11, 21), table=TABLE, game=game, by=host
+    )
     event = imported.event
     assert (event.game, imported.hands, imported.created_guests) == (
-        game.game.value, coups, sorted(nets),
-    )  # fmt: skip
+        game.game.value,
+        coups,
+        sorted(nets),
+    )
     results = GuestEventResult.objects.filter(event=event)
     assert {row.guest.name: row.net for row in results} == nets
     assert Coup.objects.filter(event=event).count() == Hand.objects.count() == coups
@@ -299,24 +333,34 @@ def test_a_good_sheet_imports_with_the_totals_the_rules_give(host, game, content
 
 def test_a_chemin_sheet_keeps_each_coup_and_who_sat_where(host):
     checked = check_coup_sheet("night.csv", csv_of(CHEMIN_HEADER, CHEMIN_ROWS), TABLE, CHEMIN)
-    coup_sheet_import(coups=checked, name="Paper", on=date(2026, 11, 21), table=TABLE,
-                      game=CHEMIN, by=host)  # fmt: skip
+    coup_sheet_import(
+        coups=checked, name="Paper", on=date(2026, 11, 21), table=TABLE, game=CHEMIN, by=host
+    )
     suite = Coup.objects.get(hand__shoe__number=1, hand__number=4)
     assert (suite.move, suite.suite_seat, suite.suite_amount, suite.suivi_seat) == (
-        "suite", 5, D("380.25"), 3,
-    )  # fmt: skip
+        "suite",
+        5,
+        D("380.25"),
+        3,
+    )
     assert Bet.objects.get(hand=suite.hand, seat=3).cover_kind == "suivi"
     shared = Coup.objects.get(hand__shoe__number=2, hand__number=1)
     assert (shared.banker.name, shared.co_banker.name, shared.holder_seat) == ("Chie", "Daisuke", 5)
     drew = Coup.objects.get(hand__shoe__number=2, hand__number=2)
     assert (drew.banker_choice, drew.banker_cards, drew.move, drew.taken) == (
-        "draw", "A 2 5", "retire", D(195),
-    )  # fmt: skip
+        "draw",
+        "A 2 5",
+        "retire",
+        D(195),
+    )
     # Emi is named from coup 4 (the suite) of shoe 1, Daisuke only in shoe 2.
     seatings = Seating.objects.filter(shoe__number=1).order_by("seat")
     assert list(seatings.values_list("guest__name", "seat", "from_hand", "to_hand")) == [
-        ("Aki", 1, 1, 5), ("Ben", 2, 1, 5), ("Chie", 3, 1, 4), ("Emi", 5, 4, 5),
-    ]  # fmt: skip
+        ("Aki", 1, 1, 5),
+        ("Ben", 2, 1, 5),
+        ("Chie", 3, 1, 4),
+        ("Emi", 5, 4, 5),
+    ]
 
 
 def problem(row: int, column: str, template: str, **params: object) -> str:
@@ -341,15 +385,17 @@ BAD = [
 
 
 @pytest.mark.parametrize(("changes", "expected"), BAD)
-def test_a_bad_row_is_refused_by_row_and_column_and_nothing_is_stored(client, host, changes,
-                                                                      expected):  # fmt: skip
+def test_a_bad_row_is_refused_by_row_and_column_and_nothing_is_stored(
+    client, host, changes, expected
+):
     rows = [changes.get(index, row) for index, row in enumerate(CHEMIN_ROWS)]
     with pytest.raises(ScoresheetInvalid) as raised:
         check_coup_sheet("night.csv", csv_of(CHEMIN_HEADER, rows), TABLE, CHEMIN)
     assert expected in [str(found) for found in raised.value.problems]
     client.force_login(host)
-    response = client.post(reverse("ledger:scoresheet_upload"),
-                           upload_fields(csv_of(CHEMIN_HEADER, rows)))  # fmt: skip
+    response = client.post(
+        reverse("ledger:scoresheet_upload"), upload_fields(csv_of(CHEMIN_HEADER, rows))
+    )
     assert response.status_code == 400
     assert escape(expected) in response.content.decode()
     assert not Event.objects.exists() and not Guest.objects.exists() and not Bet.objects.exists()
@@ -368,11 +414,23 @@ def upload_fields(content: bytes, game: str = "chemin_de_fer", **changes: str) -
     upload = io.BytesIO(content)
     upload.name = "night.csv"
     return {
-        "file": upload, "event_name": "Uploaded", "date": "2026-11-21", "yen_per_chip": "100",
-        "table_min": "10", "table_max": "1000", "decks": "8", "no_commission": "none",
-        "tie_pays": "8", "pair_pays": "11", "game": game, "taxe": "percent",
-        "taxe_rate": "0.05", "shoe_charge": "0", "banco": "limitee", "clearing": "direct",
-    } | changes  # fmt: skip
+        "file": upload,
+        "event_name": "Uploaded",
+        "date": "2026-11-21",
+        "yen_per_chip": "100",
+        "table_min": "10",
+        "table_max": "1000",
+        "decks": "8",
+        "no_commission": "none",
+        "tie_pays": "8",
+        "pair_pays": "11",
+        "game": game,
+        "taxe": "percent",
+        "taxe_rate": "0.05",
+        "shoe_charge": "0",
+        "banco": "limitee",
+        "clearing": "direct",
+    } | changes
 
 
 UPLOAD_PAGE_QUERIES = 3
@@ -390,11 +448,12 @@ def test_the_upload_page_imports_a_banked_night_in_the_same_queries_for_3_or_30_
     def upload(coups: int, name: str) -> None:
         # Each bank loses to the one ponte at its right and passes to him.
         seats = [(n, (n - 1) % 7 + 1, n % 7 + 1) for n in range(1, coups + 1)]
-        rows = [f"1,{n},{ponte},G{ponte},,100,G{banker},{banker},100,,,,,P,,,,,,,"
-                for n, banker, ponte in seats]  # fmt: skip
+        rows = [
+            f"1,{n},{ponte},G{ponte},,100,G{banker},{banker},100,,,,,P,,,,,,,"
+            for n, banker, ponte in seats
+        ]
         with django_assert_max_num_queries(IMPORT_QUERIES):
-            response = client.post(url, upload_fields(csv_of(CHEMIN_HEADER, rows),
-                                                      event_name=name))  # fmt: skip
+            response = client.post(url, upload_fields(csv_of(CHEMIN_HEADER, rows), event_name=name))
         event = Event.objects.get(name=name)
         assert response.url == reverse("ledger:event_detail", args=[event.pk])
         assert Coup.objects.filter(event=event).count() == coups
@@ -413,9 +472,11 @@ def test_the_upload_page_refuses_a_cut_of_the_other_game(client, host):
     assert response.status_code == 200
     labels = dict(Event.Cut.choices)
     expected = MSG_CUT_OF_OTHER_GAME.format(
-        game="Chemin de fer", cut=labels["capital"], first=labels["percent"],
+        game="Chemin de fer",
+        cut=labels["capital"],
+        first=labels["percent"],
         second=labels["per_shoe"],
-    )  # fmt: skip
+    )
     assert escape(expected) in response.content.decode()
     assert not Event.objects.exists()
 
@@ -430,8 +491,9 @@ def test_each_games_template_downloads_and_imports(client, host, dealer, game):
     header = next(csv.reader(io.StringIO(content.decode())))
     assert header[:4] == ["shoe", "coup", "banker", "banker_seat"]
     taxe = Event.Cut.PERCENT if game is Game.CHEMIN_DE_FER else Event.Cut.CAPITAL
-    response = client.post(reverse("ledger:scoresheet_upload"),
-                           upload_fields(content, game=game.value, taxe=taxe))  # fmt: skip
+    response = client.post(
+        reverse("ledger:scoresheet_upload"), upload_fields(content, game=game.value, taxe=taxe)
+    )
     assert response.status_code == 302
     assert Event.objects.get().game == game.value
     assert ledger_problems() == []
@@ -444,8 +506,9 @@ def test_the_coups_sheet_imports_back_as_the_same_night(chemin, host):
     before = {row.guest.name: row.net for row in GuestEventResult.objects.filter(event=chemin)}
     content = workbook_bytes([chemin])
     checked = check_coup_sheet("night.xlsx", content, TABLE, CHEMIN)
-    again = coup_sheet_import(coups=checked, name="Again", on=date(2026, 11, 21), table=TABLE,
-                              game=CHEMIN, by=host).event  # fmt: skip
+    again = coup_sheet_import(
+        coups=checked, name="Again", on=date(2026, 11, 21), table=TABLE, game=CHEMIN, by=host
+    ).event
     after = {row.guest.name: row.net for row in GuestEventResult.objects.filter(event=again)}
     assert after == before
     fields = ("banker_seat", "bank", "covered", "move", "taken", "bank_after", "suite_seat")
@@ -455,11 +518,15 @@ def test_the_coups_sheet_imports_back_as_the_same_night(chemin, host):
     assert ledger_problems() == []
 
 
-def test_a_coup_recorded_at_the_table_with_a_co_banker_exports_both_halves(event, shoe, seated,
-                                                                           host):  # fmt: skip
+def test_a_coup_recorded_at_the_table_with_a_co_banker_exports_both_halves(
+    event, shoe, seated, host
+):
     make_banked(event, Game.CHEMIN_DE_FER)
-    record_coup(shoe, host, coup_entry([(3, "", 100)], result="P", banker_seat=1, bank=D(200),
-                                       co_banker_seat=2))  # fmt: skip
+    record_coup(
+        shoe,
+        host,
+        coup_entry([(3, "", 100)], result="P", banker_seat=1, bank=D(200), co_banker_seat=2),
+    )
     row = sheet(workbook_bytes([event]), "Coups")[0]
     assert (row["banker_net"], row["co_banker_net"], row["net"]) == (-50, -50, 100)
 
@@ -476,8 +543,16 @@ def test_a_coup_recorded_at_the_table_with_a_co_banker_exports_both_halves(event
 def test_the_import_command_takes_guest_banked_nights(tmp_path, host, options, content, nets):
     path = tmp_path / "night.csv"
     path.write_bytes(content)
-    call_command("import_scoresheet", str(path), "--event-name", "Paper", "--date", "2026-11-21",
-                 *options, stdout=StringIO())  # fmt: skip
+    call_command(
+        "import_scoresheet",
+        str(path),
+        "--event-name",
+        "Paper",
+        "--date",
+        "2026-11-21",
+        *options,
+        stdout=StringIO(),
+    )
     event = Event.objects.get()
     assert event.game == options[1]
     assert {row.guest.name: row.net for row in GuestEventResult.objects.all()} == nets
@@ -488,6 +563,16 @@ def test_the_import_command_refuses_a_cut_of_the_other_game(tmp_path, host):
     path = tmp_path / "night.csv"
     path.write_bytes(csv_of(CHEMIN_HEADER, CHEMIN_ROWS))
     with pytest.raises(CommandError, match="does not take"):
-        call_command("import_scoresheet", str(path), "--event-name", "Paper", "--date",
-                     "2026-11-21", "--game", "chemin_de_fer", "--taxe", "capital")  # fmt: skip
+        call_command(
+            "import_scoresheet",
+            str(path),
+            "--event-name",
+            "Paper",
+            "--date",
+            "2026-11-21",
+            "--game",
+            "chemin_de_fer",
+            "--taxe",
+            "capital",
+        )
     assert not Event.objects.exists()

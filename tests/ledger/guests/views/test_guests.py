@@ -104,8 +104,9 @@ def test_the_balance_chart_steps_shoe_by_shoe_from_the_first_night(played, shoe,
     second = game_services.shoe_start(event=shoe.event, by=host)
     hand_services.seat_guest(shoe=second, seat=1, guest=aki, by=host)
     record(second, "8 K", "9 K", [bet(1, "player", 30)])
-    money_services.settlement_record(guest=aki, event=shoe.event, amount=D("-70"), method="cash",
-                               by=host)  # fmt: skip
+    money_services.settlement_record(
+        guest=aki, event=shoe.event, amount=D("-70"), method="cash", by=host
+    )
     labels, values = balance_steps(guest_history(aki))
     assert values == [D(0), D("100.00"), D("70.00"), D("0.00")]
     assert len(labels) == 4

@@ -218,8 +218,12 @@ def test_a_dealer_cannot_see_receipts_or_make_shared_results(client, dealer, pla
     assert client.get(receipt_url(played[1], event)).status_code == 403
     assert client.get(receipt_url(played[1], event, pdf=True)).status_code == 403
     assert client.get(reverse("ledger:event_share", args=[event.pk])).status_code == 403
-    assert client.post(reverse("ledger:event_share_names", args=[event.pk]),
-                       {"share_names": "on"}).status_code == 403  # fmt: skip
+    assert (
+        client.post(
+            reverse("ledger:event_share_names", args=[event.pk]), {"share_names": "on"}
+        ).status_code
+        == 403
+    )
     event.refresh_from_db()
     assert not event.share_names
     assert client.get(reverse("ledger:my_receipt", args=[event.pk])).status_code == 404
@@ -281,8 +285,9 @@ def test_hostile_names_are_only_ever_text(client, host, played, shoe, name):
 
 
 @pytest.mark.parametrize("which", ["receipt", "receipt_pdf", "detail", "share", "link_receipt"])
-def test_the_new_pages_run_constant_queries(client, host, demo_night, played, shoe, which,
-                                            django_assert_max_num_queries):  # fmt: skip
+def test_the_new_pages_run_constant_queries(
+    client, host, demo_night, played, shoe, which, django_assert_max_num_queries
+):
     client.force_login(host)
 
     def url(guest: Guest, event: Event) -> str:

@@ -164,9 +164,11 @@ def test_a_cut_of_the_other_game_is_refused_in_words(client, host):
     page = text(client.post(reverse("ledger:event_create"), fields))
     labels = dict(Event.Cut.choices)
     message = MSG_CUT_OF_OTHER_GAME.format(
-        game="Baccara banque", cut=labels["percent"], first=labels["capital"],
+        game="Baccara banque",
+        cut=labels["percent"],
+        first=labels["capital"],
         second=labels["winnings"],
-    )  # fmt: skip
+    )
     assert message.replace("'", "&#x27;") in page
     assert not Event.objects.exists()
 
@@ -186,8 +188,15 @@ def test_a_chemin_night_banco_solo_then_a_suite_then_a_pass(client, chemin):
     # banco solo and loses to the banker's natural 9.
     form = page_form(client, chemin)
     assert form["banker_seat"] == "1" and form["bank"] == ""
-    post_coup(client, chemin, bank="100", stake_2="100", kind_2="banco_solo",
-              player_cards="10 6", banker_cards="9 K")  # fmt: skip
+    post_coup(
+        client,
+        chemin,
+        bank="100",
+        stake_2="100",
+        kind_2="banco_solo",
+        player_cards="10 6",
+        banker_cards="9 K",
+    )
     first = Coup.objects.get(hand__number=1)
     assert (first.banker_seat, first.bank, first.covered) == (1, D(100), D(100))
     assert (first.move, first.house_cut, first.bank_after) == ("keep", D(5), D(195))
@@ -205,8 +214,17 @@ def test_a_chemin_night_banco_solo_then_a_suite_then_a_pass(client, chemin):
     assert (form["banker_seat"], form["bank"]) == ("1", "195")
     # Two covers fill the bank; the ponte stands on 5; the banker wins and gives a suite,
     # taken by seat 3 at what the bank holds.
-    post_coup(client, chemin, stake_3="95", stake_4="100", player_cards="2 3",
-              ponte_choice="stand", banker_cards="10 7", move="suite", suite_seat="3")  # fmt: skip
+    post_coup(
+        client,
+        chemin,
+        stake_3="95",
+        stake_4="100",
+        player_cards="2 3",
+        ponte_choice="stand",
+        banker_cards="10 7",
+        move="suite",
+        suite_seat="3",
+    )
     second = Coup.objects.get(hand__number=2)
     assert (second.ponte_choice, second.holder_seat, second.covered) == ("stand", 4, D(195))
     assert (second.house_cut, second.bank_after) == (D("9.75"), D("380.25"))
@@ -218,8 +236,7 @@ def test_a_chemin_night_banco_solo_then_a_suite_then_a_pass(client, chemin):
     assert Text(MSG_SUITE_TO, seat=3).message() in page
     form = page_form(client, chemin)
     assert (form["banker_seat"], form["bank"]) == ("3", "380.25")
-    post_coup(client, chemin, stake_4="100", stake_1="50", player_cards="9 K",
-              banker_cards="2 3")  # fmt: skip
+    post_coup(client, chemin, stake_4="100", stake_1="50", player_cards="9 K", banker_cards="2 3")
     third = Coup.objects.get(hand__number=3)
     assert (third.move, third.covered, third.bank_after, third.house_cut) == (
         "pass",
@@ -228,8 +245,10 @@ def test_a_chemin_night_banco_solo_then_a_suite_then_a_pass(client, chemin):
         D(0),
     )
     assert sorted(Bet.objects.filter(hand=third.hand).values_list("seat", "net")) == [
-        (1, D(50)), (3, D(-150)), (4, D(100))
-    ]  # fmt: skip
+        (1, D(50)),
+        (3, D(-150)),
+        (4, D(100)),
+    ]
 
     # The bank passes to the right of the banker who gave the suite (seat 1): seat 2.
     page = text(client.get(table_url(chemin)))
@@ -306,17 +325,32 @@ def test_the_choice_buttons_appear_only_where_the_rules_give_one(client, chemin,
 
 
 def test_the_table_page_offers_the_choice_for_the_cards_typed(client, chemin):
-    five = text(post_coup(client, chemin, bank="100", stake_2="100", player_cards="2 3",
-                          banker_cards="10 7"))  # fmt: skip
+    five = text(
+        post_coup(
+            client, chemin, bank="100", stake_2="100", player_cards="2 3", banker_cards="10 7"
+        )
+    )
     assert 'name="ponte_choice" value="draw"' in five and not Hand.objects.exists()
-    four = text(post_coup(client, chemin, bank="100", stake_2="100", player_cards="2 2",
-                          banker_cards="10 7"))  # fmt: skip
+    four = text(
+        post_coup(
+            client, chemin, bank="100", stake_2="100", player_cards="2 2", banker_cards="10 7"
+        )
+    )
     assert 'name="ponte_choice"' not in four
 
 
 def test_undo_puts_the_coup_back_in_the_entry(client, chemin):
-    post_coup(client, chemin, bank="100", stake_2="40", stake_3="60", kind_3="ordinary",
-              player_cards="2 3 4", ponte_choice="draw", banker_cards="10 7")  # fmt: skip
+    post_coup(
+        client,
+        chemin,
+        bank="100",
+        stake_2="40",
+        stake_3="60",
+        kind_3="ordinary",
+        player_cards="2 3 4",
+        ponte_choice="draw",
+        banker_cards="10 7",
+    )
     assert Hand.objects.count() == 1
     page = text(client.post(reverse("ledger:hand_undo", args=[chemin.pk]), **HTMX))
     assert not Hand.objects.exists() and not Coup.objects.exists()
@@ -329,8 +363,15 @@ def test_undo_puts_the_coup_back_in_the_entry(client, chemin):
 
 
 def test_the_coup_s_page_shows_it_and_corrects_it(client, chemin):
-    post_coup(client, chemin, bank="100", stake_2="100", kind_2="banco_solo",
-              player_cards="10 6", banker_cards="9 K")  # fmt: skip
+    post_coup(
+        client,
+        chemin,
+        bank="100",
+        stake_2="100",
+        kind_2="banco_solo",
+        player_cards="10 6",
+        banker_cards="9 K",
+    )
     hand = Hand.objects.get()
     url = reverse("ledger:hand_detail", args=[hand.pk])
     page = text(client.get(url))
@@ -339,8 +380,11 @@ def test_the_coup_s_page_shows_it_and_corrects_it(client, chemin):
     assert "Keeps the bank" in page
     boxes = form_data(page, "coup-correction")
     assert (boxes["banker_seat"], boxes["bank"], boxes["stake_2"], boxes["kind_2"]) == (
-        "1", "100", "100", "banco_solo"
-    )  # fmt: skip
+        "1",
+        "100",
+        "100",
+        "banco_solo",
+    )
     assert boxes["move"] == ""  # kept after a win: what the result alone makes it
     corrected = boxes | {"banker_cards": "3 K 2", "reason": "the banker had 3, not 9"}
     response = client.post(url, corrected)
@@ -355,8 +399,16 @@ def test_the_coup_s_page_shows_it_and_corrects_it(client, chemin):
 
 
 def test_a_dealer_sees_the_coup_but_does_not_correct_it(client, dealer, chemin):
-    post_coup(client, chemin, bank="100", stake_2="60", stake_3="40", player_cards="2 3",
-              ponte_choice="stand", banker_cards="10 7")  # fmt: skip
+    post_coup(
+        client,
+        chemin,
+        bank="100",
+        stake_2="60",
+        stake_3="40",
+        player_cards="2 3",
+        ponte_choice="stand",
+        banker_cards="10 7",
+    )
     client.force_login(dealer)
     page = text(client.get(reverse("ledger:hand_detail", args=[Hand.objects.get().pk])))
     assert "The coup" in page and "Cards held by" in page and "Seat 2 · Ben" in page
@@ -365,13 +417,21 @@ def test_a_dealer_sees_the_coup_but_does_not_correct_it(client, dealer, chemin):
 
 
 def test_banco_double_shares_the_bank_and_stays_while_it_is_kept(client, chemin):
-    post_coup(client, chemin, bank="200", co_banker_seat="2", stake_3="200",
-              kind_3="banco_solo", result="banker")  # fmt: skip
+    post_coup(
+        client,
+        chemin,
+        bank="200",
+        co_banker_seat="2",
+        stake_3="200",
+        kind_3="banco_solo",
+        result="banker",
+    )
     coup = Coup.objects.get()
     assert (coup.banker_seat, coup.co_banker_seat, coup.bank_after) == (1, 2, D(390))
     assert sorted(Bet.objects.filter(bet_type="bank").values_list("seat", "net")) == [
-        (1, D(95)), (2, D(95))
-    ]  # fmt: skip
+        (1, D(95)),
+        (2, D(95)),
+    ]
     form = page_form(client, chemin)
     assert (form["banker_seat"], form["co_banker_seat"], form["bank"]) == ("1", "2", "390")
 
@@ -390,15 +450,18 @@ def test_baccara_banque_asks_each_tableau_and_a_banker_pulled_apart(client, host
     event = make_event(game="baccara_banque", taxe="capital")
     shoe = game_services.shoe_start(event=event, by=host)
     url = reverse("ledger:coup_step", args=[shoe.pk])
-    five = text(client.get(url, {"player_cards": "2 3", "second_cards": "10 6",
-                                 "banker_cards": "10 7"}))  # fmt: skip
+    five = text(
+        client.get(url, {"player_cards": "2 3", "second_cards": "10 6", "banker_cards": "10 7"})
+    )
     assert 'name="ponte_choice"' in five and 'name="second_choice"' not in five
     assert "Tableau 1 chooses:" in five
-    apart = text(client.get(url, {"player_cards": "2 2 6", "second_cards": "10 7",
-                                  "banker_cards": "10 6"}))  # fmt: skip
+    apart = text(
+        client.get(url, {"player_cards": "2 2 6", "second_cards": "10 7", "banker_cards": "10 6"})
+    )
     assert 'name="banker_choice"' in apart and 'name="ponte_choice"' not in apart
-    done = text(client.get(url, {"player_cards": "9 K", "second_cards": "10 7",
-                                 "banker_cards": "10 6"}))  # fmt: skip
+    done = text(
+        client.get(url, {"player_cards": "9 K", "second_cards": "10 7", "banker_cards": "10 6"})
+    )
     assert "Tableau 1: Player wins 9–6 (natural)." in done
     assert "Tableau 2: Player wins 7–6." in done
 
@@ -424,17 +487,28 @@ def test_a_baccara_banque_coup_on_two_tableaux(client, host):
     # half of the table's (seat 3, above the banker's seat 2: tableau 2).
     assert page_form(client, shoe)["banker_seat"] == ""
     response = post_coup(
-        client, shoe, banker_seat="2", bank="200", stake_1="50", kind_1="tableau_1",
-        stake_3="30", kind_3="", stake_4="20", kind_4="tableau_2",
-        result="player", second_result="banker",
-    )  # fmt: skip
+        client,
+        shoe,
+        banker_seat="2",
+        bank="200",
+        stake_1="50",
+        kind_1="tableau_1",
+        stake_3="30",
+        kind_3="",
+        stake_4="20",
+        kind_4="tableau_2",
+        result="player",
+        second_result="banker",
+    )
     assert response.status_code == 200
     coup = Coup.objects.get()
     assert (coup.banker_seat, coup.bank, coup.second_winner) == (2, D(200), "banker")
     assert sorted(Bet.objects.values_list("seat", "bet_type", "net")) == [
-        (1, "tableau_1", D(50)), (2, "bank", D(-10)), (3, "tableau_2", D(-30)),
+        (1, "tableau_1", D(50)),
+        (2, "bank", D(-10)),
+        (3, "tableau_2", D(-30)),
         (4, "tableau_2", D(-20)),
-    ]  # fmt: skip
+    ]
     assert coup.house_cut == D(10)  # 5% of the capital brought in
     assert coup_nets(coup.hand) == D(-10)
     again = page_form(client, shoe)
@@ -442,8 +516,10 @@ def test_a_baccara_banque_coup_on_two_tableaux(client, host):
     # is the banker's own.
     assert (again["banker_seat"], again["bank"]) == ("2", "200")
     assert (again["kind_1"], again["kind_3"], again["kind_4"]) == (
-        "tableau_1", "tableau_2", "tableau_2"
-    )  # fmt: skip
+        "tableau_1",
+        "tableau_2",
+        "tableau_2",
+    )
 
 
 def record_coups(shoe, count: int, by) -> None:

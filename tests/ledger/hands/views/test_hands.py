@@ -71,8 +71,9 @@ def test_bets_show_their_names_not_their_codes(client, host, seated, shoe, recor
     assert Bet.objects.get().get_bet_type_display() == "Banker pair"
 
 
-def test_two_corrections_from_one_version_never_overwrite_each_other(client, host, seated, shoe,
-                                                                     record):  # fmt: skip
+def test_two_corrections_from_one_version_never_overwrite_each_other(
+    client, host, seated, shoe, record
+):
     client.force_login(host)
     hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
     url = reverse("ledger:hand_detail", args=[hand.pk])
@@ -121,10 +122,15 @@ def play(shoe, record, count: int) -> list:
     """``count`` hands, Banker, Player and Tie in turn, with Aki's bet on each."""
     results = ("B", "P", "T")
     return [
-        record(shoe, result=results[n % 3], bets=[bet(1, "banker", 10)], player_pair=False,
-               banker_pair=False)
+        record(
+            shoe,
+            result=results[n % 3],
+            bets=[bet(1, "banker", 10)],
+            player_pair=False,
+            banker_pair=False,
+        )
         for n in range(count)
-    ]  # fmt: skip
+    ]
 
 
 def hand_url(hand) -> str:
@@ -261,9 +267,14 @@ def test_the_correction_form_names_who_sat_in_each_seat(client, host, seated, sh
     refused = text(
         client.post(
             hand_url(hand),
-            {"player_cards": "9 7", "banker_cards": "J J 10", "stake_3_player": "5",
-             "reason": "stake", "version": "1"},
+            {
+                "player_cards": "9 7",
+                "banker_cards": "J J 10",
+                "stake_3_player": "5",
+                "reason": "stake",
+                "version": "1",
+            },
         )
-    )  # fmt: skip
+    )
     problem = MSG_UNDER_MINIMUM.format(stake="5", minimum="10")
     assert MSG_ON_GUEST_SEAT.format(seat=3, guest="Chie", bet="Player", problem=problem) in refused

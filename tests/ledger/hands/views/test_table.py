@@ -486,8 +486,11 @@ def test_the_keypad_keeps_the_taps_and_the_core_reads_them(
 ):
     client.force_login(dealer)
     reading = read_taps(taps.split())
-    params = {"taps": taps, "player_cards": format_cards(reading.player),
-              "banker_cards": format_cards(reading.banker)} | action  # fmt: skip
+    params = {
+        "taps": taps,
+        "player_cards": format_cards(reading.player),
+        "banker_cards": format_cards(reading.banker),
+    } | action
     page = text(client.get(reverse("ledger:deal_helper", args=[shoe.pk]), params))
     assert re.findall(r'name="(?:player|banker)_cards" value="([^"]*)"', page) == list(cards)
     assert f'name="taps" value="{kept}"' in page
@@ -526,8 +529,9 @@ def test_saving_impossible_cards_re_renders_the_table(client, host, seated, shoe
     assert not Hand.objects.exists()
 
 
-def test_a_bet_typed_on_a_stale_page_never_goes_to_the_new_guest(client, dealer, host, seated,
-                                                                  shoe, guests):  # fmt: skip
+def test_a_bet_typed_on_a_stale_page_never_goes_to_the_new_guest(
+    client, dealer, host, seated, shoe, guests
+):
     """The dealer sees Aki in seat 1; the host seats Hana there; the dealer saves."""
     client.force_login(dealer)
     stale = hand_data(shoe, result="player", stake_1_player="100", stake_2_banker="50")
@@ -544,8 +548,9 @@ def test_a_bet_typed_on_a_stale_page_never_goes_to_the_new_guest(client, dealer,
     assert Bet.objects.get(seat=1).guest == guests[7]  # saved deliberately, for Hana
 
 
-def test_a_seat_that_changed_without_a_bet_does_not_stop_the_save(client, dealer, host, seated,
-                                                                   shoe, guests):  # fmt: skip
+def test_a_seat_that_changed_without_a_bet_does_not_stop_the_save(
+    client, dealer, host, seated, shoe, guests
+):
     client.force_login(dealer)
     stale = hand_data(shoe, result="player", stake_2_banker="50")
     hand_services.seat_guest(shoe=shoe, seat=1, guest=guests[7], by=host)
@@ -553,8 +558,9 @@ def test_a_seat_that_changed_without_a_bet_does_not_stop_the_save(client, dealer
     assert Bet.objects.get().guest == seated[2]
 
 
-def test_a_closed_shoe_says_how_many_hands_it_had_not_the_next_one(client, host, seated, shoe,
-                                                                     record):  # fmt: skip
+def test_a_closed_shoe_says_how_many_hands_it_had_not_the_next_one(
+    client, host, seated, shoe, record
+):
     client.force_login(host)
     record(shoe, "9 7", "J J 10", [bet(1, "player", "12.50")])
     game_services.shoe_close(shoe=shoe, by=host)
@@ -563,8 +569,9 @@ def test_a_closed_shoe_says_how_many_hands_it_had_not_the_next_one(client, host,
     assert 'rel="icon"' in page  # a favicon on every page
 
 
-def test_repeated_stakes_keep_their_cents_only_when_they_have_some(client, host, seated, shoe,
-                                                                    record):  # fmt: skip
+def test_repeated_stakes_keep_their_cents_only_when_they_have_some(
+    client, host, seated, shoe, record
+):
     client.force_login(host)
     record(shoe, "9 7", "J J 10", [bet(1, "player", "12.50"), bet(2, "player", "20.00")])
     page = text(client.get(table_url(shoe) + "?repeat=1", **HTMX))
@@ -592,8 +599,12 @@ def test_undo_puts_the_cards_and_bets_back_and_saving_records_the_same_hand(
 ):
     client.force_login(dealer)
     record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
-    record(shoe, "2 3 4", "J J 5", [bet(1, "player", 100), bet(2, "banker", "12.50"),
-                                    bet(3, "tie", 10)])  # fmt: skip
+    record(
+        shoe,
+        "2 3 4",
+        "J J 5",
+        [bet(1, "player", 100), bet(2, "banker", "12.50"), bet(3, "tie", 10)],
+    )
     key, money = Hand.objects.get(number=2).idempotency_key, money_of(shoe)
     page = text(client.post(undo_url(shoe), **HTMX))
     assert "<html" not in page  # the partial, in place
@@ -605,8 +616,10 @@ def test_undo_puts_the_cards_and_bets_back_and_saving_records_the_same_hand(
     assert "result" not in refilled  # the cards say who won
     stakes = {name: value for name, value in refilled.items() if name.startswith("stake_")}
     assert {name: value for name, value in stakes.items() if value} == {
-        "stake_1_player": "100", "stake_2_banker": "12.50", "stake_3_tie": "10",
-    }  # fmt: skip
+        "stake_1_player": "100",
+        "stake_2_banker": "12.50",
+        "stake_3_tie": "10",
+    }
     assert "Save hand 2" in page
     saved = text(client.post(reverse("ledger:hand_record", args=[shoe.pk]), refilled, **HTMX))
     assert "Hand 2 saved" in saved
@@ -636,8 +649,13 @@ def test_without_javascript_undo_redirects_to_the_refilled_entry(
 ):
     client.force_login(host)
     record(shoe, "9 7", "J J 10")
-    record(shoe, bets=[bet(4, "banker", 40), bet(5, "player_pair", 10)], result="banker",
-           player_pair=True, banker_pair=False)  # fmt: skip
+    record(
+        shoe,
+        bets=[bet(4, "banker", 40), bet(5, "player_pair", 10)],
+        result="banker",
+        player_pair=True,
+        banker_pair=False,
+    )
     money = money_of(shoe)
     response = client.post(undo_url(shoe))
     revision = HandRevision.objects.get(kind=HandRevision.Kind.UNDO)

@@ -127,8 +127,9 @@ def test_recording_a_line_in_part_leaves_the_rest_proposed(client, host, night):
         row = re.search(rf'data-guest="{guest.pk}">(.*?)</tr>', page.content.decode(), re.S)
         assert row is not None and ">square<" in row.group(1)
     assert [(t.payer, t.payee, t.amount) for t in Transfer.objects.order_by("pk")] == [
-        (g["A"], g["B"], D("20")), (g["A"], g["B"], D("30")),
-    ]  # fmt: skip
+        (g["A"], g["B"], D("20")),
+        (g["A"], g["B"], D("30")),
+    ]
 
 
 def test_a_double_tap_records_a_transfer_once(client, host, night):
@@ -209,14 +210,28 @@ def test_the_event_page_runs_constant_queries_with_3_or_30_coups(
     client.force_login(host)
     event, shoe, g = seven_guest_night(make_event, host, taxe_rate=D("0.05"))
     for _n in range(3):
-        coup(shoe, host, banker=1, bank="20", result="banker",
-             covers=[(2, "ordinary", "20")], move="retire")  # fmt: skip
+        coup(
+            shoe,
+            host,
+            banker=1,
+            bank="20",
+            result="banker",
+            covers=[(2, "ordinary", "20")],
+            move="retire",
+        )
     url = reverse("ledger:event_detail", args=[event.pk])
     small = queries(client, url)
     for n in range(27):
         banker, ponte = 1 + n % 7, 1 + (n + 3) % 7
-        coup(shoe, host, banker=banker, bank="20", result="banker" if n % 3 else "player",
-             covers=[(ponte, "ordinary", "20")], move="retire" if n % 3 else "")  # fmt: skip
+        coup(
+            shoe,
+            host,
+            banker=banker,
+            bank="20",
+            result="banker" if n % 3 else "player",
+            covers=[(ponte, "ordinary", "20")],
+            move="retire" if n % 3 else "",
+        )
     for line in proposed_transfers(event)[:2]:
         payer, payee = g.get(line.payer.name), g.get(line.payee.name)
         assert pay(client, event, payer, payee, str(line.amount / 2)).status_code == 302
