@@ -71,7 +71,7 @@ def main() -> None:
             timings.append(time.perf_counter() - begin)
             if b"saved" not in response.content:
                 raise SystemExit(f"Hand {number} of shoe {shoe.number} was not saved.")
-        game_services.shoe_close(shoe=shoe, by=host)
+        game_services.mark_shoe_closed(shoe=shoe, by=host)
     elapsed = time.perf_counter() - started
 
     assert Event.objects.get().shoes.count() == options.shoes

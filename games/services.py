@@ -269,7 +269,7 @@ def shoe_start(*, event: Event, by: Actor) -> Shoe:
 
 
 @transaction.atomic
-def shoe_close(*, shoe: Shoe, by: Actor) -> Shoe:
+def mark_shoe_closed(*, shoe: Shoe, by: Actor) -> Shoe:
     """Close an open shoe. Records nothing else (``ledger.nights.services.shoe_close`` keeps the
     audit)."""
     shoe = Shoe.objects.select_for_update().select_related("event").get(pk=shoe.pk)
@@ -281,7 +281,7 @@ def shoe_close(*, shoe: Shoe, by: Actor) -> Shoe:
 
 
 @transaction.atomic
-def event_close(*, event: Event, by: Actor) -> Event:
+def mark_event_closed(*, event: Event, by: Actor) -> Event:
     """Close an open event whose shoes are all closed. Records nothing else
     (``ledger.nights.services.event_close`` keeps the audit)."""
     event = Event.objects.select_for_update().get(pk=event.pk)
@@ -294,11 +294,10 @@ def event_close(*, event: Event, by: Actor) -> Event:
 
 
 @transaction.atomic
-def shoe_reopen(*, shoe: Shoe, by: Actor) -> Shoe:
+def mark_shoe_open(*, shoe: Shoe, by: Actor) -> Shoe:
     """Open a closed shoe again, in an open event, while no other shoe of it is open (a table
     deals one shoe at a time). Records nothing else (``ledger.nights.services.shoe_reopen`` keeps
-    the
-    audit)."""
+    the audit)."""
     shoe = Shoe.objects.select_for_update().select_related("event").get(pk=shoe.pk)
     if shoe.is_open:
         raise ValidationError(
@@ -316,7 +315,7 @@ def shoe_reopen(*, shoe: Shoe, by: Actor) -> Shoe:
 
 
 @transaction.atomic
-def event_reopen(*, event: Event, by: Actor) -> Event:
+def mark_event_open(*, event: Event, by: Actor) -> Event:
     """Open a closed event again: its shoes stay closed until the host reopens one. Records
     nothing else (``ledger.nights.services.event_reopen`` keeps the audit)."""
     event = Event.objects.select_for_update().get(pk=event.pk)

@@ -59,7 +59,7 @@ def test_a_dealer_logs_and_seats_but_touches_nothing_else(
     assert "Correct this hand" not in text(
         client.get(reverse("ledger:hand_detail", args=[hand.pk]))
     )
-    game_services.shoe_close(shoe=shoe, by=dealer)  # (closing is a host's act in the pages)
+    game_services.mark_shoe_closed(shoe=shoe, by=dealer)  # (closing is a host's act in the pages)
     closed = text(save(client, shoe, result="banker"))
     assert game_services.MSG_SHOE_CLOSED.format(number=1) in closed
     assert Hand.objects.count() == 1

@@ -38,33 +38,33 @@ def event_edit(*, event: Event, by: Actor, **changes: Any) -> Event:
 
 @transaction.atomic
 def event_close(*, event: Event, by: Actor) -> Event:
-    """Close the event (``games.services.event_close``: its shoes closed first) and record it."""
-    event = game_services.event_close(event=event, by=by)
+    """Close the event (``games.services.mark_event_closed``: its shoes closed first), audited."""
+    event = game_services.mark_event_closed(event=event, by=by)
     _audit_open_state(AuditEntry.Action.EVENT_CLOSED, event, str(event), by)
     return event
 
 
 @transaction.atomic
 def event_reopen(*, event: Event, by: Actor) -> Event:
-    """Open a closed event again (``games.services.event_reopen``) and record it."""
-    event = game_services.event_reopen(event=event, by=by)
+    """Open a closed event again (``games.services.mark_event_open``) and record it."""
+    event = game_services.mark_event_open(event=event, by=by)
     _audit_open_state(AuditEntry.Action.EVENT_REOPENED, event, str(event), by)
     return event
 
 
 @transaction.atomic
 def shoe_close(*, shoe: Shoe, by: Actor) -> Shoe:
-    """Close the shoe (``games.services.shoe_close``) and record it with its hands."""
-    shoe = game_services.shoe_close(shoe=shoe, by=by)
+    """Close the shoe (``games.services.mark_shoe_closed``) and record it with its hands."""
+    shoe = game_services.mark_shoe_closed(shoe=shoe, by=by)
     _audit_open_state(AuditEntry.Action.SHOE_CLOSED, shoe.event, str(shoe), by, shoe=shoe)
     return shoe
 
 
 @transaction.atomic
 def shoe_reopen(*, shoe: Shoe, by: Actor) -> Shoe:
-    """Open a closed shoe again (``games.services.shoe_reopen``: the event open, no other shoe
+    """Open a closed shoe again (``games.services.mark_shoe_open``: the event open, no other shoe
     open) and record it."""
-    shoe = game_services.shoe_reopen(shoe=shoe, by=by)
+    shoe = game_services.mark_shoe_open(shoe=shoe, by=by)
     _audit_open_state(AuditEntry.Action.SHOE_REOPENED, shoe.event, str(shoe), by, shoe=shoe)
     return shoe
 

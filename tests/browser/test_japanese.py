@@ -72,7 +72,7 @@ def japanese_night(live_server, record):
             hand_services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
         record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "banker", 50)], by=host)
         record(shoe, bets=[bet(3, "tie", 10), bet(4, "banker", 40)], result="banker", by=host)
-    game_services.shoe_close(shoe=earlier.shoes.get(), by=host)
+    game_services.mark_shoe_closed(shoe=earlier.shoes.get(), by=host)
     night_services.event_close(event=earlier, by=host)
     tanaka = guests[0]
     tanaka.user = guest_user

@@ -143,8 +143,8 @@ def test_the_whole_form_sent_back_with_a_new_name_changes_only_the_name(played, 
 
 
 def test_a_closed_event_refuses_every_change(event, shoe, host):
-    services.shoe_close(shoe=shoe, by=host)
-    services.event_close(event=event, by=host)
+    services.mark_shoe_closed(shoe=shoe, by=host)
+    services.mark_event_closed(event=event, by=host)
     before = stored(event)
     for change in ({"name": "Renamed"}, {"venue": "Elsewhere"}, {"decks": 6}):
         with pytest.raises(ValidationError) as refused:
@@ -171,7 +171,7 @@ def test_unknown_fields_and_rules_given_as_a_dict_are_programming_errors(event, 
 
 
 def test_a_hand_in_any_shoe_freezes_the_event(played, shoe, host):
-    services.shoe_close(shoe=shoe, by=host)
+    services.mark_shoe_closed(shoe=shoe, by=host)
     services.shoe_start(event=played, by=host)  # the new shoe has no hand yet; the first had one
     dragon = RuleSet(side_bets=frozenset({SideBet.PAIRS, SideBet.DRAGON_7}))
     with pytest.raises(ValidationError) as refused:
@@ -211,8 +211,8 @@ def refusal(raised: pytest.ExceptionInfo[ValidationError]) -> list[str]:
 
 def test_a_closed_shoe_reopens_and_takes_hands_again(event, seated, shoe, record, host):
     record(shoe, "9 7", "J J 10", [bet(1, "player", 10)])
-    services.shoe_close(shoe=shoe, by=host)
-    reopened = services.shoe_reopen(shoe=shoe, by=host)
+    services.mark_shoe_closed(shoe=shoe, by=host)
+    reopened = services.mark_shoe_open(shoe=shoe, by=host)
     shoe.refresh_from_db()
     assert shoe.is_open and reopened.is_open and shoe.closed_by is None
     assert record(shoe, "8 K", "9 K").number == 2  # the shoe goes on where it stopped
@@ -220,36 +220,36 @@ def test_a_closed_shoe_reopens_and_takes_hands_again(event, seated, shoe, record
 
 def test_reopening_an_open_shoe_or_event_is_refused(event, shoe, host):
     with pytest.raises(ValidationError) as raised:
-        services.shoe_reopen(shoe=shoe, by=host)
+        services.mark_shoe_open(shoe=shoe, by=host)
     assert refusal(raised) == [services.MSG_SHOE_NOT_CLOSED.format(number=1)]
     with pytest.raises(ValidationError) as raised:
-        services.event_reopen(event=event, by=host)
+        services.mark_event_open(event=event, by=host)
     assert refusal(raised) == [str(services.MSG_EVENT_NOT_CLOSED)]
 
 
 def test_a_shoe_of_a_closed_event_reopens_only_after_the_event(event, shoe, host):
-    services.shoe_close(shoe=shoe, by=host)
-    services.event_close(event=event, by=host)
+    services.mark_shoe_closed(shoe=shoe, by=host)
+    services.mark_event_closed(event=event, by=host)
     with pytest.raises(ValidationError) as raised:
-        services.shoe_reopen(shoe=shoe, by=host)
+        services.mark_shoe_open(shoe=shoe, by=host)
     assert refusal(raised) == [services.MSG_REOPEN_EVENT_FIRST.format(number=1)]
     shoe.refresh_from_db()
     assert not shoe.is_open
-    services.event_reopen(event=event, by=host)
+    services.mark_event_open(event=event, by=host)
     event.refresh_from_db()
     assert event.is_open and event.closed_by is None
     shoe.refresh_from_db()
     assert not shoe.is_open  # reopening the event leaves its shoes as they were
-    services.shoe_reopen(shoe=shoe, by=host)
+    services.mark_shoe_open(shoe=shoe, by=host)
     shoe.refresh_from_db()
     assert shoe.is_open
 
 
 def test_a_shoe_reopens_only_while_no_other_shoe_is_open(event, shoe, host):
-    services.shoe_close(shoe=shoe, by=host)
+    services.mark_shoe_closed(shoe=shoe, by=host)
     services.shoe_start(event=event, by=host)
     with pytest.raises(ValidationError) as raised:
-        services.shoe_reopen(shoe=shoe, by=host)
+        services.mark_shoe_open(shoe=shoe, by=host)
     assert refusal(raised) == [services.MSG_CLOSE_OTHER_SHOE_FIRST.format(number=2)]
     shoe.refresh_from_db()
     assert not shoe.is_open

@@ -188,7 +188,7 @@ def test_the_queries_do_not_grow_with_hands_shoes_or_events(
         return len(queries)
 
     assert (count(), count(event)) == (QUERIES, QUERIES_ONE_EVENT)
-    game_services.shoe_close(shoe=night, by=host)
+    game_services.mark_shoe_closed(shoe=night, by=host)
     shoe = game_services.shoe_start(event=event, by=host)
     hand_services.seat_guest(shoe=shoe, seat=1, guest=guests[0], by=host)
     for _ in range(5):

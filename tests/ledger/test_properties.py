@@ -90,7 +90,7 @@ def test_every_hand_shoe_and_event_balances_to_zero(night, make_event, host):
                     shoe_total[0] += result.gross
                     shoe_total[1] += result.commission
                     shoe_total[2] += result.net
-            game_services.shoe_close(shoe=shoe, by=host)
+            game_services.mark_shoe_closed(shoe=shoe, by=host)
             expected_shoes.append(tuple(shoe_total))
         for index, amount in night["settlements"]:
             money_services.settlement_record(

@@ -30,7 +30,7 @@ def test_the_shoe_for_a_save_is_read_as_it_stands(seated, shoe, host):
     found, last, repeat = hot_reads.shoe_for_save(shoe.pk, key)
     assert last == 2 and repeat == Hand.objects.get(number=1).pk
     assert hot_reads.shoe_for_save(shoe.pk, None)[2] is None  # keyless hands are no repeat
-    game_services.shoe_close(shoe=shoe, by=host)
+    game_services.mark_shoe_closed(shoe=shoe, by=host)
     found, _last, _repeat = hot_reads.shoe_for_save(shoe.pk, uuid.uuid4())
     assert found.closed_at is not None and not found.is_open
     assert found.opened_at == shoe.opened_at  # times converted as the ORM converts them

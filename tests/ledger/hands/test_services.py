@@ -233,11 +233,11 @@ def test_a_hand_number_out_of_sequence_is_refused(seated, shoe, host):
 
 def test_nothing_is_logged_into_a_closed_shoe_or_event(seated, shoe, event, record, host):
     record(shoe, "9 7", "J J 10")
-    game_services.shoe_close(shoe=shoe, by=host)
+    game_services.mark_shoe_closed(shoe=shoe, by=host)
     with pytest.raises(ValidationError) as raised:
         record(shoe, "8 K", "9 K")
     assert messages_of(raised) == [game_services.MSG_SHOE_CLOSED.format(number=1)]
-    game_services.event_close(event=event, by=host)
+    game_services.mark_event_closed(event=event, by=host)
     with pytest.raises(ValidationError) as raised:
         record(shoe, "8 K", "9 K")
     assert messages_of(raised) == [game_services.MSG_EVENT_CLOSED]
@@ -318,7 +318,7 @@ def test_an_undo_sent_again_with_its_key_takes_back_nothing_more(seated, shoe, r
     assert again.pk == first.pk
     assert list(shoe.hands.values_list("number", flat=True)) == [1]
     assert HandRevision.objects.filter(kind="undo").count() == 1
-    game_services.shoe_close(shoe=shoe, by=host)
+    game_services.mark_shoe_closed(shoe=shoe, by=host)
     other = game_services.shoe_start(event=shoe.event, by=host)
     record(other, "9 7", "J J 10")
     with pytest.raises(ValidationError, match="another shoe"):
@@ -329,7 +329,7 @@ def test_undo_with_no_hand_or_in_a_closed_shoe_is_refused(seated, shoe, record, 
     with pytest.raises(ValidationError, match="no hand to undo"):
         hand_services.hand_undo(shoe=shoe, by=host)
     record(shoe, "9 7", "J J 10")
-    game_services.shoe_close(shoe=shoe, by=host)
+    game_services.mark_shoe_closed(shoe=shoe, by=host)
     with pytest.raises(ValidationError, match="closed"):
         hand_services.hand_undo(shoe=shoe, by=host)
     assert Hand.objects.count() == 1
@@ -375,11 +375,11 @@ def test_a_closed_shoe_can_still_be_corrected_until_the_event_closes(
     seated, shoe, event, record, host
 ):
     hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
-    game_services.shoe_close(shoe=shoe, by=host)
+    game_services.mark_shoe_closed(shoe=shoe, by=host)
     hand_services.hand_correct(
         hand=hand, entry=entry(result=Winner.TIE), reason="late fix", by=host
     )
-    game_services.event_close(event=event, by=host)
+    game_services.mark_event_closed(event=event, by=host)
     with pytest.raises(ValidationError, match="event is closed"):
         hand_services.hand_correct(
             hand=hand, entry=entry(result=Winner.PLAYER), reason="too late", by=host
@@ -391,8 +391,8 @@ def test_shoes_are_numbered_and_one_is_open_at_a_time(event, host):
     with pytest.raises(ValidationError, match="Shoe 1 is still open"):
         game_services.shoe_start(event=event, by=host)
     with pytest.raises(ValidationError, match="close it before closing the event"):
-        game_services.event_close(event=event, by=host)
-    game_services.shoe_close(shoe=first, by=host)
+        game_services.mark_event_closed(event=event, by=host)
+    game_services.mark_shoe_closed(shoe=first, by=host)
     assert game_services.shoe_start(event=event, by=host).number == 2
 
 
@@ -522,7 +522,7 @@ def test_the_guests_totals_are_added_to_hand_by_hand_as_a_rebuild_finds_them(
 ):
     record(shoe, "9 7", "J J 10", [bet(1, "banker", 10), bet(1, "tie", 10), bet(2, "player", 30)])
     record(shoe, "", "", [bet(1, "player", 20), bet(3, "banker", "12.50")], result="banker")
-    game_services.shoe_close(shoe=shoe, by=host)
+    game_services.mark_shoe_closed(shoe=shoe, by=host)
     second = game_services.shoe_start(event=event, by=host)
     hand_services.seat_guest(shoe=second, seat=4, guest=seated[1], by=host)
     record(second, "8 K", "9 K", [bet(4, "banker", 40), bet(4, "player_pair", 10)])

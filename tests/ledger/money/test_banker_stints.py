@@ -41,7 +41,7 @@ def night(make_event, host):
     )
     # C brings a new bank: a new stint though C banked the coup before. He keeps it to the end.
     coup(shoe, host, banker=3, bank="20", result="banker", covers=[(4, "ordinary", "20")])
-    game_services.shoe_close(shoe=shoe, by=host)
+    game_services.mark_shoe_closed(shoe=shoe, by=host)
     # A new shoe starts a new bank, C's again.
     second = game_services.shoe_start(event=event, by=host)
     seat_all(second, list(g.values()), host)

@@ -57,7 +57,7 @@ def night(seated, shoe, record, host):
     """Two shoes: Aki wins 100 then loses 50; Ben's Banker bets win twice (5% commission)."""
     record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(2, "banker", 40)])
     record(shoe, "8 K", "9 K", [bet(1, "player", 50), bet(2, "banker", 60)])
-    game_services.shoe_close(shoe=shoe, by=host)
+    game_services.mark_shoe_closed(shoe=shoe, by=host)
     second = game_services.shoe_start(event=shoe.event, by=host)
     hand_services.seat_guest(shoe=second, seat=2, guest=seated[2], by=host)
     record(second, "8 K", "9 K", [bet(2, "banker", 200)])
@@ -242,7 +242,7 @@ def test_one_balance_has_one_yen_figure_whatever_the_rates(make_event, host, rec
         shoe = game_services.shoe_start(event=event, by=host)
         hand_services.seat_guest(shoe=shoe, seat=1, guest=aki, by=host)
         record(shoe, *cards, [bet(1, "player", 100)])  # loses 100 at ¥100, then wins 100 at ¥1
-        game_services.shoe_close(shoe=shoe, by=host)
+        game_services.mark_shoe_closed(shoe=shoe, by=host)
     money_services.settlement_record(guest=aki, event=low, amount=D(20), method="cash", by=host)
     expected = D(-100 * 100 + 100 * 1 + 20 * 1)
     assert guest_history(aki).balance_yen == expected
@@ -281,7 +281,7 @@ def test_the_yen_carried_in_is_rounded_night_by_night_whatever_the_rates(
         shoe = game_services.shoe_start(event=night, by=host)
         hand_services.seat_guest(shoe=shoe, seat=1, guest=aki, by=host)
         record(shoe, "8 K", "9 K", [bet(1, "banker", stake)])  # a banker win: commission
-        game_services.shoe_close(shoe=shoe, by=host)
+        game_services.mark_shoe_closed(shoe=shoe, by=host)
         money_services.settlement_record(
             guest=aki, event=night, amount=D("0.03"), method="cash", by=host
         )

@@ -160,7 +160,7 @@ def test_the_host_logs_a_night_from_event_to_close(client, host):
     client.post(reverse("ledger:shoe_start", args=[event.pk]))
     assert event.shoes.count() == 2
     second = event.shoes.get(number=2)
-    game_services.shoe_close(shoe=second, by=host)
+    game_services.mark_shoe_closed(shoe=second, by=host)
     response = client.post(reverse("ledger:event_close", args=[event.pk]))
     event.refresh_from_db()
     assert event.closed_at is not None
@@ -250,7 +250,7 @@ def test_closing_an_event_asks_first_then_closes_and_the_host_can_reopen_it(
     money_services.settlement_record(
         guest=seated[1], event=event, amount=Decimal("-100"), method="cash", by=host
     )
-    game_services.shoe_close(shoe=shoe, by=host)
+    game_services.mark_shoe_closed(shoe=shoe, by=host)
     client.force_login(host)
     page = text(client.get(close_url(event)))
     assert "Close Friday night?" in page
@@ -288,7 +288,7 @@ def test_only_a_host_asks_closes_or_reopens_an_event(client, dealer, outsider, h
         client.force_login(user)
         assert client.get(close_url(event)).status_code == 403
         assert client.post(close_url(event)).status_code == 403
-    game_services.event_close(event=event, by=host)
+    game_services.mark_event_closed(event=event, by=host)
     client.force_login(dealer)
     assert f'action="{reopen}"' not in text(client.get(detail_url(event)))
     for user in (dealer, outsider):

@@ -100,7 +100,7 @@ def test_the_host_issues_replaces_and_revokes_links_with_a_qr_code(client, host,
 
 def test_the_balance_chart_steps_shoe_by_shoe_from_the_first_night(played, shoe, host, record):
     aki = played[1]
-    game_services.shoe_close(shoe=shoe, by=host)
+    game_services.mark_shoe_closed(shoe=shoe, by=host)
     second = game_services.shoe_start(event=shoe.event, by=host)
     hand_services.seat_guest(shoe=second, seat=1, guest=aki, by=host)
     record(second, "8 K", "9 K", [bet(1, "player", 30)])

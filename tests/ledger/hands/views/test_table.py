@@ -563,7 +563,7 @@ def test_a_closed_shoe_says_how_many_hands_it_had_not_the_next_one(
 ):
     client.force_login(host)
     record(shoe, "9 7", "J J 10", [bet(1, "player", "12.50")])
-    game_services.shoe_close(shoe=shoe, by=host)
+    game_services.mark_shoe_closed(shoe=shoe, by=host)
     page = text(client.get(table_url(shoe)))
     assert "1 hand" in page and "/ 40" not in page
     assert 'rel="icon"' in page  # a favicon on every page
@@ -756,7 +756,7 @@ def test_the_reminder_at_the_planned_hands_links_to_the_question(
 def test_the_host_reopens_a_closed_shoe_from_its_table(client, host, seated, shoe, record):
     client.force_login(host)
     record(shoe, "9 7", "J J 10")
-    game_services.shoe_close(shoe=shoe, by=host)
+    game_services.mark_shoe_closed(shoe=shoe, by=host)
     reopen = reverse("ledger:shoe_reopen", args=[shoe.pk])
     page = text(client.get(table_url(shoe)))
     assert f'action="{reopen}"' in page and "Reopen shoe 1" in page
@@ -770,8 +770,8 @@ def test_the_host_reopens_a_closed_shoe_from_its_table(client, host, seated, sho
 
 def test_reopening_a_shoe_of_a_closed_event_asks_for_the_event_first(client, host, shoe):
     client.force_login(host)
-    game_services.shoe_close(shoe=shoe, by=host)
-    game_services.event_close(event=shoe.event, by=host)
+    game_services.mark_shoe_closed(shoe=shoe, by=host)
+    game_services.mark_event_closed(event=shoe.event, by=host)
     reopen = reverse("ledger:shoe_reopen", args=[shoe.pk])
     assert f'action="{reopen}"' not in text(client.get(table_url(shoe)))
     refused = text(client.post(reopen, follow=True))
@@ -786,7 +786,7 @@ def test_only_a_host_asks_closes_or_reopens_a_shoe(client, dealer, outsider, hos
         client.force_login(user)
         assert client.get(close_url(shoe)).status_code == 403
         assert client.post(close_url(shoe)).status_code == 403
-    game_services.shoe_close(shoe=shoe, by=host)
+    game_services.mark_shoe_closed(shoe=shoe, by=host)
     client.force_login(dealer)
     assert f'action="{reopen}"' not in text(client.get(table_url(shoe)))
     for user in (dealer, outsider):
