@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from odds_reference import reference_counts  # beside this script, on the path when run
 
-from games import banque_odds, chemin_odds
+from games.guest_banked import banque_odds, chemin_odds
 from games.guest_banked.chemin_drawing import Choice
 from games.odds import deal_counts, odds_table
 from games.payouts import RuleSet
