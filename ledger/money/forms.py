@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import uuid
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from django.utils.functional import _StrPromise as Text
 
 from games.models import Event
 from ledger.forms import ChipsAmountField, stake_text
@@ -67,10 +70,15 @@ class SettlementForm(forms.Form):
         return amount if self.cleaned_data["direction"] == self.PAID_HOUSE else -amount
 
 
-class SettlementVoidForm(forms.Form):
-    reason = forms.CharField(
-        label=_("Why void it?"), max_length=200, error_messages={"required": MSG_VOID_REASON}
-    )
+class VoidForm(forms.Form):
+    """Why a money row is voided: the one reversal's reason (``ledger.money.reversal``), for a
+    settlement or a transfer alike; ``required`` is the kind's own words for a missing reason."""
+
+    reason = forms.CharField(label=_("Why void it?"), max_length=200)
+
+    def __init__(self, *args: Any, required: Text = MSG_VOID_REASON, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["reason"].error_messages["required"] = required
 
 
 class CreditLimitForm(forms.Form):

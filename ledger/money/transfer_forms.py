@@ -14,7 +14,6 @@ from games.models import Event
 from ledger.forms import ChipsAmountField, stake_text
 from ledger.money.transfers import (
     HOUSE,
-    MSG_TRANSFER_VOID_REASON,
     NightBalances,
     ProposedTransfer,
     TransferRow,
@@ -74,14 +73,6 @@ class TransferForm(forms.Form):
             return int(source.get("payer", "")), int(source.get("payee", ""))
         except (TypeError, ValueError):
             return None
-
-
-class TransferVoidForm(forms.Form):
-    reason = forms.CharField(
-        label=_("Why void it?"),
-        max_length=200,
-        error_messages={"required": MSG_TRANSFER_VOID_REASON},
-    )
 
 
 @dataclass

@@ -26,7 +26,7 @@ from ledger.models import Guest, Settlement
 from ledger.money import services as money_services
 from ledger.money.amounts import ZERO, format_chips, format_yen, to_yen
 from ledger.money.charts import qr_svg, result_bars
-from ledger.money.forms import SettlementForm, SettlementVoidForm
+from ledger.money.forms import SettlementForm, VoidForm
 from ledger.money.results import (
     SettlementLine,
     banker_stints,
@@ -398,7 +398,7 @@ def settlement_void(request: AuthenticatedHttpRequest, settlement_id: int) -> Ht
         Settlement.objects.select_related("event", "guest"), pk=settlement_id
     )
     event = settlement.event
-    form = SettlementVoidForm(request.POST)
+    form = VoidForm(request.POST)
 
     def void() -> HttpResponse:
         if not form.is_valid():

@@ -54,6 +54,7 @@ nights = st.fixed_dictionaries(
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
+@pytest.mark.slow
 @given(night=nights)
 def test_every_hand_shoe_and_event_balances_to_zero(night, make_event, host):
     with transaction.atomic():

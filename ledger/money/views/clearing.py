@@ -19,12 +19,13 @@ from ledger.forms import add_service_errors
 from ledger.models import Guest, Transfer
 from ledger.money import transfers
 from ledger.money.amounts import format_chips
+from ledger.money.forms import VoidForm
 from ledger.money.transfer_forms import (
     MSG_UNKNOWN_PARTY,
     TransferForm,
-    TransferVoidForm,
     clearing_panel,
 )
+from ledger.money.transfers import MSG_TRANSFER_VOID_REASON
 from shoebook.base.roles import AuthenticatedHttpRequest, host_required
 
 MSG_TRANSFER_RECORDED = gettext_lazy("Recorded: {payer} paid {payee} {amount}.")
@@ -114,7 +115,7 @@ def transfer_void(request: AuthenticatedHttpRequest, transfer_id: int) -> HttpRe
         Transfer.objects.select_related("event", "payer", "payee"), pk=transfer_id
     )
     event = transfer.event
-    form = TransferVoidForm(request.POST)
+    form = VoidForm(request.POST, required=MSG_TRANSFER_VOID_REASON)
     if not form.is_valid():
         refusal = " ".join(str(error) for errors in form.errors.values() for error in errors)
         return _panel(request, event, refusal=refusal, status=400)

@@ -104,6 +104,7 @@ def test_a_sheet_name_with_a_control_character_is_a_row_problem(event):
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_normalises_names_and_reports_collisions_without_merging():
     executor = MigrationExecutor(connection)

@@ -11,9 +11,11 @@ from django.core.exceptions import ValidationError
 
 from ledger.models import AuditEntry
 from ledger.money import services as money_services
+from ledger.money.forms import VoidForm
 from ledger.money.results import guest_balances
 from ledger.money.reversal import line_character
-from ledger.money.transfers import transfer_record, transfer_void
+from ledger.money.services import MSG_VOID_REASON
+from ledger.money.transfers import MSG_TRANSFER_VOID_REASON, transfer_record, transfer_void
 from tests.ledger.banked_nights import SEVEN, play_debts, seven_guest_night
 
 pytestmark = pytest.mark.django_db
@@ -92,3 +94,10 @@ def test_a_one_line_note_refuses_breaks_and_invisible_characters():
     assert line_character("two\nlines") == "U+000A"
     assert line_character("a\u2028b") == "U+2028"
     assert line_character("zero\u200bwidth") == "U+200B"
+
+
+def test_one_void_form_says_each_kind_s_own_words_for_a_missing_reason():
+    assert VoidForm({"reason": ""}).errors["reason"] == [str(MSG_VOID_REASON)]
+    for_transfer = VoidForm({"reason": ""}, required=MSG_TRANSFER_VOID_REASON)
+    assert for_transfer.errors["reason"] == [str(MSG_TRANSFER_VOID_REASON)]
+    assert VoidForm({"reason": "typed twice"}).is_valid()
