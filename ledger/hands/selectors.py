@@ -210,7 +210,7 @@ class IndexedHand:
 
 @dataclass(frozen=True)
 class HandIndex:
-    """Every hand of a shoe by number and winner, for ``ledger/_hand_index.html``; ``current``
+    """Every hand of a shoe by number and winner, for ``ledger/hands/_hand_index.html``; ``current``
     is the number of the hand whose page shows it (``None`` on the table page)."""
 
     shoe_id: int

@@ -74,7 +74,7 @@ class HouseTable(tables.Table):
     # The name links to the event; on a phone the date column gives way to the house's figures
     # and shows under it. A tournament's night says so, with its pool and the house's cut.
     event = tables.TemplateColumn(
-        template_name="ledger/_house_event.html", verbose_name=_("Event"), attrs=NAME
+        template_name="ledger/money/_house_event.html", verbose_name=_("Event"), attrs=NAME
     )
     hands = tables.Column(verbose_name=_("Hands"), attrs={"td": {"class": "num"}})
     wagered = ChipsColumn(verbose_name=_("Drop"))

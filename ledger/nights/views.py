@@ -73,7 +73,7 @@ def event_list(request: AuthenticatedHttpRequest) -> HttpResponse:
         if Guest.objects.filter(user=request.user).exists():
             return redirect("ledger:my_page")
         raise PermissionDenied
-    return render(request, "ledger/event_list.html", {"events": events_for_list()})
+    return render(request, "ledger/nights/event_list.html", {"events": events_for_list()})
 
 
 @host_required
@@ -91,7 +91,7 @@ def event_create(request: AuthenticatedHttpRequest) -> HttpResponse:
             ready = _("{event} is ready: add guests, then start a shoe.")
             messages.success(request, ready.format(event=event.name))
             return redirect("ledger:event_detail", event.pk)
-    return render(request, "ledger/event_form.html", {"form": form})
+    return render(request, "ledger/nights/event_form.html", {"form": form})
 
 
 @host_required
@@ -114,7 +114,7 @@ def event_edit(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse
             messages.success(request, _("{event} is saved.").format(event=event.name))
             return redirect("ledger:event_detail", event.pk)
     context = {"form": form, "event": event, "frozen": frozen}
-    return render(request, "ledger/event_form.html", context)
+    return render(request, "ledger/nights/event_form.html", context)
 
 
 @table_staff_required
@@ -134,7 +134,7 @@ def _render_event(
     if event.display_token and is_host(request.user):
         path = reverse("display:table_display", args=[event.pk, event.display_token])
         context["display_qr"] = qr_svg(request.build_absolute_uri(path))
-    return render(request, "ledger/event_detail.html", context)
+    return render(request, "ledger/nights/event_detail.html", context)
 
 
 def _event_context(
@@ -266,14 +266,14 @@ def event_guests_bring_back(request: AuthenticatedHttpRequest, event_id: int) ->
         form = BringBackChecklistForm(event=event, from_event=source)
         return render(
             request,
-            "ledger/event_bring_back.html",
+            "ledger/nights/event_bring_back.html",
             {"event": event, "source": source, "form": form},
         )
     form = BringBackChecklistForm(request.POST, event=event, from_event=source)
     if not form.is_valid():
         return render(
             request,
-            "ledger/event_bring_back.html",
+            "ledger/nights/event_bring_back.html",
             {"event": event, "source": source, "form": form},
             status=400,
         )
@@ -329,7 +329,7 @@ def _event_close_page(request: AuthenticatedHttpRequest, event: Event) -> HttpRe
         ],
         "unsettled": [line for line in event_settlement(event) if line.after],
     }
-    return render(request, "ledger/event_close.html", context)
+    return render(request, "ledger/nights/event_close.html", context)
 
 
 @host_required

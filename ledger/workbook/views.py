@@ -93,7 +93,7 @@ def scoresheet_upload(request: AuthenticatedHttpRequest) -> HttpResponse:
             (game.value, _(game.label), TEMPLATE_NAMES[game]) for game in Game if game.guest_banked
         ],
     }
-    return render(request, "ledger/scoresheet_upload.html", context, status=status)
+    return render(request, "ledger/workbook/scoresheet_upload.html", context, status=status)
 
 
 def _imported_text(imported: Imported, *, coups: bool) -> str:

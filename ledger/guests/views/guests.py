@@ -57,7 +57,7 @@ SETTLEMENTS_PER_PAGE = 20
 def guest_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     balances = guest_balances()
     guests = [(guest, balances.get(guest.pk)) for guest in Guest.objects.all()]
-    return render(request, "ledger/guest_list.html", {"guests": guests})
+    return render(request, "ledger/guests/guest_list.html", {"guests": guests})
 
 
 MSG_CREDIT_LIMIT_SET = gettext_lazy("{guest}'s credit limit is now {limit}.")
@@ -110,7 +110,7 @@ def _render_guest_detail(
         "alias_form": forms.get("alias_form") or GuestAliasForm(),
         "merge_form": forms.get("merge_form") or GuestMergeForm(guest=guest),
     }
-    return render(request, "ledger/guest_detail.html", context, status=status)
+    return render(request, "ledger/guests/guest_detail.html", context, status=status)
 
 
 def _guest_form_action(
@@ -210,7 +210,7 @@ def guest_merge(request: AuthenticatedHttpRequest, guest_id: int) -> HttpRespons
         "other_balance": theirs,
         "combined": mine + theirs,
     }
-    return render(request, "ledger/guest_merge.html", context)
+    return render(request, "ledger/guests/guest_merge.html", context)
 
 
 @host_required
@@ -265,13 +265,13 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
     if problem is not None:
         status = 404 if invitation is None else 410
         response = render(
-            request, "ledger/invitation_invalid.html", {"problem": problem}, status=status
+            request, "ledger/guests/invitation_invalid.html", {"problem": problem}, status=status
         )
     else:
         assert invitation is not None  # no problem: an invitation
         context = {"form": form, "guest": invitation.guest, "expires": invitation.expires_at}
         response = render(
-            request, "ledger/invitation_accept.html", context, status=400 if form.errors else 200
+            request, "ledger/guests/invitation_accept.html", context, status=400 if form.errors else 200
         )
     return private_link(response, referrer="same-origin")  # its form posts back here
 
@@ -335,7 +335,7 @@ def _guest_live_context(
     guest: Guest, lines: list[NightLine], playing_in: Shoe | None
 ) -> dict[str, object]:
     """What changes while the guest plays: the balance, the shoe's scoreboard and tonight's
-    figures shoe by shoe (``ledger/_guest_live.html``)."""
+    figures shoe by shoe (``ledger/guests/_guest_live.html``)."""
     tonight_line = next(
         (line for line in lines[::-1] if playing_in and line.event_id == playing_in.event_id),
         None,
@@ -455,7 +455,7 @@ def _render_guest_page(
     if request.htmx and "live" in request.GET:
         response = _guest_live_response(request, guest, links)
     else:
-        template = "ledger/_guest_page.html" if request.htmx else "ledger/guest_page.html"
+        template = "ledger/guests/_guest_page.html" if request.htmx else "ledger/guests/guest_page.html"
         context = _guest_page_context(guest, request.GET) | links
         response = render(request, template, context | {"manifest_url": manifest_url})
     return private_link(response)
@@ -467,10 +467,10 @@ def _guest_live_response(request: HttpRequest, guest: Guest, links: dict[str, st
     playing_in = _playing_in(guest)
     if playing_in is None:
         context = _guest_page_context(guest, QueryDict()) | links
-        page = render(request, "ledger/_guest_page.html", context)
+        page = render(request, "ledger/guests/_guest_page.html", context)
         return reswap(retarget(page, "#guest-page"), "outerHTML")
     context = _guest_live_context(guest, guest_nights(guest), playing_in) | links
-    return render(request, "ledger/_guest_live.html", context)
+    return render(request, "ledger/guests/_guest_live.html", context)
 
 
 def guest_workbook(guest: Guest) -> FileResponse:

@@ -34,7 +34,7 @@ def _event_of(guest: Guest, event_id: int) -> Event:
 
 def _receipt_page(request: HttpRequest, guest: Guest, event_id: int) -> HttpResponse:
     receipt = guest_receipt(guest, _event_of(guest, event_id))
-    return private_link(render(request, "ledger/receipt.html", {"receipt": receipt}))
+    return private_link(render(request, "ledger/guests/receipt.html", {"receipt": receipt}))
 
 
 def _receipt_file(guest: Guest, event_id: int) -> FileResponse:
@@ -92,7 +92,7 @@ def my_receipt_pdf(request: AuthenticatedHttpRequest, event_id: int) -> FileResp
 def event_share(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
     """The night's results as a printable page for the group chat."""
     event = get_object_or_404(Event, pk=event_id)
-    return render(request, "ledger/event_share.html", {"shared": event_shared_results(event)})
+    return render(request, "ledger/guests/event_share.html", {"shared": event_shared_results(event)})
 
 
 @host_required

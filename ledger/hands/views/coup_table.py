@@ -39,4 +39,4 @@ def coup_step_helper(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpRes
         choices={name: typed(name) for name in CHOICE_FIELDS},
         decks=event.decks,
     )
-    return render(request, "ledger/_coup_step.html", {"step": step})
+    return render(request, "ledger/hands/_coup_step.html", {"step": step})

@@ -94,7 +94,7 @@ def hand_detail(request: AuthenticatedHttpRequest, hand_id: int) -> HttpResponse
             ),
             "bet_labels": [_(bet.label) for bet in bet_types],
         }
-    return render(request, "ledger/hand_detail.html", context)
+    return render(request, "ledger/hands/hand_detail.html", context)
 
 
 def _coup_context(

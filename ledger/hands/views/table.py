@@ -165,7 +165,7 @@ def _render_table(
         "can_host": is_host(request.user),
         **_board_context(shoe),
     }
-    template = "ledger/_table.html" if request.htmx else "ledger/shoe_table.html"
+    template = "ledger/hands/_table.html" if request.htmx else "ledger/hands/shoe_table.html"
     return render(request, template, context)
 
 
@@ -201,7 +201,7 @@ def _table_board(request: AuthenticatedHttpRequest, shoe: Shoe) -> HttpResponse:
         "can_host": is_host(request.user),
         "seats": seat_totals(shoe, recent.next_number),
     }
-    return render(request, "ledger/_table_board.html", context)
+    return render(request, "ledger/hands/_table_board.html", context)
 
 
 def _coup_context(
@@ -445,7 +445,7 @@ def _saved_reply(
         "can_host": is_host(request.user),
         "repeat_stakes": _repeat_stakes(state),
     }
-    response = render(request, "ledger/_hand_saved.html", context)
+    response = render(request, "ledger/hands/_hand_saved.html", context)
     response["Shoebook-Hand-Saved"] = str(hand.number)
     response["Shoebook-Table-Part"] = "saved"
     return response
@@ -585,7 +585,7 @@ def shoe_close(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse:
         if not shoe.is_open:
             return redirect("ledger:shoe_table", shoe.pk)
         context = {"shoe": shoe, "event": shoe.event, "open": shoe_open_things(shoe)}
-        return render(request, "ledger/shoe_close.html", context)
+        return render(request, "ledger/nights/shoe_close.html", context)
     try:
         night_services.shoe_close(shoe=shoe, by=request.user)
     except ValidationError as error:
@@ -618,7 +618,7 @@ def deal_helper(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse
         # The page's own state: every tap so far, read afresh (what the page's script sends).
         reading = read_taps(request.GET["taps"].split(), decks=shoe.event.decks)
         return render(
-            request, "ledger/_deal.html", {"deal": _deal_context(shoe, reading), "ranks": RANKS}
+            request, "ledger/hands/_deal.html", {"deal": _deal_context(shoe, reading), "ranks": RANKS}
         )
     deal = deal_panel(
         shoe,
@@ -628,7 +628,7 @@ def deal_helper(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse
         add=request.GET.get("add", ""),
         back="back" in request.GET,
     )
-    return render(request, "ledger/_deal.html", {"deal": deal, "ranks": RANKS})
+    return render(request, "ledger/hands/_deal.html", {"deal": deal, "ranks": RANKS})
 
 
 def deal_panel(

@@ -46,7 +46,7 @@ def _panel(
         "clearing": clearing_panel(event, form),
         "clearing_refusal": refusal,
     }
-    template = "ledger/_clearing.html" if request.htmx else "ledger/clearing_page.html"
+    template = "ledger/money/_clearing.html" if request.htmx else "ledger/money/clearing_page.html"
     # htmx swaps a 200 only: a refusal comes back in place, its status for the page alone.
     return render(request, template, context, status=200 if request.htmx else status)
 

@@ -51,7 +51,7 @@ def event_guest_results_page(request: AuthenticatedHttpRequest, event_id: int) -
         for result in results
     ]
     context = {"event": event, "table": table, "matrix": matrix, "shoe_numbers": shoe_numbers}
-    return render(request, "ledger/event_guest_results.html", context)
+    return render(request, "ledger/money/event_guest_results.html", context)
 
 
 @table_staff_required
@@ -72,7 +72,7 @@ def standings_page(request: AuthenticatedHttpRequest) -> HttpResponse:
     ]
     table = StandingsTable(data)
     RequestConfig(request, paginate={"per_page": 50}).configure(table)
-    return render(request, "ledger/standings.html", {"filter": date_range, "table": table})
+    return render(request, "ledger/money/standings.html", {"filter": date_range, "table": table})
 
 
 @host_required
@@ -112,7 +112,7 @@ def house_page(request: AuthenticatedHttpRequest) -> HttpResponse:
     if wagered:
         totals["hold"] = (house_net * 100 / wagered).quantize(Decimal("0.01"))
     return render(
-        request, "ledger/house.html", {"filter": date_range, "table": table, "totals": totals}
+        request, "ledger/money/house.html", {"filter": date_range, "table": table, "totals": totals}
     )
 
 
