@@ -1,4 +1,5 @@
-"""Every hand of a shoe as a link, for ``ledger/hands/_hand_index.html``: written here, not looped in
+"""Every hand of a shoe as a link, for ``ledger/hands/_hand_index.html``: written here, not looped
+in
 the template, where a shoe of 200 hands took most of the table's board to draw."""
 
 from __future__ import annotations

@@ -523,18 +523,43 @@ def transfers_sheet(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
     return _("Transfers"), columns, rows()
 
 
+@dataclass(frozen=True)
+class SheetExporter:
+    """One sheet of the settlement workbook, as pretix's exporters are one file each: its name
+    in code, whether a workbook of these events (for one guest, or for the host) has it, and how
+    its title, columns and rows are written. The workbook is the exporters, in order."""
+
+    identifier: str
+    applies: Callable[[Sequence[Event], Guest | None], bool]
+    write: Callable[[Sequence[Event], Guest | None], SheetSpec]
+
+
+def _guest_banked(events: Sequence[Event]) -> list[Event]:
+    return [event for event in events if event.is_guest_banked]
+
+
+def _settlements_of(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
+    settlements = Settlement.objects.filter(event__in=[event.pk for event in events])
+    return settlements_sheet(settlements if guest is None else settlements.filter(guest=guest))
+
+
+SHEETS = (
+    SheetExporter("summary", lambda _events, guest: guest is None,
+                  lambda events, _guest: summary_sheet(events)),
+    SheetExporter("guests", lambda _events, _guest: True, guests_sheet),
+    SheetExporter("hands", lambda _events, _guest: True, hands_sheet),
+    SheetExporter("coups", lambda events, _guest: bool(_guest_banked(events)),
+                  lambda events, guest: coups_sheet(_guest_banked(events), guest)),
+    SheetExporter("transfers", lambda events, _guest: bool(_guest_banked(events)),
+                  lambda events, guest: transfers_sheet(_guest_banked(events), guest)),
+    SheetExporter("settlements", lambda _events, _guest: True, _settlements_of),
+)  # fmt: skip
+
+
 def workbook_sheets(events: Sequence[Event], guest: Guest | None = None) -> list[SheetSpec]:
     """The workbook's sheets, each a title, its columns and a generator of its rows; with
     ``guest``, only that guest's rows (and no Summary)."""
-    settlements = Settlement.objects.filter(event__in=[event.pk for event in events])
-    sheets = [] if guest is not None else [summary_sheet(events)]
-    if guest is not None:
-        settlements = settlements.filter(guest=guest)
-    sheets += [guests_sheet(events, guest), hands_sheet(events, guest)]
-    banked = [event for event in events if event.is_guest_banked]
-    if banked:
-        sheets += [coups_sheet(banked, guest), transfers_sheet(banked, guest)]
-    return [*sheets, settlements_sheet(settlements)]
+    return [sheet.write(events, guest) for sheet in SHEETS if sheet.applies(events, guest)]
 
 
 def settlement_workbook(

@@ -271,7 +271,10 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
         assert invitation is not None  # no problem: an invitation
         context = {"form": form, "guest": invitation.guest, "expires": invitation.expires_at}
         response = render(
-            request, "ledger/guests/invitation_accept.html", context, status=400 if form.errors else 200
+            request,
+            "ledger/guests/invitation_accept.html",
+            context,
+            status=400 if form.errors else 200,
         )
     return private_link(response, referrer="same-origin")  # its form posts back here
 
@@ -455,7 +458,9 @@ def _render_guest_page(
     if request.htmx and "live" in request.GET:
         response = _guest_live_response(request, guest, links)
     else:
-        template = "ledger/guests/_guest_page.html" if request.htmx else "ledger/guests/guest_page.html"
+        template = (
+            "ledger/guests/_guest_page.html" if request.htmx else "ledger/guests/guest_page.html"
+        )
         context = _guest_page_context(guest, request.GET) | links
         response = render(request, template, context | {"manifest_url": manifest_url})
     return private_link(response)

@@ -92,7 +92,9 @@ def my_receipt_pdf(request: AuthenticatedHttpRequest, event_id: int) -> FileResp
 def event_share(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
     """The night's results as a printable page for the group chat."""
     event = get_object_or_404(Event, pk=event_id)
-    return render(request, "ledger/guests/event_share.html", {"shared": event_shared_results(event)})
+    return render(
+        request, "ledger/guests/event_share.html", {"shared": event_shared_results(event)}
+    )
 
 
 @host_required

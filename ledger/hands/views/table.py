@@ -618,7 +618,9 @@ def deal_helper(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse
         # The page's own state: every tap so far, read afresh (what the page's script sends).
         reading = read_taps(request.GET["taps"].split(), decks=shoe.event.decks)
         return render(
-            request, "ledger/hands/_deal.html", {"deal": _deal_context(shoe, reading), "ranks": RANKS}
+            request,
+            "ledger/hands/_deal.html",
+            {"deal": _deal_context(shoe, reading), "ranks": RANKS},
         )
     deal = deal_panel(
         shoe,
