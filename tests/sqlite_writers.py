@@ -1,4 +1,5 @@
-"""Run by tests/test_settings.py in a fresh interpreter: several threads write to one SQLite
+"""Run by tests/shoebook/test_settings.py in a fresh interpreter: several threads write to one
+SQLite
 file through Django's real settings, each reading before it writes (the pattern that fails under
 SQLite's deferred transactions). Prints a JSON report."""
 

@@ -1,4 +1,4 @@
-"""Who may do what (shoebook/roles.py), walked as each role would."""
+"""Who may do what (shoebook/base/roles.py), walked as each role would."""
 
 from __future__ import annotations
 

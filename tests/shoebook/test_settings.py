@@ -12,7 +12,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from shoebook.base.env import env_bool, env_int, env_list
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_python(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
