@@ -1,3 +1,5 @@
+"""The games' app: baccarat without money."""
+
 from django.apps import AppConfig
 
 

@@ -1,3 +1,5 @@
+"""The games' own pages: the rules and odds, and the table display."""
+
 from django.urls import path
 
 from games import views

@@ -1,3 +1,5 @@
+"""The ledger's app: money, cut by concept (see docs/developers.md)."""
+
 from django.apps import AppConfig
 
 

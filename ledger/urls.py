@@ -1,3 +1,5 @@
+"""The ledger's pages: events, the table, hands, guests, money and workbooks."""
+
 from django.urls import path
 
 from ledger.guests.views import guests, sharing

@@ -1,3 +1,5 @@
+"""What every page's template reads: the roles the navigation offers to the user asking."""
+
 from __future__ import annotations
 
 from django.http import HttpRequest

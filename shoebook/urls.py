@@ -1,3 +1,6 @@
+"""The site's URLs: its own pages (home, the installable app's files, the offline page),
+then each app's."""
+
 from django.contrib import admin
 from django.contrib.auth.decorators import login_not_required
 from django.urls import include, path

@@ -1,3 +1,5 @@
+"""The tournaments' app, on top of games and the ledger."""
+
 from django.apps import AppConfig
 
 

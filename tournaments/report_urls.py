@@ -1,3 +1,5 @@
+"""A tournament's reports: standings, the season and the workbook."""
+
 from django.urls import path
 
 from shoebook.base.converters import use_id_converter

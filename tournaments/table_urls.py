@@ -1,3 +1,5 @@
+"""A tournament table's pages for the players: the secret bet and the leaderboard."""
+
 from django.urls import path
 
 from shoebook.base.converters import use_id_converter

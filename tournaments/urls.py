@@ -1,3 +1,5 @@
+"""The host's tournament pages."""
+
 from django.urls import path
 
 from shoebook.base.converters import use_id_converter

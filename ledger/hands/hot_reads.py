@@ -4,7 +4,8 @@ A save reads the shoe, who sits where and each seat's total over the shoe. Each 
 SQLite about 0.05 ms; building it with the ORM took 0.6–1.2 ms (`bench/save.py`): most of a save.
 So these few are written once, in SQL that SQLite and PostgreSQL both read, with the tables' and
 columns' names taken from the models; ``Manager.raw`` turns their rows into models with the same
-conversions as the ORM. ``tests/ledger/test_hot_reads.py`` holds each to the ORM query it stands
+conversions as the ORM. ``tests/ledger/hands/test_hot_reads.py`` holds each to the ORM query it
+stands
 for.
 """
 

@@ -444,13 +444,9 @@ def guest_history(guest: Guest, *, shoes_of_latest: int | None = None) -> GuestH
     settlements = list(guest.settlements.select_related("event").order_by("recorded_at", "id"))
     results: dict[int, Decimal] = defaultdict(lambda: ZERO)
     settled: dict[int, Decimal] = defaultdict(lambda: ZERO)
-    # The settlements are read as rows (the page lists them): the other lines are summed.
-    kinds = {RESULT, LineKind.TRANSFER}
-    for line in ledger_lines(guests=[guest.pk], kinds=kinds, nights_only=True):
+    for line in ledger_lines(guests=[guest.pk], nights_only=True):
         assert line.event_id is not None
         (settled if line.settled else results)[line.event_id] += line.amount
-    for settlement in settlements:
-        settled[settlement.event_id] += settlement.amount
     event_ids = set(results) | set(settled)
     points = []
     balance, balance_yen = ZERO, ZERO

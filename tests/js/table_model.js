@@ -1,5 +1,5 @@
 // A table night as a model: the page's state (static/js/table_state.js), a server that keeps the
-// ledger as ledger.services.record_hand does, and a network that delays, loses, duplicates and
+// ledger as ledger.hands.services.record_hand does, and a network that delays, loses, duplicates and
 // reorders. ``play`` runs a list of moves — the host's taps, the network's doings, reloads, a
 // second device — and checks after each move that nothing the host tapped was lost, moved or
 // applied twice; ``drain`` then brings everything home and checks the ledger.
@@ -68,7 +68,7 @@ function sortedObject(object) {
   return Object.fromEntries(Object.entries(object).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-// The server's side, as ledger.services does it: the next number only, once per idempotency key
+// The server's side, as ledger.hands.services does it: the next number only, once per idempotency key
 // (the same key with other content is refused), the seats the page saw, its own checks.
 class Server {
   constructor(State) {

@@ -157,7 +157,7 @@ def test_kemeny_and_snell_s_solution_when_the_banker_may_choose_everywhere():
     assert edge[0] == edge[1] == solution.banker_edge
 
 
-def test_the_infinite_shoe_under_seed_002_s_rules():
+def test_the_infinite_shoe_under_the_chemin_de_fer_table():
     solution = chemin_odds(None)
     assert solution.ponte_draws_on_five == 1
     assert solution.banker_draws == {BankerCell(3, 9): 1, BankerCell(5, 4): 1}

@@ -1,4 +1,4 @@
-"""One identity rule for guests' names (ledger/names.py), on every way in."""
+"""One identity rule for guests' names (ledger/guests/names.py), on every way in."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The save's reads written in SQL (ledger/hot_reads.py) say what the ORM's queries say."""
+"""The save's reads written in SQL (ledger/hands/hot_reads.py) say what the ORM's queries say."""
 
 from __future__ import annotations
 

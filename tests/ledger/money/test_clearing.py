@@ -45,7 +45,7 @@ def settles(balances: Mapping[object, Decimal], transfers: list[Transfer[int]]) 
     return nets(transfers) == {party: amount for party, amount in balances.items() if amount}
 
 
-# Nine debts among seven guests (the vector). F and G net to zero; A and B are a pair;
+# Nine debts among seven guests. F and G net to zero; A and B are a pair;
 # C, D and E settle among themselves: 1 + 2 transfers.
 NINE_DEBTS = [
     ("A", "F", "50.00"),

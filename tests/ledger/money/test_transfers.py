@@ -49,8 +49,8 @@ from tests.ledger.banked_nights import SEVEN, coup, play_debts, seven_guest_nigh
 pytestmark = pytest.mark.django_db
 D = Decimal
 
-# The vector (as in tests/ledger/test_clearing.py), played as coups: F and G net to
-# zero, A and B are a pair, C, D and E settle among themselves.
+# Nine debts among seven guests (as in tests/ledger/money/test_clearing.py), played as coups:
+# F and G net to zero, A and B are a pair, C, D and E settle among themselves.
 NINE_DEBTS = [
     ("A", "F", "50.00"),
     ("F", "B", "30.00"),

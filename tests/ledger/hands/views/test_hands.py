@@ -1,4 +1,4 @@
-"""A hand's page (ledger/views/hands.py): its bets, its history and the host's correction."""
+"""A hand's page (ledger/hands/views/hands.py): its bets, its history and the host's correction."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The live table (ledger/views/table.py): saving hands, refusals, the keypad, seats, undo,
+"""The live table (ledger/hands/views/table.py): saving hands, refusals, the keypad, seats, undo,
 and a constant number of queries however long the shoe."""
 
 from __future__ import annotations
