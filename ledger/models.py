@@ -352,8 +352,10 @@ class Settlement(models.Model):
     voids = models.OneToOneField(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="voided_by"
     )
-    # The settle form's key: a second tap, or the same form sent again, records nothing more.
+    # The settle form's key: a second tap, or the same form sent again, records nothing more;
+    # the same key with other content is refused (what the key was used for: its digest).
     idempotency_key = models.UUIDField(null=True, blank=True, unique=True, editable=False)
+    content_digest = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     class Meta:
         ordering = ["recorded_at", "id"]
@@ -400,8 +402,10 @@ class Transfer(models.Model):
     voids = models.OneToOneField(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="voided_by"
     )
-    # The form's key: a second tap, or the same form sent again, records nothing more.
+    # The form's key: a second tap, or the same form sent again, records nothing more; the
+    # same key with other content is refused (what the key was used for: its digest).
     idempotency_key = models.UUIDField(null=True, blank=True, unique=True, editable=False)
+    content_digest = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     class Meta:
         ordering = ["recorded_at", "id"]

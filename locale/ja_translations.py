@@ -4,6 +4,9 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "This form was already used to record {what}: nothing else was recorded. Reload the page to record another.": "このフォームはすでに{what}の記録に使われています。ほかには何も記録していません。別の記録をするにはページを再読み込みしてください。",
+    "a settlement of {amount} for {guest} at {event}": "{event}での{guest}さんの精算{amount}",
+    "a transfer of {amount} from {payer} to {payee} at {event}": "{event}での{payer}から{payee}への送金{amount}",
     "The request could not be read: nothing was changed.": "リクエストを読み取れませんでした。何も変更していません。",
     "The form was not sent as UTF-8 text, the only encoding this site reads: nothing was changed.": "フォームがUTF-8（このサイトが読める唯一の文字コード）で送られていません。何も変更していません。",
     "The form is larger than this site takes: nothing was changed.": "フォームが大きすぎて受け付けられません。何も変更していません。",

@@ -3,14 +3,16 @@ the per-event results every page reads, kept in step with the bets."""
 
 from __future__ import annotations
 
+import hashlib
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
 from typing import TypeVar
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, QuerySet, Sum
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.chips import MAX_CHIPS, to_cents
@@ -142,15 +144,43 @@ MSG_VOID_OF_VOID = _(
 KeyedRow = TypeVar("KeyedRow", Settlement, Transfer)
 
 
-def save_once(row: KeyedRow, idempotency_key: uuid.UUID | None) -> KeyedRow:
+MSG_KEY_USED_FOR = _(
+    "This form was already used to record {what}: nothing else was recorded. Reload the page to "
+    "record another."
+)
+
+
+def content_digest(*parts: object) -> str:
+    """What a money row records, as a digest kept beside its key (amounts as whole cents)."""
+    text = "\x1f".join(f"{part:.2f}" if isinstance(part, Decimal) else str(part) for part in parts)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def recorded_under(
+    row: KeyedRow, idempotency_key: uuid.UUID | None, describe: Callable[[KeyedRow], str]
+) -> KeyedRow | None:
+    """The row already recorded under ``idempotency_key`` (a second tap, a resend), or None.
+    The same key with other content — another amount, guest, payer or night — is refused with
+    what the key was used for, never answered as if recorded."""
+    if idempotency_key is None:
+        return None
+    done = type(row).objects.filter(idempotency_key=idempotency_key).first()
+    if done is not None and done.content_digest not in ("", row.content_digest):
+        raise ValidationError({NON_FIELD_ERRORS: MSG_KEY_USED_FOR.format(what=describe(done))})
+    return done
+
+
+def save_once(
+    row: KeyedRow, idempotency_key: uuid.UUID | None, describe: Callable[[KeyedRow], str]
+) -> KeyedRow:
     """Save a row a form sent with its key; the row already saved under that key if the same
-    form came at the same moment from a second tap."""
+    form came at the same moment from a second tap (refused if it recorded something else)."""
     try:
         with transaction.atomic():
             row.save()
     except IntegrityError:
-        done = type(row).objects.filter(idempotency_key=idempotency_key).first()
-        if idempotency_key is None or done is None:
+        done = recorded_under(row, idempotency_key, describe)
+        if done is None:
             raise
         return done
     return row
@@ -222,10 +252,10 @@ def settlement_record(
     if refused is not None:
         raise ValidationError({"note": MSG_NOTE_CHARACTER.format(code=refused)})
     guest = Guest.objects.select_for_update().get(pk=guest.pk)  # one settlement at a time
-    if idempotency_key is not None:
-        done = Settlement.objects.filter(idempotency_key=idempotency_key).first()
-        if done is not None:
-            return done
+    digest = content_digest(guest.pk, event.pk, amount, method, note.strip())
+    done = recorded_under(Settlement(content_digest=digest), idempotency_key, _settlement_words)
+    if done is not None:
+        return done
     if ask_first:
         balance = guest_balance_now(guest_id=guest.pk)
         question = settlement_question(guest=guest, event=event, balance=balance, amount=amount)
@@ -239,9 +269,10 @@ def settlement_record(
         note=note.strip(),
         recorded_by=by,
         idempotency_key=idempotency_key,
+        content_digest=digest if idempotency_key else "",
     )
     settlement.full_clean(validate_constraints=False)
-    done = save_once(settlement, idempotency_key)
+    done = save_once(settlement, idempotency_key, _settlement_words)
     if done is not settlement:
         return done
     AuditEntry.objects.create(
@@ -252,6 +283,13 @@ def settlement_record(
         after=_settlement_snapshot(settlement),
     )
     return settlement
+
+
+def _settlement_words(settlement: Settlement) -> str:
+    amount = format_chips(settlement.amount, settlement.event.currency_symbol, signed=True)
+    return gettext("a settlement of {amount} for {guest} at {event}").format(
+        amount=amount, guest=settlement.guest.name, event=settlement.event.name
+    )
 
 
 def _opposite_settlement(original: Settlement, reason: str, by: Actor) -> Settlement:

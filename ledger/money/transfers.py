@@ -23,6 +23,7 @@ from decimal import Decimal
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.chips import MAX_CHIPS
@@ -35,7 +36,7 @@ from ledger.money.clearing import fewest_transfers, through_house
 from ledger.money.lines import balances as guest_balances
 from ledger.money.lines import ledger_lines
 from ledger.money.reversal import Reversal, line_character, reverse
-from ledger.money.services import save_once
+from ledger.money.services import content_digest, recorded_under, save_once
 from shoebook.base.roles import Actor
 
 # The house's key among the guests' ids in a night's balances (ids start at 1).
@@ -269,10 +270,11 @@ def transfer_record(
     idempotency_key: uuid.UUID | None = None,
 ) -> Transfer:
     """Record that ``payer`` paid ``payee`` ``amount`` at a guest-banked night (``None``: the
-        house), in full or in part: positive whole cents, between two different parties on the
-        night's list, no more than a paying guest still owes or a paid guest is still owed (the
-    house, the clearing house, may hold what it passes on). A form sent
-        again with the same ``idempotency_key`` records nothing more: the first row returns."""
+    house), in full or in part: positive whole cents, between two different parties on the
+    night's list, no more than a paying guest still owes or a paid guest is still owed (the
+    house, the clearing house, may hold what it passes on). A form sent again with the same
+    ``idempotency_key`` records nothing more: the first row returns; the same key with other
+    content is refused."""
     if not event.is_guest_banked:
         raise ValidationError({NON_FIELD_ERRORS: MSG_NOT_GUEST_BANKED})
     _check_amount(amount)
@@ -282,10 +284,11 @@ def transfer_record(
     _check_parties(event, payer, payee)
     # One transfer of a night at a time: each checks what is still due after the one before.
     event = Event.objects.select_for_update().get(pk=event.pk)
-    if idempotency_key is not None:
-        done = Transfer.objects.filter(idempotency_key=idempotency_key).first()
-        if done is not None:
-            return done
+    payer_id, payee_id = (payer.pk if payer else None), (payee.pk if payee else None)
+    digest = content_digest(event.pk, payer_id, payee_id, amount, note.strip())
+    done = recorded_under(Transfer(content_digest=digest), idempotency_key, _transfer_words)
+    if done is not None:
+        return done
     _check_due(night_balances(event), payer, payee, amount)
     transfer = Transfer(
         event=event,
@@ -295,9 +298,10 @@ def transfer_record(
         note=note.strip(),
         recorded_by=by,
         idempotency_key=idempotency_key,
+        content_digest=digest if idempotency_key else "",
     )
     transfer.full_clean(validate_constraints=False)
-    done = save_once(transfer, idempotency_key)
+    done = save_once(transfer, idempotency_key, _transfer_words)
     if done is not transfer:
         return done
     AuditEntry.objects.create(
@@ -308,6 +312,16 @@ def transfer_record(
         after=transfer_snapshot(transfer),
     )
     return transfer
+
+
+def _transfer_words(transfer: Transfer) -> str:
+    amount = format_chips(transfer.amount, transfer.event.currency_symbol)
+    return gettext("a transfer of {amount} from {payer} to {payee} at {event}").format(
+        amount=amount,
+        payer=_name(transfer.payer),
+        payee=_name(transfer.payee),
+        event=transfer.event.name,
+    )
 
 
 def _opposite_transfer(original: Transfer, reason: str, by: Actor) -> Transfer:

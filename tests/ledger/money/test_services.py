@@ -3,6 +3,7 @@ credit limits, and the workbook's settlement times."""
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 from decimal import Decimal as D
 from zoneinfo import ZoneInfo
@@ -15,6 +16,7 @@ from ledger.guests.services import MSG_CREDIT_LIMIT
 from ledger.integrity import check_ledger
 from ledger.models import AuditEntry, Guest, Settlement
 from ledger.money import services as money_services
+from ledger.money.amounts import format_chips
 from ledger.money.results import (
     event_settlement,
     event_settlement_rows,
@@ -256,3 +258,32 @@ def test_the_workbook_has_real_times_and_both_rows_of_a_void(played, seated, hos
     # A guest's own statement has their rows only.
     ben_rows = sheet_rows(workbook_bytes([played], guest=seated[2]), "Settlements")
     assert ben_rows[1:] == []
+
+
+def test_a_settlement_key_is_bound_to_its_guest_and_night(played, seated, host, make_event):
+    key = uuid.uuid4()
+    first = money_services.settlement_record(
+        guest=seated[1], event=played, amount=D(-7), method="cash", by=host, idempotency_key=key
+    )
+    again = money_services.settlement_record(
+        guest=seated[1],
+        event=played,
+        amount=D("-7.00"),
+        method="cash",
+        by=host,
+        idempotency_key=key,
+    )
+    assert again.pk == first.pk  # a resend of the same form: the same row
+    later = make_event(name="Next week", date=played.date.replace(day=27))
+    guest_services.event_guest_add(event=later, name="Aki", by=host)
+    for other in ({"event": later}, {"guest": seated[2]}, {"method": "transfer"}):
+        sent = {"guest": seated[1], "event": played, "amount": D(-7), "method": "cash"} | other
+        with pytest.raises(ValidationError) as refused:
+            money_services.settlement_record(**sent, by=host, idempotency_key=key)
+        assert refused.value.messages == [
+            money_services.MSG_KEY_USED_FOR.format(
+                what=f"a settlement of {format_chips(D(-7), '$', signed=True)} for Aki at "
+                f"{played.name}"
+            )
+        ]
+    assert Settlement.objects.count() == 1

@@ -164,6 +164,21 @@ def test_transfers_and_settlements_together_settle_the_night(nine_debts, host):
     assert ledger_problems() == []
 
 
+@pytest.mark.parametrize(
+    "other", [{"amount": D("11")}, {"payer": "D"}, {"payee": "A"}, {"note": "cash"}]
+)
+def test_a_transfer_s_key_used_again_for_other_content_is_refused(nine_debts, host, other):
+    event, g = nine_debts
+    key = uuid.uuid4()
+    sent = {"event": event, "payer": g["C"], "payee": g["E"], "amount": D("10"), "by": host}
+    first = transfer_record(**sent, idempotency_key=key)
+    changed = {k: g[v] if k in ("payer", "payee") else v for k, v in other.items()}
+    with pytest.raises(ValidationError) as refused:
+        transfer_record(**(sent | changed), idempotency_key=key)
+    assert "a transfer of $10 from C to E" in refused.value.messages[0]
+    assert list(Transfer.objects.values_list("pk", flat=True)) == [first.pk]
+
+
 def test_a_transfer_is_recorded_once_per_key_and_audited(nine_debts, host):
     event, g = nine_debts
     key = uuid.uuid4()

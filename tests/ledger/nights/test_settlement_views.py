@@ -19,7 +19,12 @@ from ledger.guests.views.guests import MSG_CREDIT_LIMIT_REMOVED, MSG_CREDIT_LIMI
 from ledger.models import AuditEntry, Guest, Settlement
 from ledger.money import services as money_services
 from ledger.money.forms import MSG_SETTLE_GUEST_GONE
-from ledger.money.services import MSG_ALREADY_VOIDED, MSG_SETTLEMENT_NOTE, MSG_VOID_OF_VOID
+from ledger.money.services import (
+    MSG_ALREADY_VOIDED,
+    MSG_KEY_USED_FOR,
+    MSG_SETTLEMENT_NOTE,
+    MSG_VOID_OF_VOID,
+)
 from ledger.nights.views import (
     MSG_GUEST_PAYS,
     MSG_GUEST_SQUARE,
@@ -312,6 +317,23 @@ def test_a_double_tap_records_a_settlement_once(client, host, played, seated):
         assert response.status_code == 302
     assert list(Settlement.objects.values_list("amount", flat=True)) == [D("-7.00")]
     assert AuditEntry.objects.filter(action="settlement").count() == 1
+
+
+@pytest.mark.parametrize("other", ["another amount", "another guest"])
+def test_a_key_used_again_for_other_content_is_refused_not_answered_as_recorded(
+    client, host, played, seated, other
+):
+    client.force_login(host)
+    key = str(uuid.uuid4())
+    assert settle(client, played, seated[1], "7", idempotency_key=key).status_code == 302
+    if other == "another amount":
+        page = text(settle(client, played, seated[1], "8", idempotency_key=key))
+    else:
+        page = text(settle(client, played, seated[2], "7", idempotency_key=key))
+    said = str(MSG_KEY_USED_FOR).split("{what}")
+    assert said[0] in page and said[1] in page
+    assert f"for Aki at {played.name}" in page  # what the key was used for
+    assert list(Settlement.objects.values_list("amount", flat=True)) == [D("-7.00")]
 
 
 def test_settling_at_an_earlier_night_asks_about_the_balance_as_it_stands_now(
