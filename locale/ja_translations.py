@@ -4,6 +4,7 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "Too many password resets were asked from here in the last hour: try again later.": "この1時間に、ここからのパスワード再設定の依頼が多すぎます。しばらくしてからお試しください。",
     "This form was already used to record {what}: nothing else was recorded. Reload the page to record another.": "このフォームはすでに{what}の記録に使われています。ほかには何も記録していません。別の記録をするにはページを再読み込みしてください。",
     "a settlement of {amount} for {guest} at {event}": "{event}での{guest}さんの精算{amount}",
     "a transfer of {amount} from {payer} to {payee} at {event}": "{event}での{payer}から{payee}への送金{amount}",

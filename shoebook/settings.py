@@ -211,6 +211,19 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "ledger:event_list"
 LOGOUT_REDIRECT_URL = "home"
 
+# Mail: only where a server is configured. Without one, password reset is off (its pages are not
+# found): a reset that can never send its mail would only fill the log.
+EMAIL_HOST = env_str("EMAIL_HOST", "") or ""
+PASSWORD_RESET = bool(EMAIL_HOST)
+if PASSWORD_RESET:
+    EMAIL_PORT = env_int("EMAIL_PORT", 587)
+    EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "") or ""
+    EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "") or ""
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=True)
+    EMAIL_TIMEOUT = 10
+    DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", f"shoebook@{EMAIL_HOST}")
+PASSWORD_RESETS_PER_HOUR = env_int("PASSWORD_RESETS_PER_HOUR", 5)  # per client address
+
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)

@@ -8,6 +8,7 @@ from django.views.generic import TemplateView
 from django.views.i18n import set_language
 
 from games.urls import display_patterns
+from shoebook import accounts
 from shoebook.views import offline_page, service_worker, web_manifest
 
 urlpatterns = [
@@ -22,6 +23,15 @@ urlpatterns = [
     path("rules/", include("games.urls")),
     path("display/", include((display_patterns, "display"))),
     path("language/", login_not_required(set_language), name="set_language"),
+    # Password reset only with a mail server (shoebook.accounts); the rest of Django's accounts.
+    path("accounts/password_reset/", accounts.password_reset, name="password_reset"),
+    path("accounts/password_reset/done/", accounts.password_reset_done, name="password_reset_done"),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        accounts.password_reset_confirm,
+        name="password_reset_confirm",
+    ),
+    path("accounts/reset/done/", accounts.password_reset_complete, name="password_reset_complete"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("tournaments/table/", include(("tournaments.table_urls", "tournament_table"))),

@@ -73,6 +73,7 @@ LAYERS = {
             "templatetags",
             "context_processors",
             "middleware",
+            "accounts",
             "audit",
         ),
         2,
