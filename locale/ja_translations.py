@@ -4,6 +4,9 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "The login {username} was just taken: choose another.": "ログイン名{username}はたった今使われました。別の名前を選んでください。",
+    "{username} reads like the login {other}: choose a name that does not.": "{username}はログイン名{other}と見分けにくい名前です。紛らわしくない名前を選んでください。",
+    "{username} mixes letters of different alphabets that look alike: choose a name in one.": "{username}には、見た目の似た別の文字体系の文字が混ざっています。一つの文字体系で名前を選んでください。",
     "Too many password resets were asked from here in the last hour: try again later.": "この1時間に、ここからのパスワード再設定の依頼が多すぎます。しばらくしてからお試しください。",
     "This form was already used to record {what}: nothing else was recorded. Reload the page to record another.": "このフォームはすでに{what}の記録に使われています。ほかには何も記録していません。別の記録をするにはページを再読み込みしてください。",
     "a settlement of {amount} for {guest} at {event}": "{event}での{guest}さんの精算{amount}",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from confusable_homoglyphs import confusables
 from django.utils.translation import gettext_lazy as _
 
 from games.messages import refused_character
@@ -45,3 +46,19 @@ def name_key(name: str) -> str:
     """What two names of one guest share: NFKC, case folded (Unicode's caseless matching)."""
     folded = unicodedata.normalize("NFKC", name).casefold()
     return unicodedata.normalize("NFKC", folded)
+
+
+def login_skeleton(username: str) -> str:
+    """What a login name looks like, for telling look-alikes apart (Unicode's confusables, UTS
+    #39): each character that is confusable with a Latin one is read as that one ("hоst" with a
+    Cyrillic о, "h0st" and "ＨＯＳＴ" all read "host"), then case is folded."""
+    read = []
+    for char in unicodedata.normalize("NFKC", username):
+        found = confusables.is_confusable(char, preferred_aliases=["latin"])
+        read.append(found[0]["homoglyphs"][0]["c"] if found and found[0]["homoglyphs"] else char)
+    return "".join(read).casefold()
+
+
+def mixes_scripts_deceptively(username: str) -> bool:
+    """A login name that mixes scripts with characters confusable across them ("hоst")."""
+    return bool(confusables.is_dangerous(unicodedata.normalize("NFKC", username)))

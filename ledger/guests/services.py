@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import unicodedata
 from collections.abc import Collection, Iterable
 from dataclasses import asdict, dataclass
 from datetime import timedelta
@@ -16,7 +17,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import PROTECT, ProtectedError, Q
 from django.db.models.fields.reverse_related import ForeignObjectRel
 from django.utils import timezone
@@ -26,7 +27,13 @@ from games.chips import MAX_CHIPS
 from games.messages import format_chips, whole_cents
 from games.models import MAX_HAND_NUMBER, Event, Shoe
 from games.services import check_event_open
-from ledger.guests.names import InvalidName, clean_name, name_key
+from ledger.guests.names import (
+    InvalidName,
+    clean_name,
+    login_skeleton,
+    mixes_scripts_deceptively,
+    name_key,
+)
 from ledger.models import (
     AuditEntry,
     Bet,
@@ -542,7 +549,13 @@ def guest_invitation_accept(*, token: str, username: str, password: str) -> User
     problem = invitation_problem(invitation)
     if problem is not None or invitation is None:
         raise ValidationError({NON_FIELD_ERRORS: problem or str(MSG_INVITE_UNKNOWN)})
-    user = User.objects.create_user(username=username, password=password)
+    username = unicodedata.normalize("NFKC", username)
+    _check_login_name(username)
+    try:
+        with transaction.atomic():
+            user = User.objects.create_user(username=username, password=password)
+    except IntegrityError:  # the same name taken a moment ago, by another invitation
+        raise ValidationError({"username": MSG_LOGIN_TAKEN.format(username=username)}) from None
     guest = invitation.guest
     guest.user = user
     guest.save(update_fields=["user"])
@@ -550,6 +563,25 @@ def guest_invitation_accept(*, token: str, username: str, password: str) -> User
     invitation.save(update_fields=["used_at"])
     _audit_guest(AuditEntry.Action.INVITATION_ACCEPTED, guest, user, after={"login": username})
     return user
+
+
+MSG_LOGIN_TAKEN = _("The login {username} was just taken: choose another.")
+MSG_LOGIN_LOOKS_LIKE = _("{username} reads like the login {other}: choose a name that does not.")
+MSG_LOGIN_MIXED_SCRIPTS = _(
+    "{username} mixes letters of different alphabets that look alike: choose a name in one."
+)
+
+
+def _check_login_name(username: str) -> None:
+    """A login name nobody can take for another's: not mixing look-alike alphabets, and not
+    reading like an existing login (a host's, a dealer's, another guest's)."""
+    if mixes_scripts_deceptively(username):
+        raise ValidationError({"username": MSG_LOGIN_MIXED_SCRIPTS.format(username=username)})
+    skeleton = login_skeleton(username)
+    for other in User.objects.values_list("username", flat=True).iterator():
+        if login_skeleton(other) == skeleton:
+            message = MSG_LOGIN_LOOKS_LIKE.format(username=username, other=other)
+            raise ValidationError({"username": message})
 
 
 MSG_CREDIT_LIMIT = _("A credit limit is whole cents, from 0 to {maximum}; leave it empty for none.")

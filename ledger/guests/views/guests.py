@@ -255,7 +255,10 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
                 password=form.cleaned_data["password1"],
             )
         except ValidationError as error:
-            problem = " ".join(error.messages)
+            if "username" in error.message_dict:  # another name will do: the form says why
+                add_service_errors(form, error)
+            else:
+                problem = " ".join(error.messages)
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(

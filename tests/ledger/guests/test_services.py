@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from datetime import date, timedelta
 from decimal import Decimal
 
@@ -592,6 +593,7 @@ def test_a_dead_invitation_link_says_why(client, aki, host, spoil):
         (GOOD | {"password1": "password123", "password2": "password123"}, "too common"),
         (GOOD | {"password2": "Quiet-harbour-2027"}, "didn’t match"),
         (GOOD | {"username": "hostess"}, "already exists"),
+        (GOOD | {"username": "HOSTESS"}, "already exists"),
         (GOOD | {"username": "a b"}, "Enter a valid username"),
     ],
 )
@@ -600,6 +602,48 @@ def test_the_invitation_form_uses_djangos_checks(client, aki, host, data, messag
     response = client.post(reverse("ledger:invitation_accept", args=[token]), data)
     assert response.status_code == 400
     assert message in response.content.decode()
+    assert GuestInvitation.objects.get().used_at is None
+
+
+@pytest.mark.parametrize(
+    ("username", "message"),
+    [
+        ("h\u043estess", guest_services.MSG_LOGIN_MIXED_SCRIPTS),  # a Cyrillic о among Latin
+        ("h0stess", guest_services.MSG_LOGIN_LOOKS_LIKE),  # a zero for the o
+        ("\u04bb\u043e\u0455t\u0435\u0455\u0455", guest_services.MSG_LOGIN_MIXED_SCRIPTS),
+    ],
+)
+def test_a_login_name_that_reads_like_another_is_refused(client, aki, host, username, message):
+    token = guest_services.guest_invitation_issue(guest=aki, by=host)
+    response = client.post(
+        reverse("ledger:invitation_accept", args=[token]), GOOD | {"username": username}
+    )
+    assert response.status_code == 400
+    said = message.format(username=username, other="hostess")
+    assert html.escape(said) in response.content.decode()
+    assert not User.objects.filter(username=username).exists()
+    assert GuestInvitation.objects.get().used_at is None
+
+
+def test_a_login_name_in_another_alphabet_is_welcome(client, aki, host):
+    token = guest_services.guest_invitation_issue(guest=aki, by=host)
+    response = client.post(
+        reverse("ledger:invitation_accept", args=[token]), GOOD | {"username": "たろう"}
+    )
+    assert response.status_code == 302
+    assert User.objects.filter(username="たろう").exists()
+
+
+def test_a_login_name_taken_at_the_same_moment_is_refused_cleanly(aki, host, monkeypatch):
+    # Two invitations accepted at once with one name: the second insert meets the first's row.
+    token = guest_services.guest_invitation_issue(guest=aki, by=host)
+    monkeypatch.setattr(guest_services, "_check_login_name", lambda username: None)
+    User.objects.create_user(username="aki", password="Quiet-harbour-2026")
+    with pytest.raises(ValidationError) as refused:
+        guest_services.guest_invitation_accept(token=token, username="aki", password="x" * 12)
+    assert refused.value.message_dict == {
+        "username": [guest_services.MSG_LOGIN_TAKEN.format(username="aki")]
+    }
     assert GuestInvitation.objects.get().used_at is None
 
 
