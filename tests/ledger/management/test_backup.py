@@ -58,7 +58,7 @@ def test_a_backup_restores_into_an_empty_database_with_every_balance_identical(t
     call_command("flush", interactive=False, verbosity=0)
     assert not Event.objects.exists()
     out = StringIO()
-    call_command("restore", str(backup), stdout=out)
+    call_command("restore", str(backup), "--with-users", stdout=out)
     assert "Restored 1 event(s) and 15 guest(s)." in out.getvalue()
     restored = Event.objects.get()
     assert guest_balances() == before["balances"]
@@ -106,7 +106,7 @@ def test_restore_refuses_a_backup_with_names_the_rule_refuses(tmp_path):
         )
     )
     with pytest.raises(CommandError, match="break the name rule"):
-        call_command("restore", str(backup), stdout=StringIO())
+        call_command("restore", str(backup), "--with-users", stdout=StringIO())
     assert not Guest.objects.exists()
 
 
@@ -122,7 +122,7 @@ if action == "backup":
     call_command("load_demo", verbosity=0)
     call_command("backup", "--output", path, verbosity=0)
 else:
-    call_command("restore", path, verbosity=0)
+    call_command("restore", path, "--with-users", verbosity=0)
 print(json.dumps({str(guest): str(balance) for guest, balance in guest_balances().items()}))
 """
 
@@ -153,7 +153,7 @@ def test_a_sqlite_backup_restores_into_this_database_and_back(tmp_path):
     PostgreSQL → SQLite; under `make test`, SQLite to SQLite."""
     backup = tmp_path / "from-sqlite.json.gz"
     written = on_a_sqlite_file(tmp_path / "a", "backup", backup)
-    call_command("restore", str(backup), stdout=StringIO())
+    call_command("restore", str(backup), "--with-users", stdout=StringIO())
     assert guest_balances() == written and len(written) == 15
     demo_host = User.objects.get(username="host")
     money_services.settlement_record(
@@ -177,8 +177,66 @@ def test_a_backup_keeps_the_tournaments(tmp_path):
     backup = tmp_path / "shoebook.json.gz"
     call_command("backup", "--output", str(backup), stdout=StringIO())
     call_command("flush", interactive=False, verbosity=0)
-    call_command("restore", str(backup), stdout=StringIO())
+    call_command("restore", str(backup), "--with-users", stdout=StringIO())
     assert {model: model.objects.count() for model in TOURNAMENT_MODELS} == counts
     assert all(counts.values())
     assert guest_balances() == balances
     assert ledger_problems() == []
+
+
+def tampered(tmp_path, change) -> Path:
+    """The demo night backed up, ``change`` applied to its rows, written back; the database left
+    empty, as a restore wants it."""
+    call_command("load_demo", stdout=StringIO())
+    backup = tmp_path / "b.json"
+    call_command("backup", "--output", str(backup), stdout=StringIO())
+    rows = json.loads(backup.read_text())
+    change(rows)
+    backup.write_text(json.dumps(rows))
+    call_command("flush", interactive=False, verbosity=0)
+    return backup
+
+
+def raise_a_bet(rows) -> None:
+    # Consistent on its own (net = gross − commission): only the books as a whole can tell.
+    bet = next(row for row in rows if row["model"] == "ledger.bet" and row["fields"]["stake"])
+    for column in ("gross", "net"):
+        bet["fields"][column] = str(Decimal(bet["fields"][column]) + 1000)
+
+
+def add_an_administrator(rows) -> None:
+    rows.insert(0, {"model": "auth.user", "fields": {
+        "username": "mallory", "password": "!", "is_superuser": True, "is_staff": True,
+        "is_active": True, "date_joined": "2026-11-20T00:00:00Z", "groups": [],
+        "user_permissions": [], "first_name": "", "last_name": "", "email": "",
+    }})  # fmt: skip
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("change", "users", "said"),
+    [
+        (raise_a_bet, ["--with-users"], "The backup's books do not add up"),
+        (add_an_administrator, [], "superusers or staff: host (superuser, staff), mallory"),
+        (lambda rows: rows.append({"model": "ledger.bet", "pk": 1, "fields": {}}),
+         ["--with-users"], "not a backup this site can restore"),
+    ],
+)  # fmt: skip
+def test_a_tampered_backup_is_refused_in_one_line_and_nothing_is_kept(
+    tmp_path, change, users, said
+):
+    backup = tampered(tmp_path, change)
+    with pytest.raises(CommandError) as refused:
+        call_command("restore", str(backup), *users, stdout=StringIO())
+    assert said in str(refused.value)
+    assert "\n" not in str(refused.value) and "Traceback" not in str(refused.value)
+    assert not Event.objects.exists() and not Bet.objects.exists()
+    assert not User.objects.filter(username__in=["host", "mallory"]).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_file_that_is_not_a_backup_is_one_line(tmp_path):
+    junk = tmp_path / "b.json"
+    junk.write_text("this is not json")
+    with pytest.raises(CommandError, match=r"not a backup this site can restore .*Nothing"):
+        call_command("restore", str(junk), stdout=StringIO())
