@@ -2,15 +2,19 @@
 
 Users, roles, events, shoes, hands, guests, bets, settlements, the journal and tournaments, with
 natural keys for users and roles, so ``restore`` can bring it back into an empty database of
-either kind.
+either kind. Every table is read as of one moment (:func:`one_snapshot`), so a backup taken
+while hands are saved holds no bet whose hand it lacks.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import connection, transaction
 
 BACKED_UP = ["auth.group", "auth.user", "games", "ledger", "tournaments"]
 
@@ -25,12 +29,36 @@ class Command(BaseCommand):
         output = options["output"]
         if not output.endswith((".json", ".json.gz")):
             raise CommandError("The backup file ends in .json or .json.gz.")
-        call_command(
-            "dumpdata",
-            *BACKED_UP,
-            natural_foreign=True,
-            natural_primary=True,
-            output=output,
-            verbosity=0,
-        )
+        with one_snapshot():
+            call_command(
+                "dumpdata",
+                *BACKED_UP,
+                natural_foreign=True,
+                natural_primary=True,
+                output=output,
+                verbosity=0,
+            )
         self.stdout.write(f"Backed up to {output}.")
+
+
+@contextmanager
+def one_snapshot() -> Iterator[None]:
+    """Every read inside sees the database as of one moment, while others go on writing:
+    PostgreSQL's REPEATABLE READ, read only; on SQLite a plain read transaction (WAL keeps its
+    snapshot; Django's own transactions there take the write lock, which would stop the table's
+    saves for as long as the backup runs)."""
+    if connection.vendor == "sqlite" and not connection.in_atomic_block:
+        with connection.cursor() as cursor:
+            cursor.execute("BEGIN DEFERRED")
+        try:
+            yield
+        finally:
+            with connection.cursor() as cursor:
+                cursor.execute("COMMIT")
+        return
+    inside_another = connection.in_atomic_block  # (a test's): its transaction is the snapshot
+    with transaction.atomic():
+        if connection.vendor == "postgresql" and not inside_another:
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        yield

@@ -4,6 +4,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from decimal import Decimal
 from io import StringIO
 from pathlib import Path
@@ -17,6 +18,7 @@ from games.models import Event, Hand
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
 from ledger.integrity import ledger_problems
+from ledger.management.commands.backup import one_snapshot
 from ledger.models import Bet, Charge, Guest, GuestEventResult, HandRevision, Settlement, StackRow
 from ledger.money import services as money_services
 from ledger.money.results import event_shoe_rows, guest_balances
@@ -240,3 +242,62 @@ def test_a_file_that_is_not_a_backup_is_one_line(tmp_path):
     junk.write_text("this is not json")
     with pytest.raises(CommandError, match=r"not a backup this site can restore .*Nothing"):
         call_command("restore", str(junk), stdout=StringIO())
+
+
+SNAPSHOT_SIDE = """
+import json, threading
+import django
+django.setup()
+from django.core.management import call_command
+from django.db import connection
+call_command("migrate", verbosity=0)
+from ledger.guests import services as guest_services
+from ledger.management.commands.backup import one_snapshot
+from ledger.models import Guest
+
+def another_device():
+    guest_services.guest_create(name="Later")
+    connection.close()
+
+seen = []
+with one_snapshot():
+    seen.append(Guest.objects.count())
+    writer = threading.Thread(target=another_device)
+    writer.start()
+    writer.join()
+    seen.append(Guest.objects.count())
+seen.append(Guest.objects.count())
+print(json.dumps(seen))
+"""
+
+
+def counts_around_a_write(tmp_path) -> list[int]:
+    """Guests counted inside one snapshot before and after another connection adds one, then
+    after it: in a process of its own on a SQLite file (WAL, as deployed), or here on
+    PostgreSQL, where each thread has its own connection."""
+    if connection.vendor == "sqlite":
+        env = os.environ | {"DATABASE_URL": f"sqlite:///{tmp_path / 'snapshot.sqlite3'}"}
+        done = subprocess.run([sys.executable, "-c", SNAPSHOT_SIDE], env=env, cwd=ROOT,
+                              capture_output=True, text=True, check=True)  # fmt: skip
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    def another_device():
+        guest_services.guest_create(name="Later")
+        connection.close()
+
+    seen = []
+    with one_snapshot():
+        seen.append(Guest.objects.count())
+        writer = threading.Thread(target=another_device)
+        writer.start()
+        writer.join()
+        seen.append(Guest.objects.count())
+    seen.append(Guest.objects.count())
+    return seen
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_backup_reads_every_table_as_of_one_moment_while_another_device_writes(tmp_path):
+    # Read as each statement comes (the old backup), a bet saved mid-dump pointed at a hand the
+    # file did not hold, and the backup could never be restored.
+    assert counts_around_a_write(tmp_path) == [0, 0, 1]
