@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import services as game_services
+from games.chips import MAX_CHIPS
 from games.messages import RuleError
 from games.models import Event, Shoe
 from games.payouts import RuleSet
@@ -24,13 +25,17 @@ from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
 from ledger.models import Charge, EventGuest, Guest, StackRow
 from ledger.money import services as money_services
-from ledger.money.amounts import ZERO, format_chips
+from ledger.money.amounts import ZERO, format_chips, money_sum
 from ledger.nights import services as night_services
 from shoebook.base.roles import Actor, is_table_staff
 from tournaments.models import Entrant, Round, TableSeat, Tournament, TournamentTable
 from tournaments.results import event_pools
 from tournaments.selectors import round_board, secret_bet_refusal
 
+MSG_POOL_FULL = _(
+    "The players have paid in {paid}: one more fee would take the prize pool past {maximum}, the "
+    "most one amount in the ledger can be. Lower the fees or start another tournament."
+)
 MSG_REGISTRATION_CLOSED = _("The first round has started: no more players can register.")
 MSG_ALREADY_REGISTERED = _("{guest} is already registered.")
 MSG_ROUND_STARTED = _("Round {number} has started: its draw is final.")
@@ -177,11 +182,21 @@ def entrant_add(*, tournament: Tournament, name: str, by: Actor) -> Entrant:
     guest = guest_services.event_guest_add(event=tournament.event, name=name, by=by)
     if tournament.entrants.filter(guest=guest).exists():
         raise _error(MSG_ALREADY_REGISTERED, guest=guest)
+    _check_pool_room(tournament, tournament.entry_fee)
     number = (tournament.entrants.aggregate(n=Max("number"))["n"] or 0) + 1
     entrant = Entrant.objects.create(tournament=tournament, guest=guest, number=number)
     if tournament.entry_fee:
         _charge(tournament, guest, Charge.Kind.ENTRY, -tournament.entry_fee, by)
     return entrant
+
+
+def _check_pool_room(tournament: Tournament, adding: Decimal) -> None:
+    """What the players pay in (and so the pool, and the biggest prize) stays within what the
+    ledger holds in one amount: a prize past it could never be settled."""
+    paid = Charge.objects.filter(event=tournament.event).exclude(kind=Charge.Kind.PRIZE)
+    paid_in = -(paid.aggregate(n=money_sum("amount"))["n"])
+    if paid_in + adding > MAX_CHIPS:
+        raise _error(MSG_POOL_FULL, maximum=format_chips(MAX_CHIPS), paid=format_chips(paid_in))
 
 
 def _charge(
@@ -412,6 +427,7 @@ def _buy_chips(
     is_rebuy = kind == StackRow.Kind.REBUY
     chips = tournament.rebuy_chips if is_rebuy else tournament.add_on_chips
     price = tournament.rebuy_price if is_rebuy else tournament.add_on_price
+    _check_pool_room(tournament, price)
     row = StackRow.objects.create(
         event=place.table.event,
         guest=entrant.guest,

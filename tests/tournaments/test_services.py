@@ -9,6 +9,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from games import services as game_services
+from games.chips import MAX_CHIPS
 from games.entry import MSG_NOT_UNIT, MSG_OVER_STACK
 from games.models import Event
 from ledger.hands import services as hand_services
@@ -20,6 +21,7 @@ from tests.conftest import bet, entry, on_seat
 from tests.tournaments.conftest import open_shoe
 from tournaments import services
 from tournaments.models import Entrant
+from tournaments.results import event_pools
 from tournaments.selectors import round_board
 
 pytestmark = pytest.mark.django_db
@@ -284,3 +286,31 @@ def test_a_players_history_counts_the_tournament_money(make_tournament):
         (tournament.event_id, Decimal("-50.00"), Decimal("-50.00"))
     ]
     assert history.balance == guest_balance_now(guest_id=aki.pk)
+
+
+def test_fees_that_would_take_the_pool_past_one_ledger_amount_are_refused(
+    make_tournament, add_round, host, play
+):
+    # Three entries of the largest amount made a prize of 299,999,999,999.97 that no settlement
+    # could ever square.
+    tournament = make_tournament(players=["Aki"], entry_fee=MAX_CHIPS - 10, cut_percent=0,
+                                 rebuy_price=Decimal(20), rebuy_chips=Decimal(1000),
+                                 rebuy_rounds=1)  # fmt: skip
+    with pytest.raises(ValidationError) as refused:
+        services.entrant_add(tournament=tournament, name="Ben", by=host)
+    said = str(services.MSG_POOL_FULL).split("{")[0]
+    assert messages(refused.value).startswith(said)
+    assert not Entrant.objects.filter(tournament=tournament, guest__name="Ben").exists()
+    tournament.entry_fee = Decimal(0)
+    tournament.save(update_fields=["entry_fee"])
+    services.entrant_add(tournament=tournament, name="Ben", by=host)  # a free entry still fits
+    round_ = add_round(tournament, hands=4)
+    services.round_draw(round_=round_, by=host)
+    round_ = services.round_start(round_=round_, by=host)
+    table = round_.tables.get()
+    aki = Entrant.objects.get(tournament=tournament, guest__name="Aki")
+    play(table, "P", {table.seats.get(entrant=aki).seat: ("banker", 1000)})  # Aki busts
+    with pytest.raises(ValidationError) as refused:  # 20 more would pass the maximum
+        services.rebuy(entrant=aki, by=host)
+    assert messages(refused.value).startswith(said)
+    assert event_pools([tournament.event_id])[tournament.event_id].pool <= MAX_CHIPS
