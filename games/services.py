@@ -173,7 +173,7 @@ def event_update(*, event: Event, by: Actor, **changes: Any) -> Event:
     unknown = sorted(set(changes).difference(EVENT_FIELDS))
     if unknown:
         raise TypeError(f"event_update() got unexpected field(s): {', '.join(unknown)}")
-    event = Event.objects.select_for_update().get(pk=event.pk)
+    event = Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
     check_event_open(event)
     changed = {
         name: stored
@@ -254,7 +254,7 @@ def _refuse_if_a_shoe_is_open(event: Event, message: StrOrPromise) -> None:
 
 @transaction.atomic
 def shoe_start(*, event: Event, by: Actor) -> Shoe:
-    event = Event.objects.select_for_update().get(pk=event.pk)
+    event = Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
     check_event_open(event)
     _refuse_if_a_shoe_is_open(event, MSG_SHOE_ALREADY_OPEN)
     if event.kind == Event.Kind.TOURNAMENT:
@@ -272,7 +272,11 @@ def shoe_start(*, event: Event, by: Actor) -> Shoe:
 def mark_shoe_closed(*, shoe: Shoe, by: Actor) -> Shoe:
     """Close an open shoe. Records nothing else (``ledger.nights.services.shoe_close`` keeps the
     audit)."""
-    shoe = Shoe.objects.select_for_update().select_related("event").get(pk=shoe.pk)
+    shoe = (
+        Shoe.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("event")
+        .get(pk=shoe.pk)
+    )
     check_shoe_open(shoe)
     shoe.closed_at = timezone.now()
     shoe.closed_by = by
@@ -284,7 +288,7 @@ def mark_shoe_closed(*, shoe: Shoe, by: Actor) -> Shoe:
 def mark_event_closed(*, event: Event, by: Actor) -> Event:
     """Close an open event whose shoes are all closed. Records nothing else
     (``ledger.nights.services.event_close`` keeps the audit)."""
-    event = Event.objects.select_for_update().get(pk=event.pk)
+    event = Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
     check_event_open(event)
     _refuse_if_a_shoe_is_open(event, MSG_CLOSE_SHOE_FIRST)
     event.closed_at = timezone.now()
@@ -298,7 +302,11 @@ def mark_shoe_open(*, shoe: Shoe, by: Actor) -> Shoe:
     """Open a closed shoe again, in an open event, while no other shoe of it is open (a table
     deals one shoe at a time). Records nothing else (``ledger.nights.services.shoe_reopen`` keeps
     the audit)."""
-    shoe = Shoe.objects.select_for_update().select_related("event").get(pk=shoe.pk)
+    shoe = (
+        Shoe.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("event")
+        .get(pk=shoe.pk)
+    )
     if shoe.is_open:
         raise ValidationError(
             MSG_SHOE_NOT_CLOSED.format(number=shoe.number), code="shoe_not_closed"
@@ -318,7 +326,7 @@ def mark_shoe_open(*, shoe: Shoe, by: Actor) -> Shoe:
 def mark_event_open(*, event: Event, by: Actor) -> Event:
     """Open a closed event again: its shoes stay closed until the host reopens one. Records
     nothing else (``ledger.nights.services.event_reopen`` keeps the audit)."""
-    event = Event.objects.select_for_update().get(pk=event.pk)
+    event = Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
     if event.is_open:
         raise ValidationError(MSG_EVENT_NOT_CLOSED, code="event_not_closed")
     if event.kind == Event.Kind.TOURNAMENT_TABLE:  # its round has decided who goes on
@@ -339,7 +347,7 @@ def event_display_link_issue(*, event: Event) -> str:
 @transaction.atomic
 def event_share_names_set(*, event: Event, share_names: bool) -> Event:
     """Show guests' names on the event's shared results, or "Guest 1", "Guest 2"... instead."""
-    event = Event.objects.select_for_update().get(pk=event.pk)
+    event = Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
     event.share_names = share_names
     event.save(update_fields=["share_names"])
     return event

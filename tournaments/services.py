@@ -120,7 +120,9 @@ def tournament_create(
 @transaction.atomic
 def tournament_update(*, tournament: Tournament, by: Actor, **changes: Any) -> Tournament:
     """Change the settings while no round has started."""
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = Tournament.objects.select_for_update(of=("self",), no_key=True).get(
+        pk=tournament.pk
+    )
     if tournament.rounds.filter(started_at__isnull=False).exists():
         raise _error(MSG_REGISTRATION_CLOSED)
     heat = tournament.rounds.filter(is_final=False).first()
@@ -140,7 +142,9 @@ def tournament_update(*, tournament: Tournament, by: Actor, **changes: Any) -> T
 @transaction.atomic
 def round_add(*, tournament: Tournament, by: Actor, **settings: Any) -> Round:
     """Add the next round (a heat, or the final table: ``is_final``)."""
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = Tournament.objects.select_for_update(of=("self",), no_key=True).get(
+        pk=tournament.pk
+    )
     _check_not_finished(tournament)
     if tournament.rounds.filter(is_final=True).exists():
         raise _error(MSG_ROUND_AFTER_FINAL)
@@ -175,7 +179,9 @@ def entrant_add(*, tournament: Tournament, name: str, by: Actor) -> Entrant:
     """Register a player by name (a returning guest is found, a new one created): the entry fee
     becomes what they owe the house."""
     tournament = (
-        Tournament.objects.select_for_update().select_related("event").get(pk=tournament.pk)
+        Tournament.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("event")
+        .get(pk=tournament.pk)
     )
     if tournament.rounds.filter(started_at__isnull=False).exists():
         raise _error(MSG_REGISTRATION_CLOSED)
@@ -219,7 +225,11 @@ def players_in(round_: Round) -> list[Entrant]:
 
 
 def _lock_round(round_: Round) -> Round:
-    return Round.objects.select_for_update().select_related("tournament__event").get(pk=round_.pk)
+    return (
+        Round.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("tournament__event")
+        .get(pk=round_.pk)
+    )
 
 
 def _check_next_round(round_: Round) -> None:
@@ -373,14 +383,18 @@ def _playing(
 def _lock_shoes(**where: Any) -> None:
     """Lock these tables' shoes: no hand is logged, undone or corrected there meanwhile (the
     hand pipeline locks the shoe first)."""
-    list(Shoe.objects.select_for_update(of=("self",)).filter(**where).values_list("pk"))
+    list(
+        Shoe.objects.select_for_update(of=("self",), no_key=True).filter(**where).values_list("pk")
+    )
 
 
 @transaction.atomic
 def rebuy(*, entrant: Entrant, by: Actor, round_: Round | None = None) -> StackRow:
     """Buy the rebuy's chips for its price, within the window, under the starting stack
     (``round_``: in that round only, see ``_playing``)."""
-    tournament = Tournament.objects.select_for_update().get(pk=entrant.tournament_id)
+    tournament = Tournament.objects.select_for_update(of=("self",), no_key=True).get(
+        pk=entrant.tournament_id
+    )
     entrant = Entrant.objects.select_related("guest").get(pk=entrant.pk)
     round_, place = _playing(tournament, entrant, round_)
     played = _hands_played(place.table)
@@ -402,7 +416,9 @@ def rebuy(*, entrant: Entrant, by: Actor, round_: Round | None = None) -> StackR
 @transaction.atomic
 def add_on(*, entrant: Entrant, by: Actor, round_: Round | None = None) -> StackRow:
     """The add-on: once per player, in its round (``round_``: in that round only)."""
-    tournament = Tournament.objects.select_for_update().get(pk=entrant.tournament_id)
+    tournament = Tournament.objects.select_for_update(of=("self",), no_key=True).get(
+        pk=entrant.tournament_id
+    )
     entrant = Entrant.objects.select_related("guest").get(pk=entrant.pk)
     round_, place = _playing(tournament, entrant, round_)
     if tournament.add_on_round != round_.number or not tournament.add_on_chips:
@@ -486,7 +502,9 @@ def round_close(*, round_: Round, by: Actor, playoff_order: dict[int, int] | Non
 
 
 def _finish(round_: Round, board: Any, by: Actor) -> None:
-    tournament = Tournament.objects.select_for_update().get(pk=round_.tournament_id)
+    tournament = Tournament.objects.select_for_update(of=("self",), no_key=True).get(
+        pk=round_.tournament_id
+    )
     shares, by_amount = parse_prize_table(tournament.prize_table)
     pool = tournament_pool(tournament)[1]
     paid = prizes(pool, shares, board.places, by_amount=by_amount)
@@ -540,7 +558,7 @@ def _seat_for_secret(table_event: Event, seat: int, hand_number: int) -> TableSe
     if hand_number != upcoming:
         raise _error(MSG_SECRET_NEXT_HAND_ONLY, next=upcoming, number=hand_number)
     place = (
-        TableSeat.objects.select_for_update()
+        TableSeat.objects.select_for_update(of=("self",), no_key=True)
         .select_related("entrant__guest", "round__tournament")
         .filter(table=table, seat=seat)
         .first()

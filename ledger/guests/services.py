@@ -215,7 +215,7 @@ def _name_clash(name: str, key: str, *, mine: Guest) -> str | None:
 
 
 def _lock_guest(guest: Guest) -> Guest:
-    return Guest.objects.select_for_update().get(pk=guest.pk)
+    return Guest.objects.select_for_update(of=("self",), no_key=True).get(pk=guest.pk)
 
 
 def _audit_guest(
@@ -391,7 +391,12 @@ def guest_merge(*, guest: Guest, other: Guest, by: Actor) -> Guest:
     Refused (nothing changed) while either is seated in an open shoe, if both have a login, or
     if they sat at the table at once."""
     first, second = sorted([guest.pk, other.pk])
-    locked = {g.pk: g for g in Guest.objects.select_for_update().filter(pk__in=[first, second])}
+    locked = {
+        g.pk: g
+        for g in Guest.objects.select_for_update(of=("self",), no_key=True).filter(
+            pk__in=[first, second]
+        )
+    }
     guest, other = locked[guest.pk], locked.get(other.pk, guest)
     refusal = guest_merge_refusal(guest=guest, other=other)
     if refusal is not None:
@@ -544,7 +549,9 @@ def guest_invitation_accept(*, token: str, username: str, password: str) -> User
     the form, with the project's password validators) and spend the invitation."""
     invitation = invitation_by_token(token)
     if invitation is not None:
-        invitation = GuestInvitation.objects.select_for_update().get(pk=invitation.pk)
+        invitation = GuestInvitation.objects.select_for_update(of=("self",), no_key=True).get(
+            pk=invitation.pk
+        )
         invitation.guest = _lock_guest(invitation.guest)
     problem = invitation_problem(invitation)
     if problem is not None or invitation is None:
@@ -599,7 +606,7 @@ def guest_credit_limit_set(*, guest: Guest, credit_limit: Decimal | None, by: Ac
         raise ValidationError(
             {"credit_limit": MSG_CREDIT_LIMIT.format(maximum=format_chips(MAX_CHIPS))}
         )
-    guest = Guest.objects.select_for_update().get(pk=guest.pk)
+    guest = Guest.objects.select_for_update(of=("self",), no_key=True).get(pk=guest.pk)
     before = guest.credit_limit
     guest.credit_limit = credit_limit  # type: ignore[assignment]  # the column is nullable
     guest.save(update_fields=["credit_limit"])

@@ -126,7 +126,11 @@ def _end_seating(seating: Seating, next_number: int) -> None:
 
 
 def _lock_open_shoe(shoe: Shoe) -> Shoe:
-    locked = Shoe.objects.select_for_update().select_related("event").get(pk=shoe.pk)
+    locked = (
+        Shoe.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("event")
+        .get(pk=shoe.pk)
+    )
     check_shoe_open(locked)
     return locked
 
@@ -431,7 +435,11 @@ def _locked_shoe(shoe: Shoe, idempotency_key: uuid.UUID | None) -> tuple[Shoe, i
     before it waited for the lock, so a racing device's hand, committed meanwhile, would go
     unseen. SQLite's transaction began IMMEDIATE and holds the database's write lock."""
     if connection.features.has_select_for_update:  # the shoe's row and its event's
-        list(Shoe.objects.select_for_update().filter(pk=shoe.pk).values_list("event__closed_at"))
+        list(
+            Shoe.objects.select_for_update(of=("self",), no_key=True)
+            .filter(pk=shoe.pk)
+            .values_list("event__closed_at")
+        )
     return hot_reads.shoe_for_save(shoe.pk, idempotency_key)
 
 
@@ -620,7 +628,11 @@ def hand_correct(
     replaces, who changed it, when and why are kept in the journal. ``version`` is the one the
     correction was made from: if the hand has changed since, nothing is written
     (:class:`HandChanged`), so one correction never silently undoes another."""
-    shoe = Shoe.objects.select_for_update().select_related("event").get(pk=hand.shoe_id)
+    shoe = (
+        Shoe.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("event")
+        .get(pk=hand.shoe_id)
+    )
     check_event_open(shoe.event)
     if not reason.strip():
         raise ValidationError({"reason": MSG_REASON_REQUIRED})

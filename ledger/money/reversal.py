@@ -63,7 +63,7 @@ def reverse(kind: Reversal[Row], row: Row, *, reason: str, by: Actor) -> Row:
         raise ValidationError({"reason": kind.reason_character.format(code=refused)})
     # Only the row itself is locked: what it joins may be the house (an outer join, which
     # PostgreSQL will not lock), and nothing else changes.
-    lock = kind.model.objects.select_for_update(of=("self",))
+    lock = kind.model.objects.select_for_update(of=("self",), no_key=True)
     original = lock.select_related(*kind.related).get(pk=row.pk)
     if original.voids_id is not None:
         raise ValidationError({NON_FIELD_ERRORS: kind.void_of_void})

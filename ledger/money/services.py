@@ -251,7 +251,9 @@ def settlement_record(
     refused = line_character(note)
     if refused is not None:
         raise ValidationError({"note": MSG_NOTE_CHARACTER.format(code=refused)})
-    guest = Guest.objects.select_for_update().get(pk=guest.pk)  # one settlement at a time
+    guest = Guest.objects.select_for_update(of=("self",), no_key=True).get(
+        pk=guest.pk
+    )  # one settlement at a time
     digest = content_digest(guest.pk, event.pk, amount, method, note.strip())
     done = recorded_under(Settlement(content_digest=digest), idempotency_key, _settlement_words)
     if done is not None:

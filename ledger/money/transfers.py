@@ -283,7 +283,7 @@ def transfer_record(
         raise ValidationError({"note": MSG_TRANSFER_NOTE_CHARACTER.format(code=refused)})
     _check_parties(event, payer, payee)
     # One transfer of a night at a time: each checks what is still due after the one before.
-    event = Event.objects.select_for_update().get(pk=event.pk)
+    event = Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
     payer_id, payee_id = (payer.pk if payer else None), (payee.pk if payee else None)
     digest = content_digest(event.pk, payer_id, payee_id, amount, note.strip())
     done = recorded_under(Transfer(content_digest=digest), idempotency_key, _transfer_words)

@@ -1,0 +1,58 @@
+"""Row locks that cannot deadlock with the database's own foreign-key checks.
+
+Inserting a bet or a settlement checks the guest, the event or the shoe it points at (on
+PostgreSQL, FOR KEY SHARE on that row). A service that had locked such a row FOR UPDATE blocked
+those checks: a hand saved while a settlement was recorded at the same night deadlocked (each
+commit's check waiting on the other's lock). Every lock is FOR NO KEY UPDATE, on the row itself:
+still one writer at a time per row, never in the way of a check.
+"""
+
+from __future__ import annotations
+
+import ast
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from ledger.money import services as money_services
+from tests.conftest import bet
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def lock_calls() -> list[tuple[str, int, ast.Call]]:
+    calls = []
+    for package in ("games", "ledger", "tournaments"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == (
+                    "select_for_update"
+                ):
+                    calls.append((str(path.relative_to(ROOT)), node.lineno, node))
+    return calls
+
+
+def test_every_lock_is_on_its_own_row_and_leaves_keys_to_foreign_key_checks():
+    wrong = []
+    for where, line, call in lock_calls():
+        options = {keyword.arg: ast.unparse(keyword.value) for keyword in call.keywords}
+        if options.get("no_key") != "True" or options.get("of") != "('self',)":
+            wrong.append(f"{where}:{line}")
+    assert wrong == []
+    assert len(lock_calls()) > 20  # the check reads the services, not an empty tree
+
+
+@pytest.mark.django_db
+def test_a_hand_and_a_settlement_take_no_lock_a_key_check_waits_on(seated, shoe, record, host):
+    with CaptureQueriesContext(connection) as queries:
+        record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
+        money_services.settlement_record(
+            guest=seated[1], event=shoe.event, amount=Decimal(100), method="cash", by=host
+        )
+    locks = [query["sql"] for query in queries if " FOR " in query["sql"]]
+    assert [sql for sql in locks if " FOR NO KEY UPDATE" not in sql] == []
+    if connection.vendor == "postgresql":
+        assert locks  # the services lock what they change
