@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
+from typing import Any
 
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.utils.translation import gettext_lazy
+
+logger = logging.getLogger(__name__)
 
 MSG_BAD_REQUEST = gettext_lazy("The request could not be read: nothing was changed.")
 MSG_NOT_UTF8 = gettext_lazy(
@@ -30,3 +35,50 @@ def form_charset_middleware(
         return get_response(request)
 
     return middleware
+
+
+MSG_DATABASE_BUSY = gettext_lazy(
+    "The database was busy with another device's save: nothing was saved. Try again in a moment."
+)
+# PostgreSQL's deadlock_detected and serialization_failure; SQLite's lock held past its timeout.
+BUSY_STATES = {"40P01", "40001"}
+
+
+def database_busy(error: BaseException) -> bool:
+    """A write that lost a race for the database, not a mistake of the request's."""
+    if not isinstance(error, DatabaseError):
+        return False
+    cause = error.__cause__
+    state = getattr(cause, "sqlstate", None) or getattr(cause, "pgcode", None)
+    return state in BUSY_STATES or "database is locked" in str(error)
+
+
+class DatabaseBusyMiddleware:
+    """A view whose write deadlocked or could not be serialized is run once more (its services
+    are atomic and its forms carry idempotency keys, so the first try left nothing behind); if
+    that loses too, the answer is a 503 that says nothing was saved, never a 500 (the table's
+    outbox sends the hand again after a 5xx)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, error: Exception) -> HttpResponse | None:
+        if not database_busy(error):
+            return None
+        match = request.resolver_match
+        if match is not None and not getattr(request, "_tried_again", False):
+            request._tried_again = True  # type: ignore[attr-defined]
+            logger.warning("Database busy on %s (%s): trying once more", request.path, error)
+            try:
+                again: Any = match.func(request, *match.args, **match.kwargs)
+                return again  # type: ignore[no-any-return]
+            except DatabaseError as second:
+                if not database_busy(second):
+                    raise
+        logger.warning("Database busy on %s twice: answered 503", request.path)
+        response = HttpResponse(MSG_DATABASE_BUSY, status=503, content_type="text/plain")
+        response["Retry-After"] = "1"
+        return response

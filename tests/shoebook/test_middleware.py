@@ -4,10 +4,17 @@ never a 500, whoever sends them."""
 from __future__ import annotations
 
 import pytest
-from django.test import Client, override_settings
-from django.urls import reverse
+from django.db import DatabaseError, OperationalError
+from django.http import HttpResponse
+from django.test import Client, RequestFactory, override_settings
+from django.urls import ResolverMatch, reverse
 
-from shoebook.middleware import MSG_NOT_UTF8
+from shoebook.middleware import (
+    MSG_DATABASE_BUSY,
+    MSG_NOT_UTF8,
+    DatabaseBusyMiddleware,
+    database_busy,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -45,3 +52,56 @@ def test_without_the_middleware_the_site_s_400_page_still_reads_nothing_of_the_r
     answer = login_form_post(client, "utf-16")
     assert answer.status_code == 400
     assert str(MSG_NOT_UTF8) in answer.content.decode()
+
+
+class Deadlock(Exception):
+    sqlstate = "40P01"  # as psycopg names PostgreSQL's deadlock_detected
+
+
+def busy() -> OperationalError:
+    error = OperationalError("deadlock detected")
+    error.__cause__ = Deadlock()
+    return error
+
+
+def request_to(view):
+    request = RequestFactory().post("/shoes/1/hands/")
+    request.resolver_match = ResolverMatch(view, (), {"shoe_id": 1})
+    return request
+
+
+def test_a_write_that_deadlocked_is_run_once_more_and_answers_as_it_then_does():
+    tries = []
+
+    def view(request, shoe_id):
+        tries.append(shoe_id)
+        if len(tries) == 1:
+            raise busy()
+        return HttpResponse("Hand 12 saved")
+
+    request = request_to(view)
+    try:
+        view(request, shoe_id=1)
+    except OperationalError as error:
+        answer = DatabaseBusyMiddleware(lambda r: HttpResponse()).process_exception(request, error)
+    assert answer.content == b"Hand 12 saved" and tries == [1, 1]
+
+
+def test_a_write_that_deadlocks_twice_is_a_503_that_says_nothing_was_saved():
+    def view(request, shoe_id):
+        raise busy()
+
+    request = request_to(view)
+    answer = DatabaseBusyMiddleware(lambda r: HttpResponse()).process_exception(request, busy())
+    assert answer.status_code == 503 and answer["Retry-After"] == "1"
+    assert answer.content.decode() == str(MSG_DATABASE_BUSY)
+
+
+def test_other_database_errors_are_not_hidden():
+    request = request_to(lambda request, shoe_id: HttpResponse())
+    error = DatabaseError("no such table")
+    assert (
+        DatabaseBusyMiddleware(lambda r: HttpResponse()).process_exception(request, error) is None
+    )
+    assert not database_busy(ValueError("deadlock"))
+    assert database_busy(OperationalError("database is locked"))
