@@ -4,6 +4,7 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "{guest}'s rebuy after hand {after} was allowed by the stack hand {number} left: hand {number} cannot be undone or corrected while that rebuy stands.": "{guest}さんのハンド{after}後のリバイは、ハンド{number}の結果のスタックで認められたものです。そのリバイがある間は、ハンド{number}を取り消したり訂正したりできません。",
     "The database was busy with another device's save: nothing was saved. Try again in a moment.": "別の端末の保存でデータベースが混み合っていました。何も保存していません。少し待ってからもう一度お試しください。",
     "The players have paid in {paid}: one more fee would take the prize pool past {maximum}, the most one amount in the ledger can be. Lower the fees or start another tournament.": "参加者の支払いは{paid}です。これ以上の料金を受けると、賞金総額が台帳の1件の金額の上限{maximum}を超えます。料金を下げるか、別のトーナメントを始めてください。",
     "The login {username} was just taken: choose another.": "ログイン名{username}はたった今使われました。別の名前を選んでください。",

@@ -598,6 +598,7 @@ def hand_undo(
     if number is not None and hand.number != number:
         stale = MSG_UNDO_NOT_LAST.format(number=number, last=hand.number)
         raise ValidationError({NON_FIELD_ERRORS: stale})
+    _check_no_rebuy_rests_on(shoe, hand.number)
     revision = HandRevision.objects.create(
         shoe=shoe,
         hand_number=hand.number,
@@ -613,6 +614,31 @@ def hand_undo(
     results_refresh(event_id=shoe.event_id, guest_ids=guest_ids)
     _audit(AuditEntry.Action.HAND_UNDONE, shoe, revision.hand_number, by, before=revision.before)
     return revision
+
+
+MSG_REBUY_RESTS_ON_HAND = _(
+    "{guest}'s rebuy after hand {after} was allowed by the stack hand {number} left: hand "
+    "{number} cannot be undone or corrected while that rebuy stands."
+)
+
+
+def _check_no_rebuy_rests_on(shoe: Shoe, number: int) -> None:
+    """At a tournament table, a rebuy is allowed only under the starting stack: a hand played
+    before it (at or after ``number``) cannot change, or the rebuy would stand on a stack the
+    rules refuse it on."""
+    if not shoe.event.is_tournament_table:
+        return
+    rebuy = (
+        StackRow.objects.filter(event=shoe.event, kind=StackRow.Kind.REBUY, after_hand__gte=number)
+        .select_related("guest")
+        .order_by("after_hand")
+        .first()
+    )
+    if rebuy is not None:
+        refused = MSG_REBUY_RESTS_ON_HAND.format(
+            guest=rebuy.guest.name, after=rebuy.after_hand, number=number
+        )
+        raise ValidationError({NON_FIELD_ERRORS: refused})
 
 
 @transaction.atomic
@@ -644,6 +670,7 @@ def hand_correct(
     if version is not None and hand.version != version:
         changed = MSG_HAND_CHANGED.format(number=number, version=hand.version)
         raise HandChanged({NON_FIELD_ERRORS: changed})
+    _check_no_rebuy_rests_on(shoe, hand.number)
     before = hand_snapshot(hand, _bets_of(hand))
     seated = _seated_at(shoe, hand.number)
     settled_hand = _settle(entry, shoe, seated, hand.number)

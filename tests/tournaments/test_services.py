@@ -314,3 +314,32 @@ def test_fees_that_would_take_the_pool_past_one_ledger_amount_are_refused(
         services.rebuy(entrant=aki, by=host)
     assert messages(refused.value).startswith(said)
     assert event_pools([tournament.event_id])[tournament.event_id].pool <= MAX_CHIPS
+
+
+def test_a_hand_a_later_rebuy_stood_on_cannot_be_undone_or_corrected(
+    make_tournament, add_round, host, play
+):
+    # Undone and logged again so that the player wins, hand 1 would leave a stack of 2,010 with a
+    # rebuy the rules refuse at any stack from 1,000 up.
+    tournament = make_tournament(players=["Aki", "Ben"], rebuy_price=Decimal(40),
+                                 rebuy_chips=Decimal(1000), rebuy_rounds=1)  # fmt: skip
+    round_ = add_round(tournament, hands=4)
+    services.round_draw(round_=round_, by=host)
+    round_ = services.round_start(round_=round_, by=host)
+    table = round_.tables.get()
+    aki = Entrant.objects.get(tournament=tournament, guest__name="Aki")
+    play(table, "P", {table.seats.get(entrant=aki).seat: ("banker", 10)})  # 990: under 1,000
+    services.rebuy(entrant=aki, by=host)
+    shoe = open_shoe(table)
+    said = hand_services.MSG_REBUY_RESTS_ON_HAND.format(guest="Aki", after=1, number=1)
+    with pytest.raises(ValidationError) as refused:
+        hand_services.hand_undo(shoe=shoe, by=host)
+    assert messages(refused.value) == said
+    hand = shoe.hands.get(number=1)
+    with pytest.raises(ValidationError) as refused:
+        hand_services.hand_correct(hand=hand, entry=entry(result="B"), reason="misread", by=host)
+    assert messages(refused.value) == said
+    assert shoe.hands.get(number=1).version == 1
+    play(table, "B")  # hand 2, after the rebuy, can still be undone
+    hand_services.hand_undo(shoe=shoe, by=host)
+    assert shoe.hands.count() == 1
