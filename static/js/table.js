@@ -515,7 +515,9 @@
     const box = event.target;
     if (!state || !box.matches("#hand-form input.stake")) return;
     if (state.chosen !== box.name) dispatch({ type: "choose", name: box.name });
-    setTimeout(() => box.setSelectionRange(box.value.length, box.value.length)); // type on
+    setTimeout(() => { // type on at the end, unless a selection was made meanwhile
+      if (box.selectionStart === box.selectionEnd) box.setSelectionRange(box.value.length, box.value.length);
+    });
   });
 
   document.addEventListener("submit", (event) => {
