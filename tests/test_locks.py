@@ -17,6 +17,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from ledger.guests import services as guest_services
 from ledger.money import services as money_services
 from tests.conftest import bet
 
@@ -56,3 +57,16 @@ def test_a_hand_and_a_settlement_take_no_lock_a_key_check_waits_on(seated, shoe,
     assert [sql for sql in locks if " FOR NO KEY UPDATE" not in sql] == []
     if connection.vendor == "postgresql":
         assert locks  # the services lock what they change
+
+
+@pytest.mark.django_db
+def test_a_merge_locks_its_two_guests_in_one_order_whichever_way_round(event, host):
+    aki = guest_services.event_guest_add(event=event, name="Aki", by=host)
+    akii = guest_services.event_guest_add(event=event, name="Akii", by=host)
+    with CaptureQueriesContext(connection) as queries:
+        guest_services.guest_merge(guest=akii, other=aki, by=host)
+    locks = [query["sql"] for query in queries if " FOR " in query["sql"]]
+    merged = [sql for sql in locks if '"ledger_guest"' in sql.split(" FROM ")[1].split()[0]]
+    if connection.vendor == "postgresql":
+        assert merged and all('ORDER BY "ledger_guest"."id" ASC' in sql for sql in merged)
+    assert not type(aki).objects.filter(pk=aki.pk).exists()

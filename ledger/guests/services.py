@@ -391,11 +391,13 @@ def guest_merge(*, guest: Guest, other: Guest, by: Actor) -> Guest:
     Refused (nothing changed) while either is seated in an open shoe, if both have a login, or
     if they sat at the table at once."""
     first, second = sorted([guest.pk, other.pk])
+    # Locked in one order, by id, whichever is merged into which: two merges of the same pair
+    # the other way round wait for each other instead of deadlocking.
     locked = {
         g.pk: g
-        for g in Guest.objects.select_for_update(of=("self",), no_key=True).filter(
-            pk__in=[first, second]
-        )
+        for g in Guest.objects.select_for_update(of=("self",), no_key=True)
+        .filter(pk__in=[first, second])
+        .order_by("pk")
     }
     guest, other = locked[guest.pk], locked.get(other.pk, guest)
     refusal = guest_merge_refusal(guest=guest, other=other)
