@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import cast
 
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
@@ -69,12 +69,10 @@ class DatabaseBusyMiddleware:
         if not database_busy(error):
             return None
         match = request.resolver_match
-        if match is not None and not getattr(request, "_tried_again", False):
-            request._tried_again = True  # type: ignore[attr-defined]
+        if match is not None:  # the second try's failure is caught here, never comes back
             logger.warning("Database busy on %s (%s): trying once more", request.path, error)
             try:
-                again: Any = match.func(request, *match.args, **match.kwargs)
-                return again  # type: ignore[no-any-return]
+                return cast(HttpResponse, match.func(request, *match.args, **match.kwargs))
             except DatabaseError as second:
                 if not database_busy(second):
                     raise

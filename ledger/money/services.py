@@ -157,15 +157,18 @@ def content_digest(*parts: object) -> str:
 
 
 def recorded_under(
-    row: KeyedRow, idempotency_key: uuid.UUID | None, describe: Callable[[KeyedRow], str]
+    model: type[KeyedRow],
+    digest: str,
+    idempotency_key: uuid.UUID | None,
+    describe: Callable[[KeyedRow], str],
 ) -> KeyedRow | None:
     """The row already recorded under ``idempotency_key`` (a second tap, a resend), or None.
     The same key with other content — another amount, guest, payer or night — is refused with
     what the key was used for, never answered as if recorded."""
     if idempotency_key is None:
         return None
-    done = type(row).objects.filter(idempotency_key=idempotency_key).first()
-    if done is not None and done.content_digest not in ("", row.content_digest):
+    done = model.objects.filter(idempotency_key=idempotency_key).first()
+    if done is not None and done.content_digest not in ("", digest):
         raise ValidationError({NON_FIELD_ERRORS: MSG_KEY_USED_FOR.format(what=describe(done))})
     return done
 
@@ -179,7 +182,7 @@ def save_once(
         with transaction.atomic():
             row.save()
     except IntegrityError:
-        done = recorded_under(row, idempotency_key, describe)
+        done = recorded_under(type(row), row.content_digest, idempotency_key, describe)
         if done is None:
             raise
         return done
@@ -255,7 +258,7 @@ def settlement_record(
         pk=guest.pk
     )  # one settlement at a time
     digest = content_digest(guest.pk, event.pk, amount, method, note.strip())
-    done = recorded_under(Settlement(content_digest=digest), idempotency_key, _settlement_words)
+    done = recorded_under(Settlement, digest, idempotency_key, _settlement_words)
     if done is not None:
         return done
     if ask_first:

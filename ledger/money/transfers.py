@@ -286,7 +286,7 @@ def transfer_record(
     event = Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
     payer_id, payee_id = (payer.pk if payer else None), (payee.pk if payee else None)
     digest = content_digest(event.pk, payer_id, payee_id, amount, note.strip())
-    done = recorded_under(Transfer(content_digest=digest), idempotency_key, _transfer_words)
+    done = recorded_under(Transfer, digest, idempotency_key, _transfer_words)
     if done is not None:
         return done
     _check_due(night_balances(event), payer, payee, amount)
