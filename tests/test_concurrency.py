@@ -47,3 +47,32 @@ def test_racing_devices_lose_nothing_and_duplicate_nothing(tmp_path):
     assert report["bets"] == 4  # hand 1 (corrected), 2, 3, 4: nothing lost, nothing doubled
     assert report["guests_net"] == report["kept_net"]
     assert report["vendor"] in ("sqlite", "postgresql")
+
+
+def test_hands_settlements_seats_and_merges_at_once_answer_without_an_error(tmp_path):
+    """Four devices write at one night with no pause (tests/mixed_load.py): a minute on
+    PostgreSQL, ten seconds on a SQLite file; ``MIXED_LOAD_SECONDS`` sets another length."""
+    url = os.environ.get("DATABASE_URL", "")
+    on_postgres = url.startswith("postgres")
+    if not on_postgres:
+        url = f"sqlite:///{tmp_path / 'mixed.sqlite3'}"
+    seconds = os.environ.get("MIXED_LOAD_SECONDS", "60" if on_postgres else "10")
+    result = subprocess.run(
+        [sys.executable, "-m", "tests.mixed_load", "--seconds", seconds],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=float(seconds) + 240,
+        env={**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "shoebook.settings"},
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert report["failure_count"] == 0, (report["failures"], report["errors"])
+    assert report["errors"] == {}
+    assert report["ledger_problems"] == []
+    # Every device got writes through, and the races were met: some writes were refused.
+    answers = report["answers"]
+    assert all(answers[device].get("302", 0) > 0 for device in ("cashier", "floor", "host"))
+    assert report["hands_saved"] == report["hands"] > 0
+    assert sum(count for device in answers.values() for status, count in device.items()
+               if status != "302") > 0  # fmt: skip

@@ -46,6 +46,7 @@ LAYERS = {
             "results",
             "lines",
             "reversal",
+            "locks",
             "links",
             "integrity",
             "imports",

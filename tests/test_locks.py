@@ -14,10 +14,13 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from ledger.guests import services as guest_services
+from ledger.hands import services as hand_services
+from ledger.locks import MSG_GUEST_MERGED_AWAY
 from ledger.money import services as money_services
 from tests.conftest import bet
 
@@ -36,13 +39,20 @@ def lock_calls() -> list[tuple[str, int, ast.Call]]:
     return calls
 
 
+# The one lock that takes a key: a merge deletes the guest it merges away, and locks it as its
+# DELETE would (FOR UPDATE), first, so that writes pointing at the guest wait or are waited for.
+DELETING_LOCKS = {"ledger/locks.py"}
+
+
 def test_every_lock_is_on_its_own_row_and_leaves_keys_to_foreign_key_checks():
     wrong = []
     for where, line, call in lock_calls():
         options = {keyword.arg: ast.unparse(keyword.value) for keyword in call.keywords}
-        if options.get("no_key") != "True" or options.get("of") != "('self',)":
+        deleting = where in DELETING_LOCKS and "no_key" not in options
+        if (options.get("no_key") != "True" and not deleting) or options.get("of") != "('self',)":
             wrong.append(f"{where}:{line}")
     assert wrong == []
+    assert sum(where in DELETING_LOCKS for where, _line, _call in lock_calls()) == 2
     assert len(lock_calls()) > 20  # the check reads the services, not an empty tree
 
 
@@ -54,7 +64,8 @@ def test_a_hand_and_a_settlement_take_no_lock_a_key_check_waits_on(seated, shoe,
             guest=seated[1], event=shoe.event, amount=Decimal(100), method="cash", by=host
         )
     locks = [query["sql"] for query in queries if " FOR " in query["sql"]]
-    assert [sql for sql in locks if " FOR NO KEY UPDATE" not in sql] == []
+    shared = (" FOR NO KEY UPDATE", " FOR KEY SHARE")
+    assert [sql for sql in locks if not any(mode in sql for mode in shared)] == []
     if connection.vendor == "postgresql":
         assert locks  # the services lock what they change
 
@@ -70,3 +81,47 @@ def test_a_merge_locks_its_two_guests_in_one_order_whichever_way_round(event, ho
     if connection.vendor == "postgresql":
         assert merged and all('ORDER BY "ledger_guest"."id" ASC' in sql for sql in merged)
     assert not type(aki).objects.filter(pk=aki.pk).exists()
+
+
+@pytest.mark.django_db
+def test_a_seat_holds_its_guest_before_the_shoe_and_a_merge_locks_the_guest_it_deletes(
+    shoe, event, host
+):
+    aki = guest_services.event_guest_add(event=event, name="Aki", by=host)
+    bo = guest_services.event_guest_add(event=event, name="Bo", by=host)
+    with CaptureQueriesContext(connection) as seating:
+        hand_services.seat_guest(shoe=shoe, seat=7, guest=aki, by=host)
+    hand_services.seat_clear(shoe=shoe, seat=7, by=host)
+    with CaptureQueriesContext(connection) as merging:
+        guest_services.guest_merge(guest=bo, other=aki, by=host)
+    if connection.vendor == "postgresql":
+        seat_locks = [query["sql"] for query in seating if " FOR " in query["sql"]]
+        assert seat_locks[0].endswith("FOR KEY SHARE") and '"ledger_guest"' in seat_locks[0]
+        assert '"games_shoe"' in seat_locks[1]
+        merge_locks = [query["sql"] for query in merging if " FOR " in query["sql"]]
+        assert merge_locks[0].endswith(' FOR UPDATE OF "ledger_guest"')
+
+
+WRITES_FOR_A_GUEST = {
+    "settle": lambda guest, event, host: money_services.settlement_record(
+        guest=guest, event=event, amount=Decimal(10), method="cash", by=host
+    ),
+    "rename": lambda guest, event, host: guest_services.guest_rename(
+        guest=guest, name="Akiko", by=host
+    ),
+    "credit limit": lambda guest, event, host: guest_services.guest_credit_limit_set(
+        guest=guest, credit_limit=Decimal(100), by=host
+    ),
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("write", WRITES_FOR_A_GUEST)
+def test_a_write_for_a_guest_merged_away_meanwhile_is_refused_in_words(write, event, host):
+    aki = guest_services.event_guest_add(event=event, name="Aki", by=host)
+    bo = guest_services.event_guest_add(event=event, name="Bo", by=host)
+    stale = type(aki).objects.get(pk=aki.pk)  # the page was read before the merge
+    guest_services.guest_merge(guest=bo, other=aki, by=host)
+    with pytest.raises(ValidationError) as refusal:
+        WRITES_FOR_A_GUEST[write](stale, event, host)
+    assert " ".join(refusal.value.messages) == str(MSG_GUEST_MERGED_AWAY)

@@ -34,6 +34,7 @@ from ledger.guests.names import (
     mixes_scripts_deceptively,
     name_key,
 )
+from ledger.locks import MSG_GUEST_MERGED_AWAY, lock_for_merge, lock_guest
 from ledger.models import (
     AuditEntry,
     Bet,
@@ -214,10 +215,6 @@ def _name_clash(name: str, key: str, *, mine: Guest) -> str | None:
     return str(MSG_NAME_TAKEN).format(name=name, guests=candidate_names(others))
 
 
-def _lock_guest(guest: Guest) -> Guest:
-    return Guest.objects.select_for_update(of=("self",), no_key=True).get(pk=guest.pk)
-
-
 def _audit_guest(
     action: str, guest: Guest, by: Actor, *, before: Any = None, after: Any = None
 ) -> None:
@@ -237,7 +234,7 @@ def guest_rename(*, guest: Guest, name: str, by: Actor) -> Guest:
     "Ken"); it may not be another guest's name or alias, and a guest kept apart (``key#id``) from
     another of the same name cannot take that name (merge them instead). An alias equal to the
     new name goes: it is the name now."""
-    guest = _lock_guest(guest)
+    guest = lock_guest(guest)
     name = _clean(name)
     key = name_key(name)
     clash = _name_clash(name, key, mine=guest)
@@ -257,7 +254,7 @@ def guest_rename(*, guest: Guest, name: str, by: Actor) -> Guest:
 @transaction.atomic
 def guest_alias_add(*, guest: Guest, name: str, by: Actor) -> GuestAlias:
     """Another name the guest is found by, everywhere a name comes in."""
-    guest = _lock_guest(guest)
+    guest = lock_guest(guest)
     name = _clean(name)
     key = name_key(name)
     if guest.name_key.split("#")[0] == key:
@@ -276,7 +273,7 @@ def guest_alias_add(*, guest: Guest, name: str, by: Actor) -> GuestAlias:
 
 @transaction.atomic
 def guest_alias_remove(*, alias: GuestAlias, by: Actor) -> None:
-    guest = _lock_guest(alias.guest)
+    guest = lock_guest(alias.guest)
     alias.delete()
     _audit_guest(AuditEntry.Action.GUEST_ALIAS_REMOVED, guest, by, before={"alias": alias.name})
 
@@ -393,12 +390,9 @@ def guest_merge(*, guest: Guest, other: Guest, by: Actor) -> Guest:
     first, second = sorted([guest.pk, other.pk])
     # Locked in one order, by id, whichever is merged into which: two merges of the same pair
     # the other way round wait for each other instead of deadlocking.
-    locked = {
-        g.pk: g
-        for g in Guest.objects.select_for_update(of=("self",), no_key=True)
-        .filter(pk__in=[first, second])
-        .order_by("pk")
-    }
+    locked = lock_for_merge([first, second])
+    if len(locked) < 2 and first != second:
+        raise ValidationError({NON_FIELD_ERRORS: MSG_GUEST_MERGED_AWAY})
     guest, other = locked[guest.pk], locked.get(other.pk, guest)
     refusal = guest_merge_refusal(guest=guest, other=other)
     if refusal is not None:
@@ -470,7 +464,7 @@ def _token_hash(token: str) -> str:
 def guest_invitation_issue(*, guest: Guest, by: Actor) -> str:
     """A one-time link for the guest to make a login: returns its token (only its hash is kept).
     Any earlier invitation for the guest that was not used stops working."""
-    guest = _lock_guest(guest)
+    guest = lock_guest(guest)
     if guest.user_id is not None:
         raise ValidationError(
             {NON_FIELD_ERRORS: MSG_INVITE_HAS_LOGIN.format(guest=guest.name, user=guest.user)}
@@ -500,7 +494,7 @@ def guest_invitation_issue(*, guest: Guest, by: Actor) -> str:
 @transaction.atomic
 def guest_invitation_revoke(*, guest: Guest, by: Actor) -> int:
     """Every unused invitation of the guest stops working; returns how many there were."""
-    guest = _lock_guest(guest)
+    guest = lock_guest(guest)
     revoked = GuestInvitation.objects.filter(
         guest=guest, used_at__isnull=True, revoked_at__isnull=True
     ).update(revoked_at=timezone.now())
@@ -554,7 +548,7 @@ def guest_invitation_accept(*, token: str, username: str, password: str) -> User
         invitation = GuestInvitation.objects.select_for_update(of=("self",), no_key=True).get(
             pk=invitation.pk
         )
-        invitation.guest = _lock_guest(invitation.guest)
+        invitation.guest = lock_guest(invitation.guest)
     problem = invitation_problem(invitation)
     if problem is not None or invitation is None:
         raise ValidationError({NON_FIELD_ERRORS: problem or str(MSG_INVITE_UNKNOWN)})
@@ -608,7 +602,7 @@ def guest_credit_limit_set(*, guest: Guest, credit_limit: Decimal | None, by: Ac
         raise ValidationError(
             {"credit_limit": MSG_CREDIT_LIMIT.format(maximum=format_chips(MAX_CHIPS))}
         )
-    guest = Guest.objects.select_for_update(of=("self",), no_key=True).get(pk=guest.pk)
+    guest = lock_guest(guest)
     before = guest.credit_limit
     guest.credit_limit = credit_limit  # type: ignore[assignment]  # the column is nullable
     guest.save(update_fields=["credit_limit"])

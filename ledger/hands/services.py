@@ -37,6 +37,7 @@ from games.settle import GuestBankedTable, PuntoBancoTable, Table, settle
 from ledger.guests.services import MSG_NOT_ON_LIST
 from ledger.hands import hot_reads
 from ledger.hands.coups import check_later_coups, coup_of, coup_row, coup_snapshot, previous_coup
+from ledger.locks import hold_guests
 from ledger.models import (
     AuditEntry,
     Bet,
@@ -144,6 +145,7 @@ def _check_seat(seat: int) -> None:
 def seat_guest(*, shoe: Shoe, seat: int, guest: Guest, by: Actor) -> Seating:
     """Seat a guest from the next hand on, freeing the seat's last occupant and the guest's old
     seat."""
+    hold_guests([guest.pk])
     shoe = _lock_open_shoe(shoe)
     _check_seat(seat)
     if not EventGuest.objects.filter(event=shoe.event, guest=guest).exists():
@@ -404,6 +406,7 @@ def record_hand(
     seated = _seated_at(shoe, number)
     if seen_seating is not None:
         _check_seen_seating(seen_seating, seated, entry)
+    hold_guests([guest.pk for guest in seated.values()], read_in_this_transaction=True)
     settled_hand = _settle(entry, shoe, seated, number)
     settled = _bet_rows(settled_hand, shoe.event, seated)
     hand = Hand(
@@ -673,6 +676,7 @@ def hand_correct(
     _check_no_rebuy_rests_on(shoe, hand.number)
     before = hand_snapshot(hand, _bets_of(hand))
     seated = _seated_at(shoe, hand.number)
+    hold_guests([guest.pk for guest in seated.values()], read_in_this_transaction=True)
     settled_hand = _settle(entry, shoe, seated, hand.number)
     settled = _bet_rows(settled_hand, shoe.event, seated)
     new_fields = _hand_fields(settled_hand)

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from games.chips import MAX_CHIPS, to_cents
 from games.messages import format_chips, whole_cents
 from games.models import Event
+from ledger.locks import lock_guest
 from ledger.models import (
     AuditEntry,
     Bet,
@@ -254,9 +255,7 @@ def settlement_record(
     refused = line_character(note)
     if refused is not None:
         raise ValidationError({"note": MSG_NOTE_CHARACTER.format(code=refused)})
-    guest = Guest.objects.select_for_update(of=("self",), no_key=True).get(
-        pk=guest.pk
-    )  # one settlement at a time
+    guest = lock_guest(guest)  # one settlement at a time
     digest = content_digest(guest.pk, event.pk, amount, method, note.strip())
     done = recorded_under(Settlement, digest, idempotency_key, _settlement_words)
     if done is not None:

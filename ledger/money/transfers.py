@@ -29,6 +29,7 @@ from django.utils.translation import gettext_lazy as _
 from games.chips import MAX_CHIPS
 from games.messages import format_chips, whole_cents
 from games.models import Event
+from ledger.locks import hold_guests
 from ledger.models import AuditEntry, EventGuest, Guest, Transfer
 from ledger.money.amounts import ZERO
 from ledger.money.clearing import Transfer as Proposal
@@ -282,6 +283,7 @@ def transfer_record(
     if refused is not None:
         raise ValidationError({"note": MSG_TRANSFER_NOTE_CHARACTER.format(code=refused)})
     _check_parties(event, payer, payee)
+    hold_guests([party.pk for party in (payer, payee) if party is not None])
     # One transfer of a night at a time: each checks what is still due after the one before.
     event = Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
     payer_id, payee_id = (payer.pk if payer else None), (payee.pk if payee else None)

@@ -517,7 +517,7 @@ def _seating_notice(before: dict[int, int], guest: Guest, seat: int) -> str:
     other_id = before.get(seat)
     if old == seat:
         return MSG_SEATED.format(guest=guest, seat=seat)
-    other = Guest.objects.get(pk=other_id) if other_id is not None else None
+    other = Guest.objects.filter(pk=other_id).first() if other_id is not None else None
     if old is not None:
         template = MSG_SWAPPED_OUT if other else MSG_MOVED
         return template.format(guest=guest, old=old, seat=seat, other=other)
