@@ -28,12 +28,15 @@ not as a :class:`LedgerProblem` (model, primary key, what is wrong, expected and
    pontes' stakes, who sat where and the coup before it in the shoe — and its bets (the bank's
    side too), its ``Coup`` row and its hand's cards and winner must be what that settles. Invariant
    1's Punto Banco checks (drawing rules, payouts, table limits) do not apply to a coup.
+8. What the apps above the ledger register (:func:`register_check`): a tournament's rebuys and
+   add-ons, each within its window and count, and each rebuy bought under the starting stack
+   by the stack its hands had left (``tournaments.integrity``).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, fields
 from datetime import date
 from decimal import Decimal
@@ -341,9 +344,25 @@ class _EventInfo:
     bank_rules: BankRules | None = None  # a guest-banked game's
 
 
+# Checks of rows the ledger keeps for the apps above it (a tournament's rebuys and add-ons
+# against its stacks): each app registers its own from its AppConfig.ready(), since the ledger
+# does not import the apps that stand on it.
+LedgerCheckFunction = Callable[[Event | None], Iterable[LedgerProblem]]
+REGISTERED_CHECKS: list[LedgerCheckFunction] = []
+
+
+def register_check(check: LedgerCheckFunction) -> LedgerCheckFunction:
+    if check not in REGISTERED_CHECKS:
+        REGISTERED_CHECKS.append(check)
+    return check
+
+
 def check_ledger(event: Event | None = None) -> LedgerCheck:
     """Recompute every invariant (of one event, if given) from the rows; see the module's doc."""
-    return _Checker(event).run()
+    report = _Checker(event).run()
+    for check in REGISTERED_CHECKS:
+        report.problems.extend(check(event))
+    return report
 
 
 def ledger_problems(event: Event | None = None) -> list[LedgerProblem]:

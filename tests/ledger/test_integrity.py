@@ -71,8 +71,10 @@ pytestmark = pytest.mark.django_db
 D = Decimal
 
 # Reading the rows in bulk: the same few queries for one hand or a season.
-QUERIES = 16  # with the charges (entry fees, prizes) of tournaments, and the coups; balances: one
-QUERIES_ONE_EVENT = 22  # with the event's settlement list (its settlements and transfers: one sum)
+# With the charges (entry fees, prizes) of tournaments, and the coups; balances: one; a
+# tournament's rebuys and add-ons (tournaments.integrity, registered): one when there are none.
+QUERIES = 17
+QUERIES_ONE_EVENT = 23  # with the event's settlement list (its settlements and transfers: one sum)
 
 
 @pytest.fixture
