@@ -13,15 +13,32 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models.expressions import Combinable, Expression
+from django.utils.translation import gettext_lazy
 
 from games.payouts import CENT
 
 # The largest amount a form takes (a limit, a settlement): thirteen digits with the cents, which
 # every database's column holds with room to spare for sums of a season.
 MAX_CHIPS = Decimal("99999999999.99")
+# The largest table limit (a cash night's or a tournament round's): one hand at it, every seat
+# staking it on every bet there is and each paying its longest odds (the Dragon 7's 40:1, the
+# pairs' 12:1, …), still comes to less than one ledger amount. tests/games/test_payouts.py
+# works the bound out from the rules core.
+MAX_TABLE_LIMIT = Decimal(50_000_000)
+MSG_TABLE_LIMIT = gettext_lazy(
+    "A table limit is at most 50,000,000: a hand at that limit, at every seat and on the longest"
+    " odds, must stay within one ledger amount (99,999,999,999.99)."
+)
+
+
+def table_limit_validators() -> list[MaxValueValidator]:
+    return [MaxValueValidator(MAX_TABLE_LIMIT, message=MSG_TABLE_LIMIT)]
+
+
 MSG_NOT_CENTS = "Enter an amount in whole cents at most (e.g. 12.50)."
 
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.cards import MAX_DECKS, MIN_DECKS, Card, parse_cards
-from games.chips import MAX_CHIPS, MoneyField
+from games.chips import MoneyField, table_limit_validators
 from games.kinds import BancoKind, Game
 from games.messages import Translate, gettext_noop, render, untranslated
 from games.payouts import RuleSet
@@ -124,10 +124,10 @@ class Event(models.Model):
         help_text=_("Yen for one chip unit (the reference night: $1 = ¥100)."),
     )
     table_min = MoneyField(
-        _("table minimum"), default=Decimal(10), validators=[MaxValueValidator(MAX_CHIPS)]
+        _("table minimum"), default=Decimal(10), validators=table_limit_validators()
     )
     table_max = MoneyField(
-        _("table maximum"), default=Decimal(1000), validators=[MaxValueValidator(MAX_CHIPS)]
+        _("table maximum"), default=Decimal(1000), validators=table_limit_validators()
     )
     # Every stake a multiple of it (a tournament round's bet unit); empty: any amount in cents.
     bet_unit = MoneyField(null=True, blank=True)  # type: ignore[misc]  # reads None too

@@ -20,6 +20,7 @@ SHIPPED = {
     "games/migrations/0007_event_share_names.py": "87b7fadad7df305e",
     "games/migrations/0008_event_kind_bet_unit.py": "a41fed6fe19a8209",
     "games/migrations/0009_guest_banked_games.py": "4916f240d94a4827",
+    "games/migrations/0010_table_limits_within_one_amount.py": "2932fb26ea641f34",
     "ledger/migrations/0001_initial.py": "5ea4ea3421ecd4f1",
     "ledger/migrations/0002_roles.py": "c6ef8e0a1f20dd0d",
     "ledger/migrations/0003_audit_log.py": "e0769d2f9ba48e18",
@@ -38,6 +39,7 @@ SHIPPED = {
     "ledger/migrations/0016_money_rows_content_digest.py": "11247b6c592b2504",
     "tournaments/migrations/0001_initial.py": "ef4e2c028864a78b",
     "tournaments/migrations/0002_counts_bounded.py": "916e682f6951a1fa",
+    "tournaments/migrations/0003_table_limits_within_one_amount.py": "945b2136ad6a56a7",
 }
 
 

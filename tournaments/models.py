@@ -20,7 +20,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.chips import MAX_CHIPS, MoneyField
+from games.chips import MAX_CHIPS, MoneyField, table_limit_validators
 from games.models import Event
 from ledger.models import Guest
 
@@ -193,8 +193,12 @@ class Round(models.Model):
     hands = models.PositiveSmallIntegerField(
         _("hands"), default=14, validators=[MinValueValidator(1), MaxValueValidator(99)]
     )
-    table_min = MoneyField(_("minimum bet"), default=Decimal(10))
-    table_max = MoneyField(_("maximum bet"), default=Decimal(1000))
+    table_min = MoneyField(
+        _("minimum bet"), default=Decimal(10), validators=table_limit_validators()
+    )
+    table_max = MoneyField(
+        _("maximum bet"), default=Decimal(1000), validators=table_limit_validators()
+    )
     bet_unit = MoneyField(_("bet unit"), default=Decimal(10))
     per_table = models.PositiveSmallIntegerField(
         _("go on from each table"), default=2, validators=[MaxValueValidator(7)]

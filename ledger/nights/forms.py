@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.cards import MAX_DECKS, MIN_DECKS
-from games.chips import MAX_CHIPS
+from games.chips import MAX_CHIPS, MAX_TABLE_LIMIT, table_limit_validators
 from games.forms import RuleSetForm, rule_set_from_cleaned
 from games.models import MAX_HANDS_PER_SHOE, Event
 from games.payouts import NoCommission, RuleSet, SideBet
@@ -28,8 +28,8 @@ EVENT_BOUNDS: dict[str, tuple[Decimal, Decimal]] = {
     "decks": (Decimal(MIN_DECKS), Decimal(MAX_DECKS)),
     "hands_per_shoe": (Decimal(1), Decimal(MAX_HANDS_PER_SHOE)),
     "yen_per_chip": (Decimal("0.0001"), Decimal("99999999.9999")),
-    "table_min": (Decimal("0.01"), MAX_CHIPS),
-    "table_max": (Decimal("0.01"), MAX_CHIPS),
+    "table_min": (Decimal("0.01"), MAX_TABLE_LIMIT),
+    "table_max": (Decimal("0.01"), MAX_TABLE_LIMIT),
     "shoe_charge": (Decimal(0), MAX_CHIPS),
 }
 
@@ -49,7 +49,8 @@ def percent_text(rate: Decimal) -> str:
 
 
 def _bound(field: forms.Field, low: Decimal, high: Decimal) -> None:
-    field.validators += [MinValueValidator(low), MaxValueValidator(high)]
+    most = table_limit_validators() if high == MAX_TABLE_LIMIT else [MaxValueValidator(high)]
+    field.validators += [MinValueValidator(low), *most]
     field.widget.attrs.update(min=str(low), max=str(high))
 
 

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from fractions import Fraction
 
 import pytest
 from hypothesis import given
@@ -237,3 +238,25 @@ def test_every_settled_bet_is_consistent(rules, bet_type, stake, seed):
         assert result.commission == round_money(stake * rules.commission_rate)
     for amount in (result.gross, result.commission, result.net):
         assert amount == amount.quantize(D("0.01"))
+
+
+def test_a_hand_at_the_largest_table_limit_stays_within_one_ledger_amount():
+    """Every seat staking the largest limit on every bet there is, each paying its longest odds
+    under the richest rules (9:1 ties, 12:1 pairs, every side bet), wins less than one amount."""
+    from games.cards import parse_cards
+    from games.chips import MAX_CHIPS, MAX_TABLE_LIMIT
+    from games.kinds import SEATS
+    from games.odds import deal_counts
+    from games.rules import Hand as DealtHand
+
+    richest = RuleSet(tie_pays=9, pair_pays=12, side_bets=frozenset(payouts.SideBet))
+    outcomes = [shape.outcome() for shape in deal_counts(8)]
+    outcomes.append(
+        DealtHand.from_cards(parse_cards("4 4"), parse_cards("9 9")).outcome()
+    )  # both pairs
+    longest = {
+        bet_type: max(payouts.bet_return(richest, bet_type, outcome).win for outcome in outcomes)
+        for bet_type in richest.offered_bets
+    }
+    assert longest[BetType.DRAGON_7] == 40 and longest[BetType.PLAYER_PAIR] == 12
+    assert len(SEATS) * sum(longest.values()) * Fraction(MAX_TABLE_LIMIT) < Fraction(MAX_CHIPS)

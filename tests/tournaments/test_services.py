@@ -343,3 +343,12 @@ def test_a_hand_a_later_rebuy_stood_on_cannot_be_undone_or_corrected(
     play(table, "B")  # hand 2, after the rebuy, can still be undone
     hand_services.hand_undo(shoe=shoe, by=host)
     assert shoe.hands.count() == 1
+
+
+def test_a_round_s_limits_stay_where_a_hand_fits_one_ledger_amount(make_tournament, add_round):
+    tournament = make_tournament(players=["Aki", "Ben"])
+    with pytest.raises(ValidationError) as refused:
+        add_round(tournament, table_max=Decimal("50000000.01"))
+    assert "A table limit is at most 50,000,000" in messages(refused.value)
+    assert not tournament.rounds.exists()
+    assert add_round(tournament, table_max=Decimal(50_000_000)).table_max == 50_000_000

@@ -172,6 +172,8 @@ def test_the_host_logs_a_night_from_event_to_close(client, host):
         ({"table_min": "500", "table_max": "100"}, "The table maximum is under the minimum."),
         ({"hands_per_shoe": "70000"}, "999"),
         ({"decks": "0"}, "greater than or equal to 1"),
+        # One hand at the limit, on the longest odds at every seat, must fit one ledger amount.
+        ({"table_max": "50000000.01"}, "A table limit is at most 50,000,000"),
     ],
 )
 def test_event_limits_are_refused_in_words_not_constraint_names(
