@@ -125,3 +125,20 @@ def test_a_write_for_a_guest_merged_away_meanwhile_is_refused_in_words(write, ev
     with pytest.raises(ValidationError) as refusal:
         WRITES_FOR_A_GUEST[write](stale, event, host)
     assert " ".join(refusal.value.messages) == str(MSG_GUEST_MERGED_AWAY)
+
+
+@pytest.mark.django_db
+def test_accepting_an_invitation_locks_the_guest_before_the_invitation_as_a_revoke_does(
+    event, host
+):
+    aki = guest_services.event_guest_add(event=event, name="Aki", by=host)
+    token = guest_services.guest_invitation_issue(guest=aki, by=host)
+    with CaptureQueriesContext(connection) as accepting:
+        user = guest_services.guest_invitation_accept(
+            token=token, username="aki", password="a long pass phrase 42"
+        )
+    assert type(aki).objects.get(pk=aki.pk).user == user
+    if connection.vendor == "postgresql":
+        locked = [query["sql"].split(" FROM ")[1].split()[0] for query in accepting
+                  if " FOR " in query["sql"]]  # fmt: skip
+        assert locked[:2] == ['"ledger_guest"', '"ledger_guestinvitation"']

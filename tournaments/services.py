@@ -384,7 +384,10 @@ def _lock_shoes(**where: Any) -> None:
     """Lock these tables' shoes: no hand is logged, undone or corrected there meanwhile (the
     hand pipeline locks the shoe first)."""
     list(
-        Shoe.objects.select_for_update(of=("self",), no_key=True).filter(**where).values_list("pk")
+        Shoe.objects.select_for_update(of=("self",), no_key=True)
+        .filter(**where)
+        .order_by("pk")
+        .values_list("pk")
     )
 
 

@@ -544,11 +544,14 @@ def guest_invitation_accept(*, token: str, username: str, password: str) -> User
     """Make the guest's login from an invitation (the username and password already checked by
     the form, with the project's password validators) and spend the invitation."""
     invitation = invitation_by_token(token)
-    if invitation is not None:
+    if invitation is not None:  # the guest first, as every service locks (a revoke does too)
+        guest = lock_guest(invitation.guest)
         invitation = GuestInvitation.objects.select_for_update(of=("self",), no_key=True).get(
             pk=invitation.pk
         )
-        invitation.guest = lock_guest(invitation.guest)
+        if invitation.guest_id != guest.pk:  # moved by a merge meanwhile
+            raise ValidationError({NON_FIELD_ERRORS: MSG_GUEST_MERGED_AWAY})
+        invitation.guest = guest
     problem = invitation_problem(invitation)
     if problem is not None or invitation is None:
         raise ValidationError({NON_FIELD_ERRORS: problem or str(MSG_INVITE_UNKNOWN)})
