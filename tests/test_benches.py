@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -40,6 +41,33 @@ def test_a_benchmark_runs_and_prints_its_figures(script, args, expected):
         check=True,
     )
     assert expected in done.stdout
+
+
+@pytest.mark.bench
+def test_the_load_bench_plays_a_tournament():
+    # 14 players at 2 tables for 6 s (each TV asks within 5 s), a hand a second at each: the
+    # tournament's saves must be taken (a refused one is an error there), every kind asked for.
+    args = ["--profile", "tournament", "--seconds", "6", "--players", "14", "--hand-every", "1"]
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "load.py"), *args, "--workers", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    assert "slowest kinds of request" in done.stdout
+    assert "14 players at 2 tables" in done.stdout
+    saved = re.search(r"^hands saved +(\d+)$", done.stdout, re.M)
+    assert saved is not None and int(saved.group(1)) >= 2
+    assert re.search(r"^errors +0$", done.stdout, re.M), done.stdout
+    for kind in (
+        "POST /shoes/<id:shoe_id>/hands/",
+        "GET /shoes/<id:shoe_id>/?part=board",
+        "GET /g/<id:guest_id>/<str:token>/",
+        "GET /tournaments/table/standings/<id:guest_id>/<str:token>/",
+        "GET /display/<id:event_id>/<str:token>/",
+    ):
+        assert kind in done.stdout
 
 
 @pytest.mark.bench
