@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import logging
 from collections.abc import Callable
 from typing import cast
@@ -21,17 +22,29 @@ MSG_TOO_LARGE = gettext_lazy("The form is larger than this site takes: nothing w
 FORM = "application/x-www-form-urlencoded"
 
 
+def _is_utf8(charset: str) -> bool:
+    """``UTF-8`` under any of its names (``utf8``, ``UTF_8``); an unknown name is not."""
+    try:
+        return codecs.lookup(charset).name == "utf-8"
+    except LookupError:
+        return False
+
+
 def form_charset_middleware(
     get_response: Callable[[HttpRequest], HttpResponse],
 ) -> Callable[[HttpRequest], HttpResponse]:
-    """A form posted in a charset other than UTF-8 gets a 400 that says so. Django refuses such
-    a form only when the form is first read, inside the CSRF check, and its own 400 page reads
-    the form again: a 500 for anyone, logged in or not."""
+    """A form posted in a charset other than UTF-8 (or one no codec knows) gets a 400 that says
+    so. Django refuses such a form only when the form is first read, inside the CSRF check, and
+    its own 400 page reads the form again: a 500 for anyone, logged in or not."""
 
     def middleware(request: HttpRequest) -> HttpResponse:
-        charset = request.encoding
-        if request.content_type == FORM and charset and charset.lower() != "utf-8":
-            return HttpResponseBadRequest(MSG_NOT_UTF8, content_type="text/plain; charset=utf-8")
+        charset = (request.content_params or {}).get("charset")
+        if request.content_type == FORM and charset:
+            if not _is_utf8(charset):  # another encoding, or a name no codec has
+                return HttpResponseBadRequest(
+                    MSG_NOT_UTF8, content_type="text/plain; charset=utf-8"
+                )
+            request.encoding = "utf-8"  # ``utf8`` too: Django takes only this name
         return get_response(request)
 
     return middleware

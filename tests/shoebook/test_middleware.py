@@ -25,21 +25,23 @@ def login_form_post(client: Client, charset: str):
     return client.post(
         reverse("login"),
         b"username=host&password=x",
-        content_type=f"application/x-www-form-urlencoded; charset={charset}",
+        content_type="application/x-www-form-urlencoded",
+        CONTENT_TYPE=f"application/x-www-form-urlencoded; charset={charset}",  # as sent
         HTTP_X_CSRFTOKEN=token,
     )
 
 
 @override_settings(DEBUG=True)  # the development server: Django answers with its debug page
-@pytest.mark.parametrize("charset", ["utf-16", "latin-1", "shift_jis", "utf8"])
+@pytest.mark.parametrize("charset", ["utf-16", "latin-1", "shift_jis", "x-no-such-charset"])
 def test_a_form_in_another_charset_is_a_400_that_says_so(charset):
     answer = login_form_post(Client(enforce_csrf_checks=True), charset)
     assert answer.status_code == 400
     assert str(MSG_NOT_UTF8) in answer.content.decode()
 
 
-def test_a_form_in_utf_8_is_read_as_ever():
-    answer = login_form_post(Client(enforce_csrf_checks=True), "UTF-8")
+@pytest.mark.parametrize("charset", ["UTF-8", "utf8", "UTF_8"])  # one encoding, its names
+def test_a_form_in_utf_8_is_read_as_ever(charset):
+    answer = login_form_post(Client(enforce_csrf_checks=True), charset)
     assert answer.status_code == 200  # the login page again: wrong password
     assert 'name="username"' in answer.content.decode()
 
