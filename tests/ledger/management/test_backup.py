@@ -10,7 +10,7 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Group, User
 from django.core.management import CommandError, call_command
 from django.db import connection
 
@@ -218,10 +218,10 @@ def add_an_administrator(rows) -> None:
 @pytest.mark.parametrize(
     ("change", "users", "said"),
     [
-        (raise_a_bet, ["--with-users"], "The backup's books do not add up"),
+        (raise_a_bet, ["--with-users"], "The file's books do not add up"),
         (add_an_administrator, [], "superusers or staff: host (superuser, staff), mallory"),
         (lambda rows: rows.append({"model": "ledger.bet", "pk": 1, "fields": {}}),
-         ["--with-users"], "not a backup this site can restore"),
+         ["--with-users"], "not one this site can load"),
     ],
 )  # fmt: skip
 def test_a_tampered_backup_is_refused_in_one_line_and_nothing_is_kept(
@@ -240,7 +240,7 @@ def test_a_tampered_backup_is_refused_in_one_line_and_nothing_is_kept(
 def test_a_file_that_is_not_a_backup_is_one_line(tmp_path):
     junk = tmp_path / "b.json"
     junk.write_text("this is not json")
-    with pytest.raises(CommandError, match=r"not a backup this site can restore .*Nothing"):
+    with pytest.raises(CommandError, match=r"not one this site can load .*Nothing"):
         call_command("restore", str(junk), stdout=StringIO())
 
 
@@ -301,3 +301,27 @@ def test_a_backup_reads_every_table_as_of_one_moment_while_another_device_writes
     # Read as each statement comes (the old backup), a bet saved mid-dump pointed at a hand the
     # file did not hold, and the backup could never be restored.
     assert counts_around_a_write(tmp_path) == [0, 0, 1]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("change", "users", "said"),
+    [
+        (lambda rows: None, ["--with-users"], None),  # the site's own rows load
+        (raise_a_bet, ["--with-users"], "The file's books do not add up"),
+        (add_an_administrator, [], "superusers or staff: host (superuser, staff), mallory"),
+    ],
+)
+def test_loaddata_is_checked_as_a_restore_is(tmp_path, change, users, said):
+    # Django's own loaddata would have written the raised bet and the administrator unchecked.
+    fixture = tampered(tmp_path, change)
+    Group.objects.filter(user__isnull=True).delete()  # the fixture brings the roles
+    if said is None:
+        call_command("loaddata", str(fixture), *users, verbosity=0)
+        assert Event.objects.exists() and ledger_problems() == []
+        return
+    with pytest.raises(CommandError) as refused:
+        call_command("loaddata", str(fixture), *users, verbosity=0)
+    assert said in str(refused.value) and "\n" not in str(refused.value)
+    assert not Event.objects.exists() and not Bet.objects.exists()
+    assert not User.objects.filter(username__in=["host", "mallory"]).exists()
