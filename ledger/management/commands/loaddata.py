@@ -29,5 +29,8 @@ class Command(loaddata.Command):
 
     def handle(self, *fixture_labels: str, **options: Any) -> None:
         with_users = options.pop("with_users", False)
-        load_checked(lambda: super(Command, self).handle(*fixture_labels, **options),
-                     with_users=with_users)  # fmt: skip
+
+        def load() -> None:
+            super(Command, self).handle(*fixture_labels, **options)
+
+        load_checked(load, with_users=with_users)
