@@ -53,17 +53,17 @@ def main() -> None:
 
     from games.entry import TableRules
     from games.payouts import STANDARD_RULES
-    from ledger.workbook import imports
+    from ledger.workbook import imports, reading
 
     table = TableRules(STANDARD_RULES, 8, Decimal(10), Decimal(1000))
-    under_bound = min(options.rows, imports.MAX_UNPACKED_BYTES // 110)
+    under_bound = min(options.rows, reading.MAX_UNPACKED_BYTES // 110)
     print(f"{'workbook':<60}{'refused in':>12}{'floor':>10}  answer")
     for label, rows in (("junk", options.rows), ("junk, just under the size bound", under_bound)):
         content = junk(rows)
 
         def floor(content: bytes = content) -> int:
             sheet = load_workbook(io.BytesIO(content), read_only=True).worksheets[0]
-            return sum(1 for _ in islice(sheet.iter_rows(values_only=True), imports.MAX_ROWS))
+            return sum(1 for _ in islice(sheet.iter_rows(values_only=True), reading.MAX_ROWS))
 
         seconds, answer = timed(lambda c=content: imports.check_scoresheet("junk.xlsx", c, table))
         floor_seconds, _ = timed(floor)

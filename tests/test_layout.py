@@ -50,6 +50,8 @@ LAYERS = {
             "links",
             "integrity",
             "imports",
+            "reading",
+            "blanks",
             "exports",
             "demo",
             "demo_banked",

@@ -25,7 +25,7 @@ MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 
 
 class ScoresheetForm(RuleSetForm):
-    file = forms.FileField(label=_("Scoresheet (.csv or .xlsx)"))
+    file = forms.FileField(label=_("Scoresheet (.csv, .xlsx or .ods)"))
     event_name = forms.CharField(label=_("Event name"), max_length=120)
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
     yen_per_chip = forms.DecimalField(

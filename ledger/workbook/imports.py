@@ -8,14 +8,12 @@ problem is written, in one transaction, with bulk inserts.
 from __future__ import annotations
 
 import csv
-import io
-import zipfile
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -41,183 +39,19 @@ from ledger.guests.services import MSG_GUEST_AMBIGUOUS, candidate_names, guests_
 from ledger.hands.coups import coup_row
 from ledger.models import AuditEntry, Bet, Coup, EventGuest, Guest, Seating
 from ledger.money.services import results_refresh
+from ledger.workbook.reading import (
+    ScoresheetInvalid,
+    ScoresheetUnreadable,
+    SheetProblem,
+    read_rows,
+)
 from shoebook.base.roles import Actor
-
-if TYPE_CHECKING:
-    from openpyxl import Workbook
 
 COLUMNS = (
     "shoe", "hand", "player_cards", "banker_cards", "result", "player_pair", "banker_pair",
     "seat", "guest", "bet", "stake",
 )  # fmt: skip
 MAX_PROBLEMS = 200
-# A night is at most a few tens of thousands of bets; a file past these is refused, unread.
-MAX_ROWS = 20_000
-MAX_COLUMNS = 40
-MAX_UNPACKED_BYTES = 100_000_000  # a workbook's parts, unpacked: past this it is refused unread
-
-
-class ScoresheetUnreadable(Exception):
-    """The file is not a CSV or XLSX scoresheet at all (encoding, format)."""
-
-
-@dataclass(frozen=True)
-class SheetProblem:
-    row: int  # data row, 1 = the first row under the header; 0 = the file itself
-    line: int  # line of the CSV file / row of the sheet
-    column: str
-    reason: str
-
-    def __str__(self) -> str:
-        if self.row == 0:
-            return _("{column}: {reason}").format(column=self.column, reason=self.reason)
-        return _("Row {row} (line {line}), {column}: {reason}").format(
-            row=self.row, line=self.line, column=self.column, reason=self.reason
-        )
-
-
-class ScoresheetInvalid(Exception):
-    def __init__(self, problems: list[SheetProblem]) -> None:
-        self.problems = problems
-        super().__init__(f"{len(problems)} problem(s)")
-
-
-# --- reading --------------------------------------------------------------------------------
-
-
-def read_rows(
-    name: str, content: bytes, required: tuple[str, ...] = COLUMNS
-) -> Iterator[tuple[int, dict[str, str]]]:
-    """(file line, {column: text}) for every data row of a .csv or .xlsx scoresheet whose header
-    has the ``required`` columns (Punto Banco's, or a guest-banked game's)."""
-    if name.lower().endswith(".xlsx"):
-        return _xlsx_rows(content, required)
-    return _csv_rows(content, required)
-
-
-def _csv_rows(content: bytes, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str, str]]]:
-    try:
-        text = content.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise ScoresheetUnreadable(
-            _("The file is not UTF-8 text (CSV) or an .xlsx workbook.")
-        ) from error
-    reader = csv.reader(io.StringIO(text, newline=""))
-    header = next(reader, None)
-    if header is None:
-        raise ScoresheetUnreadable(_("The file is empty."))
-    names = [column.strip().lower() for column in header[:MAX_COLUMNS]]
-    _check_columns(names, required)
-    for count, row in enumerate(reader, start=1):
-        _check_size(count)
-        if not any(cell.strip() for cell in row):
-            continue
-        yield reader.line_num, dict(zip(names, (cell.strip() for cell in row), strict=False))
-
-
-def _check_size(rows_read: int) -> None:
-    if rows_read > MAX_ROWS:
-        raise ScoresheetUnreadable(
-            _("The file has more than {rows:,} rows: import one night at a time.").format(
-                rows=MAX_ROWS
-            )
-        )
-
-
-def _xlsx_rows(content: bytes, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str, str]]]:
-    """The rows of the first sheet with the scoresheet's columns (in a workbook exported by
-    Shoebook, Summary comes first), else of the first sheet. Read as a stream, and no further
-    than :data:`MAX_ROWS` rows of :data:`MAX_COLUMNS` cells: a junk file is refused early."""
-    from openpyxl import load_workbook
-
-    # A workbook comes from outside: whatever its parser trips on (a broken zip, bad XML, a
-    # missing part) means the file is unreadable, never a server error.
-    unreadable = _("The file is not a readable .xlsx workbook.")
-    try:
-        sized = _with_declared_sizes(content)
-        workbook = load_workbook(io.BytesIO(sized), read_only=True, data_only=True)
-    except ScoresheetUnreadable:
-        raise
-    except Exception as error:
-        raise ScoresheetUnreadable(unreadable) from error
-    try:
-        names, rows = _scoresheet_in(workbook, required)
-        _check_columns(names, required)
-        for line, row in enumerate(rows, start=2):
-            _check_size(line - 1)
-            cells = ["" if cell is None else _as_text(cell) for cell in row]
-            if any(cells):
-                yield line, dict(zip(names, cells, strict=False))
-    except (ScoresheetUnreadable, ScoresheetInvalid):
-        raise
-    except Exception as error:
-        raise ScoresheetUnreadable(unreadable) from error
-    finally:
-        workbook.close()
-
-
-def _with_declared_sizes(content: bytes) -> bytes:
-    """The workbook, each sheet declaring a size. openpyxl reads a whole sheet that declares
-    none (our own exports, many tools) before its first row, however large; a declared size,
-    even a wrong one, lets it start at once — and the rows are then read whatever was declared
-    (``reset_dimensions``), up to :data:`MAX_ROWS`."""
-    source = zipfile.ZipFile(io.BytesIO(content))
-    if sum(part.file_size for part in source.infolist()) > MAX_UNPACKED_BYTES:
-        _check_size(MAX_ROWS + 1)
-    sheets = [part for part in source.infolist() if part.filename.startswith("xl/worksheets/")]
-    undeclared = [part for part in sheets if not _declares_size(source, part)]
-    if not undeclared:
-        return content
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as sized:
-        for part in source.infolist():
-            data = source.read(part)
-            if part in undeclared:
-                data = data.replace(b"<sheetData", b'<dimension ref="A1"/><sheetData', 1)
-            sized.writestr(part, data, compress_type=zipfile.ZIP_DEFLATED, compresslevel=1)
-    return out.getvalue()
-
-
-def _declares_size(source: zipfile.ZipFile, part: zipfile.ZipInfo) -> bool:
-    with source.open(part) as stream:
-        head = stream.read(65536)
-    return b"<dimension" in head.split(b"<sheetData", 1)[0]
-
-
-def _scoresheet_in(
-    workbook: Workbook, required: tuple[str, ...]
-) -> tuple[list[str], Iterator[tuple[object, ...]]]:
-    """The header and the rows still to read of the sheet that holds the scoresheet."""
-    for sheet in workbook.worksheets:
-        _check_size((sheet.max_row or 1) - 1)  # the size the file declares, if it does
-        sheet.reset_dimensions()  # then read every row there is, whatever was declared
-        rows = sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS)
-        names = _header(next(rows, None))
-        if all(column in names for column in required):
-            return names, rows
-    rows = workbook.worksheets[0].iter_rows(values_only=True, max_col=MAX_COLUMNS)
-    header = next(rows, None)
-    if header is None:
-        raise ScoresheetUnreadable(_("The file is empty."))
-    return _header(header), rows
-
-
-def _header(cells: tuple[object, ...] | None) -> list[str]:
-    return [str(cell or "").strip().lower() for cell in cells or ()]
-
-
-def _as_text(value: object) -> str:
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value).strip()
-
-
-def _check_columns(names: list[str], required: tuple[str, ...]) -> None:
-    missing = [column for column in required if column not in names]
-    if missing:
-        raise ScoresheetInvalid(
-            [SheetProblem(0, 1, column, _("missing column")) for column in missing]
-        )
 
 
 # --- checking -------------------------------------------------------------------------------
@@ -416,7 +250,7 @@ class Checker:
 def check_scoresheet(name: str, content: bytes, table: TableRules) -> list[ParsedHand]:
     """The scoresheet's hands, or ``ScoresheetInvalid`` listing every problem."""
     try:
-        rows = list(read_rows(name, content))
+        rows = list(read_rows(name, content, COLUMNS))
     except csv.Error as error:
         raise ScoresheetUnreadable(
             _("The CSV file is malformed: {error}").format(error=error)
@@ -1125,75 +959,3 @@ def _seatings(
             seat_of[(hand.shoe, guest.pk)] = bet.seat
     for key in list(runs):
         yield close(key)
-
-
-TEMPLATE_ROWS = (
-    COLUMNS,
-    ("1", "1", "9 7", "J J 10", "P", "", "", "1", "Aki", "player", "100"),
-    ("1", "1", "9 7", "J J 10", "P", "", "", "2", "Ben", "banker", "50"),
-    ("1", "2", "", "", "B", "no", "yes", "1", "Aki", "banker_pair", "10"),
-    ("1", "2", "", "", "B", "no", "yes", "2", "Ben", "banker", "50"),
-)
-
-
-# A short night of each guest-banked game, every column filled where the coup has it.
-COUP_TEMPLATES: dict[Game, tuple[dict[str, str], ...]] = {
-    Game.CHEMIN_DE_FER: (
-        # Aki banks 100; Ben and Chie cover it; the bank wins and Aki keeps it.
-        {"shoe": "1", "coup": "1", "banker": "Aki", "banker_seat": "1", "bank": "100",
-         "seat": "2", "guest": "Ben", "stake": "60", "result": "B"},
-        {"shoe": "1", "coup": "1", "banker": "Aki", "banker_seat": "1", "bank": "100",
-         "seat": "3", "guest": "Chie", "stake": "40", "result": "B"},
-        # Ben calls banco solo; standing on 5 he wins: the bank passes to his seat.
-        {"shoe": "1", "coup": "2", "banker": "Aki", "banker_seat": "1", "bank": "195",
-         "seat": "2", "guest": "Ben", "stake_kind": "banco_solo", "stake": "195",
-         "ponte_cards": "3 2", "banker_cards": "10 4 K", "result": "P",
-         "ponte_choice": "stand"},
-        # Ben banks 50, wins and gives a suite, which Daisuke takes.
-        {"shoe": "1", "coup": "3", "banker": "Ben", "banker_seat": "2", "bank": "50",
-         "seat": "3", "guest": "Chie", "stake": "30", "result": "B", "move": "suite",
-         "suite_taker": "Daisuke", "suite_seat": "4"},
-        {"shoe": "1", "coup": "3", "banker": "Ben", "banker_seat": "2", "bank": "50",
-         "seat": "4", "guest": "Daisuke", "stake": "20", "result": "B", "move": "suite",
-         "suite_taker": "Daisuke", "suite_seat": "4"},
-        # An égalité, then Daisuke retires with the bank.
-        {"shoe": "1", "coup": "4", "banker": "Daisuke", "banker_seat": "4", "bank": "97.50",
-         "seat": "1", "guest": "Aki", "stake": "50", "result": "T", "move": "retire"},
-        {"shoe": "1", "coup": "4", "banker": "Daisuke", "banker_seat": "4", "bank": "97.50",
-         "seat": "3", "guest": "Chie", "stake": "47.50", "result": "T", "move": "retire"},
-    ),
-    Game.BACCARA_BANQUE: (
-        # Aki banks 500 in seat 4: seats 1–3 play tableau 1, seats 5–7 tableau 2.
-        {"shoe": "1", "coup": "1", "banker": "Aki", "banker_seat": "4", "bank": "500",
-         "seat": "3", "guest": "Ben", "stake_kind": "tableau_1", "stake": "100",
-         "result": "P", "result_2": "B"},
-        {"shoe": "1", "coup": "1", "banker": "Aki", "banker_seat": "4", "bank": "500",
-         "seat": "2", "guest": "Daisuke", "stake_kind": "tableau_1", "stake": "50",
-         "result": "P", "result_2": "B"},
-        {"shoe": "1", "coup": "1", "banker": "Aki", "banker_seat": "4", "bank": "500",
-         "seat": "5", "guest": "Chie", "stake_kind": "tableau_2", "stake": "100",
-         "result": "P", "result_2": "B"},
-        # With the cards: tableau 1 wins on a natural 9, tableau 2 loses; Aki retires.
-        {"shoe": "1", "coup": "2", "banker": "Aki", "banker_seat": "4", "bank": "450",
-         "seat": "3", "guest": "Ben", "stake_kind": "tableau_1", "stake": "100",
-         "ponte_cards": "9 K", "tableau_2_cards": "3 3", "banker_cards": "8 K",
-         "result": "P", "result_2": "B", "move": "retire"},
-        {"shoe": "1", "coup": "2", "banker": "Aki", "banker_seat": "4", "bank": "450",
-         "seat": "5", "guest": "Chie", "stake_kind": "tableau_2", "stake": "200",
-         "ponte_cards": "9 K", "tableau_2_cards": "3 3", "banker_cards": "8 K",
-         "result": "P", "result_2": "B", "move": "retire"},
-    ),
-}  # fmt: skip
-
-
-def template_csv(game: Game = Game.PUNTO_BANCO) -> str:
-    """The downloadable template of a game's scoresheet: its header and a short night."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    if game is Game.PUNTO_BANCO:
-        writer.writerows(TEMPLATE_ROWS)
-    else:
-        writer.writerow(COUP_SHEET_COLUMNS)
-        for row in COUP_TEMPLATES[game]:
-            writer.writerow([row.get(column, "") for column in COUP_SHEET_COLUMNS])
-    return buffer.getvalue()

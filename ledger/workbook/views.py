@@ -11,25 +11,24 @@ from django.views.decorators.http import require_GET
 from games.forms import RuleSetForm
 from games.kinds import Game
 from games.models import Event
+from ledger.workbook.blanks import template_csv, template_xlsx
 from ledger.workbook.exports import workbook_bytes, xlsx_response
 from ledger.workbook.forms import ScoresheetForm, ScoresheetGameForm
 from ledger.workbook.imports import (
     COUP_SHEET_COLUMNS,
     Imported,
-    ScoresheetInvalid,
-    ScoresheetUnreadable,
     check_coup_sheet,
     check_scoresheet,
     coup_sheet_import,
     scoresheet_import,
-    template_csv,
 )
+from ledger.workbook.reading import ScoresheetInvalid, ScoresheetUnreadable
 from shoebook.base.roles import AuthenticatedHttpRequest, host_required
 
 TEMPLATE_NAMES = {
-    Game.PUNTO_BANCO: "scoresheet-template.csv",
-    Game.CHEMIN_DE_FER: "scoresheet-chemin-de-fer.csv",
-    Game.BACCARA_BANQUE: "scoresheet-baccara-banque.csv",
+    Game.PUNTO_BANCO: "scoresheet-template",
+    Game.CHEMIN_DE_FER: "scoresheet-chemin-de-fer",
+    Game.BACCARA_BANQUE: "scoresheet-baccara-banque",
 }
 
 
@@ -109,12 +108,16 @@ def _imported_text(imported: Imported, *, coups: bool) -> str:
 
 @host_required
 @require_GET
-def scoresheet_template(request: AuthenticatedHttpRequest) -> HttpResponse:
-    """The template of a game's scoresheet (``?game=chemin_de_fer``; none: Punto Banco's)."""
+def scoresheet_template(request: AuthenticatedHttpRequest) -> HttpResponse | FileResponse:
+    """The template of a game's scoresheet (``?game=chemin_de_fer``; none: Punto Banco's), as a
+    CSV or (``?format=xlsx``) a workbook whose cells check what is typed."""
     try:
         game = Game(request.GET.get("game", Game.PUNTO_BANCO.value))
     except ValueError:
         raise Http404 from None
+    name = TEMPLATE_NAMES[game]
+    if request.GET.get("format") == "xlsx":
+        return xlsx_response(template_xlsx(game), f"{name}.xlsx")
     response = HttpResponse(template_csv(game), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{TEMPLATE_NAMES[game]}"'
+    response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
     return response

@@ -15,7 +15,7 @@ from ledger.hands import services as hand_services
 from ledger.models import AuditEntry
 from ledger.money import services as money_services
 from ledger.nights import services as night_services
-from ledger.workbook.imports import template_csv
+from ledger.workbook.blanks import template_csv
 from tests.conftest import bet, entry
 from tests.ledger.banked import coup_entry, make_banked, record_coup, rotating_coups
 

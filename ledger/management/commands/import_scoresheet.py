@@ -19,20 +19,19 @@ from games.management.commands.baccarat_odds import add_rule_set_arguments, rule
 from games.models import Event
 from ledger.workbook.forms import ScoresheetGameForm
 from ledger.workbook.imports import (
-    ScoresheetInvalid,
-    ScoresheetUnreadable,
     check_coup_sheet,
     check_scoresheet,
     coup_sheet_import,
     scoresheet_import,
 )
+from ledger.workbook.reading import ScoresheetInvalid, ScoresheetUnreadable
 from shoebook.base.roles import command_line_actor, is_host
 
 AMOUNTS = ("yen_per_chip", "table_min", "table_max")
 
 
 class Command(BaseCommand):
-    help = "Import a scoresheet (.csv or .xlsx, one row per bet) as a new event."
+    help = "Import a scoresheet (.csv, .xlsx or .ods, one row per bet) as a new event."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file")

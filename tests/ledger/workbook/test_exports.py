@@ -31,13 +31,13 @@ from ledger.integrity import ledger_problems
 from ledger.models import Bet, Guest, Seating, Settlement
 from ledger.money import services as money_services
 from ledger.money.results import event_guest_results, event_shoe_rows
+from ledger.workbook.blanks import template_csv
 from ledger.workbook.exports import HANDS_COLUMNS, workbook_bytes
 from ledger.workbook.imports import (
     ScoresheetInvalid,
     ScoresheetUnreadable,
     SheetProblem,
     check_scoresheet,
-    template_csv,
 )
 from shoebook.base.roles import COMMAND_LINE
 from tests.adversary import xlsx_of
@@ -330,7 +330,9 @@ def test_every_problem_is_listed_not_just_the_first(tmp_path):
     ("content", "message"),
     [
         (b"shoe,hand,stake\n1,1,10\n", "player_cards: missing column"),
-        (b"\xff\xfe\x00garbage", "not UTF-8 text"),
+        (b"\xff\xfe\x00garbage", "none of a scoresheet's columns (read as UTF-16 text"),
+        (b"\xff\xfe\x00garbag", "starts as UTF-16 text but is not UTF-16 throughout"),
+        (b"shoe,hand\xff\x81", "tried UTF-8, UTF-16 and Shift_JIS (cp932)"),
     ],
 )
 def test_a_file_that_is_not_a_scoresheet_is_refused_without_a_traceback(tmp_path, content, message):
@@ -538,7 +540,7 @@ def test_a_failed_export_leaves_no_file_and_keeps_an_older_one(demo, tmp_path, m
 
 @pytest.mark.parametrize("kind", ["csv", "xlsx"])
 def test_a_file_past_the_row_bound_is_refused_unread(monkeypatch, kind):
-    monkeypatch.setattr("ledger.workbook.imports.MAX_ROWS", 100)
+    monkeypatch.setattr("ledger.workbook.reading.MAX_ROWS", 100)
     rows = [HEADER.split(","), *(["1", str(n), "", "", "P"] for n in range(1, 151))]
     content = xlsx_of(rows) if kind == "xlsx" else "\n".join(",".join(row) for row in rows).encode()
     with pytest.raises(ScoresheetUnreadable, match="more than 100 rows"):
@@ -560,7 +562,7 @@ def test_every_row_is_read_whatever_size_the_workbook_declares():
 
 
 def test_a_workbook_that_unpacks_past_the_bound_is_refused_unread(monkeypatch):
-    monkeypatch.setattr("ledger.workbook.imports.MAX_UNPACKED_BYTES", 10_000)
+    monkeypatch.setattr("ledger.workbook.reading.MAX_UNPACKED_BYTES", 10_000)
     rows = [HEADER.split(","), *(["1", str(n), "", "", "P"] for n in range(1, 200))]
     with pytest.raises(ScoresheetUnreadable, match="more than 20,000 rows"):
         check_scoresheet("big.xlsx", xlsx_of(rows), TableRules(RuleSet(), 8, D(10), D(1000)))
