@@ -35,7 +35,7 @@ def main() -> None:
     settings.AXES_ENABLED = False
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]  # the test client's host
     sys.path.insert(0, str(ROOT))
-    from tests.adversary import DEFECTS, OUTCOMES, attack
+    from tests.adversary import OUTCOMES, attack
 
     # 4xx and 5xx answers, CSRF refusals and the retries of a busy database are expected here:
     # the table counts them.
@@ -44,7 +44,7 @@ def main() -> None:
 
     start = time.perf_counter()
     tally = attack(options.size)
-    details, known = tally.pop("_details"), tally.pop("_known")
+    details = tally.pop("_details")
     print(f"on a {database}")
     print(f"{'input':<11}" + "".join(f"{name:>10}" for name in OUTCOMES))
     for kind, counts in tally.items():
@@ -54,13 +54,6 @@ def main() -> None:
     print(f"({time.perf_counter() - start:.1f} s)")
     for line, times in details.items():
         print(f"  {line}" + (f" (×{times})" if times > 1 else ""))
-    if known:
-        print(f"The app's known defects: {sum(known.values())} of the crashed and wrong")
-        for defect in DEFECTS:
-            if any(line.startswith(f"[{defect.name}]") for line in known):
-                print(f"  {defect.name}: {defect.what}")
-        for line, times in known.items():
-            print(f"  {line}" + (f" (×{times})" if times > 1 else ""))
     if details:
         raise SystemExit(1)
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import codecs
 import logging
+import urllib.parse
 from collections.abc import Callable
 from typing import cast
 
+from django.core.exceptions import RequestDataTooBig
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.utils.translation import gettext_lazy
@@ -30,21 +32,52 @@ def _is_utf8(charset: str) -> bool:
         return False
 
 
+def _is_known(charset: str) -> bool:
+    try:
+        codecs.lookup(charset)
+    except LookupError:
+        return False
+    return True
+
+
+def _not_utf8() -> HttpResponse:
+    return HttpResponseBadRequest(MSG_NOT_UTF8, content_type="text/plain; charset=utf-8")
+
+
+def _form_reads_as_utf8(request: HttpRequest) -> bool:
+    """Whether the form's fields, percent-decoded, are UTF-8 (a form too large to read is left
+    for Django to refuse)."""
+    try:
+        body = request.body
+    except RequestDataTooBig:
+        return True
+    try:
+        urllib.parse.unquote_to_bytes(body.replace(b"+", b" ")).decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def form_charset_middleware(
     get_response: Callable[[HttpRequest], HttpResponse],
 ) -> Callable[[HttpRequest], HttpResponse]:
-    """A form posted in a charset other than UTF-8 (or one no codec knows) gets a 400 that says
-    so. Django refuses such a form only when the form is first read, inside the CSRF check, and
-    its own 400 page reads the form again: a 500 for anyone, logged in or not."""
+    """A form posted in a charset other than UTF-8 (or one no codec knows), or whose fields are
+    not UTF-8 whatever it says, gets a 400 that says so. Django refuses the first only when the
+    form is first read, inside the CSRF check, and its own 400 page reads the form again: a 500
+    for anyone, logged in or not; the second it keeps, its bad bytes replaced."""
 
     def middleware(request: HttpRequest) -> HttpResponse:
         charset = (request.content_params or {}).get("charset")
-        if request.content_type == FORM and charset:
-            if not _is_utf8(charset):  # another encoding, or a name no codec has
-                return HttpResponseBadRequest(
-                    MSG_NOT_UTF8, content_type="text/plain; charset=utf-8"
-                )
+        if charset and not _is_known(charset):  # Django would read it as UTF-8, replacing
+            return _not_utf8()
+        if request.content_type != FORM:
+            return get_response(request)  # a multipart form is read in the charset it names
+        if charset and not _is_utf8(charset):  # another encoding
+            return _not_utf8()
+        if charset:
             request.encoding = "utf-8"  # ``utf8`` too: Django takes only this name
+        if not _form_reads_as_utf8(request):  # Django would keep "Zo�" for "Zoë" in Latin-1
+            return _not_utf8()
         return get_response(request)
 
     return middleware

@@ -11,7 +11,9 @@ SQLite and PostgreSQL agree.
 
 from __future__ import annotations
 
+import string
 import unicodedata
+from functools import lru_cache
 
 from confusable_homoglyphs import confusables
 from django.utils.translation import gettext_lazy as _
@@ -51,12 +53,43 @@ def name_key(name: str) -> str:
 def login_skeleton(username: str) -> str:
     """What a login name looks like, for telling look-alikes apart (Unicode's confusables, UTS
     #39): each character that is confusable with a Latin one is read as that one ("hоst" with a
-    Cyrillic о, "h0st" and "ＨＯＳＴ" all read "host"), then case is folded."""
+    Cyrillic о, "h0st" and "ＨＯＳＴ" all read "host"), and within Latin each group of
+    look-alikes is read as one ("I", "l", "1" and "|"; "m" and "rn"), then case is folded."""
     read = []
     for char in unicodedata.normalize("NFKC", username):
         found = confusables.is_confusable(char, preferred_aliases=["latin"])
         read.append(found[0]["homoglyphs"][0]["c"] if found and found[0]["homoglyphs"] else char)
-    return "".join(read).casefold()
+    expansions, prototypes = _latin_lookalikes()
+    text = "".join(expansions.get(char, char) for char in "".join(read))
+    return "".join(prototypes.get(char, char) for char in text).casefold()
+
+
+@lru_cache(maxsize=1)
+def _latin_lookalikes() -> tuple[dict[str, str], dict[str, str]]:
+    """From the confusables data: the ASCII characters read as a sequence ("m" as "rn"), and
+    each ASCII character confusable with another read as its group's one (a lowercase letter
+    if the group has one)."""
+    data: dict[str, list[dict[str, str]]] = confusables.confusables_data
+    printable = set(string.printable) - set(string.whitespace)
+    expansions: dict[str, str] = {}
+    groups: list[set[str]] = []
+    for key, entries in data.items():
+        if len(key) != 1 or key not in printable:
+            continue
+        for entry in entries:
+            twin = entry["c"]
+            if not set(twin) <= printable:
+                continue
+            if len(twin) > 1:
+                expansions[key] = twin
+                continue
+            joined = {key, twin}.union(*(group for group in groups if group & {key, twin}))
+            groups = [group for group in groups if not group & joined] + [joined]
+    prototypes: dict[str, str] = {}
+    for group in groups:
+        first = min(group, key=lambda char: (not char.islower(), not char.isalpha(), char))
+        prototypes |= dict.fromkeys(group, first)
+    return expansions, prototypes
 
 
 def mixes_scripts_deceptively(username: str) -> bool:

@@ -107,3 +107,46 @@ def test_other_database_errors_are_not_hidden():
     )
     assert not database_busy(ValueError("deadlock"))
     assert database_busy(OperationalError("database is locked"))
+
+
+@pytest.mark.parametrize("charset", [None, "UTF-8"])
+def test_a_form_whose_fields_are_not_utf_8_is_a_400_whatever_it_says(host, event, charset):
+    # "Zoë" percent-encoded in Latin-1: Django would keep "Zo\ufffd" and say nothing.
+    client = Client()
+    client.force_login(host)
+    content_type = "application/x-www-form-urlencoded" + (f"; charset={charset}" if charset else "")
+    answer = client.post(
+        reverse("ledger:event_guest_add", args=[event.pk]),
+        b"name=Zo%EB+Bront%EB",
+        content_type="application/x-www-form-urlencoded",
+        CONTENT_TYPE=content_type,
+    )
+    assert answer.status_code == 400
+    assert str(MSG_NOT_UTF8) in answer.content.decode()
+    assert not event.guests.exists()
+
+
+def test_a_form_in_percent_encoded_utf_8_is_read(host, event):
+    client = Client()
+    client.force_login(host)
+    client.post(
+        reverse("ledger:event_guest_add", args=[event.pk]),
+        b"name=Zo%C3%AB+Bront%C3%AB",
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert [guest.name for guest in event.guests.all()] == ["Zoë Brontë"]
+
+
+def test_a_multipart_form_naming_a_charset_no_codec_knows_is_a_400(host, event):
+    client = Client()
+    client.force_login(host)
+    body = (b'--b\r\nContent-Disposition: form-data; name="name"\r\n\r\n'
+            + "田中".encode("cp932") + b"\r\n--b--\r\n")  # fmt: skip
+    answer = client.post(
+        reverse("ledger:event_guest_add", args=[event.pk]),
+        body,
+        content_type="multipart/form-data; boundary=b",
+        CONTENT_TYPE="multipart/form-data; boundary=b; charset=x-klingon",
+    )
+    assert answer.status_code == 400
+    assert not event.guests.exists()

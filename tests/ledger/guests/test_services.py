@@ -625,6 +625,20 @@ def test_a_login_name_that_reads_like_another_is_refused(client, aki, host, user
     assert GuestInvitation.objects.get().used_at is None
 
 
+@pytest.mark.parametrize(
+    ("existing", "username"),
+    [("lily", "IiIy"), ("mike", "rnike"), ("bil1", "bill"), ("b0b", "BOB")],
+)
+def test_a_login_name_of_latin_look_alikes_of_another_is_refused(aki, host, existing, username):
+    # Within Latin too: a capital I, a one and an l; "rn" and "m" (Unicode's confusables).
+    User.objects.create_user(username=existing, password="Quiet-harbour-2026")
+    token = guest_services.guest_invitation_issue(guest=aki, by=host)
+    with pytest.raises(ValidationError) as refused:
+        guest_services.guest_invitation_accept(token=token, username=username, password="x" * 12)
+    said = guest_services.MSG_LOGIN_LOOKS_LIKE.format(username=username, other=existing)
+    assert refused.value.message_dict == {"username": [said]}
+
+
 def test_a_login_name_in_another_alphabet_is_welcome(client, aki, host):
     token = guest_services.guest_invitation_issue(guest=aki, by=host)
     response = client.post(

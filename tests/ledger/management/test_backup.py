@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import subprocess
@@ -237,11 +238,23 @@ def test_a_tampered_backup_is_refused_in_one_line_and_nothing_is_kept(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_file_that_is_not_a_backup_is_one_line(tmp_path):
-    junk = tmp_path / "b.json"
-    junk.write_text("this is not json")
-    with pytest.raises(CommandError, match=r"not one this site can load .*Nothing"):
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("b.json", b"this is not json"),
+        ("b.json", b"null"),  # JSON, but not a list of rows
+        ("b.json.gz", gzip.compress(b'[{"model": "ledger.guest", "pk": 1}]')[:30]),  # cut short
+        ("b.json", b'[{"model": "ledger.guest", "pk": 99999999999999999999, "fields": {}}]'),
+        ("b.xml", b"<not xml"),
+    ],
+)
+def test_a_file_that_is_not_a_backup_is_one_line(tmp_path, name, content):
+    junk = tmp_path / name
+    junk.write_bytes(content)
+    with pytest.raises(CommandError, match=r"not one this site can load .*Nothing") as refused:
         call_command("restore", str(junk), stdout=StringIO())
+    assert "\n" not in str(refused.value)
+    assert not Guest.objects.exists()
 
 
 SNAPSHOT_SIDE = """
