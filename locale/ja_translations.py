@@ -20,7 +20,7 @@ JA = {
     "The file is not a readable .ods spreadsheet.": "読み取れる .ods スプレッドシートではありません。",
     "A table limit is at most 50,000,000: a hand at that limit, at every seat and on the longest odds, must stay within one ledger amount (99,999,999,999.99).": "テーブルリミットの上限は50,000,000です。その上限で全席が最も高い配当に賭けても、1ハンドの金額が台帳の1件の上限（99,999,999,999.99）に収まる必要があります。",
     "A guest this needs was merged into another guest on another device meanwhile: nothing was saved. Reload the page and try again.": "必要なゲストが、その間に別の端末で別のゲストに統合されました。何も保存していません。ページを再読み込みして、もう一度お試しください。",
-    "{guest}'s rebuy after hand {after} was allowed by the stack hand {number} left: hand {number} cannot be undone or corrected while that rebuy stands.": "{guest}さんのハンド{after}後のリバイは、ハンド{number}の結果のスタックで認められたものです。そのリバイがある間は、ハンド{number}を取り消したり訂正したりできません。",
+    "{guest}'s rebuy after hand {after} was allowed by the stack the hands up to hand {after} left: hand {number} cannot be undone or corrected while that rebuy stands.": "{guest}さんのハンド{after}後のリバイは、ハンド{after}までの結果のスタックで認められたものです。そのリバイがある間は、ハンド{number}を取り消したり訂正したりできません。",
     "The database was busy with another device's save: nothing was saved. Try again in a moment.": "別の端末の保存でデータベースが混み合っていました。何も保存していません。少し待ってからもう一度お試しください。",
     "The players have paid in {paid}: one more fee would take the prize pool past {maximum}, the most one amount in the ledger can be. Lower the fees or start another tournament.": "参加者の支払いは{paid}です。これ以上の料金を受けると、賞金総額が台帳の1件の金額の上限{maximum}を超えます。料金を下げるか、別のトーナメントを始めてください。",
     "The login {username} was just taken: choose another.": "ログイン名{username}はたった今使われました。別の名前を選んでください。",

@@ -17,6 +17,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
@@ -107,10 +108,18 @@ WRITES_FOR_A_GUEST = {
         guest=guest, event=event, amount=Decimal(10), method="cash", by=host
     ),
     "rename": lambda guest, event, host: guest_services.guest_rename(
-        guest=guest, name="Akiko", by=host
+        guest=guest, name="Akira", by=host
     ),
     "credit limit": lambda guest, event, host: guest_services.guest_credit_limit_set(
         guest=guest, credit_limit=Decimal(100), by=host
+    ),
+    "new link": lambda guest, event, host: guest_services.guest_link_issue(guest=guest),
+    "link revoked": lambda guest, event, host: guest_services.guest_link_revoke(guest=guest),
+    "invitation revoked": lambda guest, event, host: guest_services.guest_invitation_revoke(
+        guest=guest, by=host
+    ),
+    "alias removed": lambda guest, event, host: guest_services.guest_alias_remove(
+        alias=guest.stale_alias, by=host
     ),
 }
 
@@ -120,7 +129,9 @@ WRITES_FOR_A_GUEST = {
 def test_a_write_for_a_guest_merged_away_meanwhile_is_refused_in_words(write, event, host):
     aki = guest_services.event_guest_add(event=event, name="Aki", by=host)
     bo = guest_services.event_guest_add(event=event, name="Bo", by=host)
+    alias = guest_services.guest_alias_add(guest=aki, name="Akiko", by=host)
     stale = type(aki).objects.get(pk=aki.pk)  # the page was read before the merge
+    stale.stale_alias = type(alias).objects.get(pk=alias.pk)
     guest_services.guest_merge(guest=bo, other=aki, by=host)
     with pytest.raises(ValidationError) as refusal:
         WRITES_FOR_A_GUEST[write](stale, event, host)
@@ -142,3 +153,33 @@ def test_accepting_an_invitation_locks_the_guest_before_the_invitation_as_a_revo
         locked = [query["sql"].split(" FROM ")[1].split()[0] for query in accepting
                   if " FOR " in query["sql"]]  # fmt: skip
         assert locked[:2] == ['"ledger_guest"', '"ledger_guestinvitation"']
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("url_name", "service"),
+    [
+        ("ledger:guest_link_issue", "guest_link_issue"),
+        ("ledger:guest_link_revoke", "guest_link_revoke"),
+        ("ledger:guest_invitation_revoke", "guest_invitation_revoke"),
+        ("ledger:guest_alias_remove", "guest_alias_remove"),
+    ],
+)
+def test_a_guest_page_s_write_that_loses_to_a_merge_says_so(
+    client, event, host, monkeypatch, url_name, service
+):
+    aki = guest_services.event_guest_add(event=event, name="Aki", by=host)
+    bo = guest_services.event_guest_add(event=event, name="Bo", by=host)
+    alias = guest_services.guest_alias_add(guest=aki, name="Akiko", by=host)
+    original = getattr(guest_services, service)
+
+    def merged_first(**kwargs):  # another device's merge lands between the page and the write
+        guest_services.guest_merge(guest=bo, other=aki, by=host)
+        return original(**kwargs)
+
+    monkeypatch.setattr(guest_services, service, merged_first)
+    client.force_login(host)
+    args = [aki.pk, alias.pk] if service == "guest_alias_remove" else [aki.pk]
+    response = client.post(reverse(url_name, args=args), follow=True)
+    assert response.status_code == 200
+    assert str(MSG_GUEST_MERGED_AWAY) in response.content.decode()

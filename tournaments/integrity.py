@@ -4,8 +4,9 @@ Registered with ``ledger.integrity`` (see ``TournamentsConfig.ready``), so ``che
 reports them with everything else. Each rebuy must fall in the rebuy window (its round, and by
 the hand its table had reached), within the most rebuys a player may buy, and be bought while the
 player's stack at the table, as its rows and the hands before it had left it, was under the
-starting stack; each add-on in the add-on round, once. What a restored or edited file claims is
-held to what the services allow. A fixed number of queries, however many tables and hands.
+starting stack; each add-on in the add-on round, once; and each with its fee charged. What a
+restored or edited file claims is held to what the services allow. A fixed number of queries,
+however many tables and hands.
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import F
+from django.db.models import Count, F
 
 from games.models import Event
 from ledger.integrity import LedgerProblem
-from ledger.models import Bet, StackRow
+from ledger.models import Bet, Charge, StackRow
 from ledger.money.amounts import ZERO
 
 MSG_REBUY_WINDOW = "the rebuy falls outside the tournament's rebuy window"
@@ -29,6 +30,7 @@ MSG_REBUY_CHIPS = "its chips are not the tournament's rebuy chips"
 MSG_ADD_ON_ROUND = "the add-on falls outside the tournament's add-on round"
 MSG_ADD_ON_COUNT = "the player has more than one add-on"
 MSG_ADD_ON_CHIPS = "its chips are not the tournament's add-on chips"
+MSG_NOT_PAID = "no fee was charged for it at the tournament's night"
 
 BOUGHT = (StackRow.Kind.REBUY, StackRow.Kind.ADD_ON)
 TOURNAMENT = "event__tournament_table__round__tournament__"
@@ -68,11 +70,14 @@ def stack_row_problems(event: Event | None = None) -> list[LedgerProblem]:
         "event_id", "guest_id", "hand__number", "net"
     ):
         results[table, guest].append((number, net))
+    paid = _fees_charged({row["tournament"] for row in bought})
     problems: list[LedgerProblem] = []
     counts: Counter[tuple[int, int, str]] = Counter()
     for row in bought:
         counts[row["tournament"], row["guest_id"], row["kind"]] += 1
         count = counts[row["tournament"], row["guest_id"], row["kind"]]
+        if count > paid[row["tournament"], row["guest_id"], row["kind"]]:
+            problems.append(LedgerProblem("StackRow", row["pk"], MSG_NOT_PAID))
         if row["kind"] == StackRow.Kind.REBUY:
             stack = _stack_before(row, stack_rows, results)
             findings = _rebuy_findings(row, count, stack)
@@ -80,6 +85,17 @@ def stack_row_problems(event: Event | None = None) -> list[LedgerProblem]:
             findings = _add_on_findings(row, count)
         problems += [LedgerProblem("StackRow", row["pk"], *finding) for finding in findings]
     return problems
+
+
+def _fees_charged(tournaments: set[int]) -> Counter[tuple[int, int, str]]:
+    """How many rebuy and add-on fees each player was charged, per tournament. One query."""
+    charged = (
+        Charge.objects.filter(event__tournament__in=tournaments, kind__in=BOUGHT)
+        .values_list("event__tournament", "guest_id", "kind")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    return Counter({(tournament, guest, kind): n for tournament, guest, kind, n in charged})
 
 
 def _stack_before(

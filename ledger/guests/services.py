@@ -273,7 +273,9 @@ def guest_alias_add(*, guest: Guest, name: str, by: Actor) -> GuestAlias:
 
 @transaction.atomic
 def guest_alias_remove(*, alias: GuestAlias, by: Actor) -> None:
-    guest = lock_guest(alias.guest)
+    guest = lock_guest(Guest(pk=alias.guest_id))
+    if not GuestAlias.objects.filter(pk=alias.pk, guest=guest).exists():
+        raise ValidationError({NON_FIELD_ERRORS: MSG_GUEST_MERGED_AWAY})  # moved by a merge
     alias.delete()
     _audit_guest(AuditEntry.Action.GUEST_ALIAS_REMOVED, guest, by, before={"alias": alias.name})
 
@@ -624,15 +626,19 @@ def _limit_text(limit: Decimal | None) -> str:
     return "" if limit is None else f"{limit:.2f}"
 
 
+@transaction.atomic
 def guest_link_issue(*, guest: Guest) -> str:
     """Give the guest a new private link (256 random bits), replacing any earlier one."""
-    guest.access_token = secrets.token_urlsafe(32)
-    guest.save(update_fields=["access_token"])
+    locked = lock_guest(guest)
+    locked.access_token = guest.access_token = secrets.token_urlsafe(32)  # the caller's copy too
+    locked.save(update_fields=["access_token"])
     MergedGuest.objects.filter(guest=guest).update(access_token="")  # merged guests' links too
     return guest.access_token
 
 
+@transaction.atomic
 def guest_link_revoke(*, guest: Guest) -> None:
-    guest.access_token = ""
-    guest.save(update_fields=["access_token"])
+    locked = lock_guest(guest)
+    locked.access_token = guest.access_token = ""
+    locked.save(update_fields=["access_token"])
     MergedGuest.objects.filter(guest=guest).update(access_token="")

@@ -620,8 +620,8 @@ def hand_undo(
 
 
 MSG_REBUY_RESTS_ON_HAND = _(
-    "{guest}'s rebuy after hand {after} was allowed by the stack hand {number} left: hand "
-    "{number} cannot be undone or corrected while that rebuy stands."
+    "{guest}'s rebuy after hand {after} was allowed by the stack the hands up to hand {after}"
+    " left: hand {number} cannot be undone or corrected while that rebuy stands."
 )
 
 

@@ -16,11 +16,12 @@ from django.db import transaction
 from ledger.guests.names import InvalidName, clean_name, name_key
 from ledger.integrity import ledger_problems
 from ledger.models import Guest
+from shoebook.base.roles import ROLES
 
 MSG_NOT_LOADABLE = "The file is not one this site can load ({reason}). Nothing was loaded."
 MSG_POWERFUL_USERS = (
-    "The file would make superusers or staff: {names}. Nothing was loaded "
-    "(with --with-users, if the file is your own backup)."
+    "The file would give logins powers (superuser, staff, a host's or dealer's role): {names}."
+    " Nothing was loaded (with --with-users, if the file is your own backup)."
 )
 MSG_NAME_RULE = (
     "The file holds guests' names that break the name rule: {names}. Nothing was loaded."
@@ -30,12 +31,12 @@ MSG_BOOKS = "The file's books do not add up ({count} problem(s): {first}). Nothi
 
 def load_checked(load: Callable[[], None], *, with_users: bool) -> list[User]:
     """Run ``load`` and the checks in one transaction; return the logins it made."""
-    before = set(User.objects.values_list("pk", flat=True))
+    before = _powers()
     try:
         with transaction.atomic():
             load()
             logins = list(User.objects.exclude(pk__in=before).order_by("username"))
-            _check(logins, with_users=with_users)
+            _check(before, with_users=with_users)
     except CommandError:
         raise
     except Exception as error:  # a file from outside: whatever its reading trips on (a cut
@@ -45,6 +46,21 @@ def load_checked(load: Callable[[], None], *, with_users: bool) -> list[User]:
     return logins
 
 
+POWERS = ("superuser", "staff", *ROLES)
+
+
+def _powers() -> dict[int, frozenset[str]]:
+    """Each login's powers: superuser, staff, and its roles (host, dealer)."""
+    powers: dict[int, set[str]] = {}
+    for pk, superuser, staff in User.objects.values_list("pk", "is_superuser", "is_staff"):
+        powers[pk] = {word for word, held in (("superuser", superuser), ("staff", staff)) if held}
+    for pk, role in User.groups.through.objects.filter(group__name__in=ROLES).values_list(
+        "user_id", "group__name"
+    ):
+        powers[pk].add(role)
+    return {pk: frozenset(held) for pk, held in powers.items()}
+
+
 def described(user: User) -> str:
     roles = [
         word for word, held in (("superuser", user.is_superuser), ("staff", user.is_staff)) if held
@@ -52,16 +68,22 @@ def described(user: User) -> str:
     return f"{user.username} ({', '.join(roles)})" if roles else user.username
 
 
-def _check(logins: list[User], *, with_users: bool) -> None:
+def _check(before: dict[int, frozenset[str]], *, with_users: bool) -> None:
     """Refuse what the site's own writes never make; raised inside the load's transaction."""
-    powerful = [user for user in logins if user.is_superuser or user.is_staff]
-    if powerful and not with_users:
-        names = ", ".join(described(user) for user in powerful)
-        raise CommandError(MSG_POWERFUL_USERS.format(names=names))
+    after = _powers()
+    gained = {pk: held - before.get(pk, frozenset()) for pk, held in after.items()}
+    gained = {pk: held for pk, held in gained.items() if held}
+    if gained and not with_users:  # a new login with powers, or an existing one given more
+        names = dict(User.objects.filter(pk__in=gained).values_list("pk", "username"))
+        listed = ", ".join(
+            f"{names[pk]} ({', '.join(sorted(gained[pk], key=POWERS.index))})"
+            for pk in sorted(gained, key=lambda pk: names[pk])
+        )
+        raise CommandError(MSG_POWERFUL_USERS.format(names=listed))
     wrong = [guest for guest in Guest.objects.all() if not _kept_by_the_rule(guest)]
     if wrong:
-        names = ", ".join(f"#{guest.pk} {guest.name!r}" for guest in wrong[:20])
-        raise CommandError(MSG_NAME_RULE.format(names=names))
+        names_of = ", ".join(f"#{guest.pk} {guest.name!r}" for guest in wrong[:20])
+        raise CommandError(MSG_NAME_RULE.format(names=names_of))
     problems = ledger_problems()
     if problems:
         first = "; ".join(str(problem) for problem in problems[:3])

@@ -73,7 +73,10 @@ def test_a_second_add_on_or_one_in_another_round_is_named(table_with_a_rebuy):
     table, aki = table_with_a_rebuy
     add_on = StackRow.objects.get(guest=aki.guest, kind=StackRow.Kind.ADD_ON)
     second = copy_of(add_on)
-    assert found() == [("StackRow", second.pk, integrity.MSG_ADD_ON_COUNT)]
+    assert set(found()) == {
+        ("StackRow", second.pk, integrity.MSG_ADD_ON_COUNT),
+        ("StackRow", second.pk, integrity.MSG_NOT_PAID),  # and no second fee for it
+    }
     tournament = table.round.tournament
     type(tournament).objects.filter(pk=tournament.pk).update(add_on_round=2)
     assert ("StackRow", add_on.pk, integrity.MSG_ADD_ON_ROUND) in found()
@@ -98,5 +101,16 @@ def test_the_check_reads_a_fixed_number_of_rows_however_many_rebuys(
         play(table, "B")
     for number in range(3):
         copy_of(StackRow.objects.filter(guest=aki.guest).first(), kind="rebuy", after_hand=number)
-    with django_assert_max_num_queries(3):
+    with django_assert_max_num_queries(4):
         integrity.stack_row_problems()
+
+
+def test_a_rebuy_with_no_fee_charged_for_it_is_named(table_with_a_rebuy, host):
+    # Free chips: a rebuy row a file added without the fee the rebuy service charges with it.
+    table, aki = table_with_a_rebuy
+    ben = Entrant.objects.get(tournament=table.round.tournament, guest__name="Ben")
+    rebuy = StackRow.objects.get(guest=aki.guest, kind=StackRow.Kind.REBUY)
+    free = copy_of(rebuy, guest=ben.guest)
+    problems = [(p.pk, p.message) for p in check_ledger().problems if p.model == "StackRow"]
+    assert (free.pk, integrity.MSG_NOT_PAID) in problems
+    assert (rebuy.pk, integrity.MSG_NOT_PAID) not in problems

@@ -28,7 +28,7 @@ from ledger.guests import services as guest_services
 from ledger.guests.forms import GuestAliasForm, GuestMergeForm, GuestNameForm, InvitationAcceptForm
 from ledger.guests.selectors import guest_by_link_or_404, guest_of_user_or_404
 from ledger.guests.sharing import balance_share
-from ledger.models import Guest, GuestAlias, Settlement
+from ledger.models import Guest, GuestAlias, MergedGuest, Settlement
 from ledger.money.amounts import ZERO, format_chips
 from ledger.money.charts import balance_line, balance_steps_of, qr_svg
 from ledger.money.forms import CreditLimitForm
@@ -169,12 +169,29 @@ def guest_alias_add(request: AuthenticatedHttpRequest, guest_id: int) -> HttpRes
 def guest_alias_remove(
     request: AuthenticatedHttpRequest, guest_id: int, alias_id: int
 ) -> HttpResponse:
-    alias = get_object_or_404(GuestAlias, pk=alias_id, guest_id=guest_id)
-    guest_services.guest_alias_remove(alias=alias, by=request.user)
-    messages.success(
-        request,
-        _("{alias} no longer finds {guest}.").format(alias=alias.name, guest=alias.guest.name),
-    )
+    alias = get_object_or_404(GuestAlias.objects.select_related("guest"), pk=alias_id,
+                              guest_id=guest_id)  # fmt: skip
+
+    def remove() -> str:
+        guest_services.guest_alias_remove(alias=alias, by=request.user)
+        return _("{alias} no longer finds {guest}.").format(alias=alias.name, guest=alias.guest)
+
+    return _guest_write(request, guest_id, remove)
+
+
+def _guest_write(request: HttpRequest, guest_id: int, write: Callable[[], str]) -> HttpResponse:
+    """Run a write from a guest's page and say what it did, or why not (the guest merged into
+    another on another device meanwhile), back on the guest's page."""
+    try:
+        text = write()
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        messages.success(request, text)
+    if not Guest.objects.filter(pk=guest_id).exists():  # merged away: to the guest it became
+        kept = MergedGuest.objects.filter(old_id=guest_id).values_list("guest_id", flat=True)
+        return redirect("ledger:guest_detail", kept[0]) if kept else redirect("ledger:guest_list")
     return redirect("ledger:guest_detail", guest_id)
 
 
@@ -234,9 +251,12 @@ def guest_invitation_issue(request: AuthenticatedHttpRequest, guest_id: int) -> 
 @require_POST
 def guest_invitation_revoke(request: AuthenticatedHttpRequest, guest_id: int) -> HttpResponse:
     guest = get_object_or_404(Guest, pk=guest_id)
-    guest_services.guest_invitation_revoke(guest=guest, by=request.user)
-    messages.success(request, _("{guest}'s invitation no longer works.").format(guest=guest))
-    return redirect("ledger:guest_detail", guest.pk)
+
+    def revoke() -> str:
+        guest_services.guest_invitation_revoke(guest=guest, by=request.user)
+        return _("{guest}'s invitation no longer works.").format(guest=guest)
+
+    return _guest_write(request, guest.pk, revoke)
 
 
 @login_not_required
@@ -312,19 +332,25 @@ def _guest_link(guest: Guest) -> str:
 @require_POST
 def guest_link_issue(request: AuthenticatedHttpRequest, guest_id: int) -> HttpResponse:
     guest = get_object_or_404(Guest, pk=guest_id)
-    guest_services.guest_link_issue(guest=guest)
-    text = _("A new private link for {guest}: any earlier link no longer works.")
-    messages.success(request, text.format(guest=guest))
-    return redirect("ledger:guest_detail", guest.pk)
+
+    def issue() -> str:
+        guest_services.guest_link_issue(guest=guest)
+        text = _("A new private link for {guest}: any earlier link no longer works.")
+        return text.format(guest=guest)
+
+    return _guest_write(request, guest.pk, issue)
 
 
 @host_required
 @require_POST
 def guest_link_revoke(request: AuthenticatedHttpRequest, guest_id: int) -> HttpResponse:
     guest = get_object_or_404(Guest, pk=guest_id)
-    guest_services.guest_link_revoke(guest=guest)
-    messages.success(request, _("{guest}'s private link no longer works.").format(guest=guest))
-    return redirect("ledger:guest_detail", guest.pk)
+
+    def revoke() -> str:
+        guest_services.guest_link_revoke(guest=guest)
+        return _("{guest}'s private link no longer works.").format(guest=guest)
+
+    return _guest_write(request, guest.pk, revoke)
 
 
 def _playing_in(guest: Guest) -> Shoe | None:

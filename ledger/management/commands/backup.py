@@ -3,18 +3,22 @@
 Users, roles, events, shoes, hands, guests, bets, settlements, the journal and tournaments, with
 natural keys for users and roles, so ``restore`` can bring it back into an empty database of
 either kind. Every table is read as of one moment (:func:`one_snapshot`), so a backup taken
-while hands are saved holds no bet whose hand it lacks.
+while hands are saved holds no bet whose hand it lacks. The file is sealed
+(``ledger.management.backup_seal``): ``restore`` refuses it if it is changed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection, transaction
+
+from ledger.management.backup_seal import seal
 
 BACKED_UP = ["auth.group", "auth.user", "games", "ledger", "tournaments"]
 
@@ -38,7 +42,8 @@ class Command(BaseCommand):
                 output=output,
                 verbosity=0,
             )
-        self.stdout.write(f"Backed up to {output}.")
+        sealed = seal(Path(output))
+        self.stdout.write(f"Backed up to {output} (sealed in {sealed.name}).")
 
 
 @contextmanager

@@ -5,9 +5,10 @@ checked_load``), and nothing is kept on any problem."""
 
 from __future__ import annotations
 
+from io import StringIO
 from typing import Any
 
-from django.core.management.base import CommandParser
+from django.core.management.base import CommandParser, OutputWrapper
 from django.core.management.commands import loaddata
 
 from ledger.management.checked_load import load_checked
@@ -30,7 +31,14 @@ class Command(loaddata.Command):
     def handle(self, *fixture_labels: str, **options: Any) -> None:
         with_users = options.pop("with_users", False)
 
+        said, out = StringIO(), self.stdout
+        self.stdout = OutputWrapper(said)  # "Installed …" only once the checks have passed
+
         def load() -> None:
             super(Command, self).handle(*fixture_labels, **options)
 
-        load_checked(load, with_users=with_users)
+        try:
+            load_checked(load, with_users=with_users)
+        finally:
+            self.stdout = out
+        out.write(said.getvalue(), ending="")

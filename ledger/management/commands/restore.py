@@ -1,9 +1,10 @@
 """Bring a backup back: ``manage.py restore shoebook.json.gz`` into an empty, migrated database.
 
-A restore is one checked transaction: the file is loaded, every ``check_ledger`` invariant and
-the name rule are checked against what it holds, and on any problem nothing is kept. The logins
-it makes are listed; superusers and staff come only with ``--with-users`` (a file edited to add
-an administrator is refused). Every refusal is one line.
+Only a backup whose seal matches is opened (``ledger.management.backup_seal``; ``--unsigned``
+for one the operator vouches for). A restore is one checked transaction: the file is loaded,
+every ``check_ledger`` invariant and the name rule are checked against what it holds, and on any
+problem nothing is kept. The logins it makes are listed; logins with powers (superuser, staff,
+a host's or dealer's role) come only with ``--with-users``. Every refusal is one line.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.core.management.commands import loaddata
 
 from games.models import Event
+from ledger.management.backup_seal import seal_problem
 from ledger.management.checked_load import described, load_checked
 from ledger.models import Guest
 
@@ -31,6 +33,11 @@ class Command(BaseCommand):
             action="store_true",
             help="also make the backup's superusers and staff (your own backup only)",
         )
+        parser.add_argument(
+            "--unsigned",
+            action="store_true",
+            help="restore a backup without a matching seal (one you trust: another site's)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = Path(options["file"])
@@ -38,6 +45,9 @@ class Command(BaseCommand):
             raise CommandError(f"No backup at {path}.")
         if Event.objects.exists() or Guest.objects.exists():
             raise CommandError("The database is not empty: restore into a new, migrated one.")
+        problem = seal_problem(path)
+        if problem is not None and not options["unsigned"]:
+            raise CommandError(problem)
 
         def load() -> None:
             # The roles come with the backup; the migration's empty copies make way for them.

@@ -109,7 +109,7 @@ def test_restore_refuses_a_backup_with_names_the_rule_refuses(tmp_path):
         )
     )
     with pytest.raises(CommandError, match="break the name rule"):
-        call_command("restore", str(backup), "--with-users", stdout=StringIO())
+        call_command("restore", str(backup), "--with-users", "--unsigned", stdout=StringIO())
     assert not Guest.objects.exists()
 
 
@@ -200,6 +200,10 @@ def tampered(tmp_path, change) -> Path:
     return backup
 
 
+# The demo's dealer and host, and the administrator a tampered file adds.
+POWERS_SAID = "dealer (Dealers), host (superuser, staff, Hosts), mallory (superuser, staff)"
+
+
 def raise_a_bet(rows) -> None:
     # Consistent on its own (net = gross − commission): only the books as a whole can tell.
     bet = next(row for row in rows if row["model"] == "ledger.bet" and row["fields"]["stake"])
@@ -220,7 +224,7 @@ def add_an_administrator(rows) -> None:
     ("change", "users", "said"),
     [
         (raise_a_bet, ["--with-users"], "The file's books do not add up"),
-        (add_an_administrator, [], "superusers or staff: host (superuser, staff), mallory"),
+        (add_an_administrator, [], POWERS_SAID),
         (lambda rows: rows.append({"model": "ledger.bet", "pk": 1, "fields": {}}),
          ["--with-users"], "not one this site can load"),
     ],
@@ -230,7 +234,7 @@ def test_a_tampered_backup_is_refused_in_one_line_and_nothing_is_kept(
 ):
     backup = tampered(tmp_path, change)
     with pytest.raises(CommandError) as refused:
-        call_command("restore", str(backup), *users, stdout=StringIO())
+        call_command("restore", str(backup), "--unsigned", *users, stdout=StringIO())
     assert said in str(refused.value)
     assert "\n" not in str(refused.value) and "Traceback" not in str(refused.value)
     assert not Event.objects.exists() and not Bet.objects.exists()
@@ -243,7 +247,7 @@ def test_a_tampered_backup_is_refused_in_one_line_and_nothing_is_kept(
     [
         ("b.json", b"this is not json"),
         ("b.json", b"null"),  # JSON, but not a list of rows
-        ("b.json.gz", gzip.compress(b'[{"model": "ledger.guest", "pk": 1}]')[:30]),  # cut short
+        ("b.json.gz", gzip.compress(b'[{"model": "ledger.guest", "pk": 1}]', mtime=0)[:30]),  # cut short
         ("b.json", b'[{"model": "ledger.guest", "pk": 99999999999999999999, "fields": {}}]'),
         ("b.xml", b"<not xml"),
     ],
@@ -252,7 +256,7 @@ def test_a_file_that_is_not_a_backup_is_one_line(tmp_path, name, content):
     junk = tmp_path / name
     junk.write_bytes(content)
     with pytest.raises(CommandError, match=r"not one this site can load .*Nothing") as refused:
-        call_command("restore", str(junk), stdout=StringIO())
+        call_command("restore", str(junk), "--unsigned", stdout=StringIO())
     assert "\n" not in str(refused.value)
     assert not Guest.objects.exists()
 
@@ -322,7 +326,11 @@ def test_a_backup_reads_every_table_as_of_one_moment_while_another_device_writes
     [
         (lambda rows: None, ["--with-users"], None),  # the site's own rows load
         (raise_a_bet, ["--with-users"], "The file's books do not add up"),
-        (add_an_administrator, [], "superusers or staff: host (superuser, staff), mallory"),
+        (
+            add_an_administrator,
+            [],
+            POWERS_SAID,
+        ),
     ],
 )
 def test_loaddata_is_checked_as_a_restore_is(tmp_path, change, users, said):
@@ -330,11 +338,66 @@ def test_loaddata_is_checked_as_a_restore_is(tmp_path, change, users, said):
     fixture = tampered(tmp_path, change)
     Group.objects.filter(user__isnull=True).delete()  # the fixture brings the roles
     if said is None:
-        call_command("loaddata", str(fixture), *users, verbosity=0)
+        out = StringIO()
+        call_command("loaddata", str(fixture), *users, stdout=out)
         assert Event.objects.exists() and ledger_problems() == []
+        assert out.getvalue().startswith("Installed ")
         return
+    out = StringIO()
     with pytest.raises(CommandError) as refused:
-        call_command("loaddata", str(fixture), *users, verbosity=0)
+        call_command("loaddata", str(fixture), *users, stdout=out)
     assert said in str(refused.value) and "\n" not in str(refused.value)
+    assert out.getvalue() == ""  # no "Installed …" before the refusal
     assert not Event.objects.exists() and not Bet.objects.exists()
     assert not User.objects.filter(username__in=["host", "mallory"]).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("fields", "said"),
+    [
+        ({"is_superuser": True, "is_staff": True}, "dealer (superuser, staff)"),
+        ({"groups": [["Hosts"]]}, "dealer (Hosts)"),
+    ],
+)
+def test_loaddata_gives_no_existing_login_more_powers_without_with_users(tmp_path, fields, said):
+    # A file that names an existing login by its natural key overwrites that login's row.
+    dealer = User.objects.create_user("dealer", password="Quiet-harbour-2026")
+    Group.objects.get_or_create(name="Hosts")
+    fixture = tmp_path / "promote.json"
+    fixture.write_text(json.dumps([{"model": "auth.user", "fields": {
+        "username": "dealer", "password": dealer.password, "is_active": True,
+        "date_joined": "2026-11-20T00:00:00Z", "groups": [], "user_permissions": [],
+        "first_name": "", "last_name": "", "email": "", "is_superuser": False, "is_staff": False,
+    } | fields}]))  # fmt: skip
+    with pytest.raises(CommandError) as refused:
+        call_command("loaddata", str(fixture), verbosity=0)
+    assert said in str(refused.value)
+    dealer.refresh_from_db()
+    assert not dealer.is_superuser and not dealer.groups.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_backup_changed_since_it_was_written_is_refused_by_its_seal(tmp_path):
+    # A guest renamed in the file: nothing in the books can tell, but the seal, keyed by the
+    # site's SECRET_KEY, can.
+    call_command("load_demo", stdout=StringIO())
+    backup = tmp_path / "b.json"
+    out = StringIO()
+    call_command("backup", "--output", str(backup), stdout=out)
+    assert "sealed in b.json.sig" in out.getvalue()
+    rows = json.loads(backup.read_text())
+    guest = next(row for row in rows if row["model"] == "ledger.guest")
+    guest["fields"]["name"] += " Jr"
+    guest["fields"]["name_key"] = guest["fields"]["name"].casefold()
+    backup.write_text(json.dumps(rows))
+    call_command("flush", interactive=False, verbosity=0)
+    with pytest.raises(CommandError) as refused:
+        call_command("restore", str(backup), "--with-users", stdout=StringIO())
+    assert str(refused.value).startswith("The backup does not match its seal")
+    (tmp_path / "b.json.sig").unlink()
+    with pytest.raises(CommandError, match="The backup has no seal"):
+        call_command("restore", str(backup), "--with-users", stdout=StringIO())
+    assert not Event.objects.exists()
+    call_command("restore", str(backup), "--with-users", "--unsigned", stdout=StringIO())
+    assert Event.objects.exists() and ledger_problems() == []  # vouched for: the books hold
