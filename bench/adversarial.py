@@ -3,15 +3,14 @@
     .venv/bin/python bench/adversarial.py [--size 100]
     scripts/with-postgres .venv/bin/python bench/adversarial.py [--size 100]
 
-Runs ``tests/adversary.py`` on a throwaway database: a new SQLite file (WAL, as in production),
-or, when ``DATABASE_URL`` names a PostgreSQL server, a new database on that server, dropped at
-exit (never the database it names: the backups and restores empty every table). About
-``5 × size`` inputs, races among devices, backups taken under load and backups edited by hand;
-it prints per kind of input how many were tried, refused with a reason, accepted, crashed, or
-wrong (accepted what must be refused, refused what must be accepted, money on the wrong guest,
-text kept other than typed). It must read 0 crashed and 0 wrong but for the app's defects the
-adversary knows already (``Defect`` in tests/adversary.py), listed apart; any other crash or
-wrong fails the run (exit status 1).
+Runs the adversary (the package ``tests/adversary/``) on a throwaway database: a new SQLite
+file (WAL, as in production), or, when ``DATABASE_URL`` names a PostgreSQL server, a new database
+on that server, dropped at exit (never the database it names: the backups and restores empty
+every table). About ``5 × size`` inputs, races among devices, backups taken under load and
+backups edited by hand; it prints per kind of input how many were tried, refused with a reason,
+accepted, crashed, or wrong (accepted what must be refused, refused what must be accepted, money
+on the wrong guest, text kept other than typed). It must read 0 crashed and 0 wrong: each crash
+or wrong is listed under the table and fails the run (exit status 1).
 """
 
 from __future__ import annotations

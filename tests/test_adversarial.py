@@ -1,4 +1,4 @@
-"""The adversary (tests/adversary.py) at a smoke size: no crash, nothing wrong. The full run,
+"""The adversary (tests/adversary/) at a smoke size: no crash, nothing wrong. The full run,
 with its table, is ``bench/adversarial.py``."""
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ from ledger.workbook.imports import (
     check_scoresheet,
 )
 from shoebook.base.roles import COMMAND_LINE
-from tests.adversary import xlsx_of
+from tests.adversary.inputs import xlsx_of
 from tests.conftest import bet
 from tests.ledger.workbook.sheets import sheet_rows
 

@@ -1,0 +1,75 @@
+"""An adversary at the door: hundreds of bad and odd inputs — names, amounts, files, URLs,
+races — sent through the real views, import and export, each with what must happen. Then the
+paths past fixed defects, each through the real views or management commands: forms in other
+charsets (``charsets``), idempotency keys sent again (``keys``), look-alike logins
+(``homoglyphs``), amounts that add up past the ledger's maximum (``bounds``), undoing or
+correcting a hand a rebuy stood on (``rebuy``), devices racing into the same locks
+(``deadlocks``), a backup taken under load (``backups``) and backups edited by hand
+(``restore``).
+
+Each group is a module of this package, saying what it attacks and what must happen: ``inputs``
+(names, amounts, files, URLs), ``races`` (races and deadlocks), ``charsets``, ``keys``,
+``homoglyphs``, ``bounds``, ``rebuys``, ``backups`` (backups under load and restores). They
+stand on ``ground`` (``Case``, ``Night``, how an outcome is judged, clients) and the bounds and
+rebuys on ``tournament_helpers``.
+
+``attack(size)`` runs them against the current database and returns a tally per kind of input:
+tried, refused with a reason, accepted, crashed, wrong (accepted what must be refused, refused
+what must be accepted, money on the wrong guest, or text kept other than typed). The backups and
+the restores replace the whole database, so they run last. ``bench/adversarial.py`` prints the
+table; ``tests/test_adversarial.py`` runs a smaller set and requires no crash and nothing wrong.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections import Counter
+
+from tests.adversary.backups import backup_cases, restore_cases
+from tests.adversary.bounds import bound_cases
+from tests.adversary.charsets import charset_cases
+from tests.adversary.ground import Night
+from tests.adversary.homoglyphs import homoglyph_cases
+from tests.adversary.inputs import amount_cases, file_cases, name_cases, url_cases
+from tests.adversary.keys import key_cases
+from tests.adversary.races import deadlock_cases, race_cases
+from tests.adversary.rebuys import rebuy_cases
+
+__all__ = ["OUTCOMES", "attack"]
+
+OUTCOMES = ("tried", "refused", "accepted", "crashed", "wrong")
+
+
+def attack(size: int = 100, seed: int = 11, *, threads: bool = True) -> dict[str, Counter[str]]:
+    """Run every case (``size`` of each kind of input, a tenth as many races, a fixed set of
+    each kind that follows a path through) and tally the outcomes per kind. ``threads``: also
+    the cases that need a database taking concurrent writers (a file, or PostgreSQL). The
+    backups and the restores replace the whole database: they run last."""
+    rng = random.Random(seed)
+    tag = uuid.uuid4().hex[:8]
+    night = Night(tag)
+    cases = [*name_cases(night, rng, size), *amount_cases(night, rng, size),
+             *file_cases(night, rng, size // 2), *url_cases(night, rng, size // 2),
+             *race_cases(night, max(4, size // 10), threads=threads),
+             *charset_cases(Night(f"{tag}c"), size), *key_cases(tag),
+             *homoglyph_cases(night, tag), *bound_cases(night, tag),
+             *rebuy_cases(tag, night.host)]  # fmt: skip
+    if threads:
+        cases += [*deadlock_cases(tag, max(2, size // 20)), *backup_cases(tag, max(1, size // 50))]
+    cases += restore_cases(tag)
+    tally: dict[str, Counter[str]] = {}
+    wrongs: list[str] = []
+    for case in cases:
+        try:
+            outcome = case.run()
+        except Exception as error:  # an exception escaping the app is a crash
+            outcome = f"crashed: {error!r}"[:200]
+        counts = tally.setdefault(case.kind, Counter())
+        counts["tried"] += 1
+        key = outcome.split(":")[0]
+        counts[key] += 1
+        if key in ("wrong", "crashed"):
+            wrongs.append(f"{case.kind} · {case.label[:60]!r}: {outcome}")
+    tally["_details"] = Counter(wrongs)
+    return tally

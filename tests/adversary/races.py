@@ -1,0 +1,181 @@
+"""Devices at odds over the same rows. A stale page: the dealer saves a bet for the guest it saw on
+seat 1 after the host seated someone else there; it must be refused, recording no bet. A double tap:
+the same hand posted from two devices at once records its bet once. Racing locks (``deadlocks``): a
+hand and a settlement at one night, a guest seated while merged into another, one pair of guests
+merged both ways, each pair of requests at once. No answer may be a 5xx (a 503 is one) or an error
+escaping the app; each is a write or a refusal that says why, exactly one write goes through where
+only one can, and the books add up. The double taps and the deadlocks need a database that takes
+concurrent writers (a file, or PostgreSQL), not the test suite's in-memory SQLite.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+
+from django.http import HttpResponseBase
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Hand
+from ledger.guests import services as guest_services
+from ledger.hands import services as hand_services
+from ledger.models import Bet, Guest, Seating
+from tests.adversary.ground import (
+    HTMX,
+    Case,
+    Night,
+    ledger_problems,
+    page_text,
+    race,
+    status,
+    user_client,
+)
+
+# --- races ---------------------------------------------------------------------------------
+
+
+def race_cases(night: Night, count: int, *, threads: bool) -> Iterator[Case]:
+    """A stale page, and (``threads``: on a database that takes concurrent writers, not the
+    test suite's in-memory SQLite) a double tap from two devices at once."""
+
+    def stale_seat() -> str:
+        """The dealer sees seat 1's guest; the host seats someone else; the dealer saves."""
+        seen = night.hand_data(result="tie", stake_1_tie="10")
+        newcomer = guest_services.event_guest_add(
+            event=night.event, name=f"New {uuid.uuid4().hex[:6]}", by=night.host
+        )
+        hand_services.seat_guest(shoe=night.shoe, seat=1, guest=newcomer, by=night.host)
+        before = Bet.objects.count()
+        code = night.client.post(
+            reverse("ledger:hand_record", args=[night.shoe.pk]), seen
+        ).status_code
+        if Bet.objects.count() > before:
+            return f"wrong: the bet went to {Bet.objects.latest('pk').guest}"
+        return status(code, accepted=False)
+
+    def double_save() -> str:
+        data = night.hand_data(result="tie", stake_2_tie="10")
+        url = reverse("ledger:hand_record", args=[night.shoe.pk])
+        codes: list[int] = []
+        threads = [
+            threading.Thread(
+                target=lambda: codes.append(_client(night).post(url, data).status_code)
+            )
+            for _ in range(2)
+        ]
+        before = Bet.objects.count()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        if any(code >= 500 for code in codes):
+            return "crashed"
+        added = Bet.objects.count() - before
+        return "accepted" if added == 1 else f"wrong: a double tap recorded {added} bets"
+
+    for n in range(count):
+        if threads and n % 2 == 0:
+            yield Case("races", "double tap", double_save)
+        else:
+            yield Case("races", "stale seat", stale_seat)
+
+
+def _client(night: Night) -> Client:
+    client = Client(raise_request_exception=False)
+    client.force_login(night.host)
+    return client
+
+
+# --- deadlocks -----------------------------------------------------------------------------
+
+
+def _race_outcome(
+    answers: list[HttpResponseBase | str], went_through: list[bool], one: bool
+) -> str:
+    """No 5xx (a 503 too), nothing escaping; ``one``: exactly one of the racing writes went
+    through, the other refused with something said; else each went through. Then the books
+    must add up."""
+    for answer in answers:
+        if isinstance(answer, str):
+            return f"crashed: {answer}"[:200]
+        if answer.status_code >= 500:
+            return f"crashed: {answer.status_code} {page_text(answer)[:80]!r}"
+    through = sum(went_through)
+    refused = [a for a, done in zip(answers, went_through, strict=True) if not done]
+    if any(not isinstance(a, str) and not page_text(a).strip() for a in refused):
+        return "wrong: refused with nothing said"
+    if one and through != 1:
+        return f"wrong: {through} of the {len(answers)} racing writes went through"
+    problems = ledger_problems()
+    if problems:
+        return f"wrong: {problems}"
+    if one or through == len(answers):
+        return "accepted"
+    return "refused"
+
+
+def deadlock_cases(tag: str, count: int) -> Iterator[Case]:
+    """Two devices writing what locks the same rows, at once (a database that takes concurrent
+    writers only): a hand and a settlement at one night; a guest seated while merged into
+    another; one pair of guests merged both ways. No answer is a 5xx (a 503 is one), each is
+    a write or a refusal that says why, and the books add up."""
+    night = Night(f"{tag}d")
+    guest, url = night.guests[0], reverse("ledger:settlement_record", args=[night.event.pk])
+
+    def hand_and_settlement() -> str:
+        hand, settle = user_client(night.host), user_client(night.host)
+        data = night.hand_data(result="tie", stake_1_tie="10")
+        form = {"guest": guest.pk, "direction": "guest_paid", "amount": "10", "method": "cash",
+                "confirm": "on", "idempotency_key": str(uuid.uuid4())}  # fmt: skip
+        hands, settlements = Hand.objects.count(), guest.settlements.count()
+        answers = race(
+            lambda: hand.post(reverse("ledger:hand_record", args=[night.shoe.pk]), data),
+            lambda: settle.post(url, form),
+        )
+        done = [Hand.objects.count() > hands, guest.settlements.count() > settlements]
+        return _race_outcome(answers, done, one=False)
+
+    def pair() -> tuple[Guest, Guest]:
+        """Two new guests on the night's list, seated nowhere: free to merge."""
+        made = uuid.uuid4().hex[:6]
+
+        def add(name: str) -> Guest:
+            return guest_services.event_guest_add(
+                event=night.event, name=f"{name} {made}", by=night.host
+            )
+
+        return add("Xavi"), add("Yuki")
+
+    def merge(client: Client, into: Guest, other: Guest) -> Callable[[], HttpResponseBase]:
+        url = reverse("ledger:guest_merge", args=[into.pk])
+        return lambda: client.post(url, {"other": other.pk})
+
+    def seat_while_merged(seat: int) -> Callable[[], str]:
+        def run() -> str:
+            x, y = pair()
+            seating = reverse("ledger:seat_change", args=[night.shoe.pk])
+            seater, merger = user_client(night.host), user_client(night.host)
+            answers = race(
+                lambda: seater.post(seating, {"seat": str(seat), "guest": str(x.pk)}, headers=HTMX),
+                merge(merger, y, x),
+            )
+            seated = Seating.objects.filter(shoe=night.shoe, guest=x, to_hand__isnull=True)
+            done = [seated.exists(), not Guest.objects.filter(pk=x.pk).exists()]
+            return _race_outcome(answers, done, one=True)
+
+        return run
+
+    def merged_both_ways() -> str:
+        x, y = pair()
+        answers = race(merge(user_client(night.host), y, x),
+                        merge(user_client(night.host), x, y))  # fmt: skip
+        kept = Guest.objects.filter(pk__in=[x.pk, y.pk]).values_list("pk", flat=True)
+        done = [list(kept) == [y.pk], list(kept) == [x.pk]]
+        return _race_outcome(answers, done, one=True)
+
+    for n in range(count):
+        yield Case("deadlocks", "a hand and a settlement at once", hand_and_settlement)
+        yield Case("deadlocks", "X seated while merged into Y", seat_while_merged(n % 7 + 1))
+        yield Case("deadlocks", "X into Y and Y into X at once", merged_both_ways)
