@@ -3,10 +3,11 @@ hands (a database that takes concurrent writers only): no save is refused for it
 an empty database, it holds every hand whose bets it holds, and the books add up. Backups edited by
 hand (a bet's amounts changed or moved to another guest, every bet taken out, an administrator
 slipped in, a name with an invisible character; truncated, not JSON, not UTF-8, XML with an entity
-bomb, YAML, and more): each is refused in one line (a ``CommandError``, never another exception) and
-the database is left as it was; the backup as written restores, every count and balance as before,
-and again over it is refused. Restoring replaces the whole database: these groups run after all the
-others, the edited backups last.
+bomb, YAML, and more): each is refused in one line (a ``CommandError``, never another exception)
+and the database is left as it was — by the checks of the books when the operator vouches for the
+file (``--unsigned``), by its seal otherwise. The backup as written restores, every count and
+balance as before, and again over it is refused. Restoring replaces the whole database: these
+groups run after all the others, the edited backups last.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import shutil
 import tempfile
 import uuid
 from collections import Counter
@@ -31,6 +33,7 @@ from django.http import HttpResponse, HttpResponseBase
 from django.urls import reverse
 
 from games.models import Hand
+from ledger.management.backup_seal import seal_of
 from ledger.models import Bet
 from ledger.money import services as money_services
 from ledger.money.amounts import money_sum
@@ -199,11 +202,19 @@ def _invisible_name(rows: list[dict[str, Any]], ground: Restores) -> None:
     guest["name_key"] += "\u200b"
 
 
+def _renamed(rows: list[dict[str, Any]], ground: Restores) -> None:
+    guest = next(row for row in rows if row["model"] == "ledger.guest")
+    guest["fields"]["name"] += " Jr"
+    guest["fields"]["name_key"] = guest["fields"]["name"].casefold()
+
+
 def restore_cases(tag: str) -> Iterator[Case]:
     """Backups edited by hand, then restored (``manage.py restore``): each is refused in one
     line (a ``CommandError``, never another exception) and the database is left as it was;
     the backup as written restores, every count and balance as before, and the books add up.
-    Restoring replaces the whole database: this group runs last."""
+    an edited file beside the backup's seal, or with none, is refused unless the operator
+    vouches for it (``--unsigned``). Restoring replaces the whole database: this group runs
+    last."""
     ground = Restores(tag)
 
     def tampered(
@@ -211,8 +222,12 @@ def restore_cases(tag: str) -> Iterator[Case]:
         content: Callable[[Restores], bytes] | None = None,
         *,
         suffix: str = ".json",
-        options: tuple[str, ...] = ("--with-users",),
+        options: tuple[str, ...] = ("--with-users", "--unsigned"),
+        sealed: bool = False,
     ) -> Callable[[], str]:
+        """``--unsigned`` (the operator vouches for the file): what the checks of the books
+        find; ``sealed``: the edited file beside the seal of the backup as written."""
+
         def run() -> str:
             ground.prepare()
             path = Path(ground.folder.name) / f"{uuid.uuid4().hex}{suffix}"
@@ -222,6 +237,8 @@ def restore_cases(tag: str) -> Iterator[Case]:
                 rows = ground.rows()
                 change(rows, ground)  # type: ignore[misc]  # one of the two is given
                 path.write_text(json.dumps(rows))
+            if sealed:
+                shutil.copy(seal_of(ground.clean), seal_of(path))
             outcome = _restored(path, *options)
             if outcome == "restored":
                 empty_database()  # to go on with the next case
@@ -264,7 +281,11 @@ def restore_cases(tag: str) -> Iterator[Case]:
         ("a bet moved to another guest", tampered(_another_guest)),
         ("every bet taken out", tampered(_no_bets)),
         ("a guest's name with a zero-width space", tampered(_invisible_name)),
-        ("an administrator added, no --with-users", tampered(_administrator, options=())),
+        ("an administrator added, no --with-users",
+         tampered(_administrator, options=("--unsigned",))),
+        ("a bet raised, beside the backup's own seal",
+         tampered(_raise_a_bet, options=("--with-users",), sealed=True)),
+        ("a guest renamed, with no seal", tampered(_renamed, options=("--with-users",))),
         ("truncated", tampered(None, lambda ground: half(ground.clean.read_bytes()))),
         ("gzip, truncated", tampered(None, lambda ground: half(gzip.compress(
             ground.clean.read_bytes())), suffix=".json.gz")),
