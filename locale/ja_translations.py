@@ -4,6 +4,22 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "Result of the hands": "ハンドの結果",
+    "Paid the house ({method})": "ハウスに支払い（{method}）",
+    "Received from the house ({method})": "ハウスから受け取り（{method}）",
+    "Void of settlement No. {number} ({method})": "精算 No. {number} の取り消し（{method}）",
+    "Paid {other}": "{other}さんに支払い",
+    "Received from {other}": "{other}さんから受け取り",
+    "Void of transfer No. {number}: {words}": "送金 No. {number} の取り消し：{words}",
+    "Paid the house": "ハウスに支払い",
+    "Received from the house": "ハウスから受け取り",
+    "Statement": "明細",
+    "Void of No. %(number)s": "No. %(number)s の取り消し",
+    "Transfers with other guests": "ほかのゲストとの送金",
+    "paid %(amount)s to %(other)s": "%(other)sさんに%(amount)sを支払い",
+    "paid %(amount)s to the house": "ハウスに%(amount)sを支払い",
+    "received %(amount)s from %(other)s": "%(other)sさんから%(amount)sを受け取り",
+    "received %(amount)s from the house": "ハウスから%(amount)sを受け取り",
     "Download the template (two example hands):": "テンプレートをダウンロード（例として2ハンド）：",
     "Excel (.xlsx), with lists to choose from": "Excel（.xlsx、選択リスト付き）",
     "The %(game)s template:": "%(game)sのテンプレート：",

@@ -72,7 +72,7 @@ def test_rule_errors_and_results_speak_japanese(client, host, seated, shoe):
         reverse("ledger:guest_page", args=[seated[1].pk, seated[1].access_token]),
         HTTP_ACCEPT_LANGUAGE="ja",
     ).content.decode()
-    assert "残高 <strong>+100</strong> · ¥10,000" in guest_page
+    assert "残高 <strong>+$100</strong> · ¥10,000" in guest_page
 
 
 def test_every_text_is_translated_and_the_compiled_catalogue_is_current():

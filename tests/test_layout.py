@@ -57,6 +57,7 @@ LAYERS = {
             "demo_banked",
             "charts",
             "sharing",
+            "receipts",
             "pdf",
             "scoreboard",
             "roles",

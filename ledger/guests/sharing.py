@@ -14,20 +14,15 @@ from dataclasses import dataclass
 from decimal import Decimal
 from urllib.parse import quote
 
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Event
-from ledger.models import Guest, Settlement
-from ledger.money.amounts import ZERO, format_chips, format_yen, to_yen
+from ledger.money.amounts import format_chips, format_yen, to_yen
 from ledger.money.results import (
-    Figures,
     GuestHistory,
-    InYen,
     ShoeRow,
     event_guest_results,
     event_shoe_rows,
-    guest_history,
 )
 
 LINE_SHARE = "https://line.me/R/share?text="
@@ -81,81 +76,10 @@ def balance_share(history: GuestHistory, url: str = "") -> ShareText:
         template = MSG_SHARE_SQUARE
     line = str(template).format(
         name=name,
-        chips=format_chips(balance, signed=True),
+        chips=format_chips(balance, history.symbol, signed=True),
         yen=format_yen(history.balance_yen),
     )
     return ShareText(title=name, line=line, url=url)
-
-
-# --- a guest's receipt for one night --------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ReceiptRow(InYen):
-    """One shoe of a guest's night (``number`` is ``None`` on the night's total)."""
-
-    number: int | None
-    figures: Figures
-    yen_per_chip: Decimal
-
-
-@dataclass(frozen=True)
-class Receipt:
-    guest: Guest
-    event: Event
-    shoes: list[ReceiptRow]
-    total: ReceiptRow
-    settlements: list[Settlement]  # recorded at this event
-    carried_in: Decimal
-    carried_in_yen: Decimal
-    settled: Decimal
-    balance: Decimal  # after this event
-    balance_yen: Decimal
-
-    @property
-    def name(self) -> str:
-        return plain_text(self.guest.name)
-
-    @property
-    def settled_yen(self) -> Decimal:
-        return to_yen(self.settled, self.event.yen_per_chip)
-
-    @property
-    def voided_ids(self) -> set[int]:
-        """The settlements of the night reversed by a void (voids are recorded at the night of
-        the settlement they reverse, so both rows are in the list)."""
-        return {s.voids_id for s in self.settlements if s.voids_id is not None}
-
-
-def guest_receipt(guest: Guest, event: Event) -> Receipt:
-    """The guest's night at ``event``, from :func:`ledger.money.results.guest_history`: per shoe,
-    the
-    total, the settlements recorded that night and the balance carried in and out."""
-    history = guest_history(guest)
-    rate = event.yen_per_chip
-    shoes = [
-        ReceiptRow(number, figures, rate) for number, figures in history.shoes.get(event.pk, [])
-    ]
-    total = Figures()
-    for row in shoes:
-        total.add(row.figures)
-    order = (event.date, event.pk)
-    before = [p for p in history.points if (p.event.date, p.event.pk) < order]
-    tonight = next((p for p in history.points if p.event.pk == event.pk), None)
-    carried_in = before[-1].balance if before else ZERO
-    carried_in_yen = before[-1].balance_yen if before else ZERO
-    return Receipt(
-        guest=guest,
-        event=event,
-        shoes=shoes,
-        total=ReceiptRow(None, total, rate),
-        settlements=[s for s in history.settlements if s.event_id == event.pk],
-        carried_in=carried_in,
-        carried_in_yen=carried_in_yen,
-        settled=tonight.settled if tonight else ZERO,
-        balance=tonight.balance if tonight else carried_in,
-        balance_yen=tonight.balance_yen if tonight else carried_in_yen,
-    )
 
 
 # --- the night's results, for the group -----------------------------------------------------
@@ -192,9 +116,3 @@ def event_shared_results(event: Event) -> SharedResults:
         for rank, result in enumerate(results, start=1)
     ]
     return SharedResults(event=event, shoes=shoes, totals=totals, guests=guests)
-
-
-def receipt_filename(receipt: Receipt) -> str:
-    """The PDF's file name: the event's date and the guest's name (plain text only)."""
-    name = plain_text(receipt.guest.name).replace("/", "_").replace("\\", "_")
-    return f"{gettext('receipt')}-{receipt.event.date:%Y-%m-%d}-{name}.pdf"

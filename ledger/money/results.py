@@ -377,6 +377,13 @@ class GuestHistory:
     def balance_yen(self) -> Decimal:
         return self.points[-1].balance_yen if self.points else ZERO
 
+    @property
+    def symbol(self) -> str:
+        """The chip symbol the balance is shown with: the latest night's."""
+        if self.points:
+            return self.points[-1].event.currency_symbol
+        return str(Event._meta.get_field("currency_symbol").get_default())
+
 
 @dataclass
 class NightLine:

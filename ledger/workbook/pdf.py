@@ -10,7 +10,6 @@ markup is escaped here, so a guest's name is only ever text.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from decimal import Decimal
 from functools import cache
 from io import BytesIO
 from typing import Any
@@ -26,8 +25,8 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from ledger.guests.sharing import Receipt, ReceiptRow, plain_text
-from ledger.models import Settlement
+from ledger.guests.receipts import Receipt, ReceiptRow, StatementLine
+from ledger.guests.sharing import plain_text
 from ledger.money.amounts import format_chips, format_yen
 
 FONT = "HeiseiKakuGo-W5"
@@ -90,8 +89,6 @@ def receipt_pdf(receipt: Receipt) -> bytes:
     story: list[Flowable] = [
         _text(_("Receipt: {guest}").format(guest=receipt.name), title),
         _text(" · ".join(part for part in (event.name, when, event.venue, rate) if part), body),
-        _text(_("Per shoe"), heading),
-        Spacer(1, 2 * mm),
     ]
     header = [
         _("Shoe"), _("Gross"), _("Commission"), _("Net"),
@@ -99,52 +96,22 @@ def receipt_pdf(receipt: Receipt) -> bytes:
     ]  # fmt: skip
     if receipt.shoes:
         rows = [_shoe_cells(row, symbol) for row in [*receipt.shoes, receipt.total]]
+        story += [_text(_("Per shoe"), heading), Spacer(1, 2 * mm)]
         story.append(_table([header, *rows], total=True))
-    else:
-        story.append(_text(_("No bets at this event."), body))
-    story += [_text(_("Settlements recorded that night"), heading), Spacer(1, 2 * mm)]
-    if receipt.settlements:
-        settlement_rows = [
-            [
-                date_format(s.recorded_at, "SHORT_DATE_FORMAT"),
-                _settlement_direction(s.amount, symbol),
-                plain_text(str(s.get_method_display())),
-                _void_mark(s, receipt.voided_ids) + plain_text(s.note),
-            ]
-            for s in receipt.settlements
-        ]
-        story.append(_table([[_("When"), _("Amount"), _("How"), _("Note")], *settlement_rows]))
-    else:
-        story.append(_text(_("None."), body))
-    story += [_text(_("Balance"), heading), Spacer(1, 2 * mm)]
-    story.append(
-        _table(
-            [
-                ["", symbol, "¥"],
-                [
-                    _("Carried in"),
-                    format_chips(receipt.carried_in, symbol),
-                    format_yen(receipt.carried_in_yen),
-                ],
-                [
-                    _("Tonight"),
-                    format_chips(receipt.total.figures.net, symbol, signed=True),
-                    format_yen(receipt.total.net_yen),
-                ],
-                [
-                    _("Settled"),
-                    format_chips(receipt.settled, symbol),
-                    format_yen(receipt.settled_yen),
-                ],
-                [
-                    _("Balance carried"),
-                    format_chips(receipt.balance, symbol),
-                    format_yen(receipt.balance_yen),
-                ],
-            ],
-            total=True,
-        )
-    )
+    story += [_text(_("Statement"), heading), Spacer(1, 2 * mm)]
+    statement = [
+        [_("What"), symbol, "¥"],
+        [_("Carried in"), format_chips(receipt.carried_in, symbol, signed=True),
+         format_yen(receipt.carried_in_yen)],
+        *[
+            [_line_words(line), format_chips(line.amount, symbol, signed=True),
+             format_yen(line.yen)]
+            for line in receipt.lines
+        ],
+        [_("Balance carried"), format_chips(receipt.balance, symbol, signed=True),
+         format_yen(receipt.balance_yen)],
+    ]  # fmt: skip
+    story.append(_table(statement, total=True))
     story += [Spacer(1, 4 * mm), _text(_balance_state(receipt), body)]
     buffer = BytesIO()
     document = SimpleDocTemplate(
@@ -161,16 +128,10 @@ def receipt_pdf(receipt: Receipt) -> bytes:
     return buffer.getvalue()
 
 
-def _void_mark(settlement: Settlement, voided_ids: set[int]) -> str:
-    if settlement.voids_id is not None:
-        return f"{_('void')} {_('of No. %(number)s') % {'number': settlement.voids_id}} · "
-    return f"{_('voided')} · " if settlement.pk in voided_ids else ""
-
-
-def _settlement_direction(amount: Decimal, symbol: str) -> str:
-    if amount > 0:
-        return _("paid {amount}").format(amount=format_chips(amount, symbol))
-    return _("received {amount}").format(amount=format_chips(-amount, symbol))
+def _line_words(line: StatementLine) -> str:
+    mark = {"void": _("void"), "voided": _("voided")}.get(line.mark, "")
+    words = " · ".join(part for part in (line.words, line.note) if part)
+    return plain_text(f"{mark} {words}" if mark else words)
 
 
 def _balance_state(receipt: Receipt) -> str:

@@ -10,7 +10,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_not_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 from django.forms import BaseForm
 from django.http import FileResponse, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
@@ -28,7 +28,7 @@ from ledger.guests import services as guest_services
 from ledger.guests.forms import GuestAliasForm, GuestMergeForm, GuestNameForm, InvitationAcceptForm
 from ledger.guests.selectors import guest_by_link_or_404, guest_of_user_or_404
 from ledger.guests.sharing import balance_share
-from ledger.models import Guest, GuestAlias, MergedGuest, Settlement
+from ledger.models import Guest, GuestAlias, MergedGuest, Settlement, Transfer
 from ledger.money.amounts import ZERO, format_chips
 from ledger.money.charts import balance_line, balance_steps_of, qr_svg
 from ledger.money.forms import CreditLimitForm
@@ -415,6 +415,13 @@ def _guest_page_context(guest: Guest, query: QueryDict) -> dict[str, object]:
         .order_by("-recorded_at", "-id"),
         SETTLEMENTS_PER_PAGE,
     ).get_page(query.get("settlements"))
+    transfers = Paginator(
+        Transfer.objects.filter(Q(payer=guest) | Q(payee=guest))
+        .select_related("event", "payer", "payee")
+        .annotate(is_voided=Exists(Transfer.objects.filter(voids=OuterRef("pk"))))
+        .order_by("-recorded_at", "-id"),
+        SETTLEMENTS_PER_PAGE,
+    ).get_page(query.get("transfers"))
     playing_in = _playing_in(guest)
     labels, values = balance_steps_of(
         charted, history.shoes, from_first=len(charted_lines) == len(lines)
@@ -431,6 +438,7 @@ def _guest_page_context(guest: Guest, query: QueryDict) -> dict[str, object]:
         "tonight": tonight,
         "earlier": earlier if earlier_lines else None,
         "settlements": settlements if settlements.paginator.count else None,
+        "transfers": transfers if transfers.paginator.count else None,
         "chart": chart,
         "playing_now": playing_in is not None,
         "refresh_seconds": GUEST_PAGE_REFRESH_SECONDS,

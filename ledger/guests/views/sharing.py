@@ -14,8 +14,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import services as game_services
 from games.models import Event
+from ledger.guests.receipts import guest_receipt, receipt_filename
 from ledger.guests.selectors import guest_by_link_or_404, guest_of_user_or_404
-from ledger.guests.sharing import event_shared_results, guest_receipt, receipt_filename
+from ledger.guests.sharing import event_shared_results
 from ledger.models import Guest
 from ledger.workbook.pdf import receipt_pdf
 from shoebook.base.links import private_link

@@ -185,7 +185,8 @@ def test_a_void_shows_both_rows_everywhere(client, host, played, seated):
     assert "Reason: paid Ben, not Aki" in page
     assert "Void…" not in page  # neither row can be voided now
     guest_page = text(client.get(reverse("ledger:guest_detail", args=[aki.pk])))
-    assert "received $100" in guest_page and "paid $100" in guest_page
+    # The void reads as the void of the payment it reverses, not as a payment of its own.
+    assert "received $100" in guest_page and f"Void of No. {paid.pk}: +$100" in guest_page
     assert "voided" in guest_page and "Reason: paid Ben, not Aki" in guest_page
     audit = text(client.get(reverse("ledger:audit_log")))
     assert "Settlement recorded" in audit and "Settlement voided" in audit

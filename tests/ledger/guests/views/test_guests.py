@@ -34,7 +34,7 @@ def test_a_guest_sees_their_own_page_by_private_link_without_logging_in(client, 
     page = response.content.decode()
     assert response.status_code == 200
     assert "<h1>Aki</h1>" in page
-    assert "Balance <strong>+100</strong> · ¥10,000" in page
+    assert "Balance <strong>+$100</strong> · ¥10,000" in page
     assert "Ben" not in page  # nobody else's name, let alone figures
     assert response["Referrer-Policy"] == "no-referrer"
     assert "no-store" in response["Cache-Control"]
@@ -155,8 +155,12 @@ def test_the_chart_and_the_settlements_stay_the_same_size_over_a_long_history(cl
     assert len(polyline.split()) == 1 + EVENTS_IN_FULL + CHART_NIGHTS
     assert ">Start<" not in page
     full = guest_history(aki)
-    assert f"Balance <strong>{format_chips(full.balance, signed=True)}</strong>" in page
-    assert page.count("<td>paid ") + page.count("<td>received ") == SETTLEMENTS_PER_PAGE
+    shown = format_chips(full.balance, full.symbol, signed=True)
+    assert f"Balance <strong>{shown}</strong>" in page and full.symbol in shown
+    rows = page.count("<td>paid ") + page.count("<td>received ") + page.count("<td>Void of No. ")
+    assert rows == SETTLEMENTS_PER_PAGE
+    # Newest first: the void on top, worded as a void of the payment it reverses.
+    assert page.index("<td>Void of No. ") < page.index("<td>paid ")
     assert "Reason: wrong guest" in page and "voided-tag" not in page
     assert "?settlements=2#settlements" in page and "Page 1 of 3" in page
     last = client.get(link(aki) + "?settlements=3").content.decode()
@@ -173,11 +177,11 @@ def test_the_refresh_during_a_shoe_sends_only_what_changes(client, played, shoe,
     live = client.get(link(aki) + "?live=1", headers={"HX-Request": "true"})
     text = live.content.decode().strip()
     assert text.startswith('<div id="guest-live"') and "<h1>" not in text
-    assert "Balance <strong>+100</strong>" in text and "no-store" in live["Cache-Control"]
+    assert "Balance <strong>+$100</strong>" in text and "no-store" in live["Cache-Control"]
     assert "Settlements" in page and "Settlements" not in text  # nor the list, nor the chart
     record(shoe, "8 K", "9 K", [bet(1, "player", 30)])  # Aki loses 30
     assert (
-        "Balance <strong>+70</strong>"
+        "Balance <strong>+$70</strong>"
         in client.get(link(aki) + "?live=1", headers={"HX-Request": "true"}).content.decode()
     )
     hand_services.seat_clear(shoe=shoe, seat=1, by=host)
@@ -186,3 +190,22 @@ def test_the_refresh_during_a_shoe_sends_only_what_changes(client, played, shoe,
     assert '<section id="guest-page">' in done.content.decode() and "hx-trigger" not in (
         done.content.decode()
     )
+
+
+def test_a_guest_page_lists_the_transfers_line_by_line_newest_first(client, make_event, host):
+    from ledger.money.transfers import transfer_record, transfer_void
+    from tests.ledger.banked_nights import play_debts, seven_guest_night
+
+    event, shoe, guests = seven_guest_night(make_event, host)
+    seats = {name: seat for seat, name in enumerate(guests, start=1)}
+    play_debts(shoe, host, seats, [("A", "B", "50")])  # A owes B 50
+    first = transfer_record(event=event, payer=guests["A"], payee=guests["B"],
+                            amount=Decimal(20), by=host)  # fmt: skip
+    transfer_void(transfer=first, reason="typed 20", by=host)
+    transfer_record(event=event, payer=guests["A"], payee=guests["B"], amount=Decimal(50), by=host)
+    for who, says in (("A", "paid $50 to B"), ("B", "received $50 from A")):
+        guest_services.guest_link_issue(guest=guests[who])
+        page = client.get(link(guests[who])).content.decode()
+        transfers = page.split('id="transfers"')[1]
+        assert transfers.index(says) < transfers.index("Void of No. ")
+        assert transfers.count("<tr") == 1 + 3  # the header and three lines

@@ -14,12 +14,12 @@ from pypdf import PdfReader
 from games.models import Event
 from ledger.demo import REFERENCE_SHOES
 from ledger.guests import services as guest_services
+from ledger.guests.receipts import guest_receipt
 from ledger.guests.sharing import (
     MSG_GUEST_NUMBER,
     MSG_SHARE_OWED,
     balance_share,
     event_shared_results,
-    guest_receipt,
     plain_text,
 )
 from ledger.models import Guest
@@ -149,7 +149,7 @@ def test_the_share_panel_has_the_balance_line_the_link_and_a_line_link(client, h
     client.force_login(host)
     page = client.get(reverse("ledger:guest_detail", args=[aki.pk])).content.decode()
     url = "http://testserver" + reverse("ledger:guest_page", args=[aki.pk, aki.access_token])
-    line = str(MSG_SHARE_OWED).format(name="Aki", chips="+100", yen="¥10,000")
+    line = str(MSG_SHARE_OWED).format(name="Aki", chips="+$100", yen="¥10,000")
     assert f"{line}\n{url}</textarea>" in page
     assert "https://line.me/R/share?text=" + quote(f"{line}\n{url}", safe="") in page
     assert "data-share-sheet hidden" in page and "data-share-copy hidden" in page

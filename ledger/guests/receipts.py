@@ -1,0 +1,205 @@
+"""A guest's receipt for one night: a statement. It starts from the balance carried in, lists
+every line that moved the balance that night — the hands' result (shoe by shoe beside it), a
+tournament's entry fee, rebuys, add-ons and prize, each settlement and its void, each transfer
+between guests — and ends on the balance carried, which those lines add up to, for every kind
+of night.
+
+Reads only; every figure is the ledger's (:mod:`ledger.money.lines` through
+:func:`ledger.money.results.guest_history`, the rows themselves for the lines). The HTML page and
+the PDF (``ledger.workbook.pdf``) draw the same :class:`Receipt`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db.models import Q
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Event
+from ledger.guests.sharing import plain_text
+from ledger.models import Charge, Guest, Settlement, Transfer
+from ledger.money.amounts import ZERO, to_yen
+from ledger.money.results import Figures, InYen, guest_history
+
+MSG_RESULT = _("Result of the hands")
+MSG_PAID_HOUSE = _("Paid the house ({method})")
+MSG_PAID_BY_HOUSE = _("Received from the house ({method})")
+MSG_SETTLEMENT_VOID = _("Void of settlement No. {number} ({method})")
+MSG_PAID_GUEST = _("Paid {other}")
+MSG_PAID_BY_GUEST = _("Received from {other}")
+MSG_TRANSFER_VOID = _("Void of transfer No. {number}: {words}")
+MSG_PAID_HOUSE_TRANSFER = _("Paid the house")
+MSG_PAID_BY_HOUSE_TRANSFER = _("Received from the house")
+
+
+@dataclass(frozen=True)
+class ReceiptRow(InYen):
+    """One shoe of a guest's night (``number`` is ``None`` on the night's total)."""
+
+    number: int | None
+    figures: Figures
+    yen_per_chip: Decimal
+
+
+@dataclass(frozen=True)
+class StatementLine:
+    """One line that moved the balance: what it was, in words, and the amount as the balance
+    reads it (a win, a prize, a payment to the house: up; a loss, a fee, money received:
+    down). ``mark``: "void" on a void, "voided" on the row a void reverses."""
+
+    kind: str  # "result", "charge", "settlement" or "transfer"
+    words: str
+    note: str
+    amount: Decimal
+    yen: Decimal
+    mark: str = ""
+
+
+@dataclass(frozen=True)
+class Receipt:
+    guest: Guest
+    event: Event
+    shoes: list[ReceiptRow]
+    total: ReceiptRow
+    carried_in: Decimal
+    carried_in_yen: Decimal
+    lines: list[StatementLine]  # what moved the balance that night, in order
+    balance: Decimal  # after this event: carried in plus the lines
+    balance_yen: Decimal
+
+    @property
+    def name(self) -> str:
+        return plain_text(self.guest.name)
+
+    @property
+    def moved(self) -> Decimal:
+        return sum((line.amount for line in self.lines), ZERO)
+
+    @property
+    def settled(self) -> Decimal:
+        """What the settlements and transfers moved (the pages' "settled")."""
+        kinds = ("settlement", "transfer")
+        return sum((line.amount for line in self.lines if line.kind in kinds), ZERO)
+
+
+def guest_receipt(guest: Guest, event: Event) -> Receipt:
+    """The guest's night at ``event`` as a statement (see the module's doc)."""
+    history = guest_history(guest)
+    rate = event.yen_per_chip
+    shoes = [
+        ReceiptRow(number, figures, rate) for number, figures in history.shoes.get(event.pk, [])
+    ]
+    total = Figures()
+    for row in shoes:
+        total.add(row.figures)
+    order = (event.date, event.pk)
+    before = [p for p in history.points if (p.event.date, p.event.pk) < order]
+    tonight = next((p for p in history.points if p.event.pk == event.pk), None)
+    carried_in = before[-1].balance if before else ZERO
+    carried_in_yen = before[-1].balance_yen if before else ZERO
+    lines = _result_lines(guest, event, tonight.result if tonight else ZERO)
+    lines += _settlement_lines(
+        [s for s in history.settlements if s.event_id == event.pk], history.voided, rate
+    )
+    lines += _transfer_lines(guest, event)
+    return Receipt(
+        guest=guest,
+        event=event,
+        shoes=shoes,
+        total=ReceiptRow(None, total, rate),
+        carried_in=carried_in,
+        carried_in_yen=carried_in_yen,
+        lines=lines,
+        balance=tonight.balance if tonight else carried_in,
+        balance_yen=tonight.balance_yen if tonight else carried_in_yen,
+    )
+
+
+def _result_lines(guest: Guest, event: Event, result: Decimal) -> list[StatementLine]:
+    """The night's result: a tournament's charges one by one, and the hands' result (what is
+    left of the result once the charges are counted) when there were hands."""
+    rate = event.yen_per_chip
+    charges = list(Charge.objects.filter(guest=guest, event=event).order_by("recorded_at", "id"))
+    lines = [
+        StatementLine(
+            "charge",
+            str(charge.get_kind_display()),
+            plain_text(charge.note),
+            charge.amount,
+            to_yen(charge.amount, rate),
+        )
+        for charge in charges
+    ]
+    hands = result - sum((charge.amount for charge in charges), ZERO)
+    if hands or not charges:
+        lines.insert(0, StatementLine("result", str(MSG_RESULT), "", hands, to_yen(hands, rate)))
+    return lines
+
+
+def _settlement_lines(
+    settlements: list[Settlement], voided: set[int], rate: Decimal
+) -> list[StatementLine]:
+    lines = []
+    for settlement in settlements:
+        method = settlement.get_method_display()
+        if settlement.voids_id is not None:
+            words = MSG_SETTLEMENT_VOID.format(number=settlement.voids_id, method=method)
+        else:
+            template = MSG_PAID_HOUSE if settlement.amount > 0 else MSG_PAID_BY_HOUSE
+            words = template.format(method=method)
+        mark = "void" if settlement.voids_id else "voided" if settlement.pk in voided else ""
+        lines.append(
+            StatementLine(
+                "settlement",
+                str(words),
+                plain_text(settlement.note),
+                settlement.amount,
+                to_yen(settlement.amount, rate),
+                mark,
+            )
+        )
+    return lines
+
+
+def _transfer_lines(guest: Guest, event: Event) -> list[StatementLine]:
+    """Each transfer the guest paid or received at the night: up by what they paid, down by
+    what they received, as the balance reads a transfer."""
+    transfers = list(
+        Transfer.objects.filter(Q(payer=guest) | Q(payee=guest), event=event)
+        .select_related("payer", "payee")
+        .order_by("recorded_at", "id")
+    )
+    voided = {transfer.voids_id for transfer in transfers if transfer.voids_id is not None}
+    lines = []
+    for transfer in transfers:
+        paid = transfer.payer_id == guest.pk
+        other = transfer.payee if paid else transfer.payer
+        if other is None:
+            words = str(MSG_PAID_HOUSE_TRANSFER if paid else MSG_PAID_BY_HOUSE_TRANSFER)
+        else:
+            template = MSG_PAID_GUEST if paid else MSG_PAID_BY_GUEST
+            words = template.format(other=plain_text(other.name))
+        if transfer.voids_id is not None:
+            words = MSG_TRANSFER_VOID.format(number=transfer.voids_id, words=words)
+        amount = transfer.amount if paid else -transfer.amount
+        mark = "void" if transfer.voids_id else "voided" if transfer.pk in voided else ""
+        lines.append(
+            StatementLine(
+                "transfer",
+                str(words),
+                plain_text(transfer.note),
+                amount,
+                to_yen(amount, event.yen_per_chip),
+                mark,
+            )
+        )
+    return lines
+
+
+def receipt_filename(receipt: Receipt) -> str:
+    """The PDF's file name: the event's date and the guest's name (plain text only)."""
+    name = plain_text(receipt.guest.name).replace("/", "_").replace("\\", "_")
+    return f"{gettext('receipt')}-{receipt.event.date:%Y-%m-%d}-{name}.pdf"
