@@ -1,10 +1,11 @@
 """A guest's receipt for one night as a PDF, in the page's language.
 
-reportlab draws it in pure Python, with no system package and no font file: its built-in CID
-font HeiseiKakuGo-W5 covers Japanese, Latin and the signs the ledger writes (−, ¥). A CID font
-is not embedded; every PDF reader brings a font for it (as for any Japanese PDF of this kind).
-Text reaches the PDF two ways only: table cells, drawn as plain strings, and paragraphs, whose
-markup is escaped here, so a guest's name is only ever text.
+reportlab draws it in pure Python, with no system package: the font is IPAex Gothic
+(``fonts/ipaexg.ttf``, IPA Font License, shipped with the package), a TrueType font with
+Japanese, Latin and the signs the ledger writes (−, ¥), embedded as the subset of glyphs the
+receipt uses, so any reader, with a Japanese font or not, shows the same page. Text reaches the
+PDF two ways only: table cells, drawn as plain strings, and paragraphs, whose markup is escaped
+here, so a guest's name is only ever text.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 from io import BytesIO
+from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -22,19 +24,20 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from ledger.guests.receipts import Receipt, ReceiptRow, StatementLine
 from ledger.guests.sharing import plain_text
 from ledger.money.amounts import format_chips, format_yen
 
-FONT = "HeiseiKakuGo-W5"
+FONT = "IPAexGothic"
+FONT_FILE = Path(__file__).resolve().parent / "fonts" / "ipaexg.ttf"
 
 
 @cache
 def _font() -> str:
-    pdfmetrics.registerFont(UnicodeCIDFont(FONT))
+    pdfmetrics.registerFont(TTFont(FONT, str(FONT_FILE)))
     return FONT
 
 
@@ -100,7 +103,7 @@ def receipt_pdf(receipt: Receipt) -> bytes:
         story.append(_table([header, *rows], total=True))
     story += [_text(_("Statement"), heading), Spacer(1, 2 * mm)]
     statement = [
-        [_("What"), symbol, "¥"],
+        [_("Entry"), symbol, "¥"],
         [_("Carried in"), format_chips(receipt.carried_in, symbol, signed=True),
          format_yen(receipt.carried_in_yen)],
         *[
@@ -122,6 +125,7 @@ def receipt_pdf(receipt: Receipt) -> bytes:
         topMargin=15 * mm,
         bottomMargin=15 * mm,
         title=plain_text(_("Receipt: {guest}").format(guest=receipt.name)),
+        initialFontName=_font(),  # not reportlab's Helvetica, which no PDF embeds
         author="Shoebook",
     )
     document.build(story)
