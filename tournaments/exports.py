@@ -207,9 +207,10 @@ def tournament_workbook(tournament: Tournament, output: IO[bytes]) -> None:
     """Write the tournament's workbook to ``output``."""
     workbook = Workbook(write_only=True)
     for title, columns, rows in tournament_sheets(tournament):
-        sheet = Sheet(workbook, title, columns)
+        sheet = Sheet(workbook, title, columns, tournament.event.currency_symbol)
         for row in rows:
             sheet.append(row)
+        sheet.finish()
     workbook.save(output)
 
 

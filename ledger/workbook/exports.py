@@ -58,8 +58,9 @@ else:
     from openpyxl.cell import WriteOnlyCell
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
+# A column's kind; chips are written with the night's symbol (``chips_format``), negatives red.
 CHIPS = "#,##0.00;-#,##0.00"
-YEN = '"¥"#,##0;"¥"-#,##0'
+YEN = '"¥"#,##0;[Red]"¥"-#,##0'
 WHOLE = "0"
 TEXT, DATE, DATETIME = "text", "date", "datetime"
 
@@ -78,12 +79,29 @@ class Column:
     kind: str  # a number format, TEXT or DATE
 
 
-class Sheet:
-    """One write-only worksheet: frozen header, widths, landscape fit-to-width printing, and
-    cells typed by column."""
+def chips_format(symbol: str) -> str:
+    """Chips as the pages write them ("$1,040.00", "-$680.00" in red); no symbol when the
+    workbook's nights have different ones."""
+    mark = f'"{symbol.replace(chr(34), "")}"' if symbol else ""
+    return f"{mark}#,##0.00;[Red]-{mark}#,##0.00"
 
-    def __init__(self, workbook: Workbook, title: str, columns: Sequence[Column]) -> None:
+
+def symbol_of(events: Sequence[Event]) -> str:
+    """The chip symbol of the workbook's nights, if they share one."""
+    symbols = {event.currency_symbol for event in events}
+    return symbols.pop() if len(symbols) == 1 else ""
+
+
+class Sheet:
+    """One write-only worksheet: frozen header, widths, landscape fit-to-width printing, cells
+    typed by column (chips with the nights' ``symbol``), and a filter on its table."""
+
+    def __init__(
+        self, workbook: Workbook, title: str, columns: Sequence[Column], symbol: str = ""
+    ) -> None:
         self.sheet: Worksheet = workbook.create_sheet(title)
+        self.symbol = symbol
+        self.rows = 0
         self.kinds = [column.kind for column in columns]
         self.sheet.freeze_panes = "A2"
         self.sheet.page_setup.orientation = "landscape"
@@ -116,6 +134,8 @@ class Sheet:
                 cell.number_format = "yyyy-mm-dd"
             elif kind == DATETIME:
                 cell.number_format = "yyyy-mm-dd hh:mm"
+            elif kind == CHIPS:
+                cell.number_format = chips_format(self.symbol)
             elif kind != TEXT:
                 cell.number_format = kind
             styles[kind] = cell._style
@@ -125,6 +145,13 @@ class Sheet:
         self.sheet.append(
             [convert(value) for convert, value in zip(self._converters, values, strict=True)]
         )
+        self.rows += 1
+
+    def finish(self) -> None:
+        """The filter arrows on the header, over every row written."""
+        if self.rows:
+            last = get_column_letter(len(self.kinds))
+            self.sheet.auto_filter.ref = f"A1:{last}{self.rows + 1}"
 
     def _converter(self, kind: str) -> Callable[[CellValue], CellValue | Cell]:
         """How a column's values become cells, chosen once per column: a season is two million
@@ -567,10 +594,12 @@ def settlement_workbook(
 ) -> None:
     """Write the workbook of ``events`` (one night or a season) to ``output``."""
     workbook = Workbook(write_only=True)
+    symbol = symbol_of(events)
     for title, columns, rows in workbook_sheets(events, guest):
-        sheet = Sheet(workbook, title, columns)
+        sheet = Sheet(workbook, title, columns, symbol)
         for row in rows:
             sheet.append(row)
+        sheet.finish()
     workbook.save(output)
 
 

@@ -222,7 +222,7 @@ def test_the_workbook_sheets_add_up(finished):
     assert labelled["House's cut"][2] == pytest.approx(float(cut))
     assert labelled["Total"][3] == pytest.approx(8 * 50)
     styles = workbook["Prizes"]
-    assert styles["C2"].number_format == "#,##0.00;-#,##0.00"
+    assert styles["C2"].number_format == '"$"#,##0.00;[Red]-"$"#,##0.00'
 
 
 def test_a_name_like_a_formula_stays_text(finished):

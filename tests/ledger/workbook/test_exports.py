@@ -76,9 +76,13 @@ def test_the_workbook_summary_is_the_reference_table_in_numbers(demo):
     assert rows[-1][11:] == (-654, -65400)
     assert rows[0][0] == "Reference night"
     assert rows[0][1].date() == demo.date  # a real date cell
-    assert summary["I2"].number_format == "#,##0.00;-#,##0.00"
-    assert summary["M2"].number_format == '"¥"#,##0;"¥"-#,##0'
+    # Chips with the night's symbol and yen as the pages write them, negatives in red.
+    assert summary["I2"].number_format == '"$"#,##0.00;[Red]-"$"#,##0.00'
+    assert summary["M2"].number_format == '"¥"#,##0;[Red]"¥"-#,##0'
     for sheet in workbook:
+        # Filter arrows on every table with rows, over every row.
+        last = sheet.cell(1, sheet.max_column).column_letter
+        assert sheet.auto_filter.ref == (f"A1:{last}{sheet.max_row}" if sheet.max_row > 1 else None)
         assert sheet.freeze_panes == "A2"
         assert sheet.page_setup.orientation == "landscape"
         assert sheet.page_setup.fitToWidth == 1
