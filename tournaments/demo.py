@@ -13,12 +13,13 @@ from zoneinfo import ZoneInfo
 
 from django.db import transaction
 
-from games.models import Hand
+from games.models import Event, Hand, Shoe
 from games.payouts import STANDARD_RULES
 from ledger.demo import GUEST_NAMES
+from ledger.models import Charge
 from shoebook.base.roles import Actor
 from tournaments import services
-from tournaments.models import Tournament
+from tournaments.models import Round, Tournament
 from tournaments.play import tournament_play
 
 DEMO_SEED = 20080719
@@ -76,7 +77,9 @@ def load_demo_tournament(*, by: Actor) -> Tournament:
 
 
 def _spread_over_the_evening(tournament: Tournament) -> None:
-    """Hands logged from eight o'clock, a round an hour, its tables side by side."""
+    """Hands logged from eight o'clock, a round an hour, its tables side by side; each round
+    drawn, started and closed at that evening's times, the tournament finished with the last,
+    and the shoes' and charges' times with them (a 2008 tournament closed in 2008)."""
     hands = list(
         Hand.objects.filter(shoe__event__tournament_table__round__tournament=tournament)
         .select_related("shoe__event__tournament_table__round")
@@ -86,3 +89,24 @@ def _spread_over_the_evening(tournament: Tournament) -> None:
         round_number = hand.shoe.event.tournament_table.round.number
         hand.logged_at = START + ROUND_TIME * (round_number - 1) + HAND_TIME * hand.number
     Hand.objects.bulk_update(hands, ["logged_at"])
+    rounds = list(tournament.rounds.order_by("number"))
+    for round_ in rounds:
+        round_.started_at = START + ROUND_TIME * (round_.number - 1)
+        round_.drawn_at = round_.started_at - timedelta(minutes=5)
+        round_.closed_at = round_.started_at + HAND_TIME * (round_.hands + 1)
+    Round.objects.bulk_update(rounds, ["drawn_at", "started_at", "closed_at"])
+    finished = rounds[-1].closed_at if rounds else START
+    Tournament.objects.filter(pk=tournament.pk).update(finished_at=finished)
+    for round_ in rounds:
+        Shoe.objects.filter(event__tournament_table__round=round_).update(
+            opened_at=round_.started_at, closed_at=round_.closed_at
+        )
+        Event.objects.filter(tournament_table__round=round_, closed_at__isnull=False).update(
+            closed_at=round_.closed_at
+        )
+    Charge.objects.filter(event=tournament.event, kind=Charge.Kind.PRIZE).update(
+        recorded_at=finished
+    )
+    Charge.objects.filter(event=tournament.event).exclude(kind=Charge.Kind.PRIZE).update(
+        recorded_at=START - timedelta(minutes=30)
+    )

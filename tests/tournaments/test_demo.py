@@ -9,8 +9,9 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.utils import timezone
 
-from games.models import Event, Hand
+from games.models import Event, Hand, Shoe
 from games.rules import validate_hand
 from ledger.demo import GUEST_NAMES
 from ledger.hands.services import table_stacks
@@ -132,3 +133,21 @@ def test_the_demo_tournament_needs_the_demo_night(db):
     call_command("load_demo_tournament", "--if-empty", stdout=out)
     assert "no demo tournament loaded" in out.getvalue()
     assert not Tournament.objects.exists()
+
+
+def test_the_demo_tournament_happened_on_its_evening(demo_night):
+    # Its rounds, shoes and prizes at the 2008 evening's times, not the day the demo is loaded.
+    call_command("load_demo_tournament", stdout=StringIO())
+    tournament = Tournament.objects.get()
+    day = tournament.event.date
+    moments = [
+        *(moment for round_ in tournament.rounds.all()
+          for moment in (round_.drawn_at, round_.started_at, round_.closed_at)),
+        tournament.finished_at,
+        *Charge.objects.filter(event=tournament.event).values_list("recorded_at", flat=True),
+        *Shoe.objects.filter(event__tournament_table__round__tournament=tournament)
+        .values_list("closed_at", flat=True),
+    ]  # fmt: skip
+    assert moments and all(timezone.localtime(moment).date() == day for moment in moments)
+    closed = [round_.closed_at for round_ in tournament.rounds.order_by("number")]
+    assert closed == sorted(closed) and tournament.finished_at == closed[-1]
