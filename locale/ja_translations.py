@@ -4,6 +4,12 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "workbook sheet of the night\x04Event": "イベント",
+    "Item": "項目",
+    "Chips": "チップ",
+    "Yen": "円",
+    "entries, rebuys and add-ons": "参加費・リバイ・アドオン",
+    "Prizes paid": "支払った賞金",
     "Result of the hands": "ハンドの結果",
     "Paid the house ({method})": "ハウスに支払い（{method}）",
     "Received from the house ({method})": "ハウスから受け取り（{method}）",

@@ -11,6 +11,7 @@ players paid in are money.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from decimal import Decimal
 from io import BytesIO
 from typing import IO
 
@@ -20,12 +21,13 @@ from openpyxl import Workbook
 
 from games.models import Hand
 from ledger.models import Bet
-from ledger.money.amounts import ZERO
+from ledger.money.amounts import ZERO, to_yen
 from ledger.workbook.exports import (
     CHIPS,
     DATETIME,
     TEXT,
     WHOLE,
+    YEN,
     CellValue,
     Column,
     Sheet,
@@ -167,12 +169,40 @@ def _status(report: TournamentReport, place: int | None, out_after_round: int | 
     return _("Still playing") if not report.tournament.is_finished else ""
 
 
+def event_sheet(report: TournamentReport) -> SheetSpec:
+    """The tournament's night at a glance: when and where, its rate, and its money in chips
+    and in yen."""
+    tournament, pool = report.tournament, report.pool
+    event, rate = tournament.event, tournament.event.yen_per_chip
+    columns = [Column(_("Item"), 24, TEXT), Column(_("Chips"), 16, CHIPS),
+               Column(_("Yen"), 16, YEN), Column(_("Note"), 40, TEXT)]  # fmt: skip
+
+    def money(label: str, chips: Decimal, note: str = "") -> list[CellValue]:
+        return [label, chips, to_yen(chips, rate), note]
+
+    def rows() -> Iterator[Sequence[CellValue]]:
+        yield [_("Event"), None, None, event.name]
+        yield [_("Date"), None, None, event.date.isoformat()]
+        yield [_("Venue"), None, None, event.venue]
+        yield [_("Yen per chip"), None, None, f"{rate.normalize():f}"]
+        yield [_("Players"), None, None, str(len(report.lines))]
+        yield money(_("Entry fee"), tournament.entry_fee)
+        yield money(_("Paid in"), pool.paid_in, _("entries, rebuys and add-ons"))
+        yield money(_("House's cut"), pool.cut, configured_cut(tournament))
+        yield money(_("Prize pool"), pool.pool)
+        yield money(_("Prizes paid"), sum((line.prize for line in report.lines), ZERO))
+
+    return pgettext("workbook sheet of the night", "Event"), columns, rows()
+
+
 def prizes_sheet(report: TournamentReport) -> SheetSpec:
     columns = [
         Column(_("Place"), 7, WHOLE), player_column(24), Column(_("Prize"), 12, CHIPS),
-        Column(_("Paid in"), 12, CHIPS), Column(_("Net"), 12, CHIPS), Column(_("Note"), 40, TEXT),
+        Column(_("Paid in"), 12, CHIPS), Column(_("Net"), 12, CHIPS),
+        Column(_("Net (¥)"), 14, YEN), Column(_("Note"), 40, TEXT),
     ]  # fmt: skip
     pool, tournament = report.pool, report.tournament
+    rate = tournament.event.yen_per_chip
 
     def rows() -> Iterator[Sequence[CellValue]]:
         for line in report.lines:
@@ -182,13 +212,15 @@ def prizes_sheet(report: TournamentReport) -> SheetSpec:
                 line.prize,
                 line.paid_in,
                 line.net,
+                to_yen(line.net, rate),
                 _status(report, line.place, line.out_after_round),
             ]
         prizes = sum((line.prize for line in report.lines), ZERO)
+        net = prizes - pool.paid_in
         yield [None] * len(columns)
-        yield [None, _("Total"), prizes, pool.paid_in, prizes - pool.paid_in, None]
-        yield [None, _("House's cut"), pool.cut, None, None, configured_cut(tournament)]
-        yield [None, _("Prize pool"), pool.pool, None, None, None]
+        yield [None, _("Total"), prizes, pool.paid_in, net, to_yen(net, rate), None]
+        yield [None, _("House's cut"), pool.cut, None, None, None, configured_cut(tournament)]
+        yield [None, _("Prize pool"), pool.pool, None, None, None, None]
 
     return _("Prizes"), columns, rows()
 
@@ -196,6 +228,7 @@ def prizes_sheet(report: TournamentReport) -> SheetSpec:
 def tournament_sheets(tournament: Tournament) -> list[SheetSpec]:
     report = tournament_report(tournament)
     return [
+        event_sheet(report),
         rounds_sheet(report),
         tables_sheet(report),
         hands_sheet(tournament),

@@ -190,7 +190,7 @@ def sheet(workbook, name):
 def test_the_workbook_sheets_add_up(finished):
     tournament = finished([*SIX_PLAYERS, "Gen", "Hal"], stacks="carried")
     workbook = load_workbook(io.BytesIO(tournament_workbook_bytes(tournament)))
-    assert workbook.sheetnames == ["Rounds", "Tables", "Hands", "Prizes"]
+    assert workbook.sheetnames == ["Event", "Rounds", "Tables", "Hands", "Prizes"]
     rounds = sheet(workbook, "Rounds")
     assert [row[0] for row in rounds] == [1, 2]
     assert rounds[0][6:9] == (2, 8, 6)  # tables, players, went on
@@ -213,7 +213,7 @@ def test_the_workbook_sheets_add_up(finished):
         hands_per_table[(row[0], row[1])].add(row[2])
     assert all(hands == {1, 2} for hands in hands_per_table.values())
     prizes = sheet(workbook, "Prizes")
-    players = prizes[: prizes.index((None,) * 6)]  # a blank row, then the totals
+    players = prizes[: prizes.index((None,) * 7)]  # a blank row, then the totals
     assert len(players) == 8 and {row[3] for row in players} == {50}
     cut, pool = services.tournament_pool(tournament)
     assert sum(row[2] for row in players) == pytest.approx(float(pool))
@@ -223,6 +223,14 @@ def test_the_workbook_sheets_add_up(finished):
     assert labelled["Total"][3] == pytest.approx(8 * 50)
     styles = workbook["Prizes"]
     assert styles["C2"].number_format == '"$"#,##0.00;[Red]-"$"#,##0.00'
+    # In yen too, at the night's rate, each player's net and the total.
+    rate = float(tournament.event.yen_per_chip)
+    assert all(row[5] == pytest.approx(row[4] * rate) for row in players)
+    assert labelled["Total"][5] == pytest.approx(labelled["Total"][4] * rate)
+    event = {row[0]: row for row in sheet(workbook, "Event")}
+    assert event["Event"][3] == tournament.event.name
+    assert event["Prize pool"][1:3] == pytest.approx((float(pool), float(pool) * rate))
+    assert event["Paid in"][1] == pytest.approx(8 * 50)
 
 
 def test_a_name_like_a_formula_stays_text(finished):
