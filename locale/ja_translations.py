@@ -4,6 +4,8 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "a transfer's payer\x04Pays": "支払う人",
+    "a transfer's payee\x04To": "受け取る人",
     "workbook sheet of the night\x04Event": "イベント",
     "Item": "項目",
     "Chips": "チップ",
@@ -17,8 +19,8 @@ JA = {
     "Paid {other}": "{other}さんに支払い",
     "Received from {other}": "{other}さんから受け取り",
     "Void of transfer No. {number}: {words}": "送金 No. {number} の取り消し：{words}",
-    "Paid the house": "ハウスに支払い",
-    "Received from the house": "ハウスから受け取り",
+    "Paid the house": "ハウスに支払った",
+    "Received from the house": "ハウスから受け取った",
     "Statement": "残高の動き",
     "Entry": "内容",
     "Void of No. %(number)s": "No. %(number)s の取り消し",
@@ -263,8 +265,8 @@ JA = {
     "Carried in": "繰越",
     "Tonight": "今夜",
     "Settled": "精算済み",
-    "owes the house": "ハウスに支払い",
-    "the house owes": "ハウスから受け取り",
+    "owes the house": "ハウスに支払う",
+    "the house owes": "ハウスから受け取る",
     "square": "精算済み",
     "No guests yet.": "ゲストはまだいません。",
     "Results per shoe": "シューごとの結果",

@@ -138,3 +138,67 @@ def test_signs_are_true_minus_signs_on_the_house_page(client, host, seated, shoe
     client.force_login(host)
     page = client.get(reverse("ledger:house")).content.decode()
     assert "−100.00%" in page and "-100" not in page
+
+
+# Japanese words that stand for more than one English text on purpose, and why. A new English
+# text translated like an old one that means something else (the Transfers sheet's "Pays" as 配当,
+# a payout; its "To" as 終了日, an end date) fails the test below: give it a context
+# (``pgettext``) and its own words.
+SHARED_ON_PURPOSE = {
+    "日付": "a date column, whatever its heading",
+    "スタンド": "the move and the ponte who made it",
+    "金額": "an amount of money",
+    "方法": "how a settlement was made",
+    "別名": "singular and plural",
+    "ログイン": "the noun and the verb",
+    "支払う人": "who pays, in a column and a sentence",
+    "受け取る人": "who is paid, in a column and a sentence",
+    "取り消し": "an undo and a void both take a row back",
+    "シューを終了": "the button and the journal's entry",
+    "イベントを終了": "the button and the journal's entry",
+    "イベントを再開": "the button and the journal's entry",
+    "別名を追加": "the button and the journal's entry",
+    "ゲストを統合": "the button and the journal's entry",
+    "精算": "to settle and a settlement",
+    "結果": "a hand's outcome is its result",
+    "精算済み": "a settled balance is square",
+    "ログインを作る": "my login and your login, said by the guest",
+    "終了": "closed, done and finished rounds",
+    "%(place)s位": "a place, written two ways",
+    "勝ち上がり": "going on to the next round",
+    "プレイ中": "still playing",
+}
+
+
+def _english_meaning(msgid: str) -> str:
+    """The English text as far as a translation may ignore: case, articles, plurals, "'s"."""
+    text = msgid.casefold().strip().rstrip(":.")
+    words = [word for word in text.replace("'s", "").split() if word not in ("the", "a", "an")]
+    return " ".join(word[:-1] if word.endswith("s") and len(word) > 3 else word for word in words)
+
+
+def test_no_two_english_texts_share_a_japanese_one_by_accident():
+    catalogue = polib.pofile(str(Path(__file__).parent.parent / "locale/ja/LC_MESSAGES/django.po"))
+    meanings: dict[str, set[str]] = {}
+    for entry in catalogue:
+        if entry.msgstr and not entry.obsolete:
+            meanings.setdefault(entry.msgstr, set()).add(_english_meaning(entry.msgid))
+    shared = {japanese for japanese, english in meanings.items() if len(english) > 1}
+    assert shared - set(SHARED_ON_PURPOSE) == set(), {j: meanings[j] for j in shared}
+    assert set(SHARED_ON_PURPOSE) <= shared  # the list keeps no stale entry
+
+
+@pytest.mark.django_db
+def test_the_transfers_sheet_says_who_pays_and_who_is_paid_in_japanese(make_event, host):
+    # "Pays" is also a payout's odds ("pays 8:1") and "To" an end date: each has its context.
+    from tests.ledger.banked_nights import play_debts, seven_guest_night
+
+    event, shoe, guests = seven_guest_night(make_event, host)
+    play_debts(shoe, host, {name: seat for seat, name in enumerate(guests, start=1)},
+               [("A", "B", "50")])  # fmt: skip
+    with translation.override("ja"):
+        content = workbook_bytes([event])
+        sheet_name = _("Transfers")
+    header = [cell.value for cell in load_workbook(io.BytesIO(content))[sheet_name][1]]
+    assert "支払う人" in header and "受け取る人" in header
+    assert "配当" not in header and "終了日" not in header

@@ -506,7 +506,8 @@ def transfers_sheet(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
     receive."""
     columns = [
         Column(_("Event"), 24, TEXT), Column(_("Transfer"), 12, TEXT),
-        Column(_("Pays"), 20, TEXT), Column(_("To"), 20, TEXT), Column(_("Amount"), 14, CHIPS),
+        Column(pgettext("a transfer's payer", "Pays"), 20, TEXT),
+        Column(pgettext("a transfer's payee", "To"), 20, TEXT), Column(_("Amount"), 14, CHIPS),
         Column(_("Amount (¥)"), 14, YEN), Column(_("Recorded"), 17, DATETIME),
         Column(_("Note"), 30, TEXT),
     ]  # fmt: skip
