@@ -144,6 +144,9 @@ class Event(models.Model):
     )
     # The read-only table display's link (a TV at the bar): 256 random bits, empty when revoked.
     display_token = models.CharField(max_length=64, blank=True, default="")
+    # The night's results shared with the group by link (a chat group): 256 random bits, empty
+    # when there is none or it was revoked.
+    results_token = models.CharField(max_length=64, blank=True, default="")
     # Whether the results page a host shares with the group shows guests' names; off, each is
     # "Guest 1", "Guest 2"... in order of result. Off unless the host turns it on.
     share_names = models.BooleanField(

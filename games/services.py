@@ -344,6 +344,19 @@ def event_display_link_issue(*, event: Event) -> str:
     return event.display_token
 
 
+def event_results_link_issue(*, event: Event) -> str:
+    """A link to the night's shared results for the group (256 random bits); the old one
+    stops."""
+    event.results_token = secrets.token_urlsafe(32)
+    event.save(update_fields=["results_token"])
+    return event.results_token
+
+
+def event_results_link_revoke(*, event: Event) -> None:
+    event.results_token = ""
+    event.save(update_fields=["results_token"])
+
+
 @transaction.atomic
 def event_share_names_set(*, event: Event, share_names: bool) -> Event:
     """Show guests' names on the event's shared results, or "Guest 1", "Guest 2"... instead."""

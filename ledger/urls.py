@@ -111,6 +111,7 @@ urlpatterns = [
     ),
     path("invite/<str:token>/", guests.invitation_accept, name="invitation_accept"),
     path("g/<id:guest_id>/<str:token>/", guests.guest_page, name="guest_page"),
+    path("g/<id:guest_id>/<str:token>/preview.png", guests.guest_preview, name="guest_preview"),
     path(
         "g/<id:guest_id>/<str:token>/manifest.webmanifest",
         guests.guest_manifest,
@@ -145,6 +146,13 @@ urlpatterns = [
     path("me/receipts/<id:event_id>/receipt.pdf", sharing.my_receipt_pdf, name="my_receipt_pdf"),
     path("events/<id:event_id>/share/", sharing.event_share, name="event_share"),
     path("events/<id:event_id>/share/names/", sharing.event_share_names, name="event_share_names"),
+    path("events/<id:event_id>/share/link/", sharing.event_results_link, name="event_results_link"),
+    path("r/<id:event_id>/<str:token>/", sharing.shared_results, name="shared_results"),
+    path(
+        "r/<id:event_id>/<str:token>/preview.png",
+        sharing.shared_results_preview,
+        name="shared_results_preview",
+    ),
     path("me/", guests.my_page, name="my_page"),
     path("me/statement.xlsx", guests.my_statement, name="my_statement"),
     path("standings/", results.standings_page, name="standings"),

@@ -4,6 +4,14 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "The link to the results no longer works.": "結果へのリンクは使えなくなりました。",
+    "A new link to the results: any earlier one no longer works.": "結果への新しいリンクです。以前のリンクは使えなくなりました。",
+    "The house: {chips} ({yen}) · {guests} guests": "ハウス：{chips}（{yen}）· ゲスト{guests}人",
+    "The group's link to these results (anyone with it sees this page):": "この結果へのグループ用リンク（リンクを知っている人は誰でもこのページを見られます）：",
+    "The group's link": "グループ用リンク",
+    "New link": "新しいリンク",
+    "Revoke the link": "リンクを取り消す",
+    "Make a link for the group": "グループ用のリンクを作る",
     "a transfer's payer\x04Pays": "支払う人",
     "a transfer's payee\x04To": "受け取る人",
     "workbook sheet of the night\x04Event": "イベント",

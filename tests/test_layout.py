@@ -34,7 +34,18 @@ RULES_CORE = (
 LAYERS = {
     **dict.fromkeys(RULES_CORE, 0),
     **dict.fromkeys(
-        ("models", "chips", "amounts", "clearing", "names", "migrations", "env", "converters"), 0
+        (
+            "models",
+            "chips",
+            "amounts",
+            "clearing",
+            "names",
+            "migrations",
+            "env",
+            "converters",
+            "fonts",
+        ),
+        0,
     ),
     **dict.fromkeys(
         (
@@ -58,6 +69,7 @@ LAYERS = {
             "charts",
             "sharing",
             "receipts",
+            "previews",
             "pdf",
             "scoreboard",
             "roles",

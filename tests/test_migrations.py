@@ -21,6 +21,7 @@ SHIPPED = {
     "games/migrations/0008_event_kind_bet_unit.py": "a41fed6fe19a8209",
     "games/migrations/0009_guest_banked_games.py": "4916f240d94a4827",
     "games/migrations/0010_table_limits_within_one_amount.py": "2932fb26ea641f34",
+    "games/migrations/0011_event_results_token.py": "bac5a29f5a2fbcb5",
     "ledger/migrations/0001_initial.py": "5ea4ea3421ecd4f1",
     "ledger/migrations/0002_roles.py": "c6ef8e0a1f20dd0d",
     "ledger/migrations/0003_audit_log.py": "e0769d2f9ba48e18",

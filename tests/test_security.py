@@ -110,6 +110,10 @@ ACCESS: dict[str, tuple[str, tuple[str, ...]]] = {
     "ledger:guest_receipt": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:guest_receipt_pdf": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:link_receipt": ("get", (OK, OK, OK, OK, OK)),  # the link is the key
+    "ledger:guest_preview": ("get", (OK, OK, OK, OK, OK)),  # the link is the key
+    "ledger:shared_results": ("get", (OK, OK, OK, OK, OK)),  # the link is the key
+    "ledger:shared_results_preview": ("get", (OK, OK, OK, OK, OK)),
+    "ledger:event_results_link": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:link_receipt_pdf": ("get", (OK, OK, OK, OK, OK)),
     "ledger:my_receipt": ("get", (LOGIN, MISSING, OK, MISSING, MISSING)),
     "ledger:my_receipt_pdf": ("get", (LOGIN, MISSING, OK, MISSING, MISSING)),
@@ -147,6 +151,7 @@ def world(seated, shoe, record, host, dealer):
     guest = seated[1]
     guest_services.guest_link_issue(guest=guest)
     game_services.event_display_link_issue(event=shoe.event)
+    game_services.event_results_link_issue(event=shoe.event)
     guest.refresh_from_db()
     shoe.event.refresh_from_db()
     guest_user = User.objects.create_user("aki-login", password="pw-for-tests")
@@ -204,6 +209,10 @@ def world(seated, shoe, record, host, dealer):
         "ledger:link_receipt_pdf": [guest.pk, guest.access_token, shoe.event_id],
         "ledger:my_receipt": [shoe.event_id], "ledger:my_receipt_pdf": [shoe.event_id],
         "ledger:event_share": [shoe.event_id], "ledger:event_share_names": [shoe.event_id],
+        "ledger:event_results_link": [shoe.event_id],
+        "ledger:guest_preview": [guest.pk, guest.access_token],
+        "ledger:shared_results": [shoe.event_id, shoe.event.results_token],
+        "ledger:shared_results_preview": [shoe.event_id, shoe.event.results_token],
         "password_reset_confirm": ["MQ", "set-password"],
         "tournaments:tournament_detail": [tournament.pk],
         "tournaments:tournament_edit": [tournament.pk],

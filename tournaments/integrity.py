@@ -30,7 +30,7 @@ MSG_REBUY_CHIPS = "its chips are not the tournament's rebuy chips"
 MSG_ADD_ON_ROUND = "the add-on falls outside the tournament's add-on round"
 MSG_ADD_ON_COUNT = "the player has more than one add-on"
 MSG_ADD_ON_CHIPS = "its chips are not the tournament's add-on chips"
-MSG_NOT_PAID = "no fee was charged for it at the tournament's night"
+MSG_NOT_PAID = "no fee was charged for it at the tournament's night"  # when it has a price
 
 BOUGHT = (StackRow.Kind.REBUY, StackRow.Kind.ADD_ON)
 TOURNAMENT = "event__tournament_table__round__tournament__"
@@ -54,6 +54,8 @@ def stack_row_problems(event: Event | None = None) -> list[LedgerProblem]:
             rebuy_chips=F(f"{TOURNAMENT}rebuy_chips"),
             add_on_round=F(f"{TOURNAMENT}add_on_round"),
             add_on_chips=F(f"{TOURNAMENT}add_on_chips"),
+            rebuy_price=F(f"{TOURNAMENT}rebuy_price"),
+            add_on_price=F(f"{TOURNAMENT}add_on_price"),
             starting_stack=F(f"{TOURNAMENT}starting_stack"),
         )
     )  # fmt: skip
@@ -76,7 +78,8 @@ def stack_row_problems(event: Event | None = None) -> list[LedgerProblem]:
     for row in bought:
         counts[row["tournament"], row["guest_id"], row["kind"]] += 1
         count = counts[row["tournament"], row["guest_id"], row["kind"]]
-        if count > paid[row["tournament"], row["guest_id"], row["kind"]]:
+        price = row["rebuy_price" if row["kind"] == StackRow.Kind.REBUY else "add_on_price"]
+        if price and count > paid[row["tournament"], row["guest_id"], row["kind"]]:
             problems.append(LedgerProblem("StackRow", row["pk"], MSG_NOT_PAID))
         if row["kind"] == StackRow.Kind.REBUY:
             stack = _stack_before(row, stack_rows, results)

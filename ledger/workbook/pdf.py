@@ -1,7 +1,7 @@
 """A guest's receipt for one night as a PDF, in the page's language.
 
 reportlab draws it in pure Python, with no system package: the font is IPAex Gothic
-(``fonts/ipaexg.ttf``, IPA Font License, shipped with the package), a TrueType font with
+(``ledger/fonts``, IPA Font License, shipped with the package), a TrueType font with
 Japanese, Latin and the signs the ledger writes (−, ¥), embedded as the subset of glyphs the
 receipt uses, so any reader, with a Japanese font or not, shows the same page. Text reaches the
 PDF two ways only: table cells, drawn as plain strings, and paragraphs, whose markup is escaped
@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 from io import BytesIO
-from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -27,12 +26,13 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from ledger.fonts import IPAEX_GOTHIC
 from ledger.guests.receipts import Receipt, ReceiptRow, StatementLine
 from ledger.guests.sharing import plain_text
 from ledger.money.amounts import format_chips, format_yen
 
 FONT = "IPAexGothic"
-FONT_FILE = Path(__file__).resolve().parent / "fonts" / "ipaexg.ttf"
+FONT_FILE = IPAEX_GOTHIC
 
 
 @cache

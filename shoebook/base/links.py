@@ -18,9 +18,10 @@ def private_link(
     """``response`` as a private link's answer: the address is never sent on as a referrer
     (``same-origin`` where a form posts back to it: Chromium sends a form's POST from a
     no-referrer page with "Origin: null", which the CSRF check refuses) and never kept by a
-    shared cache."""
+    shared cache, nor indexed by a search engine."""
     response["Referrer-Policy"] = referrer
     response["Cache-Control"] = cache
+    response["X-Robots-Tag"] = "noindex, nofollow"  # a crawler that finds the link keeps nothing
     return response
 
 

@@ -26,10 +26,11 @@ from games.scoreboard import scoreboard
 from ledger.forms import add_service_errors, stake_text
 from ledger.guests import services as guest_services
 from ledger.guests.forms import GuestAliasForm, GuestMergeForm, GuestNameForm, InvitationAcceptForm
+from ledger.guests.previews import Preview, preview_png
 from ledger.guests.selectors import guest_by_link_or_404, guest_of_user_or_404
-from ledger.guests.sharing import balance_share
+from ledger.guests.sharing import balance_share, plain_text
 from ledger.models import Guest, GuestAlias, MergedGuest, Settlement, Transfer
-from ledger.money.amounts import ZERO, format_chips
+from ledger.money.amounts import ZERO, format_chips, format_yen
 from ledger.money.charts import balance_line, balance_steps_of, qr_svg
 from ledger.money.forms import CreditLimitForm
 from ledger.money.results import (
@@ -451,7 +452,20 @@ def guest_page(request: HtmxHttpRequest, guest_id: int, token: str) -> HttpRespo
     """A guest's own page, by private link: that guest's figures and nothing else."""
     guest = guest_by_link_or_404(guest_id, token)
     manifest_url = reverse("ledger:guest_manifest", args=[guest_id, token])
-    return _render_guest_page(request, guest, manifest_url=manifest_url)
+    picture = request.build_absolute_uri(reverse("ledger:guest_preview", args=[guest_id, token]))
+    return _render_guest_page(request, guest, manifest_url=manifest_url, picture=picture)
+
+
+@login_not_required
+@require_GET
+def guest_preview(request: HttpRequest, guest_id: int, token: str) -> HttpResponse:
+    """The picture a chat app shows for the guest's link: the name and the balance."""
+    guest = guest_by_link_or_404(guest_id, token)
+    history = GuestHistory(guest, balance_points(guest_nights(guest)[-1:]), {}, [])
+    figure = format_chips(history.balance, history.symbol, signed=True)
+    png = preview_png(guest.name, figure, format_yen(history.balance_yen),
+                      negative=history.balance < 0)  # fmt: skip
+    return private_link(HttpResponse(png, content_type="image/png"), cache="private, no-cache")
 
 
 @login_not_required
@@ -485,9 +499,10 @@ def my_statement(request: AuthenticatedHttpRequest) -> FileResponse:
 
 
 def _render_guest_page(
-    request: HtmxHttpRequest, guest: Guest, *, manifest_url: str = ""
+    request: HtmxHttpRequest, guest: Guest, *, manifest_url: str = "", picture: str = ""
 ) -> HttpResponse:
-    """``manifest_url``: the guest's own app (by private link); without it, the site's."""
+    """``manifest_url``: the guest's own app (by private link); without it, the site's.
+    ``picture``: the link's preview picture, for a chat app that shows the link."""
     links = {
         "statement_url": request.path + "statement.xlsx",
         "receipt_base": request.path + "receipts/",
@@ -499,6 +514,10 @@ def _render_guest_page(
             "ledger/guests/_guest_page.html" if request.htmx else "ledger/guests/guest_page.html"
         )
         context = _guest_page_context(guest, request.GET) | links
+        if picture:
+            history = cast(GuestHistory, context["history"])
+            line = balance_share(history).line
+            context["preview"] = Preview(plain_text(guest.name), line, picture)
         response = render(request, template, context | {"manifest_url": manifest_url})
     return private_link(response)
 
