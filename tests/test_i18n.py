@@ -18,7 +18,7 @@ from games.models import Event
 from ledger.guests import services as guest_services
 from ledger.models import Settlement
 from ledger.money import services as money_services
-from ledger.workbook.exports import workbook_bytes
+from ledger.workbook.exports import COUPS_COLUMNS, workbook_bytes
 from tests.conftest import bet
 
 LOCALE = Path(__file__).resolve().parent.parent / "locale" / "ja" / "LC_MESSAGES"
@@ -202,3 +202,34 @@ def test_the_transfers_sheet_says_who_pays_and_who_is_paid_in_japanese(make_even
     header = [cell.value for cell in load_workbook(io.BytesIO(content))[sheet_name][1]]
     assert "支払う人" in header and "受け取る人" in header
     assert "配当" not in header and "終了日" not in header
+
+
+# Column headings that are the scoresheet's own columns (read back by the import, so the same in
+# every language; the Coups sheet's figures after them are named the same way) or a symbol.
+KEPT_AS_WRITTEN = {"shoe", "hand", "player_cards", "banker_cards", "result", "player_pair",
+                   "banker_pair", "seat", "guest", "bet", "stake", "gross", "commission", "net",
+                   "$", "¥", *COUPS_COLUMNS}  # fmt: skip
+
+
+@pytest.mark.django_db
+def test_every_workbook_sheet_and_heading_is_in_japanese(make_event, host, demo_night):
+    # The crawl of the pages reads no workbook: the night's, a guest-banked night's and a
+    # tournament's, their sheet names and their headings.
+    from tests.ledger.banked_nights import play_debts, seven_guest_night
+    from tournaments.demo import load_demo_tournament
+    from tournaments.exports import tournament_workbook_bytes
+
+    banked, shoe, guests = seven_guest_night(make_event, host)
+    play_debts(shoe, host, {name: seat for seat, name in enumerate(guests, start=1)},
+               [("A", "B", "50")])  # fmt: skip
+    with translation.override("ja"):
+        workbooks = [workbook_bytes([demo_night]), workbook_bytes([banked]),
+                     tournament_workbook_bytes(load_demo_tournament(by=host))]  # fmt: skip
+    english = []
+    for content in workbooks:
+        for sheet in load_workbook(io.BytesIO(content)):
+            if sheet.title.isascii():
+                english.append(sheet.title)
+            headings = [cell.value for cell in sheet[1] if isinstance(cell.value, str)]
+            english += [h for h in headings if h.isascii() and h not in KEPT_AS_WRITTEN]
+    assert english == []
