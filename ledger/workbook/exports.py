@@ -10,6 +10,8 @@ is edited (the ``quotePrefix`` style flag), so a guest's name never executes.
 
 from __future__ import annotations
 
+import re
+import zipfile
 from collections.abc import Callable, Iterator, Sequence
 from copy import copy
 from dataclasses import dataclass
@@ -38,8 +40,19 @@ from ledger.money.results import event_settlement, event_shoe_rows
 from ledger.money.transfers import HOUSE_NAME, event_transfer_rows, proposed_transfers
 from ledger.workbook.imports import COUP_SHEET_COLUMNS
 
+
+@dataclass(frozen=True)
+class Total:
+    """A total of the ``rows_above`` cells above it in its column: written as a ``SUM`` formula
+    with its value cached beside it (:func:`cache_totals`), so a spreadsheet shows the figure
+    the page shows and recalculates it when a cell above is changed."""
+
+    value: Decimal
+    rows_above: int
+
+
 # What a cell of the workbook holds.
-CellValue: TypeAlias = str | int | float | Decimal | date | datetime | None
+CellValue: TypeAlias = str | int | float | Decimal | date | datetime | Total | None
 
 if TYPE_CHECKING:
     from openpyxl.styles.cell_style import StyleArray
@@ -102,6 +115,7 @@ class Sheet:
         self.sheet: Worksheet = workbook.create_sheet(title)
         self.symbol = symbol
         self.rows = 0
+        self.totals: dict[str, Decimal] = {}  # cell → the value its SUM comes to
         self.kinds = [column.kind for column in columns]
         self.sheet.freeze_panes = "A2"
         self.sheet.page_setup.orientation = "landscape"
@@ -142,10 +156,23 @@ class Sheet:
         return styles
 
     def append(self, values: Sequence[CellValue]) -> None:
-        self.sheet.append(
-            [convert(value) for convert, value in zip(self._converters, values, strict=True)]
-        )
+        row = self.rows + 2  # under the header
+        cells: list[CellValue | Cell] = []
+        for index, (convert, value) in enumerate(zip(self._converters, values, strict=True)):
+            if isinstance(value, Total):
+                column = get_column_letter(index + 1)
+                self.totals[f"{column}{row}"] = value.value
+                formula = f"=SUM({column}{row - value.rows_above}:{column}{row - 1})"
+                cells.append(self._formula(formula, self.kinds[index]))
+            else:
+                cells.append(convert(value))
+        self.sheet.append(cells)
         self.rows += 1
+
+    def _formula(self, formula: str, kind: str) -> Cell:
+        cell = WriteOnlyCell(self.sheet, formula)
+        cell._style = copy(self._styles[kind])
+        return cell
 
     def finish(self) -> None:
         """The filter arrows on the header, over every row written."""
@@ -208,19 +235,23 @@ def summary_sheet(events: Sequence[Event]) -> SheetSpec:
             head: list[CellValue] = [event.name, event.date, event.venue, rules,
                                      event.yen_per_chip]  # fmt: skip
             shoes, totals = event_shoe_rows(event)
-            for row in [*shoes, totals]:
+            for row in shoes:
                 figures = row.figures
                 yield [
-                    *head,
-                    row.number if row.number is not None else _("Total"),
-                    row.hands,
-                    figures.wagered,
-                    figures.gross,
-                    figures.commission,
-                    figures.net,
+                    *head, row.number, row.hands, figures.wagered, figures.gross,
+                    figures.commission, figures.net, figures.house_net, row.house_net_yen,
+                ]  # fmt: skip
+            # The night's chips as sums of its shoes; its yen as the event page rounds them,
+            # once for the night (a sum of each shoe's rounded yen could differ).
+            above, figures = len(shoes), totals.figures
+            yield [
+                *head, _("Total"), totals.hands,
+                *(Total(value, above) if above else value for value in (
+                    figures.wagered, figures.gross, figures.commission, figures.net,
                     figures.house_net,
-                    row.house_net_yen,
-                ]
+                )),
+                totals.house_net_yen,
+            ]  # fmt: skip
 
     return _("Summary"), columns, rows()
 
@@ -596,12 +627,52 @@ def settlement_workbook(
     """Write the workbook of ``events`` (one night or a season) to ``output``."""
     workbook = Workbook(write_only=True)
     symbol = symbol_of(events)
+    sheets = []
     for title, columns, rows in workbook_sheets(events, guest):
         sheet = Sheet(workbook, title, columns, symbol)
         for row in rows:
             sheet.append(row)
         sheet.finish()
-    workbook.save(output)
+        sheets.append(sheet)
+    save_with_totals(workbook, sheets, output)
+
+
+def save_with_totals(workbook: Workbook, sheets: Sequence[Sheet], output: IO[bytes]) -> None:
+    """Save the workbook with each total's value cached beside its formula: openpyxl writes a
+    formula alone, which a program that does not recalculate (a phone's viewer, a preview)
+    shows empty. Only the sheets with totals are rewritten, part by part."""
+    written = BytesIO()
+    workbook.save(written)
+    cached = {
+        f"xl/worksheets/sheet{index}.xml": sheet.totals
+        for index, sheet in enumerate(sheets, start=1)
+        if sheet.totals
+    }
+    with (
+        zipfile.ZipFile(written) as source,
+        zipfile.ZipFile(output, "w", zipfile.ZIP_DEFLATED) as target,
+    ):
+        for part in source.infolist():
+            data = source.read(part)
+            if part.filename in cached:
+                data = cache_totals(data, cached[part.filename])
+            target.writestr(part, data, compress_type=zipfile.ZIP_DEFLATED)
+
+
+def cache_totals(sheet_xml: bytes, totals: dict[str, Decimal]) -> bytes:
+    """The sheet's XML with each formula cell's empty value filled in."""
+
+    def filled(match: re.Match[bytes]) -> bytes:
+        value = totals.get(match.group(1).decode())
+        if value is None:
+            return match.group(0)
+        return match.group(0)[: -len(match.group(3))] + f"<v>{value}</v>".encode()
+
+    return FORMULA_CELL.sub(filled, sheet_xml)
+
+
+# A formula cell as openpyxl writes it: its reference, its formula, and an empty value.
+FORMULA_CELL = re.compile(rb'<c r="([A-Z]+[0-9]+)"[^>]*><f>([^<]*)</f>(<v\s*/>|<v></v>)')
 
 
 def workbook_bytes(events: Sequence[Event], *, guest: Guest | None = None) -> bytes:
