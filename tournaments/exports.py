@@ -32,7 +32,9 @@ from ledger.workbook.exports import (
     Column,
     Sheet,
     SheetSpec,
+    Total,
     local_time,
+    save_with_totals,
 )
 from tournaments.models import Tournament, TournamentTable
 from tournaments.results import TournamentReport, configured_cut, tournament_report
@@ -217,8 +219,10 @@ def prizes_sheet(report: TournamentReport) -> SheetSpec:
             ]
         prizes = sum((line.prize for line in report.lines), ZERO)
         net = prizes - pool.paid_in
+        above = len(report.lines) + 1  # the players and the blank row under them
         yield [None] * len(columns)
-        yield [None, _("Total"), prizes, pool.paid_in, net, to_yen(net, rate), None]
+        totals = (Total(prizes, above), Total(pool.paid_in, above), Total(net, above))
+        yield [None, _("Total"), *totals, to_yen(net, rate), None]
         yield [None, _("House's cut"), pool.cut, None, None, None, configured_cut(tournament)]
         yield [None, _("Prize pool"), pool.pool, None, None, None, None]
 
@@ -239,12 +243,14 @@ def tournament_sheets(tournament: Tournament) -> list[SheetSpec]:
 def tournament_workbook(tournament: Tournament, output: IO[bytes]) -> None:
     """Write the tournament's workbook to ``output``."""
     workbook = Workbook(write_only=True)
+    sheets = []
     for title, columns, rows in tournament_sheets(tournament):
         sheet = Sheet(workbook, title, columns, tournament.event.currency_symbol)
         for row in rows:
             sheet.append(row)
         sheet.finish()
-    workbook.save(output)
+        sheets.append(sheet)
+    save_with_totals(workbook, sheets, output)
 
 
 def tournament_workbook_bytes(tournament: Tournament) -> bytes:

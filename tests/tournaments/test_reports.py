@@ -190,8 +190,12 @@ def sheet(workbook, name):
 
 def test_the_workbook_sheets_add_up(finished):
     tournament = finished([*SIX_PLAYERS, "Gen", "Hal"], stacks="carried")
-    workbook = load_workbook(io.BytesIO(tournament_workbook_bytes(tournament)))
+    content = tournament_workbook_bytes(tournament)
+    workbook = load_workbook(io.BytesIO(content), data_only=True)  # the totals' cached values
     assert workbook.sheetnames == ["Event", "Rounds", "Tables", "Hands", "Prizes"]
+    formulas = list(load_workbook(io.BytesIO(content))["Prizes"].iter_rows(values_only=True))
+    total_row = next(row for row in formulas if row[1] == "Total")
+    assert total_row[2:5] == ("=SUM(C2:C10)", "=SUM(D2:D10)", "=SUM(E2:E10)")  # 8 players, 1 blank
     rounds = sheet(workbook, "Rounds")
     assert [row[0] for row in rounds] == [1, 2]
     assert rounds[0][6:9] == (2, 8, 6)  # tables, players, went on
