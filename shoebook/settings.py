@@ -240,6 +240,7 @@ X_FRAME_OPTIONS = "DENY"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"one_line": {"()": "shoebook.base.logs.ClientErrorsOnOneLine"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["one_line"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }

@@ -75,6 +75,7 @@ LAYERS = {
             "roles",
             "play",
             "webapp",
+            "logs",
         ),
         1,
     ),
