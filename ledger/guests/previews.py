@@ -36,10 +36,19 @@ def preview_png(title: str, figure: str, caption: str, *, negative: bool = False
     image = Image.new("RGB", SIZE, PAPER)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, SIZE[0], 24), fill=INK)
-    draw.text((72, 96), title[:40], font=_font(64), fill=INK)
+    draw.text((72, 96), _fitted(title, _font(64), SIZE[0] - 144), font=_font(64), fill=INK)
     draw.text((72, 240), figure, font=_font(140), fill=RED if negative else GREEN)
-    draw.text((72, 460), caption[:60], font=_font(44), fill=INK)
+    draw.text((72, 460), _fitted(caption, _font(44), SIZE[0] - 144), font=_font(44), fill=INK)
     draw.text((72, 548), "Shoebook", font=_font(32), fill="#5b6b60")
     out = BytesIO()
     image.save(out, "PNG", optimize=True)
     return out.getvalue()
+
+
+def _fitted(text: str, font: ImageFont.FreeTypeFont, width: int) -> str:
+    """``text``, cut with an ellipsis where it would run past ``width`` pixels."""
+    if font.getlength(text) <= width:
+        return text
+    while text and font.getlength(text + "…") > width:
+        text = text[:-1]
+    return text + "…"

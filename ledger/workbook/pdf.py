@@ -16,7 +16,6 @@ from io import BytesIO
 from typing import Any
 from xml.sax.saxutils import escape
 
-from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
@@ -88,7 +87,7 @@ def receipt_pdf(receipt: Receipt) -> bytes:
     title, heading, body = _styles()
     # The rate as the event page writes it: every decimal it has, none it has not (¥0.5, ¥100).
     rate = f"{symbol}1 = ¥{event.yen_per_chip.normalize():,f}"
-    when = date_format(event.date, "DATE_FORMAT")
+    when = f"{event.date:%Y-%m-%d}"  # as the page writes it
     story: list[Flowable] = [
         _text(_("Receipt: {guest}").format(guest=receipt.name), title),
         _text(" · ".join(part for part in (event.name, when, event.venue, rate) if part), body),

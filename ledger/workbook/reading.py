@@ -151,7 +151,7 @@ def _ods_rows(content: bytes, required: tuple[str, ...]) -> Iterator[tuple[int, 
     except zipfile.BadZipFile as error:
         raise ScoresheetUnreadable(unreadable) from error
     if unpacked > MAX_UNPACKED_BYTES:
-        _check_size(MAX_ROWS + 1)
+        _too_big_unpacked()
     try:
         workbook = CalamineWorkbook.from_filelike(io.BytesIO(content))
         sheets = [
@@ -173,6 +173,14 @@ def _ods_rows(content: bytes, required: tuple[str, ...]) -> Iterator[tuple[int, 
         cells = ["" if cell is None else _as_text(cell) for cell in row[:MAX_COLUMNS]]
         if any(cells):
             yield line, dict(zip(names, cells, strict=False))
+
+
+def _too_big_unpacked() -> None:
+    raise ScoresheetUnreadable(
+        _("The file unpacks to more than {megabytes:,} MB, far more than a night holds.").format(
+            megabytes=MAX_UNPACKED_BYTES // 1_000_000
+        )
+    )
 
 
 def _check_size(rows_read: int) -> None:
@@ -223,7 +231,7 @@ def _with_declared_sizes(content: bytes) -> bytes:
     (``reset_dimensions``), up to :data:`MAX_ROWS`."""
     source = zipfile.ZipFile(io.BytesIO(content))
     if sum(part.file_size for part in source.infolist()) > MAX_UNPACKED_BYTES:
-        _check_size(MAX_ROWS + 1)
+        _too_big_unpacked()
     sheets = [part for part in source.infolist() if part.filename.startswith("xl/worksheets/")]
     undeclared = [part for part in sheets if not _declares_size(source, part)]
     if not undeclared:

@@ -106,3 +106,20 @@ def test_a_guest_makes_a_login_from_an_invitation(browser, phone, host, night):
     for page in (guest_phone, used):
         assert not page.script_errors, page.script_errors
         page.context.close()
+
+
+def test_a_name_of_eighty_letters_with_no_space_fits_a_phone(phone, host, night, record):
+    # As a scoresheet may bring one: the guest's own page and the host's page of the guest.
+    base_url, shoe = night
+    long = guest_services.event_guest_add(event=shoe.event, name="W" * 40 + "長い名前" * 10,
+                                          by=host)  # fmt: skip
+    hand_services.seat_guest(shoe=shoe, seat=3, guest=long, by=host)
+    record(shoe, "9 7", "J J 10", [bet(3, "player", 100)])
+    token = guest_services.guest_link_issue(guest=long)
+    phone.goto(f"{base_url}/g/{long.pk}/{token}/")
+    assert phone.evaluate(FITS_360)
+    log_in(phone, base_url, host.username)
+    phone.goto(f"{base_url}/guests/{long.pk}/")
+    assert phone.evaluate(FITS_360)
+    phone.goto(f"{base_url}/events/{shoe.event_id}/")
+    assert phone.evaluate(FITS_360)

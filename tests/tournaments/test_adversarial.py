@@ -20,6 +20,7 @@ from ledger.hands import services as hand_services
 from ledger.hands.selectors import seating_of
 from ledger.models import Bet, Charge, Guest, StackRow
 from ledger.nights import services as night_services
+from tests.ledger.workbook.sheets import SUM_OF_CELLS
 from tests.pages import HTMX, hand_data, text
 from tests.tournaments.conftest import open_shoe
 from tests.tournaments.pages import ROUND, SETUP, errors_of, message_texts, url
@@ -274,10 +275,11 @@ def test_a_formula_for_a_name_stays_text_in_the_workbook(
     for sheet in book.worksheets:
         for row in sheet.iter_rows():
             for cell in row:
-                if isinstance(cell.value, str) and cell.value[:1] in "=+-@":
+                if cell.data_type == "f":  # only the totals' SUMs of the sheet's own cells
+                    assert SUM_OF_CELLS.fullmatch(cell.value[1:]), (sheet.title, cell.value)
+                elif isinstance(cell.value, str) and cell.value[:1] in "=+-@":
                     assert cell.data_type == "s", (sheet.title, cell.coordinate, cell.value)
                     seen.add(cell.value)
-                assert cell.data_type != "f", (sheet.title, cell.coordinate, cell.value)
     assert FORMULA in seen or f"'{FORMULA}" in seen or any(FORMULA in value for value in seen)
     standings = text(client.get(reverse("tournament_reports:standings", args=[tournament.pk])))
     assert "=cmd|&#x27; /C calc&#x27;!A0" in standings

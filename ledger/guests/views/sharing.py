@@ -21,6 +21,7 @@ from ledger.guests.selectors import guest_by_link_or_404, guest_of_user_or_404
 from ledger.guests.sharing import event_shared_results, plain_text
 from ledger.models import Guest
 from ledger.money.amounts import format_chips, format_yen
+from ledger.money.transfers import HOUSE_NAME
 from ledger.workbook.pdf import receipt_pdf
 from shoebook.base.links import private_link, same_token
 from shoebook.base.roles import AuthenticatedHttpRequest, host_required
@@ -156,7 +157,8 @@ def shared_results_preview(request: HttpRequest, event_id: int, token: str) -> H
     house = totals.figures.house_net
     png = preview_png(
         plain_text(event.name), format_chips(house, event.currency_symbol, signed=True),
-        f"{event.date:%Y-%m-%d} · {format_yen(totals.house_net_yen)}", negative=house < 0,
+        f"{event.date:%Y-%m-%d} · {HOUSE_NAME}: {format_yen(totals.house_net_yen)}",
+        negative=house < 0,
     )  # fmt: skip
     return private_link(HttpResponse(png, content_type="image/png"), cache="private, no-cache")
 
