@@ -34,7 +34,6 @@ from ledger.workbook.exports import (
     SheetSpec,
     Total,
     local_time,
-    save_with_totals,
 )
 from tournaments.models import Tournament, TournamentTable
 from tournaments.results import TournamentReport, configured_cut, tournament_report
@@ -243,14 +242,12 @@ def tournament_sheets(tournament: Tournament) -> list[SheetSpec]:
 def tournament_workbook(tournament: Tournament, output: IO[bytes]) -> None:
     """Write the tournament's workbook to ``output``."""
     workbook = Workbook(write_only=True)
-    sheets = []
     for title, columns, rows in tournament_sheets(tournament):
         sheet = Sheet(workbook, title, columns, tournament.event.currency_symbol)
         for row in rows:
             sheet.append(row)
         sheet.finish()
-        sheets.append(sheet)
-    save_with_totals(workbook, sheets, output)
+    workbook.save(output)
 
 
 def tournament_workbook_bytes(tournament: Tournament) -> bytes:

@@ -11,14 +11,14 @@ is edited (the ``quotePrefix`` style flag), so a guest's name never executes.
 from __future__ import annotations
 
 import re
-import zipfile
 from collections.abc import Callable, Iterator, Sequence
 from copy import copy
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from io import BytesIO
-from typing import IO, TYPE_CHECKING, Any, TypeAlias
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, TypeAlias, cast
 
 from django.db.models import QuerySet
 from django.http import FileResponse
@@ -44,7 +44,7 @@ from ledger.workbook.imports import COUP_SHEET_COLUMNS
 @dataclass(frozen=True)
 class Total:
     """A total of the ``rows_above`` cells above it in its column: written as a ``SUM`` formula
-    with its value cached beside it (:func:`cache_totals`), so a spreadsheet shows the figure
+    with its value cached beside it (``Sheet.finish``), so a spreadsheet shows the figure
     the page shows and recalculates it when a cell above is changed."""
 
     value: Decimal
@@ -175,10 +175,20 @@ class Sheet:
         return cell
 
     def finish(self) -> None:
-        """The filter arrows on the header, over every row written."""
+        """The filter arrows on the header, over every row written; the totals' values cached
+        beside their formulas (openpyxl writes a formula alone, which a program that does not
+        recalculate — a phone's viewer, a preview — shows empty)."""
         if self.rows:
             last = get_column_letter(len(self.kinds))
             self.sheet.auto_filter.ref = f"A1:{last}{self.rows + 1}"
+        if self.totals:
+            # The sheet's XML is complete once closed, in a file of openpyxl's that the save
+            # then copies into the workbook: the values go in there, in a sheet of totals only
+            # a few hundred rows long, and no other part is written twice.
+            sheet = cast(Any, self.sheet)  # a write-only sheet: types-openpyxl knows the other kind
+            sheet.close()
+            written = Path(sheet._writer.out)
+            written.write_bytes(cache_totals(written.read_bytes(), self.totals))
 
     def _converter(self, kind: str) -> Callable[[CellValue], CellValue | Cell]:
         """How a column's values become cells, chosen once per column: a season is two million
@@ -627,36 +637,12 @@ def settlement_workbook(
     """Write the workbook of ``events`` (one night or a season) to ``output``."""
     workbook = Workbook(write_only=True)
     symbol = symbol_of(events)
-    sheets = []
     for title, columns, rows in workbook_sheets(events, guest):
         sheet = Sheet(workbook, title, columns, symbol)
         for row in rows:
             sheet.append(row)
         sheet.finish()
-        sheets.append(sheet)
-    save_with_totals(workbook, sheets, output)
-
-
-def save_with_totals(workbook: Workbook, sheets: Sequence[Sheet], output: IO[bytes]) -> None:
-    """Save the workbook with each total's value cached beside its formula: openpyxl writes a
-    formula alone, which a program that does not recalculate (a phone's viewer, a preview)
-    shows empty. Only the sheets with totals are rewritten, part by part."""
-    written = BytesIO()
-    workbook.save(written)
-    cached = {
-        f"xl/worksheets/sheet{index}.xml": sheet.totals
-        for index, sheet in enumerate(sheets, start=1)
-        if sheet.totals
-    }
-    with (
-        zipfile.ZipFile(written) as source,
-        zipfile.ZipFile(output, "w", zipfile.ZIP_DEFLATED) as target,
-    ):
-        for part in source.infolist():
-            data = source.read(part)
-            if part.filename in cached:
-                data = cache_totals(data, cached[part.filename])
-            target.writestr(part, data, compress_type=zipfile.ZIP_DEFLATED)
+    workbook.save(output)
 
 
 def cache_totals(sheet_xml: bytes, totals: dict[str, Decimal]) -> bytes:
