@@ -17,7 +17,7 @@ import pytest
 from django.utils import translation
 
 from games import services as game_services
-from games.payouts import RuleSet
+from games.payouts import RuleSet, SideBet
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
 from ledger.money import services as money_services
@@ -62,8 +62,9 @@ def japanese_night(live_server, record):
     earlier = game_services.event_create(
         name="十月の夜", date=date(2026, 10, 9), rules=RuleSet(), by=host
     )
+    widest = RuleSet(tie_pays=9, pair_pays=12, side_bets=frozenset(SideBet))  # every column
     event = game_services.event_create(
-        name="忘年会", date=date(2026, 11, 20), rules=RuleSet(), by=host
+        name="忘年会", date=date(2026, 11, 20), rules=widest, by=host
     )
     for night in (earlier, event):
         guests = [guest_services.event_guest_add(event=night, name=name, by=host) for name in NAMES]
@@ -140,8 +141,9 @@ def _japanese_tournament(host, record):
     return table.event
 
 
-def crawl(page, base_url: str, start: list[str], limit: int = 80) -> dict[str, str]:
-    """Every page reachable by links from ``start``: path → its visible texts."""
+def crawl(page, base_url: str, start: list[str], limit: int = 80, read=None) -> dict[str, str]:
+    """Every page reachable by links from ``start``: path → what ``read`` (a script; the page's
+    visible texts when None) finds there."""
     to_visit, seen, shapes, texts = list(start), set(start), Counter(), {}
     found_on = {}
     while to_visit and len(texts) < limit:
@@ -155,7 +157,7 @@ def crawl(page, base_url: str, start: list[str], limit: int = 80) -> dict[str, s
         assert response.ok, f"{path} (linked from {found_on.get(path)}) answers {response.status}"
         if "text/html" not in response.headers.get("content-type", ""):
             continue
-        texts[path] = page.evaluate(VISIBLE_TEXTS)
+        texts[path] = page.evaluate(read or VISIBLE_TEXTS)
         for href in page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)"):
             link = urlsplit(urljoin(base_url + path, href))
             target = link.path + (f"?{link.query}" if link.query else "")
@@ -202,3 +204,28 @@ def test_every_page_each_role_reaches_is_all_japanese(browser, live_server, japa
     assert english_words(english.evaluate(VISIBLE_TEXTS))  # it would see English if there were
     english.context.close()
     assert untranslated == {}
+
+
+TOO_WIDE = """(() => document.documentElement.scrollWidth > innerWidth
+    ? document.documentElement.scrollWidth : 0)()"""
+
+
+def test_every_page_each_role_reaches_fits_a_phone_in_japanese_with_every_rule_on(
+    browser, live_server, japanese_night
+):
+    # Nine bet columns, four side bets, Japanese labels: the widest the pages get.
+    too_wide = {}
+    for username, start in japanese_night.items():
+        page = new_page(browser, 360, 740, has_touch=True)
+        choose_language(page, live_server.url, "ja")
+        if username:
+            page.goto(f"{live_server.url}/accounts/login/")
+            page.fill("input[name=username]", username)
+            page.fill("input[name=password]", "pw-for-tests")
+            page.click("button[type=submit]")
+            page.wait_for_url(lambda url: "/accounts/login/" not in url)
+        for path, width in crawl(page, live_server.url, start, read=TOO_WIDE).items():
+            if width:
+                too_wide[f"{username or 'anonymous'} {path}"] = width
+        page.context.close()
+    assert too_wide == {}
