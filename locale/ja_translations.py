@@ -1340,6 +1340,9 @@ JA = {
 }
 
 JA_PLURAL = {
+    "Shoe %(number)s has %(hands)s hands: %(past)s past the %(planned)s planned.": [
+        "シュー%(number)sは%(hands)sハンドです（予定の%(planned)sハンドより%(past)sハンド多い）。"
+    ],
     "%(counter)s problem: nothing was imported.": [
         "%(counter)s件の問題があります。何も取り込んでいません。"
     ],

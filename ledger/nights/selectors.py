@@ -25,13 +25,16 @@ class ShoeOpenThings:
 
     hands: int
     seated: list[Guest]  # still seated, in seat order
+    past_plan: int = 0  # hands played past the event's planned length
 
 
 def shoe_open_things(shoe: Shoe) -> ShoeOpenThings:
     still_seated = Seating.objects.filter(shoe=shoe, to_hand__isnull=True).select_related("guest")
+    hands = shoe.hands.count()
     return ShoeOpenThings(
-        hands=shoe.hands.count(),
+        hands=hands,
         seated=[seating.guest for seating in still_seated.order_by("seat")],
+        past_plan=max(0, hands - shoe.event.hands_per_shoe),
     )
 
 

@@ -796,3 +796,14 @@ def test_only_a_host_asks_closes_or_reopens_a_shoe(client, dealer, outsider, hos
     shoe.refresh_from_db()
     assert not shoe.is_open
     assert not AuditEntry.objects.exists()
+
+
+def test_closing_a_shoe_played_past_its_plan_says_how_far_past(client, host, seated, shoe, record):
+    # Not "Shoe 1 has 3 of 2 planned hands".
+    type(shoe.event).objects.filter(pk=shoe.event_id).update(hands_per_shoe=2)
+    for _ in range(3):
+        record(shoe, "9 7", "J J 10", [])
+    client.force_login(host)
+    page = client.get(reverse("ledger:shoe_close", args=[shoe.pk])).content.decode()
+    assert "Shoe 1 has 3 hands: 1 past the 2 planned." in page
+    assert "of 2 planned" not in page
