@@ -4,6 +4,12 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "The final table, played": "ファイナルテーブル（終了）",
+    "The final table is being played": "ファイナルテーブルの対戦中",
+    "Next: the final table (start it)": "次：ファイナルテーブル（開始する）",
+    "Round %(number)s, played": "ラウンド%(number)s（終了）",
+    "Round %(number)s is being played": "ラウンド%(number)sの対戦中",
+    "Next: round %(number)s (start it)": "次：ラウンド%(number)s（開始する）",
     "The file unpacks to more than {megabytes:,} MB, far more than a night holds.": "このファイルは展開すると{megabytes:,} MBを超えます。一晩分よりはるかに大きいファイルです。",
     "Not found": "見つかりません",
     "There is nothing at this address. A private link stops working when the host replaces or revokes it: ask the host for the new one.": "このアドレスには何もありません。専用リンクは、ホストが作り直したり取り消したりすると使えなくなります。新しいリンクをホストに尋ねてください。",

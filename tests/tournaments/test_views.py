@@ -326,6 +326,12 @@ def test_the_round_is_closed_after_every_table_and_leads_to_the_next(
     page = text(response)
     assert url("round_detail", final.pk) in page and "Next: the final table (draw it)" in page
     assert 'hx-trigger="every 5s"' not in page  # a closed round's board stays still
+    # The heat's page says the next step as it stands, long after.
+    services.round_draw(round_=final, by=host)
+    assert "Next: the final table (start it)" in text(client.get(url("round_detail", heat.pk)))
+    services.round_start(round_=final, by=host)
+    page = text(client.get(url("round_detail", heat.pk)))
+    assert "The final table is being played" in page and "(draw it)" not in page
 
 
 def test_the_final_shows_places_and_prizes_then_pays_them(
