@@ -178,18 +178,24 @@ def english_words(text: str) -> list[str]:
     ]
 
 
+def japanese_page(browser, base_url: str, username: str | None, *size: int, **options):
+    """A page in Japanese, logged in as ``username`` (None: nobody)."""
+    page = new_page(browser, *size, **options)
+    choose_language(page, base_url, "ja")
+    if username:
+        page.goto(f"{base_url}/accounts/login/")
+        page.fill("input[name=username]", username)
+        page.fill("input[name=password]", "pw-for-tests")
+        page.click("button[type=submit]")
+        page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    return page
+
+
 def test_every_page_each_role_reaches_is_all_japanese(browser, live_server, japanese_night):
     untranslated = {}
     crawled, shapes = 0, set()
     for username, start in japanese_night.items():
-        page = new_page(browser, 1024, 768)
-        choose_language(page, live_server.url, "ja")
-        if username:
-            page.goto(f"{live_server.url}/accounts/login/")
-            page.fill("input[name=username]", username)
-            page.fill("input[name=password]", "pw-for-tests")
-            page.click("button[type=submit]")
-            page.wait_for_url(lambda url: "/accounts/login/" not in url)
+        page = japanese_page(browser, live_server.url, username, 1024, 768)
         for path, text in crawl(page, live_server.url, start).items():
             crawled += 1
             shapes.add(re.sub(r"\d+", "N", path.split("?")[0]))
@@ -216,14 +222,7 @@ def test_every_page_each_role_reaches_fits_a_phone_in_japanese_with_every_rule_o
     # Nine bet columns, four side bets, Japanese labels: the widest the pages get.
     too_wide = {}
     for username, start in japanese_night.items():
-        page = new_page(browser, 360, 740, has_touch=True)
-        choose_language(page, live_server.url, "ja")
-        if username:
-            page.goto(f"{live_server.url}/accounts/login/")
-            page.fill("input[name=username]", username)
-            page.fill("input[name=password]", "pw-for-tests")
-            page.click("button[type=submit]")
-            page.wait_for_url(lambda url: "/accounts/login/" not in url)
+        page = japanese_page(browser, live_server.url, username, 360, 740, has_touch=True)
         for path, width in crawl(page, live_server.url, start, read=TOO_WIDE).items():
             if width:
                 too_wide[f"{username or 'anonymous'} {path}"] = width

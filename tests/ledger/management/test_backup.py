@@ -262,29 +262,13 @@ def test_a_file_that_is_not_a_backup_is_one_line(tmp_path, name, content):
 
 
 SNAPSHOT_SIDE = """
-import json, threading
+import json
 import django
 django.setup()
 from django.core.management import call_command
-from django.db import connection
 call_command("migrate", verbosity=0)
-from ledger.guests import services as guest_services
-from ledger.management.commands.backup import one_snapshot
-from ledger.models import Guest
-
-def another_device():
-    guest_services.guest_create(name="Later")
-    connection.close()
-
-seen = []
-with one_snapshot():
-    seen.append(Guest.objects.count())
-    writer = threading.Thread(target=another_device)
-    writer.start()
-    writer.join()
-    seen.append(Guest.objects.count())
-seen.append(Guest.objects.count())
-print(json.dumps(seen))
+from tests.ledger.management.test_backup import counts_in_a_snapshot
+print(json.dumps(counts_in_a_snapshot()))
 """
 
 
@@ -297,6 +281,13 @@ def counts_around_a_write(tmp_path) -> list[int]:
         done = subprocess.run([sys.executable, "-c", SNAPSHOT_SIDE], env=env, cwd=ROOT,
                               capture_output=True, text=True, check=True)  # fmt: skip
         return json.loads(done.stdout.strip().splitlines()[-1])
+
+    return counts_in_a_snapshot()
+
+
+def counts_in_a_snapshot() -> list[int]:
+    """Guests counted inside one snapshot, before and after another connection adds one, and
+    after the snapshot."""
 
     def another_device():
         guest_services.guest_create(name="Later")
