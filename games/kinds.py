@@ -72,8 +72,8 @@ class BankerMove(StrEnum):
     """What the banker does after a coup, for the ledger to keep."""
 
     KEEP = "keep"  # he won (or égalité) and plays on with all that is on the table
-    SUITE = "suite"  # he won (or égalité) and gives the bank up: offered round the table
-    PASS = "pass"  # the bank lost: the shoe passes to the right
+    SUITE = "suite"  # he won (or égalité) and passes the bank: a suite offered round the table
+    PASS = "pass"  # the bank lost: the shoe passes to the right (after a win: a suite)
     RETIRE = "retire"  # the game ends (the shoe is done): he takes what is on the table
 
 
@@ -83,9 +83,25 @@ class SuiteWay(StrEnum):
     NEXT_IN_TURN = "next_in_turn"  # nobody bid: the next in turn, at the minimum banco
 
 
+class SuiteReturn(StrEnum):
+    """Whose right a bank taken out of turn returns to when it loses. A suite's giver, by seed
+    002: "Sobald die Suite verliert, erhält der Spieler, welcher an der rechten Seite des
+    bisherigen Bankiers sitzt, den Schlitten." The two readings differ only for a suite of a
+    suite: the banker it came from last, or the banker who held it in turn before the suites."""
+
+    GIVER = "giver"
+    IN_TURN = "in_turn"
+
+
+SUITE_RETURN_LABELS = {
+    SuiteReturn.GIVER: Label(gettext_noop("To the right of the banker who gave it")),
+    SuiteReturn.IN_TURN: Label(gettext_noop("To the right of the last banker who held it in turn")),
+}
+
+
 MOVE_LABELS = {
     BankerMove.KEEP: Label(gettext_noop("Keeps the bank")),
-    BankerMove.SUITE: Label(gettext_noop("Suite")),
-    BankerMove.PASS: Label(gettext_noop("Passes the bank")),
+    BankerMove.SUITE: Label(gettext_noop("Passes the bank (suite)")),
+    BankerMove.PASS: Label(gettext_noop("Loses the bank")),
     BankerMove.RETIRE: Label(gettext_noop("Retires")),
 }

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.cards import MAX_DECKS, MIN_DECKS, Card, parse_cards
 from games.chips import MoneyField, table_limit_validators
-from games.kinds import BancoKind, Game
+from games.kinds import SUITE_RETURN_LABELS, BancoKind, Game, SuiteReturn
 from games.messages import Translate, gettext_noop, render, untranslated
 from games.payouts import RuleSet
 from games.rules import Hand as DealtHand
@@ -104,6 +104,13 @@ class Event(models.Model):
     )
     clearing = models.CharField(
         _("settling up"), max_length=6, choices=Clearing.choices, default=Clearing.DIRECT
+    )
+    # Chemin de fer: whose right a suite of a suite returns to when it loses (docs/rules.md).
+    suite_returns = models.CharField(
+        _("a suite of a suite that loses returns"),
+        max_length=8,
+        choices=[(way.value, _(label)) for way, label in SUITE_RETURN_LABELS.items()],
+        default=SuiteReturn.GIVER.value,
     )
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.CASH, editable=False)
     date = models.DateField(_("date"))
@@ -264,6 +271,7 @@ class Event(models.Model):
             taxe=taxe,
             shoe_charge=self.shoe_charge if self.taxe == self.Cut.PER_SHOE else Decimal(0),
             banque_taxe=BanqueTaxe(banque_kind, BancoKind(self.banco)),
+            suite_returns=SuiteReturn(self.suite_returns),
         )
 
     @property

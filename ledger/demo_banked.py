@@ -28,8 +28,9 @@ from django.db import transaction
 from games import services as game_services
 from games.cards import Card, format_cards
 from games.entry import BetEntry, HandEntry
+from games.guest_banked.bank import next_bank
 from games.guest_banked.chemin_drawing import Choice, Coup, Step, deal, next_step
-from games.guest_banked.chemin_money import seat_order, seat_to_the_right
+from games.guest_banked.chemin_money import seat_order
 from games.guest_banked.terms import BankRules, CoupTerms, PreviousCoup
 from games.kinds import SEATS, BankerMove, CoverKind, Game
 from games.models import Event, Hand
@@ -110,15 +111,11 @@ def _next_bank(
 ) -> tuple[int, Decimal]:
     """Who banks and with how much, as the coup before leaves it; a new banker puts up one to
     three times the minimum banco."""
-    if before is None:
-        return SEATS[0], 2 * MINIMUM_BANCO  # the croupier's right banks first
-    if before.move is BankerMove.KEEP:
-        return before.banker_seat, before.bank_after
-    if before.move is BankerMove.SUITE:
-        assert before.suite_seat is not None and before.suite_amount is not None
-        return before.suite_seat, before.suite_amount
-    to_the_right = seat_to_the_right(before.rotation_seat, {*seats, before.rotation_seat})
-    return to_the_right, MINIMUM_BANCO * rng.choice((1, 1, 2, 3))
+    bank = next_bank(Game.CHEMIN_DE_FER, before, seats)
+    assert bank.banker_seat is not None
+    if bank.amount is not None:
+        return bank.banker_seat, bank.amount
+    return bank.banker_seat, MINIMUM_BANCO * (2 if before is None else rng.choice((1, 1, 2, 3)))
 
 
 def _covers(

@@ -22,6 +22,7 @@ SHIPPED = {
     "games/migrations/0009_guest_banked_games.py": "4916f240d94a4827",
     "games/migrations/0010_table_limits_within_one_amount.py": "2932fb26ea641f34",
     "games/migrations/0011_event_results_token.py": "bac5a29f5a2fbcb5",
+    "games/migrations/0012_event_suite_returns.py": "3a8c2fab2a3058a6",
     "ledger/migrations/0001_initial.py": "5ea4ea3421ecd4f1",
     "ledger/migrations/0002_roles.py": "c6ef8e0a1f20dd0d",
     "ledger/migrations/0003_audit_log.py": "e0769d2f9ba48e18",

@@ -9,6 +9,7 @@ share. Plain Python, no Django.
 from __future__ import annotations
 
 from collections.abc import Collection, Hashable, Mapping
+from dataclasses import dataclass
 from decimal import Decimal
 
 from games.entry import MSG_SEAT_MISSING, Field, SettledBet
@@ -24,7 +25,7 @@ from games.guest_banked.chemin_money import (
 )
 from games.guest_banked.reading import Reading, amount_field, seat_field
 from games.guest_banked.terms import BankRules, CoupTerms, PreviousCoup
-from games.kinds import BankerMove
+from games.kinds import BankerMove, Game, SuiteReturn, SuiteWay
 from games.messages import RuleError, gettext_noop, plain
 from games.payouts import ZERO, BankedBet, BetResult
 
@@ -32,9 +33,25 @@ MSG_HELD_BY = gettext_noop(
     "Seat {seat} kept the bank after the last coup: it holds the bank for this one."
 )
 MSG_PASSED_TO = gettext_noop(
-    "The bank lost the last coup and passed to seat {seat}, to the right: seat {seat} banks."
+    "The bank of seat {banker} lost the last coup: it passes to seat {seat}, to the right of "
+    "seat {rotation}."
 )
-MSG_SUITE_TO = gettext_noop("Seat {seat} took the suite: seat {seat} holds the bank.")
+MSG_SUITE_TO = gettext_noop(
+    "Seat {giver} passed the bank and seat {seat} took the suite at {amount}: seat {seat} banks."
+)
+MSG_SUITE_BOUGHT = gettext_noop(
+    "Seat {giver} passed the bank, nobody took it at its amount and seat {seat} bought it at "
+    "auction for {amount}: seat {seat} banks."
+)
+MSG_SUITE_IN_TURN = gettext_noop(
+    "Seat {giver} passed the bank and nobody took it: seat {seat}, next in turn, banks at the "
+    "minimum banco ({amount})."
+)
+SUITE_NOTES = {
+    SuiteWay.TAKEN: MSG_SUITE_TO,
+    SuiteWay.AUCTIONED: MSG_SUITE_BOUGHT,
+    SuiteWay.NEXT_IN_TURN: MSG_SUITE_IN_TURN,
+}
 MSG_BANK_STANDS_AT = gettext_noop(
     "The bank stands at {expected} after the last coup: it plays {expected}, not {amount}."
 )
@@ -90,6 +107,65 @@ def plays_on(previous: PreviousCoup | None, banker_seat: int, co_seat: int | Non
     return suite_taken and co_seat is None
 
 
+@dataclass(frozen=True)
+class NextBank:
+    """Who banks the coup after another, as the table passes the bank on, and why (a note that
+    names the seats). ``banker_seat`` ``None``: the host says (a new bank in Baccara banque, or
+    nobody else is seated); ``amount`` ``None``: the new banker sets it."""
+
+    banker_seat: int | None
+    amount: Decimal | None = None
+    co_banker_seat: int | None = None
+    why: RuleError | None = None
+
+
+def next_bank(game: Game, previous: PreviousCoup | None, seats: Collection[int]) -> NextBank:
+    """The bank of the coup after ``previous``: kept, it plays on with all it holds (and its
+    co-banker); passed after a win, the suite's taker banks at what he took it for; lost, it
+    passes to the right of the rotation's seat (:func:`rotation_seat_for`), never back to the
+    banker who lost it. A shoe's first bank in Chemin de fer is the first seat's (at the
+    croupier's right); Baccara banque's is auctioned."""
+    if previous is None or previous.move is BankerMove.RETIRE:
+        if game is not Game.CHEMIN_DE_FER or not seats:
+            return NextBank(None)
+        if previous is None:
+            return NextBank(min(seats))
+        return NextBank(_right_of(previous.banker_seat, seats, previous.banker_seat))
+    if previous.move is BankerMove.KEEP:
+        why = RuleError(MSG_HELD_BY, seat=previous.banker_seat)
+        return NextBank(previous.banker_seat, previous.bank_after, previous.co_banker_seat, why)
+    if previous.move is BankerMove.SUITE and previous.suite_seat is not None:
+        note = SUITE_NOTES[previous.suite_way or SuiteWay.TAKEN]
+        amount = previous.suite_amount
+        why = RuleError(
+            note, giver=previous.banker_seat, seat=previous.suite_seat, amount=amount or ZERO
+        )
+        return NextBank(previous.suite_seat, amount, None, why)
+    seat = _right_of(previous.rotation_seat, seats, previous.banker_seat)
+    if seat is None:
+        return NextBank(None)
+    why = RuleError(
+        MSG_PASSED_TO, banker=previous.banker_seat, seat=seat, rotation=previous.rotation_seat
+    )
+    return NextBank(seat, why=why)
+
+
+def next_in_turn(rotation_seat: int, seats: Collection[int], leaving: int) -> int | None:
+    """The seat next in turn after ``rotation_seat``, leaving out the banker ``leaving`` the
+    bank (it never goes back to him): the rotation seat may have left the table since."""
+    return _right_of(rotation_seat, seats, leaving)
+
+
+def _right_of(seat: int, seats: Collection[int], leaving: int) -> int | None:
+    """The seat at the right of ``seat``, round the table back to ``seat`` itself if it is
+    seated, but never to ``leaving``."""
+    others = set(seats) - {leaving}
+    try:
+        return seat_to_the_right(seat, others | {seat})
+    except BankError:  # nobody else is seated
+        return seat if seat in others else None
+
+
 def continuity_problem(
     previous: PreviousCoup | None,
     banker_seat: int,
@@ -97,28 +173,27 @@ def continuity_problem(
     amount: Decimal,
     seated: Collection[int],
 ) -> RuleError | None:
-    """Whether a coup's bank follows from the coup before: a bank kept plays on with all it
-    holds (nothing out, a co-banker joining doubles it), a lost bank passes to the right, a
-    suite goes to its taker at its amount. ``None``: it follows."""
+    """Whether a coup's bank follows from the coup before (:func:`next_bank`): a bank kept plays
+    on with all it holds (nothing out, a co-banker joining doubles it), a lost bank passes to the
+    right of the rotation, a suite goes to its taker at its amount. ``None``: it follows."""
     if previous is None or previous.move is BankerMove.RETIRE:
         return None
+    expected = next_bank(Game.CHEMIN_DE_FER, previous, seated)
+    if expected.banker_seat is not None and banker_seat != expected.banker_seat:
+        return expected.why
     try:
         if previous.move is BankerMove.KEEP:
-            return _kept_problem(previous, banker_seat, co_seat, amount)
+            return _kept_problem(previous, co_seat, amount)
         if previous.move is BankerMove.SUITE:
-            return _suite_problem(previous, banker_seat, co_seat, amount)
-        return _passed_problem(previous, banker_seat, seated)
+            return _suite_problem(previous, co_seat, amount)
     except BankError as broken:
         return broken
+    return None
 
 
-def _kept_problem(
-    previous: PreviousCoup, banker_seat: int, co_seat: int | None, amount: Decimal
-) -> RuleError | None:
+def _kept_problem(previous: PreviousCoup, co_seat: int | None, amount: Decimal) -> RuleError | None:
     """A bank kept: its holder banks again with all it holds; a co-banker stays, and one joining
     brings as much as the bank."""
-    if banker_seat != previous.banker_seat:
-        return RuleError(MSG_HELD_BY, seat=previous.banker_seat)
     if previous.co_banker_seat is not None and co_seat != previous.co_banker_seat:
         return RuleError(MSG_CO_BANKER_KEPT, seat=previous.co_banker_seat)
     expected = previous.bank_after
@@ -134,11 +209,9 @@ def _kept_problem(
 
 
 def _suite_problem(
-    previous: PreviousCoup, banker_seat: int, co_seat: int | None, amount: Decimal
+    previous: PreviousCoup, co_seat: int | None, amount: Decimal
 ) -> RuleError | None:
     """A suite: its taker banks, at the amount he took it for."""
-    if banker_seat != previous.suite_seat:
-        return RuleError(MSG_SUITE_TO, seat=previous.suite_seat)
     taken = previous.suite_amount
     if taken is not None and co_seat is not None and amount != 2 * taken:
         # A co-banker joining the bank just taken brings as much as it holds.
@@ -148,23 +221,23 @@ def _suite_problem(
     return None
 
 
-def _passed_problem(
-    previous: PreviousCoup, banker_seat: int, seated: Collection[int]
-) -> RuleError | None:
-    """A bank lost: the seat to the right of the banker (or of the suite's giver) banks."""
-    to_the_right = seat_to_the_right(previous.rotation_seat, {*seated, previous.rotation_seat})
-    if banker_seat != to_the_right:
-        return RuleError(MSG_PASSED_TO, seat=to_the_right)
-    return None
-
-
-def rotation_seat_for(previous: PreviousCoup | None, banker_seat: int) -> int:
-    """Whose right a lost bank passes to: the banker's, or the giver's while a suite plays."""
-    if previous is None or previous.banker_seat != banker_seat:
-        if previous is not None and previous.move is BankerMove.SUITE:
-            return previous.banker_seat
+def rotation_seat_for(
+    previous: PreviousCoup | None, banker_seat: int, returns: SuiteReturn = SuiteReturn.GIVER
+) -> int:
+    """Whose right the bank passes to when it loses. A bank that came in turn (the shoe's first,
+    passed after a loss, a suite nobody took given to the next in turn) continues from its
+    holder; a bank kept keeps its rotation; a bank taken out of turn (a suite taken at its
+    amount or bought at auction) returns to the right of the banker it came from, or, if the
+    event reads seed 002 so, of the banker who last held it in turn."""
+    if previous is None or previous.move in (BankerMove.RETIRE, BankerMove.PASS):
         return banker_seat
-    return previous.rotation_seat if previous.move is BankerMove.KEEP else banker_seat
+    if previous.move is BankerMove.KEEP:
+        return previous.rotation_seat
+    if previous.suite_way is SuiteWay.NEXT_IN_TURN:
+        return banker_seat
+    if returns is SuiteReturn.IN_TURN:
+        return previous.rotation_seat
+    return previous.banker_seat
 
 
 def bank_bets(

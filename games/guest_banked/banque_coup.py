@@ -20,7 +20,6 @@ from games.guest_banked.banque_drawing import TABLEAUX, deal_banque
 from games.guest_banked.banque_money import BanqueMoney, cards_next, settle_banque_coup
 from games.guest_banked.chemin_drawing import Choice, CoupError
 from games.guest_banked.chemin_money import (
-    MSG_BANK_LOST,
     MSG_CO_BANKER_AGAINST_HIMSELF,
     MSG_NO_MONEY_OUT,
     Bank,
@@ -52,6 +51,9 @@ from games.messages import RuleError, Typed, gettext_noop, plain
 from games.payouts import ZERO, BankedBet, BetResult
 from games.rules import Outcome
 
+MSG_BANK_SPENT = gettext_noop(
+    "The bank is spent: it cannot be kept. Its banker retires and the next bank is auctioned."
+)
 MSG_STAKE_BANKER = gettext_noop("{guest} holds the bank and cannot stake against it.")
 TABLEAU_BETS = (BankedBet.TABLEAU_1, BankedBet.TABLEAU_2)
 
@@ -189,7 +191,7 @@ def _moved(money: BanqueMoney, move: BankerMove | str, taken: Decimal) -> Banker
     if chosen is BankerMove.KEEP:
         check_withdrawal(taken)
         if spent:
-            raise BankError(MSG_BANK_LOST)
+            raise BankError(MSG_BANK_SPENT)
     left = max(money.bank_after, ZERO)
     if taken and taken != left:
         raise BankError(MSG_TAKES_ALL, amount=left, taken=taken)

@@ -106,7 +106,10 @@ def settle_chemin(
         return None
     money = settle_coup(bank, result.accepted, outcome.winner, rules.taxe)
     charge = rules.shoe_charge if previous is None else ZERO
-    next_move = _chemin_next(money, move, terms, rules, seated, banker_seat, reading)
+    rotation_seat = rotation_seat_for(previous, banker_seat, rules.suite_returns)
+    next_move = _chemin_next(
+        money, move, terms, rules, seated, (banker_seat, rotation_seat), reading
+    )
     if next_move is None:
         return None
     holder = card_holder_seat(result.card_holder, seat_of)
@@ -137,7 +140,7 @@ def settle_chemin(
         second_winner=None,
         banker_cards=entry_banker_cards(outcome, entry),
         house_cut=money.house_cut + charge,
-        rotation_seat=rotation_seat_for(previous, banker_seat),
+        rotation_seat=rotation_seat,
         winners=(outcome.winner,),
         suivi_seat=seat_of[suivi_guest] if suivi_guest is not None else None,
         move=next_move.move,
@@ -232,11 +235,15 @@ def _chemin_next(
     terms: CoupTerms,
     rules: BankRules,
     seated: Mapping[int, Hashable],
-    banker_seat: int,
+    seats: tuple[int, int],
     reading: Reading,
 ) -> NextMove | None:
+    """What the banker did after the coup. Passing a bank that won is what players mean by it:
+    a suite, offered round the table (``seats``: the banker's and the rotation's)."""
     lost = money.bank_after == 0
     chosen = move if isinstance(move, BankerMove) else BankerMove.PASS if lost else BankerMove.KEEP
+    if chosen is BankerMove.PASS and not lost:
+        chosen = BankerMove.SUITE
     taken = read_taken(terms, reading)
     suite_seat = seat_field(terms.suite_seat, seated, Field.SUITE_SEAT, reading)
     suite_amount = (
@@ -257,7 +264,7 @@ def _chemin_next(
         return None
     if moved is not None:
         return moved
-    return _suite(money, rules, seated, banker_seat, suite_seat, suite_amount, reading)
+    return _suite(money, rules, seated, seats, suite_seat, suite_amount, reading)
 
 
 def _moved(money: CoupMoney, chosen: BankerMove, taken: Decimal) -> NextMove | None:
@@ -282,11 +289,12 @@ def _suite(
     money: CoupMoney,
     rules: BankRules,
     seated: Mapping[int, Hashable],
-    banker_seat: int,
+    seats: tuple[int, int],
     suite_seat: int | None,
     suite_amount: Decimal | None,
     reading: Reading,
 ) -> NextMove | None:
+    banker_seat, rotation_seat = seats
     if suite_seat == banker_seat:
         reading.refuse(Field.SUITE_SEAT, RuleError(MSG_SUITE_SEAT_IS_BANKER))
         return None
@@ -306,6 +314,7 @@ def _suite(
             takers=takers,
             bids=bids,
             minimum_banco=rules.minimum_banco,
+            rotation_seat=rotation_seat,
         )
     except BankError as error:
         reading.refuse(Field.SUITE_AMOUNT, error)

@@ -547,11 +547,14 @@ def suite(
     takers: Collection[Guest] = (),
     bids: Mapping[Guest, Decimal] | None = None,
     minimum_banco: Decimal,
+    rotation_seat: int | None = None,
 ) -> Suite:
     """The bank given up ("Il y a une suite"): its holder takes his capital and winnings
     (``money.bank_after``); the bank is offered at that amount to each seat from his right, the
     first of ``takers`` takes it; otherwise the highest of ``bids`` (at least the minimum banco;
-    equal bids: the nearer his right); otherwise the next in turn at the minimum banco."""
+    equal bids: the nearer his right); otherwise the next in turn at the minimum banco: the seat
+    the bank would have passed to had it lost, at the right of ``rotation_seat`` (the banker's
+    own seat unless he holds the bank out of turn), never the banker himself."""
     if money.bank_after == 0:
         raise BankError(MSG_SUITE_AFTER_LOSS)
     order = seat_order(banker_seat, seated)
@@ -572,7 +575,11 @@ def suite(
     if best is not None:
         bid, seat = best
         return Suite(Bank(seated[seat], bid), SuiteWay.AUCTIONED, seat, banker_seat)
-    seat = order[0]
+    in_turn_after = banker_seat if rotation_seat is None else rotation_seat
+    in_turn = seat_order(in_turn_after, order)
+    if in_turn_after in order:  # round the table back to the rotation's own seat
+        in_turn.append(in_turn_after)
+    seat = in_turn[0]
     return Suite(Bank(seated[seat], minimum_banco), SuiteWay.NEXT_IN_TURN, seat, banker_seat)
 
 

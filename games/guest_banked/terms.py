@@ -15,7 +15,7 @@ from decimal import Decimal
 from games.guest_banked.banque_money import BanqueTaxe
 from games.guest_banked.chemin_drawing import Choice
 from games.guest_banked.chemin_money import Taxe
-from games.kinds import BankerMove, Game, SuiteWay
+from games.kinds import BankerMove, Game, SuiteReturn, SuiteWay
 from games.payouts import ZERO
 from games.rules import Winner
 
@@ -37,6 +37,7 @@ class BankRules:
     taxe: Taxe = field(default_factory=Taxe)
     shoe_charge: Decimal = ZERO  # Chemin de fer with a table charge: once a shoe
     banque_taxe: BanqueTaxe = field(default_factory=BanqueTaxe)
+    suite_returns: SuiteReturn = SuiteReturn.GIVER
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,7 @@ class PreviousCoup:
     suivi_seat: int | None = None
     holder_seats: tuple[int | None, int | None] = (None, None)
     winners: tuple[Winner, ...] = ()
+    suite_way: SuiteWay | None = None
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,7 @@ class SettledCoup:
             suivi_seat=self.suivi_seat,
             holder_seats=self.holder_seats,
             winners=self.winners,
+            suite_way=self.suite_way,
         )
 
 

@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.cards import Card, CardError, parse_cards, total
 from games.entry import BetEntry, Field, HandEntry, Problem, read_seat, result_text
-from games.guest_banked.bank import MSG_HELD_BY, MSG_PASSED_TO, MSG_SUITE_TO
+from games.guest_banked.bank import next_bank
 from games.guest_banked.banque_coup import tableau_halves
 from games.guest_banked.banque_drawing import TABLEAU, deal_banque, next_banque_step
 from games.guest_banked.chemin_drawing import (
@@ -38,10 +38,9 @@ from games.guest_banked.chemin_drawing import (
     next_step,
 )
 from games.guest_banked.chemin_drawing import ponte_options as chemin_ponte_options
-from games.guest_banked.chemin_money import BankError, seat_to_the_right
 from games.guest_banked.terms import MOVES, CoupTerms, PreviousCoup
 from games.kinds import MOVE_LABELS, SEATS, BankerMove, CoverKind, Game, SuiteWay
-from games.messages import Label, RuleError, Text
+from games.messages import Label, RuleError
 from games.models import MAX_HAND_NUMBER
 from games.payouts import BankedBet
 from games.rules import Winner
@@ -57,6 +56,7 @@ MSG_MOVE_AS_PLAYED = {
     Game.BACCARA_BANQUE: _("As the coup goes: kept unless the bank is spent"),
 }
 MSG_NEW_BANK = _("A new bank: the banker sets its amount.")
+MSG_NOBODY_TOOK_IT = _("Nobody: the next in turn, at the minimum")
 MSG_TABLEAU_RESULT = _("{tableau}: {result}")
 MSG_BY_HALF = _("Its half of the table")
 # The result without the cards, each tableau's in Baccara banque: the ponte's hand, the bank's,
@@ -101,37 +101,14 @@ class BankPrefill:
 
 
 def bank_prefill(game: Game, previous: PreviousCoup | None, seats: Collection[int]) -> BankPrefill:
-    """Who banks the next coup and with how much: a bank kept plays on with all it holds (and
-    its co-banker), a suite goes to its taker at its amount, a lost bank passes to the seat at
-    the right (its amount is the new banker's to set). A shoe's first bank in Chemin de fer is
-    the first seat's (at the croupier's right); Baccara banque's is auctioned."""
+    """Who banks the next coup and with how much, as the coup before leaves it
+    (:func:`games.guest_banked.bank.next_bank`), and why, naming the seats."""
     suivi = previous.suivi_seat if previous is not None else None
-    if previous is None or previous.move is BankerMove.RETIRE:
-        first = None
-        if game is Game.CHEMIN_DE_FER and seats:
-            first = min(seats) if previous is None else _right_of(previous.banker_seat, seats)
-        return BankPrefill(banker_seat=first, note=str(MSG_NEW_BANK), suivi_seat=suivi)
-    if previous.move is BankerMove.KEEP:
-        return BankPrefill(
-            previous.banker_seat,
-            previous.bank_after,
-            previous.co_banker_seat,
-            Text(MSG_HELD_BY, seat=previous.banker_seat).message(gettext),
-            suivi,
-        )
-    if previous.move is BankerMove.SUITE:
-        note = Text(MSG_SUITE_TO, seat=previous.suite_seat).message(gettext)
-        return BankPrefill(previous.suite_seat, previous.suite_amount, None, note, suivi)
-    right = _right_of(previous.rotation_seat, seats)
-    note = Text(MSG_PASSED_TO, seat=right).message(gettext) if right is not None else ""
-    return BankPrefill(banker_seat=right, note=note, suivi_seat=suivi)
-
-
-def _right_of(seat: int, seats: Collection[int]) -> int | None:
-    try:
-        return seat_to_the_right(seat, {*seats, seat})
-    except BankError:  # nobody else is seated
-        return None
+    bank = next_bank(game, previous, seats)
+    note = bank.why.message(gettext) if bank.why is not None else str(MSG_NEW_BANK)
+    if previous is not None and previous.move is BankerMove.PASS and bank.why is None:
+        note = ""  # nobody else is seated: the host says
+    return BankPrefill(bank.banker_seat, bank.amount, bank.co_banker_seat, note, suivi)
 
 
 def tableau_defaults(banker_seat: int | None, seats: Collection[int]) -> dict[int, str]:
@@ -670,8 +647,12 @@ def coup_panel(
             ["player_cards", "banker_cards"],
             [("result", PONTE)],
         )
+    # A lost bank passes of itself: the host picks a move only to keep, pass or retire a bank
+    # that won (passing it then is a suite).
     moves = [("", str(MSG_MOVE_AS_PLAYED[game]))] + [
-        (move.value, gettext(MOVE_LABELS[move])) for move in MOVES[game]
+        (move.value, gettext(MOVE_LABELS[move]))
+        for move in MOVES[game]
+        if move is not BankerMove.PASS
     ]
     nobody = "—"
     return CoupPanel(
@@ -704,7 +685,9 @@ def coup_panel(
         move=_box(form, "move", moves),
         taken=_box(form, "taken"),
         suite_seat=_box(
-            form, "suite_seat", _seat_options(seats, _value(form, "suite_seat"), nobody)
+            form,
+            "suite_seat",
+            _seat_options(seats, _value(form, "suite_seat"), str(MSG_NOBODY_TOOK_IT)),
         ),
         suite_amount=_box(form, "suite_amount"),
         note=note,

@@ -53,6 +53,7 @@ def coup_state(coup: Coup) -> PreviousCoup:
         suivi_seat=coup.suivi_seat,
         holder_seats=(coup.holder_seat, coup.second_holder_seat),
         winners=tuple(winners),
+        suite_way=SuiteWay(coup.suite_way) if coup.suite_way else None,
     )
 
 

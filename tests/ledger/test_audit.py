@@ -186,7 +186,7 @@ def test_a_coup_in_the_audit_log_reads_its_bank_and_stakes_by_kind(
     assert "Aki banks 100 · Keeps the bank" in page
     assert "Seat 1 · Aki · Bank 100 → 95" in page  # the house's 5% of the bank's win
     assert "Seat 2 · Ben · Cover 60 → −60" in page
-    assert "Aki banks 195 · Passes the bank" in page
+    assert "Aki banks 195 · Loses the bank" in page
     assert "Seat 2 · Ben · Banco solo 195 → 195" in page
     rotating_coups(shoe, host, 30)
     with django_assert_max_num_queries(AUDIT_PAGE_QUERIES):

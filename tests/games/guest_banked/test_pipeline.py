@@ -20,7 +20,7 @@ from games.guest_banked.bank import (
     MSG_SUITE_TO,
     continuity_problem,
 )
-from games.guest_banked.banque_coup import MSG_STAKE_BANKER, holders, tableau_halves
+from games.guest_banked.banque_coup import MSG_BANK_SPENT, MSG_STAKE_BANKER, holders, tableau_halves
 from games.guest_banked.banque_money import BanqueTaxe, BanqueTaxeKind
 from games.guest_banked.chemin_coup import MSG_ONE_TABLEAU
 from games.guest_banked.chemin_drawing import MSG_PONTE_MUST_DRAW
@@ -406,7 +406,7 @@ def test_a_banque_bank_stays_after_a_loss_with_all_it_holds_and_nothing_comes_ou
     spent = banque(
         (1, "1", "200"), (5, "2", "100"), result="P", second_result="P", bank="300", move="keep"
     )
-    assert refused(spent, BANQUE, TABLE) == {(Field.MOVE, MSG_BANK_LOST)}
+    assert refused(spent, BANQUE, TABLE) == {(Field.MOVE, MSG_BANK_SPENT)}
     retired = settle_coup_entry(
         banque((1, "1", "200"), (5, "2", "100"), result="P", second_result="P", bank="300"),
         BANQUE,

@@ -73,7 +73,7 @@ def test_the_next_coup_follows_from_the_one_before(table, host):
     play(table, host, (2, "ordinary", "195"), result="P", bank="195")  # lost: passes
     with pytest.raises(ValidationError) as skipped:
         play(table, host, (2, "ordinary", "100"), result="B", banker_seat=3, bank="100")
-    assert MSG_PASSED_TO.format(seat=2) in messages(skipped.value)
+    assert MSG_PASSED_TO.format(banker=1, seat=2, rotation=1) in messages(skipped.value)
     assert Coup.objects.count() == 2
 
 

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from games import services as game_services
 from games.entry import BetEntry, HandEntry
-from games.guest_banked.bank import MSG_PASSED_TO, MSG_SUITE_TO
+from games.guest_banked.bank import MSG_PASSED_TO, MSG_SUITE_IN_TURN, MSG_SUITE_TO
 from games.guest_banked.chemin_drawing import MSG_PONTE_MUST_DRAW
 from games.guest_banked.chemin_money import (
     MSG_BANKER_AGAINST_HIMSELF,
@@ -183,6 +183,28 @@ def test_the_game_of_an_event_with_hands_is_refused_with_the_reason(client, host
     assert (chemin.event.game, chemin.event.name) == ("chemin_de_fer", "Chemin night")
 
 
+def test_passing_a_winning_bank_offers_it_in_turn_and_a_loss_goes_on_from_its_holder(
+    client, chemin
+):
+    page = text(client.get(table_url(chemin)))
+    assert 'value="pass"' not in page  # a lost bank passes of itself
+    assert "Passes the bank (suite)" in page
+    # Seat 1 wins and passes the bank; nobody takes it: seat 2, next in turn, at the minimum.
+    post_coup(client, chemin, bank="100", stake_2="100", result="banker", move="pass")
+    first = Coup.objects.get(hand__number=1)
+    assert (first.move, first.suite_way, first.suite_seat) == ("suite", "next_in_turn", 2)
+    page = text(client.get(table_url(chemin)))
+    assert said(MSG_SUITE_IN_TURN, giver=1, seat=2, amount=D(10)) in page
+    assert "took the suite" not in page
+    form = page_form(client, chemin)
+    assert (form["banker_seat"], form["bank"]) == ("2", "10")
+    # Seat 2's bank came in turn: it loses and goes on to seat 3, not back to seat 2.
+    post_coup(client, chemin, stake_3="10", result="player")
+    page = text(client.get(table_url(chemin)))
+    assert said(MSG_PASSED_TO, banker=2, seat=3, rotation=2) in page
+    assert page_form(client, chemin)["banker_seat"] == "3"
+
+
 def test_a_chemin_night_banco_solo_then_a_suite_then_a_pass(client, chemin):
     # Coup 1: the first seat banks (at the croupier's right) and sets the bank; seat 2 calls
     # banco solo and loses to the banker's natural 9.
@@ -233,7 +255,7 @@ def test_a_chemin_night_banco_solo_then_a_suite_then_a_pass(client, chemin):
 
     # Coup 3: the suite's taker banks at its amount; the pontes win and the bank passes.
     page = text(client.get(table_url(chemin)))
-    assert Text(MSG_SUITE_TO, seat=3).message() in page
+    assert Text(MSG_SUITE_TO, giver=1, seat=3, amount=D("380.25")).message() in page
     form = page_form(client, chemin)
     assert (form["banker_seat"], form["bank"]) == ("3", "380.25")
     post_coup(client, chemin, stake_4="100", stake_1="50", player_cards="9 K", banker_cards="2 3")
@@ -252,7 +274,7 @@ def test_a_chemin_night_banco_solo_then_a_suite_then_a_pass(client, chemin):
 
     # The bank passes to the right of the banker who gave the suite (seat 1): seat 2.
     page = text(client.get(table_url(chemin)))
-    assert Text(MSG_PASSED_TO, seat=2).message() in page
+    assert Text(MSG_PASSED_TO, banker=3, seat=2, rotation=1).message() in page
     assert page_form(client, chemin)["banker_seat"] == "2"
     total = Bet.objects.filter(event=chemin.event).aggregate(total=Sum("net"))["total"]
     assert total == -Coup.objects.aggregate(cut=Sum("house_cut"))["cut"] == D("-14.75")
