@@ -501,6 +501,137 @@ class Charge(models.Model):
         return f"{self.guest} {self.get_kind_display()} {self.amount}"
 
 
+def default_denominations() -> list[str]:
+    return ["0.5", "1", "5", "25", "100", "500", "1000"]
+
+
+class CountSetup(models.Model):
+    """How a night's chips are counted: the chip set its counts are entered in, the house's
+    tray at the open, and whether the night is kept by its count alone (no hands logged: each
+    guest's result is their count less the chips they took)."""
+
+    event = models.OneToOneField(
+        Event, on_delete=models.PROTECT, primary_key=True, related_name="count_setup"
+    )
+    # The chips on the table, smallest first, as text (JSON has no decimals).
+    denominations = models.JSONField(default=default_denominations)
+    opening_float = MoneyField(_("the tray at the open"), default=0)
+    count_only = models.BooleanField(_("kept by the count alone"), default=False)
+    # A count-only night's commission, if the host kept it: the house's share of its result.
+    commission_total = MoneyField(_("commission, in all"), null=True, blank=True)  # type: ignore[misc]
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(opening_float__gte=0), name="count_float_not_negative"
+            ),
+            models.CheckConstraint(
+                condition=Q(commission_total__isnull=True) | Q(commission_total__gte=0),
+                name="count_commission_not_negative",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Count of {self.event}"
+
+
+class ChipMove(models.Model):
+    """Chips that crossed the table's edge, for the count: chips a guest took (a buy-in, a
+    top-up), chips a guest handed back when counted (leaving, or at the close), or the house's
+    tray counted at the close (no guest). A guest's chips out and in are plain sums of rows; a
+    row entered by mistake is voided by its opposite (``voids``), never edited."""
+
+    class Kind(models.TextChoices):
+        BUY_IN = "buy_in", _("Buy-in")
+        TOP_UP = "top_up", _("Top-up")
+        COUNT = "count", _("Counted")
+        TRAY = "tray", _("Tray counted")
+
+    class Source(models.TextChoices):
+        CASH = "cash", _("Cash")
+        MARKER = "marker", _("Credit (a marker)")
+        BALANCE = "balance", _("From their balance")
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="chip_moves")
+    guest = models.ForeignKey(
+        Guest, on_delete=models.PROTECT, null=True, blank=True, related_name="chip_moves"
+    )
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    source = models.CharField(max_length=8, choices=Source.choices, blank=True)
+    chips = MoneyField()
+    # As counted: denomination (text) → number of chips; empty when entered as a total.
+    by_denomination = models.JSONField(default=dict, blank=True)
+    note = models.CharField(max_length=200, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+    voids = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="voided_by"
+    )
+    idempotency_key = models.UUIDField(null=True, blank=True, unique=True, editable=False)
+    content_digest = models.CharField(max_length=64, blank=True, default="", editable=False)
+
+    class Meta:
+        ordering = ["recorded_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(voids__isnull=True) & Q(chips__gt=0))
+                | (Q(voids__isnull=False) & Q(chips__lt=0)),
+                name="chip_move_positive_its_void_negative",
+            ),
+            models.CheckConstraint(
+                condition=(Q(kind="tray") & Q(guest__isnull=True))
+                | (~Q(kind="tray") & Q(guest__isnull=False)),
+                name="chip_move_tray_is_the_house",
+            ),
+            models.CheckConstraint(
+                condition=Q(voids__isnull=True) | ~Q(note=""), name="chip_move_void_has_reason"
+            ),
+            models.CheckConstraint(
+                condition=Q(voids__isnull=True) | ~Q(voids=F("id")),
+                name="chip_move_void_not_itself",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.guest or 'tray'} {self.get_kind_display()} {self.chips}"
+
+
+class Adjustment(models.Model):
+    """A difference in the count booked with its reason: chips a guest has that the hands do
+    not explain (or lacks), taken into their result at the night against the house. A line of
+    the ledger of its own (``ledger.money.lines``); voided by its opposite, never edited."""
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="adjustments")
+    guest = models.ForeignKey(Guest, on_delete=models.PROTECT, related_name="adjustments")
+    amount = MoneyField()
+    reason = models.CharField(max_length=200)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+    voids = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="voided_by"
+    )
+    idempotency_key = models.UUIDField(null=True, blank=True, unique=True, editable=False)
+    content_digest = models.CharField(max_length=64, blank=True, default="", editable=False)
+
+    class Meta:
+        ordering = ["recorded_at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(amount=0), name="adjustment_not_zero"),
+            models.CheckConstraint(condition=~Q(reason=""), name="adjustment_has_reason"),
+            models.CheckConstraint(
+                condition=Q(voids__isnull=True) | ~Q(voids=F("id")),
+                name="adjustment_void_not_itself",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.guest} {self.amount} ({self.reason})"
+
+
 class GuestEventResult(models.Model):
     """A guest's totals for one event, recomputed from the bets by every service that writes
     them (never incremented), so that sums across a season read a row per guest and event
@@ -554,6 +685,11 @@ class AuditEntry(models.Model):
         INVITATION_REVOKED = "invitation_revoked", _("Login invitation revoked")
         INVITATION_ACCEPTED = "invitation_accepted", _("Login created from an invitation")
         CREDIT_LIMIT_SET = "credit_limit_set", _("Credit limit changed")
+        CHIPS = "chips", _("Chips recorded")
+        CHIPS_VOIDED = "chips_voided", _("Chips voided")
+        ADJUSTMENT = "adjustment", _("Adjustment booked")
+        ADJUSTMENT_VOIDED = "adjustment_voided", _("Adjustment voided")
+        COUNT_SETUP = "count_setup", _("Count set up")
 
     action = models.CharField(max_length=20, choices=Action.choices)
     # Empty for what belongs to no one night: a guest renamed, merged or invited.

@@ -39,6 +39,7 @@ LAYERS = {
             "chips",
             "amounts",
             "clearing",
+            "reconciliation",
             "names",
             "migrations",
             "env",
@@ -122,7 +123,7 @@ def imports_of(path: Path, *, ours_only: bool = True) -> set[str]:
 
 
 # The ledger is cut by what it is about; inside each concept, the layers as above.
-CONCEPTS = ("nights", "hands", "guests", "money", "workbook")
+CONCEPTS = ("nights", "hands", "guests", "money", "workbook", "count")
 
 
 def concept_of(name: str) -> str | None:
@@ -202,7 +203,7 @@ PURE = sorted(
 GUEST_BANKED = [name for name in PURE if name.startswith("games.guest_banked")]
 
 
-@pytest.mark.parametrize("name", [*PURE, "ledger.money.clearing"])
+@pytest.mark.parametrize("name", [*PURE, "ledger.money.clearing", "ledger.count.reconciliation"])
 def test_the_rules_core_imports_nothing_from_django(name):
     outside = {module.split(".")[0] for module in imports_of(PATHS[name], ours_only=False)}
     assert not outside & {"django", "ledger", "shoebook"}, outside

@@ -39,6 +39,7 @@ SHIPPED = {
     "ledger/migrations/0014_transfers.py": "6e049e11e497c05c",
     "ledger/migrations/0015_hand_revision_idempotency_key.py": "de7da08134bec5c8",
     "ledger/migrations/0016_money_rows_content_digest.py": "11247b6c592b2504",
+    "ledger/migrations/0017_the_count.py": "6dc9cd9dcfbcbfbb",
     "tournaments/migrations/0001_initial.py": "ef4e2c028864a78b",
     "tournaments/migrations/0002_counts_bounded.py": "916e682f6951a1fa",
     "tournaments/migrations/0003_table_limits_within_one_amount.py": "945b2136ad6a56a7",

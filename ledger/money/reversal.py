@@ -18,13 +18,13 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.messages import refused_character
-from ledger.models import AuditEntry, Settlement, Transfer
+from ledger.models import Adjustment, AuditEntry, ChipMove, Settlement, Transfer
 from shoebook.base.roles import Actor
 
 if TYPE_CHECKING:
     from django.utils.functional import _StrPromise as Text  # what gettext_lazy gives
 
-Row = TypeVar("Row", Settlement, Transfer)
+Row = TypeVar("Row", Settlement, Transfer, ChipMove, Adjustment)
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,7 @@ class Reversal(Generic[Row]):
     reason_character: Text  # with {code}
     void_of_void: Text
     already_voided: Text  # with {user} and {time}
+    action: str = AuditEntry.Action.SETTLEMENT_VOIDED
 
 
 def line_character(text: str) -> str | None:
@@ -79,7 +80,7 @@ def reverse(kind: Reversal[Row], row: Row, *, reason: str, by: Actor) -> Row:
         existing = kind.model.objects.select_related("recorded_by").get(voids=original)
         raise ValidationError({NON_FIELD_ERRORS: _already_voided(kind, existing)}) from error
     AuditEntry.objects.create(
-        action=AuditEntry.Action.SETTLEMENT_VOIDED,
+        action=kind.action,
         event=original.event,
         by=by,
         summary=kind.summary(original),

@@ -11,18 +11,20 @@ from typing import TypeVar
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Count, QuerySet, Sum
+from django.db.models import Case, Count, ExpressionWrapper, F, QuerySet, Sum, Value, When
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.chips import MAX_CHIPS, to_cents
+from games.chips import MAX_CHIPS, MoneyField, to_cents
 from games.messages import format_chips, whole_cents
 from games.models import Event
 from ledger.locks import lock_guest
 from ledger.models import (
+    Adjustment,
     AuditEntry,
     Bet,
     Charge,
+    ChipMove,
     Guest,
     GuestEventResult,
     Settlement,
@@ -72,6 +74,7 @@ def results_refresh(*, event_id: int, guest_ids: Iterable[int]) -> None:
         result_rows(
             bets=Bet.objects.filter(event_id=event_id, guest_id__in=guest_ids),
             charges=Charge.objects.filter(event_id=event_id, guest_id__in=guest_ids),
+            chip_moves=ChipMove.objects.filter(event_id=event_id, guest_id__in=guest_ids),
         )
     )
 
@@ -81,13 +84,18 @@ def results_rebuild() -> int:
     """Recompute every guest's totals for every event from the bets and charges; returns the
     rows written."""
     GuestEventResult.objects.all().delete()
-    rows = result_rows(bets=Bet.objects.all(), charges=Charge.objects.all())
+    rows = result_rows(
+        bets=Bet.objects.all(), charges=Charge.objects.all(), chip_moves=ChipMove.objects.all()
+    )
     return len(GuestEventResult.objects.bulk_create(rows))
 
 
-def result_rows(*, bets: QuerySet[Bet], charges: QuerySet[Charge]) -> list[GuestEventResult]:
+def result_rows(
+    *, bets: QuerySet[Bet], charges: QuerySet[Charge], chip_moves: QuerySet[ChipMove]
+) -> list[GuestEventResult]:
     """The totals per guest and event of ``bets`` (a tournament table's left out: tournament
-    chips are no one's money) and of ``charges`` (a result without hands or stakes)."""
+    chips are no one's money), of ``charges`` (a result without hands or stakes) and, at a night
+    kept by its count alone, of ``chip_moves`` (chips handed back less chips taken)."""
     cash_bets = bets.exclude(event__kind=Event.Kind.TOURNAMENT_TABLE)
     rows = [
         GuestEventResult(**row)
@@ -97,7 +105,22 @@ def result_rows(*, bets: QuerySet[Bet], charges: QuerySet[Charge]) -> list[Guest
     ]
     for row in charges.values("guest_id", "event_id").annotate(net=money_sum("amount")).order_by():
         rows.append(GuestEventResult(hands=0, stake=ZERO, gross=row["net"], commission=ZERO, **row))
+    counted = chip_moves.filter(event__count_setup__count_only=True, guest__isnull=False)
+    for row in counted.values("guest_id", "event_id").annotate(net=COUNT_LESS_TAKEN).order_by():
+        rows.append(GuestEventResult(hands=0, stake=ZERO, gross=row["net"], commission=ZERO, **row))
     return rows
+
+
+# Chips handed back count for the guest, chips taken against them.
+COUNT_LESS_TAKEN = Sum(
+    Case(
+        When(kind=ChipMove.Kind.COUNT, then=F("chips")),
+        default=ExpressionWrapper(F("chips") * Value(-1), output_field=MoneyField()),
+        output_field=MoneyField(),
+    ),
+    default=0,
+    output_field=MoneyField(),
+)
 
 
 def _money_sums() -> dict[str, Sum]:
@@ -142,7 +165,7 @@ MSG_VOID_OF_VOID = _(
 )
 
 
-KeyedRow = TypeVar("KeyedRow", Settlement, Transfer)
+KeyedRow = TypeVar("KeyedRow", Settlement, Transfer, ChipMove, Adjustment)
 
 
 MSG_KEY_USED_FOR = _(

@@ -1,0 +1,137 @@
+"""The count's arithmetic, plain Python: what chips each guest and the house's tray should hold
+after a night, against what was counted.
+
+A guest's **expected** chips are those they took (buy-ins and top-ups) plus their net result from
+the logged hands plus any adjustment booked for them; their **difference** is what they handed
+back (counted) less that. The tray is expected to hold its opening float plus the house's net
+(the guests' losses less their wins, with the commission), less the adjustments booked against
+it. Chips are neither made nor lost at the table, so the guests' differences and the tray's add
+up to what is missing from the table as a whole; a bet left out of the log shows as a difference
+of its amount at its guest's place, and the other way at the tray.
+
+A guest who has not been counted yet has no difference: they are still playing, or their count
+is missing (the close asks). Nothing here rounds: amounts are added as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Generic, TypeVar
+
+ZERO = Decimal(0)
+Guest = TypeVar("Guest", bound=Hashable)
+
+
+@dataclass(frozen=True)
+class GuestCount(Generic[Guest]):
+    guest: Guest
+    taken: Decimal
+    net: Decimal
+    adjusted: Decimal
+    counted: Decimal | None
+
+    @property
+    def expected(self) -> Decimal:
+        return self.taken + self.net + self.adjusted
+
+    @property
+    def in_play(self) -> bool:
+        return bool(self.taken or self.net or self.adjusted)
+
+    @property
+    def difference(self) -> Decimal | None:
+        """Chips counted less chips expected: more than the hands explain (positive) or fewer;
+        ``None`` until counted."""
+        return None if self.counted is None else self.counted - self.expected
+
+
+@dataclass(frozen=True)
+class TrayCount:
+    opening_float: Decimal
+    house_net: Decimal
+    adjusted: Decimal  # the house's side of the adjustments: minus the guests'
+    counted: Decimal | None
+
+    @property
+    def expected(self) -> Decimal:
+        return self.opening_float + self.house_net + self.adjusted
+
+    @property
+    def difference(self) -> Decimal | None:
+        return None if self.counted is None else self.counted - self.expected
+
+
+@dataclass(frozen=True)
+class Reconciliation(Generic[Guest]):
+    guests: tuple[GuestCount[Guest], ...]
+    tray: TrayCount
+
+    @property
+    def uncounted(self) -> list[Guest]:
+        """The guests still to count: they took chips or played (one who did neither has
+        nothing to hand back)."""
+        return [row.guest for row in self.guests if row.counted is None and row.in_play]
+
+    @property
+    def differences(self) -> dict[Guest, Decimal]:
+        """The guests counted whose chips are not what the books say, and by how much."""
+        return {
+            row.guest: row.difference
+            for row in self.guests
+            if row.difference is not None and row.difference != 0
+        }
+
+    @property
+    def table_difference(self) -> Decimal:
+        """The counted guests' differences added up, with the tray's once counted."""
+        total = sum((row.difference or ZERO for row in self.guests), ZERO)
+        return total + (self.tray.difference or ZERO)
+
+    @property
+    def reconciled(self) -> bool:
+        """Everyone and the tray counted, and every difference zero."""
+        counted = not self.uncounted and self.tray.counted is not None
+        return counted and not self.differences and self.tray.difference == 0
+
+
+def reconcile(
+    *,
+    taken: Mapping[Guest, Decimal],
+    nets: Mapping[Guest, Decimal],
+    adjustments: Mapping[Guest, Decimal],
+    counted: Mapping[Guest, Decimal],
+    house_net: Decimal,
+    opening_float: Decimal = ZERO,
+    tray_counted: Decimal | None = None,
+) -> Reconciliation[Guest]:
+    """The night's count: a row for each guest who took chips, played or was counted, in the
+    order first met (``taken``, then ``nets``, ``adjustments``, ``counted``)."""
+    guests = list(dict.fromkeys([*taken, *nets, *adjustments, *counted]))
+    rows = tuple(
+        GuestCount(
+            guest,
+            taken.get(guest, ZERO),
+            nets.get(guest, ZERO),
+            adjustments.get(guest, ZERO),
+            counted.get(guest),
+        )
+        for guest in guests
+    )
+    adjusted = -sum(adjustments.values(), ZERO)
+    return Reconciliation(rows, TrayCount(opening_float, house_net, adjusted, tray_counted))
+
+
+def count_only_results(
+    taken: Mapping[Guest, Decimal], counted: Mapping[Guest, Decimal]
+) -> dict[Guest, Decimal]:
+    """A night kept by its count alone: each guest's result is what they handed back less what
+    they took (a guest not counted yet: minus what they took, until they are)."""
+    guests = dict.fromkeys([*taken, *counted])
+    return {guest: counted.get(guest, ZERO) - taken.get(guest, ZERO) for guest in guests}
+
+
+def chips_of(by_denomination: Mapping[Decimal, int]) -> Decimal:
+    """The chips a count by denomination adds up to (12 × 100 + 3 × 25 = 1,275)."""
+    return sum((value * number for value, number in by_denomination.items()), ZERO)

@@ -1,0 +1,142 @@
+"""Reads of the count: a night's chips out and in, its reconciliation against the logged hands,
+and what a host looks through to explain a difference (a guest's hands with their bets)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db.models import QuerySet
+
+from games.models import Event
+from ledger.count.reconciliation import GuestCount, Reconciliation, reconcile
+from ledger.models import Adjustment, Bet, ChipMove, CountSetup, Guest, GuestEventResult
+from ledger.money.amounts import ZERO, money_sum
+
+
+@dataclass
+class GuestChips:
+    """One guest's line of the count, with the rows behind it."""
+
+    guest: Guest
+    count: GuestCount[int]
+    moves: list[ChipMove] = field(default_factory=list)
+    adjustments: list[Adjustment] = field(default_factory=list)
+
+    @property
+    def bought_by(self) -> list[str]:
+        """How the guest paid for their chips, each way once (cash, a marker…)."""
+        voided = {move.voids_id for move in self.moves}
+        ways = dict.fromkeys(
+            move.get_source_display()
+            for move in self.moves
+            if move.source and move.voids_id is None and move.pk not in voided
+        )
+        return list(ways)
+
+    def is_voided(self, move: ChipMove) -> bool:
+        return move.voids_id is not None or any(other.voids_id == move.pk for other in self.moves)
+
+
+@dataclass
+class NightCount:
+    setup: CountSetup
+    guests: list[GuestChips]
+    reconciliation: Reconciliation[int]
+    tray_moves: list[ChipMove]
+
+    @property
+    def denominations(self) -> list[Decimal]:
+        return [Decimal(value) for value in self.setup.denominations]
+
+    @property
+    def taken(self) -> Decimal:
+        return sum((row.count.taken for row in self.guests), ZERO)
+
+    @property
+    def counted(self) -> Decimal:
+        return sum((row.count.counted or ZERO for row in self.guests), ZERO)
+
+
+def night_count(event: Event) -> NightCount:
+    """The night's count as it stands: each guest on its list (or with chips) with their chips
+    taken and counted, their net from the hands and their adjustments, and the tray. A fixed
+    number of queries, whatever the size of the night."""
+    setup = CountSetup.objects.filter(event=event).first() or CountSetup(event=event)
+    moves = list(
+        ChipMove.objects.filter(event=event).select_related("guest").order_by("recorded_at", "id")
+    )
+    adjustments = list(
+        Adjustment.objects.filter(event=event).select_related("guest").order_by("recorded_at")
+    )
+    guests = {guest.pk: guest for guest in Guest.objects.filter(events=event)}
+    taken: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    counted: dict[int, Decimal] = {}
+    tray: Decimal | None = None
+    for move in moves:
+        if move.guest_id is None:
+            tray = (tray or ZERO) + move.chips
+        elif move.kind == ChipMove.Kind.COUNT:
+            counted[move.guest_id] = counted.get(move.guest_id, ZERO) + move.chips
+        else:
+            taken[move.guest_id] += move.chips
+        if move.guest is not None:
+            guests.setdefault(move.guest_id, move.guest)
+    adjusted: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    for adjustment in adjustments:
+        adjusted[adjustment.guest_id] += adjustment.amount
+        guests.setdefault(adjustment.guest_id, adjustment.guest)
+    nets = _nets(event, count_only=setup.count_only)
+    counted = {guest: chips for guest, chips in counted.items() if chips != 0}
+    if tray == 0:
+        tray = None  # a tray count voided is no count
+    order = sorted(guests, key=lambda pk: guests[pk].name.casefold())
+    reconciliation = reconcile(
+        taken={pk: taken[pk] for pk in order},
+        nets=nets,
+        adjustments=dict(adjusted),
+        counted=counted,
+        house_net=-sum(nets.values(), ZERO),
+        opening_float=setup.opening_float,
+        tray_counted=tray,
+    )
+    rows = {row.guest: row for row in reconciliation.guests}
+    lines = [
+        GuestChips(
+            guests[pk],
+            rows[pk],
+            [move for move in moves if move.guest_id == pk],
+            [adjustment for adjustment in adjustments if adjustment.guest_id == pk],
+        )
+        for pk in order
+        if pk in rows
+    ]
+    tray_moves = [move for move in moves if move.guest_id is None]
+    return NightCount(setup, lines, reconciliation, tray_moves)
+
+
+def _nets(event: Event, *, count_only: bool) -> dict[int, Decimal]:
+    """Each guest's net from the night's logged hands (in tournament chips at a tournament
+    table); at a night kept by its count alone, its results (the count itself)."""
+    if count_only:
+        rows: QuerySet[GuestEventResult] = GuestEventResult.objects.filter(event=event)
+        return dict(rows.values_list("guest_id", "net"))
+    summed = (
+        Bet.objects.filter(event=event)
+        .values("guest_id")
+        .annotate(net=money_sum("net"))
+        .order_by()
+        .values_list("guest_id", "net")
+    )
+    return dict(summed)
+
+
+def guest_bets(event: Event, guest: Guest) -> list[Bet]:
+    """The guest's bets at the night, hand by hand, to look through for the one a count says is
+    missing or wrong."""
+    return list(
+        Bet.objects.filter(event=event, guest=guest)
+        .select_related("hand", "hand__shoe")
+        .order_by("hand__shoe__number", "hand__number", "seat", "id")
+    )

@@ -1,0 +1,433 @@
+"""Writes of the count: how a night's chips are counted (its chip set, the tray's float, a night
+kept by its count alone), chips out and in per guest and the tray, adjustments, and their voids.
+Each row is audited, keyed like a settlement (a second tap records nothing more) and voided by
+its opposite, never edited."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from decimal import Decimal, InvalidOperation
+
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.db import transaction
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from games.chips import MAX_CHIPS
+from games.messages import format_chips, whole_cents
+from games.models import Event, Hand
+from ledger.count.reconciliation import chips_of
+from ledger.locks import lock_guest
+from ledger.models import (
+    Adjustment,
+    AuditEntry,
+    ChipMove,
+    CountSetup,
+    EventGuest,
+    Guest,
+    default_denominations,
+)
+from ledger.money.amounts import ZERO
+from ledger.money.reversal import Reversal, line_character, reverse
+from ledger.money.services import content_digest, recorded_under, results_refresh, save_once
+from shoebook.base.roles import Actor
+
+MAX_DENOMINATIONS = 12
+MAX_CHIPS_OF_ONE = 10_000  # chips of one denomination in one count
+
+MSG_CLOSED = _("This night is closed: reopen it to change its count.")
+MSG_NOT_A_GUEST = _("{guest} is not on this night's guest list: add them first.")
+MSG_CHIPS_AMOUNT = _("Chips are a positive amount in whole cents, at most {maximum}.")
+MSG_SOURCE = _("Say how {guest} paid for the chips: cash, credit (a marker) or their balance.")
+MSG_NO_SOURCE_FOR_COUNT = _("A count is chips handed back: it has no payment.")
+MSG_DENOMINATION_UNKNOWN = _(
+    "{value} is not a chip of this night (its chips: {chips}). Count it as a total instead."
+)
+MSG_DENOMINATION_NUMBER = _("The number of {value} chips is a whole number from 0 to {maximum}.")
+MSG_NOTHING_COUNTED = _("Nothing was counted: enter the number of each chip, or a total.")
+MSG_TOTAL_AND_CHIPS = _(
+    "The chips add up to {chips} but the total says {total}: enter one or make them agree."
+)
+MSG_ADJUSTMENT_AMOUNT = _(
+    "An adjustment is a non-zero amount in whole cents, at most {maximum} either way."
+)
+MSG_REASON = _("Say why: an adjustment is booked with its reason.")
+MSG_REASON_CHARACTER = _("A reason cannot hold the invisible or control character {code}.")
+MSG_VOID_REASON = _("Say why this is being voided.")
+MSG_ALREADY_VOIDED = _("This was already voided by {user} at {time}: nothing changed.")
+MSG_VOID_OF_VOID = _("This row is itself a void: it cannot be voided. Record a new one instead.")
+MSG_DENOMINATIONS = _(
+    "The chips are amounts in whole cents above zero, each once, at most {count} of them."
+)
+MSG_COUNT_ONLY_HAS_HANDS = _(
+    "This night has {hands} hands logged: it cannot be kept by its count alone."
+)
+MSG_FLOAT = _("The tray's float is an amount in whole cents, from 0 to {maximum}.")
+MSG_COMMISSION = _("The commission is an amount in whole cents, from 0 to {maximum}.")
+
+
+def _check_open(event: Event) -> None:
+    """Refused once the night is closed (read as stored: a page may be older than the close)."""
+    if not Event.objects.get(pk=event.pk).is_open:
+        raise ValidationError({NON_FIELD_ERRORS: MSG_CLOSED})
+
+
+def _money(value: Decimal, *, field: str, message: str, low: Decimal = ZERO) -> None:
+    if not value.is_finite() or not whole_cents(value) or not low <= value <= MAX_CHIPS:
+        raise ValidationError({field: str(message).format(maximum=format_chips(MAX_CHIPS))})
+
+
+# --- how a night is counted ------------------------------------------------------------------
+
+
+def setup_of(event: Event) -> CountSetup:
+    """The night's count setup as stored, or the default one (not saved)."""
+    found = CountSetup.objects.filter(event=event).first()
+    return found if found is not None else CountSetup(event=event)
+
+
+def parse_denominations(values: Sequence[str | Decimal]) -> list[Decimal]:
+    """A chip set as entered, smallest first; refused unless whole cents, positive, distinct."""
+    try:
+        chips = [Decimal(str(value).strip().replace(",", "")) for value in values]
+    except InvalidOperation:
+        chips = []
+    valid = all(c.is_finite() and c > 0 and whole_cents(c) and c <= MAX_CHIPS for c in chips)
+    if not chips or not valid or len(set(chips)) != len(chips) or len(chips) > MAX_DENOMINATIONS:
+        raise ValidationError({"denominations": MSG_DENOMINATIONS.format(count=MAX_DENOMINATIONS)})
+    return sorted(chips)
+
+
+@transaction.atomic
+def count_setup_save(
+    *,
+    event: Event,
+    by: Actor,
+    denominations: Sequence[str | Decimal] | None = None,
+    opening_float: Decimal = ZERO,
+    count_only: bool = False,
+    commission_total: Decimal | None = None,
+) -> CountSetup:
+    """Set how the night's chips are counted. A night with hands logged cannot be kept by its
+    count alone; turning it on or off recomputes its guests' results."""
+    _check_open(event)
+    chips = parse_denominations(denominations or default_denominations())
+    _money(opening_float, field="opening_float", message=MSG_FLOAT)
+    if commission_total is not None:
+        _money(commission_total, field="commission_total", message=MSG_COMMISSION)
+    if count_only:
+        hands = Hand.objects.filter(shoe__event=event).count()
+        if hands:
+            raise ValidationError({"count_only": MSG_COUNT_ONLY_HAS_HANDS.format(hands=hands)})
+    setup = setup_of(event)
+    before = _setup_snapshot(setup) if setup.pk else None
+    was_count_only = setup.count_only
+    setup.denominations = [f"{chip.normalize():f}" for chip in chips]
+    setup.opening_float = opening_float
+    setup.count_only = count_only
+    setup.commission_total = commission_total if count_only else None
+    setup.save()
+    if was_count_only != count_only:
+        count_results_refresh(event=event)
+    AuditEntry.objects.create(
+        action=AuditEntry.Action.COUNT_SETUP,
+        event=event,
+        by=by,
+        summary=str(event),
+        before=before,
+        after=_setup_snapshot(setup),
+    )
+    return setup
+
+
+def _setup_snapshot(setup: CountSetup) -> dict[str, object]:
+    commission = setup.commission_total
+    return {
+        "denominations": list(setup.denominations),
+        "opening_float": f"{setup.opening_float:.2f}",
+        "count_only": setup.count_only,
+        "commission_total": None if commission is None else f"{commission:.2f}",
+    }
+
+
+# --- chips out and in -----------------------------------------------------------------------
+
+
+def counted_chips(
+    setup: CountSetup, by_denomination: Mapping[str, object], total: Decimal | None
+) -> tuple[Decimal, dict[str, int]]:
+    """A count as entered: the number of each chip of the night's set (blank or 0: none) and/or
+    a total; both given, they must agree."""
+    known = {Decimal(value): value for value in setup.denominations}
+    numbers: dict[str, int] = {}
+    for text, number in by_denomination.items():
+        try:
+            value = Decimal(str(text))
+        except InvalidOperation:
+            value = Decimal("NaN")
+        if not value.is_finite() or value not in known:
+            chips = ", ".join(setup.denominations)
+            raise ValidationError(
+                {"chips": MSG_DENOMINATION_UNKNOWN.format(value=str(text)[:20], chips=chips)}
+            )
+        if number in (None, ""):
+            continue
+        try:
+            count = int(str(number).strip())
+        except ValueError:
+            count = -1
+        if not 0 <= count <= MAX_CHIPS_OF_ONE:
+            raise ValidationError(
+                {"chips": MSG_DENOMINATION_NUMBER.format(value=text, maximum=MAX_CHIPS_OF_ONE)}
+            )
+        if count:
+            numbers[known[value]] = count
+    by_chips = chips_of({Decimal(value): count for value, count in numbers.items()})
+    if numbers and total is not None and total != by_chips:
+        raise ValidationError(
+            {"total": MSG_TOTAL_AND_CHIPS.format(chips=format_chips(by_chips), total=total)}
+        )
+    chips = by_chips if numbers else total
+    if chips is None or chips == 0:
+        raise ValidationError({NON_FIELD_ERRORS: MSG_NOTHING_COUNTED})
+    _money(chips, field="total", message=MSG_CHIPS_AMOUNT)
+    return chips, numbers
+
+
+@transaction.atomic
+def chips_record(
+    *,
+    event: Event,
+    guest: Guest | None,
+    kind: str,
+    by: Actor,
+    chips: Decimal | None = None,
+    by_denomination: Mapping[str, object] | None = None,
+    source: str = "",
+    note: str = "",
+    idempotency_key: uuid.UUID | None = None,
+) -> ChipMove:
+    """Record chips a guest took (``buy_in``, ``top_up``: with how they paid), chips a guest
+    handed back (``count``) or the tray counted (``tray``: no guest), by denomination or as a
+    total. The same form sent twice records it once."""
+    _check_open(event)
+    kind = ChipMove.Kind(kind)
+    taking = kind in (ChipMove.Kind.BUY_IN, ChipMove.Kind.TOP_UP)
+    if (guest is None) != (kind is ChipMove.Kind.TRAY):
+        raise ValidationError({"guest": _("Say whose chips these are.")})
+    if guest is not None:
+        if not EventGuest.objects.filter(event=event, guest=guest).exists():
+            raise ValidationError({"guest": MSG_NOT_A_GUEST.format(guest=guest)})
+        guest = lock_guest(guest)
+    if taking and source not in ChipMove.Source.values:
+        raise ValidationError({"source": MSG_SOURCE.format(guest=guest)})
+    if not taking and source:
+        raise ValidationError({"source": MSG_NO_SOURCE_FOR_COUNT})
+    refused = line_character(note)
+    if refused is not None:
+        raise ValidationError({"note": MSG_REASON_CHARACTER.format(code=refused)})
+    setup = setup_of(event)
+    amount, numbers = counted_chips(setup, by_denomination or {}, chips)
+    digest = content_digest(
+        event.pk, guest.pk if guest else "tray", kind, amount, source, sorted(numbers.items())
+    )
+    done = recorded_under(ChipMove, digest, idempotency_key, chips_words)
+    if done is not None:
+        return done
+    move = ChipMove(
+        event=event,
+        guest=guest,
+        kind=kind,
+        source=source,
+        chips=amount,
+        by_denomination=numbers,
+        note=note.strip(),
+        recorded_by=by,
+        idempotency_key=idempotency_key,
+        content_digest=digest if idempotency_key else "",
+    )
+    move.full_clean(validate_constraints=False)
+    done = save_once(move, idempotency_key, chips_words)
+    if done is not move:
+        return done
+    AuditEntry.objects.create(
+        action=AuditEntry.Action.CHIPS,
+        event=event,
+        by=by,
+        summary=str(guest) if guest else gettext("Tray"),
+        after=chips_snapshot(move),
+    )
+    if setup.count_only and guest is not None:
+        count_results_refresh(event=event, guest_ids=[guest.pk])
+    return move
+
+
+def chips_words(move: ChipMove) -> str:
+    amount = format_chips(move.chips, move.event.currency_symbol)
+    who = move.guest.name if move.guest else gettext("the tray")
+    return gettext("{kind} of {amount} for {guest}").format(
+        kind=move.get_kind_display(), amount=amount, guest=who
+    )
+
+
+def chips_snapshot(move: ChipMove) -> dict[str, object]:
+    return {
+        "guest": str(move.guest) if move.guest else None,
+        "kind": move.kind,
+        "source": move.source,
+        "chips": f"{move.chips:.2f}",
+        "by_denomination": dict(move.by_denomination),
+        "note": move.note,
+    }
+
+
+def _opposite_move(original: ChipMove, reason: str, by: Actor) -> ChipMove:
+    return ChipMove(
+        event=original.event,
+        guest=original.guest,
+        kind=original.kind,
+        source=original.source,
+        chips=-original.chips,
+        by_denomination={value: -n for value, n in original.by_denomination.items()},
+        note=reason,
+        voids=original,
+        recorded_by=by,
+    )
+
+
+CHIPS_REVERSAL = Reversal(
+    model=ChipMove,
+    related=("guest", "event"),
+    opposite=_opposite_move,
+    snapshot=chips_snapshot,
+    summary=lambda move: str(move.guest) if move.guest else gettext("Tray"),
+    reason_required=MSG_VOID_REASON,
+    reason_character=MSG_REASON_CHARACTER,
+    void_of_void=MSG_VOID_OF_VOID,
+    already_voided=MSG_ALREADY_VOIDED,
+    action=AuditEntry.Action.CHIPS_VOIDED,
+)
+
+
+@transaction.atomic
+def chips_void(*, move: ChipMove, reason: str, by: Actor) -> ChipMove:
+    """Take back chips entered by mistake: the opposite row, with the reason."""
+    _check_open(move.event)
+    void = reverse(CHIPS_REVERSAL, move, reason=reason, by=by)
+    if setup_of(move.event).count_only and move.guest_id is not None:
+        count_results_refresh(event=move.event, guest_ids=[move.guest_id])
+    return void
+
+
+# --- adjustments ----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def adjustment_record(
+    *,
+    event: Event,
+    guest: Guest,
+    amount: Decimal,
+    reason: str,
+    by: Actor,
+    idempotency_key: uuid.UUID | None = None,
+) -> Adjustment:
+    """Book a difference of the count into the guest's result at the night, against the house:
+    ``amount`` is what the guest gains (negative: loses)."""
+    _check_open(event)
+    if not amount.is_finite() or amount == 0 or abs(amount) > MAX_CHIPS or not whole_cents(amount):
+        message = MSG_ADJUSTMENT_AMOUNT.format(maximum=format_chips(MAX_CHIPS))
+        raise ValidationError({"amount": message})
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError({"reason": MSG_REASON})
+    refused = line_character(reason)
+    if refused is not None:
+        raise ValidationError({"reason": MSG_REASON_CHARACTER.format(code=refused)})
+    if not EventGuest.objects.filter(event=event, guest=guest).exists():
+        raise ValidationError({"guest": MSG_NOT_A_GUEST.format(guest=guest)})
+    guest = lock_guest(guest)
+    digest = content_digest(event.pk, guest.pk, amount, reason)
+    done = recorded_under(Adjustment, digest, idempotency_key, adjustment_words)
+    if done is not None:
+        return done
+    adjustment = Adjustment(
+        event=event,
+        guest=guest,
+        amount=amount,
+        reason=reason,
+        recorded_by=by,
+        idempotency_key=idempotency_key,
+        content_digest=digest if idempotency_key else "",
+    )
+    adjustment.full_clean(validate_constraints=False)
+    done = save_once(adjustment, idempotency_key, adjustment_words)
+    if done is not adjustment:
+        return done
+    AuditEntry.objects.create(
+        action=AuditEntry.Action.ADJUSTMENT,
+        event=event,
+        by=by,
+        summary=str(guest),
+        after=adjustment_snapshot(adjustment),
+    )
+    return adjustment
+
+
+def adjustment_words(adjustment: Adjustment) -> str:
+    amount = format_chips(adjustment.amount, adjustment.event.currency_symbol, signed=True)
+    return gettext("an adjustment of {amount} for {guest}").format(
+        amount=amount, guest=adjustment.guest.name
+    )
+
+
+def adjustment_snapshot(adjustment: Adjustment) -> dict[str, object]:
+    return {
+        "guest": str(adjustment.guest),
+        "amount": f"{adjustment.amount:.2f}",
+        "reason": adjustment.reason,
+    }
+
+
+def _opposite_adjustment(original: Adjustment, reason: str, by: Actor) -> Adjustment:
+    return Adjustment(
+        event=original.event,
+        guest=original.guest,
+        amount=-original.amount,
+        reason=reason,
+        voids=original,
+        recorded_by=by,
+    )
+
+
+ADJUSTMENT_REVERSAL = Reversal(
+    model=Adjustment,
+    related=("guest", "event"),
+    opposite=_opposite_adjustment,
+    snapshot=adjustment_snapshot,
+    summary=lambda adjustment: str(adjustment.guest),
+    reason_required=MSG_VOID_REASON,
+    reason_character=MSG_REASON_CHARACTER,
+    void_of_void=MSG_VOID_OF_VOID,
+    already_voided=MSG_ALREADY_VOIDED,
+    action=AuditEntry.Action.ADJUSTMENT_VOIDED,
+)
+
+
+@transaction.atomic
+def adjustment_void(*, adjustment: Adjustment, reason: str, by: Actor) -> Adjustment:
+    _check_open(adjustment.event)
+    return reverse(ADJUSTMENT_REVERSAL, adjustment, reason=reason, by=by)
+
+
+# --- a night kept by its count alone --------------------------------------------------------
+
+
+def count_results_refresh(*, event: Event, guest_ids: Sequence[int] | None = None) -> None:
+    """The night's results, recomputed for these guests (None: all of its guests) after its
+    count changed what they are: at a night kept by its count alone, each guest's count less
+    what they took (``ledger.money.services.result_rows``)."""
+    if guest_ids is None:
+        guest_ids = list(EventGuest.objects.filter(event=event).values_list("guest_id", flat=True))
+    results_refresh(event_id=event.pk, guest_ids=guest_ids)
