@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from ledger.count import views as count
 from ledger.guests.views import guests, sharing
 from ledger.hands.views import coup_table, hands, table
 from ledger.money.views import clearing, results
@@ -36,6 +37,13 @@ urlpatterns = [
     ),
     path("events/<id:event_id>/shoes/", events.shoe_start, name="shoe_start"),
     path("events/<id:event_id>/close/", events.event_close, name="event_close"),
+    path("events/<id:event_id>/count/", count.count_page, name="count_page"),
+    path("events/<id:event_id>/count/setup/", count.count_setup, name="count_setup"),
+    path("events/<id:event_id>/count/chips/", count.chips_add, name="chips_add"),
+    path("events/<id:event_id>/count/adjustments/", count.adjustment_add, name="adjustment_add"),
+    path("events/<id:event_id>/count/guests/<id:guest_id>/", count.count_guest, name="count_guest"),
+    path("chips/<id:move_id>/void/", count.chips_void, name="chips_void"),
+    path("adjustments/<id:adjustment_id>/void/", count.adjustment_void, name="adjustment_void"),
     path("events/<id:event_id>/reopen/", events.event_reopen, name="event_reopen"),
     path(
         "events/<id:event_id>/display-link/",

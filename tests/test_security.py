@@ -16,6 +16,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from games import services as game_services
+from ledger.count import services as count_services
 from ledger.guests import services as guest_services
 from ledger.models import Guest, Transfer
 from ledger.money import services as money_services
@@ -75,6 +76,13 @@ ACCESS: dict[str, tuple[str, tuple[str, ...]]] = {
     "ledger:settlement_void": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:transfer_record": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:transfer_void": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:count_page": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:count_guest": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:count_setup": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:chips_add": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:chips_void": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:adjustment_add": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:adjustment_void": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:guest_credit_limit": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:shoe_table": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "ledger:hand_record": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
@@ -166,6 +174,12 @@ def world(seated, shoe, record, host, dealer):
         event=shoe.event, payer=guest, payee=seated[2], amount=Decimal("5"), recorded_by=host
     )
     invitation = guest_services.guest_invitation_issue(guest=seated[2], by=host)
+    chips = count_services.chips_record(
+        event=shoe.event, guest=guest, kind="buy_in", chips=Decimal(500), source="cash", by=host
+    )
+    adjustment = count_services.adjustment_record(
+        event=shoe.event, guest=guest, amount=Decimal(5), reason="test", by=host
+    )
     tournament = tournament_services.tournament_create(
         name="Spring cup", date=shoe.event.date, by=host, entry_fee=Decimal(50)
     )
@@ -178,6 +192,10 @@ def world(seated, shoe, record, host, dealer):
     args = {
         "ledger:settlement_void": [settlement.pk], "ledger:guest_credit_limit": [guest.pk],
         "ledger:transfer_record": [shoe.event_id], "ledger:transfer_void": [transfer.pk],
+        "ledger:count_page": [shoe.event_id], "ledger:count_guest": [shoe.event_id, guest.pk],
+        "ledger:count_setup": [shoe.event_id], "ledger:chips_add": [shoe.event_id],
+        "ledger:chips_void": [chips.pk], "ledger:adjustment_add": [shoe.event_id],
+        "ledger:adjustment_void": [adjustment.pk],
         "ledger:guest_rename": [guest.pk], "ledger:guest_alias_add": [guest.pk],
         "ledger:guest_alias_remove": [guest.pk, alias.pk], "ledger:guest_merge": [guest.pk],
         "ledger:guest_invitation_issue": [guest.pk],
@@ -288,6 +306,11 @@ def test_every_form_needs_its_csrf_token(world):
         "ledger:guest_credit_limit",
         "ledger:transfer_record",
         "ledger:transfer_void",
+        "ledger:chips_add",
+        "ledger:chips_void",
+        "ledger:adjustment_add",
+        "ledger:adjustment_void",
+        "ledger:count_setup",
         "ledger:event_guest_add",
         "ledger:display_link_issue",
         "ledger:shoe_close",

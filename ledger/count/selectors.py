@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import TypeVar
 
 from django.db.models import QuerySet
 
@@ -35,8 +36,22 @@ class GuestChips:
         )
         return list(ways)
 
-    def is_voided(self, move: ChipMove) -> bool:
-        return move.voids_id is not None or any(other.voids_id == move.pk for other in self.moves)
+    @property
+    def move_rows(self) -> list[tuple[ChipMove, bool]]:
+        """Each row, and whether it is out of the count (a void, or voided)."""
+        return with_voids(self.moves)
+
+    @property
+    def adjustment_rows(self) -> list[tuple[Adjustment, bool]]:
+        return with_voids(self.adjustments)
+
+
+Row = TypeVar("Row", ChipMove, Adjustment)
+
+
+def with_voids(rows: list[Row]) -> list[tuple[Row, bool]]:
+    voided = {row.voids_id for row in rows if row.voids_id is not None}
+    return [(row, row.voids_id is not None or row.pk in voided) for row in rows]
 
 
 @dataclass
@@ -45,6 +60,10 @@ class NightCount:
     guests: list[GuestChips]
     reconciliation: Reconciliation[int]
     tray_moves: list[ChipMove]
+
+    @property
+    def tray_rows(self) -> list[tuple[ChipMove, bool]]:
+        return with_voids(self.tray_moves)
 
     @property
     def denominations(self) -> list[Decimal]:

@@ -24,7 +24,9 @@ pytestmark = pytest.mark.django_db
 
 
 def errors(caught) -> str:
-    return " ".join(message for messages in caught.value.message_dict.values() for message in messages)
+    return " ".join(
+        message for messages in caught.value.message_dict.values() for message in messages
+    )
 
 
 def buy_in(event, guest, host, chips, source="marker", **extra):
@@ -93,9 +95,7 @@ def test_chips_of_a_guest_not_on_the_list_or_at_a_closed_night_are_refused(
     assert not ChipMove.objects.exists()
 
 
-def test_a_second_tap_records_once_and_a_key_reused_for_other_chips_is_refused(
-    event, guests, host
-):
+def test_a_second_tap_records_once_and_a_key_reused_for_other_chips_is_refused(event, guests, host):
     key = uuid.uuid4()
     first = buy_in(event, guests[0], host, 500, idempotency_key=key)
     again = buy_in(event, guests[0], host, 500, idempotency_key=key)

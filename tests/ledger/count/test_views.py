@@ -1,0 +1,132 @@
+"""The host's count pages through the test client: chips by denomination, refusals beside their
+form with nothing recorded, the difference found on the guest's page, an adjustment, voids, the
+settings, and a constant number of queries whatever the size of the night."""
+
+from __future__ import annotations
+
+import uuid
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+
+from ledger.count import services
+from ledger.models import Adjustment, ChipMove, CountSetup
+from tests.conftest import bet
+from tests.pages import text
+
+D = Decimal
+pytestmark = pytest.mark.django_db
+COUNT_PAGE_QUERIES = 14
+GUEST_PAGE_QUERIES = 15
+
+
+def chips_post(client, event, guest, kind, **fields):
+    data = {"kind": kind, "guest": guest.pk if guest else "", "idempotency_key": uuid.uuid4()}
+    return client.post(reverse("ledger:chips_add", args=[event.pk]), data | fields)
+
+
+def test_a_buy_in_and_a_count_by_denomination_from_the_guest_s_page(client, host, event, guests):
+    client.force_login(host)
+    aki = guests[0]
+    page = text(client.get(reverse("ledger:count_guest", args=[event.pk, aki.pk])))
+    assert 'name="n_100"' in page and 'name="n_0_5"' in page  # a box per chip of the set
+    done = chips_post(client, event, aki, "buy_in", source="marker", n_100="5")
+    assert done.status_code == 302
+    done = chips_post(client, event, aki, "count", n_100="4", n_25="3", n_0_5="1")
+    assert done.status_code == 302
+    counted = ChipMove.objects.get(kind="count")
+    assert (counted.chips, counted.by_denomination) == (D("475.5"), {"100": 4, "25": 3, "0.5": 1})
+    page = text(client.get(reverse("ledger:count_page", args=[event.pk])))
+    assert "−$24.50" in page  # 475.50 counted of 500 taken, no hand played
+
+
+def test_a_refused_count_comes_back_beside_its_form_and_records_nothing(
+    client, host, event, guests
+):
+    client.force_login(host)
+    refused = chips_post(client, event, guests[0], "count", n_100="2", total="300")
+    assert refused.status_code == 400
+    page = text(refused)
+    assert "The chips add up to 200 but the total says 300" in page
+    assert 'value="2"' in page  # what was typed stays
+    refused = chips_post(client, event, guests[0], "buy_in", total="100")
+    assert "how Aki paid" in text(refused)
+    assert not ChipMove.objects.exists()
+
+
+def test_a_difference_is_found_among_the_guest_s_bets_or_booked(
+    client, host, event, guests, seated, shoe, record
+):
+    client.force_login(host)
+    aki = guests[0]
+    services.chips_record(
+        event=event, guest=aki, kind="buy_in", chips=D(500), source="cash", by=host
+    )
+    hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
+    chips_post(client, event, aki, "count", total="640")
+    page = text(client.get(reverse("ledger:count_guest", args=[event.pk, aki.pk])))
+    assert "+$40" in page
+    assert reverse("ledger:hand_detail", args=[hand.pk]) in page  # the hand to correct
+    assert 'name="amount" value="40"' in page  # the adjustment starts from the difference
+    booked = client.post(
+        reverse("ledger:adjustment_add", args=[event.pk]),
+        {
+            "guest": aki.pk,
+            "amount": "40",
+            "reason": "a bet nobody logged",
+            "idempotency_key": uuid.uuid4(),
+        },
+    )
+    assert booked.status_code == 302
+    assert Adjustment.objects.get().amount == D(40)
+    refused = client.post(
+        reverse("ledger:adjustment_add", args=[event.pk]),
+        {"guest": aki.pk, "amount": "−4x", "reason": "", "idempotency_key": uuid.uuid4()},
+    )
+    assert refused.status_code == 400
+    assert "Type an amount such as 40 or −40" in text(refused)
+    assert Adjustment.objects.count() == 1
+
+
+def test_a_row_is_voided_with_its_reason_from_the_page(client, host, event, guests):
+    client.force_login(host)
+    move = services.chips_record(
+        event=event, guest=guests[0], kind="buy_in", chips=D(500), source="cash", by=host
+    )
+    url = reverse("ledger:chips_void", args=[move.pk])
+    client.post(url, {"reason": ""})
+    assert ChipMove.objects.count() == 1
+    client.post(url, {"reason": "typed twice"})
+    assert ChipMove.objects.filter(voids=move, chips=D(-500)).exists()
+
+
+def test_the_settings_save_and_a_bad_chip_set_is_refused(client, host, event):
+    client.force_login(host)
+    url = reverse("ledger:count_setup", args=[event.pk])
+    refused = client.post(url, {"denominations": "5 5 abc", "opening_float": "1000"})
+    assert refused.status_code == 400
+    assert "each once" in text(refused)
+    assert not CountSetup.objects.exists()
+    client.post(url, {"denominations": "1 5 25 100", "opening_float": "1,000"})
+    setup = CountSetup.objects.get()
+    assert (setup.denominations, setup.opening_float) == (["1", "5", "25", "100"], D(1000))
+
+
+@pytest.mark.parametrize("size", [1, 8])
+def test_the_count_pages_run_a_fixed_number_of_queries(
+    client, host, event, guests, seated, shoe, record, size, django_assert_max_num_queries
+):
+    client.force_login(host)
+    for guest in guests[:size]:
+        services.chips_record(
+            event=event, guest=guest, kind="buy_in", chips=D(500), source="cash", by=host
+        )
+        services.chips_record(event=event, guest=guest, kind="count", chips=D(500), by=host)
+    for _ in range(size):
+        record(shoe, "9 7", "J J 10", [bet(1, "player", 10), bet(2, "banker", 10)])
+    with django_assert_max_num_queries(COUNT_PAGE_QUERIES):
+        assert client.get(reverse("ledger:count_page", args=[event.pk])).status_code == 200
+    url = reverse("ledger:count_guest", args=[event.pk, guests[0].pk])
+    with django_assert_max_num_queries(GUEST_PAGE_QUERIES):
+        assert client.get(url).status_code == 200
