@@ -4,6 +4,7 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "This table's roads": "このテーブルの罫線",
     "The final table, played": "ファイナルテーブル（終了）",
     "The final table is being played": "ファイナルテーブルの対戦中",
     "Next: the final table (start it)": "次：ファイナルテーブル（開始する）",

@@ -379,6 +379,26 @@ def test_a_players_page_shows_the_tournament_now_with_their_line(client, started
     assert lines_of(leaderboard_of(text(again))) == lines_of(board)
 
 
+def test_during_a_tournament_a_players_page_opens_on_the_leaderboard(client, started, play):
+    round_ = started(3, hands=3)
+    table = round_.tables.get()
+    play(table, "B", {1: ("banker", 100)})
+    page_url, _standings = guest_link(table.seats.get(seat=1).entrant.guest)
+    page = text(client.get(page_url))
+    leaderboard, roads = page.index('id="tournament-now"'), page.index('class="scoreboard"')
+    assert leaderboard < page.index('class="balance') < roads
+    folded = re.search(r'<details class="tournament-roads">(.*?)</details>', page, re.S)
+    assert folded is not None and 'class="scoreboard"' in folded.group(1)  # closed: no "open"
+    live = text(client.get(page_url + "?live=1", headers={"HX-Request": "true"}))
+    assert '<details class="tournament-roads">' in live
+
+
+def test_at_a_cash_table_a_guests_roads_stay_open(client, seated):
+    page_url, _standings = guest_link(seated[1])
+    page = text(client.get(page_url))
+    assert 'class="scoreboard"' in page and "tournament-roads" not in page
+
+
 def test_the_tournament_now_needs_the_players_link(client, started):
     round_ = started(2)
     guest = round_.tables.get().seats.get(seat=1).entrant.guest
