@@ -4,6 +4,10 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "Only {guest} has chips left: the table is done.": "チップが残っているのは{guest}だけです。このテーブルは終了です。",
+    "Nobody has chips left: the table is done.": "チップが残っているプレイヤーがいません。このテーブルは終了です。",
+    "last player standing: %(name)s": "最後の一人：%(name)s",
+    "Last player standing: %(name)s": "最後の一人：%(name)s",
     "This table's roads": "このテーブルの罫線",
     "The final table, played": "ファイナルテーブル（終了）",
     "The final table is being played": "ファイナルテーブルの対戦中",

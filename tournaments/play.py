@@ -154,6 +154,7 @@ def table_play(
     for number in range(first, round_.hands + 1):
         stacks = hand_services.table_stacks(event, before_hand=number)
         bets: list[BetEntry] = []
+        in_play = 0
         for place in seats:
             entrant = place.entrant
             stack = stacks.get(entrant.guest_id, ZERO)
@@ -162,9 +163,12 @@ def table_play(
             if stack < limits.lowest or stack < short:
                 with suppress(ValidationError):  # the rebuy's own rules say whether it is taken
                     stack += services.rebuy(entrant=entrant, by=by).chips
+            in_play += stack > 0
             last_hands = number > round_.hands - 2
             for bet_type, stake in _stakes(rng, stack, limits, rules, habits, last_hands):
                 bets.append(BetEntry(place.seat, bet_type, stake))
+        if in_play < 2:
+            return  # the last player standing: the table is done
         dealt = dealer.deal()
         hand_services.record_hand(
             shoe=shoe,

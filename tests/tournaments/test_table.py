@@ -78,8 +78,43 @@ def test_the_bar_shows_the_hand_the_stacks_and_who_bets_first(client, host, star
     page = unescape(text(client.get(table_url(shoe))))
     assert "Hand 2 of 4" in page and "(1 played, 3 to play)" in page
     assert stacks_shown(page) == {"1": "1,095", "2": "out", "3": "1,000"}
-    assert marker(page) == [str(first_bet_seat([1, 2, 3], 2))] == ["2"]
+    assert first_bet_seat([1, 2, 3], 2) == 2
+    assert marker(page) == ["3"]  # seat 2 is out: the marker passes it by
     assert "data-fill" not in seat_row(page, 2)  # a player who is out has no minimum to place
+
+
+def test_the_marker_skips_a_player_who_is_out_all_round(client, host, started, play):
+    round_ = started(4, hands=6)
+    table = round_.tables.get()
+    shoe = open_shoe(table)
+    client.force_login(host)
+    play(table, "B", {3: ("player", 1000)})  # seat 3 is out after hand 1
+    shown = []
+    for _hand in range(4):
+        shown += marker(text(client.get(table_url(shoe))))
+        play(table, "B", {1: ("banker", 10)})
+    assert shown == ["2", "4", "1", "2"]
+
+
+def test_the_last_player_standing_ends_the_table(client, host, started, play):
+    round_ = started(2, hands=5)
+    table = round_.tables.get()
+    shoe = open_shoe(table)
+    winner = table.seats.select_related("entrant__guest").get(seat=2).entrant.guest
+    play(table, "B", {1: ("player", 1000), 2: ("banker", 10)})
+    client.force_login(host)
+    page = unescape(text(client.get(table_url(shoe))))
+    assert f"Last player standing: {winner.name}" in page
+    assert marker(page) == [] and "data-fill" not in page
+    with pytest.raises(ValidationError, match=f"Only {winner.name} has chips left"):
+        play(table, "B", {2: ("banker", 10)})
+    board = leaderboard_of(text(client.get(display_url(table.event))))
+    assert f"last player standing: {winner.name}" in board
+    closed = services.round_close(round_=round_, by=host)  # 1 of 5 hands: the table is done
+    assert closed.is_closed
+    assert list(round_.tournament.entrants.filter(out_after_round__isnull=True)) == [
+        table.seats.get(seat=2).entrant
+    ]
 
 
 def test_the_marker_moves_in_the_partial_a_save_answers_with(client, dealer, started):
