@@ -4,6 +4,17 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "A play-off for the last seats: the final is one table": "最後の席をプレーオフで決める（ファイナルは1テーブル）",
+    "A second final table: places by stack across both": "ファイナルを2テーブルで行う（両テーブル通算のスタックで順位）",
+    "seats per table": "1テーブルの席数",
+    "How many players the draw seats at a table, the final table too.": "抽選で1テーブルに座るプレイヤーの数（ファイナルテーブルも同じ）。",
+    "more players than the final's seats": "ファイナルの席数を超えるとき",
+    "When split ties would send more players to the final than a table seats. Stated before the round that sends them is drawn.": "同点分けでファイナルに進む人数が1テーブルの席数を超えるときの扱い。そのラウンドの抽選前に決めておきます。",
+    "Round {number} is drawn: the seats per table and the final's rule stay as stated.": "ラウンド{number}は抽選済みです。1テーブルの席数とファイナルの扱いは決めたとおりのままです。",
+    "%(seats)s seats a table": "1テーブル%(seats)s席",
+    "%(seats)s seats a table.": "1テーブル%(seats)s席。",
+    "More players than the final's seats:": "ファイナルの席数を超えるとき：",
+    "Split ties here would send more on than the final seats: those tied play off.": "このラウンドの同点分けではファイナルの席数を超えるため、同点のプレイヤーはプレーオフを行います。",
     "Only {guest} has chips left: the table is done.": "チップが残っているのは{guest}だけです。このテーブルは終了です。",
     "Nobody has chips left: the table is done.": "チップが残っているプレイヤーがいません。このテーブルは終了です。",
     "last player standing: %(name)s": "最後の一人：%(name)s",

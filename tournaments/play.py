@@ -58,15 +58,16 @@ class Habits:
     rebuy_under: float = 0.3
 
 
-def heats_for(players: int) -> list[tuple[int, int]]:
-    """Heats that bring ``players`` down to a final table: ``(per_table, wildcards)`` for each,
-    keeping about a third of the players a heat, and exactly a table's seats after the last one
-    (fewer when a player goes out with no chips, or more when equal stacks split a cut)."""
+def heats_for(players: int, seats: int = MAX_SEATS) -> list[tuple[int, int]]:
+    """Heats that bring ``players`` down to a final table of ``seats``: ``(per_table,
+    wildcards)`` for each, keeping about a third of the players a heat, and exactly a table's
+    seats after the last one (fewer when a player goes out with no chips, or more when equal
+    stacks split a cut)."""
     heats = []
     count = players
-    while count > MAX_SEATS:
-        tables = len(table_sizes(count))
-        going_on = max(MAX_SEATS, -(-count // 3))
+    while count > seats:
+        tables = len(table_sizes(count, seats))
+        going_on = max(seats, -(-count // 3))
         per_table = max(1, going_on // tables)
         heats.append((per_table, going_on - per_table * tables))
         count = going_on

@@ -93,6 +93,9 @@ class RoundBoard:
     qualified: tuple[int, ...] = ()
     playoffs: tuple[tuple[int, ...], ...] = ()
     places: list[Place] = field(default_factory=list)
+    # The final's rule turned the split ties of this heat into play-offs (more would go on
+    # than one table seats).
+    overflow_playoff: bool = False
 
     @property
     def lines(self) -> list[BoardLine]:
@@ -110,6 +113,15 @@ class RoundBoard:
     @property
     def is_done(self) -> bool:
         return bool(self.tables) and all(table.is_done for table in self.tables)
+
+    @property
+    def going_on(self) -> int:
+        """How many the heat's numbers send on: the top of each table and the wildcards, or
+        how many go on in all."""
+        round_ = self.round
+        if round_.tournament.advancement == Tournament.Advancement.BY_STACK:
+            return round_.keep
+        return round_.per_table * len(self.tables) + round_.wildcards
 
 
 def _pace(event_ids: list[int]) -> dict[int, tuple[int, bool]]:
@@ -211,26 +223,41 @@ def _decide(board: RoundBoard, tournament: Tournament) -> None:
             )
         board.qualified = tuple(stacks)
         return
-    advancement: Advancement
-    if tournament.advancement == Tournament.Advancement.BY_STACK:
-        advancement = advance_by_stack(
-            stacks, keep=round_.keep, tie_break=tie_break, playoff_order=order
-        )
-    else:
-        per_table = [
-            {line.entrant_id: line.stack for line in table.lines} for table in board.tables
-        ]
-        advancement = advance_by_table(
-            per_table,
-            per_table=round_.per_table,
-            wildcards=round_.wildcards,
-            tie_break=tie_break,
-            playoff_order=order,
-        )
+    advancement = _advance(board, tournament, tie_break, order)
+    if (
+        tie_break is TieBreak.SPLIT
+        and tournament.final_overflow == Tournament.FinalOverflow.PLAYOFF
+        and board.going_on <= tournament.seats_per_table < len(advancement.qualified)
+    ):
+        # Split ties would send more on than one table seats: those tied play off instead.
+        board.overflow_playoff = True
+        advancement = _advance(board, tournament, TieBreak.PLAYOFF, order)
     board.qualified, board.playoffs = advancement.qualified, advancement.playoffs
     for line in board.lines:
         line.qualifying = line.entrant_id in advancement.qualified
         line.wildcard = line.entrant_id in advancement.wildcards
+
+
+def _advance(
+    board: RoundBoard, tournament: Tournament, tie_break: TieBreak, order: dict[int, int]
+) -> Advancement:
+    round_ = board.round
+    if tournament.advancement == Tournament.Advancement.BY_STACK:
+        return advance_by_stack(
+            stacks_of(board), keep=round_.keep, tie_break=tie_break, playoff_order=order
+        )
+    per_table = [{line.entrant_id: line.stack for line in table.lines} for table in board.tables]
+    return advance_by_table(
+        per_table,
+        per_table=round_.per_table,
+        wildcards=round_.wildcards,
+        tie_break=tie_break,
+        playoff_order=order,
+    )
+
+
+def stacks_of(board: RoundBoard) -> dict[int, Decimal]:
+    return {line.entrant_id: line.stack for line in board.lines}
 
 
 def current_round(tournament: Tournament) -> Round | None:

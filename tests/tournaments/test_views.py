@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
+from html import unescape
 
 import pytest
 from django.contrib.auth.models import User
@@ -172,6 +173,10 @@ def test_the_host_sets_up_a_tournament_with_every_setting(client, host):
         ({"name": ""}, "name", None),
         ({"yen_per_chip": "0"}, "yen_per_chip", None),
         ({"points_table": "5, 7"}, "points_table", None),
+        ({"seats_per_table": "5"}, "seats_per_table", None),
+        ({"seats_per_table": "10"}, "seats_per_table", None),
+        ({"seats_per_table": "six"}, "seats_per_table", None),
+        ({"final_overflow": "coin"}, "final_overflow", None),
     ],
 )
 def test_a_bad_setting_comes_back_on_its_field(client, host, changes, field, message):
@@ -189,6 +194,25 @@ def test_a_bad_setting_comes_back_on_its_field(client, host, changes, field, mes
         assert form.errors[field] == [MSG_CHIPS_AMOUNT.format(maximum="99,999,999,999.99")]
     page = text(response)
     assert 'value="Spring cup"' in page or field == "name"  # what was typed stays
+
+
+@pytest.mark.parametrize(
+    ("rule", "said"),
+    [
+        ("playoff", "A play-off for the last seats: the final is one table"),
+        ("second", "A second final table: places by stack across both"),
+    ],
+)
+def test_the_finals_rule_is_stated_before_the_round_is_drawn(
+    client, host, make_tournament, add_round, rule, said
+):
+    tournament = make_tournament(tie_break="split", final_overflow=rule, seats_per_table=6)
+    round_ = add_round(tournament)
+    client.force_login(host)
+    for page in (url("round_detail", round_.pk), url("tournament_detail", tournament.pk)):
+        shown = unescape(text(client.get(page)))
+        assert f"More players than the final's seats: {said}" in shown
+        assert "6 seats a table" in shown
 
 
 def test_the_settings_change_until_a_round_starts(client, host, make_tournament, add_round):
