@@ -173,3 +173,24 @@ def test_the_table_the_display_and_a_players_page_pass_axe(browser, host, live_s
     assert problems(page) == []
     page.goto("about:blank")
     page.context.close()
+
+
+def test_no_bet_is_compact_so_a_phone_shows_the_seats_above_the_entry(phone, host, live_server):
+    round_ = start_round(host, 7)
+    open_table(phone, live_server.url, round_.tables.get().event.shoes.get(), host)
+    seen = phone.evaluate(
+        """() => {
+        const entry = document.querySelector('.entry-bar').getBoundingClientRect().top;
+        const rows = [...document.querySelectorAll('table.bets tbody tr')]
+          .map((row) => row.getBoundingClientRect());
+        const tool = document.querySelector('[data-fill]').getBoundingClientRect();
+        return {above: rows.filter((row) => row.bottom <= entry).length,
+                tallest: Math.max(...rows.map((row) => row.height)),
+                tool: [tool.width, tool.height]};
+      }"""
+    )
+    tap = 44
+    assert seen["tallest"] <= tap + 1  # a row is one tap high: the tool stands beside the name
+    assert seen["above"] >= 5
+    assert min(seen["tool"]) >= tap
+    assert phone.evaluate("document.documentElement.scrollWidth <= innerWidth")
