@@ -398,6 +398,35 @@ def test_the_final_shows_places_and_prizes_then_pays_them(
     assert format_chips(heat_stack) in first and format_chips(best.stack) in first
 
 
+def test_split_ties_past_a_one_table_final_ask_for_a_playoff_on_the_round_page(
+    client, host, make_tournament, add_round, play
+):
+    players = [f"Player {n}" for n in range(1, 9)]
+    tournament = make_tournament(players=players, tie_break="split", final_overflow="playoff")
+    heat = add_round(tournament, hands=1, per_table=3)  # 2 tables of 4: 6 go on, by the numbers
+    add_round(tournament, hands=1, is_final=True)
+    services.round_draw(round_=heat, by=host, seed=2)
+    heat = services.round_start(round_=heat, by=host)
+    first, second = heat.tables.all()
+    play(first, "B", {1: ("banker", 100)})  # table 1: one ahead, three level at the cut
+    play(second, "B")  # table 2: four level
+    client.force_login(host)
+    page = unescape(text(client.get(url("round_detail", heat.pk))))
+    assert "Split ties here would send more on than the final seats: those tied play off." in page
+    board = round_board(heat)
+    assert sorted(len(group) for group in board.playoffs) == [3, 4]
+    for group in board.playoffs:
+        for entrant in group:
+            assert f'name="rank_{entrant}"' in page
+    ranks = {
+        f"rank_{entrant}": str(rank)
+        for group in board.playoffs
+        for rank, entrant in enumerate(group, 1)
+    }
+    assert client.post(url("round_close", heat.pk), ranks).status_code == 302
+    assert tournament.entrants.filter(out_after_round__isnull=True).count() == 6
+
+
 def test_a_tie_across_the_cut_asks_the_playoff_order(
     client, host, make_tournament, add_round, play
 ):
