@@ -22,7 +22,12 @@ from tests.pages import HTMX, form_data, save, table_url, text
 from tests.tournaments.conftest import NAMES, open_shoe
 from tournaments import services
 from tournaments.models import TableSeat
-from tournaments.selectors import MSG_SECRET_LAST_HAND, MSG_SECRET_OFF, MSG_SECRET_USED
+from tournaments.selectors import (
+    MSG_SECRET_LAST_HAND,
+    MSG_SECRET_OFF,
+    MSG_SECRET_USED,
+    round_board,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -115,6 +120,18 @@ def test_the_last_player_standing_ends_the_table(client, host, started, play):
     assert list(round_.tournament.entrants.filter(out_after_round__isnull=True)) == [
         table.seats.get(seat=2).entrant
     ]
+
+
+def test_a_rebuy_for_the_player_who_is_out_plays_the_table_on(host, started, play):
+    round_ = started(2, hands=5, rebuy_rounds=1, rebuy_chips=Decimal(1000), max_rebuys=1)
+    table = round_.tables.get()
+    play(table, "B", {1: ("player", 1000)})
+    assert round_board(round_).tables[0].last_standing is not None
+    services.rebuy(entrant=table.seats.get(seat=1).entrant, by=host)
+    board = round_board(round_).tables[0]
+    assert not board.is_done and board.last_standing is None
+    assert board.first_bet_seat == 2  # the turn goes on from seat 1 as before
+    play(table, "B", {1: ("banker", 10)})
 
 
 def test_the_marker_moves_in_the_partial_a_save_answers_with(client, dealer, started):
