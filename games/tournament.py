@@ -1,13 +1,14 @@
 """Baccarat tournaments: the draw, who goes on, the places and the prizes.
 
 Everyone starts with the same tournament chips. A round is a number of hands at tables of up to
-seven seats drawn by lot (:func:`draw_seats`); the first bet moves round the table hand by hand
-(:func:`first_bet_seat`). After the last hand the biggest stacks go on — the top few of each
-table plus the best of the rest as wildcards (:func:`advance_by_table`), or simply the biggest
-stacks overall (:func:`advance_by_stack`) — until a final table decides the places
-(:func:`places`) and the prize pool (:func:`prize_pool`) is paid by a table of places
-(:func:`prizes`). Players are entrant ids (ints, given at registration); stacks and money are
-``Decimal``, never float.
+a tournament's seats (6 to 9) drawn by lot (:func:`draw_seats`); the first bet moves round the
+table hand by hand (:func:`first_bet_seat`), skipping players who are out
+(:func:`first_bet_among`). After the last hand, or once fewer than two players have chips
+(:func:`table_finished`), the biggest stacks go on — the top few of each table plus the best of
+the rest as wildcards (:func:`advance_by_table`), or simply the biggest stacks overall
+(:func:`advance_by_stack`) — until a final table decides the places (:func:`places`) and the
+prize pool (:func:`prize_pool`) is paid by a table of places (:func:`prizes`). Players are
+entrant ids (ints, given at registration); stacks and money are ``Decimal``, never float.
 
 Equal stacks at a cut are settled by the host's :class:`TieBreak`: ``SPLIT`` sends on (or
 places together) everyone tied, ``PLAYOFF`` asks the host for a play-off, whose result comes
@@ -139,16 +140,40 @@ def draw_seats(players: Sequence[int], *, seed: int, max_seats: int = MAX_SEATS)
 
 
 def first_bet_seat(seats: Sequence[int], hand_number: int, *, start: int | None = None) -> int:
-    """Who bets first on hand ``hand_number`` (from 1): the marker starts at seat ``start`` (by
-    default the lowest taken seat; an empty ``start`` seat passes it to the next taken seat) and
-    moves to the next taken seat, round the table, every hand."""
-    order = sorted(set(seats))
-    if not order:
+    """Who bets first on hand ``hand_number`` (from 1) while every player has chips: the marker
+    starts at seat ``start`` (by default the lowest taken seat; an empty ``start`` seat passes
+    it to the next taken seat) and moves to the next taken seat, round the table, every hand."""
+    if not seats:
         raise TournamentError(MSG_NO_OCCUPIED_SEATS)
     if hand_number < 1:
         raise TournamentError(MSG_HAND_NUMBER, number=hand_number)
-    first = 0 if start is None else next((i for i, s in enumerate(order) if s >= start), 0)
-    return order[(first + hand_number - 1) % len(order)]
+    seat = first_bet_among([seats] * hand_number, start=start)
+    assert seat is not None  # every hand has the same seats, and some
+    return seat
+
+
+def first_bet_among(in_play: Sequence[Iterable[int]], *, start: int | None = None) -> int | None:
+    """Who bets first on hand ``len(in_play)``, where ``in_play[k]`` are the seats whose players
+    have chips before hand ``k + 1``: the marker starts at seat ``start`` (or the next seat in
+    play after it; by default the lowest) and each hand moves to the next seat in play round
+    the table, skipping players who are out. ``None`` when nobody is in play on that hand."""
+    marker = None if start is None else start - 1  # "after start - 1" is start itself
+    for seats in in_play:
+        order = sorted(set(seats))
+        if not order:
+            marker = None
+            continue
+        if marker is None:
+            marker = order[0]
+        else:
+            marker = next((seat for seat in order if seat > marker), order[0])
+    return marker
+
+
+def table_finished(stacks: Iterable[Decimal], *, played: int, hands: int) -> bool:
+    """A table's round is over after its last hand, or as soon as fewer than two of its players
+    have chips: the last player standing has no one left to play against."""
+    return played >= hands or sum(1 for stack in stacks if stack > 0) < 2
 
 
 # --- who goes on --------------------------------------------------------------------------

@@ -43,6 +43,7 @@ SHIPPED = {
     "tournaments/migrations/0001_initial.py": "ef4e2c028864a78b",
     "tournaments/migrations/0002_counts_bounded.py": "916e682f6951a1fa",
     "tournaments/migrations/0003_table_limits_within_one_amount.py": "945b2136ad6a56a7",
+    "tournaments/migrations/0004_seats_per_table_final_overflow.py": "e3c67b1c165beea8",
 }
 
 

@@ -92,6 +92,8 @@ class TournamentForm(forms.ModelForm[Tournament]):
             "stacks",
             "advancement",
             "tie_break",
+            "seats_per_table",
+            "final_overflow",
             "secret_bet",
             "mandatory_side",
             "rebuy_price",

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.chips import MAX_CHIPS, MoneyField, table_limit_validators
+from games.kinds import SEATS
 from games.models import Event
 from ledger.models import Guest
 
@@ -29,6 +30,8 @@ MAX_ROUND_HANDS = 99
 # PostgreSQL and anything on SQLite: one bound, whatever the database).
 MAX_ROUNDS = 99  # a round's number in the rebuy and add-on settings; rebuys per player
 MAX_GOING_ON = 999  # wildcards, or how many go on by stack
+MIN_TABLE_SEATS = 6
+MAX_TABLE_SEATS = SEATS.stop - 1  # the seats a table page has
 
 
 def new_seed() -> int:
@@ -52,6 +55,10 @@ class Tournament(models.Model):
         OFF = "off", _("No secret bet")
         LAST_HAND = "last", _("One secret bet, on the last hand of a round")
         ANY_HAND = "any", _("One secret bet per round, on any hand")
+
+    class FinalOverflow(models.TextChoices):
+        PLAYOFF = "playoff", _("A play-off for the last seats: the final is one table")
+        SECOND_TABLE = "second", _("A second final table: places by stack across both")
 
     class MandatorySide(models.TextChoices):
         BANKER = "banker", _("Banker")
@@ -83,6 +90,22 @@ class Tournament(models.Model):
     )
     tie_break = models.CharField(
         _("tie-break"), max_length=8, choices=TieBreakChoice.choices, default=TieBreakChoice.SPLIT
+    )
+    seats_per_table = models.PositiveSmallIntegerField(
+        _("seats per table"),
+        default=MAX_TABLE_SEATS,
+        validators=[MinValueValidator(MIN_TABLE_SEATS), MaxValueValidator(MAX_TABLE_SEATS)],
+        help_text=_("How many players the draw seats at a table, the final table too."),
+    )
+    final_overflow = models.CharField(
+        _("more players than the final's seats"),
+        max_length=8,
+        choices=FinalOverflow.choices,
+        default=FinalOverflow.SECOND_TABLE,
+        help_text=_(
+            "When split ties would send more players to the final than a table seats. Stated"
+            " before the round that sends them is drawn."
+        ),
     )
     secret_bet = models.CharField(
         _("secret bet"), max_length=4, choices=SecretBet.choices, default=SecretBet.OFF

@@ -58,15 +58,16 @@ class Habits:
     rebuy_under: float = 0.3
 
 
-def heats_for(players: int) -> list[tuple[int, int]]:
-    """Heats that bring ``players`` down to a final table: ``(per_table, wildcards)`` for each,
-    keeping about a third of the players a heat, and exactly a table's seats after the last one
-    (fewer when a player goes out with no chips, or more when equal stacks split a cut)."""
+def heats_for(players: int, seats: int = MAX_SEATS) -> list[tuple[int, int]]:
+    """Heats that bring ``players`` down to a final table of ``seats``: ``(per_table,
+    wildcards)`` for each, keeping about a third of the players a heat, and exactly a table's
+    seats after the last one (fewer when a player goes out with no chips, or more when equal
+    stacks split a cut)."""
     heats = []
     count = players
-    while count > MAX_SEATS:
-        tables = len(table_sizes(count))
-        going_on = max(MAX_SEATS, -(-count // 3))
+    while count > seats:
+        tables = len(table_sizes(count, seats))
+        going_on = max(seats, -(-count // 3))
         per_table = max(1, going_on // tables)
         heats.append((per_table, going_on - per_table * tables))
         count = going_on
@@ -154,6 +155,7 @@ def table_play(
     for number in range(first, round_.hands + 1):
         stacks = hand_services.table_stacks(event, before_hand=number)
         bets: list[BetEntry] = []
+        in_play = 0
         for place in seats:
             entrant = place.entrant
             stack = stacks.get(entrant.guest_id, ZERO)
@@ -162,9 +164,12 @@ def table_play(
             if stack < limits.lowest or stack < short:
                 with suppress(ValidationError):  # the rebuy's own rules say whether it is taken
                     stack += services.rebuy(entrant=entrant, by=by).chips
+            in_play += stack > 0
             last_hands = number > round_.hands - 2
             for bet_type, stake in _stakes(rng, stack, limits, rules, habits, last_hands):
                 bets.append(BetEntry(place.seat, bet_type, stake))
+        if in_play < 2:
+            return  # the last player standing: the table is done
         dealt = dealer.deal()
         hand_services.record_hand(
             shoe=shoe,

@@ -3,7 +3,7 @@ in a fixed number of queries, whatever the number of tables, players or hands.""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -17,14 +17,16 @@ from games.tournament import (
     TieBreak,
     advance_by_stack,
     advance_by_table,
+    first_bet_among,
     first_bet_seat,
     needs_playoff,
     parse_prize_table,
     places,
     prizes,
+    table_finished,
 )
 from ledger.hands.services import table_stacks, tables_stacks
-from ledger.models import Charge
+from ledger.models import Bet, Charge, StackRow
 from ledger.money.amounts import ZERO, money_sum
 from tournaments.models import Entrant, Round, TableSeat, Tournament, TournamentTable
 
@@ -53,22 +55,35 @@ class TableBoard:
     played: int
     closed: bool
     lines: list[BoardLine] = field(default_factory=list)
+    # The seats whose players had chips before each hand so far and the next (``in_play[k]``:
+    # before hand ``k + 1``); empty before the round starts.
+    in_play: list[set[int]] = field(default_factory=list)
 
     @property
     def hands_left(self) -> int:
-        return max(self.hands - self.played, 0)
+        return 0 if self.is_done else max(self.hands - self.played, 0)
 
     @property
     def is_done(self) -> bool:
-        return self.closed or self.played >= self.hands
+        stacks = [line.stack for line in self.lines]
+        return self.closed or table_finished(stacks, played=self.played, hands=self.hands)
+
+    @property
+    def last_standing(self) -> BoardLine | None:
+        """The one player left with chips when that ended the table before its last hand."""
+        standing = [line for line in self.lines if not line.is_out]
+        if self.played >= self.hands or len(standing) != 1 or not self.is_done:
+            return None
+        return standing[0]
 
     @property
     def first_bet_seat(self) -> int | None:
-        """Who bets first on the next hand: the marker moves one occupied seat a hand."""
-        seats = [line.seat for line in self.lines]
-        if not seats or self.is_done:
+        """Who bets first on the next hand: the marker moves a seat a hand, past anyone out."""
+        if not self.lines or self.is_done:
             return None
-        return first_bet_seat(seats, self.played + 1)
+        if not self.in_play:  # not started: everyone drawn has the starting stack
+            return first_bet_seat([line.seat for line in self.lines], 1)
+        return first_bet_among(self.in_play)
 
 
 @dataclass
@@ -78,6 +93,9 @@ class RoundBoard:
     qualified: tuple[int, ...] = ()
     playoffs: tuple[tuple[int, ...], ...] = ()
     places: list[Place] = field(default_factory=list)
+    # The final's rule turned the split ties of this heat into play-offs (more would go on
+    # than one table seats).
+    overflow_playoff: bool = False
 
     @property
     def lines(self) -> list[BoardLine]:
@@ -95,6 +113,15 @@ class RoundBoard:
     @property
     def is_done(self) -> bool:
         return bool(self.tables) and all(table.is_done for table in self.tables)
+
+    @property
+    def going_on(self) -> int:
+        """How many the heat's numbers send on: the top of each table and the wildcards, or
+        how many go on in all."""
+        round_ = self.round
+        if round_.tournament.advancement == Tournament.Advancement.BY_STACK:
+            return round_.keep
+        return round_.per_table * len(self.tables) + round_.wildcards
 
 
 def _pace(event_ids: list[int]) -> dict[int, tuple[int, bool]]:
@@ -128,9 +155,50 @@ def round_board(round_: Round) -> RoundBoard:
         boards[place.table_id].lines.append(
             BoardLine(place.entrant_id, guest.pk, guest.name, place.table.number, place.seat, stack)
         )
+    if round_.is_started:
+        _fill_in_play(boards.values())
     board = RoundBoard(round_, list(boards.values()))
     _decide(board, tournament)
     return board
+
+
+def _fill_in_play(boards: Iterable[TableBoard]) -> None:
+    """Each table's seats in play before each of its hands so far and the next, from its
+    players' stack rows and their bets' results hand by hand. Two queries."""
+    by_event = {board.table.event_id: board for board in boards}
+    seat_of = {
+        (event_id, line.guest_id): line.seat
+        for event_id, board in by_event.items()
+        for line in board.lines
+    }
+    changes: dict[int, dict[int, list[tuple[int, Decimal]]]] = {pk: {} for pk in by_event}
+    rows = StackRow.objects.filter(event_id__in=by_event).values_list(
+        "event_id", "guest_id", "after_hand", "chips"
+    )
+    for event_id, guest_id, after_hand, chips in rows:
+        # chips that came after hand n count from hand n + 1 on
+        changes[event_id].setdefault(after_hand + 1, []).append((guest_id, chips))
+    nets = (
+        Bet.objects.filter(event_id__in=by_event)
+        .values_list("event_id", "guest_id", "hand__number")
+        .annotate(n=money_sum("net"))
+        .order_by()
+    )
+    for event_id, guest_id, number, net in nets:
+        changes[event_id].setdefault(number + 1, []).append((guest_id, net))
+    for event_id, board in by_event.items():
+        stacks: dict[int, Decimal] = {}
+        board.in_play = []
+        for hand in range(1, board.played + 2):
+            for guest_id, amount in changes[event_id].get(hand, ()):
+                stacks[guest_id] = stacks.get(guest_id, ZERO) + amount
+            board.in_play.append(
+                {
+                    seat_of[(event_id, guest_id)]
+                    for guest_id, stack in stacks.items()
+                    if stack > 0 and (event_id, guest_id) in seat_of
+                }
+            )
 
 
 def _playoff_order(round_: Round) -> dict[int, int]:
@@ -155,26 +223,41 @@ def _decide(board: RoundBoard, tournament: Tournament) -> None:
             )
         board.qualified = tuple(stacks)
         return
-    advancement: Advancement
-    if tournament.advancement == Tournament.Advancement.BY_STACK:
-        advancement = advance_by_stack(
-            stacks, keep=round_.keep, tie_break=tie_break, playoff_order=order
-        )
-    else:
-        per_table = [
-            {line.entrant_id: line.stack for line in table.lines} for table in board.tables
-        ]
-        advancement = advance_by_table(
-            per_table,
-            per_table=round_.per_table,
-            wildcards=round_.wildcards,
-            tie_break=tie_break,
-            playoff_order=order,
-        )
+    advancement = _advance(board, tournament, tie_break, order)
+    if (
+        tie_break is TieBreak.SPLIT
+        and tournament.final_overflow == Tournament.FinalOverflow.PLAYOFF
+        and board.going_on <= tournament.seats_per_table < len(advancement.qualified)
+    ):
+        # Split ties would send more on than one table seats: those tied play off instead.
+        board.overflow_playoff = True
+        advancement = _advance(board, tournament, TieBreak.PLAYOFF, order)
     board.qualified, board.playoffs = advancement.qualified, advancement.playoffs
     for line in board.lines:
         line.qualifying = line.entrant_id in advancement.qualified
         line.wildcard = line.entrant_id in advancement.wildcards
+
+
+def _advance(
+    board: RoundBoard, tournament: Tournament, tie_break: TieBreak, order: dict[int, int]
+) -> Advancement:
+    round_ = board.round
+    if tournament.advancement == Tournament.Advancement.BY_STACK:
+        return advance_by_stack(
+            stacks_of(board), keep=round_.keep, tie_break=tie_break, playoff_order=order
+        )
+    per_table = [{line.entrant_id: line.stack for line in table.lines} for table in board.tables]
+    return advance_by_table(
+        per_table,
+        per_table=round_.per_table,
+        wildcards=round_.wildcards,
+        tie_break=tie_break,
+        playoff_order=order,
+    )
+
+
+def stacks_of(board: RoundBoard) -> dict[int, Decimal]:
+    return {line.entrant_id: line.stack for line in board.lines}
 
 
 def current_round(tournament: Tournament) -> Round | None:
@@ -367,7 +450,7 @@ class TableNow:
 
 def table_now(event: Event) -> TableNow | None:
     """The tournament table played on ``event`` as it stands (``None`` for any other event):
-    each seat's stack from ``ledger.hands.services.table_stacks``. Five queries."""
+    each seat's stack from ``ledger.hands.services.table_stacks``. Seven queries."""
     table = TournamentTable.objects.select_related("round__tournament").filter(event=event).first()
     if table is None:
         return None
@@ -383,6 +466,8 @@ def table_now(event: Event) -> TableNow | None:
         board.lines.append(
             BoardLine(place.entrant_id, guest.pk, guest.name, table.number, place.seat, stack)
         )
+    if round_.is_started:
+        _fill_in_play([board])
     now = TableNow(board, round_, tournament, {})
     for place, line in zip(places, board.lines, strict=True):
         refusal = secret_bet_refusal(

@@ -62,6 +62,11 @@ MSG_MINIMUM_NOT_UNIT = _(
     "The minimum bet is a stake the table takes (the mandatory minimum is placed at it): a"
     " multiple of the bet unit ({unit})."
 )
+MSG_TABLE_RULES_FIXED = _(
+    "Round {number} is drawn: the seats per table and the final's rule stay as stated."
+)
+# What the players were told before a round was drawn: fixed from the first draw.
+TABLE_RULES = ("seats_per_table", "final_overflow")
 MSG_ADVANCEMENT_FIXED = _(
     "Round {number} was added for this advancement (who goes on from it): it stays as it is."
 )
@@ -131,6 +136,11 @@ def tournament_update(*, tournament: Tournament, by: Actor, **changes: Any) -> T
         # A heat says how many go on from each table, or how many in all: never both.
         message = str(MSG_ADVANCEMENT_FIXED).format(number=heat.number)
         raise ValidationError({"advancement": message})
+    drawn = tournament.rounds.filter(drawn_at__isnull=False).first()
+    for field in TABLE_RULES:
+        if drawn is not None and field in changes and changes[field] != getattr(tournament, field):
+            message = str(MSG_TABLE_RULES_FIXED).format(number=drawn.number)
+            raise ValidationError({field: message})
     for field, value in changes.items():
         setattr(tournament, field, value)
     tournament.full_clean(exclude=["event", "created_by"])
@@ -256,7 +266,8 @@ def round_draw(*, round_: Round, by: Actor, seed: int | None = None) -> Round:
         round_.seed = seed
     _forget_draw(round_)
     by_id = {entrant.pk: entrant for entrant in players}
-    for number, seats in enumerate(draw_seats(list(by_id), seed=round_.seed), start=1):
+    drawn = draw_seats(list(by_id), seed=round_.seed, max_seats=tournament.seats_per_table)
+    for number, seats in enumerate(drawn, start=1):
         table = TournamentTable.objects.create(
             round=round_, number=number, event=_table_event(round_, number, by)
         )

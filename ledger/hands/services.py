@@ -79,6 +79,8 @@ MSG_KEY_OTHER_SHOE = _("This submission belongs to another shoe.")
 
 
 MSG_ROUND_OVER = _("This round is {hands} hands, all played: the table is done.")
+MSG_LAST_STANDING = _("Only {guest} has chips left: the table is done.")
+MSG_NOBODY_STANDING = _("Nobody has chips left: the table is done.")
 
 
 MSG_DRAWN_SEATS = _("A tournament table's seats are its round's draw: they do not change.")
@@ -292,6 +294,19 @@ def _check_round_length(shoe: Shoe, number: int) -> None:
         raise ValidationError({NON_FIELD_ERRORS: MSG_ROUND_OVER.format(hands=hands)})
 
 
+def _check_two_with_chips(shoe: Shoe, seated: dict[int, Guest], number: int) -> None:
+    """A tournament table plays on while two of its players have chips: the last player
+    standing has won the table (a rebuy for a player who is out plays it on)."""
+    if not shoe.event.is_tournament_table:
+        return
+    stacks = table_stacks(shoe.event, before_hand=number)
+    standing = [guest for guest in seated.values() if stacks.get(guest.pk, ZERO) > 0]
+    if len(standing) == 1:
+        raise ValidationError({NON_FIELD_ERRORS: MSG_LAST_STANDING.format(guest=standing[0])})
+    if not standing:
+        raise ValidationError({NON_FIELD_ERRORS: MSG_NOBODY_STANDING})
+
+
 def _check_later_stacks(shoe: Shoe, number: int) -> None:
     """After a correction at a tournament table: every later hand's stakes still within the
     stacks the corrected results leave (else the correction is refused)."""
@@ -407,6 +422,7 @@ def record_hand(
     if seen_seating is not None:
         _check_seen_seating(seen_seating, seated, entry)
     hold_guests([guest.pk for guest in seated.values()], read_in_this_transaction=True)
+    _check_two_with_chips(shoe, seated, number)
     settled_hand = _settle(entry, shoe, seated, number)
     settled = _bet_rows(settled_hand, shoe.event, seated)
     hand = Hand(

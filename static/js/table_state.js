@@ -614,6 +614,23 @@
     });
   }
 
+  // --- a tournament table's first bet ----------------------------------------------------------
+
+  // Who bets first on hand ``number`` when ``from`` bets first on hand ``drawnFor`` (the hand
+  // the page was drawn for): the marker moves on to the next seat in play round the table each
+  // hand, as games.tournament.first_bet_among does, so a hand saved here moves it at once,
+  // online or not. ``inPlay``: the seats whose players had chips when the page was drawn (who
+  // goes out on a hand still waiting here is known once it is recorded).
+  function firstBetAt(inPlay, from, drawnFor, number) {
+    const order = [...new Set(inPlay.map(Number))].sort((a, b) => a - b);
+    if (!order.length || !from) return null;
+    let seat = Number(from);
+    for (let hand = drawnFor; hand < number; hand++) {
+      seat = order.find((next) => next > seat) || order[0];
+    }
+    return seat;
+  }
+
   // Undo's label always names the hand it takes back.
   function undoLabel(state) {
     const number = undoTarget(state);
@@ -624,5 +641,6 @@
     readTaps, cardStatus, cardsOf, fieldsOf, stakesOf, isEmpty, emptyEntry, readSeating,
     seatingToken, seatApplied, freeSeat, start, kept, step, due, seatsNow, statusOf,
     waitingLines, heldLines, undoLabel, undoTarget, handsWaiting, numberOf, entryNumber, fill,
+    firstBetAt,
   };
 });

@@ -2,6 +2,7 @@
 // "No bet" links fill the minimum through the table page and "Secret" posts and comes back;
 // with it:
 // - "No bet" puts the round's minimum in the seat's box on the tournament's side, as if typed;
+// - the first-bet marker moves on as soon as a hand is saved here, even one waiting offline;
 // - "Secret" hides the seat's stakes at once (even offline) and tells the server in the
 //   background, which refuses a second secret bet in a round or one on a hand not allowed;
 //   the stakes stay hidden on this device until the hand is saved.
@@ -39,11 +40,34 @@
     answer.classList.add("saved");
   }
 
+  // The first-bet marker: the server drew it for the page's hand; a hand saved here (sent or
+  // still waiting, offline) moves it on to the next seat in play at once.
+  function moveMarker() {
+    const page = table();
+    const State = window.ShoebookTableState;
+    if (!page || !handForm() || !State) return;
+    const marker = page.querySelector("[data-first-bet]");
+    if (!("drawnFirstBet" in page.dataset)) {
+      page.dataset.drawnFirstBet = marker ? marker.dataset.firstBet : "";
+    }
+    if (!marker) return;
+    const inPlay = [...page.querySelectorAll("[data-stack]")]
+      .filter((stack) => !stack.classList.contains("out"))
+      .map((stack) => stack.dataset.stack);
+    const seat = State.firstBetAt(inPlay, page.dataset.drawnFirstBet,
+      Number(page.dataset.nextHand), hand());
+    const results = page.querySelector(`tr[data-seat="${seat}"] .seat-results`);
+    if (!results || marker.dataset.firstBet === String(seat)) return;
+    marker.dataset.firstBet = String(seat);
+    results.append(marker);
+  }
+
   // The server drew each row secret or not for the hand it drew the page for (the table's
   // next hand); this device's choice has the last word.
   function apply() {
     const page = table();
     if (!page || !handForm()) return;
+    moveMarker();
     const mine = choices();
     const drawnForThisHand = Number(page.dataset.nextHand) === hand();
     page.querySelectorAll("tr[data-seat]").forEach((row) => {

@@ -119,6 +119,23 @@ def test_a_secret_stays_hidden_offline(phone, host, tournament_table, wifi):
     assert secret_hand(table, 2) is None  # the server never heard: the mask is this device's
 
 
+def test_a_hand_saved_offline_moves_the_first_bet_marker_at_once(phone, host, live_server, wifi):
+    round_ = start_round(host, 3)
+    table = round_.tables.get()
+    open_table(phone, live_server.url, table.event.shoes.get(), host)
+    expect(phone.locator("[data-first-bet='1']")).to_be_visible()
+    wifi.drop(phone)
+    phone.tap(".outcome-banker")
+    phone.tap("button.save")
+    expect(phone.locator("[data-first-bet='2']")).to_be_visible()
+    expect(phone.locator("[data-first-bet]")).to_have_count(1)
+    phone.tap(".outcome-player")
+    phone.tap("button.save")
+    expect(phone.locator("[data-first-bet='3']")).to_be_visible()
+    assert not table.event.shoes.get().hands.exists()  # both hands wait on the device
+    wifi.restore(phone)
+
+
 def test_a_refused_secret_shows_the_stake_again_and_says_why(phone, host, tournament_table):
     base_url, shoe, table = tournament_table
     open_table(phone, base_url, shoe, host)
@@ -173,3 +190,24 @@ def test_the_table_the_display_and_a_players_page_pass_axe(browser, host, live_s
     assert problems(page) == []
     page.goto("about:blank")
     page.context.close()
+
+
+def test_no_bet_is_compact_so_a_phone_shows_the_seats_above_the_entry(phone, host, live_server):
+    round_ = start_round(host, 7)
+    open_table(phone, live_server.url, round_.tables.get().event.shoes.get(), host)
+    seen = phone.evaluate(
+        """() => {
+        const entry = document.querySelector('.entry-bar').getBoundingClientRect().top;
+        const rows = [...document.querySelectorAll('table.bets tbody tr')]
+          .map((row) => row.getBoundingClientRect());
+        const tool = document.querySelector('[data-fill]').getBoundingClientRect();
+        return {above: rows.filter((row) => row.bottom <= entry).length,
+                tallest: Math.max(...rows.map((row) => row.height)),
+                tool: [tool.width, tool.height]};
+      }"""
+    )
+    tap = 44
+    assert seen["tallest"] <= tap + 1  # a row is one tap high: the tool stands beside the name
+    assert seen["above"] >= 5
+    assert min(seen["tool"]) >= tap
+    assert phone.evaluate("document.documentElement.scrollWidth <= innerWidth")

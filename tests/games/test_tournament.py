@@ -49,6 +49,7 @@ from games.tournament import (
     advance_by_stack,
     advance_by_table,
     draw_seats,
+    first_bet_among,
     first_bet_seat,
     needs_playoff,
     parse_points,
@@ -57,6 +58,7 @@ from games.tournament import (
     points_for,
     prize_pool,
     prizes,
+    table_finished,
     table_sizes,
 )
 
@@ -144,6 +146,51 @@ def test_an_empty_draw_has_no_tables():
 )
 def test_the_first_bet_moves_round_the_table(seats, hand, start, first):
     assert first_bet_seat(seats, hand, start=start) == first
+
+
+@pytest.mark.parametrize(
+    ("in_play", "start", "first"),
+    [
+        ([{1, 2, 3}], None, 1),
+        ([{1, 2, 3}, {1, 3}], None, 3),  # seat 2 went out on hand 1: the marker skips it
+        ([{1, 2, 3}, {1, 2, 3}, {1, 3}], None, 3),
+        ([{1, 2, 3}, {1, 2, 3}, {1, 2, 3}, {1, 3}], None, 1),  # 3 had it: round to 1
+        ([{1, 2, 3}, {1, 2, 3}, {2, 3}], None, 3),  # seat 1 out: on from seat 2
+        ([{1, 2, 3}, {1, 3}, {1, 2, 3}], None, 1),  # back in by a rebuy, after the marker
+        ([{2, 4}, {2, 4}], 3, 2),  # starts at the first in play from seat 3
+        ([{1, 2}, set()], None, None),  # nobody has chips: nobody bets first
+        ([set(), {2, 5}], None, 2),
+        ([{5}, {5}, {5}], None, 5),
+    ],
+)
+def test_the_first_bet_skips_players_who_are_out(in_play, start, first):
+    assert first_bet_among(in_play, start=start) == first
+
+
+@FAST
+@given(st.sets(st.integers(1, 9), min_size=2), st.integers(1, 30), st.data())
+def test_the_marker_never_lands_on_a_player_who_is_out(seats, hands, data):
+    in_play = [data.draw(st.sets(st.sampled_from(sorted(seats)), min_size=1)) for _ in range(hands)]
+    assert first_bet_among(in_play) in in_play[-1]
+    if all(hand == set(seats) for hand in in_play):
+        assert first_bet_among(in_play) == first_bet_seat(list(seats), hands)
+
+
+@pytest.mark.parametrize(
+    ("stacks", "played", "hands", "finished"),
+    [
+        ([100, 200, 0], 3, 14, False),
+        ([100, 0, 0], 3, 14, True),  # the last player standing
+        ([0, 0], 3, 14, True),
+        ([100, 200], 14, 14, True),
+        ([100, 200], 13, 14, False),
+    ],
+)
+def test_a_table_ends_after_its_last_hand_or_its_last_player_standing(
+    stacks, played, hands, finished
+):
+    amounts = [Decimal(stack) for stack in stacks]
+    assert table_finished(amounts, played=played, hands=hands) is finished
 
 
 def test_the_first_bet_needs_a_seat_and_a_hand():

@@ -100,3 +100,22 @@ test("typed cards that read in deal order are read on the device at once", () =>
   night.dispatch({ type: "typeCards", player: "5 5 2", banker: "K Q 7" });
   assert.equal(State.statusOf(night.state).text, "Banker wins 7-2");
 });
+
+test("a tournament's first-bet marker moves on with each hand saved here, offline too", () => {
+  const night = new Night(State);
+  const drawnFor = night.state.server.next;
+  const inPlay = [1, 2, 4, 6]; // seats 3 and 5 are out
+  const marker = () => State.firstBetAt(inPlay, 2, drawnFor, State.entryNumber(night.state));
+  assert.equal(marker(), 2, "as the server drew it for the hand being entered");
+  night.network(false);
+  night.result("banker");
+  night.save();
+  assert.equal(night.state.queue.length, 1, "the hand waits here, unsent");
+  assert.equal(marker(), 4, "the marker passes seat 3, who is out");
+  for (const result of ["player", "banker"]) {
+    night.result(result);
+    night.save();
+  }
+  assert.equal(marker(), 1, "round the table, past seat 5");
+  assert.equal(State.firstBetAt([], 2, 1, 3), null, "nobody in play: no marker");
+});

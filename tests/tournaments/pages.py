@@ -26,6 +26,8 @@ SETUP = {
     "stacks": "carried",
     "advancement": "by_table",
     "tie_break": "playoff",
+    "seats_per_table": "7",
+    "final_overflow": "second",
     "secret_bet": "last",
     "mandatory_side": "player",
     "rebuy_price": "40",

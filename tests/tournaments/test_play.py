@@ -27,6 +27,25 @@ def test_the_heats_bring_any_field_down_to_one_final_table():
         assert count == min(players, MAX_SEATS), players
 
 
+def test_smaller_tables_bring_the_field_down_to_a_smaller_final():
+    for players in range(2, 120):
+        count = players
+        for per_table, wildcards in heats_for(players, 6):
+            count = per_table * len(table_sizes(count, 6)) + wildcards
+        assert count == min(players, 6), players
+
+
+@pytest.mark.django_db
+def test_simulate_tournament_plays_tables_of_the_seats_asked():
+    simulate("--players", "13", "--seed", "2", "--hands", "1", "--tables-of", "6", "--keep")
+    tournament = Tournament.objects.get()
+    assert tournament.seats_per_table == 6
+    for round_ in tournament.rounds.all():
+        sizes = [table.seats.count() for table in round_.tables.all()]
+        assert max(sizes) <= 6, (round_, sizes)
+    assert [table.seats.count() for table in tournament.rounds.first().tables.all()] == [5, 4, 4]
+
+
 def test_a_big_field_plays_several_heats():
     assert heats_for(7) == []
     assert heats_for(14) == [(3, 1)]  # 2 tables: the top 3 of each and a wildcard
@@ -77,6 +96,7 @@ def test_simulate_tournament_fails_on_a_problem(monkeypatch):
     [
         (["--players", "1"], "at least two players"),
         (["--players", "4", "--hands", "0"], "1 to 99 hands"),
+        (["--players", "4", "--tables-of", "5"], "A table seats 6 to 7 players"),
     ],
 )
 def test_simulate_tournament_refuses_what_cannot_be_played(args, message):

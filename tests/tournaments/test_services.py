@@ -237,6 +237,73 @@ def test_a_tie_across_the_cut_waits_for_the_playoff(make_tournament, add_round, 
     assert list(going_on.values_list("pk", flat=True)) == [tied[1]]
 
 
+def test_the_draw_seats_as_many_a_table_as_the_tournament_says(make_tournament, add_round, host):
+    players = [f"Player {n}" for n in range(1, 8)]
+    for seats, sizes in ((7, [7]), (6, [4, 3])):
+        tournament = make_tournament(players=players, seats_per_table=seats)
+        round_ = services.round_draw(round_=add_round(tournament), by=host, seed=3)
+        assert [table.seats.count() for table in round_.tables.all()] == sizes
+
+
+def test_the_seats_and_the_finals_rule_are_fixed_once_a_round_is_drawn(
+    make_tournament, add_round, host
+):
+    tournament = make_tournament(players=["Aki", "Ben", "Cho"])
+    round_ = add_round(tournament)
+    services.tournament_update(tournament=tournament, by=host, seats_per_table=6)
+    services.round_draw(round_=round_, by=host)
+    for change in ({"seats_per_table": 7}, {"final_overflow": "playoff"}):
+        with pytest.raises(ValidationError, match="Round 1 is drawn") as refused:
+            services.tournament_update(tournament=tournament, by=host, **change)
+        assert list(refused.value.message_dict) == list(change)
+    services.tournament_update(tournament=tournament, by=host, seats_per_table=6, cut_fixed=1)
+    with pytest.raises(ValidationError) as refused:
+        services.tournament_update(tournament=tournament, by=host, seats_per_table=10)
+    assert "seats_per_table" in refused.value.message_dict
+
+
+def level_heat(make_tournament, add_round, host, play, **settings):
+    """14 players at two tables, 2 going on from each, after a hand nobody bet on: everyone
+    is level, so split ties would send all 14 on."""
+    tournament = make_tournament(tie_break="split", **settings)
+    heat = add_round(tournament, hands=1, per_table=2)
+    final = add_round(tournament, hands=1, is_final=True)
+    services.round_draw(round_=heat, by=host, seed=1)
+    heat = services.round_start(round_=heat, by=host)
+    for table in heat.tables.all():
+        play(table, "B")
+    return heat, final
+
+
+def test_a_final_of_one_table_makes_split_ties_play_off(make_tournament, add_round, host, play):
+    heat, final = level_heat(make_tournament, add_round, host, play, final_overflow="playoff")
+    board = round_board(heat)
+    assert board.overflow_playoff
+    assert [len(group) for group in board.playoffs] == [7, 7]
+    with pytest.raises(ValidationError, match="play-off"):
+        services.round_close(round_=heat, by=host)
+    order = {entrant: rank for group in board.playoffs for rank, entrant in enumerate(group, 1)}
+    services.round_close(round_=heat, by=host, playoff_order=order)
+    final = services.round_draw(round_=final, by=host)
+    assert [table.seats.count() for table in final.tables.all()] == [4]
+
+
+def test_a_second_final_table_takes_the_split_ties(make_tournament, add_round, host, play):
+    heat, final = level_heat(make_tournament, add_round, host, play, final_overflow="second")
+    assert not round_board(heat).overflow_playoff
+    services.round_close(round_=heat, by=host)
+    final = services.round_draw(round_=final, by=host)
+    assert [table.seats.count() for table in final.tables.all()] == [7, 7]
+    final = services.round_start(round_=final, by=host)
+    first, second = final.tables.all()
+    play(first, "B", {1: ("banker", 100)})
+    play(second, "B", {2: ("player", 100)})
+    services.round_close(round_=final, by=host)
+    places = dict(Entrant.objects.values_list("guest__name", "place"))
+    assert places[first.seats.get(seat=1).entrant.guest.name] == 1  # across both tables
+    assert places[second.seats.get(seat=2).entrant.guest.name] == 14
+
+
 def test_a_shoe_of_a_tournament_table_is_its_round(make_tournament, add_round, host):
     tournament = make_tournament(players=["Aki", "Ben"])
     round_ = add_round(tournament)

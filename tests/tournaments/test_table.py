@@ -22,7 +22,12 @@ from tests.pages import HTMX, form_data, save, table_url, text
 from tests.tournaments.conftest import NAMES, open_shoe
 from tournaments import services
 from tournaments.models import TableSeat
-from tournaments.selectors import MSG_SECRET_LAST_HAND, MSG_SECRET_OFF, MSG_SECRET_USED
+from tournaments.selectors import (
+    MSG_SECRET_LAST_HAND,
+    MSG_SECRET_OFF,
+    MSG_SECRET_USED,
+    round_board,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -78,8 +83,55 @@ def test_the_bar_shows_the_hand_the_stacks_and_who_bets_first(client, host, star
     page = unescape(text(client.get(table_url(shoe))))
     assert "Hand 2 of 4" in page and "(1 played, 3 to play)" in page
     assert stacks_shown(page) == {"1": "1,095", "2": "out", "3": "1,000"}
-    assert marker(page) == [str(first_bet_seat([1, 2, 3], 2))] == ["2"]
+    assert first_bet_seat([1, 2, 3], 2) == 2
+    assert marker(page) == ["3"]  # seat 2 is out: the marker passes it by
     assert "data-fill" not in seat_row(page, 2)  # a player who is out has no minimum to place
+
+
+def test_the_marker_skips_a_player_who_is_out_all_round(client, host, started, play):
+    round_ = started(4, hands=6)
+    table = round_.tables.get()
+    shoe = open_shoe(table)
+    client.force_login(host)
+    play(table, "B", {3: ("player", 1000)})  # seat 3 is out after hand 1
+    shown = []
+    for _hand in range(4):
+        shown += marker(text(client.get(table_url(shoe))))
+        play(table, "B", {1: ("banker", 10)})
+    assert shown == ["2", "4", "1", "2"]
+
+
+def test_the_last_player_standing_ends_the_table(client, host, started, play):
+    round_ = started(2, hands=5)
+    table = round_.tables.get()
+    shoe = open_shoe(table)
+    winner = table.seats.select_related("entrant__guest").get(seat=2).entrant.guest
+    play(table, "B", {1: ("player", 1000), 2: ("banker", 10)})
+    client.force_login(host)
+    page = unescape(text(client.get(table_url(shoe))))
+    assert f"Last player standing: {winner.name}" in page
+    assert marker(page) == [] and "data-fill" not in page
+    with pytest.raises(ValidationError, match=f"Only {winner.name} has chips left"):
+        play(table, "B", {2: ("banker", 10)})
+    board = leaderboard_of(text(client.get(display_url(table.event))))
+    assert f"last player standing: {winner.name}" in board
+    closed = services.round_close(round_=round_, by=host)  # 1 of 5 hands: the table is done
+    assert closed.is_closed
+    assert list(round_.tournament.entrants.filter(out_after_round__isnull=True)) == [
+        table.seats.get(seat=2).entrant
+    ]
+
+
+def test_a_rebuy_for_the_player_who_is_out_plays_the_table_on(host, started, play):
+    round_ = started(2, hands=5, rebuy_rounds=1, rebuy_chips=Decimal(1000), max_rebuys=1)
+    table = round_.tables.get()
+    play(table, "B", {1: ("player", 1000)})
+    assert round_board(round_).tables[0].last_standing is not None
+    services.rebuy(entrant=table.seats.get(seat=1).entrant, by=host)
+    board = round_board(round_).tables[0]
+    assert not board.is_done and board.last_standing is None
+    assert board.first_bet_seat == 2  # the turn goes on from seat 1 as before
+    play(table, "B", {1: ("banker", 10)})
 
 
 def test_the_marker_moves_in_the_partial_a_save_answers_with(client, dealer, started):
@@ -377,6 +429,26 @@ def test_a_players_page_shows_the_tournament_now_with_their_line(client, started
     again = client.get(standings_url)
     assert again.status_code == 200 and again["Cache-Control"] == "private, no-store"
     assert lines_of(leaderboard_of(text(again))) == lines_of(board)
+
+
+def test_during_a_tournament_a_players_page_opens_on_the_leaderboard(client, started, play):
+    round_ = started(3, hands=3)
+    table = round_.tables.get()
+    play(table, "B", {1: ("banker", 100)})
+    page_url, _standings = guest_link(table.seats.get(seat=1).entrant.guest)
+    page = text(client.get(page_url))
+    leaderboard, roads = page.index('id="tournament-now"'), page.index('class="scoreboard"')
+    assert leaderboard < page.index('class="balance') < roads
+    folded = re.search(r'<details class="tournament-roads">(.*?)</details>', page, re.S)
+    assert folded is not None and 'class="scoreboard"' in folded.group(1)  # closed: no "open"
+    live = text(client.get(page_url + "?live=1", headers={"HX-Request": "true"}))
+    assert '<details class="tournament-roads">' in live
+
+
+def test_at_a_cash_table_a_guests_roads_stay_open(client, seated):
+    page_url, _standings = guest_link(seated[1])
+    page = text(client.get(page_url))
+    assert 'class="scoreboard"' in page and "tournament-roads" not in page
 
 
 def test_the_tournament_now_needs_the_players_link(client, started):

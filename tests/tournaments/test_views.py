@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
+from html import unescape
 
 import pytest
 from django.contrib.auth.models import User
@@ -172,6 +173,10 @@ def test_the_host_sets_up_a_tournament_with_every_setting(client, host):
         ({"name": ""}, "name", None),
         ({"yen_per_chip": "0"}, "yen_per_chip", None),
         ({"points_table": "5, 7"}, "points_table", None),
+        ({"seats_per_table": "5"}, "seats_per_table", None),
+        ({"seats_per_table": "10"}, "seats_per_table", None),
+        ({"seats_per_table": "six"}, "seats_per_table", None),
+        ({"final_overflow": "coin"}, "final_overflow", None),
     ],
 )
 def test_a_bad_setting_comes_back_on_its_field(client, host, changes, field, message):
@@ -189,6 +194,25 @@ def test_a_bad_setting_comes_back_on_its_field(client, host, changes, field, mes
         assert form.errors[field] == [MSG_CHIPS_AMOUNT.format(maximum="99,999,999,999.99")]
     page = text(response)
     assert 'value="Spring cup"' in page or field == "name"  # what was typed stays
+
+
+@pytest.mark.parametrize(
+    ("rule", "said"),
+    [
+        ("playoff", "A play-off for the last seats: the final is one table"),
+        ("second", "A second final table: places by stack across both"),
+    ],
+)
+def test_the_finals_rule_is_stated_before_the_round_is_drawn(
+    client, host, make_tournament, add_round, rule, said
+):
+    tournament = make_tournament(tie_break="split", final_overflow=rule, seats_per_table=6)
+    round_ = add_round(tournament)
+    client.force_login(host)
+    for page in (url("round_detail", round_.pk), url("tournament_detail", tournament.pk)):
+        shown = unescape(text(client.get(page)))
+        assert f"More players than the final's seats: {said}" in shown
+        assert "6 seats a table" in shown
 
 
 def test_the_settings_change_until_a_round_starts(client, host, make_tournament, add_round):
@@ -372,6 +396,35 @@ def test_the_final_shows_places_and_prizes_then_pays_them(
         line.stack for line in round_board(heat).lines if line.entrant_id == winner.pk
     )
     assert format_chips(heat_stack) in first and format_chips(best.stack) in first
+
+
+def test_split_ties_past_a_one_table_final_ask_for_a_playoff_on_the_round_page(
+    client, host, make_tournament, add_round, play
+):
+    players = [f"Player {n}" for n in range(1, 9)]
+    tournament = make_tournament(players=players, tie_break="split", final_overflow="playoff")
+    heat = add_round(tournament, hands=1, per_table=3)  # 2 tables of 4: 6 go on, by the numbers
+    add_round(tournament, hands=1, is_final=True)
+    services.round_draw(round_=heat, by=host, seed=2)
+    heat = services.round_start(round_=heat, by=host)
+    first, second = heat.tables.all()
+    play(first, "B", {1: ("banker", 100)})  # table 1: one ahead, three level at the cut
+    play(second, "B")  # table 2: four level
+    client.force_login(host)
+    page = unescape(text(client.get(url("round_detail", heat.pk))))
+    assert "Split ties here would send more on than the final seats: those tied play off." in page
+    board = round_board(heat)
+    assert sorted(len(group) for group in board.playoffs) == [3, 4]
+    for group in board.playoffs:
+        for entrant in group:
+            assert f'name="rank_{entrant}"' in page
+    ranks = {
+        f"rank_{entrant}": str(rank)
+        for group in board.playoffs
+        for rank, entrant in enumerate(group, 1)
+    }
+    assert client.post(url("round_close", heat.pk), ranks).status_code == 302
+    assert tournament.entrants.filter(out_after_round__isnull=True).count() == 6
 
 
 def test_a_tie_across_the_cut_asks_the_playoff_order(

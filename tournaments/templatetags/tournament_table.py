@@ -97,6 +97,7 @@ class TableStanding:
     hands_left: int
     done: bool
     lines: list[BoardLine]
+    last_standing: str | None = None
 
 
 def standings(board: RoundBoard) -> list[TableStanding]:
@@ -109,6 +110,7 @@ def standings(board: RoundBoard) -> list[TableStanding]:
             hands_left=table.hands_left,
             done=table.is_done,
             lines=sorted(table.lines, key=lambda line: (-line.stack, line.seat)),
+            last_standing=table.last_standing.name if table.last_standing else None,
         )
         for table in board.tables
     ]

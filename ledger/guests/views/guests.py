@@ -356,12 +356,21 @@ def guest_link_revoke(request: AuthenticatedHttpRequest, guest_id: int) -> HttpR
 
 def _playing_in(guest: Guest) -> Shoe | None:
     """The open shoe the guest is seated at, if any."""
-    return Shoe.objects.filter(
-        closed_at__isnull=True,
-        event__closed_at__isnull=True,
-        seatings__guest=guest,
-        seatings__to_hand__isnull=True,
-    ).first()
+    return (
+        Shoe.objects.select_related("event")
+        .filter(
+            closed_at__isnull=True,
+            event__closed_at__isnull=True,
+            seatings__guest=guest,
+            seatings__to_hand__isnull=True,
+        )
+        .first()
+    )
+
+
+def _at_tournament_table(playing_in: Shoe | None) -> bool:
+    """At a tournament table the leaderboard comes first: the shoe's roads fold away."""
+    return playing_in is not None and playing_in.event.kind == Event.Kind.TOURNAMENT_TABLE
 
 
 def _guest_live_context(
@@ -385,6 +394,7 @@ def _guest_live_context(
         ),
         "tonight": points[-1] if tonight_line else None,
         "board": scoreboard(playing_in) if playing_in else None,
+        "at_tournament_table": _at_tournament_table(playing_in),
         "playing_now": playing_in is not None,
         "refresh_seconds": GUEST_PAGE_REFRESH_SECONDS,
     }
@@ -433,6 +443,7 @@ def _guest_page_context(guest: Guest, query: QueryDict) -> dict[str, object]:
     tonight = next((p for p in recent if playing_in and p.event.pk == playing_in.event_id), None)
     return {
         "board": scoreboard(playing_in) if playing_in else None,
+        "at_tournament_table": _at_tournament_table(playing_in),
         "guest": guest,
         "history": history,
         "recent": [point for point in recent if point is not tonight],

@@ -23,7 +23,7 @@ from ledger.integrity import ledger_problems
 from ledger.models import Charge, StackRow
 from ledger.money.amounts import ZERO
 from tournaments import services
-from tournaments.models import Tournament, new_seed
+from tournaments.models import MAX_TABLE_SEATS, MIN_TABLE_SEATS, Tournament, new_seed
 from tournaments.play import heats_for, tournament_play
 from tournaments.selectors import round_board
 
@@ -67,6 +67,13 @@ class Command(BaseCommand):
             default=Tournament.TieBreakChoice.PLAYOFF.value,
         )
         parser.add_argument(
+            "--tables-of",
+            type=int,
+            default=MAX_TABLE_SEATS,
+            metavar="SEATS",
+            help=f"seats a table, {MIN_TABLE_SEATS} to {MAX_TABLE_SEATS} (the default)",
+        )
+        parser.add_argument(
             "--keep", action="store_true", help="keep the tournament (default: roll it back)"
         )
 
@@ -76,10 +83,13 @@ class Command(BaseCommand):
             raise CommandError("A tournament needs at least two players.")
         if not 1 <= hands <= 99:
             raise CommandError("A round is 1 to 99 hands.")
+        seats = options["tables_of"]
+        if not MIN_TABLE_SEATS <= seats <= MAX_TABLE_SEATS:
+            raise CommandError(f"A table seats {MIN_TABLE_SEATS} to {MAX_TABLE_SEATS} players.")
         seed = new_seed() if options["seed"] is None else options["seed"]
         started = time.perf_counter()
         with transaction.atomic():
-            problems = self.simulate(players, hands, seed, options["tie_break"])
+            problems = self.simulate(players, hands, seed, options["tie_break"], seats)
             if not options["keep"]:
                 transaction.set_rollback(True)
         took = time.perf_counter() - started
@@ -91,20 +101,23 @@ class Command(BaseCommand):
         if problems:
             raise CommandError(f"{len(problems)} problem(s) found.", returncode=1)
 
-    def simulate(self, players: int, hands: int, seed: int, tie_break: str) -> list[str]:
+    def simulate(
+        self, players: int, hands: int, seed: int, tie_break: str, seats: int
+    ) -> list[str]:
         by, _created = User.objects.get_or_create(username="simulator")
         tournament = services.tournament_create(
             name=f"Simulated tournament (seed {seed})",
             date=date.today(),
             by=by,
             tie_break=tie_break,
+            seats_per_table=seats,
             rebuy_until_hand=hands // 2,
             seed=seed,
             **SETTINGS,
         )
         for number in range(1, players + 1):
             services.entrant_add(tournament=tournament, name=f"Player {number:03d}", by=by)
-        heats = heats_for(players)
+        heats = heats_for(players, seats)
         for per_table, wildcards in heats:
             services.round_add(
                 tournament=tournament,
@@ -116,7 +129,7 @@ class Command(BaseCommand):
             )
         services.round_add(tournament=tournament, by=by, hands=hands, is_final=True, **LIMITS)
         self.stdout.write(
-            f"{players} players, seed {seed}, tie-break {tie_break}: "
+            f"{players} players, seed {seed}, tie-break {tie_break}, tables of {seats}: "
             f"{counted(len(heats), 'heat')} of {hands} hands, then the final table."
         )
         tournament = tournament_play(tournament=tournament, by=by, seed=seed)
