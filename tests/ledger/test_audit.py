@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from games.kinds import Game
 from games.rules import Winner
+from ledger.count import services as count_services
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
 from ledger.models import AuditEntry
@@ -73,8 +74,8 @@ def test_the_host_reads_the_audit_log_and_nobody_changes_it(
 
 
 def test_the_audit_log_shows_every_kind_of_entry(client, host, seated, shoe, record, tmp_path):
-    """A hand, an undo, a correction, a settlement, an event edit, an import, and a shoe and an
-    event closed and reopened, on one page."""
+    """A hand, an undo, a correction, a settlement, an event edit, an import, a shoe and an
+    event closed and reopened, and the count's rows, on one page."""
     hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
     hand_services.hand_correct(hand=hand, entry=entry(result=Winner.TIE), reason="misread", by=host)
     record(shoe, "8 K", "9 K")
@@ -88,6 +89,15 @@ def test_the_audit_log_shows_every_kind_of_entry(client, host, seated, shoe, rec
     night_services.event_close(event=shoe.event, by=host)
     night_services.event_reopen(event=shoe.event, by=host)
     night_services.shoe_reopen(shoe=shoe, by=host)
+    count_services.count_setup_save(event=shoe.event, by=host, opening_float=Decimal(100))
+    chips = count_services.chips_record(
+        event=shoe.event, guest=seated[1], kind="buy_in", chips=Decimal(50), source="cash", by=host
+    )
+    count_services.chips_void(move=chips, reason="typed twice", by=host)
+    adjustment = count_services.adjustment_record(
+        event=shoe.event, guest=seated[1], amount=Decimal(5), reason="a lost bet", by=host
+    )
+    count_services.adjustment_void(adjustment=adjustment, reason="found it", by=host)
     sheet = tmp_path / "night.csv"
     sheet.write_text(template_csv())
     call_command(
