@@ -4,6 +4,7 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "Save coup %(number)s": "クー%(number)sを保存",
     "Minimum banco": "最低バンコ",
     "Coups per shoe": "1シューのクー数",
     "Taxe (%)": "タックス（%）",
