@@ -4,6 +4,10 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "Taxe (¥)": "タックス（円）",
+    "Commission or taxe": "コミッションまたはタックス",
+    "The game's usual cut": "そのゲームの通常の取り分",
+    "Guests %(gross)s (%(gross_yen)s) before the taxe; taxe %(commission)s (%(commission_yen)s); the house %(house)s = <strong>%(house_yen)s</strong>.": "ゲストはタックス前で%(gross)s（%(gross_yen)s）、タックス%(commission)s（%(commission_yen)s）、ハウスは%(house)s = <strong>%(house_yen)s</strong>。",
     "Save coup %(number)s": "クー%(number)sを保存",
     "Minimum banco": "最低バンコ",
     "Coups per shoe": "1シューのクー数",

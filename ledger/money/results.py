@@ -413,7 +413,7 @@ def guest_nights(guest: Guest) -> list[NightLine]:
     return lines
 
 
-_SHOWN = ("name", "date", "kind", "currency_symbol", "yen_per_chip")  # what the pages read
+_SHOWN = ("name", "date", "kind", "game", "currency_symbol", "yen_per_chip")  # what pages read
 
 
 def balance_points(lines: Sequence[NightLine]) -> list[BalancePoint]:

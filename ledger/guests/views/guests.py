@@ -356,12 +356,16 @@ def guest_link_revoke(request: AuthenticatedHttpRequest, guest_id: int) -> HttpR
 
 def _playing_in(guest: Guest) -> Shoe | None:
     """The open shoe the guest is seated at, if any."""
-    return Shoe.objects.filter(
-        closed_at__isnull=True,
-        event__closed_at__isnull=True,
-        seatings__guest=guest,
-        seatings__to_hand__isnull=True,
-    ).first()
+    return (
+        Shoe.objects.filter(
+            closed_at__isnull=True,
+            event__closed_at__isnull=True,
+            seatings__guest=guest,
+            seatings__to_hand__isnull=True,
+        )
+        .select_related("event")  # the scoreboard says the sides in the night's game's words
+        .first()
+    )
 
 
 def _guest_live_context(
