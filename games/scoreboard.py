@@ -9,6 +9,7 @@ from typing import NotRequired, TypedDict
 
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.cards import parse_cards
 from games.models import Hand, Shoe
@@ -211,9 +212,10 @@ def _road(name: str, marks: list[Mark], width: int | None = None) -> Road:
     return Road(name, width, shown)
 
 
-def _side_names(shoe: Shoe) -> dict[str, str]:
-    """The sides as the night's game calls them: a guest-banked game's bank and ponte."""
-    if shoe.event.is_guest_banked:
+def side_names(guest_banked: bool) -> dict[str, str]:
+    """The sides (a ``Winner``'s value) as the game calls them: a guest-banked game's bank and
+    ponte, Punto Banco's banker and player."""
+    if guest_banked:
         return {"banker": _("Bank"), "player": _("Ponte"), "tie": _("Égalité")}
     return {"banker": _("Banker"), "player": _("Player"), "tie": _("Tie")}
 
@@ -232,7 +234,7 @@ def scoreboard(
     shoe. ``read``: the shoe's marks as :func:`shoe_marks` read them, when read already."""
     widths = widths or {}
     marks, ids = read or shoe_marks(shoe)
-    sides = _side_names(shoe)
+    sides = side_names(shoe.event.is_guest_banked)
     # The pairs are marked where they are bet: never at a guest-banked game, nor at a Punto
     # Banco night that offers no pair bet.
     pairs = not shoe.event.is_guest_banked and SideBet.PAIRS in shoe.event.rule_set.side_bets
@@ -275,6 +277,11 @@ def scoreboard(
         ]
         derived.append(_road(name, road, widths.get(name)))
     stats = shoe_stats(marks)
+    if shoe.event.is_guest_banked:
+        counted = ngettext("%(coups)s coup", "%(coups)s coups", stats.hands)
+        sides["played"] = counted % {"coups": stats.hands}
+    else:
+        sides["played"] = _("%(hands)s hands") % {"hands": stats.hands}
     return {
         "shoe": shoe,
         "sides": sides,

@@ -4,6 +4,8 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "Coup": "クー",
+    "No coups yet.": "まだクーはありません。",
     "Taxe (¥)": "タックス（円）",
     "Commission or taxe": "コミッションまたはタックス",
     "The game's usual cut": "そのゲームの通常の取り分",
@@ -1357,6 +1359,7 @@ JA = {
 }
 
 JA_PLURAL = {
+    "%(coups)s coup": ["%(coups)sクー"],
     "Shoe %(number)s has %(hands)s hands: %(past)s past the %(planned)s planned.": [
         "シュー%(number)sは%(hands)sハンドです（予定の%(planned)sハンドより%(past)sハンド多い）。"
     ],

@@ -1,8 +1,10 @@
-"""A guest-banked table in its game's words: a coup is saved as a coup, and the banker's own
-row offers no suivi (he covers no bank, his own least of all)."""
+"""A guest-banked table in its game's words: a coup is saved and counted as a coup, its sides
+are the bank and the ponte, and the banker's own row offers no suivi (he covers no bank, his
+own least of all)."""
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from decimal import Decimal
 
@@ -14,6 +16,7 @@ from games.payouts import RuleSet
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
 from ledger.models import Coup
+from tests.ledger.banked_nights import coup
 from tests.pages import HTMX, posted_form, table_url, text
 
 pytestmark = pytest.mark.django_db
@@ -40,6 +43,17 @@ def seat_row(page: str, seat: int) -> str:
 def test_the_coup_page_saves_a_coup_by_its_number(client, chemin):
     page = text(client.get(table_url(chemin)))
     assert "Save coup 1" in page and "Save hand" not in page
+    assert "No coups yet." in page
+
+
+def test_the_table_counts_coups_and_names_the_bank_and_the_ponte(client, host, chemin):
+    coup(chemin, host, banker=1, bank="100", result="banker", covers=[(2, "banco_solo", "100")])
+    page = text(client.get(table_url(chemin)))
+    assert re.search(r'class="hand-no">Coup <strong data-hand-number>2</strong>', page)
+    recent = page[page.index('id="table-recent"') :]
+    assert re.search(r'<td class="winner-banker">Bank</td>', recent)
+    assert "<h2>Coups</h2>" in page and "<h2>Hands</h2>" not in page
+    assert "1 coup ·" in page and "Bank 1 (100.0%)" in page
 
 
 def test_the_suivi_seat_banking_is_not_offered_suivi_in_its_own_row(client, chemin):
