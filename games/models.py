@@ -33,6 +33,10 @@ MSG_CUT_PERCENT = gettext_noop("the house takes {percent}% of each winning bank"
 MSG_CUT_PER_SHOE = gettext_noop("a table charge of {charge} a shoe")
 MSG_CUT_CAPITAL = gettext_noop("the house takes 5% of the capital brought in")
 MSG_CUT_WINNINGS = gettext_noop("the house takes a share of the bank's winnings")
+# What a night calls the house's cut on the results (and in yen): a guest-banked game's taxe,
+# Punto Banco's commission.
+CUT_NAMES = {False: _("Commission"), True: _("Taxe")}
+CUT_NAMES_YEN = {False: _("Commission (¥)"), True: _("Taxe (¥)")}
 BANCO_LABELS = {
     BancoKind.LIMITEE: gettext_noop("Banque limitée"),
     BancoKind.OUVERTE: gettext_noop("Banque ouverte"),
@@ -233,6 +237,14 @@ class Event(models.Model):
     @property
     def is_guest_banked(self) -> bool:
         return self.game_kind.guest_banked
+
+    @property
+    def cut_name(self) -> str:
+        return str(CUT_NAMES[self.is_guest_banked])
+
+    @property
+    def cut_name_yen(self) -> str:
+        return str(CUT_NAMES_YEN[self.is_guest_banked])
 
     def describe_rules(self, translate: Translate = untranslated) -> str:
         """The night's rules in a line: Punto Banco's payouts, or a guest-banked game and the

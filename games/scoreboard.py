@@ -9,9 +9,11 @@ from typing import NotRequired, TypedDict
 
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.cards import parse_cards
 from games.models import Hand, Shoe
+from games.payouts import SideBet
 from games.roads import (
     DERIVED_ROADS,
     ROWS,
@@ -125,6 +127,8 @@ class Road:
 
 
 def _pairs(m: Mark, radius: float) -> str:
+    if "player_pair" not in m:  # no pairs are offered: none are drawn
+        return ""
     x, y = m["x"], m["y"]
     banker = f'<circle class="pair-banker" cx="{x - 3}" cy="{y - 3}" r="{radius}"/>'
     player = f'<circle class="pair-player" cx="{x + 3}" cy="{y + 3}" r="{radius}"/>'
@@ -208,6 +212,14 @@ def _road(name: str, marks: list[Mark], width: int | None = None) -> Road:
     return Road(name, width, shown)
 
 
+def side_names(guest_banked: bool) -> dict[str, str]:
+    """The sides (a ``Winner``'s value) as the game calls them: a guest-banked game's bank and
+    ponte, Punto Banco's banker and player."""
+    if guest_banked:
+        return {"banker": _("Bank"), "player": _("Ponte"), "tie": _("Égalité")}
+    return {"banker": _("Banker"), "player": _("Player"), "tie": _("Tie")}
+
+
 def scoreboard(
     shoe: Shoe,
     *,
@@ -222,34 +234,39 @@ def scoreboard(
     shoe. ``read``: the shoe's marks as :func:`shoe_marks` read them, when read already."""
     widths = widths or {}
     marks, ids = read or shoe_marks(shoe)
-    beads: list[Mark] = [
-        {
+    sides = side_names(shoe.event.is_guest_banked)
+    # The pairs are marked where they are bet: never at a guest-banked game, nor at a Punto
+    # Banco night that offers no pair bet.
+    pairs = not shoe.event.is_guest_banked and SideBet.PAIRS in shoe.event.rule_set.side_bets
+    beads: list[Mark] = []
+    for cell in bead_plate(marks):
+        bead: Mark = {
             "col": cell.col,
             "row": cell.row,
             "winner": cell.hand.winner.value,
-            "letter": _(cell.hand.winner.value.title())[0],
-            "player_pair": cell.hand.player_pair,
-            "banker_pair": cell.hand.banker_pair,
+            "letter": sides[cell.hand.winner.value][0],
             "natural": cell.hand.natural,
             "number": cell.hand.number,
             "url": _link(ids, cell.hand.number, link),
         }
-        for cell in bead_plate(marks)
-    ]
-    big: list[Mark] = [
-        {
-            "col": cell.col,
-            "row": cell.row,
-            "winner": cell.winner.value if cell.winner else "tie-only",
-            "ties": cell.ties,
-            "player_pair": bool(cell.hand and cell.hand.player_pair),
-            "banker_pair": bool(cell.hand and cell.hand.banker_pair),
-            "natural": bool(cell.hand and cell.hand.natural),
-            "number": cell.hand.number if cell.hand else cell.tie_hands[0],
-            "url": _link(ids, cell.hand.number if cell.hand else None, link),
+        if pairs:
+            bead["player_pair"], bead["banker_pair"] = cell.hand.player_pair, cell.hand.banker_pair
+        beads.append(bead)
+    big: list[Mark] = []
+    for column in big_road(marks):
+        mark: Mark = {
+            "col": column.col,
+            "row": column.row,
+            "winner": column.winner.value if column.winner else "tie-only",
+            "ties": column.ties,
+            "natural": bool(column.hand and column.hand.natural),
+            "number": column.hand.number if column.hand else column.tie_hands[0],
+            "url": _link(ids, column.hand.number if column.hand else None, link),
         }
-        for cell in big_road(marks)
-    ]
+        if pairs:
+            mark["player_pair"] = bool(column.hand and column.hand.player_pair)
+            mark["banker_pair"] = bool(column.hand and column.hand.banker_pair)
+        big.append(mark)
     derived = []
     for name, offset in DERIVED_ROADS.items():
         colours = derived_road(marks, offset)
@@ -260,8 +277,15 @@ def scoreboard(
         ]
         derived.append(_road(name, road, widths.get(name)))
     stats = shoe_stats(marks)
+    if shoe.event.is_guest_banked:
+        counted = ngettext("%(coups)s coup", "%(coups)s coups", stats.hands)
+        sides["played"] = counted % {"coups": stats.hands}
+    else:
+        sides["played"] = _("%(hands)s hands") % {"hands": stats.hands}
     return {
         "shoe": shoe,
+        "sides": sides,
+        "pairs": pairs,
         "rows": ROWS,
         "bead": _road("bead_plate", beads, widths.get("bead_plate")),
         "big": _road("big_road", big, widths.get("big_road")),

@@ -16,7 +16,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
-from games.kinds import Game
+from games.kinds import Game, SuiteReturn
 from games.messages import refused_character
 from games.models import Event, Hand, Shoe
 from games.payouts import RuleSet
@@ -69,6 +69,7 @@ def event_create(
     taxe_rate: Decimal = Decimal("0.05"),
     shoe_charge: Decimal = Decimal(0),
     banco: str = "limitee",
+    suite_returns: str = SuiteReturn.GIVER.value,
     clearing: str = Event.Clearing.DIRECT,
 ) -> Event:
     event = Event(
@@ -79,6 +80,7 @@ def event_create(
         taxe_rate=taxe_rate,
         shoe_charge=shoe_charge,
         banco=banco,
+        suite_returns=suite_returns,
         clearing=clearing,
         bet_unit=bet_unit,  # type: ignore[misc]  # the column takes None
         date=date,
@@ -121,6 +123,7 @@ EVENT_FIELDS = (
     "taxe_rate",
     "shoe_charge",
     "banco",
+    "suite_returns",
     "clearing",
 )
 # ``clearing`` only says how the guests settle up at the end: it prices no hand.

@@ -42,9 +42,10 @@ def text(response) -> str:
 
 
 class _FormReader(HTMLParser):
-    def __init__(self, form_id: str) -> None:
+    def __init__(self, form_id: str, selects: bool = False) -> None:
         super().__init__()
         self.form_id, self.inside, self.data = form_id, False, {}
+        self.selects, self.select, self.chosen = selects, "", False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         found = dict(attrs)
@@ -56,15 +57,31 @@ class _FormReader(HTMLParser):
                 self.data[name] = found.get("value") or ""
             elif "checked" in found:
                 self.data[name] = found.get("value") or "on"
+        elif self.inside and self.selects and tag == "select" and found.get("name"):
+            self.select, self.chosen = str(found["name"]), False
+        elif self.select and tag == "option" and (not self.chosen or "selected" in found):
+            # The first option unless one is selected, as a browser posts it.
+            self.data[self.select] = found.get("value") or ""
+            self.chosen = self.chosen or "selected" in found
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "form":
             self.inside = False
+        elif tag == "select":
+            self.select = ""
 
 
 def form_data(page: str, form_id: str = "hand-form") -> dict[str, str]:
     """What a browser would post from the page's form: its inputs as they are filled in
     (a radio or check box only when ticked)."""
     reader = _FormReader(form_id)
+    reader.feed(page)
+    return reader.data
+
+
+def posted_form(page: str, form_id: str) -> dict[str, str]:
+    """``form_data`` with the selects' chosen options: all a browser posts of a form but the
+    lists of check boxes (the last one ticked only)."""
+    reader = _FormReader(form_id, selects=True)
     reader.feed(page)
     return reader.data

@@ -127,4 +127,5 @@ class CountSetupForm(forms.Form):
         )
 
     def values(self) -> list[str]:
-        return self.cleaned_data["denominations"].replace(",", " ").split()
+        text: str = self.cleaned_data["denominations"]
+        return text.replace(",", " ").split()

@@ -101,7 +101,7 @@ def night_count(event: Event) -> NightCount:
         else:
             taken[move.guest_id] += move.chips
         if move.guest is not None:
-            guests.setdefault(move.guest_id, move.guest)
+            guests.setdefault(move.guest.pk, move.guest)
     adjusted: dict[int, Decimal] = defaultdict(lambda: ZERO)
     for adjustment in adjustments:
         adjusted[adjustment.guest_id] += adjustment.amount

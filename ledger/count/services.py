@@ -73,7 +73,7 @@ def _check_open(event: Event) -> None:
         raise ValidationError({NON_FIELD_ERRORS: MSG_CLOSED})
 
 
-def _money(value: Decimal, *, field: str, message: str, low: Decimal = ZERO) -> None:
+def _money(value: Decimal, *, field: str, message: object, low: Decimal = ZERO) -> None:
     if not value.is_finite() or not whole_cents(value) or not low <= value <= MAX_CHIPS:
         raise ValidationError({field: str(message).format(maximum=format_chips(MAX_CHIPS))})
 
@@ -126,7 +126,7 @@ def count_setup_save(
     setup.denominations = [f"{chip.normalize():f}" for chip in chips]
     setup.opening_float = opening_float
     setup.count_only = count_only
-    setup.commission_total = commission_total if count_only else None
+    setup.commission_total = commission_total if count_only else None  # type: ignore[assignment]
     setup.save()
     if was_count_only != count_only:
         count_results_refresh(event=event)
@@ -167,9 +167,9 @@ def counted_chips(
         except InvalidOperation:
             value = Decimal("NaN")
         if not value.is_finite() or value not in known:
-            chips = ", ".join(setup.denominations)
+            offered = ", ".join(setup.denominations)
             raise ValidationError(
-                {"chips": MSG_DENOMINATION_UNKNOWN.format(value=str(text)[:20], chips=chips)}
+                {"chips": MSG_DENOMINATION_UNKNOWN.format(value=str(text)[:20], chips=offered)}
             )
         if number in (None, ""):
             continue

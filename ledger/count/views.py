@@ -22,7 +22,7 @@ from ledger.count.forms import AdjustmentForm, ChipsForm, CountSetupForm
 from ledger.count.selectors import guest_bets, night_count
 from ledger.forms import add_service_errors
 from ledger.models import Adjustment, ChipMove, Guest
-from ledger.money.amounts import format_chips
+from ledger.money.amounts import ZERO, format_chips
 from ledger.money.forms import VoidForm
 from shoebook.base.roles import AuthenticatedHttpRequest, host_required
 
@@ -71,7 +71,7 @@ def _guest_page(
         raise Http404
     setup = night.setup
     difference = line.count.difference
-    adjust_initial = {"guest": guest.pk}
+    adjust_initial: dict[str, object] = {"guest": guest.pk}
     if difference:
         adjust_initial["amount"] = format_chips(difference)
     context = {
@@ -115,7 +115,7 @@ def count_setup(request: AuthenticatedHttpRequest, event_id: int) -> HttpRespons
                 event=event,
                 by=request.user,
                 denominations=form.values(),
-                opening_float=data["opening_float"] or 0,
+                opening_float=data["opening_float"] or ZERO,
                 count_only=data["count_only"],
                 commission_total=data["commission_total"],
             )
@@ -160,7 +160,7 @@ def chips_add(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
                 return redirect(_count_url(event, guest))
     kind = form.data.get("kind", "")
     if guest is None and kind != "tray":
-        guest = Guest.objects.filter(pk=_int(form.data.get("guest"))).first()
+        guest = Guest.objects.filter(pk=_int(form.data.get("guest")) or 0).first()
     if guest is None:
         return _count_page(request, event, tray_form=form, status=400)
     slot = "count_form" if kind == "count" else "take_form"
@@ -189,7 +189,7 @@ def chips_void(request: AuthenticatedHttpRequest, move_id: int) -> HttpResponse:
             notice = MSG_VOIDED.format(what=services.chips_words(move), reason=reason)
             messages.success(request, notice)
     else:
-        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
     return redirect(_count_url(move.event, move.guest))
 
 
@@ -198,7 +198,7 @@ def chips_void(request: AuthenticatedHttpRequest, move_id: int) -> HttpResponse:
 def adjustment_add(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event.objects.nights(), pk=event_id)
     form = AdjustmentForm(request.POST)
-    guest = Guest.objects.filter(pk=_int(form.data.get("guest"))).first()
+    guest = Guest.objects.filter(pk=_int(form.data.get("guest")) or 0).first()
     if guest is None:
         messages.error(request, MSG_GUEST_GONE)
         return redirect(_count_url(event))
@@ -241,5 +241,5 @@ def adjustment_void(request: AuthenticatedHttpRequest, adjustment_id: int) -> Ht
             what = services.adjustment_words(adjustment)
             messages.success(request, MSG_VOIDED.format(what=what, reason=reason))
     else:
-        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
     return redirect(_count_url(adjustment.event, adjustment.guest))

@@ -630,7 +630,13 @@ def coup_panel(
             kind=_box(
                 form,
                 kind_name(seat),
-                _kind_options(game, seat, _value(form, kind_name(seat)), suivi_seat),
+                # The banker covers no bank, his own least of all: no suivi in his row.
+                _kind_options(
+                    game,
+                    seat,
+                    _value(form, kind_name(seat)),
+                    None if str(seat) == banker else suivi_seat,
+                ),
             ),
             banker=str(seat) == banker,
         )

@@ -23,10 +23,14 @@ from django.db.models import (
     Count,
     Max,
     Min,
+    OuterRef,
     Q,
     QuerySet,
+    Subquery,
     Sum,
+    Value,
 )
+from django.db.models.functions import Coalesce
 
 from games.kinds import BankerMove
 from games.models import Event, Hand, Shoe
@@ -413,7 +417,7 @@ def guest_nights(guest: Guest) -> list[NightLine]:
     return lines
 
 
-_SHOWN = ("name", "date", "kind", "currency_symbol", "yen_per_chip")  # what the pages read
+_SHOWN = ("name", "date", "kind", "game", "currency_symbol", "yen_per_chip")  # what pages read
 
 
 def balance_points(lines: Sequence[NightLine]) -> list[BalancePoint]:
@@ -467,6 +471,18 @@ def guest_history(guest: Guest, *, shoes_of_latest: int | None = None) -> GuestH
         latest = points[max(0, len(points) - shoes_of_latest) :]
     shoes = guest_shoes(guest, [point.event.pk for point in latest])
     return GuestHistory(guest=guest, points=points, shoes=shoes, settlements=settlements)
+
+
+def with_balance_symbol(guests: QuerySet[Guest]) -> QuerySet[Guest]:
+    """``guests`` each with ``balance_symbol``: the chip symbol their balance is shown with, their
+    latest night's, as on their own page (``GuestHistory.symbol``). In the same query."""
+    latest = (
+        GuestEventResult.objects.filter(guest=OuterRef("pk"))
+        .order_by("-event__date", "-event__id")
+        .values("event__currency_symbol")[:1]
+    )
+    default = str(Event._meta.get_field("currency_symbol").get_default())
+    return guests.annotate(balance_symbol=Coalesce(Subquery(latest), Value(default)))
 
 
 def guest_balances() -> dict[int, Decimal]:

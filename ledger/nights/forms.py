@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from games.cards import MAX_DECKS, MIN_DECKS
 from games.chips import MAX_CHIPS, MAX_TABLE_LIMIT, table_limit_validators
 from games.forms import RuleSetForm, rule_set_from_cleaned
+from games.kinds import Game
 from games.models import MAX_HANDS_PER_SHOE, Event
 from games.payouts import NoCommission, RuleSet, SideBet
 from games.services import (
@@ -39,7 +40,30 @@ MSG_MAX_UNDER_MIN = _("The table maximum is under the minimum.")
 
 # A guest-banked game's terms: a form that leaves one out keeps what the event has (a new
 # event: the default, Punto Banco's).
-GAME_TERMS = ("game", "taxe", "taxe_rate", "shoe_charge", "banco", "clearing")
+GAME_TERMS = ("game", "taxe", "taxe_rate", "shoe_charge", "banco", "suite_returns", "clearing")
+
+# The fields only some games read; the form of a game leaves out the others' (they keep what the
+# event has). The guest-banked games read no table maximum: a bank is as big as its holder puts
+# up.
+_PUNTO_BANCO_ONLY = (
+    "format",
+    "no_commission",
+    "commission",
+    "tie_pays",
+    "pair_pays",
+    "side_bets",
+    "table_max",
+)
+GAME_LEAVES_OUT: dict[Game, tuple[str, ...]] = {
+    Game.PUNTO_BANCO: ("taxe", "taxe_rate", "shoe_charge", "banco", "suite_returns", "clearing"),
+    Game.CHEMIN_DE_FER: (*_PUNTO_BANCO_ONLY, "banco"),
+    Game.BACCARA_BANQUE: (*_PUNTO_BANCO_ONLY, "taxe_rate", "shoe_charge", "suite_returns"),
+}
+# What the guest-banked games call a Punto Banco field.
+GUEST_BANKED_LABELS = {
+    "table_min": _("Minimum banco"),
+    "hands_per_shoe": _("Coups per shoe"),
+}
 
 
 def percent_text(rate: Decimal) -> str:
@@ -87,12 +111,12 @@ class RuleSetFields(forms.Form):
 class EventForm(RuleSetFields, forms.ModelForm[Event]):
     # In percent, as the commission is typed; the event keeps the fraction (5 → 0.05).
     taxe_rate = forms.DecimalField(
-        label=_("Cut (%)"),
+        label=_("Taxe (%)"),
         required=False,
         min_value=Decimal(0),
         max_value=Decimal(10),
         decimal_places=2,
-        help_text=_("Chemin de fer: the share of each winning bank the house takes."),
+        help_text=_("The share of each winning bank the house takes."),
     )
 
     class Meta:
@@ -110,19 +134,68 @@ class EventForm(RuleSetFields, forms.ModelForm[Event]):
             self.show_rules(self.instance.rule_set)
         self.initial["taxe_rate"] = percent_text(self.instance.taxe_rate)
         self.frozen = frozen
+        self.chosen_game = game = self._chosen_game()
+        if game in GAME_CUTS and self.initial.get("taxe") not in GAME_CUTS[game]:
+            self.initial["taxe"] = GAME_CUTS[game][0]  # the game's first cut: its usual one
+        for name in GAME_LEAVES_OUT[self.chosen_game]:
+            del self.fields[name]
         for name, field in self.fields.items():
             field.disabled = frozen and name not in EVENT_FIELDS_OPEN_AFTER_FIRST_HAND
         for name, (low, high) in EVENT_BOUNDS.items():
-            _bound(self.fields[name], low, high)
+            if name in self.fields:
+                _bound(self.fields[name], low, high)
         for name in GAME_TERMS:
-            self.fields[name].required = False
-        taxe = self.fields["taxe"]
-        assert isinstance(taxe, forms.ChoiceField)  # the model's choices
-        labels = dict(Event.Cut.choices)
-        taxe.choices = [
-            (gettext(game.label), [(cut.value, labels[cut]) for cut in cuts])
-            for game, cuts in GAME_CUTS.items()
-        ]
+            if name in self.fields:
+                self.fields[name].required = False
+        if self.chosen_game.guest_banked:
+            for name, label in GUEST_BANKED_LABELS.items():
+                self.fields[name].label = label
+            taxe = self.fields["taxe"]
+            assert isinstance(taxe, forms.ChoiceField)  # the model's choices
+            taxe.label = _("Taxe")
+            # Only this game's cuts are offered; another game's (a page opened before the game
+            # changed) is refused by the service, in words.
+            labels = dict(Event.Cut.choices)
+            taxe.widget.choices = [(cut.value, labels[cut]) for cut in GAME_CUTS[self.chosen_game]]
+
+    @property
+    def game_name(self) -> str:
+        return gettext(self.chosen_game.label)
+
+    def _chosen_game(self) -> Game:
+        """The game whose fields the form shows: the one posted, else the event's."""
+        posted = self.data.get("game") if self.is_bound and not self.frozen else None
+        try:
+            return Game(posted or self.initial.get("game") or self.instance.game)
+        except ValueError:  # not a game: refused under the game box, the event's fields shown
+            return Game(self.instance.game)
+
+    @classmethod
+    def shown_again(cls, data: Any, *, instance: Event | None = None, **kwargs: Any) -> EventForm:
+        """The form of the game in ``data``, filled with what was typed and saving nothing:
+        the game was changed, and the host fills in that game's fields before saving."""
+        form = cls(data, instance=instance, **kwargs)
+        shown = form._fields_of(data.get("shown_game", ""))
+        initial: dict[str, Any] = {}
+        for name, field in form.fields.items():
+            if isinstance(field, forms.MultipleChoiceField):
+                if name in data or name in shown:  # a box left empty is posted as nothing
+                    initial[name] = data.getlist(name)
+            elif name in data:
+                initial[name] = data.get(name)
+        if form.chosen_game in GAME_CUTS and initial.get("taxe") not in GAME_CUTS[form.chosen_game]:
+            initial.pop("taxe", None)  # the other game's cut: this game's first instead
+        initial["game"] = form.chosen_game.value
+        return cls(initial=initial, instance=instance, **kwargs)
+
+    def _fields_of(self, game: str) -> set[str]:
+        """The names of the fields the form of ``game`` shows (none: not a game)."""
+        try:
+            left_out = GAME_LEAVES_OUT[Game(game)]
+        except ValueError:
+            return set()
+        every = set(self.base_fields) | set(self._meta.fields or ())
+        return every.difference(left_out)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -130,16 +203,34 @@ class EventForm(RuleSetFields, forms.ModelForm[Event]):
         if low is not None and high is not None and high < low:
             self.add_error("table_max", MSG_MAX_UNDER_MIN)
         for name in GAME_TERMS:
-            if name in self.errors:
+            if name in self.errors or name not in self.fields:
                 continue
             if data.get(name) in (None, ""):
-                data[name] = getattr(self.instance, name)  # the rate as the event keeps it
+                data[name] = self.initial.get(name, getattr(self.instance, name))
+                if name == "taxe_rate":  # the rate as the event keeps it
+                    data[name] = self.instance.taxe_rate
             elif name == "taxe_rate":
                 data[name] = data[name] / 100
         self._refuse_another_game()
         if not self.errors and not self.frozen:
-            data["rule_set"] = self.rule_set(data)
+            if self.chosen_game.guest_banked:  # no Punto Banco rule prices a coup: kept as they are
+                no_pairs = RuleSet(side_bets=frozenset())  # nor are side bets offered
+                data["rule_set"] = self.instance.rule_set if self.instance.pk else no_pairs
+            else:
+                data["rule_set"] = self.rule_set(data)
         return data
+
+    def event_fields(self) -> dict[str, Any]:
+        """Every field of the event: what the host typed, and for the fields this game's form
+        leaves out, what the event has."""
+        data = self.cleaned_data
+        fields = {
+            name: data[name] if name in self.fields else getattr(self.instance, name)
+            for name in self.Meta.fields
+        }
+        if "table_max" not in self.fields:
+            fields["table_max"] = max(fields["table_max"], fields["table_min"])
+        return fields
 
     def _refuse_another_game(self) -> None:
         """Once a hand is logged the game box is shut; a page opened before still sends one:
@@ -151,6 +242,9 @@ class EventForm(RuleSetFields, forms.ModelForm[Event]):
 
     def changes(self) -> dict[str, Any]:
         """What the host may change, for ``event_edit``."""
-        data = self.cleaned_data
-        fields = {name: data[name] for name in self.Meta.fields if not self.fields[name].disabled}
-        return fields if self.frozen else fields | {"rules": data["rule_set"]}
+        fields = {
+            name: value
+            for name, value in self.event_fields().items()
+            if name not in self.fields or not self.fields[name].disabled
+        }
+        return fields if self.frozen else fields | {"rules": self.cleaned_data["rule_set"]}

@@ -76,11 +76,30 @@ def event_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "ledger/nights/event_list.html", {"events": events_for_list()})
 
 
+def _asks_for_another_game(request: AuthenticatedHttpRequest, form: EventForm) -> bool:
+    """The host chose a game and asked for its fields ("Show this game's fields", or the game
+    box's change with a script), or changed the game and saved the other game's fields: the
+    form is shown again for that game, nothing saved."""
+    if request.method != "POST":
+        return False
+    shown = request.POST.get("shown_game", form.chosen_game)
+    return "show_game" in request.POST or shown != form.chosen_game
+
+
+def _event_form_page(
+    request: AuthenticatedHttpRequest, form: EventForm, **context: object
+) -> HttpResponse:
+    return render(request, "ledger/nights/event_form.html", {"form": form} | context)
+
+
 @host_required
 def event_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = EventForm(request.POST or None, initial={"date": timezone.localdate()})
+    if _asks_for_another_game(request, form):
+        form = EventForm.shown_again(request.POST)
+        return _event_form_page(request, form, shown_again=True)
     if request.method == "POST" and form.is_valid():
-        fields = {name: form.cleaned_data[name] for name in EventForm.Meta.fields}
+        fields = form.event_fields()
         try:
             event = game_services.event_create(
                 **fields, rules=form.cleaned_data["rule_set"], by=request.user
@@ -91,7 +110,7 @@ def event_create(request: AuthenticatedHttpRequest) -> HttpResponse:
             ready = _("{event} is ready: add guests, then start a shoe.")
             messages.success(request, ready.format(event=event.name))
             return redirect("ledger:event_detail", event.pk)
-    return render(request, "ledger/nights/event_form.html", {"form": form})
+    return _event_form_page(request, form)
 
 
 @host_required
@@ -105,6 +124,9 @@ def event_edit(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse
         return redirect("tournaments:tournament_for_event", event.pk)
     frozen = game_services.event_has_hands(event)
     form = EventForm(request.POST or None, instance=event, frozen=frozen)
+    if _asks_for_another_game(request, form):
+        form = EventForm.shown_again(request.POST, instance=event, frozen=frozen)
+        return _event_form_page(request, form, event=event, frozen=frozen, shown_again=True)
     if request.method == "POST" and form.is_valid():
         try:
             night_services.event_edit(event=event, by=request.user, **form.changes())
@@ -113,8 +135,7 @@ def event_edit(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse
         else:
             messages.success(request, _("{event} is saved.").format(event=event.name))
             return redirect("ledger:event_detail", event.pk)
-    context = {"form": form, "event": event, "frozen": frozen}
-    return render(request, "ledger/nights/event_form.html", context)
+    return _event_form_page(request, form, event=event, frozen=frozen)
 
 
 @table_staff_required

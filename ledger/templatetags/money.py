@@ -8,6 +8,7 @@ from django import template
 from django.utils.translation import gettext
 
 from games.payouts import bet_label as stored_bet_label
+from games.scoreboard import side_names
 from ledger.money.amounts import format_chips, format_percent, format_yen
 
 register = template.Library()
@@ -27,6 +28,12 @@ def bet_label(bet_type: str) -> str:
 def winner_label(winner: str) -> str:
     """'player' → Player, in the page's language."""
     return gettext(winner.title())
+
+
+@register.filter
+def coup_winner_label(winner: str) -> str:
+    """'player' → Ponte: a coup's side in the guest-banked games' words."""
+    return side_names(guest_banked=True)[winner]
 
 
 @register.filter

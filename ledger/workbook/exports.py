@@ -227,13 +227,22 @@ class Sheet:
 SheetSpec = tuple[str, list[Column], Iterator[Sequence[CellValue]]]
 
 
+def cut_heading(events: Sequence[Event]) -> str:
+    """The house's cut as the nights call it: the taxe where a guest banks, the commission at
+    Punto Banco, both when the workbook holds both kinds of night."""
+    kinds = {event.is_guest_banked for event in events}
+    if len(kinds) > 1:
+        return _("Commission or taxe")
+    return events[0].cut_name if events else _("Commission")
+
+
 def summary_sheet(events: Sequence[Event]) -> SheetSpec:
     columns = [
         Column(_("Event"), 24, TEXT), Column(_("Date"), 12, DATE), Column(_("Venue"), 20, TEXT),
         Column(_("Rules"), 50, TEXT), Column(_("Yen per chip"), 12, "#,##0.####"),
         Column(_("Shoe"), 8, WHOLE), Column(_("Hands"), 8, WHOLE),
         Column(_("Wagered"), 14, CHIPS), Column(_("Guests' gross"), 14, CHIPS),
-        Column(_("Commission"), 12, CHIPS), Column(_("Guests' net"), 14, CHIPS),
+        Column(cut_heading(events), 12, CHIPS), Column(_("Guests' net"), 14, CHIPS),
         Column(_("House net"), 14, CHIPS), Column(_("House net (¥)"), 16, YEN),
     ]  # fmt: skip
 
@@ -270,7 +279,7 @@ def guests_sheet(events: Sequence[Event], only: Guest | None) -> SheetSpec:
     columns = [
         Column(_("Event"), 24, TEXT), Column(_("Guest"), 20, TEXT),
         Column(_("Hands"), 8, WHOLE), Column(_("Wagered"), 14, CHIPS),
-        Column(_("Gross"), 12, CHIPS), Column(_("Commission"), 12, CHIPS),
+        Column(_("Gross"), 12, CHIPS), Column(cut_heading(events), 12, CHIPS),
         Column(_("Net"), 12, CHIPS), Column(_("Net (¥)"), 14, YEN),
         Column(_("Balance before"), 14, CHIPS), Column(_("Settlements"), 14, CHIPS),
         Column(_("Balance after"), 14, CHIPS), Column(_("Balance after (¥)"), 16, YEN),

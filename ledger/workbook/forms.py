@@ -16,6 +16,7 @@ from games.forms import RuleSetForm
 from games.kinds import Game
 from games.models import Event
 from games.services import (
+    GAME_CUTS,
     check_cut,
 )
 from ledger.nights.forms import MSG_MAX_UNDER_MIN
@@ -82,12 +83,19 @@ class ScoresheetGameForm(forms.ModelForm[Event]):
         super().__init__(*args, **kwargs)
         for field in self.fields.values():
             field.required = False  # left out: the event's default (Punto Banco)
+        taxe = self.fields["taxe"]
+        assert isinstance(taxe, forms.ChoiceField)  # the model's choices
+        taxe.choices = [("", _("The game's usual cut")), *Event.Cut.choices]
+        self.initial["taxe"] = ""
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         for name in self.Meta.fields:
             if data.get(name) in (None, "") and name not in self.errors:
                 data[name] = getattr(self.instance, name)  # a new event's default
+        game = Game(data["game"]) if "game" not in self.errors else None
+        if game in GAME_CUTS and not self.data.get("taxe"):
+            data["taxe"] = GAME_CUTS[game][0]  # the game's usual cut, not the other game's
         if "game" not in self.errors and "taxe" not in self.errors:
             try:  # the cut a game takes, as event_create checks it
                 check_cut(Event(game=data["game"], taxe=data["taxe"]))

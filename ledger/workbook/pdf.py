@@ -93,8 +93,8 @@ def receipt_pdf(receipt: Receipt) -> bytes:
         _text(" · ".join(part for part in (event.name, when, event.venue, rate) if part), body),
     ]
     header = [
-        _("Shoe"), _("Gross"), _("Commission"), _("Net"),
-        _("Gross (¥)"), _("Commission (¥)"), _("Net (¥)"),
+        _("Shoe"), _("Gross"), event.cut_name, _("Net"),
+        _("Gross (¥)"), event.cut_name_yen, _("Net (¥)"),
     ]  # fmt: skip
     if receipt.shoes:
         rows = [_shoe_cells(row, symbol) for row in [*receipt.shoes, receipt.total]]

@@ -12,6 +12,7 @@ import pytest
 from games import services as game_services
 from games.entry import BetEntry, HandEntry
 from games.guest_banked.terms import CoupTerms
+from games.models import Event
 from games.payouts import RuleSet
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
@@ -130,16 +131,57 @@ def test_the_coup_table_and_a_coup_s_page_pass_axe_with_44_pixel_targets(
     page.context.close()
 
 
-def test_the_event_form_shows_each_game_its_own_terms_on_a_phone(phone, host, live_server):
+# The fields only some games' forms have (Punto Banco's rules; the banks' terms).
+GAME_FIELDS = {
+    "punto_banco": ("format", "no_commission", "tie_pays", "side_bets", "table_max"),
+    "chemin_de_fer": ("taxe", "taxe_rate", "shoe_charge", "clearing"),
+    "baccara_banque": ("taxe", "banco", "clearing"),
+}
+
+
+def shown_fields(page) -> set[str]:
+    names = {name for fields in GAME_FIELDS.values() for name in fields}
+    return {name for name in names if page.locator(f"[name={name}]").first.is_visible()}
+
+
+def test_the_event_form_shows_each_game_its_own_fields_and_cut_on_a_phone(phone, host, live_server):
+    from playwright.sync_api import expect
+
     log_in(phone, live_server.url, host.username)
     phone.goto(f"{live_server.url}/events/new/")
-    terms = ("[name=taxe]", "[name=taxe_rate]", "[name=shoe_charge]", "[name=banco]")
-    assert [phone.is_visible(box) for box in terms] == [False] * 4  # Punto Banco: none
-    phone.select_option("[name=game]", "chemin_de_fer")
-    assert [phone.is_visible(box) for box in terms] == [True, True, True, False]
-    phone.select_option("[name=game]", "baccara_banque")
-    assert [phone.is_visible(box) for box in terms] == [True, False, False, True]
+    expect(phone.get_by_role("button", name="Show this game's fields")).to_be_hidden()
+    phone.fill("[name=name]", "Chemin night")
+    assert shown_fields(phone) == set(GAME_FIELDS["punto_banco"])
+    for game, cut in (("baccara_banque", "capital"), ("chemin_de_fer", "percent")):
+        phone.select_option("[name=game]", game)
+        expect(phone.locator("#event-form")).to_have_attribute("data-game", game)
+        assert shown_fields(phone) == set(GAME_FIELDS[game])
+        expect(phone.locator("[name=taxe]")).to_have_value(cut)
+        expect(phone.get_by_label("Minimum banco")).to_be_visible()
+    expect(phone.locator("[name=name]")).to_have_value("Chemin night")  # typed, kept
     assert phone.evaluate(FITS)
+    phone.get_by_role("button", name="Create event").click()
+    phone.wait_for_url(f"{live_server.url}/events/*/")
+    event = Event.objects.get()
+    assert (event.name, event.game, event.taxe) == ("Chemin night", "chemin_de_fer", "percent")
+
+
+def test_without_scripts_the_form_shows_the_chosen_games_fields_with_a_button(
+    browser, host, live_server
+):
+    from playwright.sync_api import expect
+
+    page = new_page(browser, 360, 740, java_script_enabled=False)
+    log_in(page, live_server.url, host.username)
+    page.goto(f"{live_server.url}/events/new/")
+    page.select_option("[name=game]", "baccara_banque")
+    assert shown_fields(page) == set(GAME_FIELDS["punto_banco"])  # nothing runs on the change
+    page.get_by_role("button", name="Show this game's fields").click()
+    expect(page.locator("#event-form")).to_have_attribute("data-game", "baccara_banque")
+    assert shown_fields(page) == set(GAME_FIELDS["baccara_banque"])
+    expect(page.locator("[name=taxe]")).to_have_value("capital")
+    assert not Event.objects.exists()
+    page.context.close()
 
 
 def test_the_table_fits_a_360_px_phone_with_coups_played(phone, host, chemin_table):

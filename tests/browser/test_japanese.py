@@ -228,3 +228,24 @@ def test_every_page_each_role_reaches_fits_a_phone_in_japanese_with_every_rule_o
                 too_wide[f"{username or 'anonymous'} {path}"] = width
         page.context.close()
     assert too_wide == {}
+
+
+# Each label's lines: the distinct tops of its text's boxes.
+LABEL_LINES = """(labels) => labels.map((label) => {
+    const range = document.createRange();
+    range.selectNodeContents(label);
+    const tops = [...range.getClientRects()].map((box) => Math.round(box.top));
+    return [label.textContent, new Set(tops).size];
+})"""
+
+
+def test_the_table_result_buttons_keep_their_words_on_one_line_in_japanese(
+    browser, full_table, host
+):
+    base_url, shoe = full_table
+    page = japanese_page(browser, base_url, host.username, 360, 740, has_touch=True)
+    page.goto(f"{base_url}/shoes/{shoe.pk}/")
+    lines = dict(page.eval_on_selector_all("#hand-form .outcome span", LABEL_LINES))
+    assert "プレイヤー" in lines and set(lines.values()) == {1}, lines
+    assert not page.evaluate(TOO_WIDE)
+    page.context.close()

@@ -6,10 +6,13 @@ import pytest
 from django.urls import reverse
 
 from games import services as game_services
+from games.models import Event
+from games.payouts import RuleSet
 from games.scoreboard import scoreboard
 from games.views import DISPLAY_WIDTHS
 from ledger.guests import services as guest_services
 from tests.conftest import bet
+from tests.ledger.banked_nights import guest_banked
 from tests.pages import text
 
 pytestmark = pytest.mark.django_db
@@ -93,3 +96,39 @@ def test_the_table_display_draws_the_newest_columns_of_a_long_shoe(client, shoe,
     assert marks == list(range(71 - DISPLAY_WIDTHS["big_road"], 71))
     table = scoreboard(shoe)["big"]
     assert len(table.marks) == 70  # the host's table page still draws the whole road
+
+
+def shown_board(client, host, shoe) -> str:
+    """The scoreboard of the shoe as the table display shows it."""
+    client.force_login(host)
+    client.post(reverse("ledger:display_link_issue", args=[shoe.event_id]))
+    shoe.event.refresh_from_db()
+    page = text(
+        client.get(reverse("display:table_display", args=[shoe.event_id, shoe.event.display_token]))
+    )
+    return page[page.index('class="scoreboard"') : page.index("</section>")]
+
+
+def test_a_guest_banked_board_says_ponte_and_bank_and_marks_no_pairs(client, host, played):
+    guest_banked(
+        played.event
+    )  # the hands' cards hold a banker pair, bet on at no guest-banked game
+    board = shown_board(client, host, played)
+    assert "Bank 1 (33.3%)" in board and "Ponte 1 (33.3%)" in board and "Égalité 1" in board
+    assert "Banker" not in board and "Player" not in board
+    assert "pair-" not in board and "data-pairs" not in board
+    assert re.search(r'class="bead bead-banker[^"]*"[^>]*>.*?>B</text>', board)
+
+
+@pytest.mark.parametrize("pairs_offered", [True, False])
+def test_a_punto_banco_board_marks_pairs_only_where_they_are_offered(
+    client, host, played, pairs_offered
+):
+    if not pairs_offered:
+        Event.objects.filter(pk=played.event_id).update(
+            rules=RuleSet(side_bets=frozenset()).to_dict()
+        )
+    board = shown_board(client, host, played)
+    assert "Banker 1 (33.3%)" in board and "Player 1 (33.3%)" in board
+    assert ('class="pair-banker"' in board) is pairs_offered
+    assert ("data-pairs" in board) is pairs_offered

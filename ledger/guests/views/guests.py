@@ -40,6 +40,7 @@ from ledger.money.results import (
     guest_balances,
     guest_nights,
     guest_shoes,
+    with_balance_symbol,
 )
 from ledger.workbook.exports import workbook_bytes, xlsx_response
 from shoebook.base.links import private_link
@@ -57,7 +58,7 @@ SETTLEMENTS_PER_PAGE = 20
 @require_GET
 def guest_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     balances = guest_balances()
-    guests = [(guest, balances.get(guest.pk)) for guest in Guest.objects.all()]
+    guests = [(guest, balances.get(guest.pk)) for guest in with_balance_symbol(Guest.objects.all())]
     return render(request, "ledger/guests/guest_list.html", {"guests": guests})
 
 
@@ -218,6 +219,8 @@ def guest_merge(request: AuthenticatedHttpRequest, guest_id: int) -> HttpRespons
             return redirect("ledger:guest_detail", guest.pk)
     balances = guest_balances()
     mine, theirs = balances.get(guest.pk, ZERO), balances.get(other.pk, ZERO)
+    both = with_balance_symbol(Guest.objects.filter(pk__in=[guest.pk, other.pk]))
+    symbols = dict(both.values_list("pk", "balance_symbol"))  # type: ignore[misc]  # annotated
     context = {
         "guest": guest,
         "other": other,
@@ -227,6 +230,8 @@ def guest_merge(request: AuthenticatedHttpRequest, guest_id: int) -> HttpRespons
         "balance": mine,
         "other_balance": theirs,
         "combined": mine + theirs,
+        "symbol": symbols.get(guest.pk, ""),
+        "other_symbol": symbols.get(other.pk, ""),
     }
     return render(request, "ledger/guests/guest_merge.html", context)
 

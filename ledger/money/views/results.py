@@ -41,6 +41,7 @@ def event_guest_results_page(request: AuthenticatedHttpRequest, event_id: int) -
         for result in results
     ]
     table = GuestResultTable(data)
+    table.columns["commission"].column.verbose_name = event.cut_name
     RequestConfig(request, paginate={"per_page": 25}).configure(table)
     matrix = [
         {

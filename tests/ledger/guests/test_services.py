@@ -35,7 +35,7 @@ from ledger.models import (
 )
 from ledger.money import services as money_services
 from ledger.money.results import guest_balances, house_rows
-from ledger.templatetags.money import signed
+from ledger.templatetags.money import in_chips_signed
 from ledger.workbook.imports import ScoresheetInvalid, check_scoresheet, scoresheet_import
 from tests.conftest import bet
 
@@ -427,7 +427,8 @@ def test_the_merge_page_asks_first_then_merges_with_the_balances(client, two_ken
     assert page.status_code == 200
     assert Guest.objects.filter(pk=kenny.pk).exists()  # asking changes nothing
     combined = balances[ken.pk] + balances[kenny.pk]
-    assert f'<td id="merged-balance">{signed(combined)}</td>' in page.content.decode()
+    merged = in_chips_signed(combined, shoe.event.currency_symbol)  # the night's chips
+    assert f'<td id="merged-balance">{merged}</td>' in page.content.decode()
     response = client.post(url, {"other": kenny.pk})
     assert response.status_code == 302
     assert not Guest.objects.filter(pk=kenny.pk).exists()

@@ -14,6 +14,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils.html import escape
 from openpyxl import load_workbook
+from pypdf import PdfReader
 
 from games.entry import TableRules
 from games.guest_banked.chemin_drawing import MSG_PONTE_MUST_DRAW
@@ -577,3 +578,60 @@ def test_the_import_command_refuses_a_cut_of_the_other_game(tmp_path, host):
             "capital",
         )
     assert not Event.objects.exists()
+
+
+def test_a_baccara_banque_night_imports_with_the_events_default_settings(tmp_path, client, host):
+    # No cut named: the game's usual one (5% of the capital), not Chemin de fer's percent.
+    path = tmp_path / "night.csv"
+    path.write_bytes(csv_of(BANQUE_HEADER, BANQUE_ROWS))
+    call_command(
+        "import_scoresheet", str(path), "--event-name", "Paper", "--date", "2026-11-21",
+        "--game", "baccara_banque", stdout=StringIO(),
+    )  # fmt: skip
+    assert Event.objects.get().taxe == Event.Cut.CAPITAL
+    assert {row.guest.name: row.net for row in GuestEventResult.objects.all()} == BANQUE_NETS
+    # The upload page posts what it offers untouched: its cut box says "the game's usual cut".
+    client.force_login(host)
+    page = client.get(reverse("ledger:scoresheet_upload")).content.decode()
+    taxe_box = page[page.index('name="taxe"') : page.index("</select>", page.index('name="taxe"'))]
+    assert '<option value="" selected>' in taxe_box
+    fields = upload_fields(csv_of(BANQUE_HEADER, BANQUE_ROWS), game="baccara_banque", taxe="")
+    response = client.post(reverse("ledger:scoresheet_upload"), fields | {"event_name": "Web"})
+    assert response.status_code == 302, response.content.decode()
+    assert Event.objects.get(name="Web").taxe == Event.Cut.CAPITAL
+    assert ledger_problems() == []
+
+
+def test_a_guest_banked_nights_results_receipts_and_workbook_call_its_cut_the_taxe(
+    client, host, chemin
+):
+    client.force_login(host)
+    guest = Guest.objects.filter(events=chemin).first()
+    pages = {
+        name: client.get(reverse(name, args=args)).content.decode()
+        for name, args in (
+            ("ledger:event_detail", [chemin.pk]),
+            ("ledger:event_guest_results", [chemin.pk]),
+            ("ledger:event_share", [chemin.pk]),
+            ("ledger:guest_receipt", [guest.pk, chemin.pk]),
+        )
+    }
+    for name, page in pages.items():
+        assert ">Taxe<" in page and ">Commission<" not in page, name
+    assert "before the taxe; taxe" in pages["ledger:event_detail"]
+    assert ">Taxe (¥)<" in pages["ledger:guest_receipt"]
+    receipt = client.get(reverse("ledger:guest_receipt_pdf", args=[guest.pk, chemin.pk]))
+    words = "".join(
+        page.extract_text()
+        for page in PdfReader(io.BytesIO(b"".join(receipt.streaming_content))).pages
+    )
+    assert "Taxe (¥)" in words and "Commission" not in words
+    content = workbook_bytes([chemin])
+    for title in ("Summary", "Guests"):
+        assert "Taxe" in sheet(content, title)[0] and "Commission" not in sheet(content, title)[0]
+
+
+def test_a_workbook_of_both_kinds_of_night_names_both_cuts(chemin, host):
+    punto_banco = Event.objects.create(name="Punto Banco night", date=date(2026, 11, 28))
+    content = workbook_bytes([chemin, punto_banco])
+    assert "Commission or taxe" in sheet(content, "Summary")[0]
