@@ -28,7 +28,12 @@ not as a :class:`LedgerProblem` (model, primary key, what is wrong, expected and
    pontes' stakes, who sat where and the coup before it in the shoe — and its bets (the bank's
    side too), its ``Coup`` row and its hand's cards and winner must be what that settles. Invariant
    1's Punto Banco checks (drawing rules, payouts, table limits) do not apply to a coup.
-8. What the apps above the ledger register (:func:`register_check`): a tournament's rebuys and
+8. The count (``ledger.count.integrity``): chips taken and counted, adjustments and nights kept
+   by their count alone. A void is exactly its row's opposite, voided once; a count by
+   denomination adds up to its chips; a guest's rows are at a night whose list has them; a night
+   kept by its count alone has no hand. Its guests' results are their counts less their chips
+   taken, and an adjustment is in its guest's result at its night: both join invariant 4's sums.
+9. What the apps above the ledger register (:func:`register_check`): a tournament's rebuys and
    add-ons, each within its window and count, and each rebuy bought under the starting stack
    by the stack its hands had left (``tournaments.integrity``).
 """
@@ -53,6 +58,7 @@ from games.payouts import BetError, BetResult, BetType, RuleSet, resolve_bet
 from games.rules import Hand as DealtHand
 from games.rules import Outcome
 from games.settle import GuestBankedTable, settle
+from ledger.count.integrity import count_problems, results_without_hands
 from ledger.hands.coups import COUP_FIELDS, coup_row, coup_state, stored_entry
 from ledger.models import (
     Bet,
@@ -404,6 +410,7 @@ class _Checker:
         self._check_bets()
         self._check_coups()
         self._add_charges()
+        self._add_count()
         self._check_results()
         self._check_zero_sum()
         self._check_balances()
@@ -653,6 +660,14 @@ class _Checker:
         for guest_id, event_id, amount in charges.values_list("guest_id", "event_id", "amount"):
             self.sums[(guest_id, event_id)].add_charge(amount)
             self.net_over_shoes[event_id] += amount
+
+    def _add_count(self) -> None:
+        """A count-only night's results (counts less chips taken) and the count's adjustments:
+        results without hands, like a charge (``ledger.count.integrity``)."""
+        for (guest_id, event_id), amount in results_without_hands(self.scope).items():
+            self.sums[(guest_id, event_id)].add_charge(amount)
+            self.net_over_shoes[event_id] += amount
+        self.report.problems.extend(LedgerProblem(*row) for row in count_problems(self.scope))
 
     # --- totals -----------------------------------------------------------------------------
 

@@ -159,3 +159,30 @@ def guest_bets(event: Event, guest: Guest) -> list[Bet]:
         .select_related("hand", "hand__shoe")
         .order_by("hand__shoe__number", "hand__number", "seat", "id")
     )
+
+
+@dataclass(frozen=True)
+class CountAtClose:
+    """What the close asks about the count: nothing unless the night's chips were counted at all
+    (a host who does not count is never asked)."""
+
+    in_use: bool
+    uncounted: list[str]
+    differences: list[tuple[str, Decimal]]
+    tray_uncounted: bool
+    reconciled: bool
+
+
+def count_at_close(event: Event) -> CountAtClose:
+    if not ChipMove.objects.filter(event=event).exists():
+        return CountAtClose(False, [], [], False, False)
+    night = night_count(event)
+    names = {row.guest.pk: row.guest.name for row in night.guests}
+    rec = night.reconciliation
+    return CountAtClose(
+        True,
+        [names[pk] for pk in rec.uncounted],
+        [(names[pk], amount) for pk, amount in rec.differences.items()],
+        rec.tray.counted is None,
+        rec.reconciled,
+    )

@@ -52,6 +52,10 @@ MSG_TOTAL_AND_CHIPS = _(
 MSG_ADJUSTMENT_AMOUNT = _(
     "An adjustment is a non-zero amount in whole cents, at most {maximum} either way."
 )
+MSG_NO_ADJUSTMENT_HERE = _(
+    "No adjustment here: a tournament table's chips are no one's money, and a night kept by its"
+    " count alone has its count as its result. Correct the hand or the count instead."
+)
 MSG_REASON = _("Say why: an adjustment is booked with its reason.")
 MSG_REASON_CHARACTER = _("A reason cannot hold the invisible or control character {code}.")
 MSG_VOID_REASON = _("Say why this is being voided.")
@@ -347,6 +351,8 @@ def adjustment_record(
         raise ValidationError({"reason": MSG_REASON_CHARACTER.format(code=refused)})
     if not EventGuest.objects.filter(event=event, guest=guest).exists():
         raise ValidationError({"guest": MSG_NOT_A_GUEST.format(guest=guest)})
+    if event.kind == Event.Kind.TOURNAMENT_TABLE or setup_of(event).count_only:
+        raise ValidationError({NON_FIELD_ERRORS: MSG_NO_ADJUSTMENT_HERE})
     guest = lock_guest(guest)
     digest = content_digest(event.pk, guest.pk, amount, reason)
     done = recorded_under(Adjustment, digest, idempotency_key, adjustment_words)
@@ -372,6 +378,7 @@ def adjustment_record(
         summary=str(guest),
         after=adjustment_snapshot(adjustment),
     )
+    results_refresh(event_id=event.pk, guest_ids=[guest.pk])
     return adjustment
 
 
@@ -418,7 +425,9 @@ ADJUSTMENT_REVERSAL = Reversal(
 @transaction.atomic
 def adjustment_void(*, adjustment: Adjustment, reason: str, by: Actor) -> Adjustment:
     _check_open(adjustment.event)
-    return reverse(ADJUSTMENT_REVERSAL, adjustment, reason=reason, by=by)
+    void = reverse(ADJUSTMENT_REVERSAL, adjustment, reason=reason, by=by)
+    results_refresh(event_id=adjustment.event_id, guest_ids=[adjustment.guest_id])
+    return void
 
 
 # --- a night kept by its count alone --------------------------------------------------------

@@ -41,6 +41,7 @@ from ledger.locks import hold_guests
 from ledger.models import (
     AuditEntry,
     Bet,
+    CountSetup,
     Coup,
     EventGuest,
     Guest,
@@ -378,6 +379,12 @@ def _taken(shoe: Shoe, number: int) -> HandTaken:
     )
 
 
+MSG_COUNT_ONLY_NIGHT = _(
+    "This night is kept by its count alone: no hand is logged in it. Turn that off on its count"
+    " page to log hands."
+)
+
+
 @dataclass(frozen=True)
 class RecordedHand:
     """A hand just recorded, with what recording it read and wrote: its bets and who sat where
@@ -415,6 +422,8 @@ def record_hand(
             raise ValidationError({NON_FIELD_ERRORS: reused})
         return RecordedHand(existing, bets=None, seated=None)
     check_shoe_open(shoe)
+    if CountSetup.objects.filter(event_id=shoe.event_id, count_only=True).exists():
+        raise ValidationError({NON_FIELD_ERRORS: MSG_COUNT_ONLY_NIGHT})
     if number != last_number + 1:
         raise _taken(shoe, number)
     _check_round_length(shoe, number)

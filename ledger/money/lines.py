@@ -5,9 +5,7 @@ in one list that every balance on every page is a sum of.
   services; a tournament's entry fee, rebuys, add-ons and prize are its result);
 - **settlement**: what the guest paid the house (negative: what the house paid the guest);
 - **transfer**: at a guest-banked night, plus for its payer and minus for its payee, whoever the
-  other side was (a guest or the house);
-- **adjustment**: a difference of the night's count booked into the guest's result there, with
-  its reason (``ledger.count``); the pages count it in the night's result.
+  other side was (a guest or the house).
 
 A void is a line of its own (the same amount, the other way), so a balance is always a plain sum
 of rows. Lines are summed by the database, per guest, event and kind (or per guest, rate and kind
@@ -28,7 +26,7 @@ from django.db.models import CharField, ExpressionWrapper, F, Q, QuerySet, Sum, 
 
 from games.chips import MoneyField
 from games.models import Event
-from ledger.models import Adjustment, GuestEventResult, Settlement, Transfer
+from ledger.models import GuestEventResult, Settlement, Transfer
 from ledger.money.amounts import ZERO, money_sum
 
 
@@ -36,11 +34,9 @@ class LineKind(StrEnum):
     RESULT = "result"
     SETTLEMENT = "settlement"
     TRANSFER = "transfer"
-    ADJUSTMENT = "adjustment"
 
 
 SETTLED = frozenset({LineKind.SETTLEMENT, LineKind.TRANSFER})  # what the pages call "settled"
-RESULTS = frozenset({LineKind.RESULT, LineKind.ADJUSTMENT})  # what they call a night's result
 
 
 @dataclass(frozen=True)
@@ -105,10 +101,6 @@ def ledger_lines(
         received = Sum(_MINUS_AMOUNT, default=0, output_field=MoneyField())
         parts.append(of(Transfer.objects.all(), "payer", LineKind.TRANSFER, paid))
         parts.append(of(Transfer.objects.all(), "payee", LineKind.TRANSFER, received))
-    if LineKind.ADJUSTMENT in kinds:
-        parts.append(
-            of(Adjustment.objects.all(), "guest", LineKind.ADJUSTMENT, money_sum("amount"))
-        )
     if not parts:
         return []
     rows = parts[0].union(*parts[1:], all=True) if len(parts) > 1 else parts[0]

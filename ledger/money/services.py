@@ -75,6 +75,7 @@ def results_refresh(*, event_id: int, guest_ids: Iterable[int]) -> None:
             bets=Bet.objects.filter(event_id=event_id, guest_id__in=guest_ids),
             charges=Charge.objects.filter(event_id=event_id, guest_id__in=guest_ids),
             chip_moves=ChipMove.objects.filter(event_id=event_id, guest_id__in=guest_ids),
+            adjustments=Adjustment.objects.filter(event_id=event_id, guest_id__in=guest_ids),
         )
     )
 
@@ -85,17 +86,25 @@ def results_rebuild() -> int:
     rows written."""
     GuestEventResult.objects.all().delete()
     rows = result_rows(
-        bets=Bet.objects.all(), charges=Charge.objects.all(), chip_moves=ChipMove.objects.all()
+        bets=Bet.objects.all(),
+        charges=Charge.objects.all(),
+        chip_moves=ChipMove.objects.all(),
+        adjustments=Adjustment.objects.all(),
     )
     return len(GuestEventResult.objects.bulk_create(rows))
 
 
 def result_rows(
-    *, bets: QuerySet[Bet], charges: QuerySet[Charge], chip_moves: QuerySet[ChipMove]
+    *,
+    bets: QuerySet[Bet],
+    charges: QuerySet[Charge],
+    chip_moves: QuerySet[ChipMove],
+    adjustments: QuerySet[Adjustment],
 ) -> list[GuestEventResult]:
     """The totals per guest and event of ``bets`` (a tournament table's left out: tournament
-    chips are no one's money), of ``charges`` (a result without hands or stakes) and, at a night
-    kept by its count alone, of ``chip_moves`` (chips handed back less chips taken)."""
+    chips are no one's money), of ``charges`` (a result without hands or stakes), at a night
+    kept by its count alone of ``chip_moves`` (chips handed back less chips taken), and of the
+    count's ``adjustments`` (booked into the result, like a charge: no hand, no stake)."""
     cash_bets = bets.exclude(event__kind=Event.Kind.TOURNAMENT_TABLE)
     rows = [
         GuestEventResult(**row)
@@ -106,8 +115,27 @@ def result_rows(
     for row in charges.values("guest_id", "event_id").annotate(net=money_sum("amount")).order_by():
         rows.append(GuestEventResult(hands=0, stake=ZERO, gross=row["net"], commission=ZERO, **row))
     counted = chip_moves.filter(event__count_setup__count_only=True, guest__isnull=False)
-    for row in counted.values("guest_id", "event_id").annotate(net=COUNT_LESS_TAKEN).order_by():
-        rows.append(GuestEventResult(hands=0, stake=ZERO, gross=row["net"], commission=ZERO, **row))
+    without_hands = [
+        *counted.values("guest_id", "event_id").annotate(net=COUNT_LESS_TAKEN).order_by(),
+        *adjustments.values("guest_id", "event_id").annotate(net=money_sum("amount")).order_by(),
+    ]
+    by_key = {(row.guest_id, row.event_id): row for row in rows}
+    for row in without_hands:
+        found = by_key.get((row["guest_id"], row["event_id"]))
+        if found is None:
+            found = GuestEventResult(
+                guest_id=row["guest_id"],
+                event_id=row["event_id"],
+                hands=0,
+                stake=ZERO,
+                gross=ZERO,
+                commission=ZERO,
+                net=ZERO,
+            )
+            by_key[(row["guest_id"], row["event_id"])] = found
+            rows.append(found)
+        found.gross += row["net"]
+        found.net += row["net"]
     return rows
 
 

@@ -18,11 +18,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import services as game_services
 from games.models import Event
+from ledger.count.selectors import count_at_close
 from ledger.forms import add_service_errors
 from ledger.guests import services as guest_services
 from ledger.guests.forms import BringBackChecklistForm, BringBackForm, GuestAddForm
 from ledger.guests.names import name_key
-from ledger.models import Guest, Settlement
+from ledger.models import CountSetup, Guest, Settlement
 from ledger.money import services as money_services
 from ledger.money.amounts import ZERO, format_chips, format_yen, to_yen
 from ledger.money.charts import qr_svg, result_bars
@@ -173,6 +174,7 @@ def _event_context(
         "guests": Guest.objects.filter(events=event),
         "guest_form": forms.get("guest_form") or GuestAddForm(),
         "bring_back_form": forms.get("bring_back_form") or BringBackForm(event=event),
+        "count_only": CountSetup.objects.filter(event=event, count_only=True).exists(),
     }
 
 
@@ -349,6 +351,7 @@ def _event_close_page(request: AuthenticatedHttpRequest, event: Event) -> HttpRe
             for shoe in things.open_shoes
         ],
         "unsettled": [line for line in event_settlement(event) if line.after],
+        "count": count_at_close(event),
     }
     return render(request, "ledger/nights/event_close.html", context)
 
