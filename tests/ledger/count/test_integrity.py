@@ -51,7 +51,7 @@ def test_a_count_only_night_checks_clean_and_its_results_are_checked(event, gues
     services.chips_record(event=event, guest=guests[0], kind="count", chips=D(650), by=host)
     assert problems() == []
     GuestEventResult.objects.filter(event=event).update(gross=D(100), net=D(100))
-    assert [model for model, _ in problems()] == ["GuestEventResult"]
+    assert "GuestEventResult" in {model for model, _ in problems()}
 
 
 def test_rows_tampered_with_are_named(counted_night, shoe, host, record):
