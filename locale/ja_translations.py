@@ -4,6 +4,15 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "No adjustment here: a tournament table's chips are no one's money, and a night kept by its count alone has its count as its result. Correct the hand or the count instead.": "ここでは調整できません。トーナメントテーブルのチップは誰のお金でもなく、カウントだけの夜はカウントがそのまま結果です。ハンドかカウントを訂正してください。",
+    "This night is kept by its count alone: no hand is logged in it. Turn that off on its count page to log hands.": "この夜はカウントだけで記録しています。ハンドは記録しません。ハンドを記録するにはカウントのページでこの設定を外してください。",
+    "Not counted yet:": "未カウント：",
+    "The count": "カウント表",
+    "The house's tray is not counted yet.": "ハウスのトレイはまだ数えていません。",
+    "%(name)s: a difference of %(amount)s, neither found nor booked.": "%(name)s：%(amount)sの差額が見つからず、計上もされていません。",
+    "The count reconciles.": "カウントは一致しています。",
+    "Kept by its count alone: the count": "カウントだけで記録：カウント表",
+    "The count: chips taken and counted": "カウント：受け取ったチップと数えたチップ",
     "Type an amount such as 40 or −40 (at most {maximum} either way).": "40 や −40 のように金額を入力してください（正負とも最大 {maximum}）。",
     "Paid by": "支払い方法",
     "Or the total": "または合計",

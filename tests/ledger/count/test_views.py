@@ -8,6 +8,7 @@ import uuid
 from decimal import Decimal
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from ledger.count import services
@@ -130,3 +131,39 @@ def test_the_count_pages_run_a_fixed_number_of_queries(
     url = reverse("ledger:count_guest", args=[event.pk, guests[0].pk])
     with django_assert_max_num_queries(GUEST_PAGE_QUERIES):
         assert client.get(url).status_code == 200
+
+
+def test_the_close_names_guests_not_counted_and_differences(
+    client, host, event, guests, seated, shoe, record
+):
+    client.force_login(host)
+    aki, ben = guests[0], guests[1]
+    for guest in (aki, ben):
+        services.chips_record(
+            event=event, guest=guest, kind="buy_in", chips=D(500), source="cash", by=host
+        )
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
+    services.chips_record(event=event, guest=aki, kind="count", chips=D(580), by=host)
+    page = text(client.get(reverse("ledger:event_close", args=[event.pk])))
+    assert "Not counted yet: Ben." in page
+    assert "Aki: a difference of −$20, neither found nor booked." in page
+    assert "The house's tray is not counted yet." in page
+
+
+def test_a_night_not_counted_is_not_asked_about_the_count(client, host, event, seated, shoe):
+    client.force_login(host)
+    page = text(client.get(reverse("ledger:event_close", args=[event.pk])))
+    assert "Not counted yet" not in page and "tray" not in page
+
+
+def test_a_count_only_night_shows_its_count_and_logs_no_hand(
+    client, host, event, guests, seated, shoe, record
+):
+    client.force_login(host)
+    services.count_setup_save(event=event, by=host, count_only=True)
+    page = text(client.get(reverse("ledger:event_detail", args=[event.pk])))
+    assert "Kept by its count alone: the count" in page
+    assert "Start shoe" not in page
+    with pytest.raises(ValidationError) as caught:
+        record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
+    assert "kept by its count alone" in " ".join(caught.value.messages)
