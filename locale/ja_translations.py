@@ -4,6 +4,11 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "Result of the count (chips handed back less chips taken)": "カウントの結果（返したチップ − 受け取ったチップ）",
+    "Adjustment from the count": "カウントによる調整",
+    "Void of adjustment No. {number}": "調整 No. {number} の取り消し",
+    "not counted yet": "未カウント",
+    "handed back": "返却",
     "No adjustment here: a tournament table's chips are no one's money, and a night kept by its count alone has its count as its result. Correct the hand or the count instead.": "ここでは調整できません。トーナメントテーブルのチップは誰のお金でもなく、カウントだけの夜はカウントがそのまま結果です。ハンドかカウントを訂正してください。",
     "This night is kept by its count alone: no hand is logged in it. Turn that off on its count page to log hands.": "この夜はカウントだけで記録しています。ハンドは記録しません。ハンドを記録するにはカウントのページでこの設定を外してください。",
     "Not counted yet:": "未カウント：",

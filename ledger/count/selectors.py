@@ -4,6 +4,7 @@ and what a host looks through to explain a difference (a guest's hands with thei
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TypeVar
@@ -186,3 +187,28 @@ def count_at_close(event: Event) -> CountAtClose:
         rec.tray.counted is None,
         rec.reconciled,
     )
+
+
+@dataclass(frozen=True)
+class ChipsTakenAndCounted:
+    """A guest's chips at a night's count, beside their result (no line of the balance)."""
+
+    taken: Decimal
+    counted: Decimal | None  # None: not counted yet
+
+
+def guest_chips(guest: Guest, event_ids: Iterable[int]) -> dict[int, ChipsTakenAndCounted]:
+    """What the guest took and handed back at each of these nights that counted their chips.
+    One query."""
+    taken: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    counted: dict[int, Decimal] = {}
+    rows = ChipMove.objects.filter(guest=guest, event_id__in=list(event_ids)).order_by()
+    for event_id, kind, chips in rows.values_list("event_id", "kind", "chips"):
+        if kind == ChipMove.Kind.COUNT:
+            counted[event_id] = counted.get(event_id, ZERO) + chips
+        else:
+            taken[event_id] += chips
+    return {
+        event_id: ChipsTakenAndCounted(taken[event_id], counted.get(event_id) or None)
+        for event_id in {*taken, *counted}
+    }

@@ -19,12 +19,16 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Event
+from ledger.count.selectors import ChipsTakenAndCounted, guest_chips
 from ledger.guests.sharing import plain_text
-from ledger.models import Charge, Guest, Settlement, Transfer
+from ledger.models import Adjustment, Charge, CountSetup, Guest, Settlement, Transfer
 from ledger.money.amounts import ZERO, to_yen
 from ledger.money.results import Figures, InYen, guest_history
 
 MSG_RESULT = _("Result of the hands")
+MSG_COUNT_RESULT = _("Result of the count (chips handed back less chips taken)")
+MSG_ADJUSTMENT = _("Adjustment from the count")
+MSG_ADJUSTMENT_VOID = _("Void of adjustment No. {number}")
 MSG_PAID_HOUSE = _("Paid the house ({method})")
 MSG_PAID_BY_HOUSE = _("Received from the house ({method})")
 MSG_SETTLEMENT_VOID = _("Void of settlement No. {number} ({method})")
@@ -50,7 +54,7 @@ class StatementLine:
     reads it (a win, a prize, a payment to the house: up; a loss, a fee, money received:
     down). ``mark``: "void" on a void, "voided" on the row a void reverses."""
 
-    kind: str  # "result", "charge", "settlement" or "transfer"
+    kind: str  # "result", "charge", "adjustment", "settlement" or "transfer"
     words: str
     note: str
     amount: Decimal
@@ -69,6 +73,7 @@ class Receipt:
     lines: list[StatementLine]  # what moved the balance that night, in order
     balance: Decimal  # after this event: carried in plus the lines
     balance_yen: Decimal
+    chips: ChipsTakenAndCounted | None = None  # the chips taken and counted, if the night counted
 
     @property
     def name(self) -> str:
@@ -101,6 +106,7 @@ def guest_receipt(guest: Guest, event: Event) -> Receipt:
     carried_in = before[-1].balance if before else ZERO
     carried_in_yen = before[-1].balance_yen if before else ZERO
     lines = _result_lines(guest, event, tonight.result if tonight else ZERO)
+    chips = guest_chips(guest, [event.pk]).get(event.pk)
     lines += _settlement_lines(
         [s for s in history.settlements if s.event_id == event.pk], history.voided, rate
     )
@@ -115,12 +121,14 @@ def guest_receipt(guest: Guest, event: Event) -> Receipt:
         lines=lines,
         balance=tonight.balance if tonight else carried_in,
         balance_yen=tonight.balance_yen if tonight else carried_in_yen,
+        chips=chips,
     )
 
 
 def _result_lines(guest: Guest, event: Event, result: Decimal) -> list[StatementLine]:
-    """The night's result: a tournament's charges one by one, and the hands' result (what is
-    left of the result once the charges are counted) when there were hands."""
+    """The night's result: a tournament's charges one by one, the count's adjustments one by
+    one, and the hands' result (what is left of the result once those are counted) when there
+    were hands, or the count's at a night kept by its count alone."""
     rate = event.yen_per_chip
     charges = list(Charge.objects.filter(guest=guest, event=event).order_by("recorded_at", "id"))
     lines = [
@@ -133,9 +141,24 @@ def _result_lines(guest: Guest, event: Event, result: Decimal) -> list[Statement
         )
         for charge in charges
     ]
-    hands = result - sum((charge.amount for charge in charges), ZERO)
-    if hands or not charges:
-        lines.insert(0, StatementLine("result", str(MSG_RESULT), "", hands, to_yen(hands, rate)))
+    adjustments = list(
+        Adjustment.objects.filter(guest=guest, event=event).order_by("recorded_at", "id")
+    )
+    voided = {row.voids_id for row in adjustments if row.voids_id is not None}
+    for row in adjustments:
+        words = MSG_ADJUSTMENT_VOID.format(number=row.voids_id) if row.voids_id else MSG_ADJUSTMENT
+        mark = "void" if row.voids_id else "voided" if row.pk in voided else ""
+        note = plain_text(row.reason)
+        lines.append(
+            StatementLine(
+                "adjustment", str(words), note, row.amount, to_yen(row.amount, rate), mark
+            )
+        )
+    hands = result - sum((line.amount for line in lines), ZERO)
+    if hands or not lines:
+        count_only = CountSetup.objects.filter(event=event, count_only=True).exists()
+        words = MSG_COUNT_RESULT if count_only else MSG_RESULT
+        lines.insert(0, StatementLine("result", str(words), "", hands, to_yen(hands, rate)))
     return lines
 
 

@@ -92,3 +92,9 @@ def in_chips_signed(amount: Decimal | str | None, symbol: str) -> str:
 def get_shoes(shoes: dict[int, list[object]], event_id: int) -> list[object]:
     """A guest's shoes at one event (template dictionaries cannot be indexed by a variable)."""
     return shoes.get(event_id, [])
+
+
+@register.filter
+def of_event(by_event: dict[int, object], event_id: int) -> object:
+    """What a mapping keyed by event holds for one event, or None."""
+    return by_event.get(event_id)

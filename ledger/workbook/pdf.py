@@ -114,6 +114,12 @@ def receipt_pdf(receipt: Receipt) -> bytes:
          format_yen(receipt.balance_yen)],
     ]  # fmt: skip
     story.append(_table(statement, total=True))
+    if receipt.chips is not None:
+        counted = receipt.chips.counted
+        handed = _("not counted yet") if counted is None else format_chips(counted, symbol)
+        taken = format_chips(receipt.chips.taken, symbol)
+        chips = f"{_('Chips taken')} {taken} · {_('handed back')} {handed}"
+        story += [Spacer(1, 2 * mm), _text(chips, body)]
     story += [Spacer(1, 4 * mm), _text(_balance_state(receipt), body)]
     buffer = BytesIO()
     document = SimpleDocTemplate(

@@ -23,6 +23,7 @@ from django_htmx.http import reswap, retarget
 
 from games.models import Event, Shoe
 from games.scoreboard import scoreboard
+from ledger.count.selectors import guest_chips
 from ledger.forms import add_service_errors, stake_text
 from ledger.guests import services as guest_services
 from ledger.guests.forms import GuestAliasForm, GuestMergeForm, GuestNameForm, InvitationAcceptForm
@@ -398,6 +399,7 @@ def _guest_live_context(
             settlements=[],
         ),
         "tonight": points[-1] if tonight_line else None,
+        "chips": guest_chips(guest, [tonight_line.event_id]) if tonight_line else {},
         "board": scoreboard(playing_in) if playing_in else None,
         "at_tournament_table": _at_tournament_table(playing_in),
         "playing_now": playing_in is not None,
@@ -453,6 +455,7 @@ def _guest_page_context(guest: Guest, query: QueryDict) -> dict[str, object]:
         "history": history,
         "recent": [point for point in recent if point is not tonight],
         "tonight": tonight,
+        "chips": guest_chips(guest, [point.event.pk for point in recent]),
         "earlier": earlier if earlier_lines else None,
         "settlements": settlements if settlements.paginator.count else None,
         "transfers": transfers if transfers.paginator.count else None,

@@ -167,3 +167,24 @@ def test_a_count_only_night_shows_its_count_and_logs_no_hand(
     with pytest.raises(ValidationError) as caught:
         record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
     assert "kept by its count alone" in " ".join(caught.value.messages)
+
+
+def test_a_guest_s_receipt_and_page_show_their_chips_and_adjustments(
+    client, host, event, guests, seated, shoe, record
+):
+    client.force_login(host)
+    aki = guests[0]
+    services.chips_record(
+        event=event, guest=aki, kind="buy_in", chips=D(500), source="cash", by=host
+    )
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
+    services.chips_record(event=event, guest=aki, kind="count", chips=D(640), by=host)
+    services.adjustment_record(
+        event=event, guest=aki, amount=D(40), reason="a bet nobody logged", by=host
+    )
+    receipt = text(client.get(reverse("ledger:guest_receipt", args=[aki.pk, event.pk])))
+    assert "Chips taken $500 · handed back $640" in receipt
+    assert "Adjustment from the count" in receipt and "a bet nobody logged" in receipt
+    assert "Balance carried" in receipt and "+$140" in receipt  # 100 from the hands, 40 booked
+    page = text(client.get(reverse("ledger:guest_detail", args=[aki.pk])))
+    assert "Chips taken $500 · handed back $640" in page
