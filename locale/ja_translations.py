@@ -4,6 +4,7 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "Kept by": "記録方法",
     "Result of the count (chips handed back less chips taken)": "カウントの結果（返したチップ − 受け取ったチップ）",
     "Adjustment from the count": "カウントによる調整",
     "Void of adjustment No. {number}": "調整 No. {number} の取り消し",

@@ -212,3 +212,33 @@ def guest_chips(guest: Guest, event_ids: Iterable[int]) -> dict[int, ChipsTakenA
         event_id: ChipsTakenAndCounted(taken[event_id], counted.get(event_id) or None)
         for event_id in {*taken, *counted}
     }
+
+
+@dataclass(frozen=True)
+class ResultWithoutHands:
+    """A night's result that no hand makes: its count's, kept by its count alone, or its
+    adjustments', as the guests' side."""
+
+    count_only: bool
+    result: Decimal
+
+
+def results_without_hands_by_event(event_ids: Iterable[int]) -> dict[int, ResultWithoutHands]:
+    """Per night of ``event_ids`` that has one: three queries, however many nights."""
+    ids = list(event_ids)
+    count_only = set(
+        CountSetup.objects.filter(event_id__in=ids, count_only=True).values_list(
+            "event_id", flat=True
+        )
+    )
+    results: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    moves = ChipMove.objects.filter(event_id__in=count_only, guest__isnull=False).order_by()
+    for event_id, kind, chips in moves.values_list("event_id", "kind", "chips"):
+        results[event_id] += chips if kind == ChipMove.Kind.COUNT else -chips
+    adjusted = Adjustment.objects.filter(event_id__in=ids).order_by()
+    for event_id, amount in adjusted.values_list("event_id", "amount"):
+        results[event_id] += amount
+    return {
+        event_id: ResultWithoutHands(event_id in count_only, results[event_id])
+        for event_id in {*count_only, *(key for key, value in results.items() if value)}
+    }

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from copy import copy
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from decimal import Decimal
 from io import BytesIO
@@ -34,9 +34,10 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from games.models import Event, Hand
 from games.payouts import BankedBet
-from ledger.models import Bet, Coup, Guest, Seating, Settlement
-from ledger.money.amounts import to_yen
-from ledger.money.results import event_settlement, event_shoe_rows
+from ledger.count.selectors import night_count, results_without_hands_by_event
+from ledger.models import Bet, ChipMove, Coup, Guest, Seating, Settlement
+from ledger.money.amounts import ZERO, to_yen
+from ledger.money.results import Figures, event_settlement, event_shoe_rows
 from ledger.money.transfers import HOUSE_NAME, event_transfer_rows, proposed_transfers
 from ledger.workbook.imports import COUP_SHEET_COLUMNS
 
@@ -246,11 +247,16 @@ def summary_sheet(events: Sequence[Event]) -> SheetSpec:
         Column(_("House net"), 14, CHIPS), Column(_("House net (¥)"), 16, YEN),
     ]  # fmt: skip
 
+    without_hands = results_without_hands_by_event([event.pk for event in events])
+
     def rows() -> Iterator[Sequence[CellValue]]:
         for event in events:
+            extra = without_hands.get(event.pk)
             rules = (
                 _(event.game_kind.label) if event.is_guest_banked else event.rule_set.describe(_)
             )
+            if extra is not None and extra.count_only:
+                rules = f"{rules} · {_('count only')}"
             head: list[CellValue] = [event.name, event.date, event.venue, rules,
                                      event.yen_per_chip]  # fmt: skip
             shoes, totals = event_shoe_rows(event)
@@ -260,9 +266,17 @@ def summary_sheet(events: Sequence[Event]) -> SheetSpec:
                     *head, row.number, row.hands, figures.wagered, figures.gross,
                     figures.commission, figures.net, figures.house_net, row.house_net_yen,
                 ]  # fmt: skip
+            above = len(shoes)
+            if extra is not None:  # the count's result, or its adjustments: a row of its own
+                totals = replace(totals, figures=copy(totals.figures))
+                totals.figures.add(Figures(ZERO, extra.result, ZERO, extra.result))
+                label = _("The count") if extra.count_only else _("Adjustments")
+                yield [*head, label, 0, ZERO, extra.result, ZERO, extra.result, -extra.result,
+                       to_yen(-extra.result, event.yen_per_chip)]  # fmt: skip
+                above += 1
             # The night's chips as sums of its shoes; its yen as the event page rounds them,
             # once for the night (a sum of each shoe's rounded yen could differ).
-            above, figures = len(shoes), totals.figures
+            figures = totals.figures
             yield [
                 *head, _("Total"), totals.hands,
                 *(Total(value, above) if above else value for value in (
@@ -601,6 +615,52 @@ def transfers_sheet(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
     return _("Transfers"), columns, rows()
 
 
+def count_sheet(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
+    """The count of each night that counted its chips: per guest, chips taken (and how paid),
+    the result the books give, adjustments, expected, counted and the difference; then the
+    house's tray. With ``guest``, only that guest's rows (no tray)."""
+    columns = [
+        Column(_("Event"), 24, TEXT), Column(_("Guest"), 20, TEXT),
+        Column(_("Chips taken"), 14, CHIPS), Column(_("Paid by"), 18, TEXT),
+        Column(_("Result"), 14, CHIPS), Column(_("Adjustments"), 14, CHIPS),
+        Column(_("Expected"), 14, CHIPS), Column(_("Counted"), 14, CHIPS),
+        Column(_("Difference"), 14, CHIPS), Column(_("Kept by"), 14, TEXT),
+    ]  # fmt: skip
+    counted = _counted(events)
+
+    def rows() -> Iterator[Sequence[CellValue]]:
+        for event in counted:
+            night = night_count(event)
+            kept_by = _("count only") if night.setup.count_only else _("hands")
+            for line in night.guests:
+                if guest is not None and line.guest.pk != guest.pk:
+                    continue
+                count = line.count
+                yield [
+                    event.name, line.guest.name, count.taken, ", ".join(line.bought_by),
+                    count.net, count.adjusted, count.expected, count.counted, count.difference,
+                    kept_by,
+                ]  # fmt: skip
+            if guest is None:
+                tray = night.reconciliation.tray
+                yield [
+                    event.name, _("The house's tray"), tray.opening_float, "", tray.house_net,
+                    tray.adjusted, tray.expected, tray.counted, tray.difference, kept_by,
+                ]  # fmt: skip
+
+    return _("Count"), columns, rows()
+
+
+def _counted(events: Sequence[Event]) -> list[Event]:
+    """The nights among ``events`` with chips recorded. One query."""
+    ids = set(
+        ChipMove.objects.filter(event__in=[event.pk for event in events]).values_list(
+            "event_id", flat=True
+        )
+    )
+    return [event for event in events if event.pk in ids]
+
+
 @dataclass(frozen=True)
 class SheetExporter:
     """One sheet of the settlement workbook, as pretix's exporters are one file each: its name
@@ -630,6 +690,7 @@ SHEETS = (
                   lambda events, guest: coups_sheet(_guest_banked(events), guest)),
     SheetExporter("transfers", lambda events, _guest: bool(_guest_banked(events)),
                   lambda events, guest: transfers_sheet(_guest_banked(events), guest)),
+    SheetExporter("count", lambda events, _guest: bool(_counted(events)), count_sheet),
     SheetExporter("settlements", lambda _events, _guest: True, _settlements_of),
 )  # fmt: skip
 
