@@ -4,6 +4,15 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "an amount of chips from 0 to {maximum}, in whole cents.": "0から{maximum}までのチップの額（セント単位）。",
+    "{name} is on row {first} already: one row per guest.": "{name}はすでに{first}行目にあります。ゲスト1人につき1行です。",
+    "cash, marker or balance (blank: cash).": "cash、marker、balance のいずれか（空欄は cash）。",
+    "{name} bought nothing and cashed out nothing.": "{name}は何も買わず、何も換金していません。",
+    "no guests in the file.": "ファイルにゲストがいません。",
+    "Imported a night kept by its count alone: {guests} guests.": "カウントだけの夜を取り込みました：ゲスト{guests}人。",
+    "A night kept by its count alone": "カウントだけで記録する夜",
+    "One row per guest: <code translate=\"no\">guest, bought, cashed_out</code>, and <code translate=\"no\">paid_by</code> if you like (cash, marker or balance; blank: cash). Each guest's result is what they cashed out less what they bought; the night is marked as kept by its count alone.": "ゲスト1人につき1行：<code translate=\"no\">guest, bought, cashed_out</code>、必要なら <code translate=\"no\">paid_by</code>（cash、marker、balance。空欄は cash）。各ゲストの結果は換金額から購入額を引いたもので、その夜はカウントだけの夜として記録されます。",
+    "The count template (CSV)": "カウントのテンプレート（CSV）",
     "Kept by": "記録方法",
     "Result of the count (chips handed back less chips taken)": "カウントの結果（返したチップ − 受け取ったチップ）",
     "Adjustment from the count": "カウントによる調整",

@@ -62,6 +62,7 @@ LAYERS = {
             "links",
             "integrity",
             "imports",
+            "count_imports",
             "reading",
             "blanks",
             "exports",

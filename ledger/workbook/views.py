@@ -12,6 +12,14 @@ from games.forms import RuleSetForm
 from games.kinds import Game
 from games.models import Event
 from ledger.workbook.blanks import template_csv, template_xlsx
+from ledger.workbook.count_imports import (
+    COUNT_TEMPLATE,
+    CountImported,
+    CountRow,
+    check_count_sheet,
+    count_sheet_import,
+    is_count_sheet,
+)
 from ledger.workbook.exports import workbook_bytes, xlsx_response
 from ledger.workbook.forms import ScoresheetForm, ScoresheetGameForm
 from ledger.workbook.imports import (
@@ -52,9 +60,12 @@ def scoresheet_upload(request: AuthenticatedHttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid() and game_form.is_valid():
         upload, data = form.cleaned_data["file"], form.cleaned_data
         game = game_form.banked_game()
+        counted: list[CountRow] | None = None
         try:
             content = upload.read()
-            if game is None:
+            if is_count_sheet(upload.name, content):
+                counted = check_count_sheet(upload.name, content)
+            elif game is None:
                 hands = check_scoresheet(upload.name, content, data["table"])
             else:
                 coups = check_coup_sheet(upload.name, content, data["table"], game)
@@ -65,6 +76,12 @@ def scoresheet_upload(request: AuthenticatedHttpRequest) -> HttpResponse:
         else:
             name, on, table, yen = (data["event_name"], data["date"], data["table"],
                                     data["yen_per_chip"])  # fmt: skip
+            if counted is not None:
+                done = count_sheet_import(
+                    rows=counted, name=name, on=on, by=request.user, yen_per_chip=yen
+                )
+                messages.success(request, _count_imported_text(done))
+                return redirect("ledger:event_detail", done.event_id)
             imported = (
                 scoresheet_import(
                     hands=hands, name=name, on=on, table=table, by=request.user, yen_per_chip=yen
@@ -95,6 +112,15 @@ def scoresheet_upload(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "ledger/workbook/scoresheet_upload.html", context, status=status)
 
 
+def _count_imported_text(imported: CountImported) -> str:
+    text = _("Imported a night kept by its count alone: {guests} guests.").format(
+        guests=imported.guests
+    )
+    if imported.created_guests:
+        text += " " + _("New guests: {names}.").format(names=", ".join(imported.created_guests))
+    return text
+
+
 def _imported_text(imported: Imported, *, coups: bool) -> str:
     text = (
         _("Imported {hands} coups and {bets} bets.")
@@ -110,7 +136,12 @@ def _imported_text(imported: Imported, *, coups: bool) -> str:
 @require_GET
 def scoresheet_template(request: AuthenticatedHttpRequest) -> HttpResponse | FileResponse:
     """The template of a game's scoresheet (``?game=chemin_de_fer``; none: Punto Banco's), as a
-    CSV or (``?format=xlsx``) a workbook whose cells check what is typed."""
+    CSV or (``?format=xlsx``) a workbook whose cells check what is typed; ``?layout=count``, a
+    night kept by its count alone (a CSV)."""
+    if request.GET.get("layout") == "count":
+        response = HttpResponse(COUNT_TEMPLATE, content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="scoresheet-count.csv"'
+        return response
     try:
         game = Game(request.GET.get("game", Game.PUNTO_BANCO.value))
     except ValueError:

@@ -6,6 +6,7 @@ Baccara banque night with ``--game`` and its cut (``--taxe``, ``--taxe-rate``, `
 from __future__ import annotations
 
 from datetime import date
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from games.entry import TableRules, read_amount
 from games.kinds import Game
 from games.management.commands.baccarat_odds import add_rule_set_arguments, rule_set_from_options
 from games.models import Event
+from ledger.workbook.count_imports import check_count_sheet, count_sheet_import, is_count_sheet
 from ledger.workbook.forms import ScoresheetGameForm
 from ledger.workbook.imports import (
     check_coup_sheet,
@@ -25,7 +27,7 @@ from ledger.workbook.imports import (
     scoresheet_import,
 )
 from ledger.workbook.reading import ScoresheetInvalid, ScoresheetUnreadable
-from shoebook.base.roles import command_line_actor, is_host
+from shoebook.base.roles import Actor, command_line_actor, is_host
 
 AMOUNTS = ("yen_per_chip", "table_min", "table_max")
 
@@ -72,6 +74,9 @@ class Command(BaseCommand):
             raise CommandError("The table limits must be 0 < --table-min <= --table-max.")
         rules, decks = rule_set_from_options(options, decks=options["decks"])
         table = TableRules(rules, decks, low, high)
+        if is_count_sheet(path.name, content):
+            self._import_count(path, content, on, yen, options)
+            return
         game_form = ScoresheetGameForm(
             {name: options[name] or "" for name in ScoresheetGameForm.Meta.fields}
         )
@@ -91,12 +96,7 @@ class Command(BaseCommand):
             raise CommandError(
                 f"{len(invalid.problems)} problem(s) in {path.name}: nothing was imported."
             ) from invalid
-        if options["by"]:
-            by = get_user_model().objects.filter(username=options["by"]).first()
-            if by is None or not is_host(by):
-                raise CommandError(f"--by names a host's username; {options['by']!r} is not one.")
-        else:
-            by = command_line_actor()
+        by = self._host(options)
         try:
             imported = (
                 coup_sheet_import(
@@ -125,3 +125,34 @@ class Command(BaseCommand):
         )
         if imported.created_guests:
             self.stdout.write("New guests: " + ", ".join(imported.created_guests))
+
+    def _import_count(
+        self, path: Path, content: bytes, on: date, yen: Decimal, options: dict[str, Any]
+    ) -> None:
+        """A night kept by its count alone (``guest, bought, cashed_out``)."""
+        try:
+            rows = check_count_sheet(path.name, content)
+        except ScoresheetUnreadable as error:
+            raise CommandError(str(error)) from error
+        except ScoresheetInvalid as invalid:
+            for problem in invalid.problems:
+                self.stderr.write(str(problem))
+            raise CommandError(
+                f"{len(invalid.problems)} problem(s) in {path.name}: nothing was imported."
+            ) from invalid
+        try:
+            done = count_sheet_import(
+                rows=rows, name=options["event_name"], on=on, by=self._host(options),
+                yen_per_chip=yen,
+            )  # fmt: skip
+        except ValidationError as error:
+            raise CommandError(" ".join(error.messages) + " Nothing was imported.") from error
+        self.stdout.write(f"Imported a night kept by its count alone: {done.guests} guests.")
+
+    def _host(self, options: dict[str, Any]) -> Actor:
+        if not options["by"]:
+            return command_line_actor()
+        by = get_user_model().objects.filter(username=options["by"]).first()
+        if by is None or not is_host(by):
+            raise CommandError(f"--by names a host's username; {options['by']!r} is not one.")
+        return by
