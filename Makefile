@@ -21,6 +21,7 @@ run: $(INSTALLED)
 	$(BIN)/python manage.py load_demo --if-empty
 	$(BIN)/python manage.py load_demo_tournament --if-empty
 	$(BIN)/python manage.py load_demo_chemin --if-empty
+	$(BIN)/python manage.py load_demo_count --if-empty
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # Production: gunicorn behind WhiteNoise (hashed, compressed static files). Needs the production

@@ -31,6 +31,7 @@ from games.payouts import STANDARD_RULES, BetType, bet_return
 from games.rules import Hand as DealtHand
 from games.rules import Winner
 from games.shoe import Shoe as DealingShoe
+from ledger.count.demo import count_the_night
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
 from ledger.nights import services as night_services
@@ -216,6 +217,7 @@ def load_reference_night() -> DemoNight:
             )
         night_services.shoe_close(shoe=shoe, by=host)
     _spread_over_the_night(event)
+    count_the_night(event, by=host)
     return {"event": event, "users": [username for username, _ in DEMO_USERS]}
 
 

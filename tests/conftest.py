@@ -164,6 +164,7 @@ DEMO_MODELS = (
     "auth.Group", "auth.User", "auth.User_groups", "games.Event", "games.Shoe", "games.Hand",
     "ledger.Guest", "ledger.EventGuest", "ledger.Seating", "ledger.Bet",
     "ledger.GuestEventResult", "ledger.HandRevision", "ledger.Settlement", "ledger.AuditEntry",
+    "ledger.CountSetup", "ledger.ChipMove",
 )  # fmt: skip
 
 

@@ -73,8 +73,8 @@ D = Decimal
 # Reading the rows in bulk: the same few queries for one hand or a season.
 # With the charges (entry fees, prizes) of tournaments, and the coups; balances: one; a
 # tournament's rebuys and add-ons (tournaments.integrity, registered): one when there are none.
-QUERIES = 17
-QUERIES_ONE_EVENT = 23  # with the event's settlement list (its settlements and transfers: one sum)
+QUERIES = 23  # six of them the count's (its rows, the lists they name, count-only nights' hands)
+QUERIES_ONE_EVENT = 29  # with the event's settlement list (its settlements and transfers: one sum)
 
 
 @pytest.fixture

@@ -26,5 +26,7 @@ class Command(BaseCommand):
             raise CommandError("The database already has events; the demo loads into an empty one.")
         loaded = load_reference_night()
         event = loaded["event"]
-        self.stdout.write(self.style.SUCCESS(f"Loaded {event} with 6 shoes of 40 hands."))
+        self.stdout.write(
+            self.style.SUCCESS(f"Loaded {event} with 6 shoes of 40 hands, counted at the close.")
+        )
         self.stdout.write(f"Log in as host / {DEMO_PASSWORD} (or dealer / {DEMO_PASSWORD}).")
