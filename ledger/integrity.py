@@ -47,6 +47,7 @@ from django.db.models import Q
 
 from games.entry import EntryRejected, SettledHand
 from games.guest_banked.terms import BankRules
+from games.kinds import SEATS
 from games.messages import RuleError
 from games.models import Event, Hand, Shoe
 from games.payouts import BetError, BetResult, BetType, RuleSet, resolve_bet
@@ -561,7 +562,7 @@ class _Checker:
     def _seated(self, shoe_id: int, number: int) -> dict[int, int]:
         """Who sat where for a hand, as the services read it (seat → guest id)."""
         seated = {}
-        for seat in range(1, 8):
+        for seat in SEATS:
             for seating in self.seatings.get((shoe_id, seat), ()):
                 if seating.covers(number):
                     seated[seat] = seating.guest_id

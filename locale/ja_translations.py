@@ -4,6 +4,9 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "There is no seat {seat}: seats run 1–{last}.": "シート{seat}はありません。シートは1〜{last}です。",
+    "A bet needs its seat (1–{last}).": "ベットにはシート番号（1〜{last}）が必要です。",
+    "A table has 1 to 9 seats.": "1テーブルの席数は1〜9です。",
     "Type an amount such as 40 or −40 (at most {maximum} either way).": "40 や −40 のように金額を入力してください（正負とも最大 {maximum}）。",
     "Paid by": "支払い方法",
     "Or the total": "または合計",
@@ -332,7 +335,6 @@ JA = {
     "A guest needs a name.": "ゲスト名を入力してください。",
     "There is already a guest called {name}.": "{name}というゲストはすでにいます。",
     "{guest} is not on this event's guest list.": "{guest}はこのイベントのゲストリストにいません。",
-    "There is no seat {seat}: seats run 1–7.": "シート{seat}はありません。シートは1〜7です。",
     "Enter the cards, or the result (Player, Banker or Tie).": "カード、または結果（プレイヤー・バンカー・タイ）を入力してください。",
     "The cards say {actual} ({player}–{banker}), not {given}.": "カードでは{actual}（{player}–{banker}）です。{given}ではありません。",
     "The cards show no {side} pair.": "カードに{side}のペアはありません。",
@@ -589,7 +591,6 @@ JA = {
     "Edit %(name)s": "%(name)sを編集",
     "Hands are logged: the rules, decks, chip rate and table limits stay as they were, so that no hand already played is priced again.": "ハンドが記録済みです。記録済みのハンドの精算が変わらないよう、ルール・デッキ数・チップのレート・テーブルの上下限は変更できません。",
     "Save": "保存",
-    "A bet needs its seat (1–7).": "ベットにはシート番号（1〜7）が必要です。",
     "{side} has a third card before both sides have two.": "両方に2枚そろう前に{side}に3枚目があります。",
     "The typed cards are not in deal order: correct them in the boxes, or clear them to tap.": "入力したカードが配る順になっていません。欄で直すか、消してからタップしてください。",
     "A shoe holds 1 to 8 decks.": "シューのデッキ数は1〜8です。",
