@@ -106,6 +106,8 @@ def test_a_table_of_nine_seats_nine_and_settles_bets_on_seats_8_and_9(client, ho
         "8": "1,095",
         "9": "800",
     }
+    corrected = text(client.get(reverse("ledger:hand_detail", args=[hand.pk])))
+    assert 'name="stake_9_player" value="200"' in corrected  # the hand's page has seats 1–9
     with pytest.raises(ValidationError, match="There is no seat 10: seats run 1–9"):
         play(table, "B", {10: ("banker", 10)})
 
