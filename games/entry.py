@@ -20,7 +20,7 @@ from typing import Any
 
 from games.cards import Card, CardError, format_cards, parse_card, parse_cards
 from games.guest_banked.terms import CoupTerms, SettledCoup
-from games.kinds import SEATS, CoverKind
+from games.kinds import SEATS, TABLE_SEATS, CoverKind
 from games.messages import (
     Label,
     RuleError,
@@ -97,8 +97,8 @@ MSG_PAIR_MISSED = gettext_noop("The cards show a {side} pair.")
 MSG_PAIR_NOT_NOTED = gettext_noop(
     "A {side} pair bet is settled by the cards or by noting the pair (yes or no)."
 )
-MSG_NO_SUCH_SEAT = gettext_noop("There is no seat {seat}: seats run 1–7.")
-MSG_SEAT_MISSING = gettext_noop("A bet needs its seat (1–7).")
+MSG_NO_SUCH_SEAT = gettext_noop("There is no seat {seat}: seats run 1–{last}.")
+MSG_SEAT_MISSING = gettext_noop("A bet needs its seat (1–{last}).")
 MSG_EMPTY_SEAT = gettext_noop("The seat is empty: seat a guest before taking a bet there.")
 MSG_UNKNOWN_BET = gettext_noop("“{text}” is not a bet here (one of: {offered}).")
 MSG_DUPLICATE_BET = gettext_noop("This bet is entered twice for the same seat.")
@@ -168,6 +168,8 @@ class TableRules:
     # not pass it), and the bet unit (every stake a multiple of it). ``None``: a cash table.
     stacks: Mapping[int, Decimal] | None = None
     unit: Decimal | None = None
+    # How many seats the table has: a cash table 7, a tournament's its seats per table.
+    seats: int = TABLE_SEATS
 
 
 @dataclass(frozen=True)
@@ -436,11 +438,12 @@ def _settle_bets(
         ) -> None:
             found.append(Problem(where, RuleError(template, **params), bet=index))
 
-        seat = read_seat(entry.seat)
+        seat = read_seat(entry.seat, table.seats)
         if seat is None and not plain(str(entry.seat)):
-            refuse(Field.SEAT, MSG_SEAT_MISSING)
+            refuse(Field.SEAT, MSG_SEAT_MISSING, last=table.seats)
         elif seat is None:
-            refuse(Field.SEAT, MSG_NO_SUCH_SEAT, seat=Typed(plain(str(entry.seat))))
+            text = Typed(plain(str(entry.seat)))
+            refuse(Field.SEAT, MSG_NO_SUCH_SEAT, seat=text, last=table.seats)
         elif occupied is not None and seat not in occupied:
             refuse(Field.SEAT, MSG_EMPTY_SEAT)
         bet_type = _bet_type_or_none(entry.bet)
@@ -500,14 +503,15 @@ def _read_stake(
     return stake
 
 
-def read_seat(value: int | str) -> int | None:
-    """A seat number 1–7, from a number or its text; ``None`` when it is not one."""
+def read_seat(value: int | str, seats: int = len(SEATS)) -> int | None:
+    """A seat number of a table of ``seats`` seats (any table's: 1–9), from a number or its
+    text; ``None`` when it is not one."""
     if isinstance(value, str):
         text = plain(value)
         if not (text.isascii() and text.isdigit() and len(text) < 3):
             return None
         value = int(text)
-    return value if value in SEATS else None
+    return value if 1 <= value <= min(seats, len(SEATS)) else None
 
 
 def stake_label(value: BetType | str) -> str:

@@ -14,7 +14,15 @@ from enum import StrEnum
 
 from games.messages import Label, gettext_noop
 
-SEATS = range(1, 8)
+# Every seat a table may have: a tournament's tables seat 6 to 9 (its seats per table).
+SEATS = range(1, 10)
+# A cash night's tables, every game's: seats 1 to 7.
+TABLE_SEATS = 7
+
+
+def seats_of(count: int) -> range:
+    """The seats of a table of ``count`` seats: 1 to ``count``."""
+    return range(1, count + 1)
 
 
 class Game(StrEnum):

@@ -14,7 +14,15 @@ from django.utils.translation import gettext_lazy as _
 
 from games.cards import MAX_DECKS, MIN_DECKS, Card, parse_cards
 from games.chips import MoneyField, table_limit_validators
-from games.kinds import SUITE_RETURN_LABELS, BancoKind, Game, SuiteReturn
+from games.kinds import (
+    SEATS,
+    SUITE_RETURN_LABELS,
+    TABLE_SEATS,
+    BancoKind,
+    Game,
+    SuiteReturn,
+    seats_of,
+)
 from games.messages import Translate, gettext_noop, render, untranslated
 from games.payouts import RuleSet
 from games.rules import Hand as DealtHand
@@ -145,6 +153,9 @@ class Event(models.Model):
     hands_per_shoe = models.PositiveSmallIntegerField(
         _("hands per shoe"), default=40, validators=[MaxValueValidator(MAX_HANDS_PER_SHOE)]
     )
+    # The seats its table has: a cash night's 7; a tournament table its tournament's seats per
+    # table, set as the round is drawn. Not a setting a host types.
+    seats = models.PositiveSmallIntegerField(default=TABLE_SEATS, editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
     )
@@ -206,6 +217,11 @@ class Event(models.Model):
                 violation_error_message=_("The table charge cannot be negative."),
             ),
             models.CheckConstraint(
+                condition=Q(seats__gte=1, seats__lte=len(SEATS)),
+                name="event_seats_1_to_9",
+                violation_error_message=_("A table has 1 to 9 seats."),
+            ),
+            models.CheckConstraint(
                 condition=Q(hands_per_shoe__gt=0, hands_per_shoe__lte=MAX_HANDS_PER_SHOE),
                 name="event_hands_per_shoe_positive",
                 violation_error_message=_("A shoe is planned at 1 to 999 hands."),
@@ -227,8 +243,18 @@ class Event(models.Model):
         from games.entry import TableRules
 
         return TableRules(
-            self.rule_set, self.decks, self.table_min, self.table_max, unit=self.bet_unit
+            self.rule_set,
+            self.decks,
+            self.table_min,
+            self.table_max,
+            unit=self.bet_unit,
+            seats=self.seats,
         )
+
+    @property
+    def seat_numbers(self) -> range:
+        """The seats of its table, 1 to :attr:`seats`."""
+        return seats_of(self.seats)
 
     @property
     def game_kind(self) -> Game:

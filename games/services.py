@@ -16,7 +16,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
-from games.kinds import Game, SuiteReturn
+from games.kinds import TABLE_SEATS, Game, SuiteReturn
 from games.messages import refused_character
 from games.models import Event, Hand, Shoe
 from games.payouts import RuleSet
@@ -71,9 +71,11 @@ def event_create(
     banco: str = "limitee",
     suite_returns: str = SuiteReturn.GIVER.value,
     clearing: str = Event.Clearing.DIRECT,
+    seats: int = TABLE_SEATS,
 ) -> Event:
     event = Event(
         name=name,
+        seats=seats,
         kind=kind,
         game=game,
         taxe=taxe,

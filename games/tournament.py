@@ -28,10 +28,11 @@ from fractions import Fraction
 from itertools import groupby, pairwise
 
 from games.entry import read_amount
+from games.kinds import TABLE_SEATS
 from games.messages import Label, RuleError, Typed, gettext_noop, plain, whole_cents
 from games.payouts import CENT, ZERO, round_money
 
-MAX_SEATS = 7
+DEFAULT_SEATS = TABLE_SEATS  # a table's seats unless the tournament says (6 to 9)
 MAX_PLACES = 50  # the most places a prize table (or a points table) pays
 MAX_POINTS = 1_000_000  # season points for one place, at most
 
@@ -107,7 +108,7 @@ MSG_POINTS_MORE = gettext_noop("Place {place} earns more points than place {bett
 # --- the draw -----------------------------------------------------------------------------
 
 
-def table_sizes(players: int, max_seats: int = MAX_SEATS) -> list[int]:
+def table_sizes(players: int, max_seats: int = DEFAULT_SEATS) -> list[int]:
     """How many sit at each table: the fewest tables that seat everyone, as even as possible,
     bigger tables first (14 → 7, 7; 15 → 5, 5, 5; 16 → 6, 5, 5)."""
     if players < 0:
@@ -121,7 +122,9 @@ def table_sizes(players: int, max_seats: int = MAX_SEATS) -> list[int]:
     return [base + 1] * bigger + [base] * (tables - bigger)
 
 
-def draw_seats(players: Sequence[int], *, seed: int, max_seats: int = MAX_SEATS) -> list[list[int]]:
+def draw_seats(
+    players: Sequence[int], *, seed: int, max_seats: int = DEFAULT_SEATS
+) -> list[list[int]]:
     """The lot: ``players`` shuffled by ``random.Random(seed)`` and dealt out to tables sized by
     :func:`table_sizes`, each table in seat order (seat 1 first). The players are sorted before
     the shuffle, so the same seed and the same players give the same draw in any input order;

@@ -25,7 +25,7 @@ from django.db import transaction
 from games import services as game_services
 from games.cards import format_cards
 from games.entry import BetEntry, HandEntry
-from games.kinds import SEATS
+from games.kinds import TABLE_SEATS, seats_of
 from games.models import Event, Hand
 from games.payouts import STANDARD_RULES, BetType, bet_return
 from games.rules import Hand as DealtHand
@@ -73,7 +73,7 @@ def _seating_plan(shoe_index: int) -> dict[int, list[tuple[int, int]]]:
     second[4] = (first[-1] + 2) % len(GUEST_NAMES)
     half = HANDS_PER_SHOE // 2
     return {
-        hand: list(zip(SEATS, first if hand < half else second, strict=True))
+        hand: list(zip(seats_of(TABLE_SEATS), first if hand < half else second, strict=True))
         for hand in range(HANDS_PER_SHOE)
     }
 

@@ -32,7 +32,7 @@ from games.guest_banked.bank import next_bank
 from games.guest_banked.chemin_drawing import Choice, Coup, Step, deal, next_step
 from games.guest_banked.chemin_money import seat_order
 from games.guest_banked.terms import BankRules, CoupTerms, PreviousCoup
-from games.kinds import SEATS, BankerMove, CoverKind, Game
+from games.kinds import TABLE_SEATS, BankerMove, CoverKind, Game, seats_of
 from games.models import Event, Hand
 from games.payouts import STANDARD_RULES
 from games.rules import Winner
@@ -152,7 +152,7 @@ def plan_night(seed: str = DEMO_SEED) -> list[PlannedCoup]:
     """The night's coups, each settled in memory by the pipeline after the one before."""
     rng = random.Random(seed)
     cards = DealingShoe(DECKS, seed=seed)
-    seated = dict(zip(SEATS, GUESTS, strict=False))
+    seated = dict(zip(seats_of(TABLE_SEATS), GUESTS, strict=False))
     planned: list[PlannedCoup] = []
     before: PreviousCoup | None = None
     wins = 0  # the banker's wins running, in this bank
@@ -241,7 +241,7 @@ def load_demo_chemin(*, by: Actor) -> Event:
         name: guest_services.event_guest_add(event=event, name=name, by=by) for name in GUESTS
     }
     shoe = game_services.shoe_start(event=event, by=by)
-    for seat, name in zip(SEATS, GUESTS, strict=False):
+    for seat, name in zip(seats_of(TABLE_SEATS), GUESTS, strict=False):
         hand_services.seat_guest(shoe=shoe, seat=seat, guest=guests[name], by=by)
     for number, coup in enumerate(plan_night(), start=1):
         for seat, name in coup.sits_down:

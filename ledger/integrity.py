@@ -52,6 +52,7 @@ from django.db.models import Q
 
 from games.entry import EntryRejected, SettledHand
 from games.guest_banked.terms import BankRules
+from games.kinds import SEATS, TABLE_SEATS
 from games.messages import RuleError
 from games.models import Event, Hand, Shoe
 from games.payouts import BetError, BetResult, BetType, RuleSet, resolve_bet
@@ -84,6 +85,7 @@ MSG_BET_EVENT = "its event is not its hand's event"
 MSG_BET_TYPE = "its bet type is not a bet type"
 MSG_BET_NOT_OFFERED = "its bet type is not offered under the event's rules"
 MSG_BET_STAKE = "its stake is outside the event's table limits"
+MSG_BET_SEAT = "its seat is not one its table has"
 MSG_BET_UNSETTLED = "it cannot be settled from its hand"
 MSG_BET_GROSS = "its gross is not what the bet pays under the event's rules"
 MSG_BET_COMMISSION = "its commission is not what the event's rules charge"
@@ -348,6 +350,7 @@ class _EventInfo:
     table_max: Decimal
     rules: RuleSet | None
     bank_rules: BankRules | None = None  # a guest-banked game's
+    seats: int = TABLE_SEATS
 
 
 # Checks of rows the ledger keeps for the apps above it (a tournament's rebuys and add-ons
@@ -421,7 +424,7 @@ class _Checker:
     def _load_events(self) -> None:
         # Every event and shoe (a season holds a few hundred): a bet may name another event.
         for row in Event.objects.order_by().values(
-            "pk", "date", "decks", "table_min", "table_max", "rules", "kind", *GAME_FIELDS
+            "pk", "date", "decks", "table_min", "table_max", "rules", "kind", "seats", *GAME_FIELDS
         ):
             if row["kind"] == Event.Kind.TOURNAMENT_TABLE:
                 self.tournament_tables.add(row["pk"])
@@ -439,6 +442,7 @@ class _Checker:
                 row["table_max"],
                 rules,
                 _bank_rules(row),
+                row["seats"],
             )
         self.shoe_event = dict(Shoe.objects.order_by().values_list("pk", "event_id"))
 
@@ -544,6 +548,8 @@ class _Checker:
         if not banked and not hand_event.table_min <= bet.stake <= hand_event.table_max:
             limits = f"{_money(hand_event.table_min)} to {_money(hand_event.table_max)}"
             self.problem("Bet", bet.pk, MSG_BET_STAKE, limits, _money(bet.stake))
+        if not 1 <= bet.seat <= hand_event.seats:
+            self.problem("Bet", bet.pk, MSG_BET_SEAT, f"1 to {hand_event.seats}", str(bet.seat))
         seated = [s for s in self.seatings[(shoe_id, bet.seat)] if s.covers(number)]
         if not any(s.guest_id == bet.guest_id for s in seated):
             who = " or ".join(self.guest(s.guest_id) for s in seated) or "nobody"
@@ -568,7 +574,7 @@ class _Checker:
     def _seated(self, shoe_id: int, number: int) -> dict[int, int]:
         """Who sat where for a hand, as the services read it (seat → guest id)."""
         seated = {}
-        for seat in range(1, 8):
+        for seat in SEATS:
             for seating in self.seatings.get((shoe_id, seat), ()):
                 if seating.covers(number):
                     seated[seat] = seating.guest_id

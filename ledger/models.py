@@ -17,6 +17,7 @@ from games.payouts import BankedBet, BetType
 from games.rules import Winner
 from ledger.guests.names import NAME_MAX_LENGTH
 
+# Any table's seats (a tournament's seat up to 9); each table's own are its event's ``seats``.
 SEAT_RANGE = Q(seat__gte=SEATS.start, seat__lte=SEATS.stop - 1)
 
 
@@ -160,7 +161,7 @@ class Seating(models.Model):
     class Meta:
         ordering = ["shoe", "seat", "from_hand"]
         constraints = [
-            models.CheckConstraint(condition=SEAT_RANGE, name="seating_seat_1_to_7"),
+            models.CheckConstraint(condition=SEAT_RANGE, name="seating_seat_1_to_9"),
             models.CheckConstraint(
                 condition=Q(to_hand__isnull=True) | Q(to_hand__gte=F("from_hand")),
                 name="seating_ends_after_it_starts",
@@ -209,7 +210,7 @@ class Bet(models.Model):
     class Meta:
         ordering = ["hand", "seat", "id"]
         constraints = [
-            models.CheckConstraint(condition=SEAT_RANGE, name="bet_seat_1_to_7"),
+            models.CheckConstraint(condition=SEAT_RANGE, name="bet_seat_1_to_9"),
             models.CheckConstraint(condition=Q(stake__gt=0), name="bet_stake_positive"),
             models.CheckConstraint(
                 condition=Q(commission__gte=0), name="bet_commission_not_negative"

@@ -23,6 +23,7 @@ SHIPPED = {
     "games/migrations/0010_table_limits_within_one_amount.py": "2932fb26ea641f34",
     "games/migrations/0011_event_results_token.py": "bac5a29f5a2fbcb5",
     "games/migrations/0012_event_suite_returns.py": "3a8c2fab2a3058a6",
+    "games/migrations/0013_event_seats.py": "a03668c2d19b70b4",
     "ledger/migrations/0001_initial.py": "5ea4ea3421ecd4f1",
     "ledger/migrations/0002_roles.py": "c6ef8e0a1f20dd0d",
     "ledger/migrations/0003_audit_log.py": "e0769d2f9ba48e18",
@@ -40,10 +41,12 @@ SHIPPED = {
     "ledger/migrations/0015_hand_revision_idempotency_key.py": "de7da08134bec5c8",
     "ledger/migrations/0016_money_rows_content_digest.py": "11247b6c592b2504",
     "ledger/migrations/0017_the_count.py": "6dc9cd9dcfbcbfbb",
+    "ledger/migrations/0018_seats_1_to_9.py": "238aa993e2c562a6",
     "tournaments/migrations/0001_initial.py": "ef4e2c028864a78b",
     "tournaments/migrations/0002_counts_bounded.py": "916e682f6951a1fa",
     "tournaments/migrations/0003_table_limits_within_one_amount.py": "945b2136ad6a56a7",
     "tournaments/migrations/0004_seats_per_table_final_overflow.py": "e3c67b1c165beea8",
+    "tournaments/migrations/0005_seats_per_table_6_to_9.py": "8996f2b2c740c668",
 }
 
 

@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.chips import MAX_CHIPS, MoneyField, table_limit_validators
-from games.kinds import SEATS
+from games.kinds import SEATS, TABLE_SEATS
 from games.models import Event
 from ledger.models import Guest
 
@@ -31,7 +31,7 @@ MAX_ROUND_HANDS = 99
 MAX_ROUNDS = 99  # a round's number in the rebuy and add-on settings; rebuys per player
 MAX_GOING_ON = 999  # wildcards, or how many go on by stack
 MIN_TABLE_SEATS = 6
-MAX_TABLE_SEATS = SEATS.stop - 1  # the seats a table page has
+MAX_TABLE_SEATS = SEATS.stop - 1  # the most seats a table has
 
 
 def new_seed() -> int:
@@ -93,7 +93,7 @@ class Tournament(models.Model):
     )
     seats_per_table = models.PositiveSmallIntegerField(
         _("seats per table"),
-        default=MAX_TABLE_SEATS,
+        default=TABLE_SEATS,
         validators=[MinValueValidator(MIN_TABLE_SEATS), MaxValueValidator(MAX_TABLE_SEATS)],
         help_text=_("How many players the draw seats at a table, the final table too."),
     )
@@ -304,7 +304,10 @@ class TableSeat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "seat"], name="table_seat_once"),
             models.UniqueConstraint(fields=["round", "entrant"], name="entrant_once_a_round"),
-            models.CheckConstraint(condition=Q(seat__gte=1, seat__lte=7), name="table_seat_1_to_7"),
+            models.CheckConstraint(
+                condition=Q(seat__gte=SEATS.start, seat__lte=SEATS.stop - 1),
+                name="table_seat_1_to_9",
+            ),
         ]
 
     def __str__(self) -> str:

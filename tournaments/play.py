@@ -30,7 +30,7 @@ from games.payouts import BetType, RuleSet
 from games.rules import Hand as DealtHand
 from games.shoe import MAX_CARDS_PER_HAND
 from games.shoe import Shoe as DealingShoe
-from games.tournament import MAX_SEATS, table_sizes
+from games.tournament import DEFAULT_SEATS, table_sizes
 from ledger.hands import services as hand_services
 from ledger.models import StackRow
 from ledger.money.amounts import ZERO
@@ -58,7 +58,7 @@ class Habits:
     rebuy_under: float = 0.3
 
 
-def heats_for(players: int, seats: int = MAX_SEATS) -> list[tuple[int, int]]:
+def heats_for(players: int, seats: int = DEFAULT_SEATS) -> list[tuple[int, int]]:
     """Heats that bring ``players`` down to a final table of ``seats``: ``(per_table,
     wildcards)`` for each, keeping about a third of the players a heat, and exactly a table's
     seats after the last one (fewer when a player goes out with no chips, or more when equal

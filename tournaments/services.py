@@ -306,6 +306,7 @@ def _table_event(round_: Round, number: int, by: Actor) -> Event:
         hands_per_shoe=round_.hands,
         kind=Event.Kind.TOURNAMENT_TABLE,
         bet_unit=round_.bet_unit,
+        seats=round_.tournament.seats_per_table,
     )
 
 

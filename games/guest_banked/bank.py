@@ -25,7 +25,7 @@ from games.guest_banked.chemin_money import (
 )
 from games.guest_banked.reading import Reading, amount_field, seat_field
 from games.guest_banked.terms import BankRules, CoupTerms, PreviousCoup
-from games.kinds import BankerMove, Game, SuiteReturn, SuiteWay
+from games.kinds import TABLE_SEATS, BankerMove, Game, SuiteReturn, SuiteWay
 from games.messages import RuleError, gettext_noop, plain
 from games.payouts import ZERO, BankedBet, BetResult
 
@@ -73,7 +73,7 @@ def read_bank(
 ) -> Bank | None:
     banker_seat = seat_field(terms.banker_seat, seated, Field.BANKER_SEAT, reading)
     if terms.banker_seat is None or not plain(str(terms.banker_seat)):
-        reading.refuse(Field.BANKER_SEAT, RuleError(MSG_SEAT_MISSING))
+        reading.refuse(Field.BANKER_SEAT, RuleError(MSG_SEAT_MISSING, last=TABLE_SEATS))
     co_seat = seat_field(terms.co_banker_seat, seated, Field.CO_BANKER_SEAT, reading)
     amount = amount_field(terms.bank, Field.BANK, reading)
     if banker_seat is None or amount is None:

@@ -25,7 +25,7 @@ from games.entry import (
 )
 from games.guest_banked.chemin_drawing import Choice
 from games.guest_banked.terms import MOVES, CoupTerms
-from games.kinds import MOVE_LABELS, BankerMove, Game
+from games.kinds import MOVE_LABELS, TABLE_SEATS, BankerMove, Game
 from games.messages import RuleError, Typed, gettext_noop, plain
 from games.payouts import ZERO
 from games.rules import Outcome, Winner
@@ -66,9 +66,9 @@ def seat_field(
     text = "" if value is None else plain(str(value))
     if not text:
         return None
-    seat = read_seat(value if isinstance(value, int) else text)
+    seat = read_seat(value if isinstance(value, int) else text, TABLE_SEATS)
     if seat is None:
-        reading.refuse(where, RuleError(MSG_NO_SUCH_SEAT, seat=Typed(text)))
+        reading.refuse(where, RuleError(MSG_NO_SUCH_SEAT, seat=Typed(text), last=TABLE_SEATS))
     elif seat not in seated:
         reading.refuse(where, RuleError(MSG_EMPTY_SEAT))
         return None
@@ -143,11 +143,12 @@ def formatted_cards(text: str) -> str:
 def stake_seat(
     value: int | str, seated: Mapping[int, Hashable], index: int, reading: Reading
 ) -> int | None:
-    seat = read_seat(value)
+    seat = read_seat(value, TABLE_SEATS)  # a guest-banked game is played at cash tables
     text = plain(str(value))
     if seat is None:
         template = MSG_SEAT_MISSING if not text else MSG_NO_SUCH_SEAT
-        reading.refuse(Field.SEAT, RuleError(template, seat=Typed(text)), bet=index)
+        error = RuleError(template, seat=Typed(text), last=TABLE_SEATS)
+        reading.refuse(Field.SEAT, error, bet=index)
         return None
     if seat not in seated:
         reading.refuse(Field.SEAT, RuleError(MSG_EMPTY_SEAT), bet=index)

@@ -14,7 +14,6 @@ from typing import TypedDict
 from django.db.models import Count
 from django_stubs_ext import WithAnnotations
 
-from games.kinds import SEATS
 from games.models import MAX_HAND_NUMBER, Event, Hand, Shoe
 from games.payouts import BetType
 from games.roads import HandMark
@@ -92,7 +91,7 @@ def table_state(shoe: Shoe, recent: int = 8) -> TableState:
         event=event,
         next_number=next_number,
         last_hand=last_hand,
-        seats=_seat_states(seated, last_bets, hot_reads.shoe_nets(shoe.pk)),
+        seats=_seat_states(event, seated, last_bets, hot_reads.shoe_nets(shoe.pk)),
         recent_hands=recent_hands,
     )
 
@@ -109,7 +108,7 @@ def table_state_after(
         event=shoe.event,
         next_number=hand.number + 1,
         last_hand=hand,
-        seats=_seat_states(seated, bets, None),
+        seats=_seat_states(shoe.event, seated, bets, None),
         recent_hands=[],
     )
 
@@ -138,7 +137,7 @@ class ShoeSoFar:
 def seat_totals(shoe: Shoe, number: int) -> list[SeatState]:
     """Who sits where for hand ``number`` and each one's total over the shoe (two queries)."""
     seated = hot_reads.seated_at(shoe.pk, number)
-    return _seat_states(seated, [], hot_reads.shoe_nets(shoe.pk))
+    return _seat_states(shoe.event, seated, [], hot_reads.shoe_nets(shoe.pk))
 
 
 def shoe_so_far(shoe: Shoe, recent: int = 8) -> ShoeSoFar:
@@ -159,6 +158,7 @@ def _recent_hands(shoe: Shoe, recent: int) -> list[WithAnnotations[Hand, HandSum
 
 
 def _seat_states(
+    event: Event,
     seated: Mapping[int, Guest],
     last_bets: Iterable[Bet],
     shoe_net: Mapping[int, Decimal] | None,
@@ -177,7 +177,7 @@ def _seat_states(
             if seat in seated
             else ZERO,
         )
-        for seat in SEATS
+        for seat in event.seat_numbers
     ]
 
 

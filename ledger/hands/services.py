@@ -30,7 +30,6 @@ from games.entry import (
     TableRules,
     read_seat,
 )
-from games.kinds import SEATS
 from games.models import Event, Hand, Shoe
 from games.services import check_event_open, check_shoe_open
 from games.settle import GuestBankedTable, PuntoBancoTable, Table, settle
@@ -139,9 +138,10 @@ def _lock_open_shoe(shoe: Shoe) -> Shoe:
     return locked
 
 
-def _check_seat(seat: int) -> None:
-    if seat not in SEATS:
-        raise ValidationError({"seat": gettext(MSG_NO_SUCH_SEAT).format(seat=seat)})
+def _check_seat(event: Event, seat: int) -> None:
+    if seat not in event.seat_numbers:
+        message = gettext(MSG_NO_SUCH_SEAT).format(seat=seat, last=event.seats)
+        raise ValidationError({"seat": message})
 
 
 @transaction.atomic
@@ -150,7 +150,7 @@ def seat_guest(*, shoe: Shoe, seat: int, guest: Guest, by: Actor) -> Seating:
     seat."""
     hold_guests([guest.pk])
     shoe = _lock_open_shoe(shoe)
-    _check_seat(seat)
+    _check_seat(shoe.event, seat)
     if not EventGuest.objects.filter(event=shoe.event, guest=guest).exists():
         raise ValidationError({"guest": MSG_NOT_ON_LIST.format(guest=guest)})
     next_number = next_hand_number(shoe)
@@ -179,7 +179,7 @@ def _check_drawn_seat(shoe: Shoe, seat: int, guest: Guest) -> None:
 @transaction.atomic
 def seat_clear(*, shoe: Shoe, seat: int, by: Actor) -> None:
     shoe = _lock_open_shoe(shoe)
-    _check_seat(seat)
+    _check_seat(shoe.event, seat)
     if shoe.event.is_tournament_table:
         raise ValidationError({"seat": MSG_DRAWN_SEATS})
     seating = Seating.objects.filter(shoe=shoe, seat=seat, to_hand__isnull=True).first()

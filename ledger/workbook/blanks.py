@@ -16,7 +16,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 
 from games.guest_banked.banque_coup import TABLEAU_BETS
 from games.guest_banked.terms import MOVES
-from games.kinds import SEATS, CoverKind, Game
+from games.kinds import TABLE_SEATS, CoverKind, Game
 from games.payouts import BetType
 from ledger.workbook.imports import COLUMNS, COUP_SHEET_COLUMNS
 
@@ -118,10 +118,10 @@ def _lists(game: Game) -> dict[str, tuple[str, ...]]:
 
 
 WHOLE_NUMBERS = {"shoe": (1, 999), "hand": (1, 999), "coup": (1, 999),
-                 "seat": (SEATS.start, SEATS.stop - 1),
-                 "banker_seat": (SEATS.start, SEATS.stop - 1),
-                 "co_banker_seat": (SEATS.start, SEATS.stop - 1),
-                 "suite_seat": (SEATS.start, SEATS.stop - 1)}  # fmt: skip
+                 "seat": (1, TABLE_SEATS),  # a scoresheet is a cash night's
+                 "banker_seat": (1, TABLE_SEATS),
+                 "co_banker_seat": (1, TABLE_SEATS),
+                 "suite_seat": (1, TABLE_SEATS)}  # fmt: skip
 AMOUNTS = ("stake", "bank", "suite_amount")
 
 

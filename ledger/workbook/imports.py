@@ -31,7 +31,7 @@ from games.entry import (
     read_seat,
 )
 from games.guest_banked.terms import BankRules, CoupTerms, PreviousCoup
-from games.kinds import BancoKind, Game
+from games.kinds import TABLE_SEATS, BancoKind, Game
 from games.models import Event, Hand, Shoe
 from games.settle import GuestBankedTable, PuntoBancoTable, settle
 from ledger.guests.names import InvalidName, clean_name, name_key
@@ -178,7 +178,7 @@ class Checker:
         except InvalidName as error:
             self.problem(row, line, "guest", str(error))
             return
-        seat = read_seat(seat_text)
+        seat = read_seat(seat_text, TABLE_SEATS)  # a scoresheet is a cash night's
         key = self.identity.get(name_key(guest), name_key(guest))
         for other in hand.rows:
             other_seat = other.seat
@@ -506,7 +506,7 @@ class CoupChecker(Checker):
             return None
         key = self.identity.get(name_key(name), name_key(name))
         self.names.setdefault(key, name)
-        return Person(name_column, name, key, read_seat(seat_text))
+        return Person(name_column, name, key, read_seat(seat_text, TABLE_SEATS))
 
     def _coup_row(self, row: int, line: int, cells: dict[str, str]) -> None:
         shoe = self._number(row, line, "shoe", cells.get("shoe", ""), 1, 999)

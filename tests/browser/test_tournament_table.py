@@ -192,20 +192,32 @@ def test_the_table_the_display_and_a_players_page_pass_axe(browser, host, live_s
     page.context.close()
 
 
-def test_no_bet_is_compact_so_a_phone_shows_the_seats_above_the_entry(phone, host, live_server):
-    round_ = start_round(host, 7)
+@pytest.mark.parametrize("seats", [7, 9])
+def test_no_bet_is_compact_so_a_phone_shows_the_seats_above_the_entry(
+    phone, host, live_server, seats
+):
+    """A full table of the tournament's seats (9 too) at 360 px: every seat a row, each row's
+    stake boxes within the screen, nothing wider than it."""
+    round_ = start_round(host, seats, seats_per_table=seats)
     open_table(phone, live_server.url, round_.tables.get().event.shoes.get(), host)
     seen = phone.evaluate(
         """() => {
         const entry = document.querySelector('.entry-bar').getBoundingClientRect().top;
-        const rows = [...document.querySelectorAll('table.bets tbody tr')]
-          .map((row) => row.getBoundingClientRect());
+        const trs = [...document.querySelectorAll('table.bets tbody tr')];
+        const rows = trs.map((row) => row.getBoundingClientRect());
+        const boxes = [...document.querySelectorAll('table.bets input.stake')]
+          .map((box) => box.getBoundingClientRect());
         const tool = document.querySelector('[data-fill]').getBoundingClientRect();
         return {above: rows.filter((row) => row.bottom <= entry).length,
+                seats: trs.map((row) => Number(row.dataset.seat)),
+                named: trs.filter((row) => /Player \\d\\d/.test(row.textContent)).length,
+                outside: boxes.filter((box) => box.left < 0 || box.right > innerWidth).length,
                 tallest: Math.max(...rows.map((row) => row.height)),
                 tool: [tool.width, tool.height]};
       }"""
     )
+    assert seen["seats"] == list(range(1, seats + 1))
+    assert seen["named"] == seats and seen["outside"] == 0
     tap = 44
     assert seen["tallest"] <= tap + 1  # a row is one tap high: the tool stands beside the name
     assert seen["above"] >= 5

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
@@ -223,6 +224,20 @@ def test_a_side_bet_settled_from_the_cards_needs_them():
 def test_a_bad_bet_is_refused_on_its_field_with_its_index(bet, field, template):
     entry = HandEntry("9 7", "J J 10", bets=(BetEntry(2, "banker", "10"), bet))
     assert rejected(entry) == [(field, 1, template, rejected(entry)[0][3])]
+
+
+def test_a_table_takes_the_seats_it_has_and_names_them_when_refusing_one():
+    nine = replace(TABLE, seats=9)
+    hand = settle_hand(HandEntry("9 7", "J J 10", bets=(BetEntry(9, "player", "10"),)), nine)
+    assert [(bet.seat, bet.result.net) for bet in hand.bets] == [(9, D(10))]
+    for table, seat in ((TABLE, 8), (nine, 10)):
+        entry = HandEntry("9 7", "J J 10", bets=(BetEntry(seat, "player", "10"),))
+        [(field, _bet, template, params)] = rejected(entry, table)
+        assert (field, template, params["last"]) == (Field.SEAT, MSG_NO_SUCH_SEAT, table.seats)
+    assert TABLE.seats == 7  # a cash table
+    assert "seats run 1–7" in rejected_message(
+        HandEntry("9 7", "J J 10", bets=(BetEntry(8, "player", "10"),))
+    )
 
 
 @pytest.mark.parametrize(("text", "amount"), [("1,000", D(1000)), ("１００", D(100)),

@@ -32,6 +32,7 @@ from ledger.integrity import (
     MSG_BET_NET_ARITHMETIC,
     MSG_BET_NOT_OFFERED,
     MSG_BET_NOT_SEATED,
+    MSG_BET_SEAT,
     MSG_BET_STAKE,
     MSG_BET_TYPE,
     MSG_BET_UNSETTLED,
@@ -232,6 +233,7 @@ def test_an_unknown_event_is_refused(db):
         (4, 2, "player", "guest_id = (SELECT id FROM ledger_guest WHERE name = 'Ben')",
          [MSG_BET_NOT_SEATED]),  # Ben left seat 2 after hand 2
         (3, 2, "tie", "seat = 7", [MSG_BET_NOT_SEATED]),  # seat 7 was cleared after hand 2
+        (1, 1, "player", "seat = 8", [MSG_BET_SEAT, MSG_BET_NOT_SEATED]),  # a cash table has 7
     ],
 )  # fmt: skip
 def test_a_bet_that_breaks_the_rules_is_named(night, number, seat, bet_type, change, messages):

@@ -8,8 +8,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games.models import Event
-from games.tournament import MAX_SEATS, table_sizes
-from ledger.models import Guest
+from games.tournament import DEFAULT_SEATS, table_sizes
+from ledger.models import Bet, Guest
 from tournaments.models import Tournament
 from tournaments.play import heats_for
 
@@ -20,11 +20,11 @@ def test_the_heats_bring_any_field_down_to_one_final_table():
         for per_table, wildcards in heats_for(players):
             tables = len(table_sizes(count))
             assert tables >= 2  # a heat is played on two tables or more
-            assert 1 <= per_table <= MAX_SEATS and wildcards >= 0
+            assert 1 <= per_table <= DEFAULT_SEATS and wildcards >= 0
             going_on = per_table * tables + wildcards
             assert going_on < count  # every heat sends someone home
             count = going_on
-        assert count == min(players, MAX_SEATS), players
+        assert count == min(players, DEFAULT_SEATS), players
 
 
 def test_smaller_tables_bring_the_field_down_to_a_smaller_final():
@@ -44,6 +44,20 @@ def test_simulate_tournament_plays_tables_of_the_seats_asked():
         sizes = [table.seats.count() for table in round_.tables.all()]
         assert max(sizes) <= 6, (round_, sizes)
     assert [table.seats.count() for table in tournament.rounds.first().tables.all()] == [5, 4, 4]
+
+
+@pytest.mark.django_db
+def test_simulate_tournament_plays_tables_of_nine():
+    out = simulate("--players", "18", "--seed", "3", "--hands", "2", "--tables-of", "9", "--keep")
+    assert "check_ledger problems: 0" in out
+    tournament = Tournament.objects.get()
+    first, final = tournament.rounds.first(), tournament.rounds.last()
+    tables = list(first.tables.select_related("event"))
+    assert [table.seats.count() for table in tables] == [9, 9]
+    assert {table.event.seats for table in tables} == {9}
+    seats_bet = Bet.objects.filter(hand__shoe__event__tournament_table__round=first)
+    assert seats_bet.filter(seat__in=[8, 9]).exists()  # the eighth and ninth seats play
+    assert final.is_final and final.tables.get().seats.count() <= 9
 
 
 def test_a_big_field_plays_several_heats():
@@ -96,7 +110,8 @@ def test_simulate_tournament_fails_on_a_problem(monkeypatch):
     [
         (["--players", "1"], "at least two players"),
         (["--players", "4", "--hands", "0"], "1 to 99 hands"),
-        (["--players", "4", "--tables-of", "5"], "A table seats 6 to 7 players"),
+        (["--players", "4", "--tables-of", "5"], "A table seats 6 to 9 players"),
+        (["--players", "4", "--tables-of", "10"], "A table seats 6 to 9 players"),
     ],
 )
 def test_simulate_tournament_refuses_what_cannot_be_played(args, message):

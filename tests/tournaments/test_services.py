@@ -238,11 +238,14 @@ def test_a_tie_across_the_cut_waits_for_the_playoff(make_tournament, add_round, 
 
 
 def test_the_draw_seats_as_many_a_table_as_the_tournament_says(make_tournament, add_round, host):
-    players = [f"Player {n}" for n in range(1, 8)]
-    for seats, sizes in ((7, [7]), (6, [4, 3])):
-        tournament = make_tournament(players=players, seats_per_table=seats)
+    for players, seats, sizes in ((7, 7, [7]), (7, 6, [4, 3]), (9, 9, [9]), (9, 8, [5, 4])):
+        names = [f"Player {n}" for n in range(1, players + 1)]
+        tournament = make_tournament(players=names, seats_per_table=seats)
         round_ = services.round_draw(round_=add_round(tournament), by=host, seed=3)
-        assert [table.seats.count() for table in round_.tables.all()] == sizes
+        tables = list(round_.tables.select_related("event"))
+        assert [table.seats.count() for table in tables] == sizes
+        # Each table's page has the tournament's seats, whoever is drawn to it.
+        assert {table.event.seats for table in tables} == {seats}
 
 
 def test_the_seats_and_the_finals_rule_are_fixed_once_a_round_is_drawn(

@@ -88,6 +88,30 @@ def test_the_bar_shows_the_hand_the_stacks_and_who_bets_first(client, host, star
     assert "data-fill" not in seat_row(page, 2)  # a player who is out has no minimum to place
 
 
+def test_a_table_of_nine_seats_nine_and_settles_bets_on_seats_8_and_9(client, host, started, play):
+    round_ = started(9, hands=4, seats_per_table=9)
+    table = round_.tables.get()
+    assert sorted(table.seats.values_list("seat", flat=True)) == list(range(1, 10))
+    shoe = open_shoe(table)
+    client.force_login(host)
+    page = unescape(text(client.get(table_url(shoe))))
+    assert [seat for seat in range(1, 11) if f'data-seat="{seat}"' in page] == list(range(1, 10))
+    assert 'name="stake_9_banker"' in page and 'name="stake_10_banker"' not in page
+    hand = play(table, "B", {8: ("banker", 100), 9: ("player", 200)})
+    nets = dict(Bet.objects.filter(hand=hand).values_list("seat", "net"))
+    assert nets == {8: Decimal(95), 9: Decimal(-200)}
+    page = unescape(text(client.get(table_url(shoe))))
+    assert {seat: stacks_shown(page)[seat] for seat in "189"} == {
+        "1": "1,000",
+        "8": "1,095",
+        "9": "800",
+    }
+    corrected = text(client.get(reverse("ledger:hand_detail", args=[hand.pk])))
+    assert 'name="stake_9_player" value="200"' in corrected  # the hand's page has seats 1–9
+    with pytest.raises(ValidationError, match="There is no seat 10: seats run 1–9"):
+        play(table, "B", {10: ("banker", 10)})
+
+
 def test_the_marker_skips_a_player_who_is_out_all_round(client, host, started, play):
     round_ = started(4, hands=6)
     table = round_.tables.get()
@@ -490,7 +514,7 @@ def queries_for(client, url, **headers):
 
 
 @pytest.mark.parametrize("page", ["table", "display", "guest", "standings"])
-def test_the_pages_run_the_same_queries_with_2_or_7_players(
+def test_the_pages_run_the_same_queries_with_2_or_9_players(
     client, host, started, play, page, django_assert_max_num_queries
 ):
     def url_for(round_):
@@ -507,7 +531,7 @@ def test_the_pages_run_the_same_queries_with_2_or_7_players(
 
     client.force_login(host)
     small = queries_for(client, url_for(started(2, secret_bet="any")))
-    others = [f"Guest {n}" for n in range(1, 8)]
-    large_url = url_for(started(7, names=others, secret_bet="any"))
+    others = [f"Guest {n}" for n in range(1, 10)]
+    large_url = url_for(started(9, names=others, secret_bet="any", seats_per_table=9))
     with django_assert_max_num_queries(small):
         queries_for(client, large_url)

@@ -163,6 +163,15 @@ def test_the_host_sets_up_a_tournament_with_every_setting(client, host):
     assert "Spring cup" in page and "50%, 30%, 20%" in page
 
 
+@pytest.mark.parametrize("seats", ["6", "8", "9"])
+def test_the_form_takes_tables_of_6_to_9_seats(client, host, seats):
+    client.force_login(host)
+    response = client.post(url("tournament_create"), SETUP | {"seats_per_table": seats})
+    assert response.status_code == 302
+    assert Tournament.objects.get().seats_per_table == int(seats)
+    assert f"{seats} seats a table" in text(client.get(response.url))
+
+
 @pytest.mark.parametrize(
     ("changes", "field", "message"),
     [

@@ -16,7 +16,6 @@ from django.views.decorators.http import require_GET
 
 from games.guest_banked.banque_drawing import TABLEAU
 from games.guest_banked.chemin_drawing import PONTE
-from games.kinds import SEATS
 from games.models import Hand, Shoe
 from games.payouts import BetType
 from ledger.forms import add_service_errors, stake_text
@@ -90,7 +89,9 @@ def hand_detail(request: AuthenticatedHttpRequest, hand_id: int) -> HttpResponse
     else:
         context |= {
             "stake_rows": (
-                _stake_rows(form, bet_types, guests) if isinstance(form, CorrectionForm) else []
+                _stake_rows(form, bet_types, guests, event.seat_numbers)
+                if isinstance(form, CorrectionForm)
+                else []
             ),
             "bet_labels": [_(bet.label) for bet in bet_types],
         }
@@ -118,7 +119,7 @@ def _coup_context(
         previous = previous_coup(hand.shoe, hand.number)
         context["coup_panel"] = coup_panel(
             form,
-            seats=[(seat, guests.get(seat)) for seat in SEATS],
+            seats=[(seat, guests.get(seat)) for seat in hand.shoe.event.seat_numbers],
             suivi_seat=previous.suivi_seat if previous is not None else None,
             decks=hand.shoe.event.decks,
         )
@@ -170,12 +171,15 @@ def _correction_initial(hand: Hand) -> dict[str, object]:
 
 
 def _stake_rows(
-    form: HandForm, bet_types: tuple[BetType, ...], guests: Mapping[int, Guest]
+    form: HandForm,
+    bet_types: tuple[BetType, ...],
+    guests: Mapping[int, Guest],
+    seats: range,
 ) -> list[dict[str, object]]:
     """Each seat's stake boxes, with the guest who sat there for the hand (``None``: empty)."""
     return [
         {"seat": seat, "guest": guests.get(seat), "cells": stake_cells(form, seat, bet_types)}
-        for seat in SEATS
+        for seat in seats
     ]
 
 

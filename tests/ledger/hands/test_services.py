@@ -115,7 +115,7 @@ def test_cards_are_stored_in_one_spelling(seated, shoe, record):
             [bet(8, "player", 10)],
             None,
             "bets",
-            on_seat(8, "Player", MSG_NO_SUCH_SEAT, seat=8),
+            on_seat(8, "Player", MSG_NO_SUCH_SEAT, seat=8, last=7),
         ),
         (("9 7", "J J 10"), [bet(1, "dragon_7", 10)], None, "bets", "Dragon 7 is not offered"),
         (

@@ -19,6 +19,7 @@ from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
+from games.kinds import TABLE_SEATS
 from ledger.integrity import ledger_problems
 from ledger.models import Charge, StackRow
 from ledger.money.amounts import ZERO
@@ -69,9 +70,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--tables-of",
             type=int,
-            default=MAX_TABLE_SEATS,
+            default=TABLE_SEATS,
             metavar="SEATS",
-            help=f"seats a table, {MIN_TABLE_SEATS} to {MAX_TABLE_SEATS} (the default)",
+            help=f"seats a table, {MIN_TABLE_SEATS} to {MAX_TABLE_SEATS} (default {TABLE_SEATS})",
         )
         parser.add_argument(
             "--keep", action="store_true", help="keep the tournament (default: roll it back)"

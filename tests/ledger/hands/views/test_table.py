@@ -397,14 +397,30 @@ def test_a_hand_whose_seating_cannot_be_read_says_so_and_saves_nothing(
     assert not Hand.objects.filter(shoe=shoe).exists()
 
 
+def test_a_cash_night_has_seven_seats_and_refuses_a_bet_or_a_guest_on_seat_8(
+    client, host, seated, shoe, guests
+):
+    client.force_login(host)
+    page = text(client.get(table_url(shoe)))
+    assert 'name="stake_7_player"' in page and 'name="stake_8_player"' not in page
+    data = hand_data(shoe, player_cards="8 K", banker_cards="9 K", stake_8_player="40")
+    refused = text(client.post(reverse("ledger:hand_record", args=[shoe.pk]), data, **HTMX))
+    assert escape("There is no seat 8: seats run 1–7.") in refused
+    assert not Hand.objects.filter(shoe=shoe).exists()
+    url = reverse("ledger:seat_change", args=[shoe.pk])
+    refused = text(client.post(url, {"seat": "8", "guest": guests[7].pk}, **HTMX))
+    assert escape("There is no seat 8: seats run 1–7.") in refused
+    assert not shoe.seatings.filter(seat=8).exists()
+
+
 def test_a_stake_in_a_box_the_table_no_longer_has_is_refused_by_name(client, host, seated, shoe):
     # The page was drawn while the table still offered Dragon 7 (and a box no table has).
     client.force_login(host)
     data = hand_data(shoe, player_cards="8 K", banker_cards="9 K", stake_2_banker="40")
     url = reverse("ledger:hand_record", args=[shoe.pk])
-    gone = {"stake_1_dragon_7": "10", "stake_9_player": "5", "stake_3_panda_8": ""}
+    gone = {"stake_1_dragon_7": "10", "stake_10_player": "5", "stake_3_panda_8": ""}
     refused = text(client.post(url, data | gone, **HTMX))
-    said = MSG_STAKE_BOX_GONE.format(boxes="Seat 1 · Dragon 7, stake_9_player")
+    said = MSG_STAKE_BOX_GONE.format(boxes="Seat 1 · Dragon 7, stake_10_player")
     assert escape(said) in refused
     assert not Hand.objects.filter(shoe=shoe).exists()
     saved = client.post(url, data | {"stake_3_panda_8": ""}, **HTMX)  # an empty old box is no bet
