@@ -31,7 +31,7 @@ from games.payouts import STANDARD_RULES, BetType, bet_return
 from games.rules import Hand as DealtHand
 from games.rules import Winner
 from games.shoe import Shoe as DealingShoe
-from ledger.count.demo import count_the_night
+from ledger.demo_count import count_the_night
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
 from ledger.nights import services as night_services

@@ -68,6 +68,7 @@ LAYERS = {
             "exports",
             "demo",
             "demo_banked",
+            "demo_count",
             "charts",
             "sharing",
             "receipts",

@@ -20,7 +20,7 @@ from django.db.models import Field, Model
 
 from games.chips import from_cents
 from games.models import Event, Hand, Shoe
-from ledger.models import Bet, Guest, Seating
+from ledger.models import Bet, CountSetup, Guest, Seating
 
 
 def _table(model: type[Model]) -> str:
@@ -37,10 +37,12 @@ def _column(model: type[Model], name: str) -> str:
 def _shoe_sql() -> str:
     hand, number, key = _table(Hand), _column(Hand, "number"), _column(Hand, "idempotency_key")
     shoe_of = _column(Hand, "shoe")
+    count_only, event_of = _column(CountSetup, "count_only"), _column(CountSetup, "event")
     return (
         f"SELECT s.*, (SELECT MAX(h.{number}) FROM {hand} h WHERE h.{shoe_of} = s.id)"
-        f" AS last_number, (SELECT h.id FROM {hand} h WHERE h.{key} = %s) AS repeat_id"
-        f" FROM {_table(Shoe)} s WHERE s.id = %s"
+        f" AS last_number, (SELECT h.id FROM {hand} h WHERE h.{key} = %s) AS repeat_id,"
+        f" (SELECT c.{count_only} FROM {_table(CountSetup)} c WHERE c.{event_of} ="
+        f" s.{_column(Shoe, 'event')}) AS count_only FROM {_table(Shoe)} s WHERE s.id = %s"
     )
 
 
@@ -60,7 +62,8 @@ def _with_event(shoe: Shoe) -> None:
 
 def shoe_for_save(shoe_id: int, key: uuid.UUID | None) -> tuple[Shoe, int, int | None]:
     """The shoe with its event, as they stand; the number of its last hand (0 for none); and
-    the hand recorded under idempotency ``key``, if any."""
+    the hand recorded under idempotency ``key``, if any. The shoe's ``count_only`` says whether
+    its night is kept by its count alone (``ledger.count``: no hand is logged there)."""
     key_field = Hand._meta.get_field("idempotency_key")
     prepared = key_field.get_db_prep_value(key, connection)
     shoe = next(iter(Shoe.objects.raw(_shoe_sql(), [prepared, shoe_id])))

@@ -40,7 +40,6 @@ from ledger.locks import hold_guests
 from ledger.models import (
     AuditEntry,
     Bet,
-    CountSetup,
     Coup,
     EventGuest,
     Guest,
@@ -422,7 +421,7 @@ def record_hand(
             raise ValidationError({NON_FIELD_ERRORS: reused})
         return RecordedHand(existing, bets=None, seated=None)
     check_shoe_open(shoe)
-    if CountSetup.objects.filter(event_id=shoe.event_id, count_only=True).exists():
+    if getattr(shoe, "count_only", False):  # read with the shoe (``hot_reads.shoe_for_save``)
         raise ValidationError({NON_FIELD_ERRORS: MSG_COUNT_ONLY_NIGHT})
     if number != last_number + 1:
         raise _taken(shoe, number)

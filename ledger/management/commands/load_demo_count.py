@@ -8,8 +8,8 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ledger.count.demo import load_count_only_night
 from ledger.demo import DEMO_USERS
+from ledger.demo_count import load_count_only_night
 from ledger.models import CountSetup
 
 DEMO_HOST = DEMO_USERS[0][0]
