@@ -4,6 +4,9 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "coup %(number)s": "クー%(number)s",
+    "Undo coup %(number)s?": "クー%(number)sを取り消しますか？",
+    "Undo coup %(number)s": "クー%(number)sを取り消し",
     "an amount of chips from 0 to {maximum}, in whole cents.": "0から{maximum}までのチップの額（セント単位）。",
     "{name} is on row {first} already: one row per guest.": "{name}はすでに{first}行目にあります。ゲスト1人につき1行です。",
     "cash, marker or balance (blank: cash).": "cash、marker、balance のいずれか（空欄は cash）。",

@@ -54,6 +54,9 @@ def test_the_table_counts_coups_and_names_the_bank_and_the_ponte(client, host, c
     assert re.search(r'<td class="winner-banker">Bank</td>', recent)
     assert "<h2>Coups</h2>" in page and "<h2>Hands</h2>" not in page
     assert "1 coup ·" in page and "Bank 1 (100.0%)" in page
+    last = page[page.index('id="table-last"') : page.index("</div>", page.index('id="table-last"'))]
+    assert ">coup 1</a>" in last and ">Bank</span>" in last and "hand 1" not in last
+    assert "Undo coup 1" in page and "Undo hand" not in page
 
 
 def test_the_suivi_seat_banking_is_not_offered_suivi_in_its_own_row(client, chemin):
