@@ -4,6 +4,8 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "The night's chips changed since this page was opened: it has a box for {value}, which the night no longer counts. Nothing was recorded: reload the page and count again.": "このページを開いた後にこの夜のチップが変わりました。{value}の欄がありますが、この夜はもう数えません。何も記録していません。ページを再読み込みして数え直してください。",
+    "This night has adjustments booked against its hands: it cannot be kept by its count alone.": "この夜にはハンドに対する調整が計上されています。カウントだけの記録にはできません。",
     "coup %(number)s": "クー%(number)s",
     "Undo coup %(number)s?": "クー%(number)sを取り消しますか？",
     "Undo coup %(number)s": "クー%(number)sを取り消し",

@@ -17,6 +17,10 @@ from games.messages import MINUS, format_chips, whole_cents
 from ledger.forms import ChipsAmountField
 from ledger.models import ChipMove, CountSetup
 
+MSG_CHIPS_CHANGED = _(
+    "The night's chips changed since this page was opened: it has a box for {value}, which the"
+    " night no longer counts. Nothing was recorded: reload the page and count again."
+)
 MSG_SIGNED_AMOUNT = _("Type an amount such as 40 or −40 (at most {maximum} either way).")
 
 
@@ -52,6 +56,15 @@ class ChipsForm(forms.Form):
                     attrs={"inputmode": "numeric", "autocomplete": "off", "class": "chip-count"}
                 ),
             )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        known = {chip_field_name(value) for value in self.denominations}
+        stale = sorted(name for name in self.data if name.startswith("n_") and name not in known)
+        if stale:
+            value = stale[0][2:].replace("_", ".")
+            raise ValidationError(MSG_CHIPS_CHANGED.format(value=value[:20]))
+        return data
 
     def chip_boxes(self) -> list[forms.BoundField]:
         return [self[chip_field_name(value)] for value in self.denominations]

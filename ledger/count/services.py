@@ -67,6 +67,9 @@ MSG_DENOMINATIONS = _(
 MSG_COUNT_ONLY_HAS_HANDS = _(
     "This night has {hands} hands logged: it cannot be kept by its count alone."
 )
+MSG_COUNT_ONLY_HAS_ADJUSTMENTS = _(
+    "This night has adjustments booked against its hands: it cannot be kept by its count alone."
+)
 MSG_FLOAT = _("The tray's float is an amount in whole cents, from 0 to {maximum}.")
 MSG_COMMISSION = _("The commission is an amount in whole cents, from 0 to {maximum}.")
 
@@ -124,6 +127,8 @@ def count_setup_save(
         hands = Hand.objects.filter(shoe__event=event).count()
         if hands:
             raise ValidationError({"count_only": MSG_COUNT_ONLY_HAS_HANDS.format(hands=hands)})
+        if Adjustment.objects.filter(event=event).exists():
+            raise ValidationError({"count_only": MSG_COUNT_ONLY_HAS_ADJUSTMENTS})
     setup = setup_of(event)
     before = _setup_snapshot(setup) if setup.pk else None
     was_count_only = setup.count_only

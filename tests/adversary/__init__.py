@@ -2,7 +2,8 @@
 races — sent through the real views, import and export, each with what must happen. Then the
 paths past fixed defects, each through the real views or management commands: forms in other
 charsets (``charsets``), idempotency keys sent again (``keys``), look-alike logins
-(``homoglyphs``), amounts that add up past the ledger's maximum (``bounds``), undoing or
+(``homoglyphs``), the count's forms (``counts``), amounts that add up past the ledger's
+maximum (``bounds``), undoing or
 correcting a hand a rebuy stood on (``rebuy``), devices racing into the same locks
 (``deadlocks``), a backup taken under load (``backups``) and backups edited by hand
 (``restore``).
@@ -29,6 +30,7 @@ from collections import Counter
 from tests.adversary.backups import backup_cases, restore_cases
 from tests.adversary.bounds import bound_cases
 from tests.adversary.charsets import charset_cases
+from tests.adversary.counts import count_cases
 from tests.adversary.ground import Night
 from tests.adversary.homoglyphs import homoglyph_cases
 from tests.adversary.inputs import amount_cases, file_cases, name_cases, url_cases
@@ -54,7 +56,7 @@ def attack(size: int = 100, seed: int = 11, *, threads: bool = True) -> dict[str
              *race_cases(night, max(4, size // 10), threads=threads),
              *charset_cases(Night(f"{tag}c"), size), *key_cases(tag),
              *homoglyph_cases(night, tag), *bound_cases(night, tag),
-             *rebuy_cases(tag, night.host)]  # fmt: skip
+             *rebuy_cases(tag, night.host), *count_cases(Night(f"{tag}n"), rng, size)]  # fmt: skip
     if threads:
         cases += [*deadlock_cases(tag, max(2, size // 20)), *backup_cases(tag, max(1, size // 50))]
     cases += restore_cases(tag)

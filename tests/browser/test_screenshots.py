@@ -79,7 +79,7 @@ def test_a_chemin_de_fer_table_a_few_coups_in(phone, host, live_server, tmp_path
 
 
 def test_a_correction_form_with_every_bet_column(phone, host, live_server, tmp_path, seated_night):
-    shoe, hand = seated_night
+    _shoe, hand = seated_night
     log_in(phone, live_server.url, host.username)
     phone.goto(live_server.url + reverse("ledger:hand_detail", args=[hand.pk]))
     form = phone.locator("form.correction")

@@ -188,3 +188,19 @@ def test_a_guest_s_receipt_and_page_show_their_chips_and_adjustments(
     assert "Balance carried" in receipt and "+$140" in receipt  # 100 from the hands, 40 booked
     page = text(client.get(reverse("ledger:guest_detail", args=[aki.pk])))
     assert "Chips taken $500 · handed back $640" in page
+
+
+def test_a_page_counting_chips_the_night_no_longer_has_is_refused(client, host, event, guests):
+    client.force_login(host)
+    services.count_setup_save(event=event, by=host, denominations=["5", "25", "100"])
+    refused = chips_post(client, event, guests[0], "count", n_100="1", n_500="2")
+    assert refused.status_code == 400
+    assert "it has a box for 500, which the night no longer counts" in text(refused)
+    assert not ChipMove.objects.exists()
+
+
+def test_a_night_with_adjustments_cannot_become_count_only(event, guests, host):
+    services.adjustment_record(event=event, guest=guests[0], amount=D(5), reason="x", by=host)
+    with pytest.raises(ValidationError) as caught:
+        services.count_setup_save(event=event, by=host, count_only=True)
+    assert "adjustments booked" in " ".join(caught.value.messages)
