@@ -4,6 +4,9 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "%(amount)s against what the hands say. Look through the hands the guest sat at for a bet missing or wrong, and correct its hand; or book the difference with its reason.": "ハンドの記録との差は%(amount)sです。このゲストが座っていたハンドから抜けや誤りのあるベットを探してそのハンドを訂正するか、理由をつけて差額を計上してください。",
+    "no bet logged": "ベットの記録なし",
+    "This guest sat at no hand tonight.": "このゲストは今夜どのハンドにも座っていません。",
     "The night's chips changed since this page was opened: it has a box for {value}, which the night no longer counts. Nothing was recorded: reload the page and count again.": "このページを開いた後にこの夜のチップが変わりました。{value}の欄がありますが、この夜はもう数えません。何も記録していません。ページを再読み込みして数え直してください。",
     "This night has adjustments booked against its hands: it cannot be kept by its count alone.": "この夜にはハンドに対する調整が計上されています。カウントだけの記録にはできません。",
     "coup %(number)s": "クー%(number)s",

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TypeVar
 
-from django.db.models import QuerySet
+from django.db.models import F, Q, QuerySet
 
-from games.models import Event
+from games.models import Event, Hand
 from ledger.count.reconciliation import GuestCount, Reconciliation, reconcile
 from ledger.models import Adjustment, Bet, ChipMove, CountSetup, Guest, GuestEventResult
 from ledger.money.amounts import ZERO, money_sum
@@ -152,14 +152,35 @@ def _nets(event: Event, *, count_only: bool) -> dict[int, Decimal]:
     return dict(summed)
 
 
-def guest_bets(event: Event, guest: Guest) -> list[Bet]:
-    """The guest's bets at the night, hand by hand, to look through for the one a count says is
-    missing or wrong."""
-    return list(
-        Bet.objects.filter(event=event, guest=guest)
-        .select_related("hand", "hand__shoe")
-        .order_by("hand__shoe__number", "hand__number", "seat", "id")
+@dataclass(frozen=True)
+class HandOfGuest:
+    """A hand the guest sat at, with their bets on it (none: a bet may be missing there)."""
+
+    hand: Hand
+    bets: list[Bet]
+
+    @property
+    def net(self) -> Decimal:
+        return sum((bet.net for bet in self.bets), ZERO)
+
+
+def guest_hands(event: Event, guest: Guest) -> list[HandOfGuest]:
+    """Every hand of the night the guest sat at (or bet on), with their bets, to look through
+    for the one a count says is missing or wrong. Two queries."""
+    bets: dict[int, list[Bet]] = defaultdict(list)
+    for bet in Bet.objects.filter(event=event, guest=guest).order_by("seat", "id"):
+        bets[bet.hand_id].append(bet)
+    seated = Q(
+        shoe__seatings__guest=guest,
+        number__gte=F("shoe__seatings__from_hand"),
+    ) & (Q(shoe__seatings__to_hand__isnull=True) | Q(number__lte=F("shoe__seatings__to_hand")))
+    hands = (
+        Hand.objects.filter(Q(shoe__event=event) & (seated | Q(pk__in=list(bets))))
+        .select_related("shoe")
+        .distinct()
+        .order_by("shoe__number", "number")
     )
+    return [HandOfGuest(hand, bets.get(hand.pk, [])) for hand in hands]
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games.models import Event
 from ledger.count import services
 from ledger.count.forms import AdjustmentForm, ChipsForm, CountSetupForm
-from ledger.count.selectors import guest_bets, night_count
+from ledger.count.selectors import guest_hands, night_count
 from ledger.forms import add_service_errors
 from ledger.models import Adjustment, ChipMove, Guest
 from ledger.money.amounts import ZERO, format_chips
@@ -78,7 +78,7 @@ def _guest_page(
         "event": event,
         "night": night,
         "line": line,
-        "bets": guest_bets(event, guest),
+        "hands": guest_hands(event, guest),
         "take_form": forms.get("take_form")
         or ChipsForm(initial={"kind": "buy_in", "guest": guest.pk}, setup=setup),
         "count_form": forms.get("count_form")

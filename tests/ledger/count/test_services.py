@@ -12,7 +12,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from ledger.count import services
-from ledger.count.selectors import guest_bets, night_count
+from ledger.count.selectors import guest_hands, night_count
 from ledger.hands import services as hand_services
 from ledger.models import Adjustment, AuditEntry, ChipMove, GuestEventResult
 from ledger.money.results import event_settlement, guest_balance_now
@@ -138,7 +138,11 @@ def test_a_logged_night_reconciles_and_a_missing_bet_is_named_then_found(
     assert night.reconciliation.tray.difference == D(-40)
     assert not night.reconciliation.reconciled
     # The host looks through Ben's bets, finds hand 2 and corrects it with his bet.
-    assert [(b.hand.number, b.bet_type) for b in guest_bets(event, ben)] == [(1, "banker")]
+    # Every hand he sat at is listed, the one without a bet of his too.
+    rows = [
+        (row.hand.number, [bet.bet_type for bet in row.bets]) for row in guest_hands(event, ben)
+    ]
+    assert rows == [(1, ["banker"]), (2, [])]
     hand_services.hand_correct(
         hand=second,
         entry=entry("8 K", "2 3", [bet(1, "banker", 20), bet(2, "player", 40)]),
