@@ -125,6 +125,13 @@ MSG_WINS_NO_CARDS = gettext_noop("{winner} wins.")
 MSG_TIE = gettext_noop("Tie {high}–{low}.")
 MSG_TIE_NATURAL = gettext_noop("Tie {high}–{low} (natural).")
 MSG_TIE_NO_CARDS = gettext_noop("Tie.")
+# A coup of a guest-banked game, in its words: the ponte's hand against the bank's; a tie is void.
+MSG_EGALITE = gettext_noop("Égalité {high}–{low}.")
+MSG_EGALITE_NO_CARDS = gettext_noop("Égalité.")
+COUP_SIDES = {
+    Winner.PLAYER: Label(gettext_noop("Ponte")),
+    Winner.BANKER: Label(gettext_noop("Bank")),
+}
 
 PLAYER, BANKER = Label(gettext_noop("Player")), Label(gettext_noop("Banker"))
 WINNER_LABELS = {
@@ -596,18 +603,22 @@ class TapReading:
         return result_text(Hand(self.player, self.banker).outcome())
 
 
-def result_text(outcome: Outcome) -> Text:
-    """How a hand came out, in words: "Banker wins 9–8 (natural).", "Tie.", "Player wins."."""
+def result_text(outcome: Outcome, *, coup: bool = False) -> Text:
+    """How a hand came out, in words: "Banker wins 9–8 (natural).", "Tie.", "Player wins."; a
+    ``coup`` of a guest-banked game in its words: "Bank wins 6–5.", "Égalité."."""
     tie = outcome.winner is Winner.TIE
+    sides = COUP_SIDES if coup else WINNER_LABELS
     if outcome.player_total is None or outcome.banker_total is None:
         if tie:
-            return Text(MSG_TIE_NO_CARDS)
-        return Text(MSG_WINS_NO_CARDS, winner=WINNER_LABELS[outcome.winner])
+            return Text(MSG_EGALITE_NO_CARDS if coup else MSG_TIE_NO_CARDS)
+        return Text(MSG_WINS_NO_CARDS, winner=sides[outcome.winner])
     high, low = sorted((outcome.player_total, outcome.banker_total), reverse=True)
     if tie:
+        if coup:
+            return Text(MSG_EGALITE, high=high, low=low)
         return Text(MSG_TIE_NATURAL if outcome.natural else MSG_TIE, high=high, low=low)
     template = MSG_WINS_NATURAL if outcome.natural else MSG_WINS
-    return Text(template, winner=WINNER_LABELS[outcome.winner], high=high, low=low)
+    return Text(template, winner=sides[outcome.winner], high=high, low=low)
 
 
 def _interleave(player: tuple[Card, ...], banker: tuple[Card, ...]) -> list[Card]:

@@ -280,8 +280,11 @@ def scoreboard(
     if shoe.event.is_guest_banked:
         counted = ngettext("%(coups)s coup", "%(coups)s coups", stats.hands)
         sides["played"] = counted % {"coups": stats.hands}
+        sides["next"] = _("If the next coup is")
     else:
-        sides["played"] = _("%(hands)s hands") % {"hands": stats.hands}
+        counted = ngettext("%(hands)s hand", "%(hands)s hands", stats.hands)
+        sides["played"] = counted % {"hands": stats.hands}
+        sides["next"] = _("If the next hand is")
     return {
         "shoe": shoe,
         "sides": sides,

@@ -16,7 +16,7 @@ from games.models import Event
 from games.tournament import TournamentError, parse_points, parse_prize_table
 from ledger.forms import ChipsAmountField
 from ledger.nights.forms import EVENT_BOUNDS, MSG_MAX_UNDER_MIN, RuleSetFields
-from tournaments.models import Round, Tournament
+from tournaments.models import MAX_TABLE_SEATS, MIN_TABLE_SEATS, Round, Tournament
 
 MAX_SEED = 2**31 - 1  # what ``new_seed`` draws from: a seed anyone can read out and type back
 MSG_RANK = _("Give each tied player their place in the play-off: 1 for the best.")
@@ -113,6 +113,10 @@ class TournamentForm(forms.ModelForm[Tournament]):
         super().__init__(*args, **kwargs)
         _read_chips(self, MONEY_FIELDS)
         self.fields["starting_stack"].validators.append(MinValueValidator(Decimal("0.01")))
+        seats = self.fields["seats_per_table"]
+        # The phone's keypad and its own check say 6–9 before the form is sent (the model's
+        # validators say it again after).
+        seats.widget.attrs.update(min=MIN_TABLE_SEATS, max=MAX_TABLE_SEATS, inputmode="numeric")
 
     def _table(self, name: str, parse: Any) -> str:
         text: str = self.cleaned_data.get(name, "")

@@ -36,6 +36,10 @@ MSG_PASSED_TO = gettext_noop(
     "The bank of seat {banker} lost the last coup: it passes to seat {seat}, to the right of "
     "seat {rotation}."
 )
+MSG_PASSED_PAST_LOSER = gettext_noop(
+    "The bank of seat {banker} lost the last coup: it passes to seat {seat}, the next to the right"
+    " of seat {rotation} after seat {banker}, who just lost it."
+)
 MSG_SUITE_TO = gettext_noop(
     "Seat {giver} passed the bank and seat {seat} took the suite at {amount}: seat {seat} banks."
 )
@@ -144,10 +148,10 @@ def next_bank(game: Game, previous: PreviousCoup | None, seats: Collection[int])
     seat = _right_of(previous.rotation_seat, seats, previous.banker_seat)
     if seat is None:
         return NextBank(None)
-    why = RuleError(
-        MSG_PASSED_TO, banker=previous.banker_seat, seat=seat, rotation=previous.rotation_seat
-    )
-    return NextBank(seat, why=why)
+    rotation, banker = previous.rotation_seat, previous.banker_seat
+    skipped = rotation != banker and _right_of(rotation, seats, rotation) == banker
+    note = MSG_PASSED_PAST_LOSER if skipped else MSG_PASSED_TO
+    return NextBank(seat, why=RuleError(note, banker=banker, seat=seat, rotation=rotation))
 
 
 def next_in_turn(rotation_seat: int, seats: Collection[int], leaving: int) -> int | None:

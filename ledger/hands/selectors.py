@@ -216,6 +216,7 @@ class HandIndex:
     shoe_id: int
     hands: list[IndexedHand]
     current: int | None = None
+    coups: bool = False  # a guest-banked game's: its words are coups
 
     def _at(self, step: int) -> IndexedHand | None:
         numbers = [hand.number for hand in self.hands]
@@ -233,18 +234,20 @@ class HandIndex:
         return self._at(1)
 
 
-def hand_index(shoe_id: int, current: int | None = None) -> HandIndex:
+def hand_index(shoe_id: int, current: int | None = None, *, coups: bool = False) -> HandIndex:
     """The shoe's hands, numbers and winners only, in one query whatever the shoe's size."""
     rows = Hand.objects.filter(shoe_id=shoe_id).order_by("number")
     hands = [IndexedHand(*row) for row in rows.values_list("pk", "number", "winner")]
-    return HandIndex(shoe_id=shoe_id, hands=hands, current=current)
+    return HandIndex(shoe_id=shoe_id, hands=hands, current=current, coups=coups)
 
 
-def hand_index_of(shoe_id: int, marks: list[HandMark], ids: Mapping[int, int]) -> HandIndex:
+def hand_index_of(
+    shoe_id: int, marks: list[HandMark], ids: Mapping[int, int], *, coups: bool = False
+) -> HandIndex:
     """:func:`hand_index` from the scoreboard's read of the shoe (``games.scoreboard.shoe_marks``:
     its marks and hand number → id), on the page that draws both."""
     hands = [IndexedHand(ids[mark.number], mark.number, mark.winner.value) for mark in marks]
-    return HandIndex(shoe_id=shoe_id, hands=hands)
+    return HandIndex(shoe_id=shoe_id, hands=hands, coups=coups)
 
 
 def hand_id_by_number(shoe_id: int, number: int) -> int | None:

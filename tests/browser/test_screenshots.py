@@ -113,3 +113,18 @@ def seated_night(host):
         by=host,
     ).hand
     return shoe, hand
+
+
+def test_a_table_with_every_bet_column_keeps_its_headings_apart(
+    phone, host, live_server, seated_night
+):
+    shoe, _hand = seated_night
+    open_table(phone, live_server.url, shoe, host)
+    headings = phone.locator("table.bets thead th")
+    headings.first.wait_for()
+    overflowing = phone.evaluate(
+        """[...document.querySelectorAll('table.bets thead th')]
+            .filter(th => th.scrollWidth > th.clientWidth + 0.5).map(th => th.textContent)"""
+    )
+    assert overflowing == []
+    assert fits(phone)

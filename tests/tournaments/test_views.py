@@ -163,6 +163,14 @@ def test_the_host_sets_up_a_tournament_with_every_setting(client, host):
     assert "Spring cup" in page and "50%, 30%, 20%" in page
 
 
+def test_the_seats_box_says_6_to_9_before_it_is_sent(client, host):
+    client.force_login(host)
+    page = text(client.get(url("tournament_create")))
+    box = page[page.index('name="seats_per_table"') :]
+    box = box[: box.index(">")]
+    assert 'min="6"' in box and 'max="9"' in box
+
+
 @pytest.mark.parametrize("seats", ["6", "8", "9"])
 def test_the_form_takes_tables_of_6_to_9_seats(client, host, seats):
     client.force_login(host)

@@ -82,7 +82,7 @@ def hand_detail(request: AuthenticatedHttpRequest, hand_id: int) -> HttpResponse
         "revisions": revisions,
         "form": form,
         "table_url": reverse("ledger:shoe_table", args=[hand.shoe_id]),
-        "hand_index": hand_index(hand.shoe_id, current=hand.number),
+        "hand_index": hand_index(hand.shoe_id, current=hand.number, coups=event.is_guest_banked),
     }
     if event.is_guest_banked:
         context |= _coup_context(hand, form, guests)

@@ -187,7 +187,7 @@ def _board_context(shoe: Shoe) -> dict[str, object]:
     marks, ids = shoe_marks(shoe)  # one read of the shoe's hands, for both
     return {
         "board": scoreboard(shoe, link=hand_address(), read=(marks, ids)),
-        "hand_index": hand_index_of(shoe.pk, marks, ids),
+        "hand_index": hand_index_of(shoe.pk, marks, ids, coups=shoe.event.is_guest_banked),
     }
 
 
@@ -406,7 +406,8 @@ def hand_record(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse
         except ValidationError as error:
             form.show_problems(error)
         else:
-            hand, notice = recorded.hand, _hand_notice(recorded.hand)
+            coup = shoe.event.is_guest_banked
+            hand, notice = recorded.hand, _hand_notice(recorded.hand, coup=coup)
             seen = form.cleaned_data["seating"]
             if request.htmx and _answers_with_changes(shoe.event, recorded, seen):
                 return _saved_reply(request, shoe, recorded, notice)
@@ -483,8 +484,10 @@ def _redrawn(
     return redrawn
 
 
-def _hand_notice(hand: Hand) -> str:
-    result = result_text(hand.outcome()).message(_)
+def _hand_notice(hand: Hand, *, coup: bool = False) -> str:
+    result = result_text(hand.outcome(), coup=coup).message(_)
+    if coup:
+        return _("Coup {number} saved: {result}").format(number=hand.number, result=result)
     return _("Hand {number} saved: {result}").format(number=hand.number, result=result)
 
 

@@ -134,6 +134,18 @@ def test_a_lost_bank_never_goes_back_to_the_banker_who_lost_it(seats):
     assert after.banker_seat == (first if second == 6 else second)
 
 
+def test_a_bank_that_skips_the_banker_who_lost_it_says_so():
+    state, _, _ = play(None, BANK_WINS, move="suite", suite_seat=2)  # seat 2 at seat 1's right
+    state, banker, _ = play(state, BANK_LOSES)
+    assert banker == 2
+    after = next_bank(Game.CHEMIN_DE_FER, state, SEATED)
+    assert after.banker_seat == 3 and after.why is not None
+    assert str(after.why) == (
+        "The bank of seat 2 lost the last coup: it passes to seat 3, the next to the right of "
+        "seat 1 after seat 2, who just lost it."
+    )
+
+
 def test_the_note_names_both_seats():
     state, _, _ = play(None, BANK_WINS, move="suite", suite_seat=4)
     state, _, _ = play(state, BANK_LOSES)

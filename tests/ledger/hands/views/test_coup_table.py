@@ -321,6 +321,9 @@ def test_bad_input_is_refused_beside_its_box_and_nothing_is_stored(
     assert beside(page, where, message)
     assert not Hand.objects.exists() and not Bet.objects.exists() and not Coup.objects.exists()
     assert form_data(page, "coup-form")["bank"] == "100"  # what was typed stays
+    # Beside Save too, where the dealer looks on a phone: the coup was not saved, and why.
+    bar = page[page.index('class="entry-bar"') :]
+    assert "Not saved: " in bar[: bar.index("</p>")]
 
 
 @pytest.mark.parametrize(
