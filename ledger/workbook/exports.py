@@ -676,6 +676,12 @@ def _guest_banked(events: Sequence[Event]) -> list[Event]:
     return [event for event in events if event.is_guest_banked]
 
 
+def _house_banked(events: Sequence[Event]) -> list[Event]:
+    """The nights whose hands the Hands sheet holds: a guest-banked night's are its Coups, in
+    its words and its scoresheet's columns; a count-only night has none."""
+    return [event for event in events if not event.is_guest_banked]
+
+
 def _settlements_of(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
     settlements = Settlement.objects.filter(event__in=[event.pk for event in events])
     return settlements_sheet(settlements if guest is None else settlements.filter(guest=guest))
@@ -685,7 +691,8 @@ SHEETS = (
     SheetExporter("summary", lambda _events, guest: guest is None,
                   lambda events, _guest: summary_sheet(events)),
     SheetExporter("guests", lambda _events, _guest: True, guests_sheet),
-    SheetExporter("hands", lambda _events, _guest: True, hands_sheet),
+    SheetExporter("hands", lambda events, _guest: bool(_house_banked(events)),
+                  lambda events, guest: hands_sheet(_house_banked(events), guest)),
     SheetExporter("coups", lambda events, _guest: bool(_guest_banked(events)),
                   lambda events, guest: coups_sheet(_guest_banked(events), guest)),
     SheetExporter("transfers", lambda events, _guest: bool(_guest_banked(events)),

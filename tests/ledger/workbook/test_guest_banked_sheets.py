@@ -74,10 +74,10 @@ def chemin(event, shoe, seated, host):
 
 def test_the_coups_sheet_has_a_row_per_stake_with_its_coup(chemin):
     content = workbook_bytes([chemin])
+    # Its coups are in the Coups sheet, in its words: no Hands sheet of Player and Banker.
     assert load_workbook(io.BytesIO(content)).sheetnames == [
         "Summary",
         "Guests",
-        "Hands",
         "Coups",
         "Transfers",
         "Settlements",
