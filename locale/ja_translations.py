@@ -4,6 +4,9 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "At a tournament table the chips a player takes are their stack: the starting stack (or the one carried), rebuys and add-ons, which the tournament's pages record. Count their chips here.": "トーナメントテーブルでプレイヤーが受け取るチップはスタックです：開始スタック（または持ち越し）、リバイ、アドオン。これらはトーナメントのページで記録します。ここではチップを数えてください。",
+    "Only a cash night can be kept by its count alone.": "カウントだけで記録できるのはキャッシュの夜だけです。",
+    "At a tournament table the chips taken are the player's stack: the starting stack (or the one carried), rebuys and add-ons.": "トーナメントテーブルで受け取ったチップはプレイヤーのスタックです：開始スタック（または持ち越し）、リバイ、アドオン。",
     "minimum banco": "最低バンコ",
     "Égalité {high}–{low}.": "エガリテ {high}–{low}。",
     "Égalité.": "エガリテ。",

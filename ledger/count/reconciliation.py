@@ -90,10 +90,16 @@ class Reconciliation(Generic[Guest]):
         return total + (self.tray.difference or ZERO)
 
     @property
+    def tray_uncounted(self) -> bool:
+        """The tray is still to count: it should hold chips (an empty one has none to count)."""
+        return self.tray.counted is None and self.tray.expected != 0
+
+    @property
     def reconciled(self) -> bool:
         """Everyone and the tray counted, and every difference zero."""
-        counted = not self.uncounted and self.tray.counted is not None
-        return counted and not self.differences and self.tray.difference == 0
+        if self.uncounted or self.differences or self.tray_uncounted:
+            return False
+        return self.tray.difference in (None, 0)
 
 
 def reconcile(

@@ -13,7 +13,15 @@ from django.db.models import F, Q, QuerySet
 
 from games.models import Event, Hand
 from ledger.count.reconciliation import GuestCount, Reconciliation, reconcile
-from ledger.models import Adjustment, Bet, ChipMove, CountSetup, Guest, GuestEventResult
+from ledger.models import (
+    Adjustment,
+    Bet,
+    ChipMove,
+    CountSetup,
+    Guest,
+    GuestEventResult,
+    StackRow,
+)
 from ledger.money.amounts import ZERO, money_sum
 
 
@@ -81,8 +89,9 @@ class NightCount:
 
 def night_count(event: Event) -> NightCount:
     """The night's count as it stands: each guest on its list (or with chips) with their chips
-    taken and counted, their net from the hands and their adjustments, and the tray. A fixed
-    number of queries, whatever the size of the night."""
+    taken and counted, their net from the hands and their adjustments, and the tray. At a
+    tournament table the chips taken are the players' stack rows (the starting stack or the one
+    carried, rebuys, add-ons). A fixed number of queries, whatever the size of the night."""
     setup = CountSetup.objects.filter(event=event).first() or CountSetup(event=event)
     moves = list(
         ChipMove.objects.filter(event=event).select_related("guest").order_by("recorded_at", "id")
@@ -103,6 +112,10 @@ def night_count(event: Event) -> NightCount:
             taken[move.guest_id] += move.chips
         if move.guest is not None:
             guests.setdefault(move.guest.pk, move.guest)
+    if event.kind == Event.Kind.TOURNAMENT_TABLE:  # a table's chips: its players' stack rows
+        stacks = StackRow.objects.filter(event=event).values_list("guest_id", "chips").order_by()
+        for guest_id, chips in stacks:
+            taken[guest_id] += chips
     adjusted: dict[int, Decimal] = defaultdict(lambda: ZERO)
     for adjustment in adjustments:
         adjusted[adjustment.guest_id] += adjustment.amount
@@ -205,7 +218,7 @@ def count_at_close(event: Event) -> CountAtClose:
         True,
         [names[pk] for pk in rec.uncounted],
         [(names[pk], amount) for pk, amount in rec.differences.items()],
-        rec.tray.counted is None,
+        rec.tray_uncounted,
         rec.reconciled,
     )
 

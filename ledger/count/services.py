@@ -45,6 +45,11 @@ MSG_DENOMINATION_UNKNOWN = _(
     "{value} is not a chip of this night (its chips: {chips}). Count it as a total instead."
 )
 MSG_DENOMINATION_NUMBER = _("The number of {value} chips is a whole number from 0 to {maximum}.")
+MSG_TABLE_TAKES_NO_BUY_IN = _(
+    "At a tournament table the chips a player takes are their stack: the starting stack (or the"
+    " one carried), rebuys and add-ons, which the tournament's pages record. Count their chips"
+    " here."
+)
 MSG_NOTHING_COUNTED = _("Nothing was counted: enter the number of each chip, or a total.")
 MSG_TOTAL_AND_CHIPS = _(
     "The chips add up to {chips} but the total says {total}: enter one or make them agree."
@@ -70,6 +75,7 @@ MSG_COUNT_ONLY_HAS_HANDS = _(
 MSG_COUNT_ONLY_HAS_ADJUSTMENTS = _(
     "This night has adjustments booked against its hands: it cannot be kept by its count alone."
 )
+MSG_COUNT_ONLY_CASH = _("Only a cash night can be kept by its count alone.")
 MSG_FLOAT = _("The tray's float is an amount in whole cents, from 0 to {maximum}.")
 MSG_COMMISSION = _("The commission is an amount in whole cents, from 0 to {maximum}.")
 
@@ -123,6 +129,8 @@ def count_setup_save(
     _money(opening_float, field="opening_float", message=MSG_FLOAT)
     if commission_total is not None:
         _money(commission_total, field="commission_total", message=MSG_COMMISSION)
+    if count_only and event.kind != Event.Kind.CASH:
+        raise ValidationError({"count_only": MSG_COUNT_ONLY_CASH})
     if count_only:
         hands = Hand.objects.filter(shoe__event=event).count()
         if hands:
@@ -229,6 +237,8 @@ def chips_record(
         if not EventGuest.objects.filter(event=event, guest=guest).exists():
             raise ValidationError({"guest": MSG_NOT_A_GUEST.format(guest=guest)})
         guest = lock_guest(guest)
+    if taking and event.kind == Event.Kind.TOURNAMENT_TABLE:
+        raise ValidationError({NON_FIELD_ERRORS: MSG_TABLE_TAKES_NO_BUY_IN})
     if taking and source not in ChipMove.Source.values:
         raise ValidationError({"source": MSG_SOURCE.format(guest=guest)})
     if not taking and source:

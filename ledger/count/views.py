@@ -26,6 +26,8 @@ from ledger.money.amounts import ZERO, format_chips
 from ledger.money.forms import VoidForm
 from shoebook.base.roles import AuthenticatedHttpRequest, host_required
 
+# A tournament's night has no chips on a table of its own: its tables are counted one by one.
+COUNTED = Event.objects.exclude(kind=Event.Kind.TOURNAMENT)
 MSG_CHIPS_RECORDED = gettext_lazy("Recorded: {what}.")
 MSG_VOIDED = gettext_lazy("Voided: {what}. Reason: {reason}")
 MSG_ADJUSTMENT_BOOKED = gettext_lazy("Booked: {what}.")
@@ -92,13 +94,13 @@ def _guest_page(
 @host_required
 @require_GET
 def count_page(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
-    return _count_page(request, get_object_or_404(Event.objects.nights(), pk=event_id))
+    return _count_page(request, get_object_or_404(COUNTED, pk=event_id))
 
 
 @host_required
 @require_GET
 def count_guest(request: AuthenticatedHttpRequest, event_id: int, guest_id: int) -> HttpResponse:
-    event = get_object_or_404(Event.objects.nights(), pk=event_id)
+    event = get_object_or_404(COUNTED, pk=event_id)
     guest = get_object_or_404(Guest, pk=guest_id)
     return _guest_page(request, event, guest)
 
@@ -106,7 +108,7 @@ def count_guest(request: AuthenticatedHttpRequest, event_id: int, guest_id: int)
 @host_required
 @require_POST
 def count_setup(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
-    event = get_object_or_404(Event.objects.nights(), pk=event_id)
+    event = get_object_or_404(COUNTED, pk=event_id)
     form = CountSetupForm(request.POST)
     if form.is_valid():
         data = form.cleaned_data
@@ -131,7 +133,7 @@ def count_setup(request: AuthenticatedHttpRequest, event_id: int) -> HttpRespons
 @require_POST
 def chips_add(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
     """Chips for a guest (taken, or handed back) or the tray counted."""
-    event = get_object_or_404(Event.objects.nights(), pk=event_id)
+    event = get_object_or_404(COUNTED, pk=event_id)
     form = ChipsForm(request.POST, setup=services.setup_of(event))
     guest = None
     if form.is_valid():
@@ -196,7 +198,7 @@ def chips_void(request: AuthenticatedHttpRequest, move_id: int) -> HttpResponse:
 @host_required
 @require_POST
 def adjustment_add(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
-    event = get_object_or_404(Event.objects.nights(), pk=event_id)
+    event = get_object_or_404(COUNTED, pk=event_id)
     form = AdjustmentForm(request.POST)
     guest = Guest.objects.filter(pk=_int(form.data.get("guest")) or 0).first()
     if guest is None:
