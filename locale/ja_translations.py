@@ -4,6 +4,15 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "{who} was counted on another device since this page was opened ({amount} so far): nothing was recorded. Reload the page: a count made later (chips handed back again) adds to it.": "このページを開いた後に{who}は別の端末で数えられています（これまで{amount}）。何も記録していません。ページを再読み込みしてください。後で数えたもの（再び返されたチップ）は足されます。",
+    "No chips of this night add up to {total}: its chips are {chips}.": "この夜のチップでは{total}になりません。チップは{chips}です。",
+    "The tray": "トレイ（ハウス）",
+    "{guest}: a buy-in of {amount}": "{guest}：バイイン {amount}",
+    "{guest}: a top-up of {amount}": "{guest}：追加購入 {amount}",
+    "{guest}: {amount} counted": "{guest}：{amount}をカウント",
+    "the tray: {amount} counted": "トレイ：{amount}をカウント",
+    "The house's result from the count": "カウントによるハウスの結果",
+    "Adjustments, the house's side": "調整（ハウス側）",
     "At a tournament table the chips a player takes are their stack: the starting stack (or the one carried), rebuys and add-ons, which the tournament's pages record. Count their chips here.": "トーナメントテーブルでプレイヤーが受け取るチップはスタックです：開始スタック（または持ち越し）、リバイ、アドオン。これらはトーナメントのページで記録します。ここではチップを数えてください。",
     "Only a cash night can be kept by its count alone.": "カウントだけで記録できるのはキャッシュの夜だけです。",
     "At a tournament table the chips taken are the player's stack: the starting stack (or the one carried), rebuys and add-ons.": "トーナメントテーブルで受け取ったチップはプレイヤーのスタックです：開始スタック（または持ち越し）、リバイ、アドオン。",
@@ -32,7 +41,7 @@ JA = {
     "no guests in the file.": "ファイルにゲストがいません。",
     "Imported a night kept by its count alone: {guests} guests.": "カウントだけの夜を取り込みました：ゲスト{guests}人。",
     "A night kept by its count alone": "カウントだけで記録する夜",
-    'One row per guest: <code translate="no">guest, bought, cashed_out</code>, and <code translate="no">paid_by</code> if you like (cash, marker or balance; blank: cash). Each guest\'s result is what they cashed out less what they bought; the night is marked as kept by its count alone.': 'ゲスト1人につき1行：<code translate="no">guest, bought, cashed_out</code>、必要なら <code translate="no">paid_by</code>（cash、marker、balance。空欄は cash）。各ゲストの結果は換金額から購入額を引いたもので、その夜はカウントだけの夜として記録されます。',
+    'One row per guest: <code translate="no">guest, bought, cashed_out</code>, and <code translate="no">paid_by</code> if you like (<code translate="no">cash</code>, <code translate="no">marker</code> or <code translate="no">balance</code>; blank: <code translate="no">cash</code>). Each guest\'s result is what they cashed out less what they bought; the night is marked as kept by its count alone.': 'ゲスト1人につき1行：<code translate="no">guest, bought, cashed_out</code>、必要なら <code translate="no">paid_by</code>（<code translate="no">cash</code>、<code translate="no">marker</code>、<code translate="no">balance</code>。空欄は <code translate="no">cash</code>）。各ゲストの結果は換金額から購入額を引いたもので、その夜はカウントだけの夜として記録されます。',
     "The count template (CSV)": "カウントのテンプレート（CSV）",
     "Kept by": "記録方法",
     "Result of the count (chips handed back less chips taken)": "カウントの結果（返したチップ − 受け取ったチップ）",
@@ -81,8 +90,6 @@ JA = {
     "The commission is an amount in whole cents, from 0 to {maximum}.": "コミッションはセント単位で0から{maximum}までの額です。",
     "Say whose chips these are.": "誰のチップかを選んでください。",
     "Tray": "トレイ",
-    "the tray": "トレイ",
-    "{kind} of {amount} for {guest}": "{guest}の{kind} {amount}",
     "an adjustment of {amount} for {guest}": "{guest}の調整 {amount}",
     "Recorded: {what}.": "記録しました：{what}。",
     "Voided: {what}. Reason: {reason}": "取り消しました：{what}。理由：{reason}",

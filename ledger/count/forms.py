@@ -41,6 +41,9 @@ class ChipsForm(forms.Form):
         widget=forms.RadioSelect,
     )
     total = ChipsAmountField(label=_("Or the total"), required=False)
+    # What the page showed as counted so far: another device's count meanwhile is not added to
+    # it unseen.
+    seen_counted = forms.CharField(required=False, max_length=24, widget=forms.HiddenInput)
     idempotency_key = forms.UUIDField(widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, setup: CountSetup, **kwargs: Any) -> None:
@@ -51,7 +54,7 @@ class ChipsForm(forms.Form):
             self.fields[chip_field_name(value)] = forms.CharField(
                 label=format_chips(Decimal(value)),
                 required=False,
-                max_length=6,
+                max_length=12,
                 widget=forms.TextInput(
                     attrs={"inputmode": "numeric", "autocomplete": "off", "class": "chip-count"}
                 ),

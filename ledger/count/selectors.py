@@ -79,6 +79,11 @@ class NightCount:
         return [Decimal(value) for value in self.setup.denominations]
 
     @property
+    def names_with_differences(self) -> list[str]:
+        differences = self.reconciliation.differences
+        return [row.guest.name for row in self.guests if row.guest.pk in differences]
+
+    @property
     def taken(self) -> Decimal:
         return sum((row.count.taken for row in self.guests), ZERO)
 
@@ -255,16 +260,18 @@ class ResultWithoutHands:
 
     count_only: bool
     result: Decimal
+    commission: Decimal = ZERO  # a count-only night's, as the host entered it
 
 
 def results_without_hands_by_event(event_ids: Iterable[int]) -> dict[int, ResultWithoutHands]:
     """Per night of ``event_ids`` that has one: three queries, however many nights."""
     ids = list(event_ids)
-    count_only = set(
+    commissions = dict(
         CountSetup.objects.filter(event_id__in=ids, count_only=True).values_list(
-            "event_id", flat=True
+            "event_id", "commission_total"
         )
     )
+    count_only = set(commissions)
     results: dict[int, Decimal] = defaultdict(lambda: ZERO)
     moves = ChipMove.objects.filter(event_id__in=count_only, guest__isnull=False).order_by()
     for event_id, kind, chips in moves.values_list("event_id", "kind", "chips"):
@@ -273,6 +280,8 @@ def results_without_hands_by_event(event_ids: Iterable[int]) -> dict[int, Result
     for event_id, amount in adjusted.values_list("event_id", "amount"):
         results[event_id] += amount
     return {
-        event_id: ResultWithoutHands(event_id in count_only, results[event_id])
+        event_id: ResultWithoutHands(
+            event_id in count_only, results[event_id], commissions.get(event_id) or ZERO
+        )
         for event_id in {*count_only, *(key for key, value in results.items() if value)}
     }

@@ -6,8 +6,10 @@ its opposite, never edited."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
+from functools import reduce
+from math import gcd
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
@@ -50,6 +52,11 @@ MSG_TABLE_TAKES_NO_BUY_IN = _(
     " one carried), rebuys and add-ons, which the tournament's pages record. Count their chips"
     " here."
 )
+MSG_COUNTED_MEANWHILE = _(
+    "{who} was counted on another device since this page was opened ({amount} so far): nothing"
+    " was recorded. Reload the page: a count made later (chips handed back again) adds to it."
+)
+MSG_NO_CHIPS_MAKE = _("No chips of this night add up to {total}: its chips are {chips}.")
 MSG_NOTHING_COUNTED = _("Nothing was counted: enter the number of each chip, or a total.")
 MSG_TOTAL_AND_CHIPS = _(
     "The chips add up to {chips} but the total says {total}: enter one or make them agree."
@@ -209,7 +216,19 @@ def counted_chips(
     if chips is None or chips == 0:
         raise ValidationError({NON_FIELD_ERRORS: MSG_NOTHING_COUNTED})
     _money(chips, field="total", message=MSG_CHIPS_AMOUNT)
+    step = _smallest_step(known)
+    if not numbers and (chips * 100) % step:
+        offered = ", ".join(setup.denominations)
+        raise ValidationError(
+            {"total": MSG_NO_CHIPS_MAKE.format(total=format_chips(chips), chips=offered)}
+        )
     return chips, numbers
+
+
+def _smallest_step(denominations: Iterable[Decimal]) -> int:
+    """The smallest amount, in cents, that the chips tell apart (their greatest common
+    divisor): a total of chips is a multiple of it."""
+    return reduce(gcd, (int(value * 100) for value in denominations), 0) or 1
 
 
 @transaction.atomic
@@ -224,6 +243,7 @@ def chips_record(
     source: str = "",
     note: str = "",
     idempotency_key: uuid.UUID | None = None,
+    seen_counted: str | None = None,
 ) -> ChipMove:
     """Record chips a guest took (``buy_in``, ``top_up``: with how they paid), chips a guest
     handed back (``count``) or the tray counted (``tray``: no guest), by denomination or as a
@@ -248,6 +268,8 @@ def chips_record(
         raise ValidationError({"note": MSG_REASON_CHARACTER.format(code=refused)})
     setup = setup_of(event)
     amount, numbers = counted_chips(setup, by_denomination or {}, chips)
+    if seen_counted is not None and kind in (ChipMove.Kind.COUNT, ChipMove.Kind.TRAY):
+        _check_seen_count(event, guest, seen_counted, kind)
     digest = content_digest(
         event.pk, guest.pk if guest else "tray", kind, amount, source, sorted(numbers.items())
     )
@@ -282,12 +304,35 @@ def chips_record(
     return move
 
 
+def _check_seen_count(event: Event, guest: Guest | None, seen: str, kind: str) -> None:
+    """Refused when the chips counted so far are not what the page showed: another device
+    counted meanwhile, and this count would be added to it unseen."""
+    rows = ChipMove.objects.filter(event=event, guest=guest, kind=kind)
+    counted = sum(rows.values_list("chips", flat=True), ZERO)
+    try:
+        shown = Decimal(seen) if seen.strip() else ZERO
+    except InvalidOperation:
+        shown = None
+    if shown != counted:
+        who = guest.name if guest is not None else gettext("The tray")
+        amount = format_chips(counted, event.currency_symbol)
+        raise ValidationError(
+            {NON_FIELD_ERRORS: MSG_COUNTED_MEANWHILE.format(who=who, amount=amount)}
+        )
+
+
+CHIPS_WORDS = {
+    ChipMove.Kind.BUY_IN: _("{guest}: a buy-in of {amount}"),
+    ChipMove.Kind.TOP_UP: _("{guest}: a top-up of {amount}"),
+    ChipMove.Kind.COUNT: _("{guest}: {amount} counted"),
+    ChipMove.Kind.TRAY: _("the tray: {amount} counted"),
+}
+
+
 def chips_words(move: ChipMove) -> str:
-    amount = format_chips(move.chips, move.event.currency_symbol)
-    who = move.guest.name if move.guest else gettext("the tray")
-    return gettext("{kind} of {amount} for {guest}").format(
-        kind=move.get_kind_display(), amount=amount, guest=who
-    )
+    amount = format_chips(abs(move.chips), move.event.currency_symbol)
+    who = move.guest.name if move.guest else ""
+    return str(CHIPS_WORDS[ChipMove.Kind(move.kind)]).format(guest=who, amount=amount)
 
 
 def chips_snapshot(move: ChipMove) -> dict[str, object]:

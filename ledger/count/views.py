@@ -38,6 +38,11 @@ MSG_GUEST_GONE = gettext_lazy(
 )
 
 
+def _shown(counted: object) -> str:
+    """Chips counted so far as the page keeps them, to say what it showed."""
+    return "" if counted is None else f"{counted}"
+
+
 def _count_url(event: Event, guest: Guest | None = None) -> str:
     if guest is None:
         return reverse("ledger:count_page", args=[event.pk])
@@ -52,7 +57,11 @@ def _count_page(
     context = {
         "event": event,
         "night": night,
-        "tray_form": forms.get("tray_form") or ChipsForm(initial={"kind": "tray"}, setup=setup),
+        "tray_form": forms.get("tray_form")
+        or ChipsForm(
+            initial={"kind": "tray", "seen_counted": _shown(night.reconciliation.tray.counted)},
+            setup=setup,
+        ),
         "setup_form": forms.get("setup_form") or CountSetupForm.of(setup),
         "symbol": event.currency_symbol,
     }
@@ -84,7 +93,14 @@ def _guest_page(
         "take_form": forms.get("take_form")
         or ChipsForm(initial={"kind": "buy_in", "guest": guest.pk}, setup=setup),
         "count_form": forms.get("count_form")
-        or ChipsForm(initial={"kind": "count", "guest": guest.pk}, setup=setup),
+        or ChipsForm(
+            initial={
+                "kind": "count",
+                "guest": guest.pk,
+                "seen_counted": _shown(line.count.counted),
+            },
+            setup=setup,
+        ),
         "adjust_form": forms.get("adjust_form") or AdjustmentForm(initial=adjust_initial),
         "symbol": event.currency_symbol,
     }
@@ -153,6 +169,7 @@ def chips_add(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
                     by_denomination=form.by_denomination(),
                     source=data["source"] if data["kind"] in ("buy_in", "top_up") else "",
                     idempotency_key=data["idempotency_key"],
+                    seen_counted=data["seen_counted"] if "seen_counted" in form.data else None,
                 )
             except ValidationError as error:
                 add_service_errors(form, error)

@@ -36,8 +36,10 @@ from ledger.guests.names import (
 )
 from ledger.locks import MSG_GUEST_MERGED_AWAY, lock_for_merge, lock_guest
 from ledger.models import (
+    Adjustment,
     AuditEntry,
     Bet,
+    ChipMove,
     Coup,
     EventGuest,
     Guest,
@@ -338,6 +340,7 @@ def guest_merge_refusal(*, guest: Guest, other: Guest) -> str | None:
 # stays with them: a tournament's entries, stacks and charges).
 MERGE_MOVES = (
     EventGuest, MergedGuest, Seating, Bet, Settlement, GuestEventResult, Coup, Transfer,
+    ChipMove, Adjustment,
 )  # fmt: skip
 
 
@@ -401,6 +404,8 @@ def guest_merge(*, guest: Guest, other: Guest, by: Actor) -> Guest:
         raise ValidationError({NON_FIELD_ERRORS: refusal})
     moved = asdict(guest_merge_preview(guest=guest, other=other))
     event_ids = set(Bet.objects.filter(guest=other).values_list("event_id", flat=True))
+    for rows in (ChipMove.objects.filter(guest=other), Adjustment.objects.filter(guest=other)):
+        event_ids |= set(rows.values_list("event_id", flat=True))  # results without hands
     both_listed = EventGuest.objects.filter(guest=guest).values("event_id")
     EventGuest.objects.filter(guest=other, event_id__in=both_listed).delete()
     EventGuest.objects.filter(guest=other).update(guest=guest)
@@ -411,6 +416,8 @@ def guest_merge(*, guest: Guest, other: Guest, by: Actor) -> Guest:
     Coup.objects.filter(co_banker=other).update(co_banker=guest)
     Transfer.objects.filter(payer=other).update(payer=guest)
     Transfer.objects.filter(payee=other).update(payee=guest)
+    ChipMove.objects.filter(guest=other).update(guest=guest)
+    Adjustment.objects.filter(guest=other).update(guest=guest)
     GuestInvitation.objects.filter(guest=other).update(guest=guest)
     GuestEventResult.objects.filter(guest=other).delete()
     for event_id in sorted(event_ids):

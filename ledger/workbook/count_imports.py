@@ -48,10 +48,14 @@ class CountRow:
 
 
 def is_count_sheet(name: str, content: bytes) -> bool:
-    """Whether the scoresheet's header is a count's (``guest, bought, cashed_out``)."""
+    """Whether the scoresheet's header is a count's (``guest, bought, cashed_out``), or has one
+    of its own columns (a count sheet with a column misnamed: its problems are a count's)."""
     try:
         next(read_rows(name, content, COUNT_COLUMNS), None)
-    except (ScoresheetUnreadable, ScoresheetInvalid, csv.Error):
+    except ScoresheetInvalid as invalid:
+        missing = {problem.column for problem in invalid.problems}
+        return not {"bought", "cashed_out"} <= missing
+    except (ScoresheetUnreadable, csv.Error):
         return False
     return True
 

@@ -269,10 +269,13 @@ def summary_sheet(events: Sequence[Event]) -> SheetSpec:
             above = len(shoes)
             if extra is not None:  # the count's result, or its adjustments: a row of its own
                 totals = replace(totals, figures=copy(totals.figures))
-                totals.figures.add(Figures(ZERO, extra.result, ZERO, extra.result))
+                # The guests' net is what the count says; of the house's side, the commission
+                # the host kept (their gross before it).
+                gross = extra.result + extra.commission
+                totals.figures.add(Figures(ZERO, gross, extra.commission, extra.result))
                 label = _("The count") if extra.count_only else _("Adjustments")
-                yield [*head, label, 0, ZERO, extra.result, ZERO, extra.result, -extra.result,
-                       to_yen(-extra.result, event.yen_per_chip)]  # fmt: skip
+                yield [*head, label, 0, ZERO, gross, extra.commission, extra.result,
+                       -extra.result, to_yen(-extra.result, event.yen_per_chip)]  # fmt: skip
                 above += 1
             # The night's chips as sums of its shoes; its yen as the event page rounds them,
             # once for the night (a sum of each shoe's rounded yen could differ).

@@ -67,7 +67,7 @@ def test_a_chemin_coup_on_a_360_px_phone(phone, host, chemin_table):
     form.locator("[name=suite_seat]").select_option("3")
     assert phone.evaluate(FITS)
     form.locator("button.save").tap()
-    phone.get_by_text("Hand 1 saved: Banker wins 6–5.").wait_for()
+    phone.get_by_text("Coup 1 saved: Bank wins 6–5.").wait_for()
 
     coup = Coup.objects.get()
     assert (coup.ponte_choice, coup.move, coup.suite_seat) == ("stand", "suite", 3)

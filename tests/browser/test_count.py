@@ -85,7 +85,7 @@ def test_a_night_counted_on_a_phone_finds_the_bet_the_log_missed(phone, host, fu
         taps.tap(take.locator("label:has([name=source][value=marker])"))
         taps.type(take.locator("[name=n_100]"), "5")
         taps.tap(take.get_by_role("button"))
-        phone.get_by_text(f"Buy-in of $500 for {guest.name}").wait_for()
+        phone.get_by_text(f"{guest.name}: a buy-in of $500").wait_for()
         assert phone.evaluate(FITS)
     buy_in_taps = taps.count - before_buy_ins
 
@@ -114,7 +114,8 @@ def test_a_night_counted_on_a_phone_finds_the_bet_the_log_missed(phone, host, fu
         for chip, number in chips_of(held[seat]).items():
             taps.type(count.locator(f"[name={box(chip)}]"), str(number))
         taps.tap(count.get_by_role("button"))
-        phone.get_by_text(f"Counted of ${held[seat]:,f}".replace(".00", "")).wait_for()
+        counted = f"${held[seat]:,f}".removesuffix(".00")
+        phone.get_by_text(f"{guest.name}: {counted} counted").wait_for()
     count_taps = taps.count - before_buy_ins - buy_in_taps
 
     # One difference, at Ben's: the 40 he won on Player.

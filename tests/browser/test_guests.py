@@ -10,7 +10,6 @@ from ledger.hands import services as hand_services
 from ledger.models import Guest
 from ledger.money.amounts import format_chips
 from ledger.money.results import guest_balances
-from ledger.templatetags.money import signed
 from tests.browser.conftest import log_in, new_page
 from tests.conftest import bet
 
@@ -43,7 +42,7 @@ def two_entries(night, host, record):
 def test_a_host_merges_two_guests_on_a_phone(phone, host, two_entries):
     base_url, aki, again = two_entries
     balances = guest_balances()
-    combined = signed(balances[aki.pk] + balances[again.pk])
+    combined = format_chips(balances[aki.pk] + balances[again.pk], "$", signed=True)
     log_in(phone, base_url, host.username)
     phone.goto(f"{base_url}/guests/{aki.pk}/")
     assert phone.evaluate(FITS_360)

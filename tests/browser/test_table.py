@@ -383,4 +383,4 @@ def test_a_board_sent_before_an_undo_does_not_bring_the_undone_hand_back(
     phone.wait_for_timeout(500)
     expect(phone.locator("#table-recent tbody tr")).to_have_count(1)
     expect(phone.locator("#table-undo button")).to_have_text("Undo hand 1")
-    expect(phone.locator(".scoreboard .stats")).to_contain_text("1 hands")
+    expect(phone.locator(".scoreboard .stats")).to_contain_text("1 hand ·")

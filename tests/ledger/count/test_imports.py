@@ -65,6 +65,7 @@ def test_a_count_sheet_makes_a_count_only_night_whose_results_are_the_counts(cli
         ("guest,bought,cashed_out\n,10,5\n", "Row 1 (line 2), guest"),
         ("guest,bought,cashed_out\nAki,0,0\n", "Row 1 (line 2), bought"),
         ("guest,bought,cashed_out\n", "file: no guests in the file."),
+        ("guest,bought,cashout\nAki,10,5\n", "cashed_out: missing column"),
     ],
 )
 def test_a_bad_count_sheet_imports_nothing_and_names_the_row(client, host, sheet, where):

@@ -102,7 +102,7 @@ def test_a_second_tap_records_once_and_a_key_reused_for_other_chips_is_refused(e
     assert again.pk == first.pk
     with pytest.raises(ValidationError) as caught:
         buy_in(event, guests[0], host, 600, idempotency_key=key)
-    assert "Buy-in of $500 for Aki" in errors(caught)
+    assert "Aki: a buy-in of $500" in errors(caught)
     assert ChipMove.objects.count() == 1
 
 
@@ -217,3 +217,42 @@ def test_a_chip_set_is_distinct_positive_whole_cents(event, host, chips):
     with pytest.raises(ValidationError) as caught:
         services.count_setup_save(event=event, by=host, denominations=chips or [""])
     assert "denominations" in caught.value.message_dict
+
+
+def test_a_merge_takes_the_count_rows_with_it(event, guests, host):
+    from ledger.guests import services as guest_services
+    from ledger.integrity import check_ledger
+
+    aki, ben = guests[0], guests[1]
+    services.count_setup_save(event=event, by=host, count_only=True)
+    buy_in(event, aki, host, 500)
+    count(event, aki, host, chips=D(650))
+    buy_in(event, ben, host, 300)
+    count(event, ben, host, chips=D(250))
+    guest_services.guest_merge(guest=aki, other=ben, by=host)
+    assert ChipMove.objects.filter(guest=aki).count() == 4
+    results = dict(GuestEventResult.objects.filter(event=event).values_list("guest_id", "net"))
+    assert results == {aki.pk: D(100)}  # 150 and −50, one guest now
+    assert check_ledger().problems == []
+
+
+def test_a_count_from_a_page_older_than_another_count_is_refused(event, guests, host):
+    aki = guests[0]
+    count(event, aki, host, chips=D(300), seen_counted="")
+    with pytest.raises(ValidationError) as caught:  # a second tab, opened before that count
+        count(event, aki, host, chips=D(300), seen_counted="")
+    assert "Aki was counted on another device since this page was opened ($300 so far)" in errors(
+        caught
+    )
+    count(event, aki, host, chips=D(50), seen_counted="300.00")  # back later: it adds up
+    assert night_count(event).guests[0].count.counted == D(350)
+
+
+@pytest.mark.parametrize(("total", "fine"), [("0.3", False), ("0.5", True), ("12.5", True)])
+def test_a_total_no_chips_make_is_refused(event, guests, host, total, fine):
+    if fine:
+        assert count(event, guests[0], host, chips=D(total)).chips == D(total)
+        return
+    with pytest.raises(ValidationError) as caught:
+        count(event, guests[0], host, chips=D(total))
+    assert "No chips of this night add up to 0.30" in errors(caught)

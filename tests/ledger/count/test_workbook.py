@@ -48,7 +48,7 @@ def test_a_night_without_a_count_has_no_count_sheet(event, seated, shoe, record)
 
 
 def test_a_count_only_night_and_an_adjustment_in_the_summary(event, make_event, guests, host):
-    services.count_setup_save(event=event, by=host, count_only=True)
+    services.count_setup_save(event=event, by=host, count_only=True, commission_total=D(12))
     services.chips_record(
         event=event, guest=guests[0], kind="buy_in", chips=D(500), source="cash", by=host
     )
@@ -56,7 +56,8 @@ def test_a_count_only_night_and_an_adjustment_in_the_summary(event, make_event, 
     summary = rows_of(workbook_bytes([event]), "Summary")
     assert "count only" in summary[1][3]
     totals = summary[-1]
-    assert (totals[5], totals[10], totals[11]) == ("Total", -80, 80)
+    assert (totals[5], totals[9], totals[10], totals[11]) == ("Total", 12, -80, 80)
+    assert totals[8] == -68  # the guests' gross: their net before the commission they paid
 
 
 def test_a_name_in_the_count_sheet_is_text_not_a_formula(event, guests, host):
