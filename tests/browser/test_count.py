@@ -23,6 +23,14 @@ from tests.browser.conftest import NAMES, log_in, slow_network
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 FITS = "document.documentElement.scrollWidth <= innerWidth"
+# Each chip's label on the line of its own box (a label beside the box of the next chip would
+# have a host type 3 × $25 for 3 × $100).
+LABELS_BESIDE_THEIR_BOXES = """[...document.querySelectorAll('.chip-box')].every(label => {
+    const text = label.querySelector('span').getBoundingClientRect();
+    const box = label.querySelector('input').getBoundingClientRect();
+    const middle = text.top + text.height / 2;
+    return middle > box.top && middle < box.bottom && text.right <= box.left + 1;
+})"""
 CHIPS = (Decimal(100), Decimal(25), Decimal(5), Decimal(1))
 BUY_IN = Decimal(500)
 # Five hands: (player's cards, banker's cards, [(seat, bet, stake)]). Ben (seat 3) also put 40 on
@@ -82,6 +90,7 @@ def test_a_night_counted_on_a_phone_finds_the_bet_the_log_missed(phone, host, fu
     for guest in seated.values():
         phone.goto(base_url + reverse("ledger:count_guest", args=[event.pk, guest.pk]))
         take = phone.locator("#take form")
+        assert phone.evaluate(LABELS_BESIDE_THEIR_BOXES)
         taps.tap(take.locator("label:has([name=source][value=marker])"))
         taps.type(take.locator("[name=n_100]"), "5")
         taps.tap(take.get_by_role("button"))
