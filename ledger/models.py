@@ -393,6 +393,9 @@ class Transfer(models.Model):
         Guest, on_delete=models.PROTECT, null=True, blank=True, related_name="transfers_received"
     )
     amount = MoneyField()
+    # Paid with chips at the table, before the count: they left the payer's stack for the
+    # payee's (``ledger.count``); otherwise money, which no count sees.
+    in_chips = models.BooleanField(_("paid in chips at the table"), default=False)
     note = models.CharField(max_length=200, blank=True)
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"

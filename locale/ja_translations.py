@@ -4,6 +4,9 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "paid in chips at the table": "卓上でチップで支払い",
+    "Paid in chips at the table": "卓上でチップで支払った",
+    "in chips": "チップで",
     "{who} was counted on another device since this page was opened ({amount} so far): nothing was recorded. Reload the page: a count made later (chips handed back again) adds to it.": "このページを開いた後に{who}は別の端末で数えられています（これまで{amount}）。何も記録していません。ページを再読み込みしてください。後で数えたもの（再び返されたチップ）は足されます。",
     "No chips of this night add up to {total}: its chips are {chips}.": "この夜のチップでは{total}になりません。チップは{chips}です。",
     "The tray": "トレイ（ハウス）",

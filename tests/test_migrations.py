@@ -42,6 +42,7 @@ SHIPPED = {
     "ledger/migrations/0016_money_rows_content_digest.py": "11247b6c592b2504",
     "ledger/migrations/0017_the_count.py": "6dc9cd9dcfbcbfbb",
     "ledger/migrations/0018_seats_1_to_9.py": "238aa993e2c562a6",
+    "ledger/migrations/0019_transfer_in_chips.py": "b058abe580d393fb",
     "tournaments/migrations/0001_initial.py": "ef4e2c028864a78b",
     "tournaments/migrations/0002_counts_bounded.py": "916e682f6951a1fa",
     "tournaments/migrations/0003_table_limits_within_one_amount.py": "945b2136ad6a56a7",

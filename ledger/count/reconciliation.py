@@ -2,12 +2,13 @@
 after a night, against what was counted.
 
 A guest's **expected** chips are those they took (buy-ins and top-ups) plus their net result from
-the logged hands plus any adjustment booked for them; their **difference** is what they handed
-back (counted) less that. The tray is expected to hold its opening float plus the house's net
-(the guests' losses less their wins, with the commission), less the adjustments booked against
-it. Chips are neither made nor lost at the table, so the guests' differences and the tray's add
-up to what is missing from the table as a whole; a bet left out of the log shows as a difference
-of its amount at its guest's place, and the other way at the tray.
+the logged hands plus any adjustment booked for them, plus what others paid them in chips at the
+table less what they paid (transfers between guests settled in chips); their **difference** is
+what they handed back (counted) less that. The tray is expected to hold its opening float plus
+the house's net (the guests' losses less their wins, with the commission), less the adjustments
+booked against it. Chips are neither made nor lost at the table, so the guests' differences and
+the tray's add up to what is missing from the table as a whole; a bet left out of the log shows
+as a difference of its amount at its guest's place, and the other way at the tray.
 
 A guest who has not been counted yet has no difference: they are still playing, or their count
 is missing (the close asks). Nothing here rounds: amounts are added as they are.
@@ -31,14 +32,15 @@ class GuestCount(Generic[Guest]):
     net: Decimal
     adjusted: Decimal
     counted: Decimal | None
+    handed: Decimal = ZERO  # chips received from others at the table, less chips paid them
 
     @property
     def expected(self) -> Decimal:
-        return self.taken + self.net + self.adjusted
+        return self.taken + self.net + self.adjusted + self.handed
 
     @property
     def in_play(self) -> bool:
-        return bool(self.taken or self.net or self.adjusted)
+        return bool(self.taken or self.net or self.adjusted or self.handed)
 
     @property
     def difference(self) -> Decimal | None:
@@ -53,10 +55,11 @@ class TrayCount:
     house_net: Decimal
     adjusted: Decimal  # the house's side of the adjustments: minus the guests'
     counted: Decimal | None
+    handed: Decimal = ZERO  # chips the house received from guests at the table, less paid
 
     @property
     def expected(self) -> Decimal:
-        return self.opening_float + self.house_net + self.adjusted
+        return self.opening_float + self.house_net + self.adjusted + self.handed
 
     @property
     def difference(self) -> Decimal | None:
@@ -111,10 +114,15 @@ def reconcile(
     house_net: Decimal,
     opening_float: Decimal = ZERO,
     tray_counted: Decimal | None = None,
+    handed: Mapping[Guest, Decimal] | None = None,
+    house_handed: Decimal = ZERO,
 ) -> Reconciliation[Guest]:
     """The night's count: a row for each guest who took chips, played or was counted, in the
-    order first met (``taken``, then ``nets``, ``adjustments``, ``counted``)."""
-    guests = list(dict.fromkeys([*taken, *nets, *adjustments, *counted]))
+    order first met (``taken``, then ``nets``, ``adjustments``, ``counted``). ``handed``: chips
+    each guest received at the table less chips they paid (transfers settled in chips; the
+    house's side is ``house_handed``)."""
+    handed = handed or {}
+    guests = list(dict.fromkeys([*taken, *nets, *adjustments, *counted, *handed]))
     rows = tuple(
         GuestCount(
             guest,
@@ -122,11 +130,13 @@ def reconcile(
             nets.get(guest, ZERO),
             adjustments.get(guest, ZERO),
             counted.get(guest),
+            handed.get(guest, ZERO),
         )
         for guest in guests
     )
     adjusted = -sum(adjustments.values(), ZERO)
-    return Reconciliation(rows, TrayCount(opening_float, house_net, adjusted, tray_counted))
+    tray = TrayCount(opening_float, house_net, adjusted, tray_counted, house_handed)
+    return Reconciliation(rows, tray)
 
 
 def count_only_results(

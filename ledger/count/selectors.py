@@ -21,6 +21,7 @@ from ledger.models import (
     Guest,
     GuestEventResult,
     StackRow,
+    Transfer,
 )
 from ledger.money.amounts import ZERO, money_sum
 
@@ -126,6 +127,9 @@ def night_count(event: Event) -> NightCount:
         adjusted[adjustment.guest_id] += adjustment.amount
         guests.setdefault(adjustment.guest_id, adjustment.guest)
     nets = _nets(event, count_only=setup.count_only)
+    handed, house_handed = _handed_in_chips(event)
+    for guest in Guest.objects.filter(pk__in=[pk for pk in handed if pk not in guests]):
+        guests[guest.pk] = guest
     counted = {guest: chips for guest, chips in counted.items() if chips != 0}
     if tray == 0:
         tray = None  # a tray count voided is no count
@@ -138,6 +142,8 @@ def night_count(event: Event) -> NightCount:
         house_net=-sum(nets.values(), ZERO),
         opening_float=setup.opening_float,
         tray_counted=tray,
+        handed=handed,
+        house_handed=house_handed,
     )
     rows = {row.guest: row for row in reconciliation.guests}
     lines = [
@@ -152,6 +158,24 @@ def night_count(event: Event) -> NightCount:
     ]
     tray_moves = [move for move in moves if move.guest_id is None]
     return NightCount(setup, lines, reconciliation, tray_moves)
+
+
+def _handed_in_chips(event: Event) -> tuple[dict[int, Decimal], Decimal]:
+    """Chips that changed hands at the table when guests settled up in chips (transfers marked
+    so, voids included): received less paid, per guest and for the house."""
+    handed: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    house = ZERO
+    rows = Transfer.objects.filter(event=event, in_chips=True).order_by()
+    for payer_id, payee_id, amount in rows.values_list("payer_id", "payee_id", "amount"):
+        if payer_id is None:
+            house -= amount
+        else:
+            handed[payer_id] -= amount
+        if payee_id is None:
+            house += amount
+        else:
+            handed[payee_id] += amount
+    return dict(handed), house
 
 
 def _nets(event: Event, *, count_only: bool) -> dict[int, Decimal]:

@@ -41,6 +41,7 @@ class TransferForm(forms.Form):
     )
     amount = ChipsAmountField(label=_("Amount"))
     note = forms.CharField(label=_("Note"), max_length=200, required=False)
+    in_chips = forms.BooleanField(label=_("Paid in chips at the table"), required=False)
     idempotency_key = forms.UUIDField(widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, balances: NightBalances, **kwargs: Any) -> None:

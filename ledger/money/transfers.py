@@ -269,6 +269,7 @@ def transfer_record(
     by: Actor,
     note: str = "",
     idempotency_key: uuid.UUID | None = None,
+    in_chips: bool = False,
 ) -> Transfer:
     """Record that ``payer`` paid ``payee`` ``amount`` at a guest-banked night (``None``: the
     house), in full or in part: positive whole cents, between two different parties on the
@@ -287,7 +288,7 @@ def transfer_record(
     # One transfer of a night at a time: each checks what is still due after the one before.
     event = Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
     payer_id, payee_id = (payer.pk if payer else None), (payee.pk if payee else None)
-    digest = content_digest(event.pk, payer_id, payee_id, amount, note.strip())
+    digest = content_digest(event.pk, payer_id, payee_id, amount, note.strip(), in_chips)
     done = recorded_under(Transfer, digest, idempotency_key, _transfer_words)
     if done is not None:
         return done
@@ -297,6 +298,7 @@ def transfer_record(
         payer=payer,
         payee=payee,
         amount=amount,
+        in_chips=in_chips,
         note=note.strip(),
         recorded_by=by,
         idempotency_key=idempotency_key,
@@ -333,6 +335,7 @@ def _opposite_transfer(original: Transfer, reason: str, by: Actor) -> Transfer:
         payer=original.payee,
         payee=original.payer,
         amount=original.amount,
+        in_chips=original.in_chips,
         note=reason,
         voids=original,
         recorded_by=by,

@@ -88,6 +88,7 @@ def transfer_record(request: AuthenticatedHttpRequest, event_id: int) -> HttpRes
                 payee=_party(data["payee"], "payee"),
                 amount=data["amount"],
                 note=data["note"],
+                in_chips=data["in_chips"],
                 by=request.user,
                 idempotency_key=data["idempotency_key"],
             )

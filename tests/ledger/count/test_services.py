@@ -256,3 +256,28 @@ def test_a_total_no_chips_make_is_refused(event, guests, host, total, fine):
     with pytest.raises(ValidationError) as caught:
         count(event, guests[0], host, chips=D(total))
     assert "No chips of this night add up to 0.30" in errors(caught)
+
+
+def test_a_debt_settled_in_chips_at_the_table_moves_the_expected_chips(host, make_event):
+    from games import services as game_services
+    from ledger.guests import services as guest_services
+    from ledger.money import transfers
+    from tests.ledger.banked_nights import guest_banked, play_debts, seat_all
+
+    event = guest_banked(make_event(table_min=D(1)), taxe_rate=D(0))
+    aki, ben = (
+        guest_services.event_guest_add(event=event, name=n, by=host) for n in ("Aki", "Ben")
+    )
+    shoe = game_services.shoe_start(event=event, by=host)
+    seat_all(shoe, [aki, ben], host)
+    for guest in (aki, ben):
+        buy_in(event, guest, host, 500)
+    play_debts(shoe, host, {"Aki": 1, "Ben": 2}, [("Aki", "Ben", "50.00")])
+    # Ben's bank won 50 from Aki; then Aki settles the night's debt by handing Ben 50 in chips
+    # (a transfer marked so), before both are counted: the chips left one stack for the other.
+    transfers.transfer_record(
+        event=event, payer=aki, payee=ben, amount=D(50), by=host, in_chips=True
+    )
+    count(event, aki, host, chips=D(400))
+    count(event, ben, host, chips=D(600))
+    assert night_count(event).reconciliation.differences == {}
