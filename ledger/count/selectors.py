@@ -309,3 +309,17 @@ def results_without_hands_by_event(event_ids: Iterable[int]) -> dict[int, Result
         )
         for event_id in {*count_only, *(key for key, value in results.items() if value)}
     }
+
+
+def next_to_count(event: Event, *, after: Guest | None) -> Guest | None:
+    """The guest to count after ``after``, going down the night's list (by name, as the count
+    page lists it) and round to its top: the next who took chips or played and is not counted
+    yet; ``None`` when everyone is."""
+    night = night_count(event)
+    waiting = set(night.reconciliation.uncounted)
+    order = [row.guest for row in night.guests]
+    start = next((i for i, g in enumerate(order) if after is not None and g.pk == after.pk), -1)
+    for guest in order[start + 1 :] + order[: start + 1]:
+        if guest.pk in waiting:
+            return guest
+    return None

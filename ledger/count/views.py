@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games.models import Event
 from ledger.count import services
 from ledger.count.forms import AdjustmentForm, ChipsForm, CountSetupForm
-from ledger.count.selectors import guest_hands, night_count
+from ledger.count.selectors import guest_hands, next_to_count, night_count
 from ledger.forms import add_service_errors
 from ledger.models import Adjustment, ChipMove, Guest
 from ledger.money.amounts import ZERO, format_chips
@@ -176,6 +176,8 @@ def chips_add(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
             else:
                 what = services.chips_words(move)
                 messages.success(request, MSG_CHIPS_RECORDED.format(what=what))
+                if move.kind == ChipMove.Kind.COUNT:  # counting round the table: the next stack
+                    return redirect(_count_url(event, next_to_count(event, after=guest)))
                 return redirect(_count_url(event, guest))
     kind = form.data.get("kind", "")
     if guest is None and kind != "tray":

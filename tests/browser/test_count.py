@@ -116,9 +116,11 @@ def test_a_night_counted_on_a_phone_finds_the_bet_the_log_missed(phone, host, fu
             by=host,
         )
 
-    # Seven stacks counted by denomination.
-    for seat, guest in seated.items():
-        phone.goto(base_url + reverse("ledger:count_guest", args=[event.pk, guest.pk]))
+    # Seven stacks counted by denomination, round the table: each save opens the next stack.
+    by_name = sorted(seated.items(), key=lambda item: item[1].name.casefold())
+    phone.goto(base_url + reverse("ledger:count_guest", args=[event.pk, by_name[0][1].pk]))
+    for seat, guest in by_name:
+        phone.wait_for_url(f"**{reverse('ledger:count_guest', args=[event.pk, guest.pk])}")
         count = phone.locator("#count form")
         for chip, number in chips_of(held[seat]).items():
             taps.type(count.locator(f"[name={box(chip)}]"), str(number))

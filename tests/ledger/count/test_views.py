@@ -204,3 +204,19 @@ def test_a_night_with_adjustments_cannot_become_count_only(event, guests, host):
     with pytest.raises(ValidationError) as caught:
         services.count_setup_save(event=event, by=host, count_only=True)
     assert "adjustments booked" in " ".join(caught.value.messages)
+
+
+def test_counting_round_the_table_goes_on_to_the_next_stack(client, host, event, guests):
+    client.force_login(host)
+    aki, ben, chie = guests[:3]
+    for guest in (chie, aki, ben):
+        services.chips_record(
+            event=event, guest=guest, kind="buy_in", chips=D(100), source="cash", by=host
+        )
+    guest_url = lambda guest: reverse("ledger:count_guest", args=[event.pk, guest.pk])  # noqa: E731
+    assert chips_post(client, event, aki, "count", total="100").url == guest_url(ben)
+    assert chips_post(client, event, chie, "count", total="100").url == guest_url(ben)  # round
+    done = chips_post(client, event, ben, "count", total="100")
+    assert done.url == reverse("ledger:count_page", args=[event.pk])  # everyone counted
+    taken = chips_post(client, event, aki, "top_up", total="100", source="cash")
+    assert taken.url == guest_url(aki)  # chips taken: the same guest's page
