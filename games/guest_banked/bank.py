@@ -154,12 +154,6 @@ def next_bank(game: Game, previous: PreviousCoup | None, seats: Collection[int])
     return NextBank(seat, why=RuleError(note, banker=banker, seat=seat, rotation=rotation))
 
 
-def next_in_turn(rotation_seat: int, seats: Collection[int], leaving: int) -> int | None:
-    """The seat next in turn after ``rotation_seat``, leaving out the banker ``leaving`` the
-    bank (it never goes back to him): the rotation seat may have left the table since."""
-    return _right_of(rotation_seat, seats, leaving)
-
-
 def _right_of(seat: int, seats: Collection[int], leaving: int) -> int | None:
     """The seat at the right of ``seat``, round the table back to ``seat`` itself if it is
     seated, but never to ``leaving``."""

@@ -139,15 +139,6 @@ def reconcile(
     return Reconciliation(rows, tray)
 
 
-def count_only_results(
-    taken: Mapping[Guest, Decimal], counted: Mapping[Guest, Decimal]
-) -> dict[Guest, Decimal]:
-    """A night kept by its count alone: each guest's result is what they handed back less what
-    they took (a guest not counted yet: minus what they took, until they are)."""
-    guests = dict.fromkeys([*taken, *counted])
-    return {guest: counted.get(guest, ZERO) - taken.get(guest, ZERO) for guest in guests}
-
-
 def chips_of(by_denomination: Mapping[Decimal, int]) -> Decimal:
     """The chips a count by denomination adds up to (12 × 100 + 3 × 25 = 1,275)."""
     return sum((value * number for value, number in by_denomination.items()), ZERO)

@@ -24,6 +24,7 @@ from ledger.models import (
     Transfer,
 )
 from ledger.money.amounts import ZERO, money_sum
+from ledger.money.services import COUNT_LESS_TAKEN
 
 
 @dataclass
@@ -297,12 +298,13 @@ def results_without_hands_by_event(event_ids: Iterable[int]) -> dict[int, Result
     )
     count_only = set(commissions)
     results: dict[int, Decimal] = defaultdict(lambda: ZERO)
-    moves = ChipMove.objects.filter(event_id__in=count_only, guest__isnull=False).order_by()
-    for event_id, kind, chips in moves.values_list("event_id", "kind", "chips"):
-        results[event_id] += chips if kind == ChipMove.Kind.COUNT else -chips
-    adjusted = Adjustment.objects.filter(event_id__in=ids).order_by()
-    for event_id, amount in adjusted.values_list("event_id", "amount"):
-        results[event_id] += amount
+    moves = ChipMove.objects.filter(event_id__in=count_only, guest__isnull=False)
+    adjusted = Adjustment.objects.filter(event_id__in=ids)
+    for rows, summed in ((moves, COUNT_LESS_TAKEN), (adjusted, money_sum("amount"))):
+        for event_id, amount in (
+            rows.values("event_id").annotate(n=summed).values_list("event_id", "n").order_by()
+        ):
+            results[event_id] += amount
     return {
         event_id: ResultWithoutHands(
             event_id in count_only, results[event_id], commissions.get(event_id) or ZERO

@@ -24,6 +24,7 @@ from ledger.forms import add_service_errors
 from ledger.models import Adjustment, ChipMove, Guest
 from ledger.money.amounts import ZERO, format_chips
 from ledger.money.forms import VoidForm
+from shoebook.base.converters import id_or_none
 from shoebook.base.roles import AuthenticatedHttpRequest, host_required
 
 # A tournament's night has no chips on a table of its own: its tables are counted one by one.
@@ -181,18 +182,11 @@ def chips_add(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
                 return redirect(_count_url(event, guest))
     kind = form.data.get("kind", "")
     if guest is None and kind != "tray":
-        guest = Guest.objects.filter(pk=_int(form.data.get("guest")) or 0).first()
+        guest = Guest.objects.filter(pk=id_or_none(str(form.data.get("guest", ""))) or 0).first()
     if guest is None:
         return _count_page(request, event, tray_form=form, status=400)
     slot = "count_form" if kind == "count" else "take_form"
     return _guest_page(request, event, guest, status=400, **{slot: form})
-
-
-def _int(value: object) -> int | None:
-    try:
-        return int(str(value))
-    except ValueError:
-        return None
 
 
 @host_required
@@ -219,7 +213,7 @@ def chips_void(request: AuthenticatedHttpRequest, move_id: int) -> HttpResponse:
 def adjustment_add(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(COUNTED, pk=event_id)
     form = AdjustmentForm(request.POST)
-    guest = Guest.objects.filter(pk=_int(form.data.get("guest")) or 0).first()
+    guest = Guest.objects.filter(pk=id_or_none(str(form.data.get("guest", ""))) or 0).first()
     if guest is None:
         messages.error(request, MSG_GUEST_GONE)
         return redirect(_count_url(event))

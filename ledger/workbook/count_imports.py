@@ -21,8 +21,9 @@ from games.messages import format_chips, whole_cents
 from games.payouts import RuleSet
 from ledger.guests.names import InvalidName, clean_name, name_key
 from ledger.guests.services import MSG_GUEST_AMBIGUOUS, candidate_names, guests_matching
-from ledger.models import AuditEntry, ChipMove, CountSetup, EventGuest, Guest
+from ledger.models import AuditEntry, ChipMove, CountSetup, EventGuest
 from ledger.money.services import results_refresh
+from ledger.workbook.imports import guests_by_key
 from ledger.workbook.reading import (
     ScoresheetInvalid,
     ScoresheetUnreadable,
@@ -146,12 +147,7 @@ def count_sheet_import(
         name=name, date=on, rules=RuleSet(), by=by, yen_per_chip=yen_per_chip
     )
     CountSetup.objects.create(event=event, count_only=True)
-    found = {
-        guest.name_key: guest for guest in Guest.objects.filter(name_key__in=[r.key for r in rows])
-    }
-    new = [Guest(name=row.name, name_key=row.key) for row in rows if row.key not in found]
-    Guest.objects.bulk_create(new)
-    found |= {guest.name_key: guest for guest in new}
+    found, created = guests_by_key({row.key: row.name for row in rows})
     EventGuest.objects.bulk_create(EventGuest(event=event, guest=found[row.key]) for row in rows)
     moves = []
     for row in rows:
@@ -179,7 +175,6 @@ def count_sheet_import(
             )
     ChipMove.objects.bulk_create(moves)
     results_refresh(event_id=event.pk, guest_ids={guest.pk for guest in found.values()})
-    created = sorted(guest.name for guest in new)
     AuditEntry.objects.create(
         action=AuditEntry.Action.IMPORT,
         event=event,

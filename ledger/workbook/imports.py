@@ -815,7 +815,7 @@ def _night(
         hands_per_shoe=max(number for _shoe, number in numbers),
         **(game.fields() if game is not None else {}),  # type: ignore[arg-type]
     )
-    guests, created = _guests_by_key(names)
+    guests, created = guests_by_key(names)
     EventGuest.objects.bulk_create(EventGuest(event=event, guest=g) for g in guests.values())
     now = timezone.now()
     shoes = {
@@ -881,7 +881,7 @@ def _insert_bets(rows: list[BetValues]) -> None:
             cursor.executemany(sql, rows[start : start + 5000])
 
 
-def _guests_by_key(names: dict[str, str]) -> tuple[dict[str, Guest], list[str]]:
+def guests_by_key(names: dict[str, str]) -> tuple[dict[str, Guest], list[str]]:
     """The guests the sheet names (key → guest), creating the new ones; and their names."""
     found = {guest.name_key: guest for guest in Guest.objects.filter(name_key__in=list(names))}
     new = [Guest(name=names[key], name_key=key) for key in sorted(names) if key not in found]

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from games.payouts import BetType, RuleSet, resolve_bet
 from games.rules import Outcome, Winner
-from ledger.count.reconciliation import chips_of, count_only_results, reconcile
+from ledger.count.reconciliation import chips_of, reconcile
 
 ZERO = Decimal(0)
 RULES = RuleSet()
@@ -111,13 +111,6 @@ def test_a_guest_not_counted_yet_has_no_difference_and_the_night_is_not_reconcil
     assert counted.uncounted == ["Ben"]
     assert counted.differences == {}
     assert not counted.reconciled
-
-
-def test_a_count_only_night_results_are_counts_less_chips_taken():
-    results = count_only_results(
-        {"Aki": Decimal(500), "Ben": Decimal(300)}, {"Aki": Decimal(720), "Chie": Decimal(50)}
-    )
-    assert results == {"Aki": Decimal(220), "Ben": Decimal(-300), "Chie": Decimal(50)}
 
 
 def test_a_count_by_denomination_adds_up():
