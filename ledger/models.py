@@ -581,7 +581,8 @@ class ChipMove(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=(Q(voids__isnull=True) & Q(chips__gt=0))
-                | (Q(voids__isnull=False) & Q(chips__lt=0)),
+                | (Q(voids__isnull=False) & Q(chips__lt=0))
+                | (Q(kind__in=["count", "tray"]) & Q(chips=0)),  # nothing left to hand back
                 name="chip_move_positive_its_void_negative",
             ),
             models.CheckConstraint(

@@ -43,6 +43,7 @@ SHIPPED = {
     "ledger/migrations/0017_the_count.py": "6dc9cd9dcfbcbfbb",
     "ledger/migrations/0018_seats_1_to_9.py": "238aa993e2c562a6",
     "ledger/migrations/0019_transfer_in_chips.py": "b058abe580d393fb",
+    "ledger/migrations/0020_a_count_of_nothing.py": "562acf6bebceb573",
     "tournaments/migrations/0001_initial.py": "ef4e2c028864a78b",
     "tournaments/migrations/0002_counts_bounded.py": "916e682f6951a1fa",
     "tournaments/migrations/0003_table_limits_within_one_amount.py": "945b2136ad6a56a7",

@@ -81,8 +81,8 @@ class ChipsForm(forms.Form):
 def read_signed_amount(text: str) -> Decimal | None:
     """An amount that may be negative: −40, -40 or +40 as typed (thousands commas allowed)."""
     text = text.strip()
-    negative = text[:1] in ("-", MINUS)
-    if text[:1] in ("-", "+", MINUS):
+    negative = text[:1] in ("-", MINUS, "－")  # the full-width minus a Japanese keyboard types
+    if text[:1] in ("-", "+", MINUS, "－", "＋"):
         text = text[1:]
     amount = read_amount(text)
     if amount is None or amount < 0 or not whole_cents(amount) or amount > MAX_CHIPS:

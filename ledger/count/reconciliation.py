@@ -102,6 +102,8 @@ class Reconciliation(Generic[Guest]):
         """Everyone and the tray counted, and every difference zero."""
         if self.uncounted or self.differences or self.tray_uncounted:
             return False
+        if self.tray.counted is None and all(row.counted is None for row in self.guests):
+            return False  # nothing counted yet
         return self.tray.difference in (None, 0)
 
 

@@ -108,13 +108,22 @@ def night_count(event: Event) -> NightCount:
     )
     guests = {guest.pk: guest for guest in Guest.objects.filter(events=event)}
     taken: dict[int, Decimal] = defaultdict(lambda: ZERO)
-    counted: dict[int, Decimal] = {}
-    tray: Decimal | None = None
+    counted: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    tray = ZERO
+    # Who was counted: a count row that stands (neither a void nor voided); a zero is a count.
+    voided = {move.voids_id for move in moves if move.voids_id is not None}
+    standing = {
+        move.guest_id
+        for move in moves
+        if move.kind in (ChipMove.Kind.COUNT, ChipMove.Kind.TRAY)
+        and move.voids_id is None
+        and move.pk not in voided
+    }
     for move in moves:
         if move.guest_id is None:
-            tray = (tray or ZERO) + move.chips
+            tray += move.chips
         elif move.kind == ChipMove.Kind.COUNT:
-            counted[move.guest_id] = counted.get(move.guest_id, ZERO) + move.chips
+            counted[move.guest_id] += move.chips
         else:
             taken[move.guest_id] += move.chips
         if move.guest is not None:
@@ -131,9 +140,7 @@ def night_count(event: Event) -> NightCount:
     handed, house_handed = _handed_in_chips(event)
     for guest in Guest.objects.filter(pk__in=[pk for pk in handed if pk not in guests]):
         guests[guest.pk] = guest
-    counted = {guest: chips for guest, chips in counted.items() if chips != 0}
-    if tray == 0:
-        tray = None  # a tray count voided is no count
+    counted = {guest: chips for guest, chips in counted.items() if guest in standing}
     order = sorted(guests, key=lambda pk: guests[pk].name.casefold())
     reconciliation = reconcile(
         taken={pk: taken[pk] for pk in order},
@@ -142,7 +149,7 @@ def night_count(event: Event) -> NightCount:
         counted=counted,
         house_net=-sum(nets.values(), ZERO),
         opening_float=setup.opening_float,
-        tray_counted=tray,
+        tray_counted=tray if None in standing else None,
         handed=handed,
         house_handed=house_handed,
     )
@@ -265,15 +272,25 @@ def guest_chips(guest: Guest, event_ids: Iterable[int]) -> dict[int, ChipsTakenA
     """What the guest took and handed back at each of these nights that counted their chips.
     One query."""
     taken: dict[int, Decimal] = defaultdict(lambda: ZERO)
-    counted: dict[int, Decimal] = {}
-    rows = ChipMove.objects.filter(guest=guest, event_id__in=list(event_ids)).order_by()
-    for event_id, kind, chips in rows.values_list("event_id", "kind", "chips"):
+    counted: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    rows = list(
+        ChipMove.objects.filter(guest=guest, event_id__in=list(event_ids))
+        .order_by()
+        .values_list("pk", "event_id", "kind", "chips", "voids_id")
+    )
+    voided = {voids for *_rest, voids in rows if voids is not None}
+    standing: set[int] = set()  # the nights where a count of theirs stands (a zero is a count)
+    for pk, event_id, kind, chips, voids in rows:
         if kind == ChipMove.Kind.COUNT:
-            counted[event_id] = counted.get(event_id, ZERO) + chips
+            counted[event_id] += chips
+            if voids is None and pk not in voided:
+                standing.add(event_id)
         else:
             taken[event_id] += chips
     return {
-        event_id: ChipsTakenAndCounted(taken[event_id], counted.get(event_id) or None)
+        event_id: ChipsTakenAndCounted(
+            taken[event_id], counted[event_id] if event_id in standing else None
+        )
         for event_id in {*taken, *counted}
     }
 

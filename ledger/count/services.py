@@ -5,6 +5,7 @@ its opposite, never edited."""
 
 from __future__ import annotations
 
+import unicodedata
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
@@ -179,12 +180,18 @@ def _setup_snapshot(setup: CountSetup) -> dict[str, object]:
 
 
 def counted_chips(
-    setup: CountSetup, by_denomination: Mapping[str, object], total: Decimal | None
+    setup: CountSetup,
+    by_denomination: Mapping[str, object],
+    total: Decimal | None,
+    *,
+    nothing_left: bool = False,
 ) -> tuple[Decimal, dict[str, int]]:
     """A count as entered: the number of each chip of the night's set (blank or 0: none) and/or
-    a total; both given, they must agree."""
+    a total; both given, they must agree. ``nothing_left``: a count, which may be zero (a guest
+    who lost every chip, an empty tray) when a zero is typed."""
     known = {Decimal(value): value for value in setup.denominations}
     numbers: dict[str, int] = {}
+    typed = total is not None
     for text, number in by_denomination.items():
         try:
             value = Decimal(str(text))
@@ -197,10 +204,9 @@ def counted_chips(
             )
         if number in (None, ""):
             continue
-        try:
-            count = int(str(number).strip())
-        except ValueError:
-            count = -1
+        typed = True
+        digits = unicodedata.normalize("NFKC", str(number)).strip()  # full-width digits too
+        count = int(digits) if digits.isascii() and digits.isdigit() else -1
         if not 0 <= count <= MAX_CHIPS_OF_ONE:
             raise ValidationError(
                 {"chips": MSG_DENOMINATION_NUMBER.format(value=text, maximum=MAX_CHIPS_OF_ONE)}
@@ -213,6 +219,8 @@ def counted_chips(
             {"total": MSG_TOTAL_AND_CHIPS.format(chips=format_chips(by_chips), total=total)}
         )
     chips = by_chips if numbers else total
+    if nothing_left and typed and not chips:
+        return ZERO, {}
     if chips is None or chips == 0:
         raise ValidationError({NON_FIELD_ERRORS: MSG_NOTHING_COUNTED})
     _money(chips, field="total", message=MSG_CHIPS_AMOUNT)
@@ -267,15 +275,16 @@ def chips_record(
     if refused is not None:
         raise ValidationError({"note": MSG_REASON_CHARACTER.format(code=refused)})
     setup = setup_of(event)
-    amount, numbers = counted_chips(setup, by_denomination or {}, chips)
-    if seen_counted is not None and kind in (ChipMove.Kind.COUNT, ChipMove.Kind.TRAY):
-        _check_seen_count(event, guest, seen_counted, kind)
+    counting = kind in (ChipMove.Kind.COUNT, ChipMove.Kind.TRAY)
+    amount, numbers = counted_chips(setup, by_denomination or {}, chips, nothing_left=counting)
     digest = content_digest(
         event.pk, guest.pk if guest else "tray", kind, amount, source, sorted(numbers.items())
     )
     done = recorded_under(ChipMove, digest, idempotency_key, chips_words)
-    if done is not None:
+    if done is not None:  # a second tap, a resend: what the first recorded
         return done
+    if seen_counted is not None and counting:
+        _check_seen_count(event, guest, seen_counted, kind)
     move = ChipMove(
         event=event,
         guest=guest,

@@ -26,7 +26,7 @@ ODD_AMOUNTS = (
 )  # fmt: skip
 ODD_NUMBERS = ("", "-1", "1.5", "abc", "10001", "٣", "1e3", "  7 ", "0", "12")
 VALID_AMOUNTS = {"50.00", "1,000", "１２", "１,０００"}  # what read_amount takes as an amount
-VALID_NUMBERS = {"", "0", "12", "  7 ", "٣"}  # int() reads these (a blank box: none)
+VALID_NUMBERS = {"", "0", "12", "  7 "}  # whole numbers in ASCII or full-width (blank: none)
 
 
 def _rows() -> int:
@@ -66,8 +66,9 @@ def count_cases(night: Night, rng: random.Random, size: int) -> Iterator[Case]:
 
     for text in rng.sample(ODD_AMOUNTS, min(size, len(ODD_AMOUNTS))):
         good = text in VALID_AMOUNTS
+        counted = good or text == "0"  # a count may find nothing left; a buy-in may not
         yield Case(
-            "counts", f"total {text!r}", _judged(chips("count", total=text), should_accept=good)
+            "counts", f"total {text!r}", _judged(chips("count", total=text), should_accept=counted)
         )
         yield Case(
             "counts",

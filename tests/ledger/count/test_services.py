@@ -56,7 +56,6 @@ def test_chips_by_denomination_add_up_and_are_kept_as_counted(event, guests, hos
         ({"by_denomination": {"100": "2.5"}}, "chips", "whole number"),
         ({"by_denomination": {"100": 2}, "chips": D(250)}, "total", "add up to 200"),
         ({"chips": D("10.001")}, "total", "whole cents"),
-        ({"chips": D(0)}, "__all__", "Nothing was counted"),
         ({"chips": D(-5)}, "total", "positive amount"),
         ({"chips": D("NaN")}, "total", "positive amount"),
         ({}, "__all__", "Nothing was counted"),
@@ -69,6 +68,13 @@ def test_a_count_that_does_not_add_up_is_refused_with_its_reason(
         count(event, guests[0], host, **fields)
     assert field in caught.value.message_dict
     assert words in errors(caught)
+    assert not ChipMove.objects.exists()
+
+
+def test_a_buy_in_of_nothing_is_refused(event, guests, host):
+    with pytest.raises(ValidationError) as caught:
+        buy_in(event, guests[0], host, 0)
+    assert "Nothing was counted" in errors(caught)
     assert not ChipMove.objects.exists()
 
 
@@ -281,3 +287,28 @@ def test_a_debt_settled_in_chips_at_the_table_moves_the_expected_chips(host, mak
     count(event, aki, host, chips=D(400))
     count(event, ben, host, chips=D(600))
     assert night_count(event).reconciliation.differences == {}
+
+
+def test_a_guest_who_lost_every_chip_is_counted_at_zero(event, guests, host):
+    aki = guests[0]
+    buy_in(event, aki, host, 100)
+    assert night_count(event).reconciliation.uncounted == [aki.pk]
+    count(event, aki, host, by_denomination={"100": "0"})
+    night = night_count(event)
+    assert night.reconciliation.uncounted == []
+    assert night.guests[0].count.counted == 0 and night.guests[0].count.difference == -100
+    with pytest.raises(ValidationError):  # nothing typed at all is still nothing counted
+        count(event, aki, host)
+    services.chips_record(event=event, guest=None, kind="tray", chips=D(0), by=host)
+    assert night_count(event).reconciliation.tray.counted == 0
+
+
+def test_a_resent_count_is_answered_with_what_it_recorded_not_refused(event, guests, host):
+    key = uuid.uuid4()
+    first = count(event, guests[0], host, chips=D(300), seen_counted="", idempotency_key=key)
+    again = count(event, guests[0], host, chips=D(300), seen_counted="", idempotency_key=key)
+    assert again.pk == first.pk and ChipMove.objects.count() == 1
+
+
+def test_a_night_with_nothing_counted_does_not_reconcile(event, guests, host):
+    assert not night_count(event).reconciliation.reconciled

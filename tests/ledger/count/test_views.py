@@ -220,3 +220,15 @@ def test_counting_round_the_table_goes_on_to_the_next_stack(client, host, event,
     assert done.url == reverse("ledger:count_page", args=[event.pk])  # everyone counted
     taken = chips_post(client, event, aki, "top_up", total="100", source="cash")
     assert taken.url == guest_url(aki)  # chips taken: the same guest's page
+
+
+def test_an_adjustment_takes_the_full_width_minus_a_japanese_keyboard_types(
+    client, host, event, guests
+):
+    client.force_login(host)
+    booked = client.post(
+        reverse("ledger:adjustment_add", args=[event.pk]),
+        {"guest": guests[0].pk, "amount": "－１２", "reason": "r", "idempotency_key": uuid.uuid4()},
+    )
+    assert booked.status_code == 302
+    assert Adjustment.objects.get().amount == D(-12)
