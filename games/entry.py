@@ -20,7 +20,7 @@ from typing import Any
 
 from games.cards import Card, CardError, format_cards, parse_card, parse_cards
 from games.guest_banked.terms import CoupTerms, SettledCoup
-from games.kinds import SEATS, TABLE_SEATS, CoverKind
+from games.kinds import SEATS, TABLE_SEATS, CoverKind, ShortStack
 from games.messages import (
     Label,
     RuleError,
@@ -107,6 +107,13 @@ MSG_UNDER_MINIMUM = gettext_noop("{stake} is under the table minimum of {minimum
 MSG_OVER_MAXIMUM = gettext_noop("{stake} is over the table maximum of {maximum}.")
 MSG_NOT_UNIT = gettext_noop("{stake} is not a multiple of the bet unit ({unit}).")
 MSG_OVER_STACK = gettext_noop("{total} staked in all, over the stack of {stack}.")
+MSG_SHORT_STACK_OUT = gettext_noop(
+    "The stack of {stack} is under the table minimum of {minimum}: this player is out."
+)
+MSG_SHORT_STACK_ALL_IN = gettext_noop(
+    "{stake} is under the table minimum of {minimum}: a stack under it bets all of it ({stack}),"
+    " in one bet."
+)
 MSG_ON_SEAT = gettext_noop("Seat {seat} · {bet}: {problem}")
 
 # What the keypad says while the cards are tapped in.
@@ -175,6 +182,8 @@ class TableRules:
     # not pass it), and the bet unit (every stake a multiple of it). ``None``: a cash table.
     stacks: Mapping[int, Decimal] | None = None
     unit: Decimal | None = None
+    # A tournament's rule for a stack under the table minimum: bet whole, or out.
+    short_stack: ShortStack = ShortStack.ALL_IN
     # How many seats the table has: a cash table 7, a tournament's its seats per table.
     seats: int = TABLE_SEATS
 
@@ -461,7 +470,8 @@ def _settle_bets(
             refuse(Field.BET, MSG_BET_NOT_OFFERED, bet=bet_type.label)
         elif seat is not None and (seat, bet_type) in seen:
             refuse(Field.BET, MSG_DUPLICATE_BET)
-        stake = _read_stake(entry.stake, table, refuse)
+        stack = None if table.stacks is None or seat is None else table.stacks.get(seat, ZERO)
+        stake = _read_stake(entry.stake, table, refuse, stack)
         if seat is not None and bet_type is not None:
             seen.add((seat, bet_type))
         if bet_problems or seat is None or bet_type is None or stake is None:
@@ -487,8 +497,10 @@ def _settle_bets(
 
 
 def _read_stake(
-    value: Decimal | str, table: TableRules, refuse: Callable[..., None]
+    value: Decimal | str, table: TableRules, refuse: Callable[..., None], stack: Decimal | None
 ) -> Decimal | None:
+    """A stake within the table's limits. ``stack``: a tournament seat's stack, which under
+    the table minimum is bet whole (all-in) or is out, as the tournament says."""
     stake = read_amount(value)
     if stake is None:
         refuse(Field.STAKE, MSG_NOT_A_NUMBER, text=Typed(plain(str(value))))
@@ -498,8 +510,18 @@ def _read_stake(
     except BetError as error:
         refuse(Field.STAKE, error.template, **error.params)
         return None
+    short = stack is not None and ZERO < stack < table.table_min
+    if short and table.short_stack is ShortStack.OUT:
+        refuse(Field.STAKE, MSG_SHORT_STACK_OUT, stack=stack, minimum=table.table_min)
+        return None
+    if short and stake == stack:
+        return stake  # all-in: the whole stack, whatever the minimum and the unit
     if stake < table.table_min:
-        refuse(Field.STAKE, MSG_UNDER_MINIMUM, stake=stake, minimum=table.table_min)
+        if short:
+            minimum = table.table_min
+            refuse(Field.STAKE, MSG_SHORT_STACK_ALL_IN, stake=stake, minimum=minimum, stack=stack)
+        else:
+            refuse(Field.STAKE, MSG_UNDER_MINIMUM, stake=stake, minimum=table.table_min)
         return None
     if stake > table.table_max:
         refuse(Field.STAKE, MSG_OVER_MAXIMUM, stake=stake, maximum=table.table_max)

@@ -113,3 +113,20 @@ MOVE_LABELS = {
     BankerMove.PASS: Label(gettext_noop("Loses the bank")),
     BankerMove.RETIRE: Label(gettext_noop("Retires")),
 }
+
+
+class ShortStack(StrEnum):
+    """A tournament player whose stack is under the table minimum (docs/rules.md)."""
+
+    ALL_IN = "all_in"  # may bet the whole stack, alone, under the minimum
+    OUT = "out"  # is out: no bet is taken
+
+    @property
+    def label(self) -> Label:
+        return Label(_SHORT_STACK_LABELS[self])
+
+
+_SHORT_STACK_LABELS = {
+    ShortStack.ALL_IN: gettext_noop("A stack under the table minimum may be bet whole (all-in)"),
+    ShortStack.OUT: gettext_noop("A stack under the table minimum is out"),
+}

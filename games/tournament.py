@@ -28,7 +28,7 @@ from fractions import Fraction
 from itertools import groupby, pairwise
 
 from games.entry import read_amount
-from games.kinds import TABLE_SEATS
+from games.kinds import TABLE_SEATS, ShortStack
 from games.messages import Label, RuleError, Typed, gettext_noop, plain, whole_cents
 from games.payouts import CENT, ZERO, round_money
 
@@ -173,10 +173,28 @@ def first_bet_among(in_play: Sequence[Iterable[int]], *, start: int | None = Non
     return marker
 
 
-def table_finished(stacks: Iterable[Decimal], *, played: int, hands: int) -> bool:
+def in_play(
+    stack: Decimal, *, table_min: Decimal, short_stack: ShortStack = ShortStack.ALL_IN
+) -> bool:
+    """Whether a player with ``stack`` still plays: with any chips, where a stack under the
+    table minimum is bet whole (all-in); with the table minimum at least, where it is out."""
+    if short_stack is ShortStack.OUT:
+        return stack >= table_min and stack > 0
+    return stack > 0
+
+
+def table_finished(
+    stacks: Iterable[Decimal],
+    *,
+    played: int,
+    hands: int,
+    table_min: Decimal = ZERO,
+    short_stack: ShortStack = ShortStack.ALL_IN,
+) -> bool:
     """A table's round is over after its last hand, or as soon as fewer than two of its players
-    have chips: the last player standing has no one left to play against."""
-    return played >= hands or sum(1 for stack in stacks if stack > 0) < 2
+    still play (:func:`in_play`): the last player standing has no one left to play against."""
+    playing = sum(1 for s in stacks if in_play(s, table_min=table_min, short_stack=short_stack))
+    return played >= hands or playing < 2
 
 
 # --- who goes on --------------------------------------------------------------------------

@@ -85,6 +85,7 @@ MSG_BET_EVENT = "its event is not its hand's event"
 MSG_BET_TYPE = "its bet type is not a bet type"
 MSG_BET_NOT_OFFERED = "its bet type is not offered under the event's rules"
 MSG_BET_STAKE = "its stake is outside the event's table limits"
+SMALLEST_STAKE = Decimal("0.01")
 MSG_BET_SEAT = "its seat is not one its table has"
 MSG_BET_UNSETTLED = "it cannot be settled from its hand"
 MSG_BET_GROSS = "its gross is not what the bet pays under the event's rules"
@@ -545,7 +546,12 @@ class _Checker:
             self.coup_bets[bet.hand_id].append(bet)
         elif hand_event.rules is not None and not banked:
             problems.extend(bet_payout_problems(bet, hand_event.rules, outcome))
-        if not banked and not hand_event.table_min <= bet.stake <= hand_event.table_max:
+        # At a tournament table a stake under the minimum may be a short stack's all-in (the
+        # pipeline checked it was the whole stack, and the tournament's rule).
+        lowest = hand_event.table_min
+        if hand_event.pk in self.tournament_tables:
+            lowest = min(lowest, SMALLEST_STAKE)
+        if not banked and not lowest <= bet.stake <= hand_event.table_max:
             limits = f"{_money(hand_event.table_min)} to {_money(hand_event.table_max)}"
             self.problem("Bet", bet.pk, MSG_BET_STAKE, limits, _money(bet.stake))
         if not 1 <= bet.seat <= hand_event.seats:

@@ -96,6 +96,7 @@ class TournamentForm(forms.ModelForm[Tournament]):
             "final_overflow",
             "secret_bet",
             "mandatory_side",
+            "short_stack",
             "rebuy_price",
             "rebuy_chips",
             "rebuy_rounds",

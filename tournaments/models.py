@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.chips import MAX_CHIPS, MoneyField, table_limit_validators
-from games.kinds import SEATS, TABLE_SEATS
+from games.kinds import SEATS, TABLE_SEATS, ShortStack
 from games.models import Event
 from ledger.models import Guest
 
@@ -116,6 +116,16 @@ class Tournament(models.Model):
         choices=MandatorySide.choices,
         default=MandatorySide.BANKER,
         help_text=_("Where the table minimum goes for a player who does not bet in time."),
+    )
+    short_stack = models.CharField(
+        _("a stack under the table minimum"),
+        max_length=8,
+        choices=[(rule.value, _(rule.label)) for rule in ShortStack],
+        default=ShortStack.ALL_IN.value,
+        help_text=_(
+            "All-in: the player may bet the whole stack, in one bet, under the minimum. Out: the"
+            " player is out."
+        ),
     )
     rebuy_price = MoneyField(_("rebuy price"), default=Decimal(0))
     rebuy_chips = MoneyField(_("rebuy chips"), default=Decimal(0))

@@ -26,11 +26,13 @@ from django.core.exceptions import ValidationError
 
 from games.cards import format_cards
 from games.entry import BetEntry, HandEntry
+from games.kinds import ShortStack
 from games.payouts import BetType, RuleSet
 from games.rules import Hand as DealtHand
 from games.shoe import MAX_CARDS_PER_HAND
 from games.shoe import Shoe as DealingShoe
 from games.tournament import DEFAULT_SEATS, table_sizes
+from games.tournament import in_play as in_play_now
 from ledger.hands import services as hand_services
 from ledger.models import StackRow
 from ledger.money.amounts import ZERO
@@ -151,6 +153,7 @@ def table_play(
     dealer = Dealer(event.decks, rng)
     add_on_at = _add_on_hands(round_, seats, rng, habits)
     short = tournament.starting_stack * Decimal(str(habits.rebuy_under))
+    short_rule = ShortStack(tournament.short_stack)
     first = hand_services.next_hand_number(shoe)
     for number in range(first, round_.hands + 1):
         stacks = hand_services.table_stacks(event, before_hand=number)
@@ -164,8 +167,11 @@ def table_play(
             if stack < limits.lowest or stack < short:
                 with suppress(ValidationError):  # the rebuy's own rules say whether it is taken
                     stack += services.rebuy(entrant=entrant, by=by).chips
-            in_play += stack > 0
+            playing = in_play_now(stack, table_min=round_.table_min, short_stack=short_rule)
+            in_play += playing
             last_hands = number > round_.hands - 2
+            if not playing:
+                continue
             for bet_type, stake in _stakes(rng, stack, limits, rules, habits, last_hands):
                 bets.append(BetEntry(place.seat, bet_type, stake))
         if in_play < 2:
@@ -213,6 +219,8 @@ def _stakes(
     """One player's bets for a hand: nothing, or a stake on Banker or Player (sometimes all they
     may stake), sometimes with a minimum side bet; never more in all than ``stack``."""
     top = limits.down(stack)
+    if ZERO < stack < limits.lowest and rng.random() >= habits.sit_out:
+        return [(rng.choice(SIDES), stack)]  # a short stack's all-in (where it is not out)
     if top < limits.lowest or rng.random() < habits.sit_out:
         return []
     side = rng.choice(SIDES)

@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import TypedDict
 
 from django.db.models import Count, Max, QuerySet
 from django.utils.translation import gettext_lazy as _
 
+from games.kinds import ShortStack
 from games.models import Event, Shoe
 from games.tournament import (
     Advancement,
@@ -19,6 +21,7 @@ from games.tournament import (
     advance_by_table,
     first_bet_among,
     first_bet_seat,
+    in_play,
     needs_playoff,
     parse_prize_table,
     places,
@@ -42,10 +45,12 @@ class BoardLine:
     qualifying: bool = False
     wildcard: bool = False
     place: int | None = None
+    # Under a tournament's "a short stack is out": the table minimum, under which a stack is out.
+    out_under: Decimal = ZERO
 
     @property
     def is_out(self) -> bool:
-        return self.stack <= 0
+        return self.stack <= 0 or self.stack < self.out_under
 
 
 @dataclass
@@ -58,6 +63,9 @@ class TableBoard:
     # The seats whose players had chips before each hand so far and the next (``in_play[k]``:
     # before hand ``k + 1``); empty before the round starts.
     in_play: list[set[int]] = field(default_factory=list)
+    # The round's table minimum and the tournament's rule for a stack under it.
+    table_min: Decimal = ZERO
+    short_stack: ShortStack = ShortStack.ALL_IN
 
     @property
     def hands_left(self) -> int:
@@ -66,7 +74,13 @@ class TableBoard:
     @property
     def is_done(self) -> bool:
         stacks = [line.stack for line in self.lines]
-        return self.closed or table_finished(stacks, played=self.played, hands=self.hands)
+        return self.closed or table_finished(
+            stacks,
+            played=self.played,
+            hands=self.hands,
+            table_min=self.table_min,
+            short_stack=self.short_stack,
+        )
 
     @property
     def last_standing(self) -> BoardLine | None:
@@ -143,8 +157,9 @@ def round_board(round_: Round) -> RoundBoard:
     seats = TableSeat.objects.filter(round=round_).select_related("entrant__guest", "table")
     stacks = tables_stacks(event_ids) if round_.is_started else {}
     pace = _pace(event_ids)
+    rule = short_stack_rule(tournament, round_)
     boards = {
-        table.pk: TableBoard(table, round_.hands, *pace.get(table.event_id, (0, False)))
+        table.pk: TableBoard(table, round_.hands, *pace.get(table.event_id, (0, False)), **rule)
         for table in tables
     }
     for place in seats.order_by("table__number", "seat"):
@@ -153,13 +168,35 @@ def round_board(round_: Round) -> RoundBoard:
         if not round_.is_started:
             stack = tournament.starting_stack
         boards[place.table_id].lines.append(
-            BoardLine(place.entrant_id, guest.pk, guest.name, place.table.number, place.seat, stack)
+            BoardLine(
+                place.entrant_id,
+                guest.pk,
+                guest.name,
+                place.table.number,
+                place.seat,
+                stack,
+                out_under=_out_under(rule),
+            )
         )
     if round_.is_started:
         _fill_in_play(boards.values())
     board = RoundBoard(round_, list(boards.values()))
     _decide(board, tournament)
     return board
+
+
+class ShortStackRule(TypedDict):
+    table_min: Decimal
+    short_stack: ShortStack
+
+
+def short_stack_rule(tournament: Tournament, round_: Round) -> ShortStackRule:
+    """The round's table minimum and the tournament's rule for a stack under it."""
+    return {"table_min": round_.table_min, "short_stack": ShortStack(tournament.short_stack)}
+
+
+def _out_under(rule: ShortStackRule) -> Decimal:
+    return rule["table_min"] if rule["short_stack"] is ShortStack.OUT else ZERO
 
 
 def _fill_in_play(boards: Iterable[TableBoard]) -> None:
@@ -196,7 +233,8 @@ def _fill_in_play(boards: Iterable[TableBoard]) -> None:
                 {
                     seat_of[(event_id, guest_id)]
                     for guest_id, stack in stacks.items()
-                    if stack > 0 and (event_id, guest_id) in seat_of
+                    if (event_id, guest_id) in seat_of
+                    and in_play(stack, table_min=board.table_min, short_stack=board.short_stack)
                 }
             )
 
@@ -458,13 +496,22 @@ def table_now(event: Event) -> TableNow | None:
     round_, tournament = table.round, table.round.tournament
     played, closed = _pace([event.pk]).get(event.pk, (0, False))
     stacks = table_stacks(event, before_hand=played + 1) if round_.is_started else {}
-    board = TableBoard(table, round_.hands, played, closed)
+    rule = short_stack_rule(tournament, round_)
+    board = TableBoard(table, round_.hands, played, closed, **rule)
     places = list(table.seats.select_related("entrant__guest").order_by("seat"))
     for place in places:
         guest = place.entrant.guest
         stack = stacks.get(guest.pk, ZERO) if round_.is_started else tournament.starting_stack
         board.lines.append(
-            BoardLine(place.entrant_id, guest.pk, guest.name, table.number, place.seat, stack)
+            BoardLine(
+                place.entrant_id,
+                guest.pk,
+                guest.name,
+                table.number,
+                place.seat,
+                stack,
+                out_under=_out_under(rule),
+            )
         )
     if round_.is_started:
         _fill_in_play([board])

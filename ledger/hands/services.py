@@ -30,9 +30,11 @@ from games.entry import (
     TableRules,
     read_seat,
 )
+from games.kinds import ShortStack
 from games.models import Event, Hand, Shoe
 from games.services import check_event_open, check_shoe_open
 from games.settle import GuestBankedTable, PuntoBancoTable, Table, settle
+from games.tournament import in_play
 from ledger.guests.services import MSG_NOT_ON_LIST
 from ledger.hands import hot_reads
 from ledger.hands.coups import check_later_coups, coup_of, coup_row, coup_snapshot, previous_coup
@@ -269,7 +271,19 @@ def _table_rules(event: Event, seated: dict[int, Guest], number: int) -> TableRu
     if not event.is_tournament_table:
         return rules
     stacks = table_stacks(event, before_hand=number)
-    return replace(rules, stacks={seat: stacks.get(g.pk, ZERO) for seat, g in seated.items()})
+    on_seats = {seat: stacks.get(g.pk, ZERO) for seat, g in seated.items()}
+    return replace(rules, stacks=on_seats, short_stack=short_stack_rule(event))
+
+
+def short_stack_rule(event: Event) -> ShortStack:
+    """A tournament table's rule for a stack under the table minimum, as its tournament says
+    (read through the relation's name: the ledger never imports the tournaments app)."""
+    rule = (
+        Event.objects.filter(pk=event.pk)
+        .values_list("tournament_table__round__tournament__short_stack", flat=True)
+        .first()
+    )
+    return ShortStack(rule) if rule else ShortStack.ALL_IN
 
 
 def _settle(entry: HandEntry, shoe: Shoe, seated: dict[int, Guest], number: int) -> SettledHand:
@@ -300,7 +314,12 @@ def _check_two_with_chips(shoe: Shoe, seated: dict[int, Guest], number: int) -> 
     if not shoe.event.is_tournament_table:
         return
     stacks = table_stacks(shoe.event, before_hand=number)
-    standing = [guest for guest in seated.values() if stacks.get(guest.pk, ZERO) > 0]
+    minimum, rule = shoe.event.table_min, short_stack_rule(shoe.event)
+    standing = [
+        guest
+        for guest in seated.values()
+        if in_play(stacks.get(guest.pk, ZERO), table_min=minimum, short_stack=rule)
+    ]
     if len(standing) == 1:
         raise ValidationError({NON_FIELD_ERRORS: MSG_LAST_STANDING.format(guest=standing[0])})
     if not standing:

@@ -30,6 +30,7 @@ SETUP = {
     "final_overflow": "second",
     "secret_bet": "last",
     "mandatory_side": "player",
+    "short_stack": "out",
     "rebuy_price": "40",
     "rebuy_chips": "1000",
     "rebuy_rounds": "1",

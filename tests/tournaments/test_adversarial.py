@@ -56,7 +56,8 @@ NOT_COUNTS = ["1e30", "-5", "NaN", "12.5", "40000", "99999999999999999999", "Inf
     + [("cut_percent", value) for value in ["100.001", "-5", "NaN", "1e30", "12.345", "101"]]
     + [("starting_stack", "0"), ("yen_per_chip", "1e30"), ("yen_per_chip", "NaN")]
     + [("stacks", "kept"), ("advancement", ""), ("tie_break", "coin"), ("secret_bet", "1")]
-    + [("mandatory_side", "tie"), ("prize_table", "1%" * 201), ("points_table", "10, 7, x")]
+    + [("mandatory_side", "tie"), ("short_stack", "maybe"), ("prize_table", "1%" * 201)]
+    + [("points_table", "10, 7, x")]
     + [("points_table", "=1+1"), ("date", "2026-02-30"), ("currency_symbol", "\x00")],
 )
 def test_a_setting_no_one_could_mean_comes_back_on_its_field(client, host, field, value):

@@ -4,6 +4,7 @@ table display and on each player's own page."""
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 from decimal import Decimal
@@ -535,3 +536,26 @@ def test_the_pages_run_the_same_queries_with_2_or_9_players(
     large_url = url_for(started(9, names=others, secret_bet="any", seats_per_table=9))
     with django_assert_max_num_queries(small):
         queries_for(client, large_url)
+
+
+def test_the_phone_gets_each_seats_stack_and_the_short_stack_rule(client, host, started, play):
+    """What the phone checks before Save (static/js/table_state.js ``limitProblems``): each
+    seat's stack before the hand being entered, the unit, the rule for a short stack — and
+    the page and the round's page say which rule the tournament plays."""
+    round_ = started(3, hands=4, round_settings={"table_min": Decimal(100)}, short_stack="out")
+    table = round_.tables.get()
+    shoe = open_shoe(table)
+    play(table, "B", {1: ("banker", 100), 2: ("player", 950)})
+    client.force_login(host)
+    page = text(client.get(table_url(shoe)))
+    rules = re.search(r'id="keypad-rules"[^>]*>(.*?)</script>', page, re.S)[1]
+    limits = json.loads(rules)["limits"]
+    assert limits["stacks"] == {"1": 109500, "2": 5000, "3": 100000}
+    assert (limits["stacks_for"], limits["unit"], limits["min"]) == (2, 1000, 10000)
+    assert limits["short_stack"] == "out"
+    said = "A stack under the table minimum is out"
+    assert 'data-short-stack="out"' in page and said in page
+    round_page = text(client.get(reverse("tournaments:round_detail", args=[round_.pk])))
+    assert 'data-short-stack="out"' in round_page and said in round_page
+    detail = reverse("tournaments:tournament_detail", args=[round_.tournament.pk])
+    assert "bet whole (all-in)" not in text(client.get(detail))
