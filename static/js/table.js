@@ -120,9 +120,13 @@
     const name = focused && focused.closest && focused.closest("#table") && focused.name;
     const caret = name && typeof focused.selectionStart === "number" ? focused.selectionStart : null;
     replaceParts(content);
+    const rules = jsonIn(document, "keypad-rules"); // a tournament's stacks, as they are now
+    if (state && rules) state = State.step(state, { type: "limits", limits: rules.limits });
     const again = name && handForm() && handForm().elements[name];
     if (again && typeof again.focus === "function") {
+      refocusing = true; // the box the host is typing in: its text is not selected again
       again.focus({ preventScroll: true });
+      refocusing = false;
       if (caret !== null) requestAnimationFrame(() => again.setSelectionRange(caret, caret));
     }
     drawnKey = null; // what the server drew beside the entry goes with the next drawing
@@ -304,6 +308,9 @@
     if (entry.badStake && form.elements[entry.badStake]) {
       form.elements[entry.badStake].setAttribute("aria-invalid", "true");
     }
+    for (const name of entry.problem === "limit" ? entry.badStakes || [] : []) {
+      if (form.elements[name]) form.elements[name].setAttribute("aria-invalid", "true");
+    }
     // The rest changes with the outbox and the server's answers, not with a tap: the state is
     // never changed in place, so the same objects mean nothing to draw.
     const outbox = [state.queue, state.flight, state.held, state.server, state.seatNotes,
@@ -319,6 +326,7 @@
     if (state.stalled === "login" && answer) answer.textContent = texts().log_in;
     askReading();
   }
+  let refocusing = false;
   let drawnAnswer = null;
   let drawnKey = null;
   let drawnOutbox = null;
@@ -441,16 +449,21 @@
       const taken = clear && state.entry.seq && !State.isEmpty(state.entry); // a hand to fix
       const letGo = fill(texts().clear_taken_back, { number: State.entryNumber(state) });
       if (taken && !window.confirm(letGo)) return;
+      const held = clear && State.isEmpty(state.entry) && !state.parked && state.held.length;
+      if (held && !window.confirm(texts().discard_confirm)) return; // Clear lets the refused hand go
       tapped(event, { type: clear ? "clear" : "repeat" });
       return;
     }
     const held = inTable(event, "[data-held-choice]");
     if (held) { heldChoice(held.dataset.heldChoice, Number(held.dataset.index)); return; }
     const box = event.target;
-    if (box.matches && box.matches("#hand-form input.stake") && box === document.activeElement) {
-      box.setSelectionRange(box.value.length, box.value.length);
+    if (box.matches && box.matches("#hand-form input.stake") && box === document.activeElement &&
+        box === selectOnTap) {
+      box.select(); // the tap that opened the keyboard: what is typed replaces the stake
     }
+    selectOnTap = null;
   });
+  let selectOnTap = null;
 
   function heldChoice(choice, index) {
     if (choice === "discard" && !window.confirm(texts().discard_confirm)) return;
@@ -515,9 +528,9 @@
     const box = event.target;
     if (!state || !box.matches("#hand-form input.stake")) return;
     if (state.chosen !== box.name) dispatch({ type: "choose", name: box.name });
-    setTimeout(() => { // type on at the end, unless a selection was made meanwhile
-      if (box.selectionStart === box.selectionEnd) box.setSelectionRange(box.value.length, box.value.length);
-    });
+    if (refocusing) return;
+    selectOnTap = box;
+    setTimeout(() => box.select()); // typing replaces the stake (150, then 35: 35)
   });
 
   document.addEventListener("submit", (event) => {

@@ -157,6 +157,73 @@
     .replace(/[０-９．，]/g, (wide) => String.fromCharCode(wide.charCodeAt(0) - 0xfee0))
     .replace(/[\s\u200b-\u200d\u2060\ufeff]/g, "");
 
+  // --- the table's limits, checked before a hand leaves the entry ----------------------------
+
+  // An amount in cents as the server writes it (games.messages.format_chips): 1,500 or 2,490.75.
+  function chipsText(amount) {
+    const whole = String(Math.floor(amount / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    return amount % 100 ? `${whole}.${String(amount % 100).padStart(2, "0")}` : whole;
+  }
+
+  // The stakes the server would refuse for the table's limits, each in the server's words
+  // (games.entry's stake checks: the minimum, the maximum, the bet unit, a tournament seat's
+  // stack and the rule for a stack under the minimum), in the form's order: [{name, text}].
+  // ``rules.limits`` comes with the page; a tournament's stacks are those before hand
+  // ``stacks_for``, so they are checked only for that hand (a hand still waiting here may
+  // change them: the server checks the others).
+  function limitProblems(entry, rules, number) {
+    const limits = rules.limits;
+    if (!limits) return [];
+    const T = limits.texts;
+    const tournament = Boolean(limits.stacks);
+    const stacks = tournament && number === limits.stacks_for ? limits.stacks : null;
+    const bets = Object.keys(limits.bets);
+    const boxes = Object.keys(entry.stakes).map((name) => {
+      const match = /^stake_(\d+)_(.+)$/.exec(name);
+      return match && { name, seat: Number(match[1]), bet: match[2], stake: cents(entry.stakes[name]) };
+    }).filter((box) => box && box.stake > 0 && box.bet in limits.bets)
+      .sort((a, b) => a.seat - b.seat || bets.indexOf(a.bet) - bets.indexOf(b.bet));
+    const problems = [];
+    const say = (box, template, values) => problems.push({ name: box.name, text: fill(T.on_seat,
+      { seat: box.seat, bet: limits.bets[box.bet], problem: fill(template, values) }) });
+    const staked = {};
+    for (const box of boxes) {
+      const stake = chipsText(box.stake);
+      const stack = stacks ? stacks[box.seat] || 0 : null;
+      const short = stack !== null && stack > 0 && stack < limits.min;
+      if (short && limits.short_stack === "out") { say(box, T.short_out, { stack: chipsText(stack) }); continue; }
+      if (!(short && box.stake === stack)) {
+        const unknownStack = tournament && !stacks; // under the minimum, it may be all of it
+        if (box.stake < limits.min && !unknownStack) {
+          say(box, short ? T.short_all_in : T.under_minimum, { stake, stack: chipsText(stack || 0) });
+          continue;
+        }
+        if (box.stake > limits.max) { say(box, T.over_maximum, { stake }); continue; }
+        if (limits.unit && box.stake % limits.unit && box.stake >= limits.min) {
+          say(box, T.not_unit, { stake });
+          continue;
+        }
+      }
+      staked[box.seat] = { total: ((staked[box.seat] || {}).total || 0) + box.stake, last: box };
+    }
+    if (stacks) {
+      for (const [seat, { total, last }] of Object.entries(staked)) {
+        const stack = stacks[seat] || 0;
+        if (total > stack) say(last, T.over_stack, { total: chipsText(total), stack: chipsText(stack) });
+      }
+    }
+    return problems;
+  }
+
+  // The entry refused for its limits, here, before Save moves it on: the boxes marked, the
+  // server's words said; null when the server would take it.
+  function limitRefusal(state, entry, number) {
+    const problems = limitProblems(entry, state.rules, number);
+    if (!problems.length) return null;
+    return { ...entry, problem: "limit", badStake: problems[0].name,
+      badStakes: problems.map((item) => item.name), limitText: problems.map((item) => item.text).join(" ") };
+  }
+
   // --- seats -----------------------------------------------------------------------------------
 
   function readSeating(token) {
@@ -359,6 +426,8 @@
     // Clear empties the entry; an entry parked behind a hand taken back comes back instead (the
     // hand taken back is let go).
     clear(state) {
+      // Nothing typed: Clear lets go of the refused hand shown over the entry (the page asks).
+      if (isEmpty(state.entry) && !state.parked && state.held.length) return clearHeld(state);
       const entry = state.parked || emptyEntry(state.entry.key);
       return { ...state, entry: { ...entry, problem: "" }, parked: null, answer: "", reading: null };
     },
@@ -373,6 +442,8 @@
       }
       const unreadable = Object.keys(entry.stakes).find((name) => cents(entry.stakes[name]) === null);
       if (unreadable) return { ...state, entry: { ...entry, problem: "stake", badStake: unreadable } };
+      const overLimit = limitRefusal(state, entry, entryNumber(state));
+      if (overLimit) return { ...state, entry: overLimit };
       // Cards begun must be finished, with or without a result chosen; typed cards the page
       // cannot read in deal order go to the server, which says why.
       const taps = entry.typed ? typedAsTaps(entry.typed, state.rules) : entry.taps;
@@ -474,9 +545,14 @@
     // The host's decision on a held hand: send it again (it keeps its place: first), put it in
     // the entry to fix (what the entry held waits, parked, and comes back after the save), or
     // let it go.
-    resend(state, { index }) {
+    resend(state, { index, key }) {
       const item = state.held[index];
       if (!item) return state;
+      // Sent again as it was, a hand over the limits is refused again: it goes to the entry,
+      // its boxes marked, to fix.
+      if (limitProblems(item.entry, state.rules, numberOf(state, item.seq)).length) {
+        return fixOverLimit(state, index, key);
+      }
       const undo = state.queue.find((op) => op.kind === "undo");
       if (undo) return { ...state, answer: fill(state.rules.texts.save_after_undo, undo) };
       const op = { kind: "hand", id: `hand-${item.entry.key}`, seq: item.seq, origin: item.origin,
@@ -494,11 +570,26 @@
       return { ...state, held, parked, entry, reading: null };
     },
 
+    // The limits as a table drawn afresh gives them (a tournament's stacks move with each hand).
+    limits(state, { limits }) {
+      return limits ? { ...state, rules: { ...state.rules, limits } } : state;
+    },
+
     discard(state, { index }) {
       if (!state.held[index]) return state;
       return { ...state, held: state.held.filter((_, at) => at !== index) };
     },
   };
+
+  function clearHeld(state) {
+    return { ...state, held: state.held.slice(0, -1), answer: "", reading: null };
+  }
+
+  function fixOverLimit(state, index, key) {
+    const fixing = HANDLERS.edit(state, { index, key });
+    if (fixing === state) return { ...state, answer: state.rules.texts.edit_after_entry || "" };
+    return { ...fixing, entry: limitRefusal(fixing, fixing.entry, entryNumber(fixing)) || fixing.entry };
+  }
 
   function serverFacts(outcome) {
     const facts = {};
@@ -573,6 +664,7 @@
     if (entry.problem === "stake") {
       return { text: fill(T.not_an_amount, { text: entry.stakes[entry.badStake] }), problem: true };
     }
+    if (entry.problem === "limit") return { text: entry.limitText, problem: true };
     if (entry.problem === "undo_pending") {
       const undo = state.queue.find((op) => op.kind === "undo");
       return { text: fill(T.save_after_undo, { number: undo ? undo.number : "" }), problem: true };
@@ -641,6 +733,6 @@
     readTaps, cardStatus, cardsOf, fieldsOf, stakesOf, isEmpty, emptyEntry, readSeating,
     seatingToken, seatApplied, freeSeat, start, kept, step, due, seatsNow, statusOf,
     waitingLines, heldLines, undoLabel, undoTarget, handsWaiting, numberOf, entryNumber, fill,
-    firstBetAt,
+    firstBetAt, limitProblems, chipsText,
   };
 });

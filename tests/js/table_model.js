@@ -214,6 +214,15 @@ class Night {
 
   clear() {
     const parked = this.state.parked;
+    const held = this.state.held;
+    if (this.State.isEmpty(this.state.entry) && !parked && held.length) { // the refused hand goes
+      const item = held[held.length - 1];
+      this.dispatch({ type: "clear" });
+      assert.equal(this.state.held.length, held.length - 1, "Clear lets the refused hand go");
+      if (this.fates.has(item.origin)) this.fates.get(item.origin).where = "discarded";
+      this.meant = this.entryContent();
+      return;
+    }
     this.dispatch({ type: "clear" });
     const expected = parked ? content(this.State, parked) : content(this.State, this.State.emptyEntry(""));
     assert.equal(this.entryContent(), expected, "Clear empties the entry, or brings back the parked one");

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import cast
 from urllib.parse import urlencode
 
@@ -24,12 +25,19 @@ from games.entry import (
     MSG_BANKER_DRAWS,
     MSG_NO_RESULT,
     MSG_NOT_A_NUMBER,
+    MSG_NOT_UNIT,
+    MSG_ON_SEAT,
+    MSG_OVER_MAXIMUM,
+    MSG_OVER_STACK,
     MSG_PLAYER_DRAWS,
+    MSG_SHORT_STACK_ALL_IN,
+    MSG_SHORT_STACK_OUT,
     MSG_TAP_NEXT,
     MSG_TAP_START,
     MSG_TIE,
     MSG_TIE_NATURAL,
     MSG_TYPED_OUT_OF_ORDER,
+    MSG_UNDER_MINIMUM,
     MSG_WINS,
     MSG_WINS_NATURAL,
     PLAYER,
@@ -39,6 +47,8 @@ from games.entry import (
     read_taps,
     result_text,
 )
+from games.kinds import ShortStack
+from games.messages import format_chips
 from games.models import Event, Hand, Shoe
 from games.payouts import BetType
 from games.rules import tableau
@@ -278,7 +288,7 @@ def _bets_context(
         ],
         "chips": _chip_values(state.event),
         "ranks": RANKS,
-        "keypad": keypad_rules(state.event.decks),
+        "keypad": keypad_rules(state.event.decks) | {"limits": phone_limits(state)},
         # Repeat fills these in the page at once: a tap made meanwhile is never swapped away.
         "repeat_stakes": _repeat_stakes(state),
         "deal": deal_panel(
@@ -433,12 +443,17 @@ def _saved_reply(
 ) -> HttpResponse:
     """A saved hand's answer to the table's script: only what the hand changed — each seat's
     result, the last hand, the reminders, the next hand's number and what Repeat fills in, the
-    undo button — each part with the id of the part of the page it replaces; it reads nothing
-    that grows with the shoe. The entry moves on to the next hand in the page; the scoreboard,
-    the latest hands, the index of every hand and each seat's total over the shoe follow in a
-    request of their own (``?part=board``)."""
+    undo button, each seat's total over the shoe — each part with the id of the part of the page
+    it replaces. The entry moves on to the next hand in the page; the scoreboard, the latest
+    hands and the index of every hand follow in a request of their own (``?part=board``)."""
     hand, bets, seated = recorded.hand, recorded.bets or [], recorded.seated or {}
     state = table_state_after(shoe, hand, bets, seated)
+    # Each seat's total over the shoe moves with the hand that changed it (one sum), not a
+    # board later: the board of the hand before may still be on its way.
+    nets = hot_reads.shoe_nets(shoe.pk)
+    for seat in state.seats:
+        if seat.guest is not None:
+            seat.shoe_net = nets.get(seat.guest.pk, Decimal(0))
     context = _over_limit_context(state) | {
         "state": state,
         "notice": notice,
@@ -744,6 +759,53 @@ def keypad_rules(decks: int) -> dict[str, object]:
             **{name: str(text) for name, text in _CLIENT_TEXTS.items()},
         },
     }
+
+
+def phone_limits(state: TableState) -> dict[str, object]:
+    """The limits the phone checks before a hand leaves its entry, as the rules core checks
+    them (``games.entry``): the table minimum and maximum for every bet (a side bet's too: no
+    bet has limits of its own), the bet unit, and at a tournament table each seat's stack
+    before hand ``stacks_for`` and the rule for a stack under the minimum; amounts in cents.
+    The texts are the core's messages, filled in but for what the phone fills: the stake, a
+    seat's total and stack."""
+    event = state.event
+    rules = event.table_rules
+    stacks: dict[int, int] | None = None
+    short_stack = ShortStack.ALL_IN
+    if event.is_tournament_table:
+        by_guest = hand_services.table_stacks(event, before_hand=state.next_number)
+        stacks = {
+            seat.seat: _cents(by_guest.get(seat.guest.pk, Decimal(0)))
+            for seat in state.seats
+            if seat.guest is not None
+        }
+        short_stack = hand_services.short_stack_rule(event)
+    minimum, maximum = format_chips(rules.table_min), format_chips(rules.table_max)
+    unit = format_chips(rules.unit) if rules.unit else ""
+    return {
+        "min": _cents(rules.table_min),
+        "max": _cents(rules.table_max),
+        "unit": _cents(rules.unit) if rules.unit else None,
+        "stacks": stacks,
+        "stacks_for": state.next_number,
+        "short_stack": short_stack.value,
+        "bets": {bet.value: _(bet.label) for bet in rules.rules.offered_bets},
+        "texts": {
+            "on_seat": _(MSG_ON_SEAT),
+            "under_minimum": _(MSG_UNDER_MINIMUM).format(stake="{stake}", minimum=minimum),
+            "over_maximum": _(MSG_OVER_MAXIMUM).format(stake="{stake}", maximum=maximum),
+            "not_unit": _(MSG_NOT_UNIT).format(stake="{stake}", unit=unit),
+            "over_stack": _(MSG_OVER_STACK),
+            "short_out": _(MSG_SHORT_STACK_OUT).format(stack="{stack}", minimum=minimum),
+            "short_all_in": _(MSG_SHORT_STACK_ALL_IN).format(
+                stake="{stake}", minimum=minimum, stack="{stack}"
+            ),
+        },
+    }
+
+
+def _cents(amount: Decimal) -> int:
+    return int(amount * 100)
 
 
 # The table script's own words (static/js/table_state.js), by the names it reads them under.

@@ -255,10 +255,10 @@ def test_the_table_runs_the_same_queries_with_1_or_40_hands(
 # A save of 7 bets from the host's phone: session, user with roles, the shoe, its event (4); the
 # service's transaction: the shoe read afresh with its last number and any repeat, its event, the
 # seats, the hand, its bets, the guests' totals, the journal (9 with BEGIN and COMMIT); the
-# answer, only what the hand changed, reads nothing more. PostgreSQL locks the shoe in a statement
-# of its own (ledger.hands.services._locked_shoe) and holds the seated guests against a merge
-# (ledger.locks.hold_guests): two more there.
-SAVE_QUERIES = 13
+# answer, only what the hand changed, reads each seat's total over the shoe (one sum). PostgreSQL
+# locks the shoe in a statement of its own (ledger.hands.services._locked_shoe) and holds the
+# seated guests against a merge (ledger.locks.hold_guests): two more there.
+SAVE_QUERIES = 14
 
 
 def test_a_save_makes_the_same_few_queries_with_1_or_200_hands(
@@ -308,7 +308,11 @@ def test_a_save_answers_with_only_what_the_hand_changed(client, host, seated, sh
     answer = text(reply)
     assert 'data-saved-hand="31" data-next-hand="32"' in answer
     assert "Hand 31 saved: Banker wins 9–8 (natural)." in answer
-    assert 'data-seat-result="1">−20<' in answer and "data-seat-total" not in answer
+    assert 'data-seat-result="1">−20<' in answer
+    # Each seat's total over the shoe moves with the hand saved, as the board then has it.
+    board = text(client.get(table_url(shoe) + "?part=board", **HTMX))
+    total = re.search(r'data-seat-total="1">([^<]*)<', board)[1]
+    assert f'data-seat-total="1">{total}<' in answer
     # Nothing that grows with the shoe, and not the entry: the page keeps its own.
     assert "scoreboard" not in answer and "hand-index" not in answer and "<tr" not in answer
     assert 'class="stake"' not in answer and 'id="hand-form"' not in answer
@@ -318,6 +322,7 @@ def test_a_save_answers_with_only_what_the_hand_changed(client, host, seated, sh
     assert {"repeat-stakes", "table-reminders", "table-last", "table-undo"} <= set(ids)
     assert {f"seat-guest-{seat}" for seat in range(1, 8)} <= set(ids)
     assert {f"seat-last-{seat}" for seat in range(1, 8)} <= set(ids)
+    assert {f"seat-total-{seat}" for seat in range(1, 8)} <= set(ids)
     page = text(client.get(table_url(shoe), **HTMX))
     assert all(f'id="{part}"' in page for part in ids)
     assert json.loads(re.search(r'id="repeat-stakes"[^>]*>(.*?)<', answer)[1]) == {
@@ -823,3 +828,26 @@ def test_closing_a_shoe_played_past_its_plan_says_how_far_past(client, host, sea
     page = client.get(reverse("ledger:shoe_close", args=[shoe.pk])).content.decode()
     assert "Shoe 1 has 3 hands: 1 past the 2 planned." in page
     assert "of 2 planned" not in page
+
+
+def _keypad_rules(page: str) -> dict:
+    return json.loads(re.search(r'id="keypad-rules"[^>]*>(.*?)</script>', page, re.S)[1])
+
+
+def test_the_page_gives_the_phone_the_limits_in_the_servers_words(client, host, seated, shoe):
+    """What the phone checks before Save moves a hand on: the limits, and the messages the
+    server refuses with, filled in but for the stake (static/js/table_state.js fills it)."""
+    client.force_login(host)
+    limits = _keypad_rules(text(client.get(table_url(shoe))))["limits"]
+    bounds = (limits["min"], limits["max"], limits["unit"], limits["stacks"])
+    assert bounds == (1000, 100000, None, None)  # in cents; a cash table: no unit, no stacks
+    texts = limits["texts"]
+    refused = save(client, shoe, result="banker", stake_2_banker="1500")
+    server_says = on_seat(2, "Banker", MSG_OVER_MAXIMUM, stake="1,500", maximum="1,000")
+    assert escape(server_says) in text(refused)
+    phone_says = texts["on_seat"].format(
+        seat=2, bet=limits["bets"]["banker"], problem=texts["over_maximum"].format(stake="1,500")
+    )
+    assert phone_says == server_says
+    assert texts["under_minimum"] == MSG_UNDER_MINIMUM.format(stake="{stake}", minimum="10")
+    assert set(limits["bets"]) == {bet.value for bet in shoe.event.rule_set.offered_bets}
