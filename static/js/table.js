@@ -298,10 +298,13 @@
       status.classList.toggle("problem", Boolean(now.problem));
     }
     const answer = page.querySelector("[data-answer]");
-    if (answer && state.answer !== drawnAnswer) {
-      drawnAnswer = state.answer;
-      answer.textContent = state.answer;
+    const quiet = !state.answer && State.isEmpty(entry); // the entry's own line, once it is used
+    const held = quiet && state.held.length ? State.heldLines(state)[0].text : "";
+    if (answer && (state.answer || held) !== drawnAnswer) {
+      drawnAnswer = state.answer || held;
+      answer.textContent = drawnAnswer;
       answer.classList.toggle("saved", Boolean(state.answer));
+      answer.classList.toggle("held-note", Boolean(held));
     }
     if (state.entry.problem || state.entry.key !== drawnKey) clearProblems();
     drawnKey = state.entry.key;
@@ -367,8 +370,10 @@
       box.className = "held";
       box.setAttribute("data-held", "");
       box.setAttribute("role", "alert");
+      // Under the seat rows, above the entry bar: the rows stay in sight; the answer line says
+      // a hand is held, and a tap on it shows the box.
       const form = handForm();
-      form.parentNode.insertBefore(box, form);
+      form.insertBefore(box, form.querySelector(".entry-bar"));
     }
     box.replaceChildren(...lines.map((line) => {
       const item = document.createElement("div");
@@ -456,6 +461,9 @@
     }
     const held = inTable(event, "[data-held-choice]");
     if (held) { heldChoice(held.dataset.heldChoice, Number(held.dataset.index)); return; }
+    const note = inTable(event, "[data-answer].held-note");
+    const heldBox = note && table().querySelector("[data-held]");
+    if (heldBox) { heldBox.scrollIntoView({ block: "start" }); return; }
     const box = event.target;
     if (box.matches && box.matches("#hand-form input.stake") && box === document.activeElement &&
         box === selectOnTap) {
