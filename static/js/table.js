@@ -537,8 +537,8 @@
     if (!state || !box.matches("#hand-form input.stake")) return;
     if (state.chosen !== box.name) dispatch({ type: "choose", name: box.name });
     if (refocusing) return;
-    selectOnTap = box;
-    setTimeout(() => box.select()); // typing replaces the stake (150, then 35: 35)
+    selectOnTap = box; // the tap's click selects it again, after the pointer put a caret in
+    box.select(); // typing replaces the stake (150, then 35: 35)
   });
 
   document.addEventListener("submit", (event) => {

@@ -127,9 +127,9 @@ def test_chips_go_to_the_chosen_box_which_stays_chosen_and_letters_never_land_in
     phone.tap("button.chip[data-chip='20']")  # the box chosen before the save
     assert phone.input_value("input[name=stake_3_banker]") == "20"
 
-    phone.tap("input[name=stake_3_banker]")  # a second tap types in it
+    phone.tap("input[name=stake_3_banker]")  # a second tap types in it, over the stake
     assert phone.evaluate("document.activeElement.name") == "stake_3_banker"
-    phone.keyboard.type("0p")  # "p" is the Player shortcut, never a character of the stake
+    phone.keyboard.type("200p")  # "p" is the Player shortcut, never a character of the stake
     assert phone.input_value("input[name=stake_3_banker]") == "200"
     assert phone.is_checked("input[name=result][value=player]")
     phone.keyboard.press("Escape")
