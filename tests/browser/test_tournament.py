@@ -189,17 +189,18 @@ def test_a_two_table_tournament_is_played_to_its_prizes_and_the_balances(
     assert all(len(set(stacks.values())) == len(stacks) for stacks in expected.values())
 
     for hand in range(1, HANDS + 1):
-        if hand == HANDS:  # a stake over what the seat has left is refused, on the page
+        if hand == HANDS:  # a stake over what the seat has left is refused, on the phone
             stacks = stacks_after(1, seats[1], ROUND_ONE[1][: hand - 1])
             short = min(stacks, key=stacks.__getitem__)
             over = (stacks[short] // 10 + 1) * 10
             fill_hand(host_page, 1, hand, seats[1], ROUND_ONE[1][hand - 1], stakes={short: over})
             save(host_page)
             refusal = str(RuleError(MSG_OVER_STACK, total=over, stack=stacks[short]))
-            host_page.locator("[data-held]", has_text=refusal).wait_for()  # held on the device
-            assert not host_page.locator("#table[data-saved-hand]").count()
-            host_page.once("dialog", lambda dialog: dialog.accept())
-            host_page.get_by_role("button", name="Discard").click()  # start the hand over
+            # In the server's words, before Save moves the entry on: nothing is sent.
+            host_page.locator("#deal-status", has_text=refusal).wait_for()
+            assert host_page.evaluate("window.shoebookTableState().queue.length") == 0
+            assert host_page.locator("[data-hand-number]").inner_text() == str(hand)
+            host_page.locator("#hand-form [data-clear]").click()  # start the hand over
         for table, page in pages.items():  # both entries ready, then both saves at once
             fill_hand(page, table, hand, seats[table], ROUND_ONE[table][hand - 1])
         for page in pages.values():
