@@ -169,31 +169,36 @@
   // (games.entry's stake checks: the minimum, the maximum, the bet unit, a tournament seat's
   // stack and the rule for a stack under the minimum), in the form's order: [{name, text}].
   // ``rules.limits`` comes with the page; a tournament's stacks are those before hand
-  // ``stacks_for``, so they are checked only for that hand (a hand still waiting here may
-  // change them: the server checks the others).
-  function limitProblems(entry, rules, number) {
+  // ``stacks_for``. ``ahead``: the entries of this phone's hands still to be recorded before
+  // this one. A seat's stack is known exactly when every hand between is one of those and none
+  // has a stake of that seat (what a bet wins is the server's to work out); else the server
+  // checks it.
+  function limitProblems(entry, rules, number, ahead = []) {
     const limits = rules.limits;
     if (!limits) return [];
     const T = limits.texts;
     const tournament = Boolean(limits.stacks);
-    const stacks = tournament && number === limits.stacks_for ? limits.stacks : null;
     const bets = Object.keys(limits.bets);
-    const boxes = Object.keys(entry.stakes).map((name) => {
+    const boxesOf = (stakes) => Object.keys(stakes).map((name) => {
       const match = /^stake_(\d+)_(.+)$/.exec(name);
-      return match && { name, seat: Number(match[1]), bet: match[2], stake: cents(entry.stakes[name]) };
-    }).filter((box) => box && box.stake > 0 && box.bet in limits.bets)
+      return match && { name, seat: Number(match[1]), bet: match[2], stake: cents(stakes[name]) };
+    }).filter((box) => box && box.stake > 0 && box.bet in limits.bets);
+    const boxes = boxesOf(entry.stakes)
       .sort((a, b) => a.seat - b.seat || bets.indexOf(a.bet) - bets.indexOf(b.bet));
+    const betBefore = new Set(ahead.flatMap((earlier) => boxesOf(earlier.stakes).map((box) => box.seat)));
+    const inStep = tournament && number - limits.stacks_for === ahead.length;
+    const stackOf = (seat) => (inStep && !betBefore.has(seat) ? limits.stacks[seat] || 0 : null);
     const problems = [];
     const say = (box, template, values) => problems.push({ name: box.name, text: fill(T.on_seat,
       { seat: box.seat, bet: limits.bets[box.bet], problem: fill(template, values) }) });
     const staked = {};
     for (const box of boxes) {
       const stake = chipsText(box.stake);
-      const stack = stacks ? stacks[box.seat] || 0 : null;
+      const stack = stackOf(box.seat);
       const short = stack !== null && stack > 0 && stack < limits.min;
       if (short && limits.short_stack === "out") { say(box, T.short_out, { stack: chipsText(stack) }); continue; }
       if (!(short && box.stake === stack)) {
-        const unknownStack = tournament && !stacks; // under the minimum, it may be all of it
+        const unknownStack = tournament && stack === null; // under the minimum, it may be all of it
         if (box.stake < limits.min && !unknownStack) {
           say(box, short ? T.short_all_in : T.under_minimum, { stake, stack: chipsText(stack || 0) });
           continue;
@@ -206,10 +211,10 @@
       }
       staked[box.seat] = { total: ((staked[box.seat] || {}).total || 0) + box.stake, last: box };
     }
-    if (stacks) {
-      for (const [seat, { total, last }] of Object.entries(staked)) {
-        const stack = stacks[seat] || 0;
-        if (total > stack) say(last, T.over_stack, { total: chipsText(total), stack: chipsText(stack) });
+    for (const [seat, { total, last }] of Object.entries(staked)) {
+      const stack = stackOf(Number(seat));
+      if (stack !== null && total > stack) {
+        say(last, T.over_stack, { total: chipsText(total), stack: chipsText(stack) });
       }
     }
     return problems;
@@ -218,7 +223,10 @@
   // The entry refused for its limits, here, before Save moves it on: the boxes marked, the
   // server's words said; null when the server would take it.
   function limitRefusal(state, entry, number) {
-    const problems = limitProblems(entry, state.rules, number);
+    const seq = entry.seq || Infinity;
+    const ahead = [...state.held.filter((item) => item.seq < seq),
+      ...state.queue.filter((op) => op.kind === "hand" && op.seq < seq)].map((item) => item.entry);
+    const problems = limitProblems(entry, state.rules, number, ahead);
     if (!problems.length) return null;
     return { ...entry, problem: "limit", badStake: problems[0].name,
       badStakes: problems.map((item) => item.name), limitText: problems.map((item) => item.text).join(" ") };
@@ -550,7 +558,7 @@
       if (!item) return state;
       // Sent again as it was, a hand over the limits is refused again: it goes to the entry,
       // its boxes marked, to fix.
-      if (limitProblems(item.entry, state.rules, numberOf(state, item.seq)).length) {
+      if (limitRefusal(state, { ...item.entry, seq: item.seq }, numberOf(state, item.seq))) {
         return fixOverLimit(state, index, key);
       }
       const undo = state.queue.find((op) => op.kind === "undo");

@@ -85,10 +85,16 @@ test("under 'out', a short stack's bet is refused; stacks are checked only for t
   phone.save();
   assert.equal(State.statusOf(phone.state).text,
     "Seat 2 · Banker: The stack of 50 is under the table minimum of 100: this player is out.");
-  phone.stakes({ stake_2_banker: "" });
+  phone.stakes({ stake_2_banker: "", stake_1_banker: "100" });
   phone.save();
   assert.equal(phone.state.queue.length, 1);
-  phone.stakes({ stake_1_banker: "300", stake_2_banker: "50" }); // hand 5: hand 4 may change the stacks
+  // Hand 5, hand 4 still here: seat 1 bet on it (its stack is the server's to know now), seat 2
+  // did not (its stack is as drawn).
+  phone.stakes({ stake_1_banker: "300", stake_2_banker: "50" });
+  phone.save();
+  assert.equal(State.statusOf(phone.state).text,
+    "Seat 2 · Banker: The stack of 50 is under the table minimum of 100: this player is out.");
+  phone.stakes({ stake_2_banker: "" });
   phone.save();
   assert.equal(phone.state.queue.length, 2, "the server checks what the phone cannot know");
   phone.stakes({ stake_1_banker: "2,000" });

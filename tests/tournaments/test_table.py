@@ -558,4 +558,4 @@ def test_the_phone_gets_each_seats_stack_and_the_short_stack_rule(client, host, 
     round_page = text(client.get(reverse("tournaments:round_detail", args=[round_.pk])))
     assert 'data-short-stack="out"' in round_page and said in round_page
     detail = reverse("tournaments:tournament_detail", args=[round_.tournament.pk])
-    assert "bet whole (all-in)" not in text(client.get(detail))
+    assert f'data-short-stack="out">{said}<' in text(client.get(detail))
