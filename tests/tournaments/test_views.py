@@ -136,6 +136,7 @@ def test_the_host_sets_up_a_tournament_with_every_setting(client, host):
     blank = client.get(url("tournament_create")).context["form"]
     assert blank["starting_stack"].value() == Decimal(1000)  # the defaults, to start from
     assert blank["cut_fixed"].value() == Decimal(0)
+    assert blank["short_stack"].value() == "all_in"  # a short stack bets all of it, unless set
     response = client.post(url("tournament_create"), SETUP)
     tournament = Tournament.objects.select_related("event").get()
     assert response.url == url("tournament_detail", tournament.pk)
@@ -148,6 +149,7 @@ def test_the_host_sets_up_a_tournament_with_every_setting(client, host):
         Decimal(5),
     )
     assert tournament.starting_stack == Decimal(1000)
+    assert tournament.short_stack == "out"
     assert (tournament.stacks, tournament.tie_break, tournament.secret_bet) == (
         "carried",
         "playoff",
