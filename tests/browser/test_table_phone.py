@@ -164,3 +164,25 @@ def test_the_seat_rows_stay_in_sight_with_a_refused_hand_and_the_plan_reminder(
     phone.tap("[data-held-choice=resend]")
     phone.evaluate(UNTIL_THE_OUTBOX_IS_EMPTY)
     assert Hand.objects.filter(shoe=shoe).count() == 2
+
+
+def test_clear_lets_the_refused_hand_go_and_the_next_hand_is_saved(phone, host, slow_table):
+    base_url, shoe = slow_table
+    open_table(phone, base_url, shoe, host)
+    record(shoe, host, "B", [(1, "banker", 10)])  # another phone's hand 1, unknown here
+    phone.tap("input[name=stake_2_banker]")
+    phone.tap("button.chip[data-chip='10']")
+    phone.tap(".outcome-player")
+    phone.tap("button.save")
+    expect(phone.locator("[data-held]")).to_be_visible()  # refused: hand 1 is taken
+    expect(phone.locator("[data-answer].held-note")).to_contain_text("Hand 1 from this phone")
+    phone.once("dialog", lambda dialog: dialog.accept())
+    phone.tap("#hand-form [data-clear]")
+    expect(phone.locator("[data-held]")).to_have_count(0)
+    phone.tap("input[name=stake_4_tie]")
+    phone.tap("button.chip[data-chip='20']")
+    phone.tap(".outcome-tie")
+    phone.tap("button.save")
+    phone.evaluate(UNTIL_THE_OUTBOX_IS_EMPTY)
+    stored = Bet.objects.filter(hand__shoe=shoe).values_list("hand__number", "seat", "bet_type")
+    assert sorted(stored) == [(1, 1, "banker"), (2, 4, "tie")]
