@@ -445,10 +445,11 @@ class SeatNow:
     first_bet: bool = False
     secret: bool = False  # their secret bet is marked on the hand being entered
     may_go_secret: bool = False  # they may mark it there
+    out_under: Decimal = ZERO  # as :attr:`BoardLine.out_under`
 
     @property
     def is_out(self) -> bool:
-        return self.stack <= 0
+        return self.stack <= 0 or self.stack < self.out_under
 
 
 @dataclass
@@ -532,6 +533,7 @@ def table_now(event: Event) -> TableNow | None:
             first_bet=place.seat == now.first_bet_seat,
             secret=now.is_playing and place.secret_hand == now.next_hand,
             may_go_secret=now.is_playing and refusal is None and not line.is_out,
+            out_under=line.out_under,
         )
     return now
 

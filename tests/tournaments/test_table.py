@@ -555,6 +555,7 @@ def test_the_phone_gets_each_seats_stack_and_the_short_stack_rule(client, host, 
     assert limits["short_stack"] == "out"
     said = "A stack under the table minimum is out"
     assert 'data-short-stack="out"' in page and said in page
+    assert stacks_shown(unescape(page)) == {"1": "1,095", "2": "out", "3": "1,000"}
     round_page = text(client.get(reverse("tournaments:round_detail", args=[round_.pk])))
     assert 'data-short-stack="out"' in round_page and said in round_page
     detail = reverse("tournaments:tournament_detail", args=[round_.tournament.pk])
