@@ -699,3 +699,14 @@ def test_a_coup_sent_with_no_bank_is_refused_in_words_and_nothing_is_stored(clie
     assert "Shoebook-Hand-Saved" not in response.headers
     assert 'class="errorlist"' in text(response)
     assert Hand.objects.count() == 1
+
+
+def test_the_prefill_runs_the_same_queries_with_3_or_30_coups(
+    client, host, chemin, django_assert_max_num_queries
+):
+    record_coups(chemin, 3, host)
+    with django_assert_max_num_queries(20) as small:
+        client.get(table_url(chemin), {"part": "prefill"})
+    record_coups(chemin, 27, host)
+    with django_assert_max_num_queries(len(small.captured_queries)):
+        assert client.get(table_url(chemin), {"part": "prefill"}).json()["next"] == 31
