@@ -21,7 +21,12 @@ from games.payouts import RuleSet
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
 from ledger.models import Bet, Coup
-from tests.browser.conftest import NAMES, UNTIL_THE_OUTBOX_IS_EMPTY, open_table
+from tests.browser.conftest import (
+    NAMES,
+    UNTIL_THE_OUTBOX_IS_EMPTY,
+    UNTIL_THE_PAGE_IS_KEPT,
+    open_table,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -230,3 +235,39 @@ def test_a_refused_coup_stays_on_the_phone_beside_the_next_one(phone, host, slow
         (Decimal(100), [(2, Decimal(100))]),
         (coups[0].bank_after, [(2, Decimal(80))]),
     ]
+
+
+def test_coups_tapped_offline_wait_on_the_phone_across_a_reload_and_go_in_order(
+    phone, host, bar_wifi
+):
+    shoe = banked_night(host, "chemin_de_fer", taxe="percent", taxe_rate=Decimal("0.05"))
+    open_table(phone, bar_wifi.url, shoe, host)
+    phone.evaluate(UNTIL_THE_PAGE_IS_KEPT)
+    bar_wifi.drop(phone)
+    coups = [
+        Tapped(((2, "100"),), "banker", bank="200"),
+        Tapped(((2, "50"), (3, "40")), "player"),  # the bank kept: known once coup 1 is in
+        Tapped(((3, "60"),), "banker", bank="300"),  # lost: seat 2 banks, sets 300
+    ]
+    for tapped in coups:
+        tap_coup(phone, tapped)
+    waiting = phone.locator("[data-outbox-list] li")
+    expect(waiting).to_have_text([f"Coup {number}: waiting to send." for number in (1, 2, 3)])
+    phone.reload()  # offline: the page the worker kept, the coups this device kept
+    expect(waiting).to_have_count(3)
+    expect(phone.locator("[data-hand-number]")).to_have_text("4")
+    assert not Coup.objects.exists()
+    bar_wifi.restore(phone)
+    all_sent(phone)
+    stored = list(Coup.objects.select_related("hand").order_by("hand__number"))
+    assert [(coup.banker_seat, coup.bank) for coup in stored] == [
+        (1, Decimal(200)),
+        (1, stored[0].bank_after),
+        (2, Decimal(300)),
+    ]
+    assert [stored_covers(coup.hand) for coup in stored] == [
+        [(2, Decimal(100))],
+        [(2, Decimal(50)), (3, Decimal(40))],
+        [(3, Decimal(60))],
+    ]
+    assert [coup.hand.winner for coup in stored] == ["banker", "player", "banker"]
