@@ -271,3 +271,25 @@ def test_coups_tapped_offline_wait_on_the_phone_across_a_reload_and_go_in_order(
         [(3, Decimal(60))],
     ]
     assert [coup.hand.winner for coup in stored] == ["banker", "player", "banker"]
+
+
+def test_undo_puts_the_coup_back_in_the_entry_to_save_again(phone, host, slow):
+    shoe = banked_night(host, "chemin_de_fer", taxe="percent", taxe_rate=Decimal("0.05"))
+    open_table(phone, slow, shoe, host)
+    tap_coup(phone, Tapped(((2, "100"), (3, "50")), "banker", bank="200"))
+    phone.get_by_text("Coup 1 saved").wait_for()
+    phone.on("dialog", lambda dialog: dialog.accept())
+    phone.locator("#table-undo button", has_text="Undo coup 1").tap()
+    form = phone.locator("#coup-form")
+    expect(form.locator("[name=stake_2]")).to_have_value("100")
+    expect(form.locator("[name=stake_3]")).to_have_value("50")
+    expect(form.locator("[name=bank]")).to_have_value("200")
+    expect(phone.locator("[data-hand-number]")).to_have_text("1")
+    assert not Coup.objects.exists()
+    form.locator("[name=stake_3]").fill("")
+    form.locator("label:has([name=result][value=player])").tap()
+    form.locator("button.save").tap()
+    all_sent(phone)
+    coup = Coup.objects.select_related("hand").get()
+    assert (coup.bank, coup.hand.winner) == (Decimal(200), "player")
+    assert stored_covers(coup.hand) == [(2, Decimal(100))]
