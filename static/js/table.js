@@ -763,6 +763,9 @@
     const page = table();
     if (!state || !state.entry.fields || !page) return;
     if (data.topic !== "*" && data.topic !== "shoe:" + page.dataset.shoe) return;
+    const known = state.server.prefill;
+    // A coup this phone's answer told of already; a seat change may move the bank: asked.
+    if (data.what === "hand" && known && known.next === data.next) return;
     fetch(page.dataset.boardUrl.replace("part=board", "part=prefill"))
       .then((response) => (response.ok ? response.json() : Promise.reject(response.status)))
       .then((prefill) => dispatch({ type: "coupPrefill", prefill }))
