@@ -16,6 +16,8 @@ import pytest
 from playwright.sync_api import expect
 
 from games import services as game_services
+from games.entry import BetEntry, HandEntry
+from games.guest_banked.terms import CoupTerms
 from games.models import Hand
 from games.payouts import RuleSet
 from ledger.guests import services as guest_services
@@ -293,3 +295,34 @@ def test_undo_puts_the_coup_back_in_the_entry_to_save_again(phone, host, slow):
     coup = Coup.objects.select_related("hand").get()
     assert (coup.bank, coup.hand.winner) == (Decimal(200), "player")
     assert stored_covers(coup.hand) == [(2, Decimal(100))]
+
+
+# Until the table's state holds the server's prefill for coup ``next``.
+UNTIL_THE_PREFILL_IS_FOR = """(next) => new Promise((resolve, reject) => {
+  const started = Date.now();
+  (function look() {
+    const prefill = window.shoebookTableState().server.prefill;
+    if (prefill && prefill.next === next) return resolve(prefill);
+    if (Date.now() - started > 10000) return reject(new Error("no prefill for coup " + next));
+    setTimeout(look, 50);
+  })();
+})"""
+
+
+def test_a_coup_saved_on_another_screen_brings_the_next_coup_s_bank_when_pushed(phone, host, slow):
+    shoe = banked_night(host, "chemin_de_fer", taxe="percent", taxe_rate=Decimal("0.05"))
+    open_table(phone, slow, shoe, host)
+    entry = HandEntry(
+        result="banker",
+        bets=(BetEntry(2, "ordinary", "100"),),
+        coup=CoupTerms(banker_seat=1, bank="200"),
+    )
+    hand_services.record_hand(shoe=shoe, number=1, entry=entry, by=host)
+    # What static/js/live.js dispatches for the table's stream (the live contract).
+    phone.evaluate(
+        """(shoe) => document.dispatchEvent(new CustomEvent("shoebook:live",
+            {detail: {topic: "shoe:" + shoe, what: "hand", shoe, next: 2, last: 1}}))""",
+        shoe.pk,
+    )
+    prefill = phone.evaluate(UNTIL_THE_PREFILL_IS_FOR, 2)
+    assert (prefill["banker_seat"], prefill["bank"]) == ("1", "195")
