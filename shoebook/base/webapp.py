@@ -31,7 +31,6 @@ OFFLINE_FILES = (
     "js/offline.js",
     "js/table.js",
     "js/table_state.js",
-    "js/coup.js",
     "js/tournament.js",
     "favicon.svg",
     *(f"icons/icon-{size}.png" for size in ICON_SIZES),

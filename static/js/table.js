@@ -21,7 +21,7 @@
   let boardAsked = 0;
 
   const table = () => document.getElementById("table");
-  const handForm = () => document.getElementById("hand-form");
+  const handForm = () => document.getElementById("hand-form") || document.getElementById("coup-form");
   const texts = () => state.rules.texts;
   const fill = (template, values) => State.fill(template, values);
   const storeKey = () => "shoebook-table-" + table().dataset.shoe;
@@ -51,11 +51,13 @@
       // The seats as they are (a refusal's form carries the seats the refused hand assumed).
       seating: page.dataset.seating,
       repeat: jsonIn(root, "repeat-stakes") || undefined,
+      prefill: jsonIn(root, "coup-prefill") || undefined,
     };
   }
 
   // The entry the server drew into a form (an undone hand put back): read as the state keeps it.
   function entryIn(root) {
+    if (!root.querySelector("#hand-form")) return { fields: coupFieldsIn(root.querySelector("#coup-form")) };
     const form = root.querySelector("#hand-form");
     const stakes = {};
     form.querySelectorAll("input.stake").forEach((box) => { if (box.value) stakes[box.name] = box.value; });
@@ -73,7 +75,7 @@
 
   // What a refusal says: the form's problems, or the table's refusal line.
   function reasonIn(root) {
-    const lines = [...root.querySelectorAll("#hand-form .errorlist li, #table > .refusal")]
+    const lines = [...root.querySelectorAll("#hand-form .errorlist li, #coup-form .errorlist li, #table > .refusal")]
       .map((line) => {
         const note = line.classList.contains("masked") && line.querySelector(".secret-note");
         return (note || line).textContent.trim(); // a secret bet's stake is never shown
@@ -269,6 +271,7 @@
     const page = table();
     const form = handForm();
     if (!page || !form || !state) return;
+    if (state.entry.fields) { drawCoup(page, form); return; }
     const entry = state.entry;
     const number = State.entryNumber(state);
     const cards = State.cardsOf(entry, state.rules);
@@ -565,6 +568,7 @@
 
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey || !state) return;
+    if (state.entry.fields) return; // a coup's boxes take what is typed; Enter sends the form
     const form = handForm();
     if (!form) return;
     const target = event.target;
@@ -604,6 +608,191 @@
   window.addEventListener("offline", () => { if (state) dispatch({ type: "offline" }); });
   setInterval(() => { if (state && navigator.onLine && !state.online) dispatch({ type: "online" }); }, RETRY_MS);
 
+  // --- a coup (Chemin de fer, Baccara banque) ---------------------------------------------------
+  // The coup form's boxes are the entry (``fields`` in the state): what the host types or picks
+  // is an event, and the form is drawn from the state, the bank's boxes the host left alone
+  // from the server's prefill. Which choice the cards give is the server's word (``coup_step``),
+  // asked for the cards the entry holds, and drawn into ``#coup-step`` only: never the entry.
+
+  const COUP_FIXED = new Set(["csrfmiddlewaretoken", "number", "idempotency_key", "seating"]);
+  const STEP_BOXES = ["player_cards", "banker_cards", "second_cards", "ponte_choice",
+    "banker_choice", "second_choice"];
+
+  const coupBox = (box) => box.name && !COUP_FIXED.has(box.name) && box.tagName !== "BUTTON" &&
+    box.type !== "hidden";
+
+  // A coup the server drew into the form (an undone coup put back), as the state keeps it.
+  function coupFieldsIn(form) {
+    const fields = {};
+    for (const box of form ? form.elements : []) {
+      if (!coupBox(box)) continue;
+      if (box.type === "radio" || box.type === "checkbox") {
+        if (box.checked) fields[box.name] = box.value;
+      } else if (box.value) {
+        fields[box.name] = box.value;
+      }
+    }
+    return fields;
+  }
+
+  function drawCoup(page, form) {
+    const entry = state.entry;
+    const shown = State.coupShown(state);
+    const number = State.entryNumber(state);
+    form.elements.number.value = String(number);
+    form.elements.idempotency_key.value = entry.key;
+    for (const box of form.elements) {
+      if (!coupBox(box)) continue;
+      const value = shown[box.name] || "";
+      if (box.type === "radio" || box.type === "checkbox") {
+        box.checked = box.value === value;
+      } else if (box.tagName === "SELECT") {
+        if (box.value === value) continue;
+        box.value = value;
+        if (box.selectedIndex < 0) box.selectedIndex = 0; // a kind left alone: its first, as sent
+      } else if (box.value !== value) {
+        box.value = value;
+      }
+    }
+    form.querySelectorAll("tr[data-seat]").forEach((row) => {
+      row.classList.toggle("banker", row.dataset.seat === shown.banker_seat);
+    });
+    const terms = form.querySelector(".move-terms");
+    if (terms) terms.classList.toggle("shown", Boolean(shown.suite_seat || shown.suite_amount || shown.taken));
+    // Why the bank is where it is: said of the coup after the last one recorded.
+    const prefill = state.server.prefill;
+    const note = form.querySelector(".coup-note");
+    if (note) note.hidden = !prefill || prefill.next !== number;
+    const heading = page.querySelector("[data-hand-number]");
+    if (heading) heading.textContent = String(number);
+    const save = form.querySelector("button.save");
+    save.textContent = fill(save.dataset.label, { number });
+    // The server's problems beside the boxes belong to the coup they were drawn for: kept for
+    // a refused coup that has just come back into the entry.
+    const cameBack = drawnKey === null && entry.refused && entry.key !== coupDrawnKey;
+    if (!cameBack && (entry.key !== drawnKey || entry.problem)) clearCoupProblems(page);
+    drawnKey = entry.key;
+    coupDrawnKey = entry.key;
+    if (entry.badStake && form.elements[entry.badStake]) {
+      form.elements[entry.badStake].setAttribute("aria-invalid", "true");
+    }
+    const answer = form.querySelector("[data-answer]");
+    const said = coupProblem(entry) || state.answer;
+    if (answer && said !== drawnAnswer) {
+      drawnAnswer = said;
+      answer.textContent = said;
+      answer.classList.toggle("saved", Boolean(said));
+      answer.classList.toggle("problem", Boolean(entry.problem));
+    }
+    const outbox = [state.queue, state.flight, state.held, state.server, state.seatNotes,
+      state.pickSeat, state.parked, state.entry.seq];
+    if (!drawnOutbox || outbox.some((part, index) => part !== drawnOutbox[index])) {
+      drawnOutbox = outbox;
+      drawOutbox(page);
+      drawHeld(page);
+      drawUndo(page);
+      drawSeats(page);
+      page.classList.toggle("outbox-waiting", state.queue.length > 0);
+    }
+    if (state.stalled === "login" && answer) answer.textContent = texts().log_in;
+    askStep(form, shown);
+  }
+  let coupDrawnKey = null;
+
+  function coupProblem(entry) {
+    if (entry.problem === "stake") return fill(texts().not_an_amount, { text: entry.fields[entry.badStake] });
+    if (entry.problem === "undo_pending") {
+      const undo = state.queue.find((op) => op.kind === "undo");
+      return fill(texts().save_after_undo, { number: undo ? undo.number : "" });
+    }
+    return "";
+  }
+
+  function clearCoupProblems(page) {
+    page.querySelectorAll("#coup-form .errorlist, #coup-form tr.row-errors, :scope > .refusal")
+      .forEach((line) => line.remove());
+    page.querySelectorAll("#coup-form [aria-invalid]").forEach((box) => box.removeAttribute("aria-invalid"));
+  }
+
+  // The server's word on the cards the entry holds: asked once typing pauses, drawn only if the
+  // cards are still those; a choice the cards no longer give leaves the entry.
+  let stepDrawn = null; // the cards and choices the step on the page was drawn for
+  let stepShown = null; // that step's element (a table drawn afresh brings another)
+  let stepAsked = null;
+  let stepTimer = null;
+
+  function askStep(form, shown) {
+    const step = document.getElementById("coup-step");
+    if (!step || !form.dataset.stepUrl) return;
+    if (step !== stepShown) stepDrawn = null;
+    const params = {};
+    for (const name of STEP_BOXES) params[name] = shown[name] || "";
+    const query = new URLSearchParams(params).toString();
+    if (query === stepDrawn || query === stepAsked) return;
+    clearTimeout(stepTimer);
+    stepAsked = query;
+    stepTimer = setTimeout(() => {
+      fetch(form.dataset.stepUrl + "?" + query, { headers: { "HX-Request": "true" } })
+        .then((response) => (response.ok ? response.text() : Promise.reject(response.status)))
+        .then((html) => {
+          const drawn = parse(html).getElementById("coup-step");
+          const now = document.getElementById("coup-step");
+          if (stepAsked !== query || !drawn || !now || !state) return;
+          now.replaceWith(drawn);
+          stepShown = drawn;
+          stepDrawn = query;
+          stepAsked = null;
+          const asked = [...new Set([...drawn.querySelectorAll("input[type=radio]")].map((box) => box.name))];
+          dispatch({ type: "coupAsked", asked, shown: params });
+        })
+        .catch(() => { if (stepAsked === query) stepAsked = null; });
+    }, 250);
+  }
+
+  const inCoup = (event) => state && state.entry.fields && event.target.closest &&
+    event.target.closest("#coup-form") && coupBox(event.target);
+
+  document.addEventListener("input", (event) => {
+    if (!inCoup(event) || event.target.tagName !== "INPUT" || event.target.type === "radio") return;
+    dispatch({ type: "coupField", name: event.target.name, value: event.target.value });
+  });
+
+  document.addEventListener("change", (event) => {
+    if (!inCoup(event) || (event.target.tagName === "INPUT" && event.target.type !== "radio")) return;
+    tapped(event, { type: "coupField", name: event.target.name, value: event.target.value });
+  });
+
+  document.addEventListener("submit", (event) => {
+    if (!state || !state.entry.fields || event.target.id !== "coup-form") return;
+    event.preventDefault();
+    tapped(event, { type: "coupSave" });
+  });
+
+  document.addEventListener("click", (event) => {
+    const clear = state && state.entry.fields && event.target.closest &&
+      event.target.closest("#coup-form [data-clear]");
+    if (!clear) return;
+    event.preventDefault();
+    const taken = state.entry.seq && !State.isEmpty(state.entry); // a coup to fix
+    if (taken && !window.confirm(fill(texts().clear_taken_back, { number: State.entryNumber(state) }))) return;
+    tapped(event, { type: "coupClear" });
+  });
+
+  // Another screen saved a coup (the table's stream): the next coup's bank, asked of the server.
+  document.addEventListener("shoebook:live", (event) => {
+    const data = event.detail || {};
+    const page = table();
+    if (!state || !state.entry.fields || !page) return;
+    if (data.topic !== "*" && data.topic !== "shoe:" + page.dataset.shoe) return;
+    const known = state.server.prefill;
+    // A coup this phone's answer told of already; a seat change may move the bank: asked.
+    if (data.what === "hand" && known && known.next === data.next) return;
+    fetch(page.dataset.boardUrl.replace("part=board", "part=prefill"))
+      .then((response) => (response.ok ? response.json() : Promise.reject(response.status)))
+      .then((prefill) => dispatch({ type: "coupPrefill", prefill }))
+      .catch(() => {});
+  });
+
   // --- start --------------------------------------------------------------------------------------
 
   function start() {
@@ -614,7 +803,7 @@
     const seats = table().querySelectorAll("input[name=seat]").length || 7;
     state = State.start({ rules, next: facts.next, last: facts.last, seating: facts.seating,
       seatCount: seats, repeat: facts.repeat || {}, key: form.elements.idempotency_key.value,
-      online: navigator.onLine }, load());
+      online: navigator.onLine, coup: form.id === "coup-form", prefill: facts.prefill }, load());
     keep();
     draw();
     pump();

@@ -109,6 +109,7 @@
   }
 
   function isEmpty(entry) {
+    if (entry.fields) return !Object.values(entry.fields).some(Boolean); // a coup
     return !Object.values(entry.stakes).some(Boolean) && !entry.taps.length && !entry.typed &&
       !entry.result && !Object.values(entry.pairs).some(Boolean);
   }
@@ -123,6 +124,7 @@
   // The form's fields for a hand, as the server's HandForm reads them (its number is added when
   // it is sent: ``due``).
   function fieldsOf(entry, rules, seating) {
+    if (entry.fields) return coupFieldsOf(entry, seating);
     const cards = cardsOf(entry, rules);
     const fields = {
       idempotency_key: entry.key,
@@ -295,6 +297,10 @@
       reading: null, // the server's words on the entry's cards (a refused tap, typed cards)
       made: 0,
     };
+    if (page.coup) {
+      state.entry = emptyCoup(page.key);
+      state.server.prefill = page.prefill || null;
+    }
     if (!kept) return state;
     return { ...state, queue: kept.queue || [], held: kept.held || [], parked: kept.parked || null,
       chosen: kept.chosen || null, made: kept.made || 0, entry: kept.entry || state.entry };
@@ -337,6 +343,7 @@
     if (op.kind !== "hand") return op;
     if (state.entry.seq && op.seq > state.entry.seq) return null; // after the hand being fixed
     const number = state.server.next;
+    if (op.entry.fields) return coupDue(state, op, number);
     return { ...op, number, fields: { ...op.fields, number: String(number) } };
   }
 
@@ -605,11 +612,14 @@
     if (outcome.last !== undefined) facts.last = outcome.last;
     if (outcome.seating !== undefined) facts.seats = readSeating(outcome.seating);
     if (outcome.repeat) facts.repeat = outcome.repeat;
+    if (outcome.prefill) facts.prefill = outcome.prefill;
     return facts;
   }
 
   const ANSWERED = {
     hand(state, op, outcome, key, flight) {
+      const coup = outcome.refused && op.entry.fields && coupRefused(state, op, outcome, key, flight);
+      if (coup) return coup;
       if (outcome.refused) {
         // A new key: the refused submission's key stays the server's, whatever is fixed.
         const item = { origin: op.origin, seq: op.seq, number: flight.number,
@@ -659,6 +669,135 @@
       fields: fieldsOf({ ...op.entry, key: op.key }, state.rules, seatingToken(seats)) };
     return [...queue.slice(0, at), hand, ...queue.slice(at)];
   }
+
+  // --- a coup (Chemin de fer, Baccara banque) ---------------------------------------------------
+
+  // A coup's entry is the coup form's boxes as a plain map: only what the host typed, chose or
+  // cleared is in ``fields``. A coup goes through the outbox as a hand does (kind "hand", its
+  // entry with ``fields``): numbered when it is sent, held when refused.
+  function emptyCoup(key) {
+    return { key, fields: {}, problem: "" };
+  }
+
+  // The bank's boxes the server fills from the coup before (games.guest_banked.bank.next_bank):
+  // known for the coup after the last one recorded, from the last answer or the page.
+  const PREFILLED = ["banker_seat", "bank", "co_banker_seat"];
+
+  function prefillFor(state, number) {
+    const prefill = state.server.prefill;
+    if (!prefill || prefill.next !== number) return {};
+    const fields = {};
+    for (const name of PREFILLED) if (prefill[name]) fields[name] = String(prefill[name]);
+    return fields;
+  }
+
+  // What the coup form shows: what the host touched, over the server's prefill for this coup.
+  const coupShown = (state) => ({ ...prefillFor(state, entryNumber(state)), ...state.entry.fields });
+
+  function coupFieldsOf(entry, seating) {
+    return { ...entry.fields, idempotency_key: entry.key, seating };
+  }
+
+  // Sent: the boxes the host left alone are filled as the server left the bank after the coup
+  // before, which has been answered by now (the outbox sends one at a time, in order). Once
+  // sent, a coup keeps that bank: sent again with the same key it must be the same coup.
+  function coupDue(state, op, number) {
+    const bank = op.bank || prefillFor(state, number);
+    return { ...op, number, fields: { ...bank, ...op.fields, number: String(number) } };
+  }
+
+  const handSent = HANDLERS.sent;
+  HANDLERS.sent = (state, event) => {
+    const after = handSent(state, event);
+    const [op, ...rest] = after.queue;
+    if (after === state || op.bank || !op.entry || !op.entry.fields) return after;
+    const bank = prefillFor(state, state.server.next);
+    if (!Object.keys(bank).length) return after;
+    return { ...after, queue: [{ ...op, bank, bankFor: state.server.next }, ...rest] };
+  };
+
+  const AMOUNT_BOX = /^(stake_\d+|bank|taken|suite_amount)$/;
+
+  // A refused coup comes back into the entry when the host has not begun the next one there;
+  // otherwise it is held, as a refused hand is.
+  const coupComesBack = (state) => isEmpty(state.entry) && !state.parked && !state.entry.seq;
+
+  // A refused coup: sent again at once when it went with the bank of another number (sent
+  // before, its fate unknown, it kept its first bank; refused, it is not recorded); back in the
+  // entry when nothing was begun there; else held (null).
+  function coupRefused(state, op, outcome, key, flight) {
+    const untouched = PREFILLED.some((name) => !(name in op.entry.fields));
+    if (op.bank && op.bankFor !== flight.number && untouched) {
+      const again = { ...op, id: `hand-${key}`, key, bank: undefined, bankFor: undefined,
+        entry: { ...op.entry, key } };
+      return { ...state, queue: placed(state, again) };
+    }
+    return coupComesBack(state) ? coupBack(state, op, outcome, key, flight) : null;
+  }
+
+  function coupBack(state, op, outcome, key, flight) {
+    const entry = { ...op.entry, key, origin: op.origin, seq: op.seq, problem: "", refused: true };
+    const answer = fill(state.rules.texts.held_refused, { number: flight.number, reason: outcome.reason });
+    return { ...state, entry, answer, reading: null };
+  }
+
+  Object.assign(HANDLERS, {
+    coupField(state, { name, value }) {
+      const text = AMOUNT_BOX.test(name) ? cleanStake(value) : value;
+      return withEntry(state, { fields: { ...state.entry.fields, [name]: text }, refused: undefined });
+    },
+
+    // The choices the rules give for the cards shown (the server's ``coup_step``): a choice
+    // they no longer give goes. ``shown``: the cards and choices the server read.
+    coupAsked(state, { asked, shown }) {
+      const fields = state.entry.fields;
+      const now = coupShown(state);
+      if (!fields || Object.keys(shown).some((name) => (now[name] || "") !== shown[name])) return state;
+      const kept = { ...fields };
+      for (const name of COUP_CHOICES) if (kept[name] && !asked.includes(name)) delete kept[name];
+      if (Object.keys(kept).length === Object.keys(fields).length) return state;
+      return { ...state, entry: { ...state.entry, fields: kept } };
+    },
+
+    // A coup before the last answer: the server's prefill for the next coup (a push, a fetch).
+    coupPrefill(state, { prefill }) {
+      const now = state.server.prefill;
+      if (!prefill || (now && prefill.next < now.next)) return state;
+      return { ...state, server: { ...state.server, prefill } };
+    },
+
+    coupClear(state) {
+      const entry = state.parked || emptyCoup(state.entry.key);
+      return { ...state, entry: { ...entry, problem: "" }, parked: null, answer: "", reading: null };
+    },
+
+    // Save: the coup goes to the outbox and the entry moves on to the next coup at once.
+    coupSave(state, { key }) {
+      const entry = state.entry;
+      const T = state.rules.texts;
+      if (state.queue.some((op) => op.kind === "undo")) {
+        return { ...state, entry: { ...entry, problem: "undo_pending" } };
+      }
+      const unreadable = Object.keys(entry.fields)
+        .find((name) => AMOUNT_BOX.test(name) && cents(entry.fields[name]) === null);
+      if (unreadable) return { ...state, entry: { ...entry, problem: "stake", badStake: unreadable } };
+      const made = state.made + 1;
+      const number = entryNumber(state);
+      const op = {
+        kind: "hand", id: `hand-${entry.key}`, seq: entry.seq || made,
+        origin: entry.origin || `o${made}-${entry.key}`, key: entry.key,
+        entry: { key: entry.key, fields: { ...entry.fields }, problem: "" },
+      };
+      const next = state.parked || emptyCoup(key);
+      const sendsNow = state.online && !state.held.length && !state.resting;
+      const answer = fill(sendsNow ? T.sending : state.held.length ? T.waits_for_held : T.queued,
+        { number });
+      return { ...state, queue: placed(state, op), entry: next, parked: null, made, answer,
+        reading: null };
+    },
+  });
+
+  const COUP_CHOICES = ["ponte_choice", "banker_choice", "second_choice"];
 
   // --- what the page shows ----------------------------------------------------------------------
 
@@ -741,6 +880,6 @@
     readTaps, cardStatus, cardsOf, fieldsOf, stakesOf, isEmpty, emptyEntry, readSeating,
     seatingToken, seatApplied, freeSeat, start, kept, step, due, seatsNow, statusOf,
     waitingLines, heldLines, undoLabel, undoTarget, handsWaiting, numberOf, entryNumber, fill,
-    firstBetAt, limitProblems, chipsText,
+    firstBetAt, limitProblems, chipsText, emptyCoup, coupShown, prefillFor,
   };
 });

@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpResponse, QueryDict
+from django.http import Http404, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -56,7 +56,7 @@ from games.scoreboard import scoreboard, shoe_marks
 from ledger.forms import add_service_errors, stake_text
 from ledger.hands import hot_reads
 from ledger.hands import services as hand_services
-from ledger.hands.coup_forms import CoupForm, bank_prefill, coup_panel
+from ledger.hands.coup_forms import BankPrefill, CoupForm, bank_prefill, coup_panel
 from ledger.hands.coups import previous_coup
 from ledger.hands.forms import HandForm, seating_token, stake_cells, stake_field_name
 from ledger.hands.selectors import (
@@ -240,7 +240,37 @@ def _coup_context(
         decks=event.decks,
         note=prefill.note,
     )
-    return {"form": form, "coup": panel}, undone
+    context = {
+        "form": form,
+        "coup": panel,
+        "coup_prefill": coup_prefill_data(state.next_number, prefill),
+        "keypad": coup_rules(event.decks),
+    }
+    return context, undone
+
+
+def coup_prefill_data(number: int, prefill: BankPrefill) -> dict[str, object]:
+    """The bank of coup ``number`` as the coup before leaves it, for the table's script: it
+    fills the boxes the host has not touched, and sends a coup saved before it came with it."""
+    return {
+        "next": number,
+        "banker_seat": str(prefill.banker_seat or ""),
+        "bank": stake_text(prefill.bank) if prefill.bank is not None else "",
+        "co_banker_seat": str(prefill.co_banker_seat or ""),
+        "note": prefill.note,
+    }
+
+
+def _prefill_reply(shoe: Shoe) -> JsonResponse:
+    """``?part=prefill``: the next coup's bank alone, asked by the script when another screen
+    saved a coup (the table's stream says so, without the bank)."""
+    if not shoe.event.is_guest_banked:
+        raise Http404
+    state = table_state(shoe)
+    previous = previous_coup(state.shoe, state.next_number)
+    occupied = [seat.seat for seat in state.seats if seat.guest is not None]
+    prefill = bank_prefill(state.event.game_kind, previous, occupied)
+    return JsonResponse(coup_prefill_data(state.next_number, prefill))
 
 
 def _undone_notice(refill: HandRevision, hand: HandSnapshot, seats: list[SeatState]) -> str:
@@ -342,6 +372,8 @@ def shoe_table(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse:
     shoe = _get_shoe(shoe_id)
     if request.GET.get("part") == "board":
         return _table_board(request, shoe)
+    if request.GET.get("part") == "prefill":
+        return _prefill_reply(shoe)
     if "refill" in request.GET:
         revision = get_object_or_404(
             HandRevision,
@@ -725,6 +757,79 @@ MSG_QUEUED = gettext_lazy(
     "Hand {number} kept on this device: it is sent when the connection returns."
 )
 MSG_LOG_IN_AGAIN = gettext_lazy("Log in again to send the hands waiting on this device.")
+
+
+# The same words for a coup (Chemin de fer, Baccara banque), by the names the script reads.
+MSG_COUP_SENDING = gettext_lazy("Coup {number}: sending…")
+MSG_COUP_WAITING = gettext_lazy("Coup {number}: waiting to send.")
+MSG_COUP_QUEUED = gettext_lazy(
+    "Coup {number} kept on this device: it is sent when the connection returns."
+)
+MSG_COUP_WAITS_FOR_HELD = gettext_lazy(
+    "Coup {number} waits: decide on the refused coup above first."
+)
+MSG_COUP_HELD_REFUSED = gettext_lazy("Coup {number} from this phone was refused: {reason}")
+MSG_COUP_HELD_UNDONE = gettext_lazy("Coup {number} was undone while the entry was in use.")
+MSG_COUP_HELD_RESEND = gettext_lazy("Save again as coup {number}")
+MSG_COUP_DISCARD_CONFIRM = gettext_lazy("Discard this coup? It will not be recorded.")
+MSG_COUP_EDIT_AFTER_ENTRY = gettext_lazy("Save or clear the coup in the entry first.")
+MSG_COUP_CLEAR_TAKEN_BACK = gettext_lazy("Let go of coup {number}? It will not be recorded.")
+MSG_COUP_LOG_IN_AGAIN = gettext_lazy("Log in again to send the coups waiting on this device.")
+MSG_COUP_UNDO = gettext_lazy("Undo coup {number}")
+MSG_COUP_UNDO_CONFIRM = gettext_lazy("Undo coup {number}?")
+MSG_COUP_UNDO_WAITING = gettext_lazy("Undo of coup {number}: waiting to send.")
+MSG_COUP_UNDOING = gettext_lazy("Undoing coup {number}…")
+MSG_COUP_UNDO_ON_ITS_WAY = gettext_lazy(
+    "Coup {number} is on its way to the server: undo it once its answer comes."
+)
+MSG_COUP_UNDONE_HERE = gettext_lazy(
+    "Coup {number} taken back off this device: fix it and save again."
+)
+MSG_COUP_UNDO_PARKED = gettext_lazy(
+    "Save or clear coup {number} in the entry before undoing another."
+)
+MSG_COUP_UNDO_AFTER_HELD = gettext_lazy("Decide on the refused coup above before undoing.")
+MSG_COUP_SAVE_AFTER_UNDO = gettext_lazy(
+    "The undo of coup {number} is waiting for its answer: save after it."
+)
+MSG_COUP_UNDO_MOVED = gettext_lazy("The last coup has changed: look at Undo's label and try again.")
+MSG_COUP_OTHER_TAB = gettext_lazy(
+    "This table is open in another tab on this device: enter the coups there. This one takes "
+    "over when that one closes."
+)
+_COUP_TEXTS = {
+    "sending": MSG_COUP_SENDING,
+    "waiting": MSG_COUP_WAITING,
+    "queued": MSG_COUP_QUEUED,
+    "waits_for_held": MSG_COUP_WAITS_FOR_HELD,
+    "held_refused": MSG_COUP_HELD_REFUSED,
+    "held_undone": MSG_COUP_HELD_UNDONE,
+    "held_resend": MSG_COUP_HELD_RESEND,
+    "discard_confirm": MSG_COUP_DISCARD_CONFIRM,
+    "edit_after_entry": MSG_COUP_EDIT_AFTER_ENTRY,
+    "clear_taken_back": MSG_COUP_CLEAR_TAKEN_BACK,
+    "log_in": MSG_COUP_LOG_IN_AGAIN,
+    "undo": MSG_COUP_UNDO,
+    "undo_confirm": MSG_COUP_UNDO_CONFIRM,
+    "undo_waiting": MSG_COUP_UNDO_WAITING,
+    "undoing": MSG_COUP_UNDOING,
+    "undo_on_its_way": MSG_COUP_UNDO_ON_ITS_WAY,
+    "undone_here": MSG_COUP_UNDONE_HERE,
+    "undo_parked": MSG_COUP_UNDO_PARKED,
+    "undo_after_held": MSG_COUP_UNDO_AFTER_HELD,
+    "save_after_undo": MSG_COUP_SAVE_AFTER_UNDO,
+    "undo_moved": MSG_COUP_UNDO_MOVED,
+    "other_tab": MSG_COUP_OTHER_TAB,
+}
+
+
+def coup_rules(decks: int) -> dict[str, object]:
+    """What the table's script reads on a guest-banked table: the keypad's rules (unused there:
+    the server reads a coup's cards) and its words, said of coups."""
+    rules = keypad_rules(decks)
+    texts = cast(dict[str, str], rules["texts"])
+    rules["texts"] = texts | {name: str(text) for name, text in _COUP_TEXTS.items()}
+    return rules
 
 
 def keypad_rules(decks: int) -> dict[str, object]:

@@ -5,6 +5,8 @@ refusals in the page with nothing stored, undo, correction, and constant queries
 
 from __future__ import annotations
 
+import json
+import re
 import uuid
 from decimal import Decimal
 from html.parser import HTMLParser
@@ -15,7 +17,7 @@ from django.urls import reverse
 
 from games import services as game_services
 from games.entry import BetEntry, HandEntry
-from games.guest_banked.bank import MSG_PASSED_TO, MSG_SUITE_IN_TURN, MSG_SUITE_TO
+from games.guest_banked.bank import MSG_HELD_BY, MSG_PASSED_TO, MSG_SUITE_IN_TURN, MSG_SUITE_TO
 from games.guest_banked.chemin_drawing import MSG_PONTE_MUST_DRAW
 from games.guest_banked.chemin_money import (
     MSG_BANKER_AGAINST_HIMSELF,
@@ -29,7 +31,9 @@ from games.payouts import RuleSet
 from games.services import MSG_CUT_OF_OTHER_GAME, MSG_GAME_AFTER_FIRST_HAND
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
+from ledger.hands.coup_forms import MSG_NEW_BANK
 from ledger.hands.services import MSG_SEAT_CHANGED
+from ledger.hands.views.table import MSG_COUP_HELD_REFUSED, MSG_COUP_WAITING
 from ledger.models import Bet, Coup
 from tests.pages import HTMX, table_url, text
 
@@ -603,3 +607,106 @@ def test_a_suite_taker_left_in_a_hidden_box_is_not_read_when_the_bank_passes(cli
     assert response.status_code == 200
     coup = Coup.objects.get()
     assert (coup.move, coup.suite_seat, coup.suite_amount) == ("pass", None, None)
+
+
+# --- the table's script: coups through its outbox ---------------------------------------------
+
+
+def json_in(page: str, element_id: str) -> object:
+    found = re.search(rf'<script id="{element_id}" type="application/json">(.*?)</script>', page)
+    assert found, f"no {element_id} in the page"
+    return json.loads(found.group(1))
+
+
+def test_the_coup_page_gives_the_script_the_bank_to_prefill_and_its_words(client, chemin):
+    page = text(client.get(table_url(chemin)))
+    assert json_in(page, "coup-prefill") == {
+        "next": 1,
+        "banker_seat": "1",
+        "bank": "",
+        "co_banker_seat": "",
+        "note": str(MSG_NEW_BANK),
+    }
+    texts = json_in(page, "keypad-rules")["texts"]  # type: ignore[index]
+    assert texts["waiting"] == str(MSG_COUP_WAITING)
+    assert texts["held_refused"] == str(MSG_COUP_HELD_REFUSED)
+    # The script owns the entry: no answer of htmx's redraws the form under the host's fingers.
+    assert "hx-post" not in page.split('id="coup-form"')[1].split("</form>")[0]
+    assert 'src="/static/js/table.js"' in page or "js/table." in page
+
+
+def test_a_coup_s_answer_gives_the_next_coup_s_bank_as_data(client, chemin):
+    response = post_coup(client, chemin, bank="100", stake_2="100", result="banker")
+    assert response.headers["Shoebook-Hand-Saved"] == "1"
+    first = Coup.objects.get(hand__number=1)
+    assert json_in(text(response), "coup-prefill") == {
+        "next": 2,
+        "banker_seat": "1",
+        "bank": "195",
+        "co_banker_seat": "",
+        "note": said(MSG_HELD_BY, seat=1),
+    }
+    assert first.bank_after == D(195)
+    # The page's script sends the next coup with that bank, typed before the answer came.
+    data = page_form(client, chemin) | {"bank": "", "banker_seat": ""}
+    data |= {"banker_seat": "1", "bank": "195", "stake_3": "50", "result": "player"}
+    data |= {"idempotency_key": str(uuid.uuid4()), "number": "2"}
+    response = client.post(reverse("ledger:hand_record", args=[chemin.pk]), data, **HTMX)
+    assert response.headers["Shoebook-Hand-Saved"] == "2"
+    assert Coup.objects.get(hand__number=2).bank == D(195)
+
+
+def test_the_prefill_alone_is_given_to_the_script_after_a_push(client, chemin):
+    post_coup(client, chemin, bank="100", stake_2="100", result="player")
+    response = client.get(table_url(chemin), {"part": "prefill"})
+    assert response.headers["Content-Type"] == "application/json"
+    assert response.json() == {
+        "next": 2,
+        "banker_seat": "2",
+        "bank": "",
+        "co_banker_seat": "",
+        "note": said(MSG_PASSED_TO, banker=1, seat=2, rotation=1),
+    }
+
+
+def test_the_prefill_of_a_punto_banco_table_is_not_found(client, host, make_event):
+    client.force_login(host)
+    shoe = game_services.shoe_start(event=make_event(), by=host)
+    assert client.get(table_url(shoe), {"part": "prefill"}).status_code == 404
+
+
+def test_a_repeated_coup_key_is_answered_with_the_coup_recorded(client, chemin):
+    data = page_form(client, chemin) | {"bank": "100", "stake_2": "100", "result": "banker"}
+    url = reverse("ledger:hand_record", args=[chemin.pk])
+    first = client.post(url, data, **HTMX)
+    again = client.post(url, data, **HTMX)  # the answer was lost: the outbox sends it again
+    assert again.headers["Shoebook-Hand-Saved"] == first.headers["Shoebook-Hand-Saved"] == "1"
+    assert "Coup 1 saved" in text(again)
+    assert Hand.objects.count() == 1
+    # The same key with another coup is refused, nothing recorded.
+    changed = client.post(url, data | {"stake_2": "50"}, **HTMX)
+    assert "Shoebook-Hand-Saved" not in changed.headers
+    assert Hand.objects.count() == 1
+
+
+def test_a_coup_sent_with_no_bank_is_refused_in_words_and_nothing_is_stored(client, chemin):
+    post_coup(client, chemin, bank="100", stake_2="100", result="banker")
+    data = page_form(client, chemin) | {"banker_seat": "", "bank": "", "stake_3": "50"}
+    response = client.post(
+        reverse("ledger:hand_record", args=[chemin.pk]), data | {"result": "player"}, **HTMX
+    )
+    assert response.status_code == 200
+    assert "Shoebook-Hand-Saved" not in response.headers
+    assert 'class="errorlist"' in text(response)
+    assert Hand.objects.count() == 1
+
+
+def test_the_prefill_runs_the_same_queries_with_3_or_30_coups(
+    client, host, chemin, django_assert_max_num_queries
+):
+    record_coups(chemin, 3, host)
+    with django_assert_max_num_queries(20) as small:
+        client.get(table_url(chemin), {"part": "prefill"})
+    record_coups(chemin, 27, host)
+    with django_assert_max_num_queries(len(small.captured_queries)):
+        assert client.get(table_url(chemin), {"part": "prefill"}).json()["next"] == 31
