@@ -145,7 +145,7 @@ class Server {
     const guests = Object.fromEntries(betSeats(this.State, op.entry)
       .map((seat) => [seat, this.seats[seat] || null]));
     this.hands.push({ number: op.number, key: op.key, origin: op.origin, seq: op.seq, phone,
-      content: made, entry: op.entry, guests });
+      content: made, entry: op.entry, guests, at: this.at + 1 });
     this.wrote();
     return { saved: true, notice: `saved ${op.number}`, ...this.facts() };
   }
@@ -175,7 +175,7 @@ class Server {
   otherDevice() {
     const entry = { stakes: {}, taps: [], typed: null, result: "banker", pairs: {}, problem: "" };
     this.hands.push({ number: this.next, key: `other-${this.next}`, origin: "other", phone: -1,
-      content: content(this.State, entry), entry, guests: {} });
+      content: content(this.State, entry), entry, guests: {}, at: this.at + 1 });
     this.wrote();
   }
 }
@@ -203,6 +203,7 @@ class Phone {
     server.streams.push(this.stream);
     server.phones[index] = this;
     this.copy = server.facts(); // the page as the service worker kept it
+    this.knownAt = this.copy.at; // the newest facts of the server this phone was given
     this.state = State.start(this.page(), null);
     this.meant = this.entryContent(); // what the host has entered, by their own taps
     this.seatsMeant = []; // the seat changes tapped, in order
@@ -293,7 +294,9 @@ class Phone {
     assert.equal(op.number, number, "saved under the number shown");
     assert.equal(content(this.State, op.entry), saved, "the hand saved is the hand entered");
     this.fates.set(op.origin, { content: saved, where: "device", number, seats, entry: op.entry,
-      renumbered: Boolean(fate && fate.renumbered), seq: op.seq });
+      renumbered: Boolean(fate && fate.renumbered), seq: op.seq,
+      // A hand undone on the server comes back with its number: it may be taken by then.
+      knownAt: fate ? fate.knownAt : entry.seq ? -Infinity : this.knownAt });
     const later = [...this.state.queue, ...this.state.held].some((item) => item.seq > op.seq);
     const inPlace = Boolean(op.entry && later); // saved back in its place, before others
     if (!parked && !inPlace) {
@@ -329,15 +332,29 @@ class Phone {
     this.meant = this.entryContent();
   }
 
-  // The hands saved here after ``seq`` follow a hand the host renumbered or let go.
-  renumberedAfter(seq) {
-    for (const fate of this.fates.values()) if (fate.seq > seq) fate.renumbered = true;
+  // The numbers of the hands on this device, by origin.
+  numbers() {
+    const s = this.state;
+    const all = [...s.queue.filter((op) => op.kind === "hand"), ...s.held, s.entry, s.parked || {}];
+    return new Map(all.filter((one) => one.origin && one.number).map((one) => [one.origin, one.number]));
+  }
+
+  // The hands saved here after ``seq`` that the host's choice (a renumber, a discard) moved on
+  // or back: they follow that hand.
+  renumberedAfter(seq, before) {
+    const after = this.numbers();
+    for (const [origin, fate] of this.fates) {
+      if (fate.seq > seq && after.has(origin) && after.get(origin) !== before.get(origin)) {
+        Object.assign(fate, { renumbered: true, knownAt: this.knownAt });
+      }
+    }
   }
 
   decide(choice, pick) {
     if (!this.state.held.length) return;
     const index = pick % this.state.held.length;
     const item = this.state.held[index];
+    const numbers = this.numbers();
     if (choice === "resend" || choice === "renumber") {
       const undoing = this.state.queue.some((op) => op.kind === "undo");
       const line = this.State.heldLines(this.state)[index];
@@ -358,7 +375,7 @@ class Phone {
       assert.equal(sent, !undoing, "sent again (after the undo on its way)");
       if (!sent) return;
       const fate = this.fates.get(item.origin) || { number: item.number, seats: this.seen(),
-        seq: item.seq };
+        seq: item.seq, knownAt: this.knownAt };
       this.fates.set(item.origin, fate); // a hand undone elsewhere, sent again
       fate.where = "device";
       fate.content = content(this.State, fixed);
@@ -368,8 +385,8 @@ class Phone {
         else delete fate.seats[seat.seat];
       }
       if (renumber) {
-        fate.renumbered = true;
-        this.renumberedAfter(item.seq);
+        Object.assign(fate, { renumbered: true, knownAt: this.knownAt });
+        this.renumberedAfter(item.seq, numbers);
       }
     } else if (choice === "edit") {
       const before = this.state.held.length;
@@ -380,7 +397,7 @@ class Phone {
     } else {
       this.dispatch({ type: "discard", index });
       if (this.fates.has(item.origin)) this.fates.get(item.origin).where = "discarded";
-      this.renumberedAfter(item.seq);
+      this.renumberedAfter(item.seq, numbers);
     }
     this.meant = this.entryContent();
   }
@@ -418,6 +435,10 @@ class Phone {
       const there = this.server.hands[outcome.taken.number - 1];
       assert.notEqual(there.phone, this.index,
         "a hand is refused as taken only by another device's hand, never this one's");
+      // Phones that take turns never need a Renumber: a hand is refused as taken only by a hand
+      // this phone had not heard of (by an answer, a push, a page) when the host saved it.
+      const fate = this.fates.get(sent.op.origin);
+      if (fate) assert.ok(there.at > fate.knownAt, "a hand is numbered after every hand this phone knew of");
     }
     this.answers.push({ request: sent.request, outcome });
   }
@@ -446,6 +467,7 @@ class Phone {
     const undo = this.state.flight && this.state.flight.request === request &&
       this.state.queue.find((op) => op.id === this.state.flight.id);
     this.dispatch({ type: "reply", request, outcome: JSON.parse(JSON.stringify(outcome)) });
+    if (undo && outcome.at) this.knownAt = Math.max(this.knownAt, outcome.at);
     if (undo && undo.kind === "undo" && !outcome.failed && this.server.undos.has(undo.key)) {
       assert.ok(outcome.saved, "an undo the server made is answered as made, however often sent");
       this.undosAnswered.add(undo.key);
@@ -481,6 +503,7 @@ class Phone {
     else if (stale) facts = this.server.history[Math.max(0, this.server.history.length - 1 - stale)];
     else this.copy = facts;
     this.state = this.State.start({ ...this.page(facts), online: this.state.online }, kept);
+    this.knownAt = Math.max(this.knownAt, facts.at);
     assert.equal(this.entryContent(), before, "a reload keeps the entry");
   }
 
@@ -497,6 +520,7 @@ class Phone {
     const before = this.entryContent();
     const queue = this.state.queue;
     this.dispatch({ type: "pushed", ...JSON.parse(JSON.stringify(facts)) });
+    this.knownAt = Math.max(this.knownAt, facts.at);
     assert.equal(this.entryContent(), before, "a push never changes the entry");
     assert.equal(this.state.queue, queue, "a push never changes the outbox");
   }
