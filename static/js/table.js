@@ -439,7 +439,7 @@
   // and the host's choice.
   function seatChoices(index, seat) {
     const box = document.createElement("fieldset");
-    box.className = "seat-choice";
+    box.className = "held-seat";
     box.dataset.seatChanged = String(seat.seat);
     const legend = document.createElement("legend");
     legend.textContent = seat.text;
