@@ -138,7 +138,7 @@ class Server {
       seats.push({ seat: Number(seat), bets, was: guest(seen[seat]), now: guest(this.seats[seat]) });
     }
     if (seats.length) return { refused: true, reason: "seats changed", seats, ...this.facts() };
-    if (Object.values(op.fields).includes(REFUSED_STAKE)) {
+    if (Object.entries(op.fields).some(([name, value]) => name.startsWith("stake_") && value === REFUSED_STAKE)) {
       return { refused: true, reason: "bad stake", ...this.facts() };
     }
     assert.equal(op.fields.number, String(op.number), "a hand's form carries its own number");
