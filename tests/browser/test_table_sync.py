@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from games.models import Hand
 from ledger.hands import services as hand_services
+from ledger.hands.selectors import seating_of
 from ledger.models import Bet
 from tests.browser.conftest import (
     NAMES,
@@ -24,6 +25,7 @@ from tests.browser.conftest import (
     open_night,
     open_table,
     seat_seven,
+    touch_screen,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -172,3 +174,60 @@ def test_a_hand_pushed_from_another_phone_moves_the_next_number_on_without_a_ren
     phone.evaluate(UNTIL_THE_OUTBOX_IS_EMPTY)
     expect(phone.locator("[data-held]")).to_have_count(0)
     assert list(Hand.objects.filter(shoe=shoe).values_list("number", flat=True)) == [1, 2]
+
+
+@pytest.fixture
+def second_phone(browser):
+    """Another 360 × 740 phone at the same table."""
+    yield from touch_screen(browser, 360, 740)
+
+
+def test_two_phones_saving_the_same_hand_number_at_once_one_wins_the_other_chooses(
+    phone, second_phone, host, bar_wifi, production_server
+):
+    shoe = open_night(host)
+    seat_seven(shoe, host)
+    open_table(phone, bar_wifi.url, shoe, host)
+    open_table(second_phone, production_server.url, shoe, host)
+    bar_wifi.drop(phone)  # phone A's save is on its way while B's lands
+    tap_hand(phone, 1, "banker", "100", ("9", "J", "7", "J", "10"))
+    tap_hand(second_phone, 2, "player", "20", ("8", "9", "K", "K"))
+    second_phone.evaluate(UNTIL_THE_OUTBOX_IS_EMPTY)
+    bar_wifi.restore(phone)
+    held = phone.locator("[data-held]")
+    expect(held.locator("[data-other-hand='1']")).to_contain_text("8 K")  # B's, as recorded
+    expect(held.locator("[data-mine-hand]")).to_contain_text("100")  # A's, side by side
+    assert Hand.objects.filter(shoe=shoe).count() == 1  # deal order waits for the host
+    phone.get_by_role("button", name="Save mine as hand 2").tap()
+    phone.evaluate(UNTIL_THE_OUTBOX_IS_EMPTY)
+    hands = list(Hand.objects.filter(shoe=shoe).order_by("number"))
+    assert [(h.number, h.player_cards) for h in hands] == [(1, "8 K"), (2, "9 7")]
+
+
+# Two phones taking turns, each told of the other's hand as the stream will tell it: the test
+# dispatches the contract's event with the shoe's facts as they stand after each save.
+def push_table(page, shoe):
+    number = hand_services.next_hand_number(shoe)
+    seating = " ".join(
+        f"{seat}:{guest}" for seat, guest in sorted(seating_of(shoe, number).items())
+    )
+    page.evaluate(PUSH, [shoe.pk, number, number - 1, seating])
+
+
+def test_two_phones_taking_turns_need_no_renumber(phone, second_phone, host, production_server):
+    shoe = open_night(host)
+    seat_seven(shoe, host)
+    phones = (phone, second_phone)
+    for page in phones:
+        open_table(page, production_server.url, shoe, host)
+    for number in range(1, 9):
+        page, other = phones[number % 2], phones[(number + 1) % 2]
+        expect(page.locator("[data-hand-number]")).to_have_text(str(number))
+        tap_hand(page, number % 7 + 1, "banker", "10", ("8", "9", "K", "K"))
+        page.evaluate(UNTIL_THE_OUTBOX_IS_EMPTY)
+        push_table(other, shoe)
+    for page in phones:
+        expect(page.locator("[data-held]")).to_have_count(0)
+    assert list(Hand.objects.filter(shoe=shoe).values_list("number", flat=True)) == list(
+        range(1, 9)
+    )
