@@ -231,3 +231,37 @@ def test_two_phones_taking_turns_need_no_renumber(phone, second_phone, host, pro
     assert list(Hand.objects.filter(shoe=shoe).values_list("number", flat=True)) == list(
         range(1, 9)
     )
+
+
+def test_reloads_while_hands_are_on_their_way_at_1000_ms_come_back_in_step(
+    phone, host, production_server, network_proxy
+):
+    """Issue point 6 as the host met it: a reload right after Save, the hand still on its way
+    (sent again with its key after the reload), three times; then the next hand."""
+    shoe = open_night(host)
+    seat_seven(shoe, host)
+    base_url = network_proxy(production_server.url, latency_ms=1000).url
+    open_table(phone, base_url, shoe, host)
+    cards = (("9", "J", "7", "J", "10"), ("8", "9", "K", "K"), ("K", "K", "8", "8"))
+    for number, taps in enumerate(cards, start=1):
+        expect(phone.locator("[data-hand-number]")).to_have_text(str(number))
+        with phone.expect_request(lambda request: request.url.endswith("/hands/")):
+            tap_hand(phone, number, "banker", "10", taps)
+        phone.reload()
+    expect(phone.locator("[data-hand-number]")).to_have_text("4")
+    tap_hand(phone, 7, "player", "10", ("A", "2", "3", "4", "5"))
+    phone.evaluate(UNTIL_THE_OUTBOX_IS_EMPTY)
+    expect(phone.locator("[data-held]")).to_have_count(0)
+    hands = list(Hand.objects.filter(shoe=shoe).order_by("number"))
+    assert [(h.number, h.player_cards) for h in hands] == [
+        (1, "9 7"),
+        (2, "8 K"),
+        (3, "K 8"),
+        (4, "A 3 5"),
+    ]
+    assert list(Bet.objects.order_by("hand__number").values_list("hand__number", "seat")) == [
+        (1, 1),
+        (2, 2),
+        (3, 3),
+        (4, 7),
+    ]
