@@ -1517,7 +1517,6 @@ JA = {
     "Hand {number} from this phone was refused: {reason}": "この端末のハンド{number}は受け付けられませんでした：{reason}",
     "Hand {number} was undone while the entry was in use.": "入力中にハンド{number}が取り消されました。",
     "Save again as hand {number}": "ハンド{number}としてもう一度保存",
-    "Renumber as {number} and save": "{number}に番号を振り直して保存",
     "Fix in the entry": "入力欄で直す",
     "Discard": "破棄",
     "Discard this hand? It will not be recorded.": "このハンドを破棄しますか？記録されません。",
@@ -1544,6 +1543,19 @@ JA = {
     "The undo of coup {number} is waiting for its answer: save after it.": "クー{number}の取り消しの応答を待っています。応答の後で保存してください。",
     "The last coup has changed: look at Undo's label and try again.": "最後のクーが変わりました。取り消しボタンの表示を確かめて、もう一度お試しください。",
     "This table is open in another tab on this device: enter the coups there. This one takes over when that one closes.": "このテーブルはこの端末の別のタブで開かれています。クーはそちらで入力してください。そのタブを閉じると、このタブが引き継ぎます。",
+    "Save mine as hand {number}": "このハンドを{number}として保存",
+    "This phone's hand {number}:": "この端末のハンド{number}：",
+    "Hand {number} as recorded first:": "先に記録されたハンド{number}：",
+    "Seat {seat}: {bets} was bet by {was}; {now} sits there now.": "シート{seat}：{bets}は{was}のベットでした。今は{now}が座っています。",
+    "The bet is {guest}'s": "ベットは{guest}のもの",
+    "Drop the bet": "ベットを取り消す",
+    "Choose, for each seat, who the bet is for, then save again.": "シートごとにベットが誰のものか選んでから、もう一度保存してください。",
+    "{bets} was bet by {was}.": "{bets}は{was}のベットでした。",
+    "nobody": "誰もいない",
+    "Seat %(seat)s: who the bet is for": "シート%(seat)s：ベットは誰のものか",
+    "Hand %(number)s as %(by)s recorded it:": "%(by)sが記録したハンド%(number)s：",
+    "Seat %(seat)s %(kind)s %(stake)s (%(guest)s)": "シート%(seat)s %(kind)s %(stake)s（%(guest)s）",
+    "The bet is %(guest)s's": "ベットは%(guest)sのもの",
 }
 
 JA_PLURAL = {

@@ -4,6 +4,7 @@ queries, however long the shoe."""
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -255,3 +256,10 @@ def hand_id_by_number(shoe_id: int, number: int) -> int | None:
     if not 1 <= number <= MAX_HAND_NUMBER:
         return None
     return Hand.objects.filter(shoe_id=shoe_id, number=number).values_list("pk", flat=True).first()
+
+
+def facts_stamp() -> int:
+    """When a table's facts (next hand, last hand, seats) are read, in microseconds: the page,
+    each answer and each push carry one, and the phone keeps the newest facts it was given
+    (static/js/table_state.js), so that a page drawn before them never takes it back."""
+    return time.time_ns() // 1000

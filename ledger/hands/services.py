@@ -32,6 +32,7 @@ from games.entry import (
 )
 from games.kinds import ShortStack
 from games.models import Event, Hand, Shoe
+from games.payouts import BetType
 from games.services import check_event_open, check_shoe_open
 from games.settle import GuestBankedTable, PuntoBancoTable, Table, settle
 from games.tournament import in_play
@@ -113,8 +114,17 @@ MSG_SEAT_CHANGED = _("Seat {seat} is now {guest}: check the bets and save again.
 MSG_SEAT_NOW_EMPTY = _("Seat {seat} is now empty: check the bets and save again.")
 
 
+MSG_SEAT_BET_BY = _("{bets} was bet by {was}.")
+
+
+MSG_NOBODY = _("nobody")
+
+
 class HandTaken(ValidationError):
-    """Another device recorded this hand number first (or the number is out of sequence)."""
+    """Another device recorded this hand number first (or the number is out of sequence).
+    ``hand``: the hand recorded under that number, if any."""
+
+    hand: Hand | None = None
 
 
 def next_hand_number(shoe: Shoe) -> int:
@@ -210,29 +220,84 @@ class HandChanged(ValidationError):
     """A correction made from a version of the hand that is no longer the current one."""
 
 
+@dataclass(frozen=True)
+class SeatBet:
+    """A bet of a refused hand on a seat whose guest changed: its box, its kind, its stake."""
+
+    name: str
+    kind: str
+    stake: str
+
+
+@dataclass(frozen=True)
+class SeatChange:
+    """A seat with a bet whose guest changed since the page was drawn: the bets on it, the guest
+    the page saw there (who made them) and the guest there now (``None``: nobody)."""
+
+    seat: int
+    bets: tuple[SeatBet, ...]
+    was: Guest | None
+    now: Guest | None
+
+    def message(self) -> str:
+        if self.now is None:
+            changed = MSG_SEAT_NOW_EMPTY.format(seat=self.seat)
+        else:
+            changed = MSG_SEAT_CHANGED.format(seat=self.seat, guest=self.now.name)
+        if not self.bets:  # a bank's seat (a coup): no stake box of its own
+            return changed
+        bets = ", ".join(f"{bet.kind} {bet.stake}" for bet in self.bets)
+        was = self.was.name if self.was else str(MSG_NOBODY)
+        return f"{changed} {MSG_SEAT_BET_BY.format(bets=bets, was=was)}"
+
+
 class SeatingChanged(ValidationError):
-    """A seat with a bet has changed hands since the page was drawn."""
+    """A seat with a bet has changed hands since the page was drawn. ``changes``: each such
+    seat, with its bets, who made them and who sits there now, for the host to decide."""
+
+    def __init__(self, changes: Sequence[SeatChange]) -> None:
+        self.changes = tuple(changes)
+        super().__init__({NON_FIELD_ERRORS: [change.message() for change in self.changes]})
+
+
+def _bet_label(bet: Any) -> str:
+    try:
+        return gettext(BetType(str(getattr(bet.bet, "value", bet.bet))).label)
+    except ValueError:
+        return str(bet.bet)
 
 
 def _check_seen_seating(
     seen: Mapping[int, int], seated: dict[int, Guest], entry: HandEntry
 ) -> None:
-    changed: list[str] = []
     named = [bet.seat for bet in entry.bets]
     if entry.coup is not None:  # the bank's seats too: a bank is a stake
         terms = entry.coup
         named += [terms.banker_seat, terms.co_banker_seat or "", terms.suite_seat or ""]
     seats = {seat for value in named if (seat := read_seat(value)) is not None}
+    changed = []
     for seat in sorted(seats):
         now = seated.get(seat)
-        if (now.pk if now else None) == seen.get(seat):
-            continue
-        if now is None:
-            changed.append(MSG_SEAT_NOW_EMPTY.format(seat=seat))
-        else:
-            changed.append(MSG_SEAT_CHANGED.format(seat=seat, guest=now.name))
-    if changed:
-        raise SeatingChanged({NON_FIELD_ERRORS: changed})
+        if (now.pk if now else None) != seen.get(seat):
+            changed.append((seat, now))
+    if not changed:
+        return
+    # Only on a refusal: who the page saw in those seats, by name.
+    seen_ids = [seen[seat] for seat, _now in changed if seat in seen]
+    guests = Guest.objects.in_bulk(seen_ids)
+    changes = []
+    for seat, now in changed:
+        bets = tuple(
+            SeatBet(
+                name=f"stake_{seat}_{getattr(bet.bet, 'value', bet.bet)}",
+                kind=_bet_label(bet),
+                stake=str(bet.stake),
+            )
+            for bet in entry.bets
+            if read_seat(bet.seat) == seat
+        )
+        changes.append(SeatChange(seat, bets, guests.get(seen.get(seat, 0)), now))
+    raise SeatingChanged(changes)
 
 
 def _seated_at(shoe: Shoe, number: int) -> dict[int, Guest]:
@@ -385,7 +450,7 @@ def _taken(shoe: Shoe, number: int) -> HandTaken:
             }
         )
     local = timezone.localtime(existing.logged_at)
-    return HandTaken(
+    taken = HandTaken(
         {
             NON_FIELD_ERRORS: MSG_HAND_TAKEN.format(
                 number=number,
@@ -395,6 +460,8 @@ def _taken(shoe: Shoe, number: int) -> HandTaken:
             )
         }
     )
+    taken.hand = existing  # shown beside the refused one: the host chooses
+    return taken
 
 
 MSG_COUNT_ONLY_NIGHT = _(

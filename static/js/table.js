@@ -52,7 +52,24 @@
       seating: page.dataset.seating,
       repeat: jsonIn(root, "repeat-stakes") || undefined,
       prefill: jsonIn(root, "coup-prefill") || undefined,
+      at: Number(page.dataset.factsAt || 0), // when the server read them: the newest win
     };
+  }
+
+  // What a refusal says to decide on: each seat whose guest changed under the hand (its bets,
+  // who made them, who sits there now), and the other phone's hand under its number.
+  function decisionsIn(root) {
+    const seats = [...root.querySelectorAll("#hand-form [data-seat-changed]")].map((line) => ({
+      seat: Number(line.dataset.seatChanged),
+      bets: [...line.querySelectorAll("[data-seat-bet]")].map((bet) => ({
+        name: bet.dataset.seatBet, kind: bet.dataset.kind, stake: bet.dataset.stake })),
+      was: line.dataset.wasId ? { id: line.dataset.wasId, name: line.dataset.was } : null,
+      now: line.dataset.nowId ? { id: line.dataset.nowId, name: line.dataset.now } : null,
+    }));
+    const other = root.querySelector("#hand-form [data-taken-hand]");
+    const taken = other ? { number: Number(other.dataset.takenHand),
+      text: other.querySelector("[data-taken-text]").textContent.replace(/\s+/g, " ").trim() } : undefined;
+    return { seats, taken };
   }
 
   // The entry the server drew into a form (an undone hand put back): read as the state keeps it.
@@ -76,9 +93,11 @@
   // What a refusal says: the form's problems, or the table's refusal line.
   function reasonIn(root) {
     const lines = [...root.querySelectorAll("#hand-form .errorlist li, #coup-form .errorlist li, #table > .refusal")]
+      .filter((line) => !line.matches("[data-taken-hand]")) // shown beside the hand, whole
       .map((line) => {
         const note = line.classList.contains("masked") && line.querySelector(".secret-note");
-        return (note || line).textContent.trim(); // a secret bet's stake is never shown
+        const said = line.querySelector(".seat-changed-text"); // not its choices' labels
+        return (note || said || line).textContent.replace(/\s+/g, " ").trim(); // a secret bet's stake is never shown
       }).filter(Boolean);
     return lines.join(" ") || texts().refused;
   }
@@ -108,7 +127,15 @@
       .then((response) => (response.ok ? response.text() : Promise.reject(response.status)))
       .then((html) => {
         if (number !== boardAsked) return;
-        replaceParts(parse(html));
+        const content = parse(html);
+        const facts = content.getElementById("table-facts");
+        const repeat = jsonIn(content, "board-repeat-stakes");
+        replaceParts(content);
+        if (state && facts) { // the table as it is now: another phone's hand, seat, undo
+          dispatch({ type: "pushed", next: Number(facts.dataset.nextHand),
+            last: Number(facts.dataset.lastHand), seating: facts.dataset.seating,
+            at: Number(facts.dataset.factsAt || 0), repeat: repeat || undefined });
+        }
         if (state && table()) drawUndo(table()); // the board's undo knows no hand waiting here
       })
       .catch(() => {}); // offline: the board catches up with the next answer
@@ -233,13 +260,14 @@
       const saved = content.querySelector("[data-saved-hand]"); // not a part: it stays here
       const next = Number(saved.dataset.nextHand);
       return { saved: true, notice: saved.textContent, next, last: next - 1,
-        repeat: jsonIn(document, "repeat-stakes") || undefined };
+        repeat: jsonIn(document, "repeat-stakes") || undefined, at: Number(saved.dataset.factsAt || 0) };
     }
     const facts = factsIn(content);
     const saved = op.kind === "hand" ? response.headers.get("Shoebook-Hand-Saved")
       : !content.querySelector("#table > .refusal");
+    const decisions = op.kind === "hand" && !saved ? decisionsIn(content) : {};
     swapTable(content);
-    if (!saved) return { refused: true, reason: reasonIn(document), ...facts };
+    if (!saved) return { refused: true, reason: reasonIn(document), ...decisions, ...facts };
     if (op.kind === "hand") refreshBoard();
     const notice = document.querySelector("[data-answer]");
     const outcome = { saved: true, notice: notice ? notice.textContent.trim() : "", ...facts };
@@ -381,11 +409,15 @@
     box.replaceChildren(...lines.map((line) => {
       const item = document.createElement("div");
       item.className = "held-hand";
+      item.dataset.heldHand = String(state.held[line.index].number);
       const words = document.createElement("p");
       words.textContent = line.text;
       item.append(words);
-      for (const [choice, label, style] of [["resend", line.resend, ""], ["edit", line.edit, "secondary"],
-        ["discard", line.discard, "secondary"]]) {
+      if (line.taken) item.append(sideBySide(line));
+      for (const seat of line.seats) item.append(seatChoices(line.index, seat));
+      for (const [choice, label, style] of [["resend", line.resend, ""], ["renumber", line.renumber, ""],
+        ["edit", line.edit, "secondary"], ["discard", line.discard, "secondary"]]) {
+        if (!label) continue;
         const button = document.createElement("button");
         button.type = "button";
         button.textContent = label;
@@ -398,6 +430,53 @@
     }));
   }
 
+  // The other phone's hand under this number beside this phone's, for the host to compare.
+  function sideBySide(line) {
+    const pair = document.createElement("div");
+    pair.className = "held-pair";
+    const theirs = document.createElement("p");
+    theirs.dataset.otherHand = String(line.taken.number);
+    theirs.textContent = `${fill(texts().held_other, { number: line.taken.number })} ${line.taken.text}`;
+    const mine = document.createElement("p");
+    mine.dataset.mineHand = "";
+    const stakes = Object.entries(line.mine.stakes).map(([name, stake]) => {
+      const box = handForm() && handForm().elements[name];
+      return `${(box && box.getAttribute("aria-label")) || name} ${stake}`;
+    });
+    const cards = line.mine.player ? [`P ${line.mine.player}`, `B ${line.mine.banker}`] : [];
+    const result = line.mine.result ? [texts()[line.mine.result] || line.mine.result] : [];
+    mine.textContent = [fill(texts().held_mine, { number: state.held[line.index].number }),
+      [...result, ...cards, ...stakes].join(" · ")].join(" ");
+    pair.append(theirs, mine);
+    return pair;
+  }
+
+  // A seat whose guest changed under the held hand: the bets, who made them, who is there now,
+  // and the host's choice.
+  function seatChoices(index, seat) {
+    const box = document.createElement("fieldset");
+    box.className = "held-seat";
+    box.dataset.seatChanged = String(seat.seat);
+    const legend = document.createElement("legend");
+    legend.textContent = seat.text;
+    box.append(legend);
+    const options = [["drop", texts().seat_drop]];
+    if (seat.now) options.unshift(["move", fill(texts().seat_move, { guest: seat.now.name })]);
+    for (const [choice, words] of options) {
+      const label = document.createElement("label");
+      const radio = document.createElement("input");
+      radio.type = "radio";
+      radio.name = `held-${index}-seat-${seat.seat}`;
+      radio.value = choice;
+      radio.checked = seat.choice === choice;
+      radio.dataset.seatChoice = String(seat.seat);
+      radio.dataset.index = String(index);
+      label.append(radio, ` ${words}`);
+      box.append(label);
+    }
+    return box;
+  }
+
   function drawUndo(page) {
     const form = page.querySelector("#table-undo form");
     if (!form) return;
@@ -408,8 +487,44 @@
     form.elements.number.value = String(State.undoTarget(state));
   }
 
+  // The rows of stake boxes follow the seats as this phone knows them (a page the service worker
+  // kept long ago has the seats of that time): a seated guest gets boxes, an emptied seat's go.
+  function drawRows(page, seats, sheet) {
+    const columns = [...page.querySelectorAll("table.bets thead th[data-bet]")];
+    if (!columns.length) return;
+    page.querySelectorAll("table.bets tbody tr").forEach((row) => {
+      const guestLine = row.querySelector("[id^=seat-guest-]");
+      if (!guestLine) return; // a tournament's rows are its draw
+      const seat = guestLine.id.replace("seat-guest-", "");
+      const guest = seats[seat];
+      const button = guest && sheet && sheet.querySelector(`button[name=guest][value="${guest}"]`);
+      if (button) guestLine.textContent = button.firstChild.textContent.trim();
+      else if (!guest) guestLine.textContent = texts().empty_seat;
+      row.classList.toggle("empty", !guest);
+      row.querySelectorAll("td").forEach((cell, index) => {
+        const column = columns[index];
+        if (!column) return;
+        let box = cell.querySelector("input.stake");
+        if (guest && !box) {
+          box = document.createElement("input");
+          box.type = "text";
+          box.name = `stake_${seat}_${column.dataset.bet}`;
+          box.className = "stake";
+          box.inputMode = "decimal";
+          box.autocomplete = "off";
+          const label = column.querySelector("abbr");
+          box.setAttribute("aria-label", `${seat} · ${label ? label.title : column.dataset.bet}`);
+          box.value = state.entry.stakes[box.name] || "";
+          cell.replaceChildren(box);
+        }
+        if (box) box.disabled = !guest && !state.entry.stakes[box.name];
+      });
+    });
+  }
+
   function drawSeats(page) {
     const sheet = page.querySelector(".quick-seat");
+    drawRows(page, State.seatsNow(state), sheet);
     if (!sheet) return;
     const seats = State.seatsNow(state);
     const waiting = new Set(state.queue.filter((op) => op.kind === "seat").map((op) => String(op.seat)));
@@ -483,6 +598,7 @@
       table().querySelector("[data-answer]").textContent = texts().edit_after_entry;
       return;
     }
+    if (choice === "renumber") { dispatch({ type: "resend", index, renumber: true }); return; }
     dispatch({ type: choice, index });
   }
 
@@ -503,6 +619,9 @@
       dispatch({ type: "pair", side: target.name, on: target.checked });
     } else if (target.matches(".quick-seat input[name=seat]")) {
       dispatch({ type: "pickSeat", seat: target.value });
+    } else if (target.matches("[data-held] input[data-seat-choice]")) {
+      dispatch({ type: "seatChoice", index: Number(target.dataset.index),
+        seat: Number(target.dataset.seatChoice), choice: target.value });
     }
   });
 
@@ -602,6 +721,22 @@
     if (rank && !inStake) { event.preventDefault(); dispatch({ type: "tap", rank }); return; }
     if (rank && inStake && /[AJQK]/.test(key)) { dispatch({ type: "tap", rank }); return; }
     if (key === "Backspace" && !inStake) { event.preventDefault(); dispatch({ type: "tap", rank: null }); }
+  });
+
+  // The other phones at this table, pushed by the server (static/js/live.js): their hands, seat
+  // changes and undos move this phone's view of the server on, never its entry or its outbox;
+  // the board (and Repeat's stakes, the seat totals) follows. After the stream was down,
+  // anything may have changed: the board says how the table stands.
+  document.addEventListener("shoebook:live", (event) => {
+    const data = event.detail || {};
+    if (!state || !table()) return;
+    if (data.topic === "*") { refreshBoard(); return; }
+    if (data.topic !== `shoe:${table().dataset.shoe}`) return;
+    if (data.next !== undefined) {
+      dispatch({ type: "pushed", next: Number(data.next), last: Number(data.last),
+        seating: data.seating, at: Number(data.at || 0) });
+    }
+    refreshBoard();
   });
 
   window.addEventListener("online", () => { if (state) dispatch({ type: "online" }); });
@@ -803,7 +938,8 @@
     const seats = table().querySelectorAll("input[name=seat]").length || 7;
     state = State.start({ rules, next: facts.next, last: facts.last, seating: facts.seating,
       seatCount: seats, repeat: facts.repeat || {}, key: form.elements.idempotency_key.value,
-      online: navigator.onLine, coup: form.id === "coup-form", prefill: facts.prefill }, load());
+      online: navigator.onLine, coup: form.id === "coup-form", prefill: facts.prefill,
+      at: facts.at }, load());
     keep();
     draw();
     pump();

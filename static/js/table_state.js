@@ -274,11 +274,16 @@
   // next hand's number), last (the last hand recorded, 0 if none), seating (the seating token),
   // seatCount, repeat (the last hand's stakes), key (a new idempotency key); ``kept``: what
   // this device kept (``kept(state)``) before a reload, if anything.
+  //
+  // The server's facts come with a stamp (``at``: when the server read them); the device keeps
+  // the newest it learnt (an answer, a push), and a page drawn before them (a copy the service
+  // worker kept, a reload that overtook a save) starts from the kept ones instead.
   function start(page, kept) {
-    const server = {
+    const drawn = {
       next: page.next, last: page.last || 0, seats: readSeating(page.seating),
-      repeat: page.repeat || {},
+      repeat: page.repeat || {}, at: page.at || 0,
     };
+    const server = kept && kept.server && newer(kept.server, drawn) ? kept.server : drawn;
     const state = {
       rules: page.rules,
       seatCount: page.seatCount || 7,
@@ -303,29 +308,64 @@
     }
     if (!kept) return state;
     return { ...state, queue: kept.queue || [], held: kept.held || [], parked: kept.parked || null,
-      chosen: kept.chosen || null, made: kept.made || 0, entry: kept.entry || state.entry };
+      chosen: kept.chosen || null, made: kept.made || 0, entry: kept.entry || state.entry,
+      pickSeat: freeSeat(server.seats, state.seatCount, 0) };
   }
+
+  // Whether facts stamped ``a`` are newer than those stamped ``b`` (an unstamped page loses to
+  // anything kept with a stamp).
+  const newer = (a, b) => Boolean(a.at) && a.at > (b.at || 0);
 
   // What the device keeps across a reload (localStorage). A request in flight is sent again,
   // with its idempotency key, so it is made once whatever became of it: a hand is recorded once,
   // an undo answers with the hand it took back the first time.
   function kept(state) {
     return { entry: state.entry, queue: state.queue, held: state.held, parked: state.parked,
-      chosen: state.chosen, made: state.made };
+      chosen: state.chosen, made: state.made, server: state.server };
   }
 
   const handsWaiting = (state) => state.queue.filter((op) => op.kind === "hand");
 
-  // A hand is numbered when it is sent: the next number the server gave. Until then the page
-  // shows where it stands: after the server's last hand and the hands before it here.
-  // ... counting the hands held here before it, which go first if sent again.
-  function numberOf(state, seq) {
-    const inFlight = (op) => state.flight && state.flight.id === op.id;
-    return state.server.next + state.held.filter((item) => item.seq < seq).length +
-      handsWaiting(state).filter((op) => op.seq < seq || op.tried || inFlight(op)).length;
+  // A hand keeps the number the host saw when they tapped Save (deal order): the server's next
+  // hand as this device last knew it (answers and pushes from the other phones at the table),
+  // after the hands waiting or held here. Only the host renumbers a hand (``resend``).
+  function nextFree(state, except) {
+    const mine = [...handsWaiting(state), ...state.held]
+      .filter((item) => item.origin !== except).map((item) => item.number || 0);
+    return Math.max(state.server.next, ...mine.map((number) => number + 1));
   }
 
-  const entryNumber = (state) => numberOf(state, state.entry.seq || Infinity);
+  // The number a held hand would have in its place now: after the server's last hand and the
+  // hands saved before it here.
+  function placeOf(state, item) {
+    const before = [...handsWaiting(state), ...state.held]
+      .filter((one) => one.seq < item.seq && one.origin !== item.origin);
+    return Math.max(state.server.next, ...before.map((one) => one.number + 1));
+  }
+
+  // The hands saved here after ``seq`` (waiting, held, being fixed or parked), numbered on from
+  // ``first`` in the order they were saved: they follow a hand the host renumbered or let go.
+  function renumberedAfter(state, seq, first) {
+    const later = (one) => one && one.seq > seq && one.number && !one.tried;
+    const seqs = [...handsWaiting(state), ...state.held, state.entry, state.parked || {}]
+      .filter(later).map((one) => one.seq).sort((a, b) => a - b);
+    const numbered = (one) => (later(one)
+      ? { ...one, number: first + seqs.indexOf(one.seq), renumbered: true } : one);
+    return { ...state, queue: state.queue.map((op) => (op.kind === "hand" ? numbered(op) : op)),
+      held: state.held.map(numbered), entry: numbered(state.entry),
+      parked: state.parked && numbered(state.parked) };
+  }
+
+  // The number a hand saved here has (``seq``: its place in the order of saving).
+  function numberOf(state, seq) {
+    const item = [...handsWaiting(state), ...state.held].find((one) => one.seq === seq);
+    if (item) return item.number;
+    if (state.entry.seq === seq && state.entry.number) return state.entry.number;
+    return nextFree(state);
+  }
+
+  // A hand taken back to fix keeps its number; a new one takes the next free.
+  const entryNumber = (state) => state.entry.number || nextFree(state);
 
   // The seats as they will be once every seat change waiting here is made.
   function seatsNow(state) {
@@ -342,16 +382,15 @@
     const op = state.queue[0];
     if (op.kind !== "hand") return op;
     if (state.entry.seq && op.seq > state.entry.seq) return null; // after the hand being fixed
-    const number = state.server.next;
-    if (op.entry.fields) return coupDue(state, op, number);
-    return { ...op, number, fields: { ...op.fields, number: String(number) } };
+    if (op.entry.fields) return coupDue(state, op, op.number);
+    return { ...op, fields: { ...op.fields, number: String(op.number) } };
   }
 
   // The hand Undo takes back: the last one waiting here, else the last recorded (none while an
   // undo is on its way).
   function undoTarget(state) {
     const waiting = handsWaiting(state);
-    if (waiting.length) return state.server.next + state.held.length + waiting.length - 1;
+    if (waiting.length) return waiting[waiting.length - 1].number;
     if (state.queue.some((op) => op.kind === "undo")) return 0;
     return state.server.last;
   }
@@ -470,8 +509,12 @@
       const number = entryNumber(state);
       const op = {
         kind: "hand", id: `hand-${entry.key}`, seq: entry.seq || made,
-        origin: entry.origin || `o${made}-${entry.key}`, key: entry.key,
-        entry: { ...entry, problem: "", seq: undefined, origin: undefined },
+        origin: entry.origin || `o${made}-${entry.key}`, key: entry.key, number,
+        // The seats as the host saw them at this tap (a hand taken back to fix keeps its own):
+        // every later send carries them, so a bet never goes to whoever sits there by then.
+        seating: entry.seating ?? seatingToken(seatsNow(state)),
+        entry: { ...entry, problem: "", seq: undefined, origin: undefined, number: undefined,
+          seating: undefined },
       };
       const next = state.parked || emptyEntry(key);
       const sendsNow = state.online && !state.held.length && !state.resting;
@@ -518,7 +561,8 @@
       if (last.tried) return { ...state, answer: fill(T.undo_on_its_way, { number: target }) };
       const queue = state.queue.filter((op) => op.id !== last.id);
       const back = { ...state, queue, answer: fill(T.undone_here, { number: target }) };
-      return takeBack(back, { ...last.entry, origin: last.origin, seq: last.seq }, key, true);
+      return takeBack(back, { ...last.entry, origin: last.origin, seq: last.seq, number: last.number,
+        seating: last.seating }, key, true);
     },
 
     online(state) {
@@ -553,27 +597,74 @@
       // the page's timer says ``retry``, and says so.
       if (outcome.failed) return { ...settled, resting: true, answer: state.rules.texts.server_failed };
       const queue = state.queue.filter((item) => item.id !== op.id);
-      const server = { ...state.server, ...serverFacts(outcome) };
-      return ANSWERED[op.kind]({ ...settled, queue, server }, op, outcome, key, state.flight);
+      const known = withFacts({ ...settled, queue }, serverFacts(outcome));
+      return ANSWERED[op.kind](known, op, outcome, key, state.flight);
     },
 
     // The host's decision on a held hand: send it again (it keeps its place: first), put it in
     // the entry to fix (what the entry held waits, parked, and comes back after the save), or
     // let it go.
-    resend(state, { index, key }) {
+    //
+    // Sent again, a hand keeps its number and the seats it was saved with, unless the host
+    // chose otherwise: ``renumber`` (another phone's hand took its number: it goes as the next
+    // hand, and the hands saved after it here follow it), and for each seat whose guest changed
+    // (``seatChoice``) the bet goes to the guest there now or is dropped.
+    resend(state, { index, renumber, key }) {
       const item = state.held[index];
       if (!item) return state;
+      const T = state.rules.texts;
       // Sent again as it was, a hand over the limits is refused again: it goes to the entry,
       // its boxes marked, to fix.
-      if (limitRefusal(state, { ...item.entry, seq: item.seq }, numberOf(state, item.seq))) {
+      if (limitRefusal(state, { ...item.entry, seq: item.seq }, item.number)) {
         return fixOverLimit(state, index, key);
       }
       const undo = state.queue.find((op) => op.kind === "undo");
-      if (undo) return { ...state, answer: fill(state.rules.texts.save_after_undo, undo) };
-      const op = { kind: "hand", id: `hand-${item.entry.key}`, seq: item.seq, origin: item.origin,
-        key: item.entry.key, entry: item.entry };
+      if (undo) return { ...state, answer: fill(T.save_after_undo, undo) };
+      const changed = item.seats || [];
+      if (changed.some((seat) => !seat.choice)) return { ...state, answer: T.choose_each_seat };
+      let entry = item.entry;
+      let seating = item.seating ?? seatingToken(seatsNow(state));
+      if (changed.length) {
+        const seats = readSeating(seating);
+        const stakes = { ...entry.stakes };
+        for (const seat of changed) {
+          if (seat.choice === "drop") {
+            for (const bet of seat.bets) delete stakes[bet.name];
+          } else if (seat.now) {
+            seats[seat.seat] = String(seat.now.id);
+          } else {
+            delete seats[seat.seat];
+          }
+        }
+        entry = { ...entry, stakes };
+        seating = seatingToken(seats);
+      }
       const held = state.held.filter((_, at) => at !== index);
-      return { ...state, held, queue: placed({ ...state, held }, op) };
+      let number = item.number;
+      let after = { ...state, held };
+      if (renumber) {
+        number = placeOf(after, item);
+        after = renumberedAfter(after, item.seq, number + 1);
+      }
+      const op = { kind: "hand", id: `hand-${entry.key}`, seq: item.seq, origin: item.origin,
+        key: entry.key, entry, number, seating, renumbered: Boolean(renumber || item.renumbered) };
+      return { ...after, queue: placed(after, op) };
+    },
+
+    // The host's choice for a seat whose guest changed under a held hand: ``move`` (the bet
+    // goes to the guest there now) or ``drop``.
+    seatChoice(state, { index, seat, choice }) {
+      const item = state.held[index];
+      if (!item || !item.seats) return state;
+      const seats = item.seats.map((one) => (one.seat === Number(seat) ? { ...one, choice } : one));
+      const held = state.held.map((one, at) => (at === index ? { ...item, seats } : one));
+      return { ...state, held };
+    },
+
+    // Another phone's doings, pushed by the server (the shoe's next and last hand, its seats):
+    // the device's view of the server moves on; the entry and the outbox stay as they are.
+    pushed(state, { next, last, seating, repeat, at }) {
+      return withFacts(state, serverFacts({ next, last, seating, repeat, at }));
     },
 
     edit(state, { index, key }) {
@@ -581,7 +672,8 @@
       if (!item || (state.parked && !isEmpty(state.entry))) return state;
       const held = state.held.filter((_, at) => at !== index);
       const parked = isEmpty(state.entry) ? state.parked : state.entry;
-      const entry = { ...item.entry, key, origin: item.origin, seq: item.seq, problem: "" };
+      const entry = { ...item.entry, key, origin: item.origin, seq: item.seq, problem: "",
+        number: item.number, seating: item.seating };
       return { ...state, held, parked, entry, reading: null };
     },
 
@@ -590,9 +682,15 @@
       return limits ? { ...state, rules: { ...state.rules, limits } } : state;
     },
 
+    // A hand let go: if its number is still free, the hands saved after it here close the gap
+    // (the host's choice); if another phone's hand has it, they keep theirs.
     discard(state, { index }) {
-      if (!state.held[index]) return state;
-      return { ...state, held: state.held.filter((_, at) => at !== index) };
+      const item = state.held[index];
+      if (!item) return state;
+      const held = state.held.filter((_, at) => at !== index);
+      const sent = state.queue.some((op) => op.kind === "hand" && op.seq > item.seq && op.tried);
+      if (item.number < state.server.next || sent) return { ...state, held };
+      return renumberedAfter({ ...state, held }, item.seq, item.number);
     },
   };
 
@@ -608,12 +706,21 @@
 
   function serverFacts(outcome) {
     const facts = {};
-    if (outcome.next) facts.next = outcome.next;
-    if (outcome.last !== undefined) facts.last = outcome.last;
-    if (outcome.seating !== undefined) facts.seats = readSeating(outcome.seating);
+    if (outcome.next) facts.next = Number(outcome.next);
+    if (outcome.last !== undefined && outcome.last !== null) facts.last = Number(outcome.last);
+    if (outcome.seating !== undefined && outcome.seating !== null) {
+      facts.seats = readSeating(outcome.seating);
+    }
     if (outcome.repeat) facts.repeat = outcome.repeat;
     if (outcome.prefill) facts.prefill = outcome.prefill;
+    if (outcome.at) facts.at = Number(outcome.at);
     return facts;
+  }
+
+  // The server's facts, unless this device knows newer ones (a late answer, a push overtaken).
+  function withFacts(state, facts) {
+    if (facts.at && state.server.at && facts.at < state.server.at) return state;
+    return { ...state, server: { ...state.server, ...facts } };
   }
 
   const ANSWERED = {
@@ -622,8 +729,14 @@
       if (coup) return coup;
       if (outcome.refused) {
         // A new key: the refused submission's key stays the server's, whatever is fixed.
-        const item = { origin: op.origin, seq: op.seq, number: flight.number,
-          entry: { ...op.entry, key }, reason: outcome.reason };
+        // ``taken``: the other phone's hand under this number, to show beside this one;
+        // ``seats``: each seat with a bet whose guest changed, for the host to decide.
+        const item = { origin: op.origin, seq: op.seq, number: op.number, seating: op.seating,
+          entry: { ...op.entry, key }, reason: outcome.reason, renumbered: op.renumbered };
+        if (outcome.taken) item.taken = outcome.taken;
+        if (outcome.seats && outcome.seats.length) {
+          item.seats = outcome.seats.map((seat) => ({ ...seat, choice: "" }));
+        }
         return { ...state, held: [...state.held, item], answer: "" };
       }
       return { ...state, answer: outcome.notice };
@@ -634,7 +747,8 @@
     },
     undo(state, op, outcome, key) {
       if (outcome.refused) return { ...state, answer: outcome.reason };
-      return takeBack({ ...state, answer: outcome.notice || "" }, outcome.entry, key, false);
+      const entry = { ...outcome.entry, number: op.number };
+      return takeBack({ ...state, answer: outcome.notice || "" }, entry, key, false);
     },
   };
 
@@ -649,13 +763,14 @@
     if (isEmpty(state.entry)) return { ...taken, entry: back, reading: null };
     if (atOnce && !state.parked) return { ...taken, entry: back, parked: state.entry, reading: null };
     const item = { origin: entry.origin || `o${made}-${key}`, seq: back.seq,
-      number: numberOf(state, back.seq), entry: back, reason: "" };
+      number: back.number || nextFree(state), seating: back.seating,
+      entry: { ...back, number: undefined, seating: undefined }, reason: "" };
     return { ...taken, held: [...state.held, item] };
   }
 
   // The outbox with a hand put in its place (hands keep the order they were first saved in),
-  // its form filled in for the seats as they will stand when it is sent: the hand's bets go to
-  // the guests the host saw in the seats. Its number is given when it is sent (``due``).
+  // its form filled in with the seats the host saw when saving it (the server refuses it if a
+  // seat with a bet changed hands meanwhile, and the host decides: ``seatChoice``).
   function placed(state, op) {
     const queue = state.queue;
     let at = queue.findIndex((item) => item.kind === "hand" && item.seq > op.seq);
@@ -663,10 +778,9 @@
     // Never before a request that left: it may be recorded already, under the next number.
     const left = queue.reduce((last, item, index) => (item.tried ? index + 1 : last), 0);
     at = Math.max(at, left);
-    const seats = queue.slice(0, at).filter((item) => item.kind === "seat")
-      .reduce((before, item) => seatApplied(before, item.seat, item.guest), state.server.seats);
-    const hand = { ...op, tried: false,
-      fields: fieldsOf({ ...op.entry, key: op.key }, state.rules, seatingToken(seats)) };
+    const seating = op.seating ?? seatingToken(seatsNow(state));
+    const hand = { ...op, seating, tried: false,
+      fields: fieldsOf({ ...op.entry, key: op.key }, state.rules, seating) };
     return [...queue.slice(0, at), hand, ...queue.slice(at)];
   }
 
@@ -711,9 +825,9 @@
     const after = handSent(state, event);
     const [op, ...rest] = after.queue;
     if (after === state || op.bank || !op.entry || !op.entry.fields) return after;
-    const bank = prefillFor(state, state.server.next);
+    const bank = prefillFor(state, op.number);
     if (!Object.keys(bank).length) return after;
-    return { ...after, queue: [{ ...op, bank, bankFor: state.server.next }, ...rest] };
+    return { ...after, queue: [{ ...op, bank, bankFor: op.number }, ...rest] };
   };
 
   const AMOUNT_BOX = /^(stake_\d+|bank|taken|suite_amount)$/;
@@ -727,18 +841,24 @@
   // entry when nothing was begun there; else held (null).
   function coupRefused(state, op, outcome, key, flight) {
     const untouched = PREFILLED.some((name) => !(name in op.entry.fields));
-    if (op.bank && op.bankFor !== flight.number && untouched) {
+    if (op.bank && op.bankFor !== op.number && untouched) {
       const again = { ...op, id: `hand-${key}`, key, bank: undefined, bankFor: undefined,
         entry: { ...op.entry, key } };
       return { ...state, queue: placed(state, again) };
     }
-    return coupComesBack(state) ? coupBack(state, op, outcome, key, flight) : null;
+    return coupComesBack(state) ? coupBack(state, op, outcome, key) : null;
   }
 
-  function coupBack(state, op, outcome, key, flight) {
-    const entry = { ...op.entry, key, origin: op.origin, seq: op.seq, problem: "", refused: true };
-    const answer = fill(state.rules.texts.held_refused, { number: flight.number, reason: outcome.reason });
-    return { ...state, entry, answer, reading: null };
+  // Back in the entry, a coup takes its place after what the server has now (another device's
+  // coup may have taken its number); the coups saved after it here follow it, and none is sent
+  // before the host saves it again.
+  function coupBack(state, op, outcome, key) {
+    const number = placeOf(state, op);
+    const entry = { ...op.entry, key, origin: op.origin, seq: op.seq, problem: "", refused: true,
+      number, seating: op.seating };
+    const answer = fill(state.rules.texts.held_refused, { number: op.number, reason: outcome.reason });
+    const back = { ...state, entry, answer, reading: null };
+    return number === op.number ? back : renumberedAfter(back, op.seq, number + 1);
   }
 
   Object.assign(HANDLERS, {
@@ -767,8 +887,14 @@
     },
 
     coupClear(state) {
+      const { seq, number } = state.entry;
       const entry = state.parked || emptyCoup(state.entry.key);
-      return { ...state, entry: { ...entry, problem: "" }, parked: null, answer: "", reading: null };
+      const after = { ...state, entry: { ...entry, problem: "" }, parked: null, answer: "",
+        reading: null };
+      if (!seq || !number) return after;
+      // A coup let go: the coups saved after it here close the gap, as a discarded hand's do.
+      const sent = state.queue.some((op) => op.kind === "hand" && op.seq > seq && op.tried);
+      return number < state.server.next || sent ? after : renumberedAfter(after, seq, number);
     },
 
     // Save: the coup goes to the outbox and the entry moves on to the next coup at once.
@@ -785,7 +911,8 @@
       const number = entryNumber(state);
       const op = {
         kind: "hand", id: `hand-${entry.key}`, seq: entry.seq || made,
-        origin: entry.origin || `o${made}-${entry.key}`, key: entry.key,
+        origin: entry.origin || `o${made}-${entry.key}`, key: entry.key, number,
+        seating: entry.seating ?? seatingToken(seatsNow(state)),
         entry: { key: entry.key, fields: { ...entry.fields }, problem: "" },
       };
       const next = state.parked || emptyCoup(key);
@@ -829,28 +956,50 @@
   // What each item of the outbox says, with the number each hand will have.
   function waitingLines(state) {
     const T = state.rules.texts;
-    let hands = 0;
     return state.queue.map((op) => {
       const template = { hand: T.waiting, seat: T.seat_waiting, undo: T.undo_waiting }[op.kind];
-      const held = state.held.filter((item) => item.seq < op.seq).length;
-      const number = op.kind === "hand" ? state.server.next + held + hands++ : op.number;
+      const number = op.number;
       const sending = Boolean(state.flight && state.flight.id === op.id);
       return { id: op.id, sending, text: fill(template, { number, seat: op.seat }) };
     });
   }
 
-  // What each held hand says, and its choices: send again (as the number it would now get),
-  // fix it in the entry, or discard it.
+  // What each held hand says, and its choices: send again under its own number, or — when
+  // another phone's hand has that number (``taken``: both are shown) — as the next hand; fix it
+  // in the entry; discard it. A seat whose guest changed shows the bet, who made it and who sits
+  // there now, with its two choices (``seatChoice``).
   function heldLines(state) {
     const T = state.rules.texts;
     return state.held.map((item, index) => {
-      const number = numberOf(state, item.seq);
       const template = item.reason ? T.held_refused : T.held_undone;
+      const next = placeOf(state, item);
+      const taken = Boolean(item.taken) || item.number !== next;
       return { index, text: fill(template, { number: item.number, reason: item.reason }),
-        resend: fill(number === item.number ? T.held_resend : T.held_renumber,
-          { number, was: item.number }),
+        resend: taken ? "" : fill(T.held_resend, { number: item.number }),
+        renumber: taken ? fill(T.held_renumber, { number: next, was: item.number }) : "",
+        taken: item.taken || null, mine: summaryOf(item.entry, state.rules),
+        seats: (item.seats || []).map((seat) => ({ ...seat,
+          text: fill(T.seat_changed, { seat: seat.seat,
+            bets: seat.bets.map((bet) => `${bet.kind} ${bet.stake}`).join(", "),
+            was: seat.was ? seat.was.name : T.empty_seat, now: seat.now ? seat.now.name : T.empty_seat }),
+        })),
         edit: T.held_edit, discard: T.held_discard };
     });
+  }
+
+  // A hand in a line, for the host to compare with the other phone's: its result, cards and
+  // stakes (by box name; the page names them).
+  function summaryOf(entry, rules) {
+    if (entry.fields) { // a coup: its boxes as typed
+      const boxes = entry.fields;
+      const stakes = Object.fromEntries(Object.entries(boxes)
+        .filter(([name, text]) => /^stake_\d+$/.test(name) && text));
+      return { result: boxes.result || "", player: boxes.player_cards || "",
+        banker: boxes.banker_cards || "", stakes };
+    }
+    const cards = cardsOf(entry, rules);
+    return { result: entry.result, player: cards.player, banker: cards.banker,
+      stakes: stakesOf(entry) };
   }
 
   // --- a tournament table's first bet ----------------------------------------------------------
@@ -880,6 +1029,7 @@
     readTaps, cardStatus, cardsOf, fieldsOf, stakesOf, isEmpty, emptyEntry, readSeating,
     seatingToken, seatApplied, freeSeat, start, kept, step, due, seatsNow, statusOf,
     waitingLines, heldLines, undoLabel, undoTarget, handsWaiting, numberOf, entryNumber, fill,
+    nextFree, summaryOf, withFacts,
     firstBetAt, limitProblems, chipsText, emptyCoup, coupShown, prefillFor,
   };
 });

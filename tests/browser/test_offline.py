@@ -236,7 +236,8 @@ def test_a_hand_whose_number_another_device_took_is_shown_to_be_renumbered(
     held = phone.locator("[data-held]")  # kept on the device, as an entry of its own
     expect(held).to_contain_text("Hand 1 from this phone was refused")
     expect(held).to_contain_text("Hand 1 was already recorded")
-    expect(phone.get_by_role("button", name="Renumber as 2 and save")).to_be_visible()
+    expect(held.locator("[data-other-hand='1']")).to_contain_text("8 K")  # side by side
+    expect(phone.get_by_role("button", name="Save mine as hand 2")).to_be_visible()
     expect(phone.locator("[data-outbox]")).to_be_hidden()
-    assert phone.input_value("input[name=number]") == "3"  # after hand 1, sent again as 2
+    assert phone.input_value("input[name=number]") == "2"  # the next free: the host decides
     assert Hand.objects.count() == 1

@@ -151,9 +151,10 @@ def test_a_hand_refused_when_sent_is_held_with_its_choices_and_the_next_waits(
     expect(held).to_contain_text("Hand 1 from this phone was refused")
     expect(held).to_contain_text("Hand 1 was already recorded")
     assert Hand.objects.filter(shoe=shoe).count() == 1  # hand 2 waits for the host's decision
-    # The held hand goes first if sent again: the one waiting behind it would be hand 3.
-    expect(phone.locator("[data-outbox-list] li")).to_have_text(["Hand 3: waiting to send."])
-    phone.get_by_role("button", name="Renumber as 2 and save").tap()
+    # Hand 2 keeps its number until the host decides; the other phone's hand 1 is shown.
+    expect(phone.locator("[data-outbox-list] li")).to_have_text(["Hand 2: waiting to send."])
+    expect(held.locator("[data-other-hand='1']")).to_contain_text("8 K")
+    phone.get_by_role("button", name="Save mine as hand 2").tap()  # and hand 2 follows, as 3
     phone.evaluate(UNTIL_THE_OUTBOX_IS_EMPTY)
     hands = list(Hand.objects.filter(shoe=shoe).order_by("number"))
     assert [(h.number, h.player_cards) for h in hands] == [(1, "8 K"), (2, "9 7"), (3, "8 K")]

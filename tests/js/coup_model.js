@@ -161,7 +161,9 @@ class Night {
     const index = pick % this.state.held.length;
     const item = this.state.held[index];
     if (choice === "resend") {
-      this.dispatch({ type: "resend", index });
+      // Another device's coup took its number: the host saves it as the next one.
+      const renumber = !this.State.heldLines(this.state)[index].resend;
+      this.dispatch({ type: "resend", index, renumber });
       assert.ok(this.state.queue.some((op) => op.origin === item.origin), "sent again");
     } else if (choice === "edit") {
       const before = this.state.held.length;

@@ -90,7 +90,7 @@ const MUTANTS = {
     "const bank = prefillFor(state, number);",
   ],
   "a refused coup loses its entry": [
-    "return coupComesBack(state) ? coupBack(state, op, outcome, key, flight) : null;",
+    "return coupComesBack(state) ? coupBack(state, op, outcome, key) : null;",
     "return { ...state, answer: outcome.reason };",
   ],
   "a coup is sent with the bank the page showed at Save": [

@@ -1,6 +1,7 @@
 // The model test fails when the client is broken: each mutant below is a bug of the kind the
 // table had (an answer applied to the wrong request, a refused hand dropped, a reply that moves
-// the entry), and the random interleavings must find every one of them.
+// the entry; a resend that takes the seats as they are now, a push that moves the entry, a
+// reload that starts from an old page), and the random interleavings must find every one of them.
 "use strict";
 
 const { test } = require("node:test");
@@ -47,6 +48,47 @@ const MUTANTS = {
   "a queued hand that left is taken back by Undo": [
     "if (last.tried) return",
     "if (false) return",
+  ],
+  // Issue point 1: a renumbered hand skipped the seat check.
+  "a renumbered hand takes the seats as they are now": [
+    "number = placeOf(after, item);",
+    "number = placeOf(after, item); seating = seatingToken(seatsNow(state));",
+  ],
+  "a hand is sent with the seats as they will stand when it leaves": [
+    "const seating = op.seating ?? seatingToken(seatsNow(state));",
+    "const seating = seatingToken(seatsNow(state));",
+  ],
+  // Issue point 2: "Save again" stored the departed guest's bet under the new occupant.
+  "a hand saved again takes the seats as they are now": [
+    "let seating = item.seating ?? seatingToken(seatsNow(state));",
+    "let seating = seatingToken(seatsNow(state));",
+  ],
+  // Issue point 4: two phones at one table.
+  "a push overwrites the entry": [
+    "return withFacts(state, serverFacts({ next, last, seating, repeat, at }));",
+    "return withFacts({ ...state, entry: emptyEntry(state.entry.key) }, " +
+      "serverFacts({ next, last, seating, repeat, at }));",
+  ],
+  "a push's next hand is not taken in": [
+    "return withFacts(state, serverFacts({ next, last, seating, repeat, at }));",
+    "return withFacts(state, serverFacts({ last, seating, repeat, at }));",
+  ],
+  "a hand is numbered afresh when it is sent": [
+    "return { ...op, fields: { ...op.fields, number: String(op.number) } };",
+    "return { ...op, number: state.server.next, fields: { ...op.fields, number: String(state.server.next) } };",
+  ],
+  "a late answer's facts overwrite newer ones": [
+    "if (facts.at && state.server.at && facts.at < state.server.at) return state;",
+    "",
+  ],
+  // Issue points 5 and 6: the offline copy, a reload during a save.
+  "start ignores the kept facts": [
+    "const server = kept && kept.server && newer(kept.server, drawn) ? kept.server : drawn;",
+    "const server = drawn;",
+  ],
+  "the server's facts are not kept on the device": [
+    "chosen: state.chosen, made: state.made, server: state.server };",
+    "chosen: state.chosen, made: state.made };",
   ],
 };
 

@@ -35,6 +35,8 @@ const TEXTS = {
   undo_parked: "parked {number}", save_after_undo: "after undo {number}", undo_after_held: "decide first", held_refused: "{number} refused: {reason}",
   held_undone: "{number} undone", held_resend: "save {number}",
   held_renumber: "renumber {was} as {number}", held_edit: "edit {number}", held_discard: "discard",
+  choose_each_seat: "choose for each seat", seat_changed: "seat {seat}: {bets} by {was}, now {now}",
+  empty_seat: "empty",
 };
 
 const RULES = {
@@ -73,9 +75,14 @@ function sortedObject(object) {
 class Server {
   constructor(State) {
     this.State = State;
-    this.hands = []; // {number, key, origin, content, entry}
+    this.hands = []; // {number, key, origin, phone, seq, content, entry, guests}
     this.seats = { 1: "11", 2: "12" };
     this.undos = new Map(); // an undo's key → its answer, given again to the same key
+    this.at = 1; // the stamp of the facts: moves on with every write
+    this.history = [this.facts()]; // the facts after each write (stale pages are drawn from it)
+    this.streams = []; // each phone's stream: the pushes not yet delivered
+    this.phones = [];
+    this.seatLog = []; // the seat changes made, in order: [phone, seat, guest]
   }
 
   get next() { return this.hands.length + 1; }
@@ -84,17 +91,27 @@ class Server {
   facts() {
     const last = this.hands[this.hands.length - 1];
     return { next: this.next, last: this.last, seating: this.State.seatingToken(this.seats),
-      repeat: last ? this.State.stakesOf(last.entry) : {} };
+      repeat: last ? this.State.stakesOf(last.entry) : {}, at: this.at };
   }
 
-  answer(request) {
+  // A write committed: every phone's stream gets the shoe's facts (as shoebook.base.live
+  // announces them: no Repeat stakes).
+  wrote() {
+    this.at += 1;
+    const facts = this.facts();
+    this.history.push(facts);
+    const { repeat, ...pushed } = facts;
+    for (const stream of this.streams) stream.push(pushed);
+  }
+
+  answer(request, phone) {
     const op = request.op;
-    if (op.kind === "hand") return this.recordHand(op);
-    if (op.kind === "seat") return this.seat(op);
+    if (op.kind === "hand") return this.recordHand(op, phone);
+    if (op.kind === "seat") return this.seat(op, phone);
     return this.undo(op);
   }
 
-  recordHand(op) {
+  recordHand(op, phone) {
     const made = content(this.State, op.entry);
     const repeat = this.hands.find((hand) => hand.key === op.key);
     if (repeat) {
@@ -103,22 +120,41 @@ class Server {
       }
       return { saved: true, notice: `saved ${repeat.number}`, ...this.facts() };
     }
-    if (op.number !== this.next) return { refused: true, reason: "taken", ...this.facts() };
-    if (op.fields.seating !== this.State.seatingToken(this.seats)) {
-      return { refused: true, reason: "seats changed", ...this.facts() };
+    if (op.number !== this.next) {
+      const there = this.hands[op.number - 1];
+      const taken = there ? { number: there.number, text: there.content } : undefined;
+      return { refused: true, reason: taken ? "taken" : "out of sequence", taken, ...this.facts() };
     }
-    if (Object.values(op.fields).includes(REFUSED_STAKE)) {
+    // As ledger.hands.services._check_seen_seating: each seat with a bet must still hold the
+    // guest the page saw there; the refusal says, per seat, the bets, who made them, who is there.
+    const seen = this.State.readSeating(op.fields.seating);
+    const seats = [];
+    for (const seat of betSeats(this.State, op.entry)) {
+      if ((this.seats[seat] || null) === (seen[seat] || null)) continue;
+      const guest = (id) => (id ? { id, name: `guest ${id}` } : null);
+      const bets = Object.entries(this.State.stakesOf(op.entry))
+        .filter(([name]) => seatOf(name) === seat)
+        .map(([name, stake]) => ({ name, kind: name.split("_")[2], stake }));
+      seats.push({ seat: Number(seat), bets, was: guest(seen[seat]), now: guest(this.seats[seat]) });
+    }
+    if (seats.length) return { refused: true, reason: "seats changed", seats, ...this.facts() };
+    if (Object.entries(op.fields).some(([name, value]) => name.startsWith("stake_") && value === REFUSED_STAKE)) {
       return { refused: true, reason: "bad stake", ...this.facts() };
     }
     assert.equal(op.fields.number, String(op.number), "a hand's form carries its own number");
-    this.hands.push({ number: op.number, key: op.key, origin: op.origin, seq: op.seq,
-      content: made, entry: op.entry });
+    const guests = Object.fromEntries(betSeats(this.State, op.entry)
+      .map((seat) => [seat, this.seats[seat] || null]));
+    this.hands.push({ number: op.number, key: op.key, origin: op.origin, seq: op.seq, phone,
+      content: made, entry: op.entry, guests, at: this.at + 1 });
+    this.wrote();
     return { saved: true, notice: `saved ${op.number}`, ...this.facts() };
   }
 
-  seat(op) {
+  seat(op, phone) {
     if (op.guest === REFUSED_GUEST) return { refused: true, reason: "no", ...this.facts() };
     this.seats = this.State.seatApplied(this.seats, String(op.seat), op.guest);
+    this.seatLog.push([phone, op.seat, op.guest]);
+    this.wrote();
     return { saved: true, notice: `seat ${op.seat}`, ...this.facts() };
   }
 
@@ -127,6 +163,7 @@ class Server {
     const last = this.hands[this.hands.length - 1];
     if (!last || last.number !== op.number) return { refused: true, reason: "not last", ...this.facts() };
     this.hands.pop();
+    this.wrote();
     // The page reads the undone hand back from the server's form: its origin is not in it.
     const entry = { ...last.entry, origin: undefined };
     const answer = { saved: true, notice: `undone ${op.number}`, entry, ...this.facts() };
@@ -134,36 +171,50 @@ class Server {
     return { ...answer, undone: last };
   }
 
-  // Another device logs the next hand.
+  // A device with no stream and no model of its own logs the next hand.
   otherDevice() {
     const entry = { stakes: {}, taps: [], typed: null, result: "banker", pairs: {}, problem: "" };
-    this.hands.push({ number: this.next, key: `other-${this.next}`, origin: "other",
-      content: content(this.State, entry), entry });
+    this.hands.push({ number: this.next, key: `other-${this.next}`, origin: "other", phone: -1,
+      content: content(this.State, entry), entry, guests: {}, at: this.at + 1 });
+    this.wrote();
   }
 }
 
-// The host's side and the network between, with the checks.
-class Night {
-  constructor(State) {
+const seatOf = (name) => name.split("_")[1];
+const betSeats = (State, entry) => [...new Set(Object.keys(State.stakesOf(entry)).map(seatOf))];
+
+// One phone at the table: the host's side and the network between, with the checks. Two phones
+// share one server; each has its own stream of pushes, which the world delivers, delays, drops
+// or duplicates.
+class Phone {
+  constructor(State, server, index) {
     this.State = State;
-    this.server = new Server(State);
+    this.server = server;
+    this.index = index;
     this.keys = 0;
     this.requests = 0;
     this.onTheWay = []; // requests sent, not yet at the server: {request, op}
     this.answers = []; // answers the server gave, not yet at the page: {request, outcome}
-    this.fates = new Map(); // origin → {content, where: "device" | "undone" | "discarded"}
+    // origin → {content, where: "device" | "undone" | "discarded", number, guests, renumbered}:
+    // the hand as tapped, the number the host saw at Save, who the host saw at each seat with a
+    // bet (changed only by the host's choice per seat), whether the host chose another number.
+    this.fates = new Map();
+    this.stream = [];
+    server.streams.push(this.stream);
+    server.phones[index] = this;
+    this.copy = server.facts(); // the page as the service worker kept it
+    this.knownAt = this.copy.at; // the newest facts of the server this phone was given
     this.state = State.start(this.page(), null);
     this.meant = this.entryContent(); // what the host has entered, by their own taps
     this.seatsMeant = []; // the seat changes tapped, in order
     this.undosAnswered = new Set(); // the undos whose hand came back to the device
   }
 
-  key() { return `key-${++this.keys}`; }
+  key() { return `key-${this.index}-${++this.keys}`; }
 
-  page() {
-    const facts = this.server.facts();
+  page(facts = this.server.facts()) {
     return { rules: RULES, next: facts.next, last: facts.last, seating: facts.seating,
-      seatCount: 7, repeat: facts.repeat, key: this.key() };
+      seatCount: 7, repeat: facts.repeat, key: this.key(), at: facts.at };
   }
 
   entryContent() { return content(this.State, this.state.entry); }
@@ -229,9 +280,16 @@ class Night {
     this.meant = this.entryContent();
   }
 
+  // Who the host sees in each seat (the seats sheet draws seatsNow).
+  seen() { return { ...this.State.seatsNow(this.state) }; }
+
   save() {
     const number = this.State.entryNumber(this.state);
     const saved = this.entryContent();
+    const entry = this.state.entry;
+    const fate = entry.origin && this.fates.get(entry.origin);
+    // A hand taken back keeps the seats it was saved with; a new one, the seats shown now.
+    const seats = fate ? fate.seats : this.seen();
     const before = new Set(this.state.queue.map((op) => op.id));
     const parked = this.state.parked;
     this.dispatch({ type: "save", key: this.key() });
@@ -242,13 +300,16 @@ class Night {
       return;
     }
     const [op] = added;
-    assert.equal(this.State.numberOf(this.state, op.seq), number, "saved under the number shown");
+    assert.equal(op.number, number, "saved under the number shown");
     assert.equal(content(this.State, op.entry), saved, "the hand saved is the hand entered");
-    this.fates.set(op.origin, { content: saved, where: "device" });
+    this.fates.set(op.origin, { content: saved, where: "device", number, seats, entry: op.entry,
+      renumbered: Boolean(fate && fate.renumbered), seq: op.seq,
+      // A hand undone on the server comes back with its number: it may be taken by then.
+      knownAt: fate ? fate.knownAt : entry.seq ? -Infinity : this.knownAt });
     const later = [...this.state.queue, ...this.state.held].some((item) => item.seq > op.seq);
     const inPlace = Boolean(op.entry && later); // saved back in its place, before others
     if (!parked && !inPlace) {
-      assert.equal(this.State.entryNumber(this.state), number + 1, "the entry moves on at once");
+      assert.ok(this.State.entryNumber(this.state) > number, "the entry moves on at once");
     }
     const next = parked ? content(this.State, parked) : content(this.State, this.State.emptyEntry(""));
     assert.equal(this.entryContent(), next, "the next hand starts empty (or as it was parked)");
@@ -280,18 +341,62 @@ class Night {
     this.meant = this.entryContent();
   }
 
+  // The numbers of the hands on this device, by origin.
+  numbers() {
+    const s = this.state;
+    const all = [...s.queue.filter((op) => op.kind === "hand"), ...s.held, s.entry, s.parked || {}];
+    return new Map(all.filter((one) => one.origin && one.number).map((one) => [one.origin, one.number]));
+  }
+
+  // The hands saved here after ``seq`` that the host's choice (a renumber, a discard) moved on
+  // or back: they follow that hand.
+  renumberedAfter(seq, before) {
+    const after = this.numbers();
+    for (const [origin, fate] of this.fates) {
+      if (fate.seq > seq && after.has(origin) && after.get(origin) !== before.get(origin)) {
+        Object.assign(fate, { renumbered: true, knownAt: this.knownAt });
+      }
+    }
+  }
+
   decide(choice, pick) {
     if (!this.state.held.length) return;
     const index = pick % this.state.held.length;
     const item = this.state.held[index];
-    if (choice === "resend") {
+    const numbers = this.numbers();
+    if (choice === "resend" || choice === "renumber") {
       const undoing = this.state.queue.some((op) => op.kind === "undo");
-      this.dispatch({ type: "resend", index });
-      if (!undoing && !this.fates.has(item.origin)) { // a hand undone elsewhere, sent again
-        this.fates.set(item.origin, { content: content(this.State, item.entry), where: "device" });
+      const line = this.State.heldLines(this.state)[index];
+      const renumber = choice === "renumber" || !line.resend;
+      // Each seat whose guest changed: the bet goes to the guest there now, or is dropped.
+      let fixed = item.entry;
+      for (const [at, seat] of (item.seats || []).entries()) {
+        const move = (pick + at) % 3 !== 0;
+        this.dispatch({ type: "seatChoice", index, seat: seat.seat, choice: move ? "move" : "drop" });
+        if (!move) {
+          const stakes = { ...fixed.stakes };
+          for (const bet of seat.bets) delete stakes[bet.name];
+          fixed = { ...fixed, stakes };
+        }
       }
-      assert.equal(this.state.queue.some((op) => op.origin === item.origin), !undoing,
-        "sent again (after the undo on its way)");
+      this.dispatch({ type: "resend", index, renumber });
+      const sent = this.state.queue.some((op) => op.origin === item.origin);
+      assert.equal(sent, !undoing, "sent again (after the undo on its way)");
+      if (!sent) return;
+      const fate = this.fates.get(item.origin) || { number: item.number, seats: this.seen(),
+        seq: item.seq, knownAt: this.knownAt };
+      this.fates.set(item.origin, fate); // a hand undone elsewhere, sent again
+      fate.where = "device";
+      fate.content = content(this.State, fixed);
+      fate.entry = fixed;
+      for (const seat of item.seats || []) { // moved: the bet is the guest's there now
+        if (seat.now) fate.seats = { ...fate.seats, [seat.seat]: seat.now.id };
+        else delete fate.seats[seat.seat];
+      }
+      if (renumber) {
+        Object.assign(fate, { renumbered: true, knownAt: this.knownAt });
+        this.renumberedAfter(item.seq, numbers);
+      }
     } else if (choice === "edit") {
       const before = this.state.held.length;
       this.dispatch({ type: "edit", index, key: this.key() });
@@ -301,6 +406,7 @@ class Night {
     } else {
       this.dispatch({ type: "discard", index });
       if (this.fates.has(item.origin)) this.fates.get(item.origin).where = "discarded";
+      this.renumberedAfter(item.seq, numbers);
     }
     this.meant = this.entryContent();
   }
@@ -325,11 +431,24 @@ class Night {
   }
 
   serve(sent) {
-    const outcome = this.server.answer(sent);
-    if (outcome.undone && outcome.undone.origin && this.fates.has(outcome.undone.origin)) {
-      this.fates.get(outcome.undone.origin).where = "undone";
+    const outcome = this.server.answer(sent, this.index);
+    const owner = outcome.undone && this.server.phones[outcome.undone.phone];
+    if (owner && owner.fates.has(outcome.undone.origin)) { // taken back, by whichever phone
+      // Undone by the other phone while its own phone may still send it again (an answer
+      // lost): the server does not remember an undone hand's key, so it may be recorded again.
+      const again = owner !== this && owner.state.queue.some((op) => op.origin === outcome.undone.origin);
+      owner.fates.get(outcome.undone.origin).where = again ? "either" : "undone";
     }
     delete outcome.undone;
+    if (outcome.taken) {
+      const there = this.server.hands[outcome.taken.number - 1];
+      assert.notEqual(there.phone, this.index,
+        "a hand is refused as taken only by another device's hand, never this one's");
+      // Phones that take turns never need a Renumber: a hand is refused as taken only by a hand
+      // this phone had not heard of (by an answer, a push, a page) when the host saved it.
+      const fate = this.fates.get(sent.op.origin);
+      if (fate) assert.ok(there.at > fate.knownAt, "a hand is numbered after every hand this phone knew of");
+    }
     this.answers.push({ request: sent.request, outcome });
   }
 
@@ -357,6 +476,7 @@ class Night {
     const undo = this.state.flight && this.state.flight.request === request &&
       this.state.queue.find((op) => op.id === this.state.flight.id);
     this.dispatch({ type: "reply", request, outcome: JSON.parse(JSON.stringify(outcome)) });
+    if (undo && outcome.at) this.knownAt = Math.max(this.knownAt, outcome.at);
     if (undo && undo.kind === "undo" && !outcome.failed && this.server.undos.has(undo.key)) {
       assert.ok(outcome.saved, "an undo the server made is answered as made, however often sent");
       this.undosAnswered.add(undo.key);
@@ -381,26 +501,64 @@ class Night {
 
   network(online) { this.dispatch({ type: online ? "online" : "offline" }); }
 
-  reload() {
+  // A reload: online, the page as the server draws it now, or (``stale``) drawn before the last
+  // writes (a reload that overtook a save, a network-first page the worker answered from its
+  // copy); offline, the copy the service worker kept.
+  reload(stale = 0) {
     const kept = JSON.parse(JSON.stringify(this.State.kept(this.state)));
     const before = this.entryContent();
-    this.state = this.State.start({ ...this.page(), online: this.state.online }, kept);
+    let facts = this.server.facts();
+    if (!this.state.online) facts = this.copy;
+    else if (stale) facts = this.server.history[Math.max(0, this.server.history.length - 1 - stale)];
+    else this.copy = facts;
+    this.state = this.State.start({ ...this.page(facts), online: this.state.online }, kept);
+    this.knownAt = Math.max(this.knownAt, facts.at);
     assert.equal(this.entryContent(), before, "a reload keeps the entry");
+  }
+
+  // The stream: the first push not yet delivered reaches the page (``keep``: it comes again),
+  // or is lost; a stream that opens again says "anything may have changed" (the page asks).
+  push({ keep = false, drop = false } = {}) {
+    if (!this.stream.length) return;
+    const facts = keep ? this.stream[0] : this.stream.shift();
+    if (drop) return;
+    this.pushed(facts);
+  }
+
+  pushed(facts) {
+    const before = this.entryContent();
+    const queue = this.state.queue;
+    this.dispatch({ type: "pushed", ...JSON.parse(JSON.stringify(facts)) });
+    this.knownAt = Math.max(this.knownAt, facts.at);
+    assert.equal(this.entryContent(), before, "a push never changes the entry");
+    assert.equal(this.state.queue, queue, "a push never changes the outbox");
+  }
+
+  resync() { // the stream opened again: the page asks for the table's facts afresh
+    this.stream.splice(0);
+    const { repeat, ...facts } = this.server.facts();
+    this.pushed(facts);
   }
 
   otherDevice() { this.server.otherDevice(); }
 
   check() {
     assert.equal(this.entryContent(), this.meant, "the entry is what the host entered");
-    const mine = this.server.hands.filter((hand) => hand.origin !== "other");
+    const mine = this.server.hands.filter((hand) => hand.phone === this.index);
     const origins = mine.map((hand) => hand.origin);
     const seqs = mine.map((hand) => hand.seq);
     assert.deepEqual(seqs, [...seqs].sort((a, b) => a - b), "hands are recorded in the order saved");
     assert.equal(new Set(origins).size, origins.length, "each hand is recorded once");
-    for (const hand of this.server.hands) {
-      if (hand.origin === "other") continue;
-      assert.equal(hand.content, this.fates.get(hand.origin).content,
-        `hand ${hand.number} is recorded as it was tapped`);
+    for (const hand of mine) {
+      const fate = this.fates.get(hand.origin);
+      assert.equal(hand.content, fate.content, `hand ${hand.number} is recorded as it was tapped`);
+      const guests = Object.fromEntries(betSeats(this.State, fate.entry)
+        .map((seat) => [seat, fate.seats[seat] || null]));
+      assert.deepEqual(hand.guests, guests,
+        `hand ${hand.number}'s bets are on the guests the host saw (or chose)`);
+      if (!fate.renumbered) {
+        assert.equal(hand.number, fate.number, `hand ${hand.number} is stored under the number shown`);
+      }
     }
     // In order of first saving, after the requests that left (which keep their place).
     const hands = this.State.handsWaiting(this.state);
@@ -408,60 +566,90 @@ class Night {
     assert.ok(hands.every((op, index) => !op.tried || hands.slice(0, index).every((o) => o.tried)),
       "the requests that left come first");
     assert.deepEqual(order, [...order].sort((a, b) => a - b), "the outbox keeps hands in order");
+    const numbers = hands.map((op) => op.number);
+    assert.deepEqual(numbers, [...numbers].sort((a, b) => a - b), "the outbox keeps deal order");
+    assert.equal(new Set(numbers).size, numbers.length, "no two hands waiting have one number");
     const lines = this.State.waitingLines(this.state).filter((line) => line.id.startsWith("hand"))
       .map((line) => line.text);
-    const numbers = this.State.handsWaiting(this.state).map((op, index) => {
-      const held = this.state.held.filter((item) => item.seq < op.seq).length;
-      return `Hand ${this.state.server.next + held + index}: waiting`; // a held hand goes first
-    });
-    assert.deepEqual(lines, numbers, "the outbox shows each hand under the number it will have");
+    assert.deepEqual(lines, numbers.map((number) => `Hand ${number}: waiting`),
+      "the outbox shows each hand under the number it will have");
   }
 
-  // Everything home: online, every request answered, every held hand sent again.
-  drain() {
+  // One round of bringing everything home; true once nothing is left.
+  drainRound() {
     this.network(true);
-    for (let round = 0; round < 500; round++) {
-      this.onTheWay.splice(0).forEach((sent) => this.serve(sent));
-      if (this.state.flight) {
-        const mine = this.answers.find((answer) => answer.request === this.state.flight.request);
-        if (!mine) this.answer({ request: this.state.flight.request, outcome: { failed: "network" } });
-      }
-      this.answers.splice(0).forEach((answer) => this.answer(answer));
-      this.network(true);
-      this.dispatch({ type: "retry" });
-      if (this.state.entry.seq) { // a hand being fixed: saved as it stands, or let go
-        this.save();
-        if (this.state.entry.seq) this.clear();
-      }
-      if (this.state.held.length) {
-        this.decide(this.state.held[0].reason === "bad stake" ? "discard" : "resend", 0);
-      }
-      this.send();
-      if (!this.state.queue.length && !this.state.held.length && !this.state.flight) break;
+    this.onTheWay.splice(0).forEach((sent) => this.serve(sent));
+    if (this.state.flight) {
+      const mine = this.answers.find((answer) => answer.request === this.state.flight.request);
+      if (!mine) this.answer({ request: this.state.flight.request, outcome: { failed: "network" } });
     }
+    this.answers.splice(0).forEach((answer) => this.answer(answer));
+    while (this.stream.length) this.push();
+    this.network(true);
+    this.dispatch({ type: "retry" });
+    if (this.state.entry.seq) { // a hand being fixed: saved as it stands, or let go
+      this.save();
+      if (this.state.entry.seq) this.clear();
+    }
+    if (this.state.held.length) {
+      const item = this.state.held[0];
+      this.decide(item.reason === "bad stake" ? "discard" : item.taken ? "renumber" : "resend", 0);
+    }
+    this.send();
+    return !this.state.queue.length && !this.state.held.length && !this.state.flight;
+  }
+
+  drained() {
     assert.equal(this.state.queue.length, 0, "the outbox empties");
     for (const key of this.server.undos.keys()) {
-      assert.ok(this.undosAnswered.has(key), "every hand the server took back came back here");
+      if (key.startsWith(`key-${this.index}-`)) {
+        assert.ok(this.undosAnswered.has(key), "every hand the server took back came back here");
+      }
     }
     assert.equal(this.state.held.length, 0);
     this.check();
-    const recorded = new Set(this.server.hands.map((hand) => hand.origin));
+    const recorded = new Set(this.server.hands.filter((hand) => hand.phone === this.index)
+      .map((hand) => hand.origin));
     for (const [origin, fate] of this.fates) {
       if (fate.where === "device") assert.ok(recorded.has(origin), `hand ${origin} reached the ledger`);
-      else assert.ok(!recorded.has(origin), `hand ${origin} was taken back and stays out`);
+      else if (fate.where !== "either") assert.ok(!recorded.has(origin), `hand ${origin} was taken back and stays out`);
     }
-    const numbers = this.server.hands.map((hand) => hand.number);
-    assert.deepEqual(numbers, numbers.map((_, index) => index + 1), "the ledger's numbers run 1, 2, 3…");
-    // Every seat change tapped was made, in order, save those the server refused.
-    let seats = { 1: "11", 2: "12" };
-    for (const [seat, guest] of this.seatsMeant) {
-      if (guest !== REFUSED_GUEST) seats = this.State.seatApplied(seats, String(seat), guest);
-    }
-    assert.deepEqual(this.server.seats, seats, "every seat tapped was taken, in order");
+    // Every seat change tapped here was made, in order, save those the server refused.
+    const made = this.server.seatLog.filter(([phone]) => phone === this.index)
+      .map(([, seat, guest]) => [seat, guest]);
+    const meant = this.seatsMeant.filter(([, guest]) => guest !== REFUSED_GUEST);
+    let at = 0;
+    for (const change of made) if (at < meant.length && change[0] === meant[at][0] && change[1] === meant[at][1]) at++;
+    assert.equal(at, meant.length, "every seat tapped was taken, in order");
   }
 }
 
-// A move: [name, ...arguments], played on a Night.
+// The night: one server, this phone (the moves' own) and a second phone at the same table.
+class Night extends Phone {
+  constructor(State) {
+    super(State, new Server(State), 0);
+    this.other = new Phone(State, this.server, 1);
+    this.phones = [this, this.other];
+  }
+
+  check() { this.phones.forEach((phone) => Phone.prototype.check.call(phone)); }
+
+  // Everything home: online, every request answered, every held hand sent again.
+  drain() {
+    for (let round = 0; round < 500; round++) {
+      const done = this.phones.map((phone) => Phone.prototype.drainRound.call(phone));
+      if (done.every(Boolean)) break;
+    }
+    this.phones.forEach((phone) => phone.drained());
+    const numbers = this.server.hands.map((hand) => hand.number);
+    assert.deepEqual(numbers, numbers.map((_, index) => index + 1), "the ledger's numbers run 1, 2, 3…");
+    let seats = { 1: "11", 2: "12" };
+    for (const [, seat, guest] of this.server.seatLog) seats = this.State.seatApplied(seats, String(seat), guest);
+    assert.deepEqual(this.server.seats, seats, "the seats are the changes made, in order");
+  }
+}
+
+// A move: [name, ...arguments], played on a Night (``other``: on its second phone).
 const MOVES = {
   tap: (night, rank) => night.tap(rank),
   back: (night) => night.tap(null),
@@ -485,9 +673,15 @@ const MOVES = {
   offline: (night) => night.network(false),
   online: (night) => night.network(true),
   reload: (night) => night.reload(),
+  staleReload: (night, pick) => night.reload(1 + (pick % 4)),
   otherDevice: (night) => night.otherDevice(),
   serverError: (night, pick) => night.reply(pick, { failure: "server" }),
   retry: (night) => night.dispatch({ type: "retry" }),
+  push: (night) => night.push(),
+  pushTwice: (night) => night.push({ keep: true }),
+  dropPush: (night) => night.push({ drop: true }),
+  resync: (night) => night.resync(),
+  other: (night, [name, ...args]) => MOVES[name](night.other, ...args),
 };
 
 function play(State, moves) {

@@ -37,7 +37,21 @@ const worldMove = fc.oneof(
   { weight: 1, arbitrary: fc.tuple(fc.constant("otherDevice")) },
   { weight: 1, arbitrary: fc.tuple(fc.constant("serverError"), pick) },
   { weight: 1, arbitrary: fc.tuple(fc.constant("retry")) },
+  { weight: 1, arbitrary: fc.tuple(fc.constant("staleReload"), pick) },
+  { weight: 4, arbitrary: fc.tuple(fc.constant("push")) },
+  { weight: 1, arbitrary: fc.tuple(fc.constant("pushTwice")) },
+  { weight: 1, arbitrary: fc.tuple(fc.constant("dropPush")) },
+  { weight: 1, arbitrary: fc.tuple(fc.constant("resync")) },
 );
-const moves = fc.array(fc.oneof(hostMove, worldMove), { minLength: 30, maxLength: 150, size: "max" });
+// The second phone at the table: its host's taps and its own network, less often than the first.
+const otherMove = fc.tuple(fc.constant("other"), fc.oneof(
+  { weight: 3, arbitrary: hostMove },
+  { weight: 3, arbitrary: worldMove },
+));
+const moves = fc.array(fc.oneof(
+  { weight: 6, arbitrary: hostMove },
+  { weight: 6, arbitrary: worldMove },
+  { weight: 3, arbitrary: otherMove },
+), { minLength: 30, maxLength: 150, size: "max" });
 
 module.exports = { moves };

@@ -10,7 +10,7 @@ const State = require("../../static/js/table_state.js");
 const { play, Night, MOVES, STAKES, REFUSED_STAKE } = require("./table_model.js");
 const { moves } = require("./table_moves.js");
 
-const RUNS = Number(process.env.TABLE_MODEL_RUNS || 3000);
+const RUNS = Number(process.env.TABLE_MODEL_RUNS || 10000);
 
 test("every tap lands in its hand, and every hand reaches the ledger once, as tapped", () => {
   fc.assert(fc.property(moves, (list) => { play(State, list); }), { numRuns: RUNS });
@@ -118,4 +118,65 @@ test("a tournament's first-bet marker moves on with each hand saved here, offlin
   }
   assert.equal(marker(), 1, "round the table, past seat 5");
   assert.equal(State.firstBetAt([], 2, 1, 3), null, "nobody in play: no marker");
+});
+
+test("two phones taking turns, told by the stream, never see a refusal nor need a renumber", () => {
+  const night = new Night(State);
+  const phones = [night, night.other];
+  for (let hand = 0; hand < 20; hand++) {
+    const phone = phones[hand % 2];
+    phone.push(); // the other phone's last hand, pushed
+    phone.stake("stake_1_banker", "10");
+    phone.result(hand % 3 ? "banker" : "player");
+    phone.save();
+    phone.send();
+    phone.arrive();
+    phone.reply(0);
+    assert.equal(phone.state.held.length, 0, `hand ${hand + 1} was not refused`);
+    const waiting = phones[(hand + 1) % 2];
+    while (waiting.stream.length) waiting.push();
+  }
+  assert.deepEqual(night.server.hands.map((hand) => [hand.number, hand.phone]),
+    Array.from({ length: 20 }, (_, index) => [index + 1, index % 2]));
+  night.drain();
+});
+
+test("a hand renumbered after another phone seated someone else asks who the bet is for", () => {
+  const night = new Night(State);
+  night.network(false);
+  night.stake("stake_2_banker", "50"); // guest 12 sits in seat 2
+  night.result("banker");
+  night.save();
+  night.other.seat(2, "13"); // the other phone seats guest 13 there and logs hand 1
+  night.other.send(); night.other.arrive(); night.other.reply(0);
+  night.other.result("player"); night.other.save();
+  night.other.send(); night.other.arrive(); night.other.reply(0);
+  night.network(true);
+  night.send(); night.arrive(); night.reply(0);
+  assert.equal(night.state.held[0].taken.number, 1, "the other phone's hand 1, to show beside");
+  night.decide("renumber", 0);
+  night.send(); night.arrive(); night.reply(0);
+  const [seat] = night.state.held[0].seats;
+  assert.deepEqual([seat.seat, seat.was.id, seat.now.id, seat.bets[0].stake], [2, "12", "13", "50"]);
+  assert.equal(night.server.hands.length, 1, "nothing stored for guest 13 unasked");
+  night.dispatch({ type: "seatChoice", index: 0, seat: 2, choice: "move" });
+  night.dispatch({ type: "resend", index: 0 });
+  night.fates.get(night.state.queue[0].origin).seats[2] = "13"; // the host's choice
+  night.send(); night.arrive(); night.reply(0);
+  assert.deepEqual(night.server.hands[1].guests, { 2: "13" });
+  night.drain();
+});
+
+test("a page older than what the phone knew starts from what it knew", () => {
+  const night = new Night(State);
+  night.result("banker");
+  night.save();
+  night.send(); night.arrive(); night.reply(0);
+  night.seat(3, "13");
+  night.send(); night.arrive(); night.reply(0);
+  night.network(false);
+  night.reload(); // offline: the worker's copy, drawn before hand 1 and the seat
+  assert.equal(State.entryNumber(night.state), 2);
+  assert.equal(State.seatsNow(night.state)[3], "13");
+  night.drain();
 });

@@ -62,6 +62,7 @@ from ledger.hands.forms import HandForm, seating_token, stake_cells, stake_field
 from ledger.hands.selectors import (
     SeatState,
     TableState,
+    facts_stamp,
     hand_index_of,
     seat_totals,
     seating_of,
@@ -70,7 +71,7 @@ from ledger.hands.selectors import (
     table_state_after,
 )
 from ledger.hands.services import HandSnapshot
-from ledger.models import Guest, HandRevision
+from ledger.models import Bet, Guest, HandRevision
 from ledger.money.results import seated_over_limit
 from ledger.nights import services as night_services
 from ledger.nights.selectors import shoe_open_things
@@ -143,11 +144,14 @@ def _render_table(
     saved_number: int | None = None,
     refill: HandRevision | None = None,
     typed: Mapping[str, str] | None = None,
+    seat_changes: tuple[hand_services.SeatChange, ...] = (),
+    taken: Hand | None = None,
 ) -> HttpResponse:
     """The table page (the ``#table`` partial for htmx). ``refill``: an undo whose hand goes
     back into the entry, to fix and save again; ``typed``: stake boxes filled in as if typed
     (by name), to be checked when the hand is saved. A guest-banked
     game's table takes a coup instead of Punto Banco's bets (:func:`_coup_context`)."""
+    facts_at = facts_stamp()  # before the facts are read: a page never claims newer ones
     state = table_state(shoe)
     if state.event.is_guest_banked:
         coup_form = form if isinstance(form, CoupForm) else None
@@ -173,6 +177,9 @@ def _render_table(
         "seating_open": seating_open or not state.seating,
         "seating_token": seating_token(state.seating),
         "can_host": is_host(request.user),
+        "facts_at": facts_at,
+        "seat_changes": seat_changes,
+        "taken_hand": _taken_summary(taken) if taken is not None else None,
         **_board_context(shoe),
     }
     template = "ledger/hands/_table.html" if request.htmx else "ledger/hands/shoe_table.html"
@@ -204,14 +211,36 @@ def _board_context(shoe: Shoe) -> dict[str, object]:
 def _table_board(request: AuthenticatedHttpRequest, shoe: Shoe) -> HttpResponse:
     """What a save's answer leaves out, asked for by the page's script right after: what grows
     with the shoe — the scoreboard, the latest hands, the index of every hand and each seat's
-    total over the shoe."""
+    total over the shoe; and the table's facts as they are (another phone's hand or seat change
+    pushed to this one: the next hand, the seats, what Repeat fills in)."""
+    facts_at = facts_stamp()
     recent = shoe_so_far(shoe)
     context = _board_context(shoe) | {
         "recent": recent,
         "can_host": is_host(request.user),
         "seats": seat_totals(shoe, recent.next_number),
+        "facts": _board_facts(shoe, recent.next_number, facts_at),
     }
     return render(request, "ledger/hands/_table_board.html", context)
+
+
+def _board_facts(shoe: Shoe, number: int, facts_at: int) -> dict[str, object]:
+    """The next hand, the last, the seats (``seating_token``) and the last hand's stakes for
+    the guests still in their seats (what Repeat fills in): two reads, however long the shoe."""
+    seating = seating_of(shoe, number)
+    offered = {kind.value for kind in BetType}
+    repeat = {
+        stake_field_name(bet.seat, BetType(bet.bet_type)): stake_text(bet.stake)
+        for bet in Bet.objects.filter(hand__shoe=shoe, hand__number=number - 1).order_by("pk")
+        if bet.bet_type in offered and seating.get(bet.seat) == bet.guest_id
+    }
+    return {
+        "next": number,
+        "last": number - 1,
+        "seating": seating_token(seating),
+        "at": facts_at,
+        "repeat": repeat,
+    }
 
 
 def _coup_context(
@@ -314,7 +343,8 @@ def _bets_context(
         "form": form,
         "rows": rows,
         "bet_columns": [
-            {"label": _(bet.label), "short": _(BET_SHORT_LABELS[bet])} for bet in bet_types
+            {"label": _(bet.label), "short": _(BET_SHORT_LABELS[bet]), "value": bet.value}
+            for bet in bet_types
         ],
         "chips": _chip_values(state.event),
         "ranks": RANKS,
@@ -428,7 +458,9 @@ def _after_write(
 @require_POST
 def hand_record(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse:
     shoe = _get_shoe(shoe_id)
-    form = _entry_form(shoe, request.POST)
+    form = _entry_form(shoe, _with_seat_choices(request.POST))
+    seat_changes: tuple[hand_services.SeatChange, ...] = ()
+    taken: Hand | None = None
     if form.is_valid():
         try:
             recorded = hand_services.record_hand(
@@ -442,9 +474,17 @@ def hand_record(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse
         except hand_services.HandTaken as error:
             form = _redrawn(form, shoe, renumber=True)
             add_service_errors(form, error)
+            taken = error.hand
         except hand_services.SeatingChanged as error:
-            form = _redrawn(form, shoe)
-            add_service_errors(form, error)
+            if isinstance(form, CoupForm):
+                form = _redrawn(form, shoe)
+                add_service_errors(form, error)
+            else:
+                # The seats the bets were made with stay in the form: saving again as it stands
+                # is refused again; the host chooses, per seat, who the bet is for
+                # (``seat_choice_N``, ``_with_seat_choices``).
+                form = _redrawn(form, shoe, seats_as_seen=True)
+                seat_changes = error.changes
         except ValidationError as error:
             form.show_problems(error)
         else:
@@ -454,7 +494,59 @@ def hand_record(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse
             if request.htmx and _answers_with_changes(shoe.event, recorded, seen):
                 return _saved_reply(request, shoe, recorded, notice)
             return _after_write(request, shoe, notice, saved_number=hand.number)
-    return _render_table(request, shoe, form)
+    return _render_table(request, shoe, form, seat_changes=seat_changes, taken=taken)
+
+
+def _with_seat_choices(data: QueryDict) -> QueryDict:
+    """The POST with the host's choice for each seat whose guest changed under the hand:
+    ``seat_choice_N=drop`` drops seat N's bets; ``seat_choice_N=move:G`` gives them to guest G,
+    the guest the refusal showed there (if someone else sits there by now, it is refused again)."""
+    choices = {key: value for key, value in data.items() if key.startswith("seat_choice_")}
+    if not choices:
+        return data
+    changed = data.copy()
+    token = str(changed.get("seating", ""))
+    seating = dict(pair.split(":", 1) for pair in token.split() if ":" in pair)
+    for key, posted in choices.items():
+        choice = str(posted)
+        seat = key.removeprefix("seat_choice_")
+        if not seat.isdigit():
+            continue
+        if choice == "drop":
+            for name in [name for name in changed if name.startswith(f"stake_{seat}_")]:
+                del changed[name]
+        elif choice.startswith("move:") and choice[5:].isdigit():
+            seating[seat] = choice[5:]
+        del changed[key]
+    changed["seating"] = " ".join(
+        f"{seat}:{guest}"
+        for seat, guest in sorted(
+            seating.items(), key=lambda pair: int(pair[0]) if pair[0].isdigit() else 0
+        )
+    )
+    return changed
+
+
+def _taken_summary(hand: Hand) -> dict[str, object]:
+    """Another device's hand under the number a refused hand had, as the host compares it with
+    their own: its number, result, cards and bets (seat, bet, stake, guest)."""
+    bets = [
+        {
+            "seat": bet.seat,
+            "kind": bet.get_bet_type_display(),
+            "stake": stake_text(bet.stake),
+            "guest": bet.guest.name,
+        }
+        for bet in hand.bets.select_related("guest").order_by("seat", "pk")
+    ]
+    return {
+        "number": hand.number,
+        "result": result_text(hand.outcome(), coup=False).message(_),
+        "player": hand.player_cards,
+        "banker": hand.banker_cards,
+        "bets": bets,
+        "by": str(hand.logged_by),
+    }
 
 
 def _answers_with_changes(
@@ -488,6 +580,7 @@ def _saved_reply(
             seat.shoe_net = nets.get(seat.guest.pk, Decimal(0))
     context = _over_limit_context(state) | {
         "state": state,
+        "facts_at": facts_stamp(),
         "notice": notice,
         "saved_number": hand.number,
         "can_host": is_host(request.user),
@@ -515,14 +608,16 @@ def _entry_form(shoe: Shoe, data: QueryDict) -> HandForm | CoupForm:
 
 
 def _redrawn(
-    form: HandForm | CoupForm, shoe: Shoe, *, renumber: bool = False
+    form: HandForm | CoupForm, shoe: Shoe, *, renumber: bool = False, seats_as_seen: bool = False
 ) -> HandForm | CoupForm:
     """After the table changed under the page (another device took this hand number, or a seat
     changed hands): keep what was typed, but for the table as it is now — the next hand and a
-    new submission when ``renumber`` — so that saving again is a deliberate act."""
+    new submission when ``renumber`` — so that saving again is a deliberate act. With
+    ``seats_as_seen`` the seats stay those the bets were made with (the host chooses per seat)."""
     data = cast(QueryDict, form.data).copy()  # the form is the POST that hand_record got
     number = hand_services.next_hand_number(shoe)
-    data["seating"] = seating_token(seating_of(shoe, number))
+    if not seats_as_seen:
+        data["seating"] = seating_token(seating_of(shoe, number))
     if renumber:
         data["number"] = str(number)
         data["idempotency_key"] = str(uuid.uuid4())
@@ -743,7 +838,13 @@ MSG_SAVE_AFTER_UNDO = gettext_lazy(
 MSG_HELD_REFUSED = gettext_lazy("Hand {number} from this phone was refused: {reason}")
 MSG_HELD_UNDONE = gettext_lazy("Hand {number} was undone while the entry was in use.")
 MSG_HELD_RESEND = gettext_lazy("Save again as hand {number}")
-MSG_HELD_RENUMBER = gettext_lazy("Renumber as {number} and save")
+MSG_HELD_RENUMBER = gettext_lazy("Save mine as hand {number}")
+MSG_HELD_MINE = gettext_lazy("This phone's hand {number}:")
+MSG_HELD_OTHER = gettext_lazy("Hand {number} as recorded first:")
+MSG_HELD_SEAT_CHANGED = gettext_lazy("Seat {seat}: {bets} was bet by {was}; {now} sits there now.")
+MSG_HELD_SEAT_MOVE = gettext_lazy("The bet is {guest}'s")
+MSG_HELD_SEAT_DROP = gettext_lazy("Drop the bet")
+MSG_HELD_CHOOSE_SEAT = gettext_lazy("Choose, for each seat, who the bet is for, then save again.")
 MSG_HELD_EDIT = gettext_lazy("Fix in the entry")
 MSG_HELD_DISCARD = gettext_lazy("Discard")
 MSG_DISCARD_CONFIRM = gettext_lazy("Discard this hand? It will not be recorded.")
@@ -939,6 +1040,12 @@ _CLIENT_TEXTS = {
     "held_renumber": MSG_HELD_RENUMBER,
     "held_edit": MSG_HELD_EDIT,
     "held_discard": MSG_HELD_DISCARD,
+    "held_mine": MSG_HELD_MINE,
+    "held_other": MSG_HELD_OTHER,
+    "seat_changed": MSG_HELD_SEAT_CHANGED,
+    "seat_move": MSG_HELD_SEAT_MOVE,
+    "seat_drop": MSG_HELD_SEAT_DROP,
+    "choose_each_seat": MSG_HELD_CHOOSE_SEAT,
     "discard_confirm": MSG_DISCARD_CONFIRM,
     "edit_after_entry": MSG_EDIT_AFTER_ENTRY,
     "empty_seat": MSG_EMPTY_SEAT,

@@ -467,7 +467,13 @@ def test_a_save_whose_seats_changed_since_the_page_was_drawn_is_refused(seated, 
             seen_seating=seen,
             entry=entry("9 7", "J J 10", [bet(3, "player", 10)]),
         )
-    assert messages_of(raised) == [hand_services.MSG_SEAT_NOW_EMPTY.format(seat=3)]
+    seat_3 = hand_services.MSG_SEAT_NOW_EMPTY.format(seat=3)
+    assert messages_of(raised) == [f"{seat_3} Player 10 was bet by {seated[3].name}."]
+    [change] = raised.value.changes
+    assert (change.seat, change.was, change.now) == (3, seated[3], None)
+    assert [(one.name, one.kind, one.stake) for one in change.bets] == [
+        ("stake_3_player", "Player", "10")
+    ]
     assert not Hand.objects.exists()
 
 

@@ -335,7 +335,14 @@ def test_the_board_follows_a_save_in_a_request_of_its_own(client, host, seated, 
     record_hands(shoe, 3, host)
     board = text(client.get(table_url(shoe) + "?part=board", **HTMX))
     totals = [f"seat-total-{seat}" for seat in range(1, 8)]
-    assert top_level_ids(board) == [f"scoreboard-{shoe.pk}", "table-recent", "hand-index", *totals]
+    facts = ["table-facts", "board-repeat-stakes"]  # read by the script, not placed
+    assert top_level_ids(board) == [
+        f"scoreboard-{shoe.pk}",
+        "table-recent",
+        "hand-index",
+        *totals,
+        *facts,
+    ]
     assert 'data-seat-total="1">−30<' in board  # three hands of 10 on the Banker, lost
     for hand in Hand.objects.filter(shoe=shoe):
         assert f'href="{reverse("ledger:hand_detail", args=[hand.pk])}"' in board
@@ -343,7 +350,8 @@ def test_the_board_follows_a_save_in_a_request_of_its_own(client, host, seated, 
     recent = board[board.index('id="table-recent"') : board.index('id="hand-index"')]
     assert "Undo hand 3" in recent and recent.count("<tr>") == 1 + 3
     page = text(client.get(table_url(shoe), **HTMX))
-    assert all(f'id="{part}"' in page for part in top_level_ids(board))
+    parts = [part for part in top_level_ids(board) if part not in facts]
+    assert all(f'id="{part}"' in page for part in parts)
 
 
 def test_a_save_from_a_page_drawn_before_a_seat_changed_redraws_the_table(
@@ -564,10 +572,90 @@ def test_a_bet_typed_on_a_stale_page_never_goes_to_the_new_guest(
     assert 'name="stake_1_player" value="100"' in page  # the entry is kept
     seating = re.search(r'name="seating" value="([^"]*)"', page).group(1)
     again = stale | {"seating": seating}
-    assert (
-        client.post(reverse("ledger:hand_record", args=[shoe.pk]), again, **HTMX).status_code == 200
-    )
+    url = reverse("ledger:hand_record", args=[shoe.pk])
+    again_page = text(client.post(url, again, **HTMX))  # as it stands: asked again, not saved
+    assert 'data-seat-changed="1"' in again_page
+    assert not Hand.objects.exists()
+    chosen = again | {"seat_choice_1": f"move:{guests[7].pk}"}
+    assert client.post(url, chosen, **HTMX).status_code == 200
     assert Bet.objects.get(seat=1).guest == guests[7]  # saved deliberately, for Hana
+
+
+def attributes(page: str, marker: str) -> dict[str, str]:
+    """The attributes of the first element of ``page`` carrying ``marker``."""
+    tag = re.search(r"<[a-z]+ [^>]*" + re.escape(marker) + r"[^>]*>", page)
+    assert tag, marker
+    return dict(re.findall(r'([\w-]+)="([^"]*)"', tag.group(0)))
+
+
+def test_a_refusal_for_a_changed_seat_says_the_bet_who_made_it_and_who_sits_there_now(
+    client, dealer, host, seated, shoe, guests
+):
+    """Phone A saw Aki in seat 1 and bet 100 on Player; phone B seats Hana there."""
+    client.force_login(dealer)
+    stale = hand_data(shoe, result="player", stake_1_player="100", stake_2_banker="50")
+    hand_services.seat_guest(shoe=shoe, seat=1, guest=guests[7], by=host)
+    page = text(client.post(reverse("ledger:hand_record", args=[shoe.pk]), stale, **HTMX))
+    seat = attributes(page, 'data-seat-changed="1"')
+    assert (seat["data-was"], seat["data-was-id"]) == ("Aki", str(seated[1].pk))
+    assert (seat["data-now"], seat["data-now-id"]) == ("Hana", str(guests[7].pk))
+    placed = attributes(page, "data-seat-bet=")
+    assert placed["data-seat-bet"] == "stake_1_player"
+    assert (placed["data-kind"], placed["data-stake"]) == ("Player", "100")
+    assert "Player 100 was bet by Aki." in page  # and in words
+    assert 'data-seat-changed="2"' not in page  # seat 2 kept its guest
+    assert f'name="seat_choice_1" value="move:{guests[7].pk}"' in page
+    assert 'name="seat_choice_1" value="drop"' in page
+    # The form keeps the seats the bets were made with, not the seats as they are now.
+    seating = re.search(r'name="seating" value="([^"]*)"', page).group(1)
+    assert f"1:{seated[1].pk}" in seating.split()
+
+
+def test_a_dropped_seat_saves_the_hand_without_its_bet(client, dealer, host, seated, shoe, guests):
+    client.force_login(dealer)
+    stale = hand_data(shoe, result="player", stake_1_player="100", stake_2_banker="50")
+    hand_services.seat_guest(shoe=shoe, seat=1, guest=guests[7], by=host)
+    url = reverse("ledger:hand_record", args=[shoe.pk])
+    client.post(url, stale, **HTMX)
+    response = client.post(url, stale | {"seat_choice_1": "drop"}, **HTMX)
+    assert response["Shoebook-Hand-Saved"] == "1"
+    assert list(Bet.objects.values_list("seat", "guest")) == [(2, seated[2].pk)]
+
+
+def test_a_bet_given_to_a_guest_who_left_meanwhile_is_refused_again(
+    client, dealer, host, seated, shoe, guests
+):
+    """The host chose "Hana's", but by then Kei sits in seat 1: asked again, about Kei."""
+    client.force_login(dealer)
+    stale = hand_data(shoe, result="player", stake_1_player="100")
+    hand_services.seat_guest(shoe=shoe, seat=1, guest=guests[7], by=host)
+    hand_services.seat_guest(shoe=shoe, seat=1, guest=guests[6], by=host)
+    url = reverse("ledger:hand_record", args=[shoe.pk])
+    page = text(client.post(url, stale | {"seat_choice_1": f"move:{guests[7].pk}"}, **HTMX))
+    assert attributes(page, 'data-seat-changed="1"')["data-now"] == guests[6].name
+    assert not Hand.objects.exists()
+
+
+def test_a_hand_refused_as_taken_shows_the_hand_recorded_under_its_number(
+    client, host, dealer, seated, shoe
+):
+    client.force_login(dealer)
+    stale = hand_data(shoe, result="banker", stake_3_banker="40")
+    hand_services.record_hand(
+        shoe=shoe, entry=entry("9 7", "J J 10", [bet(1, "player", 10)]), number=1, by=host
+    )
+    page = text(client.post(reverse("ledger:hand_record", args=[shoe.pk]), stale, **HTMX))
+    taken = re.search(r'data-taken-hand="1">(.*?)</li>', page, re.S).group(1)
+    assert "Player wins" in taken and "9 7" in taken and "J J 10" in taken
+    assert "Seat 1 Player 10 (Aki)" in " ".join(taken.split())
+
+
+def test_the_table_and_a_saved_answer_carry_when_their_facts_were_read(client, host, seated, shoe):
+    client.force_login(host)
+    drawn = int(attributes(text(client.get(table_url(shoe))), 'id="table"')["data-facts-at"])
+    answer = text(save(client, shoe, result="banker", stake_2_banker="50"))
+    saved = int(attributes(answer, "data-saved-hand=")["data-facts-at"])
+    assert saved > drawn > 0
 
 
 def test_a_seat_that_changed_without_a_bet_does_not_stop_the_save(
@@ -851,3 +939,24 @@ def test_the_page_gives_the_phone_the_limits_in_the_servers_words(client, host, 
     assert phone_says == server_says
     assert texts["under_minimum"] == MSG_UNDER_MINIMUM.format(stake="{stake}", minimum="10")
     assert set(limits["bets"]) == {bet.value for bet in shoe.event.rule_set.offered_bets}
+def test_the_board_says_how_the_table_stands_for_a_phone_told_of_another_phones_hand(
+    client, host, dealer, seated, shoe, guests
+):
+    """A push (another phone's hand, seat change) makes the page ask for the board: it carries
+    the next hand, the seats and what Repeat fills in, with when they were read."""
+    hand_services.record_hand(
+        shoe=shoe,
+        entry=entry("9 7", "J J 10", [bet(1, "player", 10), bet(2, "banker", 25)]),
+        number=1,
+        by=host,
+    )
+    hand_services.seat_guest(shoe=shoe, seat=2, guest=guests[7], by=host)  # Bo leaves
+    client.force_login(dealer)
+    board = text(client.get(table_url(shoe) + "?part=board", **HTMX))
+    facts = attributes(board, 'id="table-facts"')
+    assert (facts["data-next-hand"], facts["data-last-hand"]) == ("2", "1")
+    assert f"1:{seated[1].pk}" in facts["data-seating"].split()
+    assert f"2:{guests[7].pk}" in facts["data-seating"].split()
+    assert int(facts["data-facts-at"]) > 0
+    repeat = json.loads(re.search(r'id="board-repeat-stakes"[^>]*>(.*?)</script>', board).group(1))
+    assert repeat == {"stake_1_player": "10"}  # Bo's bet does not go to Hana
