@@ -57,9 +57,10 @@ class Change:
     topics: tuple[str, ...]
     facts: Facts
 
-    def for_topics(self, topics: frozenset[str]) -> dict[str, object] | None:
-        """The message a stream subscribed to ``topics`` gets: its first topic that matches."""
-        topic = next((topic for topic in self.topics if topic in topics), None)
+    def for_topics(self, topics: tuple[str, ...]) -> dict[str, object] | None:
+        """The message a stream subscribed to ``topics`` gets, under the first of them that
+        the change names (a guest's page: the guest's own before their table's)."""
+        topic = next((topic for topic in topics if topic in self.topics), None)
         if topic is None:
             return None
         return {"topic": topic, **self.facts}
@@ -70,7 +71,7 @@ class Subscription:
     them out, from its own thread (WSGI) or its event loop (ASGI)."""
 
     def __init__(self, topics: Iterable[str]) -> None:
-        self.topics = frozenset(topics)
+        self.topics = tuple(dict.fromkeys(topics))
         self._lock = threading.Lock()
         self._pending: deque[dict[str, object]] = deque()
         self._ready = threading.Event()
@@ -259,7 +260,7 @@ def _opening() -> str:
     return f"retry: {RETRY_MILLISECONDS}\n: open\n\n"
 
 
-def _sync_events(topics: frozenset[str], shape: Shape, renew_on: frozenset[str]) -> Iterator[str]:
+def _sync_events(topics: tuple[str, ...], shape: Shape, renew_on: frozenset[str]) -> Iterator[str]:
     """The stream under WSGI: one thread per stream, waiting on the hub."""
     subscription = hub.subscribe(topics)
     try:
@@ -277,7 +278,7 @@ def _sync_events(topics: frozenset[str], shape: Shape, renew_on: frozenset[str])
 
 
 async def _async_events(
-    topics: frozenset[str], shape: Shape, renew_on: frozenset[str]
+    topics: tuple[str, ...], shape: Shape, renew_on: frozenset[str]
 ) -> AsyncIterator[str]:
     """The stream under ASGI: a coroutine on the event loop, no thread held."""
     subscription = hub.subscribe(topics)
@@ -314,11 +315,12 @@ def stream_response(
     shape: Shape = staff_facts,
     renew_on: Iterable[str] = (),
 ) -> StreamingHttpResponse:
-    """A server-sent events stream of the changes to ``topics``, each message shaped for its
+    """A server-sent events stream of the changes to ``topics`` (in order of preference: a
+    change under several of them comes under the first), each message shaped for its
     viewer (``public_facts`` outside the staff). Under ASGI an async generator (a sync one would
     be read whole, or hold a thread of Django's one thread-sensitive executor), under WSGI a
     sync one (an async one would be read whole before a byte is sent)."""
-    wanted, renew = frozenset(topics), frozenset(renew_on)
+    wanted, renew = tuple(dict.fromkeys(topics)), frozenset(renew_on)
     content: Iterator[str] | AsyncIterator[str] = (
         _async_events(wanted, shape, renew)
         if served_by_asgi(request)
@@ -328,3 +330,17 @@ def stream_response(
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: send each message on at once
     return response
+
+
+def announce_night(
+    event_id: int, what: str, guest_ids: Iterable[int | None] = (), **facts: object
+) -> None:
+    """A change to a night's money (a count, a buy-in, an adjustment, a settlement, a transfer,
+    a close): the night's screens and those of the guests concerned."""
+    guests = sorted({guest for guest in guest_ids if guest is not None})
+    announce_to(
+        [f"event:{event_id}", *(f"guest:{guest}" for guest in guests)],
+        what=what,
+        event=event_id,
+        **facts,
+    )

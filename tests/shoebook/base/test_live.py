@@ -24,20 +24,25 @@ def subscription():
 def test_a_change_is_delivered_when_its_transaction_commits(
     subscription, django_capture_on_commit_callbacks
 ):
-    with django_capture_on_commit_callbacks(execute=True):
-        with transaction.atomic():
-            announce("shoe:1", what="hand", next=4, last=3)
-            assert subscription.take() == []  # not before the commit
+    with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
+        announce("shoe:1", what="hand", next=4, last=3)
+        assert subscription.take() == []  # not before the commit
     assert subscription.take() == [{"topic": "shoe:1", "what": "hand", "next": 4, "last": 3}]
 
 
 def test_a_change_is_not_delivered_when_its_transaction_rolls_back(
     subscription, django_capture_on_commit_callbacks
 ):
-    with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        with pytest.raises(RuntimeError), transaction.atomic():
+    def failing_save() -> None:
+        with transaction.atomic():
             announce("shoe:1", what="hand", next=4, last=3)
             raise RuntimeError("the save failed")
+
+    with (
+        django_capture_on_commit_callbacks(execute=True) as callbacks,
+        pytest.raises(RuntimeError),
+    ):
+        failing_save()
     assert callbacks == []
     assert subscription.wait(0.05) == []
 
