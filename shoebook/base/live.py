@@ -24,7 +24,6 @@ import json
 import logging
 import os
 import threading
-import time
 import uuid
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
@@ -42,6 +41,7 @@ HEARTBEAT_SECONDS = 15.0  # a comment line so that proxies and browsers keep the
 RETRY_MILLISECONDS = 3000  # the browser's wait before it opens a dropped stream again
 PENDING_LIMIT = 200  # changes a slow stream may fall behind before it is told to start afresh
 LISTENER_RETRY_SECONDS = 2.0
+LISTENER_POLL_SECONDS = 1.0  # how often the listener looks up from its connection to stop
 ORIGIN = f"{os.getpid()}-{uuid.uuid4().hex}"  # this process: its own notifications it skips
 
 # Facts that a screen outside the staff may see: ids of the table and numbers, never a guest's.
@@ -161,6 +161,13 @@ class Hub:
                 self._listener.start()
             return self._listener
 
+    def stop_listener(self) -> None:
+        """Close the listener's connection (the tests, before they drop their database)."""
+        with self._lock:
+            listener, self._listener = self._listener, None
+        if listener is not None:
+            listener.stop()
+
 
 class PostgresListener(threading.Thread):
     """LISTENs on its own connection and hands the other processes' changes to the hub."""
@@ -169,26 +176,32 @@ class PostgresListener(threading.Thread):
         super().__init__(name="shoebook-live-listener", daemon=True)
         self.hub = hub
         self.listening = threading.Event()
+        self._stopping = threading.Event()
         self._params = _listener_params()
 
     def run(self) -> None:
         import psycopg
 
         dropped = False
-        while True:
+        while not self._stopping.is_set():
             try:
                 with psycopg.connect(**self._params, autocommit=True) as listen:
                     listen.execute(f"LISTEN {CHANNEL}")
                     self.listening.set()
                     if dropped:  # what was sent while it was away is lost: read afresh
                         self.hub.resync_all()
-                    for notification in listen.notifies():
-                        self.receive(notification.payload)
+                    while not self._stopping.is_set():
+                        for notification in listen.notifies(timeout=LISTENER_POLL_SECONDS):
+                            self.receive(notification.payload)
             except Exception:
                 logger.warning("The live listener lost its connection; retrying.", exc_info=True)
+                self._stopping.wait(LISTENER_RETRY_SECONDS)
             self.listening.clear()
             dropped = True
-            time.sleep(LISTENER_RETRY_SECONDS)
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self.join(LISTENER_POLL_SECONDS * 3)
 
     def receive(self, payload: str) -> None:
         try:

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import subprocess
+import sys
 import time
 from decimal import Decimal
 
 import pytest
 from asgiref.sync import sync_to_async
 from django.contrib.auth.models import User
+from django.db import connection, connections
 from django.test import AsyncClient, Client
 from django.urls import reverse
 
@@ -68,6 +72,7 @@ def streams():
     yield open_
     for stream in opened:
         stream.close()
+    live.hub.stop_listener()  # its connection would keep the test database from being dropped
     assert live.hub.streams == 0  # a closed stream leaves the hub
 
 
@@ -262,6 +267,7 @@ def test_under_asgi_the_stream_is_an_async_generator_that_gets_the_save(seated, 
         text = (await asyncio.wait_for(anext(chunks), WITHIN * 2)).decode()
         await saved
         await chunks.aclose()
+        await sync_to_async(connections.close_all)()  # the view's, in Django's executor thread
         return json.loads(text.split("data: ", 1)[1])
 
     def save() -> None:
@@ -269,3 +275,68 @@ def test_under_asgi_the_stream_is_an_async_generator_that_gets_the_save(seated, 
 
     assert asyncio.run(run()) == {"topic": f"shoe:{shoe.pk}", "what": "hand", "next": 2}
     assert live.hub.streams == 0
+
+
+# A save made by another server process: on PostgreSQL its NOTIFY reaches this process's
+# listener, which hands it to the streams held here.
+SAVE_IN_ANOTHER_PROCESS = """
+import django, sys
+django.setup()
+from decimal import Decimal
+from django.contrib.auth.models import User
+from games.models import Event
+from ledger.count import services
+from ledger.models import Guest
+event, guest = Event.objects.get(pk=int(sys.argv[1])), Guest.objects.get(pk=int(sys.argv[2]))
+services.chips_record(event=event, guest=guest, kind="buy_in", chips=Decimal(500),
+                      source="cash", by=User.objects.get(username=sys.argv[3]))
+"""
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="LISTEN/NOTIFY is PostgreSQL's")
+@pytest.mark.django_db(transaction=True)  # the other process must see this one's rows
+def test_a_save_in_another_process_reaches_a_stream_held_in_this_one(streams, seated, shoe, host):
+    count = streams(staff(host), reverse("ledger:event_live", args=[shoe.event_id]))
+    token = game_services.event_display_link_issue(event=shoe.event)
+    tv = streams(Client(), reverse("live:display", args=[shoe.event_id, token]))
+    assert live.hub.listener().listening.wait(5)
+    database = connection.settings_dict
+    url = (f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}"
+           f"/{database['NAME']}")  # fmt: skip
+    other = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            SAVE_IN_ANOTHER_PROCESS,
+            str(shoe.event_id),
+            str(seated[1].pk),
+            host.username,
+        ],
+        env=other | {"DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "shoebook.settings"},
+        check=True,
+        timeout=60,
+    )
+    assert count.next_change() == {"topic": f"event:{shoe.event_id}", "what": "chips",
+                                   "event": shoe.event_id}  # fmt: skip
+    assert tv.next_change()["what"] == "chips"
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="LISTEN/NOTIFY is PostgreSQL's")
+@pytest.mark.django_db(transaction=True)
+def test_a_change_rolled_back_in_another_process_reaches_no_stream(streams, shoe, host):
+    count = streams(staff(host), reverse("ledger:event_live", args=[shoe.event_id]))
+    assert live.hub.listener().listening.wait(5)
+    code = (
+        "import django; django.setup(); from django.db import transaction; "
+        "from shoebook.base.live import announce\n"
+        "try:\n with transaction.atomic():\n"
+        f"  announce('event:{shoe.event_id}', what='chips'); raise RuntimeError\n"
+        "except RuntimeError: pass\n"
+    )
+    database = connection.settings_dict
+    url = (f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}"
+           f"/{database['NAME']}")  # fmt: skip
+    subprocess.run([sys.executable, "-c", code], env=os.environ | {"DATABASE_URL": url},
+                   check=True, timeout=60)  # fmt: skip
+    count.nothing()
