@@ -531,14 +531,19 @@ def round_topics(rounds: Iterable[Round]) -> list[str]:
 
 
 def guest_topics(guest_id: int) -> list[str]:
-    """A guest's own page: their own changes and the leaderboard of each round they are in."""
-    return [f"guest:{guest_id}", *round_topics(rounds_now(guest_id))]
+    """A guest's own page: their own changes (a hand at their table among them: the page then
+    fetches their figures and their leaderboard at once) and each of their tournaments' (a
+    round drawn, started or closed, a rebuy). Not every other table's hands: a hundred phones
+    fetching the leaderboard at each of them would cost more than the polling they replace."""
+    rounds = rounds_now(guest_id)
+    return [f"guest:{guest_id}", *dict.fromkeys(f"tournament:{r.tournament_id}" for r in rounds)]
 
 
 def display_topics(event: Event) -> list[str]:
-    """A table display: its event, and the leaderboard of its round at a tournament table."""
+    """A table display: its event (and, at a tournament table, its tournament's changes; its
+    leaderboard is fetched with each hand at its own table)."""
     round_ = round_of_event(event) if event.kind != Event.Kind.CASH else None
-    return [f"event:{event.pk}", *(round_topics([round_]) if round_ is not None else [])]
+    return [f"event:{event.pk}", *([f"tournament:{round_.tournament_id}"] if round_ else [])]
 
 
 def tournament_topics(tournament: Tournament) -> list[str]:

@@ -340,3 +340,16 @@ def test_a_change_rolled_back_in_another_process_reaches_no_stream(streams, shoe
     subprocess.run([sys.executable, "-c", code], env=os.environ | {"DATABASE_URL": url},
                    check=True, timeout=60)  # fmt: skip
     count.nothing()
+
+
+def test_a_players_live_part_brings_their_leaderboard_along(tournament_round):
+    """One fetch per hand at the player's table refreshes their figures and their leaderboard
+    (out of band): their stream does not carry every other table's hands."""
+    entrant = tournament_round.tournament.entrants.select_related("guest").first()
+    token = guest_services.guest_link_issue(guest=entrant.guest)
+    page = reverse("ledger:guest_page", args=[entrant.guest_id, token])
+    live_part = Client().get(page + "?live=1", headers={"HX-Request": "true"}).content.decode()
+    assert live_part.lstrip().startswith('<div id="guest-live"')
+    assert '<section id="tournament-now" class="tournament-now" hx-swap-oob="true"' in live_part
+    whole = Client().get(page).content.decode()
+    assert "hx-swap-oob" not in whole

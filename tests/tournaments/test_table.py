@@ -408,7 +408,9 @@ def test_the_display_refreshes_the_leaderboard_with_the_roads(client, started):
     round_ = started(2)
     page = text(client.get(display_url(round_.tables.get().event)))
     display = re.search(r'<div id="display".*?</div>\s*<noscript>', page, re.S).group(0)
-    assert 'hx-trigger="every 5s"' in display and 'class="leaderboard"' in display
+    # Fetched again when its stream says so; every 5 s while the stream cannot open.
+    assert 'hx-trigger="live-refresh"' in display and 'data-live-poll="5"' in display
+    assert 'class="leaderboard"' in display
 
 
 def test_the_display_never_shows_a_hand_before_it_is_saved(client, started, host):
@@ -443,7 +445,8 @@ def test_a_players_page_shows_the_tournament_now_with_their_line(client, started
     page_url, standings_url = guest_link(guest)
     page = text(client.get(page_url))
     assert "Tournament now" in page
-    assert f'hx-get="{standings_url}" hx-trigger="every 10s"' in page
+    assert f'hx-get="{standings_url}" hx-trigger="live-refresh"' in page
+    assert 'data-live-topics="tournament" data-live-poll="10"' in page
     board = leaderboard_of(page)
     mine = re.search(r'<tr class="([^"]*)" aria-current="true">.*?</tr>', board, re.S)
     assert "you" in mine.group(1) and guest.name in mine.group(0)
