@@ -142,6 +142,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "shoebook.context_processors.roles",
+                "shoebook.context_processors.live_since",
             ],
         },
     },

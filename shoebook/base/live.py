@@ -22,8 +22,10 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import os
 import threading
+import time
 import uuid
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
@@ -41,6 +43,7 @@ HEARTBEAT_SECONDS = 15.0  # a comment line so that proxies and browsers keep the
 RETRY_MILLISECONDS = 3000  # the browser's wait before it opens a dropped stream again
 PENDING_LIMIT = 200  # changes a slow stream may fall behind before it is told to start afresh
 LISTENER_RETRY_SECONDS = 2.0
+CHANGES_KEPT = 100_000  # topics whose last change the hub remembers (then it starts afresh)
 LISTENER_POLL_SECONDS = 1.0  # how often the listener looks up from its connection to stop
 ORIGIN = f"{os.getpid()}-{uuid.uuid4().hex}"  # this process: its own notifications it skips
 
@@ -121,14 +124,26 @@ class Hub:
         self._lock = threading.Lock()
         self._subscriptions: set[Subscription] = set()
         self._listener: PostgresListener | None = None
+        self._changed: dict[str, float] = {}  # topic → when its last change reached this hub
+        self._known_since = time.time()  # changes before this one are not known here
 
-    def subscribe(self, topics: Iterable[str]) -> Subscription:
+    def subscribe(self, topics: Iterable[str], *, since: float | None = None) -> Subscription:
+        """``since``: when the page was drawn; a change to one of ``topics`` after it (or one
+        this process cannot know of) is the subscription's first message, as a resync."""
         subscription = Subscription(topics)
         with self._lock:
             self._subscriptions.add(subscription)
-        if connection.vendor == "postgresql":
-            self.listener()
+        if connection.vendor == "postgresql" and not self.listener().listening.is_set():
+            self._known_since = time.time()  # other processes' changes meanwhile: unknown
+        if since is not None and self.changed_since(subscription.topics, since):
+            subscription.deliver(dict(RESYNC))
         return subscription
+
+    def changed_since(self, topics: Iterable[str], since: float) -> bool:
+        with self._lock:
+            if since <= self._known_since:
+                return True
+            return any(self._changed.get(topic, 0.0) >= since for topic in topics)
 
     def unsubscribe(self, subscription: Subscription) -> None:
         with self._lock:
@@ -140,7 +155,12 @@ class Hub:
             return len(self._subscriptions)
 
     def publish(self, change: Change) -> None:
+        now = time.time()
         with self._lock:
+            if len(self._changed) > CHANGES_KEPT:
+                self._changed.clear()
+                self._known_since = now
+            self._changed.update(dict.fromkeys(change.topics, now))
             subscriptions = list(self._subscriptions)
         for subscription in subscriptions:
             message = change.for_topics(subscription.topics)
@@ -273,9 +293,11 @@ def _opening() -> str:
     return f"retry: {RETRY_MILLISECONDS}\n: open\n\n"
 
 
-def _sync_events(topics: tuple[str, ...], shape: Shape, renew_on: frozenset[str]) -> Iterator[str]:
+def _sync_events(
+    topics: tuple[str, ...], shape: Shape, renew_on: frozenset[str], since: float | None
+) -> Iterator[str]:
     """The stream under WSGI: one thread per stream, waiting on the hub."""
-    subscription = hub.subscribe(topics)
+    subscription = hub.subscribe(topics, since=since)
     try:
         yield _opening()
         while True:
@@ -291,10 +313,10 @@ def _sync_events(topics: tuple[str, ...], shape: Shape, renew_on: frozenset[str]
 
 
 async def _async_events(
-    topics: tuple[str, ...], shape: Shape, renew_on: frozenset[str]
+    topics: tuple[str, ...], shape: Shape, renew_on: frozenset[str], since: float | None
 ) -> AsyncIterator[str]:
     """The stream under ASGI: a coroutine on the event loop, no thread held."""
-    subscription = hub.subscribe(topics)
+    subscription = hub.subscribe(topics, since=since)
     subscription.bind_loop()
     try:
         yield _opening()
@@ -316,6 +338,25 @@ def _renews(messages: list[dict[str, object]], renew_on: frozenset[str]) -> bool
     return any(message.get("topic") in renew_on for message in messages)
 
 
+def _since(text: str) -> float | None:
+    """``?since=``: when the page was drawn (seconds since the epoch), as the page says it."""
+    try:
+        since = float(text)
+    except ValueError:
+        return None
+    return since if math.isfinite(since) else None
+
+
+def _release_connections() -> None:
+    """The view has read what it needed: a stream holds no database connection for the hours
+    it stays open (Django would close it only at the response's end; under ASGI with a pool,
+    a hundred streams would hold a hundred connections). One inside a transaction (a test's)
+    stays."""
+    for open_connection in connections.all(initialized_only=True):
+        if not open_connection.in_atomic_block:
+            open_connection.close()
+
+
 def served_by_asgi(request: HttpRequest) -> bool:
     # Django's ASGIRequest keeps its scope; under WSGI there is none.
     return hasattr(request, "scope")
@@ -333,11 +374,13 @@ def stream_response(
     viewer (``public_facts`` outside the staff). Under ASGI an async generator (a sync one would
     be read whole, or hold a thread of Django's one thread-sensitive executor), under WSGI a
     sync one (an async one would be read whole before a byte is sent)."""
+    _release_connections()
     wanted, renew = tuple(dict.fromkeys(topics)), frozenset(renew_on)
+    since = _since(request.GET.get("since", ""))
     content: Iterator[str] | AsyncIterator[str] = (
-        _async_events(wanted, shape, renew)
+        _async_events(wanted, shape, renew, since)
         if served_by_asgi(request)
-        else _sync_events(wanted, shape, renew)
+        else _sync_events(wanted, shape, renew, since)
     )
     response = StreamingHttpResponse(content, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"

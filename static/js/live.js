@@ -7,7 +7,9 @@
 //   each message (of one of its [data-live-topics], kinds of topic such as "guest event", if it
 //   names them); [data-live-gap] seconds at least between two of its fetches. While the stream
 //   is not open, an element with [data-live-poll] is fetched every that many seconds instead:
-//   the polling the page did before, as the fallback.
+//   the polling the page did before, as the fallback. A change saved while the page loaded
+//   reached no stream: the stream's address carries ?since=<when the page was drawn>, and the
+//   server opens with a resync if one of its topics changed since.
 (function (root, factory) {
   "use strict";
   if (typeof module === "object" && module.exports) module.exports = factory();

@@ -45,7 +45,7 @@ def test_the_tv_display_shows_a_hand_saved_elsewhere_without_a_reload(
         tv.goto(f"{base}/display/{shoe.event_id}/{token}/")
         expect(tv.locator("html[data-live=open]")).to_have_count(1)  # its stream is open
         tv.evaluate("() => { document.body.dataset.sameLoad = 'yes'; }")
-        banker = tv.locator("#display .stats .winner-banker")
+        banker = tv.locator("#display .stats span.winner-banker")
         expect(banker).to_contain_text("0 (")
 
         log_in_without_a_page(phone, base, host.username)

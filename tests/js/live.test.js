@@ -57,6 +57,7 @@ test("a pushed change is dispatched and fetches the parts that show it again", (
   assert.equal(sources[0].url, "/display/1/t/live/");
   sources[0].onopen();
   assert.equal(doc.documentElement.dataset.live, "open");
+  assert.deepEqual(fetched, []);
   sources[0].send({ topic: "event:1", what: "hand", next: 2 });
   assert.deepEqual(pushed, [{ topic: "event:1", what: "hand", next: 2 }]);
   assert.deepEqual(fetched, [["display", "live-refresh"]]);
@@ -95,6 +96,7 @@ test("an open stream stops the polling", () => {
   const display = element("display", { liveRefresh: "", livePoll: "5" });
   const { sources, clock, fetched, api } = page([element("m", { liveUrl: "/l/" }), display]);
   sources[0].onopen();
+  fetched.length = 0;
   clock.now += 60000;
   api.tick();
   assert.deepEqual(fetched, []);
@@ -104,6 +106,8 @@ test("a reopened stream asks for everything afresh, once", () => {
   const board = element("board", { liveRefresh: "", liveTopics: "tournament" });
   const { sources, pushed, fetched } = page([element("m", { liveUrl: "/l/" }), board]);
   sources[0].onopen();
+  assert.deepEqual(pushed, []); // the first opening is no resync
+  fetched.length = 0;
   sources[0].onerror(); // dropped: the browser reconnects by itself
   sources[0].onopen();
   assert.deepEqual(pushed, [{ topic: "*", what: "resync" }]);
@@ -116,6 +120,7 @@ test("an element hears only its kinds of topic, and at most once a gap", () => {
     liveGap: "10" });
   const { sources, clock, fetched, api } = page([element("m", { liveUrl: "/l/" }), mine, board]);
   sources[0].onopen();
+  fetched.length = 0;
   clock.now += 20000;
   sources[0].send({ topic: "event:4", what: "hand" });
   sources[0].send({ topic: "event:5", what: "hand" });

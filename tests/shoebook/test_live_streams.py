@@ -353,3 +353,16 @@ def test_a_players_live_part_brings_their_leaderboard_along(tournament_round):
     assert '<section id="tournament-now" class="tournament-now" hx-swap-oob="true"' in live_part
     whole = Client().get(page).content.decode()
     assert "hx-swap-oob" not in whole
+
+
+def test_a_page_drawn_before_a_save_its_stream_missed_is_told_to_resync(
+    streams, saving, seated, shoe, record, dealer
+):
+    drawn = time.time()
+    with saving():
+        record(shoe, "9 7", "J J 10", [bet(1, "player", 10)])
+    url = reverse("ledger:shoe_live", args=[shoe.pk])
+    phone = streams(staff(dealer), f"{url}?since={drawn}")
+    assert phone.next_change() == live.RESYNC
+    assert streams(staff(dealer), f"{url}?since={time.time() + 1}").nothing() is None
+    assert streams(staff(dealer), f"{url}?since=nan").nothing() is None  # unreadable: none

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 import pytest
 from django.db import connection, transaction
@@ -108,3 +109,18 @@ def test_the_wire_format_is_a_change_event_with_json_data():
     assert text.startswith("event: change\ndata: ")
     assert text.endswith("\n\n")
     assert json.loads(text.split("data: ", 1)[1]) == {"topic": "shoe:1", "what": "undo", "next": 3}
+
+
+def test_a_stream_opened_after_a_change_its_page_missed_starts_with_a_resync():
+    drawn = time.time()
+    hub.publish(live.Change(("shoe:1",), {"what": "hand"}))  # saved while the page loaded
+    late = hub.subscribe(["shoe:1"], since=drawn)
+    on_time = hub.subscribe(["shoe:1"], since=time.time() + 1)
+    other = hub.subscribe(["shoe:2"], since=drawn)
+    try:
+        assert late.take() == [live.RESYNC]
+        assert on_time.take() == []
+        assert other.take() == []
+    finally:
+        for subscribed in (late, on_time, other):
+            hub.unsubscribe(subscribed)
