@@ -45,7 +45,14 @@ PENDING_LIMIT = 200  # changes a slow stream may fall behind before it is told t
 LISTENER_RETRY_SECONDS = 2.0
 CHANGES_KEPT = 100_000  # topics whose last change the hub remembers (then it starts afresh)
 LISTENER_POLL_SECONDS = 1.0  # how often the listener looks up from its connection to stop
-ORIGIN = f"{os.getpid()}-{uuid.uuid4().hex}"  # this process: its own notifications it skips
+_BOOT = uuid.uuid4().hex
+
+
+def origin() -> str:
+    """This process, as its notifications name it (it skips its own): read at each use, as
+    a server that loads the app before it forks its workers gives them all this module."""
+    return f"{os.getpid()}-{_BOOT}"
+
 
 # Facts that a screen outside the staff may see: ids of the table and numbers, never a guest's.
 PUBLIC_FACTS = frozenset({"topic", "what", "shoe", "event", "next", "last", "round", "tournament"})
@@ -228,7 +235,7 @@ class PostgresListener(threading.Thread):
             data = json.loads(payload)
         except ValueError:
             return
-        if data.get("origin") == ORIGIN:
+        if data.get("origin") == origin():
             return  # this process's own change: its hub had it on commit
         self.hub.publish(Change(tuple(data.get("topics", ())), data.get("facts", {})))
 
@@ -259,14 +266,14 @@ def announce_to(topics: Iterable[str], **facts: object) -> None:
         return
     if connection.vendor == "postgresql":
         payload = json.dumps(
-            {"origin": ORIGIN, "topics": change.topics, "facts": change.facts},
+            {"origin": origin(), "topics": change.topics, "facts": change.facts},
             separators=(",", ":"),
             default=str,
         )
         if len(payload.encode()) >= NOTIFY_LIMIT:
             logger.warning("A live change too long to send (%s): sent bare.", change.topics[:3])
             payload = json.dumps(
-                {"origin": ORIGIN, "topics": change.topics[:50], "facts": dict(RESYNC)}
+                {"origin": origin(), "topics": change.topics[:50], "facts": dict(RESYNC)}
             )
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, payload])
