@@ -366,3 +366,9 @@ def test_a_page_drawn_before_a_save_its_stream_missed_is_told_to_resync(
     assert phone.next_change() == live.RESYNC
     assert streams(staff(dealer), f"{url}?since={time.time() + 1}").nothing() is None
     assert streams(staff(dealer), f"{url}?since=nan").nothing() is None  # unreadable: none
+
+
+def test_the_table_page_names_its_stream(client, seated, shoe, dealer):
+    client.force_login(dealer)
+    page = client.get(reverse("ledger:shoe_table", args=[shoe.pk])).content.decode()
+    assert f'data-live-url="{reverse("ledger:shoe_live", args=[shoe.pk])}?since=' in page
