@@ -20,6 +20,7 @@ from games.kinds import TABLE_SEATS, Game, SuiteReturn
 from games.messages import refused_character
 from games.models import Event, Hand, Shoe
 from games.payouts import RuleSet
+from shoebook.base.live import announce_to
 from shoebook.base.roles import Actor
 
 MSG_EVENT_CLOSED = _("This event is closed: nothing more can be logged in it.")
@@ -270,6 +271,7 @@ def shoe_start(*, event: Event, by: Actor) -> Shoe:
     shoe = Shoe(event=event, number=last + 1, opened_by=by)
     shoe.full_clean()
     shoe.save()
+    announce_to([f"event:{event.pk}"], what="shoe", shoe=shoe.pk)  # the display moves to it
     return shoe
 
 

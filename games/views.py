@@ -10,6 +10,7 @@ from fractions import Fraction
 from django.contrib.auth.decorators import login_not_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils.translation import gettext, pgettext
 from django.views.decorators.http import require_GET
 
@@ -260,7 +261,8 @@ def table_display(request: HttpRequest, event_id: int, token: str) -> HttpRespon
     context = {
         "event": event,
         "board": scoreboard(shoe, widths=DISPLAY_WIDTHS) if shoe else None,
-        "refresh_seconds": DISPLAY_REFRESH_SECONDS,
+        "refresh_seconds": DISPLAY_REFRESH_SECONDS,  # only while its stream cannot open
+        "live_url": reverse("live:display", args=[event.pk, token]),
     }
     response = render(request, "games/table_display.html", context)
     return private_link(response, cache="no-store")

@@ -4,7 +4,7 @@ from django.urls import path
 
 from ledger.count import views as count
 from ledger.guests.views import guests, sharing
-from ledger.hands.views import coup_table, hands, table
+from ledger.hands.views import coup_table, hands, live, table
 from ledger.money.views import clearing, results
 from ledger.nights import views as events
 from ledger.workbook import views as workbook
@@ -38,6 +38,7 @@ urlpatterns = [
     path("events/<id:event_id>/shoes/", events.shoe_start, name="shoe_start"),
     path("events/<id:event_id>/close/", events.event_close, name="event_close"),
     path("events/<id:event_id>/count/", count.count_page, name="count_page"),
+    path("events/<id:event_id>/live/", count.event_live, name="event_live"),
     path("events/<id:event_id>/count/setup/", count.count_setup, name="count_setup"),
     path("events/<id:event_id>/count/chips/", count.chips_add, name="chips_add"),
     path("events/<id:event_id>/count/adjustments/", count.adjustment_add, name="adjustment_add"),
@@ -51,6 +52,7 @@ urlpatterns = [
         name="display_link_issue",
     ),
     path("shoes/<id:shoe_id>/", table.shoe_table, name="shoe_table"),
+    path("shoes/<id:shoe_id>/live/", live.shoe_live, name="shoe_live"),
     path("shoes/<id:shoe_id>/hands/", table.hand_record, name="hand_record"),
     path("shoes/<id:shoe_id>/hands/undo/", table.hand_undo, name="hand_undo"),
     path("shoes/<id:shoe_id>/hands/go/", hands.hand_go, name="hand_go"),

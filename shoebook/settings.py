@@ -142,6 +142,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "shoebook.context_processors.roles",
+                "shoebook.context_processors.live_since",
             ],
         },
     },
@@ -157,19 +158,26 @@ SQLITE_OPTIONS = {
     "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
 }
 
-# Production keeps each worker thread's connection open (10 minutes) instead of opening one per
-# request, which costs a connect, SQLite's PRAGMAs or PostgreSQL's login every time; the health
-# check replaces a connection the database dropped before it is used. Development's server starts
-# a thread per request, so it keeps none.
+# Production runs under ASGI (shoebook/asgi.py, uvicorn workers), where each request has a context
+# of its own: a connection kept open past its request (CONN_MAX_AGE) would never be used again, and
+# every request would leave one behind. So no persistent connections; on PostgreSQL production
+# borrows them from psycopg's pool instead (a login saved per request; DATABASE_POOL_SIZE at most
+# per worker process), on SQLite a connection is a file opened. Development's server starts a
+# thread per request and keeps none either. The health check replaces a dropped connection.
 DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=env_int("CONN_MAX_AGE", 0 if DEBUG else 600),
+        conn_max_age=env_int("CONN_MAX_AGE", 0),
         conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {**SQLITE_OPTIONS, **DATABASES["default"].get("OPTIONS", {})}
+elif not DEBUG and not DATABASES["default"]["CONN_MAX_AGE"]:
+    DATABASES["default"]["OPTIONS"] = {
+        "pool": {"min_size": 1, "max_size": env_int("DATABASE_POOL_SIZE", 10)},
+        **DATABASES["default"].get("OPTIONS", {}),
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -10,6 +10,7 @@ from django.views.i18n import set_language
 from games.urls import display_patterns
 from shoebook import accounts
 from shoebook.views import offline_page, service_worker, web_manifest
+from tournaments.table_urls import live_patterns
 
 urlpatterns = [
     path(
@@ -37,6 +38,7 @@ urlpatterns = [
     path("tournaments/table/", include(("tournaments.table_urls", "tournament_table"))),
     path("tournaments/reports/", include(("tournaments.report_urls", "tournament_reports"))),
     path("tournaments/", include(("tournaments.urls", "tournaments"))),
+    path("", include((live_patterns, "live"))),
     path("", include("ledger.urls")),
 ]
 

@@ -21,6 +21,18 @@ const STATIC_PREFIX = "{{ static_prefix|escapejs }}";
 const OFFLINE_PAGE = "{% url 'offline' %}";
 const OFFLINE_FILES = {{ offline_files|safe }};
 
+// A live stream (server-sent events: an address ending in /live/) is never answered by the
+// worker, let alone kept: registered before Workbox's, this listener stops the event there, so
+// the browser fetches it from the server itself, as if no worker were installed.
+const STREAM = /\/live\/$/;
+self.addEventListener("fetch", (event) => {
+  const url = new URL(event.request.url);
+  const accepts = event.request.headers.get("Accept") || "";
+  if (STREAM.test(url.pathname) || accepts.includes("text/event-stream")) {
+    event.stopImmediatePropagation();
+  }
+});
+
 workbox.core.skipWaiting();
 workbox.core.clientsClaim();
 

@@ -24,6 +24,7 @@ from games.payouts import BetType, RuleSet
 from games.rules import Hand
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
+from shoebook.base import live
 from shoebook.base.roles import DEALERS, HOSTS
 
 FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -36,6 +37,14 @@ def fast_password_hashing(settings):
     # Login throttling (django-axes) has its own tests; elsewhere the test client logs in
     # without a request, which axes refuses.
     settings.AXES_ENABLED = False
+
+
+@pytest.fixture(autouse=True)
+def live_listener_stopped():
+    # A stream opened on PostgreSQL starts this process's LISTEN connection (shoebook.base.live):
+    # closed after the test, or the test database could not be dropped at the end.
+    yield
+    live.hub.stop_listener()
 
 
 @pytest.fixture(autouse=True)

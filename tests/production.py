@@ -1,6 +1,7 @@
 """The production server, for the tests: static files collected (hashed and compressed, as
-``make serve`` does) into a temporary STATIC_ROOT, then gunicorn with DEBUG off on a free loopback
-port, over the database it is given. Stopped whatever happens, by its own process id."""
+``make serve`` does) into a temporary STATIC_ROOT, then gunicorn with uvicorn workers (ASGI) and
+DEBUG off on a free loopback port, over the database it is given. Stopped whatever happens, by
+its own process id."""
 
 from __future__ import annotations
 
@@ -94,13 +95,13 @@ def production_server(
         server = subprocess.Popen(
             [
                 str(BIN / "gunicorn"),
-                "shoebook.wsgi",
+                "shoebook.asgi",  # as `make serve`: ASGI, uvicorn workers
+                "--worker-class",
+                "uvicorn_worker.UvicornWorker",
                 "--bind",
                 url.removeprefix("http://"),
                 "--workers",
                 "1",
-                "--threads",
-                "8",
                 "--graceful-timeout",
                 "5",
                 "--log-level",

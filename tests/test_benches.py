@@ -30,6 +30,11 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
             "floor",
         ),
         ("load.py", ["--seconds", "3", "--workers", "1"], "slowest kinds of request"),
+        (
+            "live.py",
+            ["--players", "14", "--seconds", "3", "--saves", "3", "--hand-every", "1"],
+            "server CPU pushed / polled",
+        ),
     ],
 )
 def test_a_benchmark_runs_and_prints_its_figures(script, args, expected):

@@ -79,6 +79,7 @@ LAYERS = {
             "play",
             "webapp",
             "logs",
+            "live",
         ),
         1,
     ),

@@ -150,6 +150,13 @@ ACCESS: dict[str, tuple[str, tuple[str, ...]]] = {
     "tournament_table:secret_bet": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "tournament_table:guest_standings": ("get", (OK, OK, OK, OK, OK)),  # the link is the key
     "tournament_table:my_standings": ("get", (LOGIN, MISSING, OK, MISSING, MISSING)),
+    # The live streams (shoebook.base.live), each checked like its page.
+    "ledger:shoe_live": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "ledger:event_live": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "tournaments:tournament_live": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "live:display": ("get", (OK, OK, OK, OK, OK)),  # the display's link is the key
+    "live:guest": ("get", (OK, OK, OK, OK, OK)),  # the guest's link is the key
+    "live:me": ("get", (LOGIN, MISSING, OK, MISSING, MISSING)),
 }
 
 
@@ -244,6 +251,10 @@ def world(seated, shoe, record, host, dealer):
         "tournaments:table_display_link": [round_.tables.get().pk],
         "tournament_reports:standings": [tournament.pk],
         "tournament_reports:workbook": [tournament.pk],
+        "ledger:shoe_live": [shoe.pk], "ledger:event_live": [shoe.event_id],
+        "tournaments:tournament_live": [tournament.pk],
+        "live:display": [shoe.event_id, shoe.event.display_token],
+        "live:guest": [guest.pk, guest.access_token],
     }  # fmt: skip
     users = {"anonymous": None, "outsider": outsider, "guest": guest_user, "dealer": dealer,
              "host": host}  # fmt: skip
@@ -287,6 +298,8 @@ def test_a_wrong_token_is_a_404_everywhere(world, client):
         ("ledger:guest_manifest", guest_id),
         ("tournament_table:guest_standings", guest_id),
         ("display:table_display", event_id),
+        ("live:display", event_id),
+        ("live:guest", guest_id),
     ):
         assert client.get(reverse(name, args=[key, secrets.token_urlsafe(32)])).status_code == 404
     for name in ("ledger:link_receipt", "ledger:link_receipt_pdf"):

@@ -563,3 +563,39 @@ def round_of_event(event: Event) -> Round | None:
         return Round.objects.select_related("tournament__event").filter(tables__event=event).first()
     tournament = Tournament.objects.filter(event=event).first()
     return current_round(tournament) if tournament is not None else None
+
+
+# --- what the live streams carry (shoebook.base.live) ----------------------------------------
+
+
+def round_topics(rounds: Iterable[Round]) -> list[str]:
+    """A leaderboard's topics: its tournament's (rebuys, add-ons, a round drawn, started or
+    closed) and each table's of its round (a hand saved there moves the stacks). One query."""
+    rounds = list(rounds)
+    tables = TournamentTable.objects.filter(round__in=rounds).values_list("event_id", flat=True)
+    return [
+        *dict.fromkeys(f"tournament:{round_.tournament_id}" for round_ in rounds),
+        *(f"event:{event_id}" for event_id in tables),
+    ]
+
+
+def guest_topics(guest_id: int) -> list[str]:
+    """A guest's own page: their own changes (a hand at their table among them: the page then
+    fetches their figures and their leaderboard at once) and each of their tournaments' (a
+    round drawn, started or closed, a rebuy). Not every other table's hands: a hundred phones
+    fetching the leaderboard at each of them would cost more than the polling they replace."""
+    rounds = rounds_now(guest_id)
+    return [f"guest:{guest_id}", *dict.fromkeys(f"tournament:{r.tournament_id}" for r in rounds)]
+
+
+def display_topics(event: Event) -> list[str]:
+    """A table display: its event (and, at a tournament table, its tournament's changes; its
+    leaderboard is fetched with each hand at its own table)."""
+    round_ = round_of_event(event) if event.kind != Event.Kind.CASH else None
+    return [f"event:{event.pk}", *([f"tournament:{round_.tournament_id}"] if round_ else [])]
+
+
+def tournament_topics(tournament: Tournament) -> list[str]:
+    """The staff's boards of a tournament: every round that is started and not closed."""
+    rounds = tournament.rounds.filter(started_at__isnull=False, closed_at__isnull=True)
+    return [f"tournament:{tournament.pk}", *round_topics(rounds)]

@@ -27,6 +27,7 @@ from ledger.models import Charge, EventGuest, Guest, StackRow
 from ledger.money import services as money_services
 from ledger.money.amounts import ZERO, format_chips, money_sum
 from ledger.nights import services as night_services
+from shoebook.base.live import announce_to
 from shoebook.base.roles import Actor, is_table_staff
 from tournaments.models import Entrant, Round, TableSeat, Tournament, TournamentTable
 from tournaments.results import event_pools
@@ -277,7 +278,15 @@ def round_draw(*, round_: Round, by: Actor, seed: int | None = None) -> Round:
         )
     round_.drawn_at = timezone.now()
     round_.save(update_fields=["seed", "drawn_at"])
+    _announce_round(round_, "draw")
     return round_
+
+
+def _announce_round(round_: Round, what: str) -> None:
+    """A round drawn, started or closed: the tournament's boards (and the streams that carry
+    them start afresh, for the round's tables)."""
+    topics = [f"tournament:{round_.tournament_id}"]
+    announce_to(topics, what=what, tournament=round_.tournament_id, round=round_.pk)
 
 
 def _forget_draw(round_: Round) -> None:
@@ -342,6 +351,7 @@ def round_start(*, round_: Round, by: Actor) -> Round:
             hand_services.seat_guest(shoe=shoe, seat=place.seat, guest=guest, by=by)
     round_.started_at = timezone.now()
     round_.save(update_fields=["started_at"])
+    _announce_round(round_, "start")
     return round_
 
 
@@ -469,6 +479,12 @@ def _buy_chips(
     )
     if price:
         _charge(tournament, entrant.guest, kind, -price, by)
+    announce_to(
+        [f"tournament:{tournament.pk}", f"event:{row.event_id}", f"guest:{entrant.guest_id}"],
+        what="rebuy" if is_rebuy else "add-on",
+        tournament=tournament.pk,
+        event=row.event_id,
+    )
     return row
 
 
@@ -513,6 +529,7 @@ def round_close(*, round_: Round, by: Actor, playoff_order: dict[int, int] | Non
     round_.save(update_fields=["closed_at", "closed_by", "playoff_order"])
     if round_.is_final:
         _finish(round_, board, by)
+    _announce_round(round_, "close")
     return round_
 
 

@@ -16,3 +16,11 @@ urlpatterns = [
     ),
     path("standings/me/", table_views.my_standings, name="my_standings"),
 ]
+
+# The live streams of a table display and of a guest's own page, beside those pages' addresses
+# (shoebook.urls includes them at the root, as "live").
+live_patterns = [
+    path("display/<id:event_id>/<str:token>/live/", table_views.display_live, name="display"),
+    path("g/<id:guest_id>/<str:token>/live/", table_views.guest_live, name="guest"),
+    path("me/live/", table_views.my_live, name="me"),
+]

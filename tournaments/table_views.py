@@ -1,12 +1,13 @@
-"""At a tournament table: the secret bet a host or dealer marks; and a player's live
-leaderboard, which their own page asks for again every few seconds."""
+"""At a tournament table: the secret bet a host or dealer marks; a player's live
+leaderboard, which their own page asks for again when its stream says it changed; and the
+streams of the screens outside the staff (a guest's page, a table display)."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_not_required
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
@@ -16,9 +17,11 @@ from games.models import Event
 from ledger.guests.selectors import guest_by_link_or_404, guest_of_user_or_404
 from ledger.models import Guest
 from shoebook.base.converters import id_or_none
-from shoebook.base.links import private_link
+from shoebook.base.links import private_link, same_token
+from shoebook.base.live import public_facts, stream_response
 from shoebook.base.roles import AuthenticatedHttpRequest, table_staff_required
 from tournaments import services
+from tournaments.selectors import display_topics, guest_topics
 from tournaments.templatetags.tournament_table import leaderboard_now_context
 
 MSG_SECRET_MARKED = _("Seat {seat}: a secret bet on hand {number}, hidden until the hand is saved.")
@@ -76,3 +79,45 @@ def _standings(request: HttpRequest, guest: Guest) -> HttpResponse:
     context = leaderboard_now_context(guest, request.path)
     response = render(request, "tournaments/_leaderboard_now.html", context)
     return private_link(response)
+
+
+# --- the live streams of the screens outside the staff (shoebook.base.live) -------------------
+# They are here, not beside their pages, because what a guest's page or a display shows of a
+# tournament (its leaderboard) is known only here: games and the ledger never see tournaments.
+
+
+@login_not_required
+@require_GET
+def display_live(request: HttpRequest, event_id: int, token: str) -> StreamingHttpResponse:
+    """A table display's stream, by the display's own link: its table's changes (and its
+    round's leaderboard), never a guest's id."""
+    event = get_object_or_404(Event, pk=event_id)
+    if not same_token(event.display_token, token):
+        raise Http404
+    topics = display_topics(event)
+    response = stream_response(request, topics, shape=public_facts, renew_on=_renewing(topics))
+    return private_link(response, cache="no-cache")
+
+
+@login_not_required
+@require_GET
+def guest_live(request: HttpRequest, guest_id: int, token: str) -> StreamingHttpResponse:
+    """A guest's private link's stream: that guest's own changes and their rounds' boards."""
+    return _guest_stream(request, guest_by_link_or_404(guest_id, token))
+
+
+@require_GET
+def my_live(request: AuthenticatedHttpRequest) -> StreamingHttpResponse:
+    """``/me/``'s stream: the same, for the guest who logged in."""
+    return _guest_stream(request, guest_of_user_or_404(request.user))
+
+
+def _guest_stream(request: HttpRequest, guest: Guest) -> StreamingHttpResponse:
+    topics = guest_topics(guest.pk)
+    response = stream_response(request, topics, shape=public_facts, renew_on=_renewing(topics))
+    return private_link(response, cache="no-cache")
+
+
+def _renewing(topics: list[str]) -> list[str]:
+    """A round drawn, started or closed may bring other tables: the stream starts afresh."""
+    return [topic for topic in topics if topic.startswith("tournament:")]

@@ -12,6 +12,7 @@ urlpatterns = [
     path("", views.tournament_list, name="tournament_list"),
     path("new/", views.tournament_create, name="tournament_create"),
     path("<id:tournament_id>/", views.tournament_detail, name="tournament_detail"),
+    path("<id:tournament_id>/live/", views.tournament_live, name="tournament_live"),
     path("<id:tournament_id>/edit/", views.tournament_edit, name="tournament_edit"),
     path("<id:tournament_id>/players/", views.entrant_add, name="entrant_add"),
     path("<id:tournament_id>/rounds/", views.round_add, name="round_add"),

@@ -11,7 +11,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.forms import BaseForm
-from django.http import HttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -23,6 +23,7 @@ from games import services as game_services
 from ledger.guests.names import name_key
 from ledger.money.amounts import ZERO, format_chips
 from ledger.nights import services as night_services
+from shoebook.base.live import stream_response
 from shoebook.base.roles import AuthenticatedHttpRequest, host_required, table_staff_required
 from tournaments import services
 from tournaments.forms import (
@@ -41,6 +42,7 @@ from tournaments.selectors import (
     prize_schedule,
     round_board,
     table_shoes,
+    tournament_topics,
     tournaments_for_list,
 )
 
@@ -151,6 +153,16 @@ def tournament_for_event(request: AuthenticatedHttpRequest, event_id: int) -> Ht
 
 
 # --- the tournament page --------------------------------------------------------------------
+
+
+@table_staff_required
+@require_GET
+def tournament_live(request: AuthenticatedHttpRequest, tournament_id: int) -> StreamingHttpResponse:
+    """The staff's boards' stream: the tournament's changes and each hand at a table of a
+    round under way; it starts afresh when a round is drawn, started or closed."""
+    tournament = _tournament(tournament_id)
+    topics = tournament_topics(tournament)
+    return stream_response(request, topics, renew_on=[f"tournament:{tournament.pk}"])
 
 
 @table_staff_required

@@ -34,6 +34,7 @@ from ledger.models import (
 from ledger.money.amounts import ZERO
 from ledger.money.reversal import Reversal, line_character, reverse
 from ledger.money.services import content_digest, recorded_under, results_refresh, save_once
+from shoebook.base.live import announce_night
 from shoebook.base.roles import Actor
 
 MAX_DENOMINATIONS = 12
@@ -163,6 +164,7 @@ def count_setup_save(
         before=before,
         after=_setup_snapshot(setup),
     )
+    announce_night(event.pk, "count-setup")
     return setup
 
 
@@ -310,6 +312,7 @@ def chips_record(
     )
     if setup.count_only and guest is not None:
         count_results_refresh(event=event, guest_ids=[guest.pk])
+    announce_night(event.pk, "chips", [move.guest_id])
     return move
 
 
@@ -390,6 +393,7 @@ def chips_void(*, move: ChipMove, reason: str, by: Actor) -> ChipMove:
     void = reverse(CHIPS_REVERSAL, move, reason=reason, by=by)
     if setup_of(move.event).count_only and move.guest_id is not None:
         count_results_refresh(event=move.event, guest_ids=[move.guest_id])
+    announce_night(move.event_id, "chips", [move.guest_id])
     return void
 
 
@@ -448,6 +452,7 @@ def adjustment_record(
         after=adjustment_snapshot(adjustment),
     )
     results_refresh(event_id=event.pk, guest_ids=[guest.pk])
+    announce_night(event.pk, "adjustment", [guest.pk])
     return adjustment
 
 
@@ -496,6 +501,7 @@ def adjustment_void(*, adjustment: Adjustment, reason: str, by: Actor) -> Adjust
     _check_open(adjustment.event)
     void = reverse(ADJUSTMENT_REVERSAL, adjustment, reason=reason, by=by)
     results_refresh(event_id=adjustment.event_id, guest_ids=[adjustment.guest_id])
+    announce_night(adjustment.event_id, "adjustment", [adjustment.guest_id])
     return void
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext_lazy
@@ -25,6 +25,7 @@ from ledger.models import Adjustment, ChipMove, Guest
 from ledger.money.amounts import ZERO, format_chips
 from ledger.money.forms import VoidForm
 from shoebook.base.converters import id_or_none
+from shoebook.base.live import stream_response
 from shoebook.base.roles import AuthenticatedHttpRequest, host_required
 
 # A tournament's night has no chips on a table of its own: its tables are counted one by one.
@@ -258,3 +259,12 @@ def adjustment_void(request: AuthenticatedHttpRequest, adjustment_id: int) -> Ht
     else:
         messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
     return redirect(_count_url(adjustment.event, adjustment.guest))
+
+
+@host_required
+@require_GET
+def event_live(request: AuthenticatedHttpRequest, event_id: int) -> StreamingHttpResponse:
+    """The count page's stream (``event:<id>``): a count, a buy-in, an adjustment, a hand, a
+    settlement or a close of the night."""
+    get_object_or_404(COUNTED, pk=event_id)
+    return stream_response(request, [f"event:{event_id}"])

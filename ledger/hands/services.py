@@ -39,6 +39,7 @@ from games.tournament import in_play
 from ledger.guests.services import MSG_NOT_ON_LIST
 from ledger.hands import hot_reads
 from ledger.hands.coups import check_later_coups, coup_of, coup_row, coup_snapshot, previous_coup
+from ledger.hands.selectors import facts_stamp
 from ledger.locks import hold_guests
 from ledger.models import (
     AuditEntry,
@@ -52,6 +53,7 @@ from ledger.models import (
 )
 from ledger.money.amounts import ZERO, money_sum
 from ledger.money.services import results_add, results_refresh
+from shoebook.base.live import announce_to
 from shoebook.base.roles import Actor
 
 MSG_HAND_TAKEN = _(
@@ -168,13 +170,17 @@ def seat_guest(*, shoe: Shoe, seat: int, guest: Guest, by: Actor) -> Seating:
     current = Seating.objects.filter(shoe=shoe, to_hand__isnull=True)
     if shoe.event.is_tournament_table and not current.filter(seat=seat, guest=guest).exists():
         _check_drawn_seat(shoe, seat, guest)
+    left: set[int] = set()
     for seating in current.filter(Q(seat=seat) | Q(guest=guest)):
         if seating.seat == seat and seating.guest_id == guest.pk:
             return seating
         _end_seating(seating, next_number)
-    return Seating.objects.create(
+        left.add(seating.guest_id)
+    seating = Seating.objects.create(
         shoe=shoe, seat=seat, guest=guest, from_hand=next_number, seated_by=by
     )
+    announce_shoe(shoe, "seat", last=next_number - 1, guest_ids=left)
+    return seating
 
 
 def _check_drawn_seat(shoe: Shoe, seat: int, guest: Guest) -> None:
@@ -195,7 +201,37 @@ def seat_clear(*, shoe: Shoe, seat: int, by: Actor) -> None:
         raise ValidationError({"seat": MSG_DRAWN_SEATS})
     seating = Seating.objects.filter(shoe=shoe, seat=seat, to_hand__isnull=True).first()
     if seating is not None:
-        _end_seating(seating, next_hand_number(shoe))
+        next_number = next_hand_number(shoe)
+        _end_seating(seating, next_number)
+        announce_shoe(shoe, "seat", last=next_number - 1, guest_ids=[seating.guest_id])
+
+
+def announce_shoe(
+    shoe: Shoe,
+    what: str,
+    *,
+    last: int,
+    seated: Mapping[int, int] | None = None,
+    guest_ids: Iterable[int] = (),
+    **facts: object,
+) -> None:
+    """Tell the screens of the shoe, its night and the guests at it (and ``guest_ids``, who
+    just left) that the shoe changed (``shoebook.base.live``): the next and last hand numbers
+    and the seating for the next hand (read here unless given: one query)."""
+    if seated is None:
+        seated = {seat: guest.pk for seat, guest in _seated_at(shoe, last + 1).items()}
+    guests = sorted({*seated.values(), *guest_ids})
+    announce_to(
+        [f"shoe:{shoe.pk}", f"event:{shoe.event_id}", *(f"guest:{guest}" for guest in guests)],
+        what=what,
+        shoe=shoe.pk,
+        event=shoe.event_id,
+        next=last + 1,
+        last=last,
+        seating=" ".join(f"{seat}:{guest}" for seat, guest in sorted(seated.items())),
+        at=facts_stamp(),
+        **facts,
+    )
 
 
 class HandRefused(ValidationError):
@@ -538,6 +574,9 @@ def record_hand(
     results_add(event=shoe.event, bets=settled)
     after = hand_snapshot(hand, settled)
     _audit(AuditEntry.Action.HAND_LOGGED, shoe, hand.number, by, after=after)
+    # Who sat for this hand sits for the next: a seat change always starts at the next hand.
+    seating = {seat: guest.pk for seat, guest in seated.items()}
+    announce_shoe(shoe, "hand", last=number, seated=seating)
     return RecordedHand(hand, bets=settled, seated=seated)
 
 
@@ -726,6 +765,7 @@ def hand_undo(
     _seatings_back_to(shoe, hand.number)
     results_refresh(event_id=shoe.event_id, guest_ids=guest_ids)
     _audit(AuditEntry.Action.HAND_UNDONE, shoe, revision.hand_number, by, before=revision.before)
+    announce_shoe(shoe, "undo", last=hand.number - 1, guest_ids=guest_ids, hand=hand.number)
     return revision
 
 
@@ -819,4 +859,6 @@ def hand_correct(
         after=after,
         changed_by=by,
     )
+    last = shoe.hands.aggregate(last=Max("number"))["last"] or 0
+    announce_shoe(shoe, "correction", last=last, guest_ids=affected, hand=hand.number)
     return hand

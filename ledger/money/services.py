@@ -33,6 +33,7 @@ from ledger.models import (
 from ledger.money.amounts import ZERO, money_sum
 from ledger.money.results import guest_balance_now
 from ledger.money.reversal import Reversal, line_character, reverse
+from shoebook.base.live import announce_night
 from shoebook.base.roles import Actor
 
 
@@ -337,6 +338,7 @@ def settlement_record(
         summary=str(guest),
         after=_settlement_snapshot(settlement),
     )
+    announce_night(event.pk, "settlement", [guest.pk])
     return settlement
 
 
@@ -376,4 +378,6 @@ SETTLEMENT_REVERSAL = Reversal(
 def settlement_void(*, settlement: Settlement, reason: str, by: Actor) -> Settlement:
     """Reverse a settlement recorded by mistake: a new row with the amount negated, at the same
     event, pointing at it, the reason as its note (see :mod:`ledger.money.reversal`)."""
-    return reverse(SETTLEMENT_REVERSAL, settlement, reason=reason, by=by)
+    void = reverse(SETTLEMENT_REVERSAL, settlement, reason=reason, by=by)
+    announce_night(settlement.event_id, "settlement", [settlement.guest_id])
+    return void

@@ -38,6 +38,7 @@ from ledger.money.lines import balances as guest_balances
 from ledger.money.lines import ledger_lines
 from ledger.money.reversal import Reversal, line_character, reverse
 from ledger.money.services import content_digest, recorded_under, save_once
+from shoebook.base.live import announce_night
 from shoebook.base.roles import Actor
 
 # The house's key among the guests' ids in a night's balances (ids start at 1).
@@ -315,6 +316,7 @@ def transfer_record(
         summary=_summary(transfer),
         after=transfer_snapshot(transfer),
     )
+    announce_night(event.pk, "transfer", [payer_id, payee_id])
     return transfer
 
 
@@ -359,4 +361,6 @@ TRANSFER_REVERSAL = Reversal(
 def transfer_void(*, transfer: Transfer, reason: str, by: Actor) -> Transfer:
     """Reverse a transfer recorded by mistake: a new row the other way (payee pays payer the
     same amount), pointing at it, the reason as its note (see :mod:`ledger.money.reversal`)."""
-    return reverse(TRANSFER_REVERSAL, transfer, reason=reason, by=by)
+    void = reverse(TRANSFER_REVERSAL, transfer, reason=reason, by=by)
+    announce_night(transfer.event_id, "transfer", [transfer.payer_id, transfer.payee_id])
+    return void

@@ -13,6 +13,7 @@ from games.models import Event, Hand, Shoe
 from ledger.models import (
     AuditEntry,
 )
+from shoebook.base.live import announce_to
 from shoebook.base.roles import Actor
 
 
@@ -41,6 +42,7 @@ def event_close(*, event: Event, by: Actor) -> Event:
     """Close the event (``games.services.mark_event_closed``: its shoes closed first), audited."""
     event = game_services.mark_event_closed(event=event, by=by)
     _audit_open_state(AuditEntry.Action.EVENT_CLOSED, event, str(event), by)
+    _announce_open_state(event, "close")
     return event
 
 
@@ -49,6 +51,7 @@ def event_reopen(*, event: Event, by: Actor) -> Event:
     """Open a closed event again (``games.services.mark_event_open``) and record it."""
     event = game_services.mark_event_open(event=event, by=by)
     _audit_open_state(AuditEntry.Action.EVENT_REOPENED, event, str(event), by)
+    _announce_open_state(event, "reopen")
     return event
 
 
@@ -57,6 +60,7 @@ def shoe_close(*, shoe: Shoe, by: Actor) -> Shoe:
     """Close the shoe (``games.services.mark_shoe_closed``) and record it with its hands."""
     shoe = game_services.mark_shoe_closed(shoe=shoe, by=by)
     _audit_open_state(AuditEntry.Action.SHOE_CLOSED, shoe.event, str(shoe), by, shoe=shoe)
+    announce_to([f"shoe:{shoe.pk}", f"event:{shoe.event_id}"], what="close", shoe=shoe.pk)
     return shoe
 
 
@@ -66,7 +70,14 @@ def shoe_reopen(*, shoe: Shoe, by: Actor) -> Shoe:
     open) and record it."""
     shoe = game_services.mark_shoe_open(shoe=shoe, by=by)
     _audit_open_state(AuditEntry.Action.SHOE_REOPENED, shoe.event, str(shoe), by, shoe=shoe)
+    announce_to([f"shoe:{shoe.pk}", f"event:{shoe.event_id}"], what="reopen", shoe=shoe.pk)
     return shoe
+
+
+def _announce_open_state(event: Event, what: str) -> None:
+    """A night closed or reopened: its screens and each of its shoes' tables."""
+    shoes = event.shoes.values_list("pk", flat=True)
+    announce_to([f"event:{event.pk}", *(f"shoe:{shoe}" for shoe in shoes)], what=what)
 
 
 def _audit_open_state(

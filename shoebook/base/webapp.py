@@ -28,6 +28,7 @@ OFFLINE_FILES = (
     "css/site.css",
     "js/theme.js",
     "js/site.js",
+    "js/live.js",
     "js/offline.js",
     "js/table.js",
     "js/table_state.js",

@@ -56,7 +56,9 @@ def test_the_table_display_is_read_only_refreshes_itself_and_needs_its_link(clie
     assert link in client.get(reverse("ledger:event_detail", args=[event.pk])).content.decode()
     client.logout()
     page = client.get(link).content.decode()
-    assert 'hx-trigger="every 5s"' in page
+    assert 'hx-trigger="live-refresh"' in page and 'data-live-poll="5"' in page
+    stream = reverse("live:display", args=[event.pk, event.display_token])
+    assert f'data-live-url="{stream}?since=' in page
     assert "<form" not in page and "<button" not in page and "<input" not in page
     assert "/hands/" not in page
     assert 'rel="icon"' in page  # no 404 for /favicon.ico on a TV left on all night

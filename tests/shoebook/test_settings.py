@@ -78,17 +78,41 @@ PRINT_CONNECTIONS = (
 )
 
 
-def test_production_keeps_database_connections_and_checks_them_before_use():
+PRINT_POOL = (
+    "import django; django.setup(); from django.conf import settings; "
+    "print(settings.DATABASES['default'].get('OPTIONS', {}).get('pool'))"
+)
+
+
+def test_production_under_asgi_keeps_no_connection_past_its_request_and_checks_them():
+    # Under ASGI each request has its own context: a kept connection would never be reused.
     production = run_python(
         ["-c", PRINT_CONNECTIONS],
         DEBUG="0",
         SECRET_KEY=secrets.token_urlsafe(50),
         ALLOWED_HOSTS="shoebook.example",
     )
-    assert production.stdout.split() == ["600", "True"], production.stderr
+    assert production.stdout.split() == ["0", "True"], production.stderr
     assert run_python(["-c", PRINT_CONNECTIONS]).stdout.split() == ["0", "True"]
     chosen = run_python(["-c", PRINT_CONNECTIONS], CONN_MAX_AGE="60")
     assert chosen.stdout.split() == ["60", "True"]
+
+
+def test_production_on_postgresql_borrows_connections_from_psycopgs_pool():
+    production = {
+        "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "shoebook.example",
+        "DATABASE_URL": "postgres://shoebook:pw@127.0.0.1:5432/nights",
+    }
+    pooled = run_python(["-c", PRINT_POOL], **production)
+    assert pooled.stdout.strip() == "{'min_size': 1, 'max_size': 10}", pooled.stderr
+    kept = run_python(["-c", PRINT_POOL], **production, CONN_MAX_AGE="60")
+    assert kept.stdout.strip() == "None"  # persistent connections chosen: no pool
+    assert (
+        run_python(["-c", PRINT_POOL], DATABASE_URL=production["DATABASE_URL"]).stdout.strip()
+        == "None"
+    )
 
 
 def test_database_url_chooses_the_database(tmp_path):

@@ -368,7 +368,8 @@ def test_the_round_is_closed_after_every_table_and_leads_to_the_next(
     assert tournament.entrants.filter(out_after_round=1).count() == 8
     page = text(response)
     assert url("round_detail", final.pk) in page and "Next: the final table (draw it)" in page
-    assert 'hx-trigger="every 5s"' not in page  # a closed round's board stays still
+    assert 'hx-trigger="live-refresh"' not in page  # a closed round's board stays still
+    assert "data-live-poll" not in page
     # The heat's page says the next step as it stands, long after.
     services.round_draw(round_=final, by=host)
     assert "Next: the final table (start it)" in text(client.get(url("round_detail", heat.pk)))
@@ -562,7 +563,7 @@ def test_the_board_refreshes_itself_and_marks_who_goes_on(
     partial = text(client.get(url("round_board", round_.pk), **HTMX))
     assert partial.lstrip().startswith('<section class="board"')
     assert f'hx-get="{url("round_board", round_.pk)}"' in partial
-    assert 'hx-trigger="every 5s"' in partial
+    assert 'hx-trigger="live-refresh"' in partial and 'data-live-poll="5"' in partial
     assert "1 of 3 hands · 2 left" in partial
     rows = re.findall(r"<tr class=\"([^\"]*)\"[^>]*>(.*?)</tr>", partial, re.S)
     leader = [cells for classes, cells in rows if "qualifying" in classes]

@@ -148,8 +148,9 @@ def leaderboard_now_context(guest: Guest, refresh_url: str) -> dict[str, Any]:
 
 
 @register.inclusion_tag("tournaments/_leaderboard_now.html", takes_context=True)
-def tournament_now(context: template.Context, guest: Guest) -> dict[str, Any]:
-    """On a player's own page (by their private link, or logged in as ``me``)."""
+def tournament_now(context: template.Context, guest: Guest, oob: bool = False) -> dict[str, Any]:
+    """On a player's own page (by their private link, or logged in as ``me``). ``oob``: sent
+    along with the page's live part (``_guest_live.html``), which it replaces out of band."""
     request = context["request"]
     match = request.resolver_match
     if match is not None and match.url_name == "my_page":
@@ -161,4 +162,4 @@ def tournament_now(context: template.Context, guest: Guest) -> dict[str, Any]:
         )
     else:
         url = request.path
-    return leaderboard_now_context(guest, url)
+    return leaderboard_now_context(guest, url) | {"oob": oob}

@@ -472,7 +472,10 @@ def guest_page(request: HtmxHttpRequest, guest_id: int, token: str) -> HttpRespo
     guest = guest_by_link_or_404(guest_id, token)
     manifest_url = reverse("ledger:guest_manifest", args=[guest_id, token])
     picture = request.build_absolute_uri(reverse("ledger:guest_preview", args=[guest_id, token]))
-    return _render_guest_page(request, guest, manifest_url=manifest_url, picture=picture)
+    live_url = reverse("live:guest", args=[guest_id, token])
+    return _render_guest_page(
+        request, guest, manifest_url=manifest_url, picture=picture, live_url=live_url
+    )
 
 
 @login_not_required
@@ -509,7 +512,8 @@ def guest_statement(request: HttpRequest, guest_id: int, token: str) -> FileResp
 @require_GET
 def my_page(request: AuthenticatedHttpRequest) -> HttpResponse:
     """A guest who logged in sees their own page."""
-    return _render_guest_page(request, guest_of_user_or_404(request.user))
+    guest = guest_of_user_or_404(request.user)
+    return _render_guest_page(request, guest, live_url=reverse("live:me"))
 
 
 @require_GET
@@ -518,10 +522,16 @@ def my_statement(request: AuthenticatedHttpRequest) -> FileResponse:
 
 
 def _render_guest_page(
-    request: HtmxHttpRequest, guest: Guest, *, manifest_url: str = "", picture: str = ""
+    request: HtmxHttpRequest,
+    guest: Guest,
+    *,
+    manifest_url: str = "",
+    picture: str = "",
+    live_url: str = "",
 ) -> HttpResponse:
     """``manifest_url``: the guest's own app (by private link); without it, the site's.
-    ``picture``: the link's preview picture, for a chat app that shows the link."""
+    ``picture``: the link's preview picture, for a chat app that shows the link. ``live_url``:
+    the page's stream (``shoebook.base.live``)."""
     links = {
         "statement_url": request.path + "statement.xlsx",
         "receipt_base": request.path + "receipts/",
@@ -537,7 +547,8 @@ def _render_guest_page(
             history = cast(GuestHistory, context["history"])
             line = balance_share(history).line
             context["preview"] = Preview(plain_text(guest.name), line, picture)
-        response = render(request, template, context | {"manifest_url": manifest_url})
+        context |= {"manifest_url": manifest_url, "live_url": live_url}
+        response = render(request, template, context)
     return private_link(response)
 
 

@@ -61,9 +61,11 @@ def test_wrong_revoked_or_someone_elses_token_is_a_404(client, played):
 def test_a_guest_page_refreshes_itself_while_the_guest_is_playing(client, played, shoe, host):
     aki = played[1]
     guest_services.guest_link_issue(guest=aki)
-    assert 'hx-trigger="every 15s"' in client.get(link(aki)).content.decode()
+    # Its stream says when; every 15 s while the stream cannot open, only while the guest plays.
+    page = client.get(link(aki)).content.decode()
+    assert 'data-live-url="/g/' in page and 'data-live-poll="15"' in page
     hand_services.seat_clear(shoe=shoe, seat=1, by=host)
-    assert "hx-trigger" not in client.get(link(aki)).content.decode()
+    assert "data-live-poll" not in client.get(link(aki)).content.decode()
 
 
 def test_a_guest_with_a_login_sees_only_their_own_page(client, played):
@@ -173,7 +175,7 @@ def test_the_refresh_during_a_shoe_sends_only_what_changes(client, played, shoe,
     aki = played[1]
     guest_services.guest_link_issue(guest=aki)
     page = client.get(link(aki)).content.decode()
-    assert f'hx-get="{link(aki)}?live=1" hx-trigger="every 15s"' in page
+    assert f'hx-get="{link(aki)}?live=1" hx-trigger="live-refresh"' in page
     live = client.get(link(aki) + "?live=1", headers={"HX-Request": "true"})
     text = live.content.decode().strip()
     assert text.startswith('<div id="guest-live"') and "<h1>" not in text
@@ -187,7 +189,7 @@ def test_the_refresh_during_a_shoe_sends_only_what_changes(client, played, shoe,
     hand_services.seat_clear(shoe=shoe, seat=1, by=host)
     done = client.get(link(aki) + "?live=1", headers={"HX-Request": "true"})
     assert done["HX-Retarget"] == "#guest-page" and done["HX-Reswap"] == "outerHTML"
-    assert '<section id="guest-page">' in done.content.decode() and "hx-trigger" not in (
+    assert '<section id="guest-page">' in done.content.decode() and "data-live-poll" not in (
         done.content.decode()
     )
 
