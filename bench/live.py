@@ -294,8 +294,9 @@ def night(
     if pushed:
         fetching = threading.Semaphore(16)  # a phone fetches in the background, as htmx does
 
-        def fetch(url: str) -> None:
+        def fetch(url: str, spread: float = 0.0) -> None:
             def run() -> None:
+                time.sleep(random.uniform(0, spread))  # its page's data-live-spread
                 with fetching:
                     recorder.call(urllib.request.Request(url, headers=htmx))
 
@@ -305,9 +306,9 @@ def night(
             def heard(message: dict[str, object], at: float) -> None:
                 topic = str(message.get("topic", ""))
                 if topic.startswith("guest:"):
-                    fetch(f"{base}{page}?live=1")  # the live part, the leaderboard with it
+                    fetch(f"{base}{page}?live=1", 1.0)  # the live part and the leaderboard
                 elif topic.startswith(("tournament:", "*")):
-                    fetch(base + standings)
+                    fetch(base + standings, 1.0)
                 note(message, at)
 
             return heard

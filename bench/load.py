@@ -1,6 +1,7 @@
 """A night under load, on loopback only: `.venv/bin/python bench/load.py [--seconds 60]`.
 
-Starts the production server (gunicorn, DEBUG off, WhiteNoise) on 127.0.0.1 over a throwaway copy
+Starts the production server (gunicorn with uvicorn workers, ASGI, as `make serve`; DEBUG off,
+WhiteNoise) on 127.0.0.1 over a throwaway copy
 of the demo night — SQLite by default; under `scripts/with-postgres` on PostgreSQL — then, for
 ``--seconds``: 20 guests refresh their own pages (every 0.5–1.5 s each) and one host logs a hand
 every 2 s through the table page. Prints requests per second, p50/p95/p99 latency, errors, and
@@ -8,8 +9,8 @@ the slowest kinds of request (by method and URL pattern: the guest page, the tab
 with their count, p50, p99 and max.
 
 Goal (docs/operations.md, "Benchmarks"): zero errors and p99 ≤ 150 ms on SQLite with 20 guests + 1
-host; the server keeps
-its database connections (``CONN_MAX_AGE``, production's default) as production does. Every loop is
+host; the server's database connections are production's (none kept past a request under ASGI,
+psycopg's pool on PostgreSQL). Every loop is
 bounded in time; the server is stopped at the end whatever happens. The workers are warmed (each
 page fetched a few times, not counted) before the clock starts, as a running server is warm.
 
@@ -434,13 +435,13 @@ def main() -> None:
     server = subprocess.Popen(
         [
             str(Path(python).parent / "gunicorn"),
-            "shoebook.wsgi",
+            "shoebook.asgi",
+            "--worker-class",
+            "uvicorn_worker.UvicornWorker",
             "--bind",
             f"127.0.0.1:{port}",
             "--workers",
             str(options.workers),
-            "--threads",
-            "4",
             "--log-level",
             "warning",
         ],
@@ -508,14 +509,14 @@ def main() -> None:
     if tournament:
         tables = len(setup["tables"])
         print(
-            f"{vendor}, gunicorn {options.workers} workers × 4 threads, tournament: {players} "
+            f"{vendor}, gunicorn {options.workers} uvicorn workers, tournament: {players} "
             f"players at {tables} tables ({played} hands played of {hands}), {tables} dealers "
             f"(a hand every {every:g} s each), {players} phones (a request every 2–6 s each), "
             f"{len(setup['displays'])} TV displays (every 5 s), {seconds} s"
         )
     else:
         print(
-            f"{vendor}, gunicorn {options.workers} workers × 4 threads, {GUESTS} guests + 1 host, "
+            f"{vendor}, gunicorn {options.workers} uvicorn workers, {GUESTS} guests + 1 host, "
             f"{seconds} s"
         )
     print(f"requests     {len(timings)} ({len(timings) / elapsed:.1f} per second)")

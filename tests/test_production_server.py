@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -113,3 +115,39 @@ def test_pages_render_with_the_hashed_names(server):
     login = fetch(server, "/accounts/login/")
     assert login.status == 200
     assert re.search(r'<script src="/static/js/site\.[0-9a-f]{12}\.js"', login.text())
+
+
+def log_in_from(server: Server, address: str, password: str) -> int:
+    """A login as ``nobody`` sent by a proxy on loopback for a client at ``address``. (The
+    production cookies are Secure: over plain HTTP the form's token cookie is sent by hand.)"""
+    forwarded = {"X-Forwarded-For": address}
+    form = fetch(server, "/accounts/login/", **forwarded)
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form.text())
+    cookie = re.search(r"csrftoken=([^;]+)", form.headers["Set-Cookie"])
+    data = urllib.parse.urlencode(
+        {"username": "nobody", "password": password, "csrfmiddlewaretoken": token.group(1)}
+    ).encode()
+    request = urllib.request.Request(
+        f"{server.url}/accounts/login/",
+        data=data,
+        headers={
+            **forwarded,
+            "Referer": f"{server.url}/accounts/login/",
+            "Cookie": f"csrftoken={cookie.group(1)}",
+        },
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def test_behind_a_trusted_proxy_the_lockout_counts_the_clients_address(server):
+    # The ASGI workers take the client's address from X-Forwarded-For when the proxy is trusted
+    # (FORWARDED_ALLOW_IPS, loopback by default): five wrong passwords lock that client out,
+    # not everyone behind the proxy.
+    answers = [log_in_from(server, "203.0.113.7", "wrong") for _ in range(5)]
+    assert answers[:4] == [200] * 4 and answers[4] == 429
+    assert log_in_from(server, "203.0.113.7", "wrong") == 429
+    assert log_in_from(server, "198.51.100.20", "wrong") == 200

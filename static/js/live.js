@@ -38,7 +38,11 @@
       const id = element.id;
       last.set(id, now());
       queued.delete(id);
-      env.trigger(element, "live-refresh");
+      // [data-live-spread]: up to that many seconds later, at random, so that the hundred
+      // phones a change reaches do not all ask the server at the same moment.
+      const spread = Number(element.dataset.liveSpread || 0) * 1000;
+      if (spread) env.setTimeout(() => env.trigger(element, "live-refresh"), env.random() * spread);
+      else env.trigger(element, "live-refresh");
     }
 
     function pushed(detail) {
@@ -101,6 +105,7 @@
       EventSource: window.EventSource,
       CustomEvent: window.CustomEvent,
       now: () => Date.now(),
+      random: Math.random,
       setInterval: (fn, ms) => window.setInterval(fn, ms),
       setTimeout: (fn, ms) => window.setTimeout(fn, ms),
       trigger: (element, name) => {

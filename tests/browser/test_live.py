@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 
 from games import services as game_services
 from games.payouts import RuleSet
+from ledger.guests import services as guest_services
 from tests.browser.conftest import log_in_without_a_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -72,3 +73,59 @@ def test_the_tv_display_shows_a_hand_saved_elsewhere_without_a_reload(
             for page in context.pages:
                 page.goto("about:blank")  # close the stream before the server goes away
             context.close()
+
+
+UNTIL_THE_WORKER_CONTROLS = """() => navigator.serviceWorker.ready.then(() =>
+  navigator.serviceWorker.controller ? true : new Promise((resolve) =>
+    navigator.serviceWorker.addEventListener("controllerchange", () => resolve(true))))"""
+
+STREAMS_KEPT = """() => caches.keys().then((names) => Promise.all(names.map((name) =>
+  caches.open(name).then((cache) => cache.keys())))).then((lists) =>
+  lists.flat().map((request) => request.url).filter((url) => url.includes("/live/")))"""
+
+
+def test_a_guest_page_under_the_service_worker_gets_its_changes_and_keeps_no_stream(
+    browser, production_server, tv_night, host
+):
+    shoe, _token = tv_night
+    base = production_server.url
+    guest = guest_services.event_guest_add(event=shoe.event, name="Aki", by=host)
+    link = guest_services.guest_link_issue(guest=guest)
+    context, desk = browser.new_context(), browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"{base}/g/{guest.pk}/{link}/")
+        page.evaluate(UNTIL_THE_WORKER_CONTROLS)
+        page.reload()  # now through the worker
+        expect(page.locator("html[data-live=open]")).to_have_count(1)
+        balance = page.locator("#guest-live .balance strong")
+        before = balance.inner_text()
+
+        # The host records a settlement at the desk, through the server (on SQLite another
+        # process's save reaches no stream: the server's own does).
+        log_in_without_a_page(desk, base, host.username)
+        event_page = desk.request.get(f"{base}/events/{shoe.event_id}/")
+        csrf = CSRF_FIELD.search(event_page.text()).group(1)
+        settled = desk.request.post(
+            f"{base}/events/{shoe.event_id}/settlements/",
+            form={
+                "guest": str(guest.pk),
+                "direction": "house_paid",
+                "amount": "25",
+                "method": "cash",
+                "confirm": "on",
+                "idempotency_key": str(uuid.uuid4()),
+                "csrfmiddlewaretoken": csrf,
+            },
+            headers={"Referer": f"{base}/events/{shoe.event_id}/"},
+            max_redirects=0,
+        )
+        assert settled.status == 302, settled.text()
+
+        expect(balance).not_to_have_text(before, timeout=PUSHED_WITHIN_MS)
+        assert page.evaluate(STREAMS_KEPT) == []  # the worker kept no stream
+    finally:
+        for each in (context, desk):
+            for open_page in each.pages:
+                open_page.goto("about:blank")
+            each.close()

@@ -35,6 +35,7 @@ function page(elements, { eventSource = true } = {}) {
     send(data) { this.handlers.change({ data: JSON.stringify(data) }); }
   }
   const clock = { now: 100000 };
+  const later = [];
   const fetched = [];
   const pushed = [];
   doc.addEventListener("shoebook:live", (event) => pushed.push(event.detail));
@@ -44,10 +45,11 @@ function page(elements, { eventSource = true } = {}) {
     CustomEvent: FakeEvent,
     now: () => clock.now,
     setInterval: () => {},
-    setTimeout: () => {},
+    setTimeout: (fn, ms) => later.push([ms, fn]),
+    random: () => 0.5,
     trigger: (el, name) => fetched.push([el.id, name]),
   });
-  return { doc, sources, clock, fetched, pushed, api };
+  return { doc, sources, clock, fetched, pushed, api, later };
 }
 
 test("a pushed change is dispatched and fetches the parts that show it again", () => {
@@ -130,4 +132,16 @@ test("an element hears only its kinds of topic, and at most once a gap", () => {
   api.tick(); // the change held back by the gap is fetched once the gap is over
   assert.deepEqual(fetched.at(-1), ["tournament-now", "live-refresh"]);
   assert.equal(fetched.length, 3);
+});
+
+test("a page many phones show asks at a moment of its own, within its spread", () => {
+  const mine = element("guest-live", { liveRefresh: "", liveSpread: "1" });
+  const { sources, fetched, later } = page([element("m", { liveUrl: "/l/" }), mine]);
+  sources[0].onopen();
+  sources[0].send({ topic: "guest:3", what: "hand" });
+  assert.deepEqual(fetched, []);
+  assert.equal(later.length, 1);
+  assert.equal(later[0][0], 500); // half of its second: the random draw was 0.5
+  later[0][1]();
+  assert.deepEqual(fetched, [["guest-live", "live-refresh"]]);
 });

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -374,3 +375,22 @@ def test_the_table_page_names_its_stream(client, seated, shoe, dealer):
     client.force_login(dealer)
     page = client.get(reverse("ledger:shoe_table", args=[shoe.pk])).content.decode()
     assert f'data-live-url="{reverse("ledger:shoe_live", args=[shoe.pk])}?since=' in page
+
+
+def test_the_service_worker_leaves_every_stream_to_the_network(client, seated, shoe):
+    """Its first fetch listener, before Workbox's routes, stops a stream's request there: the
+    worker neither answers nor keeps one (a kept stream would replay stale changes offline)."""
+    worker = client.get(reverse("service_worker")).content.decode()
+    guard = worker.index("event.stopImmediatePropagation()")
+    assert guard < worker.index("workbox.routing.registerRoute")
+    pattern = re.search(r"const STREAM = /(.+)/;", worker).group(1).replace("\\/", "/")
+    streams = [
+        reverse("ledger:shoe_live", args=[shoe.pk]),
+        reverse("ledger:event_live", args=[shoe.event_id]),
+        reverse("live:display", args=[shoe.event_id, "token"]),
+        reverse("live:guest", args=[seated[1].pk, "token"]),
+        reverse("live:me"),
+    ]
+    assert all(re.search(pattern, url) for url in streams)
+    assert not re.search(pattern, reverse("ledger:shoe_table", args=[shoe.pk]))
+    assert "text/event-stream" in worker[:guard]
