@@ -394,7 +394,7 @@ def test_the_service_worker_leaves_every_stream_to_the_network(client, seated, s
     assert "text/event-stream" in worker[:guard]
 
 
-def test_a_stream_ends_in_time_so_that_its_viewer_is_checked_again(monkeypatch, seated, shoe, host):
+def test_a_stream_ends_in_time_so_that_its_viewer_is_checked_again(monkeypatch, seated, shoe):
     guest = seated[1]
     token = guest_services.guest_link_issue(guest=guest)
     monkeypatch.setattr(live, "STREAM_SECONDS", 0.0)
