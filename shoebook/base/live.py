@@ -41,6 +41,9 @@ CHANNEL = "shoebook_live"
 NOTIFY_LIMIT = 8000  # bytes: PostgreSQL's limit on a NOTIFY payload
 HEARTBEAT_SECONDS = 15.0  # a comment line so that proxies and browsers keep the stream open
 RETRY_MILLISECONDS = 3000  # the browser's wait before it opens a dropped stream again
+# A stream ends after this long and the browser opens it again: its viewer is checked afresh
+# (a private link revoked, a login ended stops its changes within this time).
+STREAM_SECONDS = 600.0
 PENDING_LIMIT = 200  # changes a slow stream may fall behind before it is told to start afresh
 LISTENER_RETRY_SECONDS = 2.0
 CHANGES_KEPT = 100_000  # topics whose last change the hub remembers (then it starts afresh)
@@ -305,9 +308,10 @@ def _sync_events(
 ) -> Iterator[str]:
     """The stream under WSGI: one thread per stream, waiting on the hub."""
     subscription = hub.subscribe(topics, since=since)
+    ends = time.monotonic() + STREAM_SECONDS
     try:
         yield _opening()
-        while True:
+        while time.monotonic() < ends:
             messages = subscription.wait(HEARTBEAT_SECONDS)
             if not messages:
                 yield ": heartbeat\n\n"
@@ -325,9 +329,10 @@ async def _async_events(
     """The stream under ASGI: a coroutine on the event loop, no thread held."""
     subscription = hub.subscribe(topics, since=since)
     subscription.bind_loop()
+    ends = time.monotonic() + STREAM_SECONDS
     try:
         yield _opening()
-        while True:
+        while time.monotonic() < ends:
             messages = await subscription.wait_async(HEARTBEAT_SECONDS)
             if not messages:
                 yield ": heartbeat\n\n"

@@ -394,3 +394,14 @@ def test_the_service_worker_leaves_every_stream_to_the_network(client, seated, s
     assert all(re.search(pattern, url) for url in streams)
     assert not re.search(pattern, reverse("ledger:shoe_table", args=[shoe.pk]))
     assert "text/event-stream" in worker[:guard]
+
+
+def test_a_stream_ends_in_time_so_that_its_viewer_is_checked_again(monkeypatch, seated, shoe):
+    guest = seated[1]
+    token = guest_services.guest_link_issue(guest=guest)
+    monkeypatch.setattr(live, "STREAM_SECONDS", 0.0)
+    response = Client().get(reverse("live:guest", args=[guest.pk, token]))
+    chunks = list(response.streaming_content)  # it ends: the browser opens it again
+    assert [chunk.decode() for chunk in chunks] == [f"retry: {live.RETRY_MILLISECONDS}\n: open\n\n"]
+    guest_services.guest_link_revoke(guest=guest)
+    assert Client().get(reverse("live:guest", args=[guest.pk, token])).status_code == 404
