@@ -944,6 +944,8 @@ def test_the_page_gives_the_phone_the_limits_in_the_servers_words(client, host, 
     assert phone_says == server_says
     assert texts["under_minimum"] == MSG_UNDER_MINIMUM.format(stake="{stake}", minimum="10")
     assert set(limits["bets"]) == {bet.value for bet in shoe.event.rule_set.offered_bets}
+
+
 def test_the_board_says_how_the_table_stands_for_a_phone_told_of_another_phones_hand(
     client, host, dealer, seated, shoe, guests
 ):
