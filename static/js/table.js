@@ -345,8 +345,13 @@
     for (const name of entry.problem === "limit" ? entry.badStakes || [] : []) {
       if (form.elements[name]) form.elements[name].setAttribute("aria-invalid", "true");
     }
-    // The rest changes with the outbox and the server's answers, not with a tap: the state is
-    // never changed in place, so the same objects mean nothing to draw.
+    drawTable(page, answer);
+    askReading();
+  }
+
+  // The rest changes with the outbox and the server's answers, not with a tap: the state is
+  // never changed in place, so the same objects mean nothing to draw.
+  function drawTable(page, answer) {
     const outbox = [state.queue, state.flight, state.held, state.server, state.seatNotes,
       state.pickSeat, state.parked, state.entry.seq];
     if (!drawnOutbox || outbox.some((part, index) => part !== drawnOutbox[index])) {
@@ -358,7 +363,6 @@
       page.classList.toggle("outbox-waiting", state.queue.length > 0);
     }
     if (state.stalled === "login" && answer) answer.textContent = texts().log_in;
-    askReading();
   }
   let refocusing = false;
   let drawnAnswer = null;
@@ -819,17 +823,7 @@
       answer.classList.toggle("saved", Boolean(said));
       answer.classList.toggle("problem", Boolean(entry.problem));
     }
-    const outbox = [state.queue, state.flight, state.held, state.server, state.seatNotes,
-      state.pickSeat, state.parked, state.entry.seq];
-    if (!drawnOutbox || outbox.some((part, index) => part !== drawnOutbox[index])) {
-      drawnOutbox = outbox;
-      drawOutbox(page);
-      drawHeld(page);
-      drawUndo(page);
-      drawSeats(page);
-      page.classList.toggle("outbox-waiting", state.queue.length > 0);
-    }
-    if (state.stalled === "login" && answer) answer.textContent = texts().log_in;
+    drawTable(page, answer);
     askStep(form, shown);
   }
   let coupDrawnKey = null;

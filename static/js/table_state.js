@@ -490,7 +490,6 @@
     // hand with neither a result nor its cards is refused here, before it leaves the entry.
     save(state, { key }) {
       const entry = state.entry;
-      const T = state.rules.texts;
       if (state.queue.some((op) => op.kind === "undo")) {
         return { ...state, entry: { ...entry, problem: "undo_pending" } };
       }
@@ -505,23 +504,8 @@
       if ((dealt && !dealt.complete) || (!dealt && !entry.result && !(entry.typed && !taps))) {
         return { ...state, entry: { ...entry, problem: dealt ? "incomplete" : "no_result" } };
       }
-      const made = state.made + 1;
-      const number = entryNumber(state);
-      const op = {
-        kind: "hand", id: `hand-${entry.key}`, seq: entry.seq || made,
-        origin: entry.origin || `o${made}-${entry.key}`, key: entry.key, number,
-        // The seats as the host saw them at this tap (a hand taken back to fix keeps its own):
-        // every later send carries them, so a bet never goes to whoever sits there by then.
-        seating: entry.seating ?? seatingToken(seatsNow(state)),
-        entry: { ...entry, problem: "", seq: undefined, origin: undefined, number: undefined,
-          seating: undefined },
-      };
-      const next = state.parked || emptyEntry(key);
-      const sendsNow = state.online && !state.held.length && !state.resting;
-      const answer = fill(sendsNow ? T.sending : state.held.length ? T.waits_for_held : T.queued,
-        { number });
-      return { ...state, queue: placed(state, op), entry: next, parked: null, made, answer,
-        reading: null };
+      return savedToOutbox(state, { ...entry, problem: "", seq: undefined, origin: undefined,
+        number: undefined, seating: undefined }, emptyEntry(key));
     },
 
     seat(state, { seat, guest }) {
@@ -752,6 +736,27 @@
     },
   };
 
+  // Save's last step, for a hand or a coup: ``saved`` (what is sent) goes to the outbox under the
+  // number shown and with the seats the host saw at this tap (a hand taken back to fix keeps its
+  // own: every later send carries them, so a bet never goes to whoever sits there by then); the
+  // entry moves on to ``blank`` (or the entry parked behind a hand taken back) at once.
+  function savedToOutbox(state, saved, blank) {
+    const T = state.rules.texts;
+    const entry = state.entry;
+    const made = state.made + 1;
+    const number = entryNumber(state);
+    const op = {
+      kind: "hand", id: `hand-${entry.key}`, seq: entry.seq || made,
+      origin: entry.origin || `o${made}-${entry.key}`, key: entry.key, number,
+      seating: entry.seating ?? seatingToken(seatsNow(state)), entry: saved,
+    };
+    const sendsNow = state.online && !state.held.length && !state.resting;
+    const answer = fill(sendsNow ? T.sending : state.held.length ? T.waits_for_held : T.queued,
+      { number });
+    return { ...state, queue: placed(state, op), entry: state.parked || blank, parked: null, made,
+      answer, reading: null };
+  }
+
   // A hand taken back (an undo) goes back into the entry, to fix and save again, in its place.
   // Taken back here at the tap (``atOnce``), what the entry held waits, parked, and comes back
   // after that save; an answer that comes while the host may be typing never swaps the entry:
@@ -900,27 +905,14 @@
     // Save: the coup goes to the outbox and the entry moves on to the next coup at once.
     coupSave(state, { key }) {
       const entry = state.entry;
-      const T = state.rules.texts;
       if (state.queue.some((op) => op.kind === "undo")) {
         return { ...state, entry: { ...entry, problem: "undo_pending" } };
       }
       const unreadable = Object.keys(entry.fields)
         .find((name) => AMOUNT_BOX.test(name) && cents(entry.fields[name]) === null);
       if (unreadable) return { ...state, entry: { ...entry, problem: "stake", badStake: unreadable } };
-      const made = state.made + 1;
-      const number = entryNumber(state);
-      const op = {
-        kind: "hand", id: `hand-${entry.key}`, seq: entry.seq || made,
-        origin: entry.origin || `o${made}-${entry.key}`, key: entry.key, number,
-        seating: entry.seating ?? seatingToken(seatsNow(state)),
-        entry: { key: entry.key, fields: { ...entry.fields }, problem: "" },
-      };
-      const next = state.parked || emptyCoup(key);
-      const sendsNow = state.online && !state.held.length && !state.resting;
-      const answer = fill(sendsNow ? T.sending : state.held.length ? T.waits_for_held : T.queued,
-        { number });
-      return { ...state, queue: placed(state, op), entry: next, parked: null, made, answer,
-        reading: null };
+      return savedToOutbox(state, { key: entry.key, fields: { ...entry.fields }, problem: "" },
+        emptyCoup(key));
     },
   });
 
