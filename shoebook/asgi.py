@@ -9,3 +9,8 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shoebook.settings")
 
 application = get_asgi_application()
+
+# Each worker listens for the other workers' changes from its start, not from its first stream.
+from shoebook.base.live import start_listening  # noqa: E402 (needs the settings loaded above)
+
+start_listening()

@@ -255,6 +255,17 @@ def _listener_params() -> dict[str, Any]:
 hub = Hub()
 
 
+def start_listening(*, wait: float = 0.0) -> None:
+    """On PostgreSQL, start this process's listener now rather than with its first stream
+    (``wait``: seconds at most until it listens), so that a page drawn from then on knows every
+    change after it and its stream needs no resync to start with. A server process calls it as
+    it starts (``shoebook.asgi``); without it the first stream of a process starts afresh."""
+    if connection.vendor == "postgresql":
+        listener = hub.listener()
+        if wait:
+            listener.listening.wait(wait)
+
+
 def announce(topic: str, **facts: object) -> None:
     """Tell the screens that show ``topic`` what changed (``what=``, and ids and numbers);
     called inside the write's transaction, delivered only if it commits."""

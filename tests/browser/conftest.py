@@ -26,6 +26,7 @@ from games.models import Shoe
 from games.payouts import RuleSet
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
+from shoebook.base import live
 from tests.browser.network import Proxy
 from tests.production import Server
 from tests.production import production_server as start_production_server
@@ -42,6 +43,14 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 NAMES = ("田中", "Aki", "Ben", "小林", "Chloé", "Dmitri", "Eun-ji", "Farouk")
+
+
+@pytest.fixture(autouse=True)
+def live_listening(django_db_setup):
+    """The live server is this process: on PostgreSQL it listens before the test's pages are
+    drawn, as a production worker does from its start (shoebook.asgi), so that a page's stream
+    starts without a resync (a fetch of the page's parts that would redraw them under the test)."""
+    live.start_listening(wait=5)
 
 
 @pytest.fixture(scope="session")
