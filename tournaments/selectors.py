@@ -581,18 +581,17 @@ def round_topics(rounds: Iterable[Round]) -> list[str]:
 
 def guest_topics(guest_id: int) -> list[str]:
     """A guest's own page: their own changes (a hand at their table among them: the page then
-    fetches their figures and their leaderboard at once) and each of their tournaments' (a
-    round drawn, started or closed, a rebuy). Not every other table's hands: a hundred phones
-    fetching the leaderboard at each of them would cost more than the polling they replace."""
-    rounds = rounds_now(guest_id)
-    return [f"guest:{guest_id}", *dict.fromkeys(f"tournament:{r.tournament_id}" for r in rounds)]
+    fetches their figures and their leaderboard at once) and each of their rounds' (a round
+    drawn, started or closed, a rebuy, a hand at another table: its leaderboard alone is
+    fetched, at most every few seconds, so that a hundred phones do not all ask at each hand)."""
+    return [f"guest:{guest_id}", *round_topics(rounds_now(guest_id))]
 
 
 def display_topics(event: Event) -> list[str]:
-    """A table display: its event (and, at a tournament table, its tournament's changes; its
-    leaderboard is fetched with each hand at its own table)."""
+    """A table display: its event (and, at a tournament table, its round's: a hand at any of
+    its tables moves the leaderboard it shows)."""
     round_ = round_of_event(event) if event.kind != Event.Kind.CASH else None
-    return [f"event:{event.pk}", *([f"tournament:{round_.tournament_id}"] if round_ else [])]
+    return [f"event:{event.pk}", *(round_topics([round_]) if round_ else [])]
 
 
 def tournament_topics(tournament: Tournament) -> list[str]:

@@ -232,6 +232,39 @@ def test_a_players_page_gets_the_leaderboard_of_their_round(
     assert change["what"] == "add-on"
 
 
+@pytest.fixture
+def two_tables(host, event):
+    """A started round of ten players at two tables."""
+    tournament = tournament_services.tournament_create(
+        name="Autumn cup", date=event.date, by=host, entry_fee=Decimal(50)
+    )
+    for number in range(10):
+        tournament_services.entrant_add(tournament=tournament, name=f"Player {number}", by=host)
+    round_ = tournament_services.round_add(tournament=tournament, by=host, hands=3)
+    tournament_services.round_draw(round_=round_, by=host)
+    tournament_services.round_start(round_=round_, by=host)
+    tables = list(round_.tables.order_by("pk"))
+    assert len(tables) == 2
+    return tables
+
+
+def test_a_tv_and_a_player_hear_a_hand_at_another_table_of_their_round(
+    streams, saving, two_tables, record
+):
+    """The leaderboard they show moves with every table's hands, not only their own."""
+    first, second = two_tables
+    token = game_services.event_display_link_issue(event=second.event)
+    tv = streams(Client(), reverse("live:display", args=[second.event_id, token]))
+    player = second.seats.select_related("entrant__guest").first().entrant.guest
+    link = guest_services.guest_link_issue(guest=player)
+    mine = streams(Client(), reverse("live:guest", args=[player.pk, link]))
+    with saving():
+        record(first.event.shoes.get(), "9 7", "J J 10")
+    for stream in (tv, mine):
+        change = stream.next_change()
+        assert (change["topic"], change["what"]) == (f"event:{first.event_id}", "hand")
+
+
 def test_a_stream_answers_as_an_event_stream_never_kept(seated, shoe, dealer):
     response = staff(dealer).get(reverse("ledger:shoe_live", args=[shoe.pk]))
     assert response["Content-Type"] == "text/event-stream"

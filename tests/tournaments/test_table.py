@@ -449,7 +449,7 @@ def test_a_players_page_shows_the_tournament_now_with_their_line(client, started
     page = text(client.get(page_url))
     assert "Tournament now" in page
     assert f'hx-get="{standings_url}" hx-trigger="live-refresh"' in page
-    assert 'data-live-topics="tournament" data-live-spread="1" data-live-poll="10"' in page
+    assert 'data-live-topics="tournament event" data-live-gap="5" data-live-spread="1"' in page
     board = leaderboard_of(page)
     mine = re.search(r'<tr class="([^"]*)" aria-current="true">.*?</tr>', board, re.S)
     assert "you" in mine.group(1) and guest.name in mine.group(0)
