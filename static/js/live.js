@@ -10,6 +10,9 @@
 //   the polling the page did before, as the fallback. A change saved while the page loaded
 //   reached no stream: the stream's address carries ?since=<when the page was drawn>, and the
 //   server opens with a resync if one of its topics changed since.
+// - A page out of sight (another tab, the phone's screen off) closes its stream and does not
+//   poll: a browser keeps at most six connections to a server over HTTP/1.1, and tabs left open
+//   would hold them all. Back in sight, it opens the stream again with a resync.
 (function (root, factory) {
   "use strict";
   if (typeof module === "object" && module.exports) module.exports = factory();
@@ -18,6 +21,7 @@
   "use strict";
 
   const REOPEN_MS = 30000; // a stream the server refused (EventSource gives up): tried again
+  const hidden = (doc) => doc.visibilityState === "hidden";
 
   function start(env) {
     const doc = env.document;
@@ -59,6 +63,7 @@
     }
 
     function tick() {
+      if (hidden(doc)) return;
       const closed = html.dataset.live !== "open";
       for (const element of doc.querySelectorAll("[data-live-refresh]")) {
         const since = now() - (last.get(element.id) || 0);
@@ -70,6 +75,7 @@
     }
 
     function open() {
+      if (source || hidden(doc)) return;
       const holder = doc.querySelector("[data-live-url]");
       if (!holder || !env.EventSource) { setState("closed"); return; }
       source = new env.EventSource(holder.dataset.liveUrl);
@@ -92,8 +98,17 @@
       });
     }
 
+    function sleepOrWake() {
+      if (!hidden(doc)) { open(); return; }
+      if (!source) return;
+      source.close();
+      source = null;
+      setState("closed");
+    }
+
     for (const element of doc.querySelectorAll("[data-live-refresh]")) last.set(element.id, now());
     setState("closed");
+    doc.addEventListener("visibilitychange", sleepOrWake);
     open();
     env.setInterval(tick, 1000);
     return { tick: tick, pushed: pushed };

@@ -33,6 +33,7 @@ function page(elements, { eventSource = true } = {}) {
     }
     addEventListener(type, handler) { this.handlers[type] = handler; }
     send(data) { this.handlers.change({ data: JSON.stringify(data) }); }
+    close() { this.readyState = 2; this.closed = true; }
   }
   const clock = { now: 100000 };
   const later = [];
@@ -144,4 +145,24 @@ test("a page many phones show asks at a moment of its own, within its spread", (
   assert.equal(later[0][0], 500); // half of its second: the random draw was 0.5
   later[0][1]();
   assert.deepEqual(fetched, [["guest-live", "live-refresh"]]);
+});
+
+test("a page out of sight holds no stream and does not poll; back in sight it reads afresh", () => {
+  const display = element("display", { liveRefresh: "", livePoll: "5" });
+  const { doc, sources, clock, fetched, pushed, api } = page([element("m", { liveUrl: "/l/" }),
+    display]);
+  sources[0].onopen();
+  doc.visibilityState = "hidden"; // another tab, or the screen off
+  doc.dispatchEvent(new FakeEvent("visibilitychange"));
+  assert.ok(sources[0].closed, "its connection is given back");
+  assert.equal(doc.documentElement.dataset.live, "closed");
+  clock.now += 60000;
+  api.tick();
+  assert.deepEqual(fetched, [], "nor does it poll out of sight");
+  doc.visibilityState = "visible";
+  doc.dispatchEvent(new FakeEvent("visibilitychange"));
+  assert.equal(sources.length, 2, "a stream of its own again");
+  sources[1].onopen();
+  assert.deepEqual(pushed, [{ topic: "*", what: "resync" }]);
+  assert.deepEqual(fetched, [["display", "live-refresh"]]);
 });
