@@ -52,6 +52,7 @@ from ledger.models import (
     Transfer,
 )
 from ledger.money.services import results_refresh
+from shoebook.base.live import ACCESS_CHANGED, announce
 from shoebook.base.roles import Actor
 
 MSG_GUEST_AMBIGUOUS = _("“{name}” could be any of {names}: rename or merge them first.")
@@ -640,6 +641,7 @@ def guest_link_issue(*, guest: Guest) -> str:
     locked.access_token = guest.access_token = secrets.token_urlsafe(32)  # the caller's copy too
     locked.save(update_fields=["access_token"])
     MergedGuest.objects.filter(guest=guest).update(access_token="")  # merged guests' links too
+    announce(f"guest:{guest.pk}", what=ACCESS_CHANGED)  # the old link's open streams end
     return guest.access_token
 
 
@@ -649,3 +651,4 @@ def guest_link_revoke(*, guest: Guest) -> None:
     locked.access_token = guest.access_token = ""
     locked.save(update_fields=["access_token"])
     MergedGuest.objects.filter(guest=guest).update(access_token="")
+    announce(f"guest:{guest.pk}", what=ACCESS_CHANGED)

@@ -60,6 +60,7 @@ def origin() -> str:
 # Facts that a screen outside the staff may see: ids of the table and numbers, never a guest's.
 PUBLIC_FACTS = frozenset({"topic", "what", "shoe", "event", "next", "last", "round", "tournament"})
 RESYNC: dict[str, object] = {"topic": "*", "what": "resync"}
+ACCESS_CHANGED = "access"  # ``what`` of a change that ends its streams (a link revoked)
 
 Facts = Mapping[str, object]
 Shape = Callable[[dict[str, object]], dict[str, object]]
@@ -357,8 +358,12 @@ async def _async_events(
 
 def _renews(messages: list[dict[str, object]], renew_on: frozenset[str]) -> bool:
     """A change under one of ``renew_on`` may change what the stream should carry (a round
-    started: new tables): it ends, and the browser opens it again, subscribed afresh."""
-    return any(message.get("topic") in renew_on for message in messages)
+    started: new tables), and a change of access (a private link replaced or revoked) whether
+    its viewer may see it at all: it ends, and the browser opens it again, checked afresh."""
+    return any(
+        message.get("topic") in renew_on or message.get("what") == ACCESS_CHANGED
+        for message in messages
+    )
 
 
 def _since(text: str) -> float | None:

@@ -438,3 +438,14 @@ def test_a_stream_ends_in_time_so_that_its_viewer_is_checked_again(monkeypatch, 
     assert [chunk.decode() for chunk in chunks] == [f"retry: {live.RETRY_MILLISECONDS}\n: open\n\n"]
     guest_services.guest_link_revoke(guest=guest)
     assert Client().get(reverse("live:guest", args=[guest.pk, token])).status_code == 404
+
+
+def test_revoking_a_private_link_ends_its_open_streams(streams, saving, seated):
+    guest = seated[1]
+    token = guest_services.guest_link_issue(guest=guest)
+    mine = streams(Client(), reverse("live:guest", args=[guest.pk, token]))
+    with saving():
+        guest_services.guest_link_revoke(guest=guest)
+    assert mine.next_change()["what"] == live.ACCESS_CHANGED
+    assert next(mine.chunks, None) is None  # it ends: opened again, the link is refused
+    assert Client().get(reverse("live:guest", args=[guest.pk, token])).status_code == 404
