@@ -361,7 +361,8 @@ def guest_link_revoke(request: AuthenticatedHttpRequest, guest_id: int) -> HttpR
 
 
 def _playing_in(guest: Guest) -> Shoe | None:
-    """The open shoe the guest is seated at, if any."""
+    """The open shoe the guest is seated at, if any: the newest, should a seat at an older one
+    never have been cleared."""
     return (
         Shoe.objects.select_related("event")
         .filter(
@@ -370,6 +371,7 @@ def _playing_in(guest: Guest) -> Shoe | None:
             seatings__guest=guest,
             seatings__to_hand__isnull=True,
         )
+        .order_by("-pk")
         .first()
     )
 
