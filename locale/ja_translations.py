@@ -392,6 +392,8 @@ JA = {
     "The cards show no {side} pair.": "カードに{side}のペアはありません。",
     "Hand {number} was already recorded by {user} at {time}; the table now shows hand {next}.": "ハンド{number}は{user}が{time}にすでに記録しました。画面はハンド{next}に進みました。",
     "The next hand in this shoe is hand {next}, not {number}.": "このシューの次のハンドは{number}ではなく{next}です。",
+    "Coup {number} was already recorded by {user} at {time}; the table now shows coup {next}.": "クー{number}は{user}が{time}にすでに記録しました。画面はクー{next}に進みました。",
+    "The next coup in this shoe is coup {next}, not {number}.": "このシューの次のクーは{number}ではなく{next}です。",
     "Seat {seat} · {bet}: {problem}": "シート{seat}・{bet}：{problem}",
     "There is no hand to undo in this shoe.": "このシューに取り消せるハンドはありません。",
     "Say why the hand is being corrected.": "訂正の理由を入力してください。",
