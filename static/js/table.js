@@ -808,12 +808,10 @@
     if (heading) heading.textContent = String(number);
     const save = form.querySelector("button.save");
     save.textContent = fill(save.dataset.label, { number });
-    // The server's problems beside the boxes belong to the coup they were drawn for: kept for
-    // a refused coup that has just come back into the entry.
-    const cameBack = drawnKey === null && entry.refused && entry.key !== coupDrawnKey;
-    if (!cameBack && (entry.key !== drawnKey || entry.problem)) clearCoupProblems(page);
+    // The server's problems beside the boxes belong to the coup they were drawn for (a refused
+    // coup is held, its reason beside it, not in the entry).
+    if (entry.key !== drawnKey || entry.problem) clearCoupProblems(page);
     drawnKey = entry.key;
-    coupDrawnKey = entry.key;
     if (entry.badStake && form.elements[entry.badStake]) {
       form.elements[entry.badStake].setAttribute("aria-invalid", "true");
     }
@@ -828,7 +826,6 @@
     drawTable(page, answer);
     askStep(form, shown);
   }
-  let coupDrawnKey = null;
 
   function coupProblem(entry) {
     if (entry.problem === "stake") return fill(texts().not_an_amount, { text: entry.fields[entry.badStake] });

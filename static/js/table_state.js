@@ -887,7 +887,7 @@
   Object.assign(HANDLERS, {
     coupField(state, { name, value }) {
       const text = AMOUNT_BOX.test(name) ? cleanStake(value) : value;
-      return withEntry(state, { fields: { ...state.entry.fields, [name]: text }, refused: undefined });
+      return withEntry(state, { fields: { ...state.entry.fields, [name]: text } });
     },
 
     // The choices the rules give for the cards shown (the server's ``coup_step``): a choice

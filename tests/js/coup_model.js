@@ -333,6 +333,8 @@ const MOVES = {
   pushed: (night) => night.pushed(),
   pushedFacts: (night) => night.pushedFacts(),
   reseat: (night) => night.server.reseat(),
+  // Another screen saves a coup and the push says so before the next coup's bank is known here.
+  otherPushed: (night) => { night.otherDevice(); night.pushedFacts(); },
   reload: (night) => night.reload(),
   otherDevice: (night) => night.otherDevice(),
 };
