@@ -304,7 +304,8 @@
     };
     if (page.coup) {
       state.entry = emptyCoup(page.key);
-      state.server.prefill = page.prefill || null;
+      state.server.prefill = page.prefill && page.at ? { ...page.prefill, at: page.at }
+        : page.prefill || null;
     }
     if (!kept) return state;
     return { ...state, queue: kept.queue || [], held: kept.held || [], parked: kept.parked || null,
@@ -708,7 +709,9 @@
       facts.seats = readSeating(outcome.seating);
     }
     if (outcome.repeat) facts.repeat = outcome.repeat;
-    if (outcome.prefill) facts.prefill = outcome.prefill;
+    if (outcome.prefill) {
+      facts.prefill = outcome.at ? { ...outcome.prefill, at: Number(outcome.at) } : outcome.prefill;
+    }
     if (outcome.at) facts.at = Number(outcome.at);
     return facts;
   }
@@ -834,22 +837,22 @@
   // sent, a coup keeps that bank: sent again with the same key it must be the same coup.
   function coupDue(state, op, number) {
     const bank = op.bank || prefillFor(state, number);
-    // Its number taken meanwhile (``awaitsBank``): the bank of the coup the server waits for,
-    // so that it is refused as taken, not for want of a bank.
-    const later = state.server.prefill && state.server.prefill.next > number
-      ? prefillFor(state, state.server.prefill.next) : {};
-    return { ...op, number, fields: { ...later, ...bank, ...op.fields, number: String(number) } };
+    return { ...op, number, fields: { ...bank, ...op.fields, number: String(number) } };
   }
 
   // A coup whose bank's boxes the host left alone waits for the server's prefill: for its own
-  // number, or newer than the device's view of the server (its number is taken, or out of
-  // sequence: sent, it is refused and held, for the host to renumber). Sent with no bank, the
-  // server would refuse it for want of one.
+  // number, or one for the server's next as this device knows it, or read after the facts it
+  // has (the server's next is another coup: its number is taken, or out of sequence; sent with
+  // no bank — never another coup's — it is refused as such, and held for the host to
+  // renumber). Each ask's answer is read after them: the wait always ends.
   function awaitsBank(state, op) {
     if (op.bank || !PREFILLED.some((name) => !(name in op.entry.fields))) return false;
     const prefill = state.server.prefill;
-    if (prefill && prefill.next === op.number) return false;
-    return !prefill || prefill.next < state.server.next;
+    if (!prefill) return true;
+    if (prefill.next === op.number) return false;
+    const fresh = prefill.next === state.server.next ||
+      (Boolean(prefill.at) && prefill.at > (state.server.at || 0));
+    return !fresh;
   }
 
   // Whether the outbox waits for the server's prefill: the page asks for it (``?part=prefill``).
@@ -905,7 +908,11 @@
     // A coup before the last answer: the server's prefill for the next coup (a push, a fetch).
     coupPrefill(state, { prefill }) {
       const now = state.server.prefill;
-      if (!prefill || (now && prefill.next < now.next)) return state;
+      // An older coup's prefill is stale, unless it is the server's newer word (read later) or
+      // the server's next went back (an undo).
+      if (!prefill) return state;
+      const newer = Boolean(prefill.at) && (!now || !now.at || prefill.at >= now.at);
+      if (!newer && now && prefill.next < now.next && prefill.next < state.server.next) return state;
       return { ...state, server: { ...state.server, prefill } };
     },
 

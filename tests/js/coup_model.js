@@ -59,13 +59,16 @@ class Server {
     this.State = State;
     this.coups = []; // {number, key, origin, seq, content}
     this.seats = { 1: "11", 2: "12", 3: "13" };
+    this.clock = 0;
   }
 
   get next() { return this.coups.length + 1; }
 
+  // The server's facts, stamped when read (as ledger.hands.selectors.facts_stamp does).
   facts() {
+    const at = ++this.clock;
     return { next: this.next, last: this.coups.length, seating: this.State.seatingToken(this.seats),
-      prefill: prefillOf(this.next) };
+      prefill: { ...prefillOf(this.next), at }, at };
   }
 
   answer({ op }) {
@@ -120,7 +123,7 @@ class Night {
   page() {
     const facts = this.server.facts();
     return { rules: RULES, next: facts.next, last: facts.last, seating: facts.seating, seatCount: 7,
-      key: this.key(), coup: true, prefill: facts.prefill };
+      key: this.key(), coup: true, prefill: facts.prefill, at: facts.at };
   }
 
   dispatch(event) { this.state = this.State.step(this.state, { key: this.key(), ...event }); }
@@ -241,8 +244,8 @@ class Night {
 
   // Another device's doings pushed without the prefill (it comes by a fetch of its own, later).
   pushedFacts() {
-    const { next, last, seating } = this.server.facts();
-    this.dispatch({ type: "pushed", next, last, seating });
+    const { next, last, seating, at } = this.server.facts();
+    this.dispatch({ type: "pushed", next, last, seating, at });
   }
 
   reload() {

@@ -112,6 +112,21 @@ test("a coup saved before another phone seated someone else in its seat is never
   assert.match(other.server.coups[0].content, /"stake_3":"50"/);
 });
 
+test("after another screen's undo, the prefill of the coup the server is back to is taken", () => {
+  const night = new Night(State);
+  run(night, [["otherDevice"], ["otherDevice"], ["pushed"], ["pushedFacts"]]);
+  assert.equal(night.state.server.prefill.next, 3);
+  night.server.coups.pop(); // undone on the other screen: the server is back to coup 2
+  run(night, [["pushedFacts"], ["type", "stake_2", "100"], ["save"]]);
+  assert.equal(night.state.queue[0].number, 2);
+  assert.ok(State.asksPrefill(night.state), "coup 3's prefill is stale: asked again");
+  run(night, [["pushed"]]);
+  assert.equal(night.state.server.prefill.next, 2, "the prefill for coup 2 replaces it");
+  night.drain();
+  assert.equal(night.server.coups.length, 2);
+  assert.equal(JSON.parse(night.server.coups[1].content).bank, prefillOf(2).bank);
+});
+
 const SOURCE = path.join(__dirname, "../../static/js/table_state.js");
 
 function mutant(from, to) {
@@ -124,9 +139,9 @@ function mutant(from, to) {
 
 const MUTANTS = {
   "the answer wipes covers typed meanwhile": [
-    "if (outcome.prefill) facts.prefill = outcome.prefill;",
-    "if (outcome.prefill) facts.prefill = outcome.prefill;\n" +
-      "    if (outcome.prefill && state.entry.fields) state.entry = { ...state.entry, fields: {} };",
+    "const known = withFacts({ ...settled, queue }, serverFacts(outcome));",
+    "const known = withFacts({ ...settled, queue, entry: outcome.prefill && state.entry.fields " +
+      "? { ...state.entry, fields: {} } : state.entry }, serverFacts(outcome));",
   ],
   "the prefill overwrites what the host typed": [
     "({ ...prefillFor(state, entryNumber(state)), ...state.entry.fields })",
@@ -145,11 +160,11 @@ const MUTANTS = {
     "return { ...state, entry: { ...state.entry, fields: { ...op.entry.fields, ...state.entry.fields } } };",
   ],
   "a coup is sent with the bank the page showed at Save": [
-    "fields: { ...later, ...bank, ...op.fields, number: String(number) }",
+    "fields: { ...bank, ...op.fields, number: String(number) }",
     "fields: { ...op.fields, number: String(number) }",
   ],
   "a coup is sent before its bank is known": [
-    "return !prefill || prefill.next < state.server.next;",
+    "return !fresh;",
     "return false;",
   ],
   "the outbox waits for a bank nobody asks for": [

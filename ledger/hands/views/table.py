@@ -295,11 +295,12 @@ def _prefill_reply(shoe: Shoe) -> JsonResponse:
     saved a coup (the table's stream says so, without the bank)."""
     if not shoe.event.is_guest_banked:
         raise Http404
+    facts_at = facts_stamp()  # read before the shoe: anything newer is newer than these
     state = table_state(shoe)
     previous = previous_coup(state.shoe, state.next_number)
     occupied = [seat.seat for seat in state.seats if seat.guest is not None]
     prefill = bank_prefill(state.event.game_kind, previous, occupied)
-    return JsonResponse(coup_prefill_data(state.next_number, prefill))
+    return JsonResponse(coup_prefill_data(state.next_number, prefill) | {"at": facts_at})
 
 
 def _undone_notice(refill: HandRevision, hand: HandSnapshot, seats: list[SeatState]) -> str:
