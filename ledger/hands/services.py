@@ -64,6 +64,14 @@ MSG_HAND_TAKEN = _(
 MSG_HAND_OUT_OF_SEQUENCE = _("The next hand in this shoe is hand {next}, not {number}.")
 
 
+MSG_COUP_TAKEN = _(
+    "Coup {number} was already recorded by {user} at {time}; the table now shows coup {next}."
+)
+
+
+MSG_COUP_OUT_OF_SEQUENCE = _("The next coup in this shoe is coup {next}, not {number}.")
+
+
 MSG_NOTHING_TO_UNDO = _("There is no hand to undo in this shoe.")
 
 
@@ -476,19 +484,17 @@ def _bet_rows(settled: SettledHand, event: Event, seated: dict[int, Guest]) -> l
 
 
 def _taken(shoe: Shoe, number: int) -> HandTaken:
+    coup = shoe.event.is_guest_banked  # Chemin de fer, Baccara banque: said of coups
     existing = shoe.hands.select_related("logged_by").filter(number=number).first()
     if existing is None:
+        out_of_sequence = MSG_COUP_OUT_OF_SEQUENCE if coup else MSG_HAND_OUT_OF_SEQUENCE
         return HandTaken(
-            {
-                NON_FIELD_ERRORS: MSG_HAND_OUT_OF_SEQUENCE.format(
-                    number=number, next=next_hand_number(shoe)
-                )
-            }
+            {NON_FIELD_ERRORS: out_of_sequence.format(number=number, next=next_hand_number(shoe))}
         )
     local = timezone.localtime(existing.logged_at)
     taken = HandTaken(
         {
-            NON_FIELD_ERRORS: MSG_HAND_TAKEN.format(
+            NON_FIELD_ERRORS: (MSG_COUP_TAKEN if coup else MSG_HAND_TAKEN).format(
                 number=number,
                 user=existing.logged_by,
                 time=f"{local:%H:%M:%S}",

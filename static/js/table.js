@@ -225,6 +225,7 @@
   // Send what the state says is due; its answer goes back to the state with its number.
   function pump() {
     const op = State.due(state);
+    if (!op && State.asksPrefill(state)) askPrefill(); // a coup waits for its bank
     if (!op || !table() || !handForm()) return; // a closed shoe's table takes nothing
     const request = ++requests;
     state = State.step(state, { type: "sent", id: op.id, request });
@@ -734,12 +735,13 @@
   document.addEventListener("shoebook:live", (event) => {
     const data = event.detail || {};
     if (!state || !table()) return;
-    if (data.topic === "*") { refreshBoard(); return; }
+    if (data.topic === "*") { coupPushed(data); refreshBoard(); return; }
     if (data.topic !== `shoe:${table().dataset.shoe}`) return;
     if (data.next !== undefined) {
       dispatch({ type: "pushed", next: Number(data.next), last: Number(data.last),
         seating: data.seating, at: Number(data.at || 0) });
     }
+    coupPushed(data); // the next coup's bank first: a coup saved here may wait for it
     refreshBoard();
   });
 
@@ -806,12 +808,10 @@
     if (heading) heading.textContent = String(number);
     const save = form.querySelector("button.save");
     save.textContent = fill(save.dataset.label, { number });
-    // The server's problems beside the boxes belong to the coup they were drawn for: kept for
-    // a refused coup that has just come back into the entry.
-    const cameBack = drawnKey === null && entry.refused && entry.key !== coupDrawnKey;
-    if (!cameBack && (entry.key !== drawnKey || entry.problem)) clearCoupProblems(page);
+    // The server's problems beside the boxes belong to the coup they were drawn for (a refused
+    // coup is held, its reason beside it, not in the entry).
+    if (entry.key !== drawnKey || entry.problem) clearCoupProblems(page);
     drawnKey = entry.key;
-    coupDrawnKey = entry.key;
     if (entry.badStake && form.elements[entry.badStake]) {
       form.elements[entry.badStake].setAttribute("aria-invalid", "true");
     }
@@ -826,7 +826,6 @@
     drawTable(page, answer);
     askStep(form, shown);
   }
-  let coupDrawnKey = null;
 
   function coupProblem(entry) {
     if (entry.problem === "stake") return fill(texts().not_an_amount, { text: entry.fields[entry.badStake] });
@@ -907,20 +906,47 @@
     tapped(event, { type: "coupClear" });
   });
 
-  // Another screen saved a coup (the table's stream): the next coup's bank, asked of the server.
-  document.addEventListener("shoebook:live", (event) => {
-    const data = event.detail || {};
-    const page = table();
-    if (!state || !state.entry.fields || !page) return;
-    if (data.topic !== "*" && data.topic !== "shoe:" + page.dataset.shoe) return;
+  // Another screen saved a coup (the table's stream): the next coup's bank, asked of the server
+  // (before the board: a coup saved here may be waiting for it).
+  function coupPushed(data) {
+    if (!state || !state.entry.fields) return;
     const known = state.server.prefill;
     // A coup this phone's answer told of already; a seat change may move the bank: asked.
     if (data.what === "hand" && known && known.next === data.next) return;
+    askPrefill(true);
+  }
+
+  // The server's prefill for the next coup (``?part=prefill``). One ask at a time; the outbox
+  // waiting for it asks again for each new next coup, and at the latest every RETRY_MS, so that
+  // it never waits forever while online.
+  function askPrefill(pushed) {
+    const page = table();
+    if (!page || !page.dataset.boardUrl) return;
+    if (prefillAsking) { prefillAgain = prefillAgain || pushed; return; }
+    if (!pushed && prefillAskedFor === state.server.next) {
+      if (!prefillTimer) {
+        prefillTimer = setTimeout(() => { prefillTimer = null; prefillAskedFor = null; if (state) pump(); },
+          RETRY_MS);
+      }
+      return;
+    }
+    prefillAsking = true;
+    prefillAskedFor = state.server.next;
+    const settled = () => {
+      prefillAsking = false;
+      const again = prefillAgain;
+      prefillAgain = false;
+      if (again) askPrefill(true); else if (state) pump();
+    };
     fetch(page.dataset.boardUrl.replace("part=board", "part=prefill"))
       .then((response) => (response.ok ? response.json() : Promise.reject(response.status)))
-      .then((prefill) => dispatch({ type: "coupPrefill", prefill }))
-      .catch(() => {});
-  });
+      .then((prefill) => { prefillAsking = false; dispatch({ type: "coupPrefill", prefill }); settled(); })
+      .catch(settled);
+  }
+  let prefillAsking = false;
+  let prefillAgain = false;
+  let prefillAskedFor = null;
+  let prefillTimer = null;
 
   // --- start --------------------------------------------------------------------------------------
 

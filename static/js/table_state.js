@@ -304,7 +304,8 @@
     };
     if (page.coup) {
       state.entry = emptyCoup(page.key);
-      state.server.prefill = page.prefill || null;
+      state.server.prefill = page.prefill && page.at ? { ...page.prefill, at: page.at }
+        : page.prefill || null;
     }
     if (!kept) return state;
     return { ...state, queue: kept.queue || [], held: kept.held || [], parked: kept.parked || null,
@@ -376,14 +377,20 @@
   // The request to send now, if any: the outbox's first, one at a time, in order; none while a
   // held hand waits for the host's decision, offline, or logged out. A hand gets its number now.
   function due(state) {
+    const op = headOf(state);
+    if (!op || op.kind !== "hand") return op;
+    if (op.entry.fields) return awaitsBank(state, op) ? null : coupDue(state, op, op.number);
+    return { ...op, fields: { ...op.fields, number: String(op.number) } };
+  }
+
+  // The outbox's first, if it may leave now (before a coup's bank is looked at).
+  function headOf(state) {
     if (state.flight || !state.online || state.stalled || state.resting) return null;
     if (!state.queue.length) return null;
     if (state.held.length) return null; // the hands after a held one wait for the decision
     const op = state.queue[0];
-    if (op.kind !== "hand") return op;
-    if (state.entry.seq && op.seq > state.entry.seq) return null; // after the hand being fixed
-    if (op.entry.fields) return coupDue(state, op, op.number);
-    return { ...op, fields: { ...op.fields, number: String(op.number) } };
+    if (op.kind === "hand" && state.entry.seq && op.seq > state.entry.seq) return null; // after the hand being fixed
+    return op;
   }
 
   // The hand Undo takes back: the last one waiting here, else the last recorded (none while an
@@ -656,9 +663,15 @@
       if (!item || (state.parked && !isEmpty(state.entry))) return state;
       const held = state.held.filter((_, at) => at !== index);
       const parked = isEmpty(state.entry) ? state.parked : state.entry;
+      // A coup fixed in the entry is saved with the seats its form shows: as they are now (a
+      // coup refused for a seat that changed hands is fixed so; the server checks it again).
+      const seating = item.entry.fields ? undefined : item.seating;
       const entry = { ...item.entry, key, origin: item.origin, seq: item.seq, problem: "",
-        number: item.number, seating: item.seating };
-      return { ...state, held, parked, entry, reading: null };
+        number: item.number, seating };
+      const fixing = { ...state, held, parked, entry, reading: null };
+      if (!item.entry.fields || !item.reason) return fixing;
+      return { ...fixing, // the server's reason stays in sight while the coup is fixed
+        answer: fill(state.rules.texts.held_refused, { number: item.number, reason: item.reason }) };
     },
 
     // The limits as a table drawn afresh gives them (a tournament's stacks move with each hand).
@@ -696,7 +709,9 @@
       facts.seats = readSeating(outcome.seating);
     }
     if (outcome.repeat) facts.repeat = outcome.repeat;
-    if (outcome.prefill) facts.prefill = outcome.prefill;
+    if (outcome.prefill) {
+      facts.prefill = outcome.at ? { ...outcome.prefill, at: Number(outcome.at) } : outcome.prefill;
+    }
     if (outcome.at) facts.at = Number(outcome.at);
     return facts;
   }
@@ -825,6 +840,27 @@
     return { ...op, number, fields: { ...bank, ...op.fields, number: String(number) } };
   }
 
+  // A coup whose bank's boxes the host left alone waits for the server's prefill: for its own
+  // number, or one for the server's next as this device knows it, or read after the facts it
+  // has (the server's next is another coup: its number is taken, or out of sequence; sent with
+  // no bank — never another coup's — it is refused as such, and held for the host to
+  // renumber). Each ask's answer is read after them: the wait always ends.
+  function awaitsBank(state, op) {
+    if (op.bank || !PREFILLED.some((name) => !(name in op.entry.fields))) return false;
+    const prefill = state.server.prefill;
+    if (!prefill) return true;
+    if (prefill.next === op.number) return false;
+    const fresh = prefill.next === state.server.next ||
+      (Boolean(prefill.at) && prefill.at > (state.server.at || 0));
+    return !fresh;
+  }
+
+  // Whether the outbox waits for the server's prefill: the page asks for it (``?part=prefill``).
+  function asksPrefill(state) {
+    const op = headOf(state);
+    return Boolean(op && op.kind === "hand" && op.entry.fields && awaitsBank(state, op));
+  }
+
   const handSent = HANDLERS.sent;
   HANDLERS.sent = (state, event) => {
     const after = handSent(state, event);
@@ -837,13 +873,10 @@
 
   const AMOUNT_BOX = /^(stake_\d+|bank|taken|suite_amount)$/;
 
-  // A refused coup comes back into the entry when the host has not begun the next one there;
-  // otherwise it is held, as a refused hand is.
-  const coupComesBack = (state) => isEmpty(state.entry) && !state.parked && !state.entry.seq;
-
   // A refused coup: sent again at once when it went with the bank of another number (sent
-  // before, its fate unknown, it kept its first bank; refused, it is not recorded); back in the
-  // entry when nothing was begun there; else held (null).
+  // before, its fate unknown, it kept its first bank; refused, it is not recorded); else held
+  // (null), as a refused hand is, with the server's reason and the host's choices. Never put
+  // back into the entry: the next coup's taps would join it there.
   function coupRefused(state, op, outcome, key, flight) {
     const untouched = PREFILLED.some((name) => !(name in op.entry.fields));
     if (op.bank && op.bankFor !== op.number && untouched) {
@@ -851,25 +884,13 @@
         entry: { ...op.entry, key } };
       return { ...state, queue: placed(state, again) };
     }
-    return coupComesBack(state) ? coupBack(state, op, outcome, key) : null;
-  }
-
-  // Back in the entry, a coup takes its place after what the server has now (another device's
-  // coup may have taken its number); the coups saved after it here follow it, and none is sent
-  // before the host saves it again.
-  function coupBack(state, op, outcome, key) {
-    const number = placeOf(state, op);
-    const entry = { ...op.entry, key, origin: op.origin, seq: op.seq, problem: "", refused: true,
-      number, seating: op.seating };
-    const answer = fill(state.rules.texts.held_refused, { number: op.number, reason: outcome.reason });
-    const back = { ...state, entry, answer, reading: null };
-    return number === op.number ? back : renumberedAfter(back, op.seq, number + 1);
+    return null; // held
   }
 
   Object.assign(HANDLERS, {
     coupField(state, { name, value }) {
       const text = AMOUNT_BOX.test(name) ? cleanStake(value) : value;
-      return withEntry(state, { fields: { ...state.entry.fields, [name]: text }, refused: undefined });
+      return withEntry(state, { fields: { ...state.entry.fields, [name]: text } });
     },
 
     // The choices the rules give for the cards shown (the server's ``coup_step``): a choice
@@ -887,7 +908,11 @@
     // A coup before the last answer: the server's prefill for the next coup (a push, a fetch).
     coupPrefill(state, { prefill }) {
       const now = state.server.prefill;
-      if (!prefill || (now && prefill.next < now.next)) return state;
+      // An older coup's prefill is stale, unless it is the server's newer word (read later) or
+      // the server's next went back (an undo).
+      if (!prefill) return state;
+      const newer = Boolean(prefill.at) && (!now || !now.at || prefill.at >= now.at);
+      if (!newer && now && prefill.next < now.next && prefill.next < state.server.next) return state;
       return { ...state, server: { ...state.server, prefill } };
     },
 
@@ -1022,6 +1047,6 @@
     seatingToken, seatApplied, freeSeat, start, kept, step, due, seatsNow, statusOf,
     waitingLines, heldLines, undoLabel, undoTarget, handsWaiting, numberOf, entryNumber, fill,
     nextFree, summaryOf, withFacts,
-    firstBetAt, limitProblems, chipsText, emptyCoup, coupShown, prefillFor,
+    firstBetAt, limitProblems, chipsText, emptyCoup, coupShown, prefillFor, asksPrefill,
   };
 });

@@ -27,6 +27,7 @@ from tests.browser.conftest import (
     NAMES,
     UNTIL_THE_OUTBOX_IS_EMPTY,
     UNTIL_THE_PAGE_IS_KEPT,
+    new_page,
     open_table,
 )
 
@@ -326,3 +327,85 @@ def test_a_coup_saved_on_another_screen_brings_the_next_coup_s_bank_when_pushed(
     )
     prefill = phone.evaluate(UNTIL_THE_PREFILL_IS_FOR, 2)
     assert (prefill["banker_seat"], prefill["bank"]) == ("1", "195")
+
+
+def test_a_coup_whose_seat_changed_hands_meanwhile_is_resolved_by_the_host(
+    phone, browser, host, production_server, bar_wifi
+):
+    """Phone A, offline, taps coup 2 with seat 2 (Aki) covering 50; page B seats Farouk in seat 2
+    and saves coup 2. A comes back: its coup is held (taken, then for the seat), never stuck:
+    fixed in the entry it is saved with the seats as they are now, as the host chose."""
+    shoe = banked_night(host, "chemin_de_fer", taxe="percent", taxe_rate=Decimal("0.05"))
+    farouk = guest_services.event_guest_add(event=shoe.event, name=NAMES[7], by=host)
+    first = HandEntry(
+        result="banker",
+        bets=(BetEntry(2, "ordinary", "100"),),
+        coup=CoupTerms(banker_seat=1, bank="200"),
+    )
+    hand_services.record_hand(shoe=shoe, number=1, entry=first, by=host)
+    open_table(phone, bar_wifi.url, shoe, host)
+    form = phone.locator("#coup-form")
+    expect(form.locator("[name=banker_seat]")).to_have_value("1")  # coup 2's bank: kept
+    bar_wifi.drop(phone)
+    tap_coup(phone, Tapped(((2, "50"),), "player"))
+    expect(phone.locator("[data-outbox-list] li")).to_have_text(["Coup 2: waiting to send."])
+
+    other = new_page(browser, 360, 740, has_touch=True)
+    open_table(other, production_server.url, shoe, host)
+    other.locator("summary", has_text="Seats").tap()
+    other.locator(".seat-choice:has(input[value='2'])").tap()
+    other.locator(f".guest-choice:text-is('{NAMES[7]}')").tap()
+    other.get_by_text(f"{NAMES[7]} sits in seat 2").wait_for()
+    tap_coup(other, Tapped(((3, "60"),), "banker"))
+    other.get_by_text("Coup 2 saved").wait_for()
+    other.context.close()
+
+    bar_wifi.restore(phone)
+    held = phone.locator("[data-held]")
+    expect(held).to_contain_text("Coup 2 was already recorded")
+    held.get_by_role("button", name="Save mine as coup 3").tap()
+    expect(held).to_contain_text(f"Seat 2 is now {NAMES[7]}")
+    assert Coup.objects.count() == 2  # nothing stored for Farouk unasked
+    # Saved again as it was: refused again, still held, never lost.
+    held.get_by_role("button", name="Save again as coup 3").tap()
+    expect(held.get_by_role("button", name="Fix in the entry")).to_be_visible()
+    phone.evaluate(UNTIL_THE_OUTBOX_IS_EMPTY)
+    expect(held).to_contain_text(f"Seat 2 is now {NAMES[7]}")
+    # The host fixes it: the cover goes to seat 3 (Ben) instead.
+    held.get_by_role("button", name="Fix in the entry").tap()
+    expect(form.locator("[name=stake_2]")).to_have_value("50")
+    expect(form.locator("tr[data-seat='2']")).to_contain_text(NAMES[7])  # who sits there now
+    form.locator("[name=stake_2]").fill("")
+    form.locator("[name=stake_3]").fill("50")
+    form.locator("button.save").tap()
+    all_sent(phone)
+    third = Coup.objects.select_related("hand").get(hand__number=3)
+    assert stored_covers(third.hand) == [(3, Decimal(50))]
+    assert third.hand.winner == "player"
+    assert not Bet.objects.filter(hand=third.hand, guest=farouk).exists()
+
+
+def test_a_coup_saved_before_the_pushed_bank_arrives_waits_for_it(phone, host, slow):
+    """Another screen saved coup 1; the push says so before the next coup's bank is known here.
+    A coup 2 saved in that gap, its bank's boxes left alone, waits for the bank, then goes."""
+    shoe = banked_night(host, "chemin_de_fer", taxe="percent", taxe_rate=Decimal("0.05"))
+    open_table(phone, slow, shoe, host)
+    entry = HandEntry(
+        result="banker",
+        bets=(BetEntry(2, "ordinary", "100"),),
+        coup=CoupTerms(banker_seat=1, bank="200"),
+    )
+    hand_services.record_hand(shoe=shoe, number=1, entry=entry, by=host)
+    phone.evaluate(
+        """(shoe) => document.dispatchEvent(new CustomEvent("shoebook:live",
+            {detail: {topic: "shoe:" + shoe, what: "hand", shoe, next: 2, last: 1}}))""",
+        shoe.pk,
+    )
+    expect(phone.locator("[data-hand-number]")).to_have_text("2")
+    tap_coup(phone, Tapped(((2, "50"),), "player"))  # at once: the bank is not known yet
+    all_sent(phone)
+    first = Coup.objects.get(hand__number=1)
+    second = Coup.objects.select_related("hand").get(hand__number=2)
+    assert (second.banker_seat, second.bank) == (1, first.bank_after)
+    assert stored_covers(second.hand) == [(2, Decimal(50))]
+    assert Coup.objects.count() == 2

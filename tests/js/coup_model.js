@@ -59,13 +59,16 @@ class Server {
     this.State = State;
     this.coups = []; // {number, key, origin, seq, content}
     this.seats = { 1: "11", 2: "12", 3: "13" };
+    this.clock = 0;
   }
 
   get next() { return this.coups.length + 1; }
 
+  // The server's facts, stamped when read (as ledger.hands.selectors.facts_stamp does).
   facts() {
+    const at = ++this.clock;
     return { next: this.next, last: this.coups.length, seating: this.State.seatingToken(this.seats),
-      prefill: prefillOf(this.next) };
+      prefill: { ...prefillOf(this.next), at }, at };
   }
 
   answer({ op }) {
@@ -94,6 +97,11 @@ class Server {
     this.coups.push({ number: this.next, key: `other-${this.next}`, origin: "other", seq: 0,
       content: stored(this.next, { stake_3: "50" }) });
   }
+
+  // Another device seats someone else in seat 2: a coup saved with the seats before is refused.
+  reseat() {
+    this.seats = { ...this.seats, 2: String(Number(this.seats[2]) + 100) };
+  }
 }
 
 class Night {
@@ -115,7 +123,7 @@ class Night {
   page() {
     const facts = this.server.facts();
     return { rules: RULES, next: facts.next, last: facts.last, seating: facts.seating, seatCount: 7,
-      key: this.key(), coup: true, prefill: facts.prefill };
+      key: this.key(), coup: true, prefill: facts.prefill, at: facts.at };
   }
 
   dispatch(event) { this.state = this.State.step(this.state, { key: this.key(), ...event }); }
@@ -211,7 +219,6 @@ class Night {
   answer({ request, outcome, op }) {
     const before = { ...this.state.entry.fields };
     const mine = this.state.flight && this.state.flight.request === request;
-    const wasEmpty = this.State.isEmpty(this.state.entry) && !this.state.parked && !this.state.entry.seq;
     this.dispatch({ type: "reply", request, outcome: JSON.parse(JSON.stringify(outcome)) });
     if (mine && op && outcome.refused) {
       this.reasons.set(op.origin, outcome.reason);
@@ -223,14 +230,9 @@ class Night {
         assert.ok(op.bankFor !== op.number && again,
           "a coup whose bank the host left alone is sent with the bank the server left");
       }
-      assert.ok(back || again || this.state.held.some((item) => item.origin === op.origin),
+      assert.ok(!back, "a refused coup is held, never put back into the entry");
+      assert.ok(again || this.state.held.some((item) => item.origin === op.origin),
         "a refused coup is still on the device");
-      if (back) {
-        assert.ok(wasEmpty, "a refused coup takes the entry only when nothing was begun there");
-        assert.deepEqual(this.state.entry.fields, op.entry.fields, "it comes back as it was tapped");
-        this.meant = { ...this.state.entry.fields };
-        return;
-      }
     }
     assert.deepEqual(this.state.entry.fields, before, "an answer never changes the entry");
   }
@@ -239,6 +241,12 @@ class Night {
 
   // The server's prefill comes by another way (a push, a fetch), late or not.
   pushed() { this.dispatch({ type: "coupPrefill", prefill: this.server.facts().prefill }); }
+
+  // Another device's doings pushed without the prefill (it comes by a fetch of its own, later).
+  pushedFacts() {
+    const { next, last, seating, at } = this.server.facts();
+    this.dispatch({ type: "pushed", next, last, seating, at });
+  }
 
   reload() {
     const kept = JSON.parse(JSON.stringify(this.State.kept(this.state)));
@@ -271,7 +279,9 @@ class Night {
   }
 
   // Everything home: online, every request answered; a coup refused for what the server will
-  // refuse again is let go, any other sent again.
+  // refuse again is let go, one refused for a seat that changed hands is fixed in the entry
+  // (saved with the seats as they are now), any other sent again. Whenever the outbox waits for
+  // a coup's bank, the page asks the server for it.
   drain() {
     const hopeless = (origin) => refusedAlways(this.fates.get(origin).tapped);
     for (let round = 0; round < 500; round++) {
@@ -286,8 +296,11 @@ class Night {
         if (hopeless(this.state.entry.origin)) this.clear(); else this.save();
       }
       if (this.state.held.length) {
-        this.decide(hopeless(this.state.held[0].origin) ? "discard" : "resend", 0);
+        const first = this.state.held[0];
+        const seats = this.reasons.get(first.origin) === "seats";
+        this.decide(hopeless(first.origin) ? "discard" : seats ? "edit" : "resend", 0);
       }
+      if (this.State.asksPrefill(this.state)) this.pushed();
       this.send();
       if (!this.state.queue.length && !this.state.held.length && !this.state.flight &&
         !this.state.entry.seq) break;
@@ -321,6 +334,10 @@ const MOVES = {
   offline: (night) => night.network(false),
   online: (night) => night.network(true),
   pushed: (night) => night.pushed(),
+  pushedFacts: (night) => night.pushedFacts(),
+  reseat: (night) => night.server.reseat(),
+  // Another screen saves a coup and the push says so before the next coup's bank is known here.
+  otherPushed: (night) => { night.otherDevice(); night.pushedFacts(); },
   reload: (night) => night.reload(),
   otherDevice: (night) => night.otherDevice(),
 };

@@ -28,6 +28,9 @@ const worldMove = fc.oneof(
   { weight: 1, arbitrary: fc.tuple(fc.constant("pushed")) },
   { weight: 1, arbitrary: fc.tuple(fc.constant("reload")) },
   { weight: 1, arbitrary: fc.tuple(fc.constant("otherDevice")) },
+  { weight: 1, arbitrary: fc.tuple(fc.constant("pushedFacts")) },
+  { weight: 2, arbitrary: fc.tuple(fc.constant("otherPushed")) },
+  { weight: 1, arbitrary: fc.tuple(fc.constant("reseat")) },
 );
 const moves = fc.array(fc.oneof(hostMove, worldMove), { minLength: 30, maxLength: 150, size: "max" });
 

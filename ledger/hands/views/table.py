@@ -295,11 +295,12 @@ def _prefill_reply(shoe: Shoe) -> JsonResponse:
     saved a coup (the table's stream says so, without the bank)."""
     if not shoe.event.is_guest_banked:
         raise Http404
+    facts_at = facts_stamp()  # read before the shoe: anything newer is newer than these
     state = table_state(shoe)
     previous = previous_coup(state.shoe, state.next_number)
     occupied = [seat.seat for seat in state.seats if seat.guest is not None]
     prefill = bank_prefill(state.event.game_kind, previous, occupied)
-    return JsonResponse(coup_prefill_data(state.next_number, prefill))
+    return JsonResponse(coup_prefill_data(state.next_number, prefill) | {"at": facts_at})
 
 
 def _undone_notice(refill: HandRevision, hand: HandSnapshot, seats: list[SeatState]) -> str:
@@ -872,6 +873,9 @@ MSG_COUP_WAITS_FOR_HELD = gettext_lazy(
 MSG_COUP_HELD_REFUSED = gettext_lazy("Coup {number} from this phone was refused: {reason}")
 MSG_COUP_HELD_UNDONE = gettext_lazy("Coup {number} was undone while the entry was in use.")
 MSG_COUP_HELD_RESEND = gettext_lazy("Save again as coup {number}")
+MSG_COUP_HELD_RENUMBER = gettext_lazy("Save mine as coup {number}")
+MSG_COUP_HELD_MINE = gettext_lazy("This phone's coup {number}:")
+MSG_COUP_HELD_OTHER = gettext_lazy("Coup {number} as recorded first:")
 MSG_COUP_DISCARD_CONFIRM = gettext_lazy("Discard this coup? It will not be recorded.")
 MSG_COUP_EDIT_AFTER_ENTRY = gettext_lazy("Save or clear the coup in the entry first.")
 MSG_COUP_CLEAR_TAKEN_BACK = gettext_lazy("Let go of coup {number}? It will not be recorded.")
@@ -906,6 +910,9 @@ _COUP_TEXTS = {
     "held_refused": MSG_COUP_HELD_REFUSED,
     "held_undone": MSG_COUP_HELD_UNDONE,
     "held_resend": MSG_COUP_HELD_RESEND,
+    "held_renumber": MSG_COUP_HELD_RENUMBER,
+    "held_mine": MSG_COUP_HELD_MINE,
+    "held_other": MSG_COUP_HELD_OTHER,
     "discard_confirm": MSG_COUP_DISCARD_CONFIRM,
     "edit_after_entry": MSG_COUP_EDIT_AFTER_ENTRY,
     "clear_taken_back": MSG_COUP_CLEAR_TAKEN_BACK,

@@ -32,6 +32,7 @@ from games.services import MSG_CUT_OF_OTHER_GAME, MSG_GAME_AFTER_FIRST_HAND
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
 from ledger.hands.coup_forms import MSG_NEW_BANK
+from ledger.hands.selectors import facts_stamp
 from ledger.hands.services import MSG_SEAT_CHANGED
 from ledger.hands.views.table import MSG_COUP_HELD_REFUSED, MSG_COUP_WAITING
 from ledger.models import Bet, Coup
@@ -658,9 +659,13 @@ def test_a_coup_s_answer_gives_the_next_coup_s_bank_as_data(client, chemin):
 
 def test_the_prefill_alone_is_given_to_the_script_after_a_push(client, chemin):
     post_coup(client, chemin, bank="100", stake_2="100", result="player")
+    before = facts_stamp()
     response = client.get(table_url(chemin), {"part": "prefill"})
     assert response.headers["Content-Type"] == "application/json"
-    assert response.json() == {
+    prefill = response.json()
+    # When the server read it: the script weighs it against the facts a push gave it.
+    assert before <= prefill.pop("at") <= facts_stamp()
+    assert prefill == {
         "next": 2,
         "banker_seat": "2",
         "bank": "",

@@ -70,3 +70,25 @@ def test_the_suivi_seat_banking_is_not_offered_suivi_in_its_own_row(client, chem
     assert posted_form(page, "coup-form")["banker_seat"] == "2"
     assert 'class="banker' in seat_row(page, 2) and 'value="suivi"' not in seat_row(page, 2)
     assert Coup.objects.get().bank_after == Decimal(195)
+
+
+def test_a_coup_another_phone_recorded_first_is_refused_in_coup_words(client, host, chemin):
+    stale = posted_form(text(client.get(table_url(chemin))), "coup-form")
+    coup(chemin, host, banker=1, bank="100", result="banker", covers=[(2, "banco_solo", "100")])
+    stale |= {"bank": "100", "stake_3": "100", "kind_3": "banco_solo", "result": "player"}
+    page = text(client.post(reverse("ledger:hand_record", args=[chemin.pk]), stale, **HTMX))
+    assert "Coup 1 was already recorded by" in page and "the table now shows coup 2" in page
+    assert "Hand 1 was already" not in page
+    assert Coup.objects.count() == 1
+
+
+def test_a_coup_sent_with_no_bank_under_a_number_taken_is_refused_as_taken(client, host, chemin):
+    # Another screen's coup 1 came first; this phone's coup 1 went before it knew its bank.
+    stale = posted_form(text(client.get(table_url(chemin))), "coup-form")
+    coup(chemin, host, banker=1, bank="100", result="banker", covers=[(2, "banco_solo", "100")])
+    stale |= {"banker_seat": "", "bank": "", "stake_3": "50", "result": "player"}
+    response = client.post(reverse("ledger:hand_record", args=[chemin.pk]), stale, **HTMX)
+    page = text(response)
+    assert "Shoebook-Hand-Saved" not in response.headers
+    assert "Coup 1 was already recorded by" in page
+    assert Coup.objects.count() == 1
