@@ -19,6 +19,7 @@ from django.db import transaction
 from hypothesis import HealthCheck, event, example, given, reject, settings
 from hypothesis import strategies as st
 
+from games.kinds import ShortStack
 from games.models import Hand
 from ledger.hands.services import table_stacks
 from ledger.integrity import ledger_problems
@@ -182,8 +183,16 @@ def check_chips(tournament: Tournament, rounds: list[Round]) -> None:
                 stack_then = table_stacks(event, before_hand=hand.number)
                 staked: dict[int, Decimal] = defaultdict(lambda: ZERO)
                 for bet in bets:
-                    assert bet.stake % round_.bet_unit == 0
-                    assert round_.table_min <= bet.stake <= round_.table_max
+                    # A stack under the minimum bets all of it (the all-in rule), whatever the
+                    # minimum and the unit; any other bet keeps both.
+                    all_in = (
+                        tournament.short_stack == ShortStack.ALL_IN
+                        and bet.stake == stack_then[bet.guest_id] < round_.table_min
+                    )
+                    if not all_in:
+                        assert bet.stake % round_.bet_unit == 0
+                        assert round_.table_min <= bet.stake
+                    assert bet.stake <= round_.table_max
                     staked[bet.guest_id] += bet.stake
                 for guest_id, total in staked.items():
                     assert total <= stack_then[guest_id]
@@ -338,6 +347,23 @@ SPLIT_BY_STACK = {
 # Seed 7 plays off a table's tie and then the wildcards'; with the stacks' rule and split ties,
 # seed 2 sends nine on where eight places were open, and seed 6 shares first place (and an odd
 # cent of its prizes).
+# Found on PostgreSQL: a stack of 0.55 under the minimum of 5 bets all of it, off the unit of 1.
+@example(
+    spec={
+        "players": 2,
+        "seed": 2_147_483_646,
+        "habits": Habits(sit_out=0.0, all_in=0.0, all_in_late=0.15, side_bet=0.1, add_on=0.0,
+                         rebuy_under=0.0),
+        "settings": example_spec()["settings"] | {
+            "entry_fee": D(0), "cut_percent": D(0), "cut_fixed": D(0),
+            "stacks": Tournament.Stacks.RESET, "tie_break": Tournament.TieBreakChoice.SPLIT,
+            "rebuy_price": D(0), "rebuy_chips": D(0), "rebuy_rounds": 0, "max_rebuys": 1,
+            "add_on_price": D(0), "add_on_chips": D(0), "add_on_round": 0, "prize_table": "100%",
+        },
+        "heats": [],
+        "final": {"bet_unit": D(1), "table_min": D(5), "table_max": D(200), "hands": 4},
+    }
+)  # fmt: skip
 @example(spec=example_spec())
 @example(spec=example_spec(seed=2, settings=example_spec()["settings"] | SPLIT_BY_STACK))
 @example(spec=example_spec(seed=6, settings=example_spec()["settings"] | SPLIT_BY_STACK))
