@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
 
 from ledger.guests import services as guest_services
 from ledger.guests.sharing import MSG_SHARE_OWED
@@ -113,8 +114,8 @@ def test_the_share_panel_receipt_and_results_pass_axe(guest_page, shared_guest, 
     page = guest_page(base_url, address, color_scheme=scheme)
     assert _violations(page) == []
     page.click("text=Receipt for this night")
-    assert page.is_visible("h1:has-text('田中')")
-    assert page.is_visible("[data-print]")
+    expect(page.locator("h1:has-text('田中')")).to_be_visible()
+    expect(page.locator("[data-print]")).to_be_visible()  # shown by its script, once it runs
     assert _violations(page) == []
     page.emulate_media(media="print")
     assert page.is_hidden(".topbar") and page.is_hidden("[data-print]")
