@@ -4,9 +4,6 @@
 
 const { test } = require("node:test");
 const assert = require("node:assert/strict");
-const fs = require("node:fs");
-const path = require("node:path");
-const Module = require("node:module");
 const fc = require("fast-check");
 
 const State = require("../../static/js/table_state.js");
@@ -126,16 +123,7 @@ test("after another screen's undo, the prefill of the coup the server is back to
   assert.equal(night.server.coups.length, 2);
   assert.equal(JSON.parse(night.server.coups[1].content).bank, prefillOf(2).bank);
 });
-
-const SOURCE = path.join(__dirname, "../../static/js/table_state.js");
-
-function mutant(from, to) {
-  const source = fs.readFileSync(SOURCE, "utf8");
-  assert.ok(source.includes(from), `the mutation's target is in the source: ${from}`);
-  const module = new Module(SOURCE);
-  module._compile(source.replace(from, to), SOURCE);
-  return module.exports;
-}
+const { mutant } = require("./mutant.js");
 
 const MUTANTS = {
   "the answer wipes covers typed meanwhile": [

@@ -6,23 +6,11 @@
 
 const { test } = require("node:test");
 const assert = require("node:assert/strict");
-const fs = require("node:fs");
-const path = require("node:path");
-const Module = require("node:module");
 const fc = require("fast-check");
 
 const { play } = require("./table_model.js");
 const { moves } = require("./table_moves.js");
-
-const SOURCE = path.join(__dirname, "../../static/js/table_state.js");
-
-function mutant(from, to) {
-  const source = fs.readFileSync(SOURCE, "utf8");
-  assert.ok(source.includes(from), `the mutation's target is in the source: ${from}`);
-  const module = new Module(SOURCE);
-  module._compile(source.replace(from, to), SOURCE);
-  return module.exports;
-}
+const { mutant } = require("./mutant.js");
 
 const MUTANTS = {
   "any answer is taken for the request in flight": [
