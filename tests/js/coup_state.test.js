@@ -9,6 +9,7 @@ const fc = require("fast-check");
 const State = require("../../static/js/table_state.js");
 const { play, Night, MOVES, prefillOf } = require("./coup_model.js");
 const { moves } = require("./coup_moves.js");
+const { mutant } = require("./mutant.js");
 
 const RUNS = Number(process.env.TABLE_MODEL_RUNS || 3000);
 
@@ -123,7 +124,6 @@ test("after another screen's undo, the prefill of the coup the server is back to
   assert.equal(night.server.coups.length, 2);
   assert.equal(JSON.parse(night.server.coups[1].content).bank, prefillOf(2).bank);
 });
-const { mutant } = require("./mutant.js");
 
 const MUTANTS = {
   "the answer wipes covers typed meanwhile": [
