@@ -5,11 +5,12 @@ shown, in the reader's language, so entries written before a translation existed
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import datetime
 from typing import Any
 
 from django.core.exceptions import FieldDoesNotExist
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -17,8 +18,9 @@ from django.utils.translation import gettext_lazy
 from games.kinds import MOVE_LABELS, BankerMove, CoverKind
 from games.models import Event
 from games.payouts import bet_label
-from ledger.models import Settlement
+from ledger.models import AuditEntry, Settlement
 from ledger.templatetags.money import chips, winner_label
+from ledger.workbook.open_data import Value
 
 # Where an entry happened, as the services write it: "<event> · shoe 2 · hand 17".
 _PLACE = re.compile(r"^(?P<event>.*) · shoe (?P<shoe>\d+)(?: · hand (?P<hand>\d+))?$")
@@ -145,3 +147,22 @@ def _local_time(text: str) -> str:
     except ValueError:
         return text
     return f"{timezone.localtime(moment):%Y-%m-%d %H:%M}" if timezone.is_aware(moment) else text
+
+
+AUDIT_COLUMNS = ("entry_id", "at", "action", "what", "night_id", "where", "by", "before",
+                 "after", "before_data", "after_data")  # fmt: skip
+
+
+def audit_rows(entries: QuerySet[AuditEntry]) -> Iterator[tuple[Value, ...]]:
+    """The audit log as rows for a CSV file, oldest first: each entry's id, moment, action (its
+    code and its words), night, place, who, and the record before and after, worded as the
+    page words them and as stored (JSON). One query, however long the log."""
+    rows = entries.select_related("by").order_by("at", "id")
+    for entry in rows.iterator(chunk_size=2000):
+        yield (
+            entry.pk, entry.at, entry.action, str(entry.get_action_display()), entry.event_id,
+            describe_place(entry.summary), entry.by.get_username(),
+            describe_change(entry.before) if entry.before else "",
+            describe_change(entry.after) if entry.after else "",
+            entry.before, entry.after,
+        )  # fmt: skip

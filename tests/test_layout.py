@@ -66,6 +66,7 @@ LAYERS = {
             "reading",
             "blanks",
             "exports",
+            "open_data",
             "demo",
             "demo_banked",
             "demo_count",

@@ -2,15 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import date
+from urllib.parse import quote
+
 from django.contrib import messages
-from django.http import FileResponse, Http404, HttpResponse
+from django.http import (
+    FileResponse,
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    StreamingHttpResponse,
+)
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
 from games.forms import RuleSetForm
 from games.kinds import Game
 from games.models import Event
+from ledger.audit import AUDIT_COLUMNS, audit_rows
+from ledger.models import AuditEntry
 from ledger.workbook.blanks import template_csv, template_xlsx
 from ledger.workbook.count_imports import (
     COUNT_TEMPLATE,
@@ -20,7 +34,7 @@ from ledger.workbook.count_imports import (
     count_sheet_import,
     is_count_sheet,
 )
-from ledger.workbook.exports import workbook_bytes, xlsx_response
+from ledger.workbook.exports import events_between, workbook_bytes, xlsx_response
 from ledger.workbook.forms import ScoresheetForm, ScoresheetGameForm
 from ledger.workbook.imports import (
     COUP_SHEET_COLUMNS,
@@ -30,7 +44,16 @@ from ledger.workbook.imports import (
     coup_sheet_import,
     scoresheet_import,
 )
+from ledger.workbook.open_data import (
+    TABLE_NAMES,
+    csv_zip,
+    export_json,
+    rows_csv,
+    table_csv,
+    table_named,
+)
 from ledger.workbook.reading import ScoresheetInvalid, ScoresheetUnreadable
+from shoebook.base.converters import id_or_none
 from shoebook.base.roles import AuthenticatedHttpRequest, host_required
 
 TEMPLATE_NAMES = {
@@ -151,4 +174,123 @@ def scoresheet_template(request: AuthenticatedHttpRequest) -> HttpResponse | Fil
         return xlsx_response(template_xlsx(game), f"{name}.xlsx")
     response = HttpResponse(template_csv(game), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
+    return response
+
+
+# --- exports for other tools: CSV and JSON (``ledger.workbook.open_data``) -------------------
+
+MSG_NO_SUCH_TABLE = gettext_lazy("There is no table called “{name}”: ask for one of {names}.")
+MSG_BAD_DATE = gettext_lazy("“{text}” is not a date: write it as YYYY-MM-DD.")
+
+
+def _csv_answer(
+    request: HttpRequest, events: Sequence[Event], stem: str
+) -> HttpResponse | StreamingHttpResponse:
+    """Every table as a CSV file in a zip, or (``?table=bets``) one table as CSV text."""
+    name = request.GET.get("table")
+    if name is None:
+        response = HttpResponse(csv_zip(events), content_type="application/zip")
+        response["Content-Disposition"] = content_disposition(f"{stem} (csv).zip")
+        return response
+    table = table_named(name)
+    if table is None:
+        message = MSG_NO_SUCH_TABLE.format(name=name, names=", ".join(TABLE_NAMES))
+        return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
+    streamed = StreamingHttpResponse(
+        table_csv(table, events), content_type="text/csv; charset=utf-8"
+    )
+    streamed["Content-Disposition"] = content_disposition(f"{stem} {table.name}.csv")
+    return streamed
+
+
+def _json_answer(
+    events: Sequence[Event], scope: dict[str, object], stem: str
+) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(
+        export_json(events, scope), content_type="application/json; charset=utf-8"
+    )
+    response["Content-Disposition"] = content_disposition(f"{stem}.json")
+    return response
+
+
+def content_disposition(filename: str) -> str:
+    """An attachment's header, the name in both forms (RFC 6266): names may be Japanese."""
+    ascii_name = filename.encode("ascii", "replace").decode().replace('"', "'")
+    return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(filename)}"
+
+
+def _night_stem(event: Event) -> str:
+    return f"{event.date:%Y-%m-%d} {event.name}"
+
+
+@host_required
+@require_GET
+def event_export_csv(
+    request: AuthenticatedHttpRequest, event_id: int
+) -> HttpResponse | StreamingHttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    return _csv_answer(request, [event], _night_stem(event))
+
+
+@host_required
+@require_GET
+def event_export_json(request: AuthenticatedHttpRequest, event_id: int) -> StreamingHttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    return _json_answer([event], {"kind": "night", "night_id": event.pk}, _night_stem(event))
+
+
+def _season(request: HttpRequest) -> tuple[list[Event], dict[str, object], str] | HttpResponse:
+    """The nights between ``?start=`` and ``?end=`` (either may be left out), as the House page
+    and ``manage.py export_settlement --from --to`` choose them."""
+    bounds: list[date | None] = []
+    for key in ("start", "end"):
+        text = request.GET.get(key, "")
+        try:
+            bounds.append(date.fromisoformat(text) if text else None)
+        except ValueError:
+            message = MSG_BAD_DATE.format(text=text)
+            return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
+    start, end = bounds
+    scope: dict[str, object] = {
+        "kind": "season",
+        "start": start.isoformat() if start else None,
+        "end": end.isoformat() if end else None,
+    }
+    stem = "season" + (f" from {start}" if start else "") + (f" to {end}" if end else "")
+    return events_between(start, end), scope, stem
+
+
+@host_required
+@require_GET
+def season_export_csv(request: AuthenticatedHttpRequest) -> HttpResponse | StreamingHttpResponse:
+    season = _season(request)
+    if isinstance(season, HttpResponse):
+        return season
+    events, _scope, stem = season
+    return _csv_answer(request, events, stem)
+
+
+@host_required
+@require_GET
+def season_export_json(request: AuthenticatedHttpRequest) -> HttpResponse | StreamingHttpResponse:
+    season = _season(request)
+    if isinstance(season, HttpResponse):
+        return season
+    events, scope, stem = season
+    return _json_answer(events, scope, stem)
+
+
+@host_required
+@require_GET
+def audit_export_csv(request: AuthenticatedHttpRequest) -> StreamingHttpResponse:
+    """The audit log as CSV (``?event=ID``: one night's entries), as the Audit page lists it."""
+    entries = AuditEntry.objects.all()
+    event_id = id_or_none(request.GET.get("event", ""))
+    if event_id is not None:
+        entries = entries.filter(event_id=event_id)
+    response = StreamingHttpResponse(
+        rows_csv(AUDIT_COLUMNS, audit_rows(entries)), content_type="text/csv; charset=utf-8"
+    )
+    suffix = f" night {event_id}" if event_id is not None else ""
+    response["Content-Disposition"] = content_disposition(f"audit{suffix}.csv")
     return response
