@@ -4,6 +4,14 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "There is no table called “{name}”: ask for one of {names}.": "「{name}」という表はありません。{names}のどれかを指定してください。",
+    "“{text}” is not a date: write it as YYYY-MM-DD.": "「{text}」は日付ではありません。YYYY-MM-DDの形で書いてください。",
+    "For other tools:": "他のツール向け：",
+    "the night as CSV (.zip)": "この夜のCSV（.zip）",
+    "as JSON": "JSON",
+    "its audit log (CSV)": "この夜の監査ログ（CSV）",
+    "these nights as CSV (.zip)": "これらの夜のCSV（.zip）",
+    "The audit log as CSV": "監査ログのCSV",
     "paid in chips at the table": "卓上でチップで支払い",
     "Paid in chips at the table": "卓上でチップで支払った",
     "in chips": "チップで",
