@@ -350,7 +350,3 @@ def export_json(events: Sequence[Event], scope: dict[str, Any]) -> Iterator[str]
             first = False
         yield "]"
     yield "}"
-
-
-def as_text(pieces: Iterable[str]) -> str:
-    return "".join(pieces)

@@ -378,15 +378,36 @@ def test_unknown_table_and_bad_dates_are_refused_by_name(demo_night, host_client
     assert "yesterday" in response.content.decode()
 
 
-def test_the_exports_are_linked_for_the_host(demo_night, host_client):
+def test_the_exports_are_linked_for_the_host_only(demo_night, host_client, client):
     page = host_client.get(reverse("ledger:event_detail", args=[demo_night.pk])).content.decode()
     for name in ("ledger:event_export_csv", "ledger:event_export_json"):
         assert reverse(name, args=[demo_night.pk]) in page
     assert reverse("ledger:audit_export_csv") + f"?event={demo_night.pk}" in page
     house = host_client.get(reverse("ledger:house") + "?start=2026-01-01").content.decode()
     assert reverse("ledger:season_export_json") + "?start=2026-01-01&amp;end=" in house
+    assert reverse("ledger:season_export_csv") + "?start=2026-01-01&amp;end=" in house
     audit = host_client.get(reverse("ledger:audit_log")).content.decode()
     assert reverse("ledger:audit_export_csv") in audit
+    # A night kept by its count alone has no results per shoe, and its exports all the same.
+    call_command("load_demo_count", stdout=StringIO())
+    counted = Event.objects.get(name="Count-only night")
+    page = host_client.get(reverse("ledger:event_detail", args=[counted.pk])).content.decode()
+    assert reverse("ledger:event_export_json", args=[counted.pk]) in page
+    # The dealer sees the night's page, and no export on it.
+    client.force_login(User.objects.get(username="dealer"))
+    page = client.get(reverse("ledger:event_detail", args=[demo_night.pk])).content.decode()
+    assert "/export/" not in page
+
+
+def test_a_night_s_name_in_any_language_names_its_files(make_event, host, client):
+    night = make_event(name="金曜の夜")
+    client.force_login(host)
+    response = client.get(reverse("ledger:event_export_json", args=[night.pk]))
+    disposition = response["Content-Disposition"]
+    assert disposition.startswith('attachment; filename="2026-11-20 ????.json"')
+    assert "filename*=UTF-8''2026-11-20%20%E9%87%91%E6%9B%9C%E3%81%AE%E5%A4%9C.json" in disposition
+    response = client.get(reverse("ledger:event_export_csv", args=[night.pk]))
+    assert "%28csv%29.zip" in response["Content-Disposition"]
 
 
 def test_an_export_reads_a_fixed_number_of_queries(
