@@ -10,12 +10,7 @@ from django.db.models import Q
 from games.models import Event
 from ledger.integrity.report import money_text
 from ledger.integrity.state import CheckerState
-from ledger.models import (
-    Bet,
-    Charge,
-    Settlement,
-    Transfer,
-)
+from ledger.models import Bet, Charge, Settlement, Transfer
 from ledger.money.amounts import ZERO, money_sum
 from ledger.money.results import event_settlement, guest_balances
 

@@ -12,11 +12,7 @@ from ledger.hands.coups import COUP_FIELDS, coup_row, coup_state, stored_entry
 from ledger.integrity.report import money_text, totals_text
 from ledger.integrity.seating import SeatingChecks
 from ledger.integrity.state import BetRow
-from ledger.models import (
-    Bet,
-    Coup,
-    Guest,
-)
+from ledger.models import Bet, Coup, Guest
 
 MSG_COUP_UNSETTLED = "its coup cannot be settled again from what is stored"
 MSG_COUP_MISSING = "it is a hand of a guest-banked game with no coup beside it"

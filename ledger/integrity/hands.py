@@ -15,9 +15,7 @@ from games.rules import Outcome
 from ledger.integrity.coups import MSG_COUP_MISSING
 from ledger.integrity.report import LedgerProblem, money_text
 from ledger.integrity.state import BET_COLUMNS, BetRow, CheckerState
-from ledger.models import (
-    Bet,
-)
+from ledger.models import Bet
 
 MSG_HAND_CARDS = "its cards are not a complete hand under the drawing rules and the event's decks"
 MSG_HAND_RESULT = "its winner is not player, banker or tie"

@@ -7,10 +7,7 @@ from collections.abc import Iterable, Iterator
 
 from games.kinds import SEATS
 from ledger.integrity.state import CheckerState, SeatingRow
-from ledger.models import (
-    EventGuest,
-    Seating,
-)
+from ledger.models import EventGuest, Seating
 
 MSG_SEATING_SEAT_OVERLAP = "another seating of its seat in the shoe covers some of its hands"
 MSG_SEATING_GUEST_OVERLAP = "another seating of its guest in the shoe covers some of its hands"

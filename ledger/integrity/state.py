@@ -17,10 +17,7 @@ from games.models import Event, Shoe
 from games.payouts import RuleSet
 from games.rules import Outcome
 from ledger.integrity.report import LedgerCheck, LedgerProblem, totals_text
-from ledger.models import (
-    Bet,
-    Coup,
-)
+from ledger.models import Bet, Coup
 from ledger.money.amounts import ZERO
 
 MSG_NOT_ON_LIST = "its guest is not on the event's guest list"

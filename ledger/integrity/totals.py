@@ -6,10 +6,7 @@ from games.models import Event
 from ledger.count.integrity import count_problems, results_without_hands
 from ledger.integrity.report import LedgerProblem, missing_result_key, money_text, totals_text
 from ledger.integrity.state import CheckerState
-from ledger.models import (
-    Charge,
-    GuestEventResult,
-)
+from ledger.models import Charge, GuestEventResult
 from ledger.money.amounts import ZERO
 from ledger.money.results import house_rows
 
