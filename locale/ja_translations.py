@@ -247,7 +247,7 @@ JA = {
     "One of: {words}.": "次のいずれか：{words}。",
     "A whole number from {low} to {high}.": "{low}から{high}までの整数。",
     "An amount over 0, in chips.": "0より大きいチップの額。",
-    "The file could not be read as text: tried UTF-8, UTF-16 and Shift_JIS (cp932). Save it as CSV (UTF-8) or as an .xlsx or .ods workbook.": "ファイルをテキストとして読めませんでした（UTF-8、UTF-16、Shift_JIS（cp932）を試しました）。CSV（UTF-8）、または .xlsx か .ods のブックとして保存してください。",
+    "The file could not be read as text: tried UTF-8, UTF-16, Shift_JIS (cp932) and Windows-1252. Save it as CSV (UTF-8) or as an .xlsx or .ods workbook.": "ファイルをテキストとして読めませんでした（UTF-8、UTF-16、Shift_JIS（cp932）、Windows-1252 を試しました）。CSV（UTF-8）、または .xlsx か .ods のブックとして保存してください。",
     "The file starts as {encoding} text but is not {encoding} throughout ({error}). Save it again as CSV (UTF-8).": "ファイルは{encoding}のテキストで始まりますが、途中から{encoding}ではありません（{error}）。CSV（UTF-8）で保存し直してください。",
     "The first line holds none of a scoresheet's columns (read as {encoding} text, separated by {separator}): is this the scoresheet, saved as CSV, .xlsx or .ods?": "1行目にスコアシートの列が一つもありません（{encoding}のテキスト、{separator}区切りとして読みました）。CSV、.xlsx、.ods で保存したスコアシートですか？",
     "commas": "カンマ",
@@ -1561,6 +1561,9 @@ JA = {
     "Hand %(number)s as %(by)s recorded it:": "%(by)sが記録したハンド%(number)s：",
     "Seat %(seat)s %(kind)s %(stake)s (%(guest)s)": "シート%(seat)s %(kind)s %(stake)s（%(guest)s）",
     "The bet is %(guest)s's": "ベットは%(guest)sのもの",
+    "with a decimal point": "小数点をピリオドとして",
+    "with a decimal comma": "小数点をカンマとして",
+    "“{text}” reads two ways: {first} ({first_way}) or {second} ({second_way}). Write it without a thousands separator ({first} or {second}).": "「{text}」は2通りに読めます：{first}（{first_way}）または{second}（{second_way}）。桁区切りを付けずに書いてください（{first}または{second}）。",
 }
 
 JA_PLURAL = {
