@@ -495,7 +495,7 @@ def read_amounts(
         if isinstance(amount, TwoWays):
             problems.append(SheetProblem(index, line, column, amount.reason()))
         elif amount is not None:
-            rows[index - 1][1][column] = f"{amount:f}"
+            rows[index - 1][1][column] = plain_decimal(amount)
     if problems:
         raise ScoresheetInvalid(problems)
     return [(line, cells) for line, cells, _numbers in rows]
