@@ -30,7 +30,7 @@ from babel.numbers import NumberFormatError, parse_decimal
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.messages import plain, whole_cents
+from games.messages import plain
 
 if TYPE_CHECKING:
     from openpyxl import Workbook
@@ -384,7 +384,7 @@ MSG_AMOUNT_TWO_WAYS = gettext_lazy(
 # -¥1,000, ￥1,000, 1,000円, and the backslash Japanese Excel's CSV writes for its yen sign
 # (Shift_JIS's 0x5C, which is a backslash in Unicode).
 _YEN = r"[¥￥\\]|円|JPY"
-_SIGNS = rf"(?:[$€]|EUR|USD|{_YEN})"
+_SIGNS = rf"(?:US\$|\$US|[$€]|EUR|USD|{_YEN})"
 _CELL = re.compile(
     rf"(?P<lead>[+-]?)\s*(?P<before>{_SIGNS}?)\s*(?P<sign>[+-]?)\s*"
     rf"(?P<number>[0-9][0-9.,\s]*?)\s*(?P<after>{_SIGNS}?)",
@@ -447,9 +447,7 @@ def read_cell(text: str, convention: Convention | None) -> Decimal | TwoWays | N
     convention that reads it), a :class:`TwoWays` if the other convention reads it a thousand
     times larger, ``None`` if the convention does not read it (the cell is then left as written,
     for the checker to refuse in its own words: "1,5" in a decimal-point file, as at the table).
-    "1,000" in a decimal-comma file is 1 or a thousand, and is refused; "10.005" in a
-    decimal-point file is not counted in cents, so not a thousand times anything: it is read,
-    and refused as any amount past the cent is."""
+    "1,000" in a decimal-comma file is 1 or a thousand, and is refused."""
     found = readings(text)
     values = set(found.values())
     if convention is None:
@@ -459,9 +457,7 @@ def read_cell(text: str, convention: Convention | None) -> Decimal | TwoWays | N
     if convention not in found:
         return None
     mine = found[convention]
-    if mine == max(values) or not whole_cents(mine):
-        return mine
-    return TwoWays(text, found)
+    return mine if mine == max(values) else TwoWays(text, found)
 
 
 def content_convention(texts: Iterable[str]) -> Convention | None:

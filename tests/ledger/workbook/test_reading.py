@@ -10,9 +10,12 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from babel.numbers import format_currency, format_decimal
 from django.urls import reverse
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from games.entry import TableRules
+from games.entry import TableRules, read_amount
 from games.models import Event
 from games.payouts import RuleSet
 from ledger.models import Bet
@@ -248,3 +251,38 @@ def test_german_and_french_excel_s_plain_csv_is_windows_1252_japanese_excel_s_sh
 
 def test_a_capital_accent_inside_a_latin_word_is_windows_1252():
     assert reading.decoded("guest;bought\nPEÑA;10\n".encode("cp1252"))[1] == "Windows-1252"
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    cents=st.integers(0, 10**10),
+    locale=st.sampled_from(["en_US", "ja_JP", "de_DE", "fr_FR", "de_AT", "it_IT", "es_ES"]),
+    currency=st.sampled_from(["", "EUR", "JPY", "USD"]),
+    separator=st.sampled_from([",", ";", "\t"]),
+)
+def test_no_amount_is_ever_read_as_another(cents, locale, currency, separator):
+    """An amount as a spreadsheet program of any of these locales shows it, put in any kind of
+    file: read as itself, or refused (in words, or as not a number by the checker); never read
+    as another amount, least of all a thousand times smaller."""
+    amount = Decimal(cents) / 100
+    if currency == "JPY":
+        amount = Decimal(cents // 100)  # a yen amount has no decimals
+        text = format_currency(amount, currency, locale=locale)
+    elif currency:
+        text = format_currency(amount, currency, locale=locale)
+    else:
+        text = format_decimal(amount, locale=locale)
+    cell = f'"{text}"' if separator in text else text
+    content = f"guest{separator}stake\nAki{separator}{cell}\n".encode()
+    # In a file of its own locale's kind (semicolons where the decimal mark is a comma), it is
+    # always read as itself.
+    own = separator == (";" if locale[:2] in ("de", "fr", "it", "es") else ",")
+    try:
+        [(_line, cells)] = reading.read_rows("night.csv", content, ("guest", "stake"))
+    except reading.ScoresheetInvalid as invalid:
+        refused = invalid.problems
+    else:
+        refused = []
+        assert read_amount(cells["stake"]) in ((amount,) if own else (None, amount)), text
+    assert not (own and refused), text
+    assert all("reads two ways" in str(problem) for problem in refused)
