@@ -45,6 +45,7 @@ JA = {
     "A night kept by its count alone": "カウントだけで記録する夜",
     'One row per guest: <code translate="no">guest, bought, cashed_out</code>, and <code translate="no">paid_by</code> if you like (<code translate="no">cash</code>, <code translate="no">marker</code> or <code translate="no">balance</code>; blank: <code translate="no">cash</code>). Each guest\'s result is what they cashed out less what they bought; the night is marked as kept by its count alone.': 'ゲスト1人につき1行：<code translate="no">guest, bought, cashed_out</code>、必要なら <code translate="no">paid_by</code>（<code translate="no">cash</code>、<code translate="no">marker</code>、<code translate="no">balance</code>。空欄は <code translate="no">cash</code>）。各ゲストの結果は換金額から購入額を引いたもので、その夜はカウントだけの夜として記録されます。',
     "The count template:": "カウントのテンプレート：",
+    "Amounts are read as the file writes them: in a CSV separated by semicolons, 1.000 is a thousand and 387,5 is 387.50; in one separated by commas, 1,000 is a thousand. A cell that reads two ways is refused.": "金額はファイルの書き方どおりに読みます。セミコロン区切りの CSV では 1.000 は千、387,5 は 387.50、カンマ区切りの CSV では 1,000 は千です。2通りに読めるセルは受け付けません。",
     "Kept by": "記録方法",
     "Result of the count (chips handed back less chips taken)": "カウントの結果（返したチップ − 受け取ったチップ）",
     "Adjustment from the count": "カウントによる調整",
