@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import csv
 import enum
+import functools
 import io
 import re
 import zipfile
@@ -415,13 +416,24 @@ class TwoWays:
         )
 
 
+_DIGITS = re.compile(r"[0-9]{1,15}")
+
+
 def readings(text: str) -> dict[Convention, Decimal]:
+    """What a cell reads as in each convention that reads it (see :func:`_readings`)."""
+    if _DIGITS.fullmatch(text):  # most cells: read alike everywhere, babel not needed
+        return dict.fromkeys(Convention, Decimal(text))
+    return dict(_readings(text))
+
+
+@functools.lru_cache(maxsize=4096)  # a night's stakes are few amounts, many times over
+def _readings(text: str) -> tuple[tuple[Convention, Decimal], ...]:
     """What a cell reads as in each convention that reads it (babel's strict parsing: groups
     where the convention puts them), its currency sign set aside. Yen have no decimals: a yen
     amount that reads as a whole number in one convention is that number."""
     found = _CELL.fullmatch(plain(text).replace("\u2212", "-"))
     if found is None or (found["lead"] and found["sign"]) or (found["before"] and found["after"]):
-        return {}
+        return ()
     sign = found["lead"] or found["sign"]
     out = {}
     for convention in Convention:
@@ -432,8 +444,8 @@ def readings(text: str) -> dict[Convention, Decimal]:
             continue
     whole = [value for value in out.values() if value.as_tuple().exponent == 0]
     if _YEN_SIGN.fullmatch(found["before"] or found["after"]) and whole:
-        return dict.fromkeys(Convention, max(whole))
-    return out
+        return tuple(dict.fromkeys(Convention, max(whole)).items())
+    return tuple(out.items())
 
 
 def plain_decimal(amount: Decimal) -> str:
