@@ -417,6 +417,7 @@ class TwoWays:
 
 
 _DIGITS = re.compile(r"[0-9]{1,15}")
+MAX_AMOUNT_PROBLEMS = 200  # as many as the checkers list: a whole column wrong is said soon
 
 
 def readings(text: str) -> dict[Convention, Decimal]:
@@ -497,11 +498,12 @@ def read_amounts(
     ]
     if convention is None:
         convention = content_convention(text for *_where, text in texts)
-    problems = []
+    problems: list[SheetProblem] = []
     for index, line, column, text in texts:
         amount = read_cell(text, convention)
         if isinstance(amount, TwoWays):
-            problems.append(SheetProblem(index, line, column, amount.reason()))
+            if len(problems) < MAX_AMOUNT_PROBLEMS:
+                problems.append(SheetProblem(index, line, column, amount.reason()))
         elif amount is not None:
             rows[index - 1][1][column] = plain_decimal(amount)
     if problems:

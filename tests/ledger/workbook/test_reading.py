@@ -286,3 +286,11 @@ def test_no_amount_is_ever_read_as_another(cents, locale, currency, separator):
         assert read_amount(cells["stake"]) in ((amount,) if own else (None, amount)), text
     assert not (own and refused), text
     assert all("reads two ways" in str(problem) for problem in refused)
+
+
+def test_a_whole_column_that_reads_two_ways_lists_the_first_two_hundred():
+    content = ("guest;stake\n" + "Aki;1,000\n" * 500).encode()
+    with pytest.raises(reading.ScoresheetInvalid) as refused:
+        reading.read_rows("night.csv", content, ("guest", "stake")).__next__()
+    assert len(refused.value.problems) == reading.MAX_AMOUNT_PROBLEMS
+    assert str(refused.value.problems[-1]).startswith("Row 200 (line 201), stake:")
