@@ -294,3 +294,13 @@ def test_a_whole_column_that_reads_two_ways_lists_the_first_two_hundred():
         reading.read_rows("night.csv", content, ("guest", "stake")).__next__()
     assert len(refused.value.problems) == reading.MAX_AMOUNT_PROBLEMS
     assert str(refused.value.problems[-1]).startswith("Row 200 (line 201), stake:")
+
+
+def test_every_amount_column_of_a_coup_sheet_is_read_in_the_file_s_convention():
+    header = "shoe;coup;banker;banker_seat;bank;seat;guest;stake_kind;stake;suite_amount;taken"
+    content = f"{header}\n1;1;Aki;1;1.950;2;Ben;;975,5;1.000;1.950,5\n".encode("cp1252")
+    [(_line, cells)] = reading.read_rows("coups.csv", content, ("shoe", "coup"))
+    assert [cells[column] for column in ("bank", "stake", "suite_amount", "taken")] == [
+        "1950", "975.5", "1000", "1950.5",
+    ]  # fmt: skip
+    assert {"stake", "bank", "suite_amount", "taken"} <= set(reading.AMOUNT_COLUMNS)
