@@ -52,7 +52,8 @@ JA = {
     "Imported a night kept by its count alone: {guests} guests.": "カウントだけの夜を取り込みました：ゲスト{guests}人。",
     "A night kept by its count alone": "カウントだけで記録する夜",
     'One row per guest: <code translate="no">guest, bought, cashed_out</code>, and <code translate="no">paid_by</code> if you like (<code translate="no">cash</code>, <code translate="no">marker</code> or <code translate="no">balance</code>; blank: <code translate="no">cash</code>). Each guest\'s result is what they cashed out less what they bought; the night is marked as kept by its count alone.': 'ゲスト1人につき1行：<code translate="no">guest, bought, cashed_out</code>、必要なら <code translate="no">paid_by</code>（<code translate="no">cash</code>、<code translate="no">marker</code>、<code translate="no">balance</code>。空欄は <code translate="no">cash</code>）。各ゲストの結果は換金額から購入額を引いたもので、その夜はカウントだけの夜として記録されます。',
-    "The count template (CSV)": "カウントのテンプレート（CSV）",
+    "The count template:": "カウントのテンプレート：",
+    "Amounts are read as the file writes them: in a CSV separated by semicolons, 1.000 is a thousand and 387,5 is 387.50; in one separated by commas, 1,000 is a thousand. A cell that reads two ways is refused.": "金額はファイルの書き方どおりに読みます。セミコロン区切りの CSV では 1.000 は千、387,5 は 387.50、カンマ区切りの CSV では 1,000 は千です。2通りに読めるセルは受け付けません。",
     "Kept by": "記録方法",
     "Result of the count (chips handed back less chips taken)": "カウントの結果（返したチップ − 受け取ったチップ）",
     "Adjustment from the count": "カウントによる調整",
@@ -255,7 +256,8 @@ JA = {
     "One of: {words}.": "次のいずれか：{words}。",
     "A whole number from {low} to {high}.": "{low}から{high}までの整数。",
     "An amount over 0, in chips.": "0より大きいチップの額。",
-    "The file could not be read as text: tried UTF-8, UTF-16 and Shift_JIS (cp932). Save it as CSV (UTF-8) or as an .xlsx or .ods workbook.": "ファイルをテキストとして読めませんでした（UTF-8、UTF-16、Shift_JIS（cp932）を試しました）。CSV（UTF-8）、または .xlsx か .ods のブックとして保存してください。",
+    "An amount of chips, 0 or more.": "0以上のチップの額。",
+    "The file could not be read as text: tried UTF-8, UTF-16, Shift_JIS (cp932) and Windows-1252. Save it as CSV (UTF-8) or as an .xlsx or .ods workbook.": "ファイルをテキストとして読めませんでした（UTF-8、UTF-16、Shift_JIS（cp932）、Windows-1252 を試しました）。CSV（UTF-8）、または .xlsx か .ods のブックとして保存してください。",
     "The file starts as {encoding} text but is not {encoding} throughout ({error}). Save it again as CSV (UTF-8).": "ファイルは{encoding}のテキストで始まりますが、途中から{encoding}ではありません（{error}）。CSV（UTF-8）で保存し直してください。",
     "The first line holds none of a scoresheet's columns (read as {encoding} text, separated by {separator}): is this the scoresheet, saved as CSV, .xlsx or .ods?": "1行目にスコアシートの列が一つもありません（{encoding}のテキスト、{separator}区切りとして読みました）。CSV、.xlsx、.ods で保存したスコアシートですか？",
     "commas": "カンマ",
@@ -1569,6 +1571,9 @@ JA = {
     "Hand %(number)s as %(by)s recorded it:": "%(by)sが記録したハンド%(number)s：",
     "Seat %(seat)s %(kind)s %(stake)s (%(guest)s)": "シート%(seat)s %(kind)s %(stake)s（%(guest)s）",
     "The bet is %(guest)s's": "ベットは%(guest)sのもの",
+    "with a decimal point": "小数点をピリオドとして",
+    "with a decimal comma": "小数点をカンマとして",
+    "“{text}” reads two ways: {first} ({first_way}) or {second} ({second_way}). Write it without a thousands separator ({first} or {second}).": "「{text}」は2通りに読めます：{first}（{first_way}）または{second}（{second_way}）。桁区切りを付けずに書いてください（{first}または{second}）。",
 }
 
 JA_PLURAL = {

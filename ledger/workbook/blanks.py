@@ -1,13 +1,15 @@
-"""The blank scoresheets a host downloads: a game's header and a short example night, as a CSV
-or as an .xlsx workbook whose cells offer what the import reads (lists for results, bet kinds,
-pairs, moves and choices; whole numbers for shoes, hands and seats; positive stakes), so that a
-typo is caught in the spreadsheet program before the upload refuses it.
+"""The blank scoresheets a host downloads: a game's header and a short example night (or a
+count's guests), as a CSV or as an .xlsx workbook whose cells offer what the import reads (lists
+for results, bet kinds, pairs, moves, choices and how chips were paid; whole numbers for shoes,
+hands and seats; amounts of chips), so that a typo is caught in the spreadsheet program before
+the upload refuses it. The workbook's numbers are number cells, as a host would type them.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+from decimal import Decimal
 
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
@@ -18,6 +20,8 @@ from games.guest_banked.banque_coup import TABLEAU_BETS
 from games.guest_banked.terms import MOVES
 from games.kinds import TABLE_SEATS, CoverKind, Game
 from games.payouts import BetType
+from ledger.models import ChipMove
+from ledger.workbook.count_imports import COUNT_TEMPLATE
 from ledger.workbook.imports import COLUMNS, COUP_SHEET_COLUMNS
 
 TEMPLATE_ROWS = (
@@ -117,31 +121,56 @@ def _lists(game: Game) -> dict[str, tuple[str, ...]]:
             "move": moves}  # fmt: skip
 
 
+PAID_BY = tuple(source.value for source in ChipMove.Source)
 WHOLE_NUMBERS = {"shoe": (1, 999), "hand": (1, 999), "coup": (1, 999),
                  "seat": (1, TABLE_SEATS),  # a scoresheet is a cash night's
                  "banker_seat": (1, TABLE_SEATS),
                  "co_banker_seat": (1, TABLE_SEATS),
                  "suite_seat": (1, TABLE_SEATS)}  # fmt: skip
 AMOUNTS = ("stake", "bank", "suite_amount")
+COUNT_AMOUNTS = ("bought", "cashed_out")  # 0 is a count's amount: nothing bought, or cashed
 
 
 def template_xlsx(game: Game = Game.PUNTO_BANCO) -> bytes:
     """The template as a workbook: the same header and rows, each column's cells checked as the
     import reads them."""
+    return _workbook(template_rows(game), _lists(game))
+
+
+def count_template_rows() -> list[list[str]]:
+    """The count template's header and example guests, as its CSV has them."""
+    return [row.split(",") for row in COUNT_TEMPLATE.splitlines()]
+
+
+def count_template_xlsx() -> bytes:
+    """The count template (``guest, bought, cashed_out, paid_by``) as a workbook."""
+    return _workbook(count_template_rows(), {"paid_by": PAID_BY})
+
+
+def _value(column: str, text: str) -> str | int | Decimal:
+    """A template cell as a host types it: a number where the column holds one."""
+    if text and column in WHOLE_NUMBERS:
+        return int(text)
+    if text and column in (*AMOUNTS, *COUNT_AMOUNTS):
+        return Decimal(text)
+    return text
+
+
+def _workbook(rows: list[list[str]], lists: dict[str, tuple[str, ...]]) -> bytes:
     book = Workbook()
     sheet = book.active
     assert sheet is not None  # a new workbook has its sheet
     sheet.title = _("Scoresheet")
-    rows = template_rows(game)
-    for row in rows:
-        sheet.append(row)
     header = rows[0]
+    sheet.append(header)
+    for row in rows[1:]:
+        sheet.append([_value(column, text) for column, text in zip(header, row, strict=True)])
     last = TEMPLATE_ROWS_OFFERED + 1
     for index, column in enumerate(header, start=1):
         letter = get_column_letter(index)
         cells = f"{letter}2:{letter}{last}"
         sheet.column_dimensions[letter].width = max(10, len(column) + 2)
-        check = _check(column, _lists(game).get(column))
+        check = _check(column, lists.get(column))
         if check is not None:
             sheet.add_data_validation(check)
             check.add(cells)
@@ -164,6 +193,9 @@ def _check(column: str, words: tuple[str, ...] | None) -> DataValidation | None:
     elif column in AMOUNTS:
         check = DataValidation(type="decimal", operator="greaterThan", formula1="0")
         message = _("An amount over 0, in chips.")
+    elif column in COUNT_AMOUNTS:
+        check = DataValidation(type="decimal", operator="greaterThanOrEqual", formula1="0")
+        message = _("An amount of chips, 0 or more.")
     else:
         return None
     check.allow_blank = True

@@ -52,7 +52,7 @@ def is_count_sheet(name: str, content: bytes) -> bool:
     """Whether the scoresheet's header is a count's (``guest, bought, cashed_out``), or has one
     of its own columns (a count sheet with a column misnamed: its problems are a count's)."""
     try:
-        next(read_rows(name, content, COUNT_COLUMNS), None)
+        next(read_rows(name, content, COUNT_COLUMNS, amounts=()), None)
     except ScoresheetInvalid as invalid:
         missing = {problem.column for problem in invalid.problems}
         return not {"bought", "cashed_out"} <= missing

@@ -25,7 +25,7 @@ from games.kinds import Game
 from games.models import Event
 from ledger.audit import AUDIT_COLUMNS, audit_rows
 from ledger.models import AuditEntry
-from ledger.workbook.blanks import template_csv, template_xlsx
+from ledger.workbook.blanks import count_template_xlsx, template_csv, template_xlsx
 from ledger.workbook.count_imports import (
     COUNT_TEMPLATE,
     CountImported,
@@ -160,8 +160,10 @@ def _imported_text(imported: Imported, *, coups: bool) -> str:
 def scoresheet_template(request: AuthenticatedHttpRequest) -> HttpResponse | FileResponse:
     """The template of a game's scoresheet (``?game=chemin_de_fer``; none: Punto Banco's), as a
     CSV or (``?format=xlsx``) a workbook whose cells check what is typed; ``?layout=count``, a
-    night kept by its count alone (a CSV)."""
+    night kept by its count alone (a CSV, or a workbook too)."""
     if request.GET.get("layout") == "count":
+        if request.GET.get("format") == "xlsx":
+            return xlsx_response(count_template_xlsx(), "scoresheet-count.xlsx")
         response = HttpResponse(COUNT_TEMPLATE, content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = 'attachment; filename="scoresheet-count.csv"'
         return response

@@ -56,6 +56,34 @@ def test_a_count_sheet_makes_a_count_only_night_whose_results_are_the_counts(cli
 
 
 @pytest.mark.parametrize(
+    ("sheet", "nets"),
+    [
+        # German Excel: semicolons, "1.000" a thousand, "387,5" 387.50.
+        ("guest;bought;cashed_out;paid_by\r\nTanaka;1.000;1.430;marker\r\nAki;387,5;0;cash\r\n",
+         {"Tanaka": D(430), "Aki": D("-387.5")}),
+        # Japanese Excel: yen cells, quoted for their comma.
+        ('guest,bought,cashed_out\n田中,"¥1,000","¥1,430"\n', {"田中": D(430)}),
+    ],
+)  # fmt: skip
+def test_a_count_sheet_reads_amounts_as_its_convention_writes_them(client, host, sheet, nets):
+    client.force_login(host)
+    response = upload(client, sheet)
+    assert response.status_code == 302, text(response)
+    results = {row.guest.name: row.net for row in GuestEventResult.objects.select_related("guest")}
+    assert results == nets
+
+
+def test_a_count_sheet_cell_that_reads_two_ways_imports_nothing(client, host):
+    client.force_login(host)
+    response = upload(client, "guest;bought;cashed_out\nAki;1.000;0\nBen;1,000;0\n")
+    assert response.status_code == 400
+    assert "Row 2 (line 3), bought: “1,000” reads two ways: 1 (with a decimal comma)" in text(
+        response
+    )
+    assert not Event.objects.exists() and not Guest.objects.exists()
+
+
+@pytest.mark.parametrize(
     ("sheet", "where"),
     [
         ("guest,bought,cashed_out\nAki,abc,10\n", "Row 1 (line 2), bought"),

@@ -17,6 +17,7 @@ from games.kinds import Game
 from games.models import Event
 from games.payouts import BetType, RuleSet
 from ledger.workbook.blanks import template_csv, template_xlsx
+from ledger.workbook.count_imports import COUNT_TEMPLATE, check_count_sheet
 from ledger.workbook.imports import BankedGame, check_coup_sheet, check_scoresheet
 
 pytestmark = pytest.mark.django_db
@@ -107,3 +108,45 @@ def test_a_template_saved_again_by_libreoffice_imports(game, tmp_path):
         saved = (out / f"template.{suffix}").read_bytes()
         assert checked(game, f"saved.{suffix}", saved) == expected
     assert validations((tmp_path / "xlsx" / "template.xlsx").read_bytes())["result"][0] == "list"
+
+
+@pytest.mark.parametrize("game", list(Game))
+def test_the_xlsx_template_s_numbers_are_number_cells(game):
+    sheet = load_workbook(io.BytesIO(template_xlsx(game))).worksheets[0]
+    header = [cell.value for cell in sheet[1]]
+    numbers = {"shoe", "hand", "coup", "seat", "banker_seat", "stake", "bank"}
+    cells = [
+        (column, cell)
+        for row in sheet.iter_rows(min_row=2)
+        for column, cell in zip(header, row, strict=True)
+        if column in numbers and cell.value is not None
+    ]
+    assert cells and all(cell.data_type == "n" for _column, cell in cells), [
+        (column, cell.value) for column, cell in cells if cell.data_type != "n"
+    ]
+
+
+def test_the_count_template_is_a_workbook_too_with_numbers_and_a_list_of_payments(client, host):
+    client.force_login(host)
+    page = client.get(reverse("ledger:scoresheet_upload")).content.decode()
+    assert reverse("ledger:scoresheet_template") + "?layout=count&amp;format=xlsx" in page
+    assert reverse("ledger:scoresheet_template") + '?layout=count"' in page
+    response = client.get(reverse("ledger:scoresheet_template"), {"layout": "count",
+                                                                  "format": "xlsx"})  # fmt: skip
+    assert response["Content-Disposition"].endswith('filename="scoresheet-count.xlsx"')
+    content = b"".join(response.streaming_content)
+    sheet = load_workbook(io.BytesIO(content)).worksheets[0]
+    assert [[cell.value for cell in row] for row in sheet.iter_rows()] == [
+        ["guest", "bought", "cashed_out", "paid_by"],
+        ["Aki", 500, 720, "cash"],
+        ["Ben", 300, 0, "marker"],
+    ]
+    checks = validations(content)
+    assert checks["paid_by"] == ("list", '"cash,marker,balance"')
+    assert checks["bought"] == checks["cashed_out"] == ("decimal", "0")
+    rows = check_count_sheet("count.xlsx", content)
+    assert [(row.name, row.bought, row.cashed_out) for row in rows] == [
+        ("Aki", Decimal(500), Decimal(720)),
+        ("Ben", Decimal(300), Decimal(0)),
+    ]
+    assert rows == check_count_sheet("count.csv", COUNT_TEMPLATE.encode())

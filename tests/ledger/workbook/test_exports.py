@@ -342,7 +342,7 @@ def test_every_problem_is_listed_not_just_the_first(tmp_path):
         (b"shoe,hand,stake\n1,1,10\n", "player_cards: missing column"),
         (b"\xff\xfe\x00garbage", "none of a scoresheet's columns (read as UTF-16 text"),
         (b"\xff\xfe\x00garbag", "starts as UTF-16 text but is not UTF-16 throughout"),
-        (b"shoe,hand\xff\x81", "tried UTF-8, UTF-16 and Shift_JIS (cp932)"),
+        (b"shoe,hand\xff\x81", "tried UTF-8, UTF-16, Shift_JIS (cp932) and Windows-1252"),
     ],
 )
 def test_a_file_that_is_not_a_scoresheet_is_refused_without_a_traceback(tmp_path, content, message):

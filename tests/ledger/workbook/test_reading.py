@@ -10,9 +10,12 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from babel.numbers import format_currency, format_decimal
 from django.urls import reverse
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from games.entry import TableRules
+from games.entry import TableRules, read_amount
 from games.models import Event
 from games.payouts import RuleSet
 from ledger.models import Bet
@@ -100,3 +103,204 @@ def test_the_upload_form_takes_japanese_excel_s_csv_and_an_ods(client, host):
         assert response.url == reverse("ledger:event_detail", args=[event.pk])
         names = set(Bet.objects.filter(event=event).values_list("guest__name", flat=True))
         assert names == {"田中", "鈴木"}
+
+
+# --- amounts as the file's convention writes them ----------------------------------------------
+
+HEADER = ",".join(NIGHT[0])
+
+
+def night_with_stakes(stakes: list[str], separator: str = ",") -> bytes:
+    """The night with the given stakes, its cells joined by ``separator`` (a cell holding it
+    quoted, as spreadsheet programs write it)."""
+    rows = [
+        [f'"{cell}"' if separator in cell else cell for cell in [*row[:-1], stake]]
+        for row, stake in zip(NIGHT[1:], stakes, strict=True)
+    ]
+    return "".join(separator.join(row) + "\n" for row in [NIGHT[0], *rows]).encode()
+
+
+def stakes_read(name: str, content: bytes) -> list[str]:
+    return [cells["stake"] for cells in rows_of(name, content)]
+
+
+def test_a_semicolon_file_writes_a_decimal_comma_and_dots_for_thousands():
+    content = night_with_stakes(["1.000", "387,5", "1.000,50", "10"], ";")
+    assert stakes_read("night.csv", content) == ["1000", "387.5", "1000.5", "10"]
+
+
+def test_a_comma_file_writes_a_decimal_point_and_commas_for_thousands():
+    content = night_with_stakes(["1,000", "387.5", "1,000.50", "10"])
+    assert stakes_read("night.csv", content) == ["1000", "387.5", "1000.5", "10"]
+
+
+@pytest.mark.parametrize(
+    ("stake", "read"),
+    [
+        ("¥1,000", "1000"),
+        ("\\1,000", "1000"),  # Japanese Excel's CSV: the yen sign is Shift_JIS's 0x5C
+        ("￥1,000", "1000"),
+        ("1,000円", "1000"),
+        ("1.000 ¥", "1000"),  # German Excel's yen: no decimals, so the dot groups
+        ("1\u00a0000,00 €", "1000"),  # French Excel: a no-break space groups
+        ("1\u202f000,00 €", "1000"),  # and LibreOffice's narrow one
+        ("€ 387,50", "387.5"),
+        ("$10", "10"),
+    ],
+)
+def test_currency_signs_and_groups_are_taken_where_they_read_one_way(stake, read):
+    content = night_with_stakes([stake, "10", "10", "10"], ";")
+    assert stakes_read("night.csv", content)[0] == read
+
+
+@pytest.mark.parametrize(
+    ("stakes", "separator", "problem"),
+    [
+        # A decimal-point file's "1.000": 1 by its convention, but a thousand as Germans write it.
+        (["10", "1.000", "10", "10"], ",", "Row 2 (line 3), stake: “1.000” reads two ways: 1"
+         " (with a decimal point) or 1000 (with a decimal comma). Write it without a thousands"
+         " separator (1 or 1000)."),
+        # A decimal-comma file's "1,000": 1 by its convention, a thousand in English.
+        (["10", "10", "1,000", "10"], ";", "Row 3 (line 4), stake: “1,000” reads two ways: 1"
+         " (with a decimal comma) or 1000 (with a decimal point). Write it without a thousands"
+         " separator (1 or 1000)."),
+        # A tab file whose amounts show no convention.
+        (["10", "10", "10", "2,500"], "\t", "Row 4 (line 5), stake: “2,500” reads two ways: 2.5"
+         " (with a decimal comma) or 2500 (with a decimal point). Write it without a thousands"
+         " separator (2.5 or 2500)."),
+    ],
+)  # fmt: skip
+def test_a_cell_that_reads_two_ways_is_refused_naming_row_column_and_both(
+    stakes, separator, problem
+):
+    with pytest.raises(reading.ScoresheetInvalid) as refused:
+        rows_of("night.csv", night_with_stakes(stakes, separator))
+    assert [str(found) for found in refused.value.problems] == [problem]
+
+
+def test_a_tab_file_shows_its_convention_by_the_cells_that_read_one_way():
+    comma = night_with_stakes(["1.000", "387,5", "10", "10"], "\t")
+    point = night_with_stakes(["1,000", "387.5", "10", "10"], "\t")
+    assert stakes_read("night.txt", comma) == ["1000", "387.5", "10", "10"]
+    assert stakes_read("night.txt", point) == ["1000", "387.5", "10", "10"]
+
+
+def workbook_with_stakes(stakes: list[object]) -> bytes:
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.append(NIGHT[0])
+    for row, stake in zip(NIGHT[1:], stakes, strict=True):
+        sheet.append([*row[:-1], stake])
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def test_a_workbook_s_number_cells_are_numbers_and_its_text_cells_show_the_convention():
+    # "387,5" as text shows the decimal comma: the text "1.125" is then 1125, while the number
+    # cell 1.125 is never read again as text.
+    content = workbook_with_stakes(["1.125", "387,5", 1.125, 1000])
+    assert stakes_read("night.xlsx", content) == ["1125", "387.5", "1.125", "1000"]
+    with pytest.raises(reading.ScoresheetInvalid) as refused:
+        rows_of("night.xlsx", workbook_with_stakes(["1.125", 10, 10, 10]))
+    assert "Row 1 (line 2), stake: “1.125” reads two ways: 1.125" in str(refused.value.problems[0])
+
+
+@pytest.mark.django_db
+def test_a_punto_banco_stake_of_1_000_in_a_semicolon_file_is_a_thousand():
+    content = night_with_stakes(["1.000", "387,5", "10", "50"], ";")
+    hands = check_scoresheet("night.csv", content, TABLE)
+    assert [row.bet.stake for hand in hands for row in hand.rows] == ["1000", "387.5", "10", "50"]
+    assert [bet.stake for bet in hands[0].settled.bets] == [Decimal(1000), Decimal("387.5")]
+
+
+@pytest.mark.django_db
+def test_an_upload_with_a_cell_that_reads_two_ways_imports_nothing(client, host):
+    client.force_login(host)
+    upload = io.BytesIO(night_with_stakes(["1.000", "10", "10", "10"]))
+    upload.name = "night.csv"
+    fields = {"date": "2026-11-21", "yen_per_chip": "100", "table_min": "10",
+              "table_max": "1000", "decks": "8", "no_commission": "none", "tie_pays": "8",
+              "pair_pays": "11"}  # fmt: skip
+    response = client.post(
+        reverse("ledger:scoresheet_upload"), fields | {"event_name": "Two ways", "file": upload}
+    )
+    assert response.status_code == 400
+    assert "reads two ways: 1 (with a decimal point) or 1000 (with a decimal comma)" in (
+        response.content.decode()
+    )
+    assert not Event.objects.exists() and not Bet.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "encoding"),
+    [
+        ("guest;bought\nClément;10\n", "Windows-1252"),  # "ém" would be a kanji in Shift_JIS
+        ("guest;bought\nMüller;10\n", "Windows-1252"),
+        ("guest,bought\n田中,10\nｶﾀｶﾅ,10\n", "Shift_JIS (cp932)"),
+    ],
+)
+def test_german_and_french_excel_s_plain_csv_is_windows_1252_japanese_excel_s_shift_jis(
+    text, encoding
+):
+    saved = text.encode("cp1252" if encoding == "Windows-1252" else "cp932")
+    assert reading.decoded(saved) == (text, encoding)
+
+
+def test_a_capital_accent_inside_a_latin_word_is_windows_1252():
+    assert reading.decoded("guest;bought\nPEÑA;10\n".encode("cp1252"))[1] == "Windows-1252"
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    cents=st.integers(0, 10**10),
+    locale=st.sampled_from(["en_US", "ja_JP", "de_DE", "fr_FR", "de_AT", "it_IT", "es_ES"]),
+    currency=st.sampled_from(["", "EUR", "JPY", "USD"]),
+    separator=st.sampled_from([",", ";", "\t"]),
+)
+def test_no_amount_is_ever_read_as_another(cents, locale, currency, separator):
+    """An amount as a spreadsheet program of any of these locales shows it, put in any kind of
+    file: read as itself, or refused (in words, or as not a number by the checker); never read
+    as another amount, least of all a thousand times smaller."""
+    amount = Decimal(cents) / 100
+    if currency == "JPY":
+        amount = Decimal(cents // 100)  # a yen amount has no decimals
+        text = format_currency(amount, currency, locale=locale)
+    elif currency:
+        text = format_currency(amount, currency, locale=locale)
+    else:
+        text = format_decimal(amount, locale=locale)
+    cell = f'"{text}"' if separator in text else text
+    content = f"guest{separator}stake\nAki{separator}{cell}\n".encode()
+    # In a file of its own locale's kind (semicolons where the decimal mark is a comma), it is
+    # always read as itself.
+    own = separator == (";" if locale[:2] in ("de", "fr", "it", "es") else ",")
+    try:
+        [(_line, cells)] = reading.read_rows("night.csv", content, ("guest", "stake"))
+    except reading.ScoresheetInvalid as invalid:
+        refused = invalid.problems
+    else:
+        refused = []
+        assert read_amount(cells["stake"]) in ((amount,) if own else (None, amount)), text
+    assert not (own and refused), text
+    assert all("reads two ways" in str(problem) for problem in refused)
+
+
+def test_a_whole_column_that_reads_two_ways_lists_the_first_two_hundred():
+    content = ("guest;stake\n" + "Aki;1,000\n" * 500).encode()
+    with pytest.raises(reading.ScoresheetInvalid) as refused:
+        reading.read_rows("night.csv", content, ("guest", "stake")).__next__()
+    assert len(refused.value.problems) == reading.MAX_AMOUNT_PROBLEMS
+    assert str(refused.value.problems[-1]).startswith("Row 200 (line 201), stake:")
+
+
+def test_every_amount_column_of_a_coup_sheet_is_read_in_the_file_s_convention():
+    header = "shoe;coup;banker;banker_seat;bank;seat;guest;stake_kind;stake;suite_amount;taken"
+    content = f"{header}\n1;1;Aki;1;1.950;2;Ben;;975,5;1.000;1.950,5\n".encode("cp1252")
+    [(_line, cells)] = reading.read_rows("coups.csv", content, ("shoe", "coup"))
+    assert [cells[column] for column in ("bank", "stake", "suite_amount", "taken")] == [
+        "1950", "975.5", "1000", "1950.5",
+    ]  # fmt: skip
+    assert {"stake", "bank", "suite_amount", "taken"} <= set(reading.AMOUNT_COLUMNS)
