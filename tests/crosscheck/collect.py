@@ -25,6 +25,7 @@ from ledger.guests.views import sharing as sharing_views
 from ledger.models import ChipMove, EventGuest, Guest, GuestEventResult
 from tests.crosscheck import outputs
 from tests.crosscheck.outputs import Seen
+from tournaments.models import Tournament
 
 SOFFICE = shutil.which("soffice")
 
@@ -72,6 +73,10 @@ def collect(
         drawn.clear()
         body(client.get(url("ledger:shared_results_preview", night.pk, token)))
         outputs.preview_source(seen, name, drawn[0])
+        tournament = Tournament.objects.filter(event=night).first()
+        if tournament is not None:
+            page = body(client.get(reverse("tournaments:tournament_detail", args=[tournament.pk])))
+            outputs.tournament_page(seen, name, page)
         if ChipMove.objects.filter(event=night).exists():
             outputs.count_page(seen, name, body(client.get(url("ledger:count_page", night.pk))))
         content = body(client.get(url("ledger:event_workbook", night.pk)))

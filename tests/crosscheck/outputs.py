@@ -166,17 +166,17 @@ def read_table(
     whom_of: Callable[[str], str | None],
     *,
     renames: dict[str, str] | None = None,
-) -> int:
+) -> list[str]:
     """Each figure of the table: its row's first cell gives whom (``whom_of``), its column's
-    header what. Answers the number of rows read."""
-    rows = 0
+    header what. Answers whom its rows were about."""
+    rows: list[str] = []
     for headers, cells in table_rows(table):
         if len(cells) != len(headers):
             continue  # "No bets at this event." and the like
         whom = whom_of(cells[0])
         if whom is None:
             continue
-        rows += 1
+        rows.append(whom)
         for header, text in zip(headers[1:], cells[1:], strict=True):
             what = (renames or {}).get(words(header)) or WHAT.get(words(header))
             if what is not None:
@@ -214,17 +214,30 @@ def event_page(seen: Seen, night: str, content: bytes) -> None:
     settlement = table_after(doc, "Settlement (as it stands)")
     if settlement is not None:
         listed = read_table(seen, output, night, settlement, lambda name: name)
-        seen.add(f"{output} (counted)", (night, "guests", NIGHT), listed)
+        count_guests(seen, output, night, listed, on_the_list=True)
     bankers = table_after(doc, "Each banker")
     if bankers is not None:
         read_table(seen, f"{output} · each banker", night, bankers, lambda name: name)
     for heading in doc.iter("h2"):
         found = re.fullmatch(r"Guests \((\d+)\)", cell_text(heading))
         if found:
-            seen.add(output, (night, "guests", NIGHT), int(found.group(1)))
+            seen.add(output, (night, "guests on the list", NIGHT), int(found.group(1)))
     for line in doc.find_class("clearing-line"):
         names = [cell_text(strong) for strong in line.iter("strong")]
         seen.add(output, (night, "proposed", " → ".join(names)), amount(line.text_content()))
+
+
+def count_guests(
+    seen: Seen, output: str, night: str, listed: list[str], *, on_the_list: bool = False
+) -> None:
+    """How many guests a list names (``on_the_list``: every guest of the night; otherwise the
+    guests with a result), and how many of them have a result other than zero."""
+    counted = f"{output} (counted)"
+    seen.add(counted, (night, "guests on the list" if on_the_list else "guests listed", NIGHT),
+             len(listed))  # fmt: skip
+    shown = seen.by_output[output]
+    with_result = sum(1 for whom in listed if shown.get((night, "net", whom), 0) != 0)
+    seen.add(counted, (night, "guests with a result", NIGHT), with_result)
 
 
 def results_page(seen: Seen, night: str, content: bytes) -> None:
@@ -236,7 +249,7 @@ def results_page(seen: Seen, night: str, content: bytes) -> None:
         guests = tables[0] if tables else None
     if guests is not None:
         listed = read_table(seen, output, night, guests, lambda name: name)
-        seen.add(f"{output} (counted)", (night, "guests", NIGHT), listed)
+        count_guests(seen, output, night, listed)
     grid = table_after(doc, "Guests × shoes")
     if grid is not None:
         for headers, cells in table_rows(grid):
@@ -254,8 +267,8 @@ def shared_page(seen: Seen, night: str, content: bytes) -> None:
     if shoes is not None:
         read_table(seen, output, night, shoes, shoe_or_total)
     guests = table_after(doc, "Guests")
-    listed = read_table(seen, output, night, guests, lambda n: n) if guests is not None else 0
-    seen.add(f"{output} (counted)", (night, "guests", NIGHT), listed)
+    listed = read_table(seen, output, night, guests, lambda n: n) if guests is not None else []
+    count_guests(seen, output, night, listed)
     for meta in doc.iter("meta"):
         if meta.get("property") == "og:description":
             og_description(seen, night, meta.get("content") or "")
@@ -268,7 +281,7 @@ def og_description(seen: Seen, night: str, text: str) -> None:
     assert found, f"og:description {text!r}"
     seen.add(output, (night, "house_net", NIGHT), amount(found.group(1)))
     seen.add(output, (night, "house_net_yen", NIGHT), amount(found.group(2)))
-    seen.add(output, (night, "guests", NIGHT), int(found.group(3)))
+    seen.add(output, (night, "guests listed", NIGHT), int(found.group(3)))
 
 
 def preview_source(seen: Seen, night: str, texts: Iterable[str]) -> None:
@@ -419,6 +432,30 @@ def receipt_pdf(seen: Seen, night: str, name: str, content: bytes) -> None:
     chips_line(seen, output, night, name, " ".join(lines))
 
 
+def tournament_page(seen: Seen, night: str, content: bytes) -> None:
+    """A tournament's page: the pool and the house's cut; per player what they paid in and
+    the prize, so their result (prize less paid in) and the house's (paid in less prizes)."""
+    doc = page(content)
+    output = "tournament page"
+    pool = doc.find_class("tournament-pool")
+    if pool:
+        found = re.search(r"Pool (\S+) · the house's cut (\S+)", cell_text(pool[0]))
+        assert found, cell_text(pool[0])
+        seen.add(output, (night, "prize_pool", NIGHT), amount(found.group(1)))
+        seen.add(output, (night, "tournament_cut", NIGHT), amount(found.group(2)))
+    house = Decimal(0)
+    for table in doc.find_class("standings-table"):
+        for headers, cells in table_rows(table):
+            if len(cells) != len(headers):
+                continue
+            player = re.sub(r" out after round \d+$", "", cells[headers.index("Player")])
+            paid = amount(cells[headers.index("Buy-ins")]) or Decimal(0)
+            prize = amount(cells[headers.index("Prize")]) or Decimal(0)
+            seen.add(f"{output} (prize less paid in)", (night, "net", player), prize - paid)
+            house += paid - prize
+        seen.add(f"{output} (summed)", (night, "house_net", NIGHT), house)
+
+
 def count_page(seen: Seen, night: str, content: bytes) -> None:
     """The count: per guest (and the table's row) what was taken, expected, counted and the
     difference; the tray's figures; a count-only night's commission."""
@@ -485,7 +522,9 @@ def workbook(seen: Seen, output: str, content: bytes, *, scope: str = SEASON) ->
         for row in rows:
             cells = dict(zip(headers, row, strict=True))
             event, guest = str(cells["Event"]), str(cells["Guest"])
-            sums["Guests"][(event, "guests", NIGHT)] += 1
+            sums["Guests"][(event, "guests on the list", NIGHT)] += 1
+            if number(cells["Net"]):
+                sums["Guests"][(event, "guests with a result", NIGHT)] += 1
             for header, value in cells.items():
                 what = WHAT.get(words(str(header)))
                 if what is None or number(value) is None:

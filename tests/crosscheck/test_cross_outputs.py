@@ -12,7 +12,7 @@ from decimal import Decimal
 import pytest
 from django.contrib.auth.models import User
 from django.db import transaction
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from tests.crosscheck import nights as built
@@ -21,10 +21,15 @@ from tests.crosscheck.outputs import NIGHT, Seen
 
 pytestmark = pytest.mark.django_db
 D = Decimal
+# A few nights of each kind in the default run; more with CROSSCHECK_EXAMPLES=50. A night that
+# disagrees is reported as generated (each takes seconds to read back), shrunk only with
+# CROSSCHECK_SHRINK=1.
 EXAMPLES = int(os.environ.get("CROSSCHECK_EXAMPLES", "3"))
+PHASES = [Phase.explicit, Phase.reuse, Phase.generate]
 CASES = settings(
     max_examples=EXAMPLES,
     deadline=None,
+    phases=[*PHASES, Phase.shrink] if os.environ.get("CROSSCHECK_SHRINK") else PHASES,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 
