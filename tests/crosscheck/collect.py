@@ -21,7 +21,7 @@ from openpyxl import load_workbook
 from games import services as game_services
 from games.models import Event
 from ledger.guests import services as guest_services
-from ledger.guests.views import sharing as sharing_views
+from ledger.guests.previews import preview_png
 from ledger.models import ChipMove, EventGuest, Guest, GuestEventResult
 from tests.crosscheck import outputs
 from tests.crosscheck.outputs import Seen
@@ -52,13 +52,13 @@ def collect(
     names = {night.name for night in nights}
     seen = Seen()
     drawn: list[tuple[str, ...]] = []
-    real_preview = sharing_views.preview_png
 
     def preview(*texts: str, **flags: Any) -> bytes:
         drawn.append(texts)
-        return real_preview(*texts, **flags)
+        return preview_png(*texts, **flags)
 
-    monkeypatch.setattr(sharing_views, "preview_png", preview)
+    # The preview is a PNG: its words are read as the view hands them to be drawn.
+    monkeypatch.setattr("ledger.guests.views.sharing.preview_png", preview)
     for night in nights:
         name = night.name
         outputs.event_page(seen, name, body(client.get(url("ledger:event_detail", night.pk))))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 from datetime import date, timedelta
 from decimal import Decimal
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from hypothesis import assume
@@ -24,7 +25,7 @@ from ledger.demo_banked import load_demo_chemin
 from ledger.demo_count import count_the_night, load_count_only_night
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
-from ledger.models import Adjustment, ChipMove, Guest
+from ledger.models import ChipMove, Guest
 from ledger.money import services as money_services
 from ledger.money.transfers import proposed_transfers, transfer_record, transfer_void
 from ledger.nights import services as night_services
@@ -188,7 +189,7 @@ class Nights:
             guest_services.event_guest_add(event=event, name=name, by=self.host) for name in NAMES
         ]
 
-    def punto_banco(self, spec: dict, *, counted: bool = False) -> Event:
+    def punto_banco(self, spec: dict[str, Any], *, counted: bool = False) -> Event:
         kind = "Counted" if counted else "Punto Banco"
         event = self.event(kind, yen_per_chip=spec["yen_per_chip"])
         guests = self.guests(event)
@@ -231,7 +232,9 @@ class Nights:
                 assume(False)  # a result the demo's chips cannot make up
         return event
 
-    def counted_with_adjustments(self, spec: dict, changes: list[tuple[int, Decimal]]) -> Event:
+    def counted_with_adjustments(
+        self, spec: dict[str, Any], changes: list[tuple[int, Decimal]]
+    ) -> Event:
         """A Punto Banco night counted at its close, and adjustments booked (the last voided
         when there are two or more)."""
         event = self.punto_banco(spec, counted=True)
@@ -250,7 +253,7 @@ class Nights:
             count_services.adjustment_void(adjustment=booked[-1], reason="typo", by=self.host)
         return event
 
-    def count_only(self, spec: dict) -> Event:
+    def count_only(self, spec: dict[str, Any]) -> Event:
         event = self.event("Count only")
         count_services.count_setup_save(
             event=event, by=self.host, count_only=True, commission_total=spec["commission"]
@@ -271,7 +274,7 @@ class Nights:
                 )
         return event
 
-    def banked(self, spec: dict) -> Event:
+    def banked(self, spec: dict[str, Any]) -> Event:
         """Coups of Chemin de fer or Baccara banque, each bank retired after its coup (so any
         seat may bank the next); a coup the rules refuse is not a night hypothesis keeps."""
         game = spec["game"]
@@ -308,7 +311,7 @@ class Nights:
             transfers_and_voids(event, self.host)
         return event
 
-    def tournament(self, spec: dict) -> Event:
+    def tournament(self, spec: dict[str, Any]) -> Event:
         self.day += timedelta(days=1)
         tournament = tournament_services.tournament_create(
             name=f"Cup {self.tag} {self.day:%m-%d}", date=self.day, by=self.host,
@@ -338,7 +341,3 @@ class Nights:
             habits=Habits(rebuy_under=0.9, add_on=0.6, all_in_late=0.3),
         )
         return tournament.event
-
-
-def is_adjusted(event: Event) -> bool:
-    return Adjustment.objects.filter(event=event).exists()

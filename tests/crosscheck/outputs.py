@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-import lxml.html
+import lxml.html  # type: ignore[import-untyped]
 import pypdf
 from openpyxl import load_workbook
 
@@ -427,8 +427,10 @@ def receipt_pdf(seen: Seen, night: str, name: str, content: bytes) -> None:
                     seen.add(output, (night, what, whom), amount(text))
     if "Statement" in lines:
         start = lines.index("Statement") + 4  # "Entry", the chips' and the yen's columns
-        rows = [([], lines[i : i + 3]) for i in range(start, len(lines) - 2, 3)]
-        statement_lines(seen, output, night, name, (row for row in rows if len(row[1]) == 3))
+        rows: list[tuple[list[str], list[str]]] = [
+            ([], lines[i : i + 3]) for i in range(start, len(lines) - 2, 3)
+        ]
+        statement_lines(seen, output, night, name, rows)
     chips_line(seen, output, night, name, " ".join(lines))
 
 
@@ -483,7 +485,7 @@ TRAY = {
 }
 
 
-def count_whom(label: str) -> str | None:
+def count_whom(label: str) -> str:
     if words(label) == "the house's tray":
         return "tray"
     if words(label) == "table":
@@ -566,8 +568,6 @@ def workbook(seen: Seen, output: str, content: bytes, *, scope: str = SEASON) ->
         for row in rows:
             cells = dict(zip(headers, row, strict=True))
             event, whom = str(cells["Event"]), count_whom(str(cells["Guest"]))
-            if whom is None:
-                continue
             for header, value in cells.items():
                 what = WHAT.get(words(str(header)))
                 if what is not None:

@@ -69,6 +69,7 @@ def test_the_reference_night_shows_its_figures_everywhere(client, demos, monkeyp
     agree(seen, "the reference night")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["punto banco", "tournament", "count only", "chemin de fer"])
 def test_each_demo_night_agrees_with_itself_everywhere(client, demos, monkeypatch, kind):
     client.force_login(User.objects.get(username="host"))
