@@ -12,7 +12,7 @@ from decimal import Decimal
 import pytest
 from django.contrib.auth.models import User
 from django.db import transaction
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from tests.crosscheck import nights as built
@@ -94,6 +94,19 @@ def test_the_demo_season_recomputed_by_libreoffice_agrees(client, demos, monkeyp
 
 # --- generated nights ----------------------------------------------------------------------
 
+# A tournament with every kind of money in it, whatever hypothesis draws: fees, a cut, rebuys,
+# add-ons and two prizes.
+FULL_TOURNAMENT = {
+    "players": 6,
+    "seed": 1,
+    "entry_fee": D(50),
+    "cut_percent": D(10),
+    "rebuy_price": D(25),
+    "add_on_price": D(25),
+    "prize_table": "60%, 40%",
+}
+EXAMPLES_OF = {"tournament": [FULL_TOURNAMENT]}
+
 KINDS = {
     "punto banco": (built.punto_banco, lambda n, spec: n.punto_banco(spec)),
     "counted with adjustments": (
@@ -109,8 +122,6 @@ KINDS = {
 def generated(kind: str):
     strategy, build = KINDS[kind]
 
-    @CASES
-    @given(spec=strategy)
     def check(spec, client, host, monkeypatch):
         with transaction.atomic():
             night = build(built.Nights(host), spec)
@@ -119,7 +130,9 @@ def generated(kind: str):
                 agree(collect(client, [night], monkeypatch=patch), f"a generated {kind} night")
             transaction.set_rollback(True)
 
-    return check
+    for spec in EXAMPLES_OF.get(kind, []):
+        check = example(spec=spec)(check)
+    return CASES(given(spec=strategy)(check))
 
 
 @pytest.mark.slow
