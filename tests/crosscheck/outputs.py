@@ -135,6 +135,17 @@ class Seen:
         shared = [len(values) for values in self.figures().values() if len(values) > 1]
         return len(shared), sum(n * (n - 1) // 2 for n in shared)
 
+    def compared_by_night(self) -> dict[str, tuple[int, int]]:
+        """:meth:`compared`, night by night (and the season's own figures)."""
+        by_night: dict[str, list[int]] = defaultdict(list)
+        for key, values in self.figures().items():
+            if len(values) > 1:
+                by_night[key[0]].append(len(values))
+        return {
+            night: (len(shared), sum(n * (n - 1) // 2 for n in shared))
+            for night, shared in by_night.items()
+        }
+
 
 # --- pages -------------------------------------------------------------------------------
 
