@@ -8,6 +8,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from hypothesis import assume
 from hypothesis import strategies as st
@@ -47,8 +48,6 @@ def demo_season() -> dict[str, Event]:
     """The four demos (the reference night counted at its close, the tournament, the
     count-only night, the Chemin de fer night) and, on the Chemin de fer night, transfers
     recorded and one voided, as a host settles up. Answers each night by its kind."""
-    from django.contrib.auth.models import User
-
     reference = load_reference_night()["event"]
     host = User.objects.get(username="host")
     count_only = load_count_only_night(by=host)
@@ -65,7 +64,7 @@ def demo_season() -> dict[str, Event]:
 
 def transfers_and_voids(event: Event, by: Actor) -> None:
     """The first two transfers the night proposes recorded (the second in part), the first
-    voided; a settlement of the house with a guest recorded and voided."""
+    voided."""
     proposed = proposed_transfers(event)
     recorded = []
     for line, share in zip(proposed[:2], (D(1), D("0.5")), strict=False):
