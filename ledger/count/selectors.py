@@ -85,14 +85,6 @@ class NightCount:
         differences = self.reconciliation.differences
         return [row.guest.name for row in self.guests if row.guest.pk in differences]
 
-    @property
-    def taken(self) -> Decimal:
-        return sum((row.count.taken for row in self.guests), ZERO)
-
-    @property
-    def counted(self) -> Decimal:
-        return sum((row.count.counted or ZERO for row in self.guests), ZERO)
-
 
 def night_count(event: Event) -> NightCount:
     """The night's count as it stands: each guest on its list (or with chips) with their chips
