@@ -74,7 +74,7 @@ else:
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
 # A column's kind; chips are written with the night's symbol (``chips_format``), negatives red.
 CHIPS = "#,##0.00;-#,##0.00"
-YEN = '"¥"#,##0;[Red]"¥"-#,##0'
+YEN = '"¥"#,##0;[Red]-"¥"#,##0'
 WHOLE = "0"
 TEXT, DATE, DATETIME = "text", "date", "datetime"
 
