@@ -5,6 +5,7 @@ its opposite, never edited."""
 
 from __future__ import annotations
 
+import datetime as dt
 import unicodedata
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
@@ -29,6 +30,8 @@ from ledger.models import (
     CountSetup,
     EventGuest,
     Guest,
+    check_dated,
+    dated_default,
     default_denominations,
 )
 from ledger.money.amounts import ZERO
@@ -254,11 +257,17 @@ def chips_record(
     note: str = "",
     idempotency_key: uuid.UUID | None = None,
     seen_counted: str | None = None,
+    dated: dt.date | None = None,
 ) -> ChipMove:
     """Record chips a guest took (``buy_in``, ``top_up``: with how they paid), chips a guest
     handed back (``count``) or the tray counted (``tray``: no guest), by denomination or as a
-    total. The same form sent twice records it once."""
+    total. The same form sent twice records it once. ``dated``: the day the chips moved
+    (:func:`ledger.models.dated_default` unless given); ``recorded_at`` stays when it was
+    typed."""
     _check_open(event)
+    if dated is None:
+        dated = dated_default(event)
+    check_dated(event, dated)
     kind = ChipMove.Kind(kind)
     taking = kind in (ChipMove.Kind.BUY_IN, ChipMove.Kind.TOP_UP)
     if (guest is None) != (kind is ChipMove.Kind.TRAY):
@@ -296,6 +305,7 @@ def chips_record(
         by_denomination=numbers,
         note=note.strip(),
         recorded_by=by,
+        dated=dated,
         idempotency_key=idempotency_key,
         content_digest=digest if idempotency_key else "",
     )
@@ -355,6 +365,7 @@ def chips_snapshot(move: ChipMove) -> dict[str, object]:
         "chips": f"{move.chips:.2f}",
         "by_denomination": dict(move.by_denomination),
         "note": move.note,
+        "dated": move.dated.isoformat(),
     }
 
 
@@ -369,6 +380,7 @@ def _opposite_move(original: ChipMove, reason: str, by: Actor) -> ChipMove:
         note=reason,
         voids=original,
         recorded_by=by,
+        dated=original.dated,  # the void undoes that day's row
     )
 
 

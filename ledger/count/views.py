@@ -181,6 +181,7 @@ def chips_add(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
                     source=data["source"] if data["kind"] in ("buy_in", "top_up") else "",
                     idempotency_key=data["idempotency_key"],
                     seen_counted=data["seen_counted"] if "seen_counted" in form.data else None,
+                    dated=data["dated"],
                 )
             except ValidationError as error:
                 add_service_errors(form, error)

@@ -527,7 +527,7 @@ def test_a_control_character_in_old_rows_never_breaks_a_workbook(demo, host):
         guest=guest, event=demo, amount=D("-10"), method="other", note="tab paid", by=host
     )
     Settlement.objects.update(note="tab \u0007 paid")  # likewise
-    [(_date, _event, name, amount, _how, note, _number, _voids)] = sheet_rows(
+    [(_recorded, _event, name, amount, _how, note, _number, _voids, _dated)] = sheet_rows(
         workbook_bytes([demo]), "Settlements"
     )[1:]
     assert (name, amount, note) == ("Aki", -10, "tab  paid")
