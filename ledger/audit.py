@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy
 from games.kinds import MOVE_LABELS, BankerMove, CoverKind
 from games.models import Event
 from games.payouts import bet_label
-from ledger.models import Settlement
+from ledger.models import AUDIT_TRAY, ChipMove, Settlement
 from ledger.templatetags.money import chips, winner_label
 
 # Where an entry happened, as the services write it: "<event> · shoe 2 · hand 17".
@@ -48,12 +48,27 @@ KEY_LABELS = {
     "credit_limit": gettext_lazy("credit limit"),
     "payer": gettext_lazy("who pays"),
     "payee": gettext_lazy("who receives"),
+    "name": gettext_lazy("name"),
+    "guests": gettext_lazy("guests"),
+    "kind": gettext_lazy("what"),
+    "source": gettext_lazy("paid by"),
+    "chips": gettext_lazy("chips"),
+    "by_denomination": gettext_lazy("chips counted"),
+    "reason": gettext_lazy("reason"),
+    "dated": gettext_lazy("date"),
+    "denominations": gettext_lazy("chip set"),
+    "opening_float": gettext_lazy("tray at the open"),
+    "count_only": gettext_lazy("kept by its count alone"),
+    "commission_total": gettext_lazy("commission"),
 }
 _TIMES = {"expires"}
-_AMOUNTS = {"amount", "credit_limit"}
+_AMOUNTS = {"amount", "credit_limit", "chips", "opening_float", "commission_total"}
+MSG_TRAY = gettext_lazy("Tray")
 
 
 def describe_place(summary: str) -> str:
+    if summary == AUDIT_TRAY:
+        return str(MSG_TRAY)
     place = _PLACE.match(summary)
     if place is None:
         return summary  # an event or a guest: a name, nothing to translate
@@ -130,8 +145,18 @@ def _key_label(key: str) -> str:
 def _field_value(key: str, value: Any) -> str:
     if key == "method" and value in Settlement.Method.values:
         return str(Settlement.Method(value).label)
+    if key == "kind" and value in ChipMove.Kind.values:
+        return str(ChipMove.Kind(value).label)
+    if key == "source" and value in ChipMove.Source.values:
+        return str(ChipMove.Source(value).label)
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
     if key in _AMOUNTS:
         return chips(value)
+    if key == "denominations" and isinstance(value, list):
+        return ", ".join(chips(item) for item in value)
+    if key == "by_denomination" and isinstance(value, dict):  # {"100": 4}: 4 × 100
+        return ", ".join(f"{number} × {chips(chip)}" for chip, number in value.items())
     if isinstance(value, list):  # names: the import's new guests
         return ", ".join(str(item) for item in value)
     if (key.endswith("_at") or key in _TIMES) and isinstance(value, str):

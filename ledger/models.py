@@ -326,6 +326,8 @@ class HandRevision(models.Model):
         return f"{self.get_kind_display()} of hand {self.hand_number} ({self.shoe})"
 
 
+# The tray's audit entries are written under this word, untranslated (ledger.audit words it).
+AUDIT_TRAY = "Tray"
 MSG_DATED_LATER = _("A date later than today: money cannot be dated to a day to come.")
 MSG_DATED_BEFORE = _("A date before the night ({night}): date it to the night or after.")
 NIGHT_PAST_MIDNIGHT_HOURS = 12  # a night dated yesterday is still tonight's until noon

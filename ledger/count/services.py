@@ -24,6 +24,7 @@ from games.models import Event, Hand
 from ledger.count.reconciliation import chips_of
 from ledger.locks import lock_guest
 from ledger.models import (
+    AUDIT_TRAY,
     Adjustment,
     AuditEntry,
     ChipMove,
@@ -317,7 +318,7 @@ def chips_record(
         action=AuditEntry.Action.CHIPS,
         event=event,
         by=by,
-        summary=str(guest) if guest else gettext("Tray"),
+        summary=str(guest) if guest else AUDIT_TRAY,
         after=chips_snapshot(move),
     )
     if setup.count_only and guest is not None:
@@ -389,7 +390,7 @@ CHIPS_REVERSAL = Reversal(
     related=("guest", "event"),
     opposite=_opposite_move,
     snapshot=chips_snapshot,
-    summary=lambda move: str(move.guest) if move.guest else gettext("Tray"),
+    summary=lambda move: str(move.guest) if move.guest else AUDIT_TRAY,
     reason_required=MSG_VOID_REASON,
     reason_character=MSG_REASON_CHARACTER,
     void_of_void=MSG_VOID_OF_VOID,

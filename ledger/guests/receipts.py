@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db.models import Q
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Event
@@ -34,6 +33,7 @@ MSG_SQUARE = _("Square.")
 MSG_GUEST_OWES = _("The guest owes the other guests: the transfers say whom.")
 MSG_GUEST_IS_OWED = _("The other guests owe the guest: the transfers say who.")
 MSG_COUNT_RESULT = _("Result of the count (chips handed back less chips taken)")
+MSG_RECEIPT_FILE = _("receipt")  # the PDF's file name: receipt-2026-11-20-Aki.pdf
 MSG_ADJUSTMENT = _("Adjustment from the count")
 MSG_ADJUSTMENT_VOID = _("Void of adjustment No. {number}")
 MSG_PAID_HOUSE = _("Paid the house ({method})")
@@ -248,4 +248,4 @@ def _transfer_lines(guest: Guest, event: Event) -> list[StatementLine]:
 def receipt_filename(receipt: Receipt) -> str:
     """The PDF's file name: the event's date and the guest's name (plain text only)."""
     name = plain_text(receipt.guest.name).replace("/", "_").replace("\\", "_")
-    return f"{gettext('receipt')}-{receipt.event.date:%Y-%m-%d}-{name}.pdf"
+    return f"{MSG_RECEIPT_FILE}-{receipt.event.date:%Y-%m-%d}-{name}.pdf"

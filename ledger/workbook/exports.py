@@ -637,7 +637,9 @@ def count_sheet(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
     def rows() -> Iterator[Sequence[CellValue]]:
         for event in counted:
             night = night_count(event)
-            kept_by = _("count only") if night.setup.count_only else _("hands")
+            kept_by = (
+                _("count only") if night.setup.count_only else pgettext("a night kept by", "hands")
+            )
             for line in night.guests:
                 if guest is not None and line.guest.pk != guest.pk:
                     continue

@@ -138,6 +138,6 @@ def receipt_pdf(receipt: Receipt) -> bytes:
 
 
 def _line_words(line: StatementLine) -> str:
-    mark = {"void": _("void"), "voided": _("voided")}.get(line.mark, "")
+    mark = _("voided") if line.mark == "voided" else ""  # a void's words say "Void of …"
     words = " · ".join(part for part in (line.words, line.note) if part)
     return plain_text(f"{mark} {words}" if mark else words)
