@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.kinds import MOVE_LABELS, BankerMove, CoverKind
-from games.models import Event
+from games.models import Event, shown_name
 from games.payouts import bet_label
 from ledger.models import AUDIT_TRAY, ChipMove, Settlement
 from ledger.templatetags.money import chips, winner_label
@@ -71,10 +71,13 @@ def describe_place(summary: str) -> str:
         return str(MSG_TRAY)
     place = _PLACE.match(summary)
     if place is None:
-        return summary  # an event or a guest: a name, nothing to translate
+        return shown_name(summary)  # an event (a table's generated name worded) or a guest
+    event = shown_name(place["event"])
     if place["hand"] is None:
-        return _("{event} · shoe {shoe}").format(event=place["event"], shoe=place["shoe"])
-    return _("{event} · shoe {shoe} · hand {hand}").format(**place.groupdict())
+        return _("{event} · shoe {shoe}").format(event=event, shoe=place["shoe"])
+    return _("{event} · shoe {shoe} · hand {hand}").format(
+        event=event, shoe=place["shoe"], hand=place["hand"]
+    )
 
 
 def describe_change(value: Mapping[str, Any] | None) -> str:

@@ -8,6 +8,7 @@ import html
 import json
 import re
 import uuid
+from datetime import date
 from decimal import Decimal
 from urllib.parse import unquote
 
@@ -19,6 +20,7 @@ from ledger.count import services as count_services
 from ledger.guests import services as guest_services
 from ledger.money import services as money_services
 from tests.conftest import GUEST_NAMES, bet
+from tournaments import services as tournament_services
 
 D = Decimal
 pytestmark = pytest.mark.django_db
@@ -116,3 +118,24 @@ def test_the_manifest_and_the_receipt_s_file_name_are_in_japanese(night):
     pdf = client.get(reverse("ledger:link_receipt_pdf", args=[aki.pk, aki.access_token, event.pk]))
     filename = unquote(pdf["Content-Disposition"])
     assert "receipt" not in filename and "明細" in filename
+
+
+def test_a_tournament_table_s_generated_name_reads_in_the_reader_s_language(host, client):
+    cup = tournament_services.tournament_create(
+        name="Spring cup", date=date(2026, 11, 20), by=host, entry_fee=D(50)
+    )
+    for name in ("Aki", "Ben"):
+        tournament_services.entrant_add(tournament=cup, name=name, by=host)
+    round_ = tournament_services.round_add(tournament=cup, by=host, hands=3)
+    tournament_services.round_draw(round_=round_, by=host)  # in English: the name is stored
+    table = round_.tables.get().event
+    assert table.name == "Spring cup · round 1 · table 1"
+    client.force_login(host)
+    for lang, shown in (("en", "Spring cup · round 1 · table 1"),
+                        ("ja", "Spring cup・ラウンド1・テーブル1")):  # fmt: skip
+        page = client.get(
+            reverse("ledger:event_detail", args=[table.pk]), HTTP_ACCEPT_LANGUAGE=lang
+        ).content.decode()
+        assert f"<h1>{shown}</h1>" in page
+    audit = client.get(reverse("ledger:audit_log"), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "round 1" not in audit
