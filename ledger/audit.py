@@ -23,6 +23,9 @@ from ledger.templatetags.money import chips, winner_label
 # Where an entry happened, as the services write it: "<event> · shoe 2 · hand 17".
 _PLACE = re.compile(r"^(?P<event>.*) · shoe (?P<shoe>\d+)(?: · hand (?P<hand>\d+))?$")
 
+# An event as ``str(event)`` writes it: "<name> (2026-11-21)".
+_DATED = re.compile(r"^(?P<name>.*) \((?P<date>\d{4}-\d{2}-\d{2})\)$")
+
 # What the keys of the entries' data mean (an event's own fields are worded by the model).
 KEY_LABELS = {
     "guest": gettext_lazy("guest"),
@@ -70,8 +73,11 @@ def describe_place(summary: str) -> str:
     if summary == AUDIT_TRAY:
         return str(MSG_TRAY)
     place = _PLACE.match(summary)
-    if place is None:
-        return shown_name(summary)  # an event (a table's generated name worded) or a guest
+    if place is None:  # a guest, or an event (a table's generated name worded), maybe dated
+        dated = _DATED.match(summary)
+        if dated is not None:
+            return f"{shown_name(dated['name'])} ({dated['date']})"
+        return shown_name(summary)
     event = shown_name(place["event"])
     if place["hand"] is None:
         return _("{event} · shoe {shoe}").format(event=event, shoe=place["shoe"])
