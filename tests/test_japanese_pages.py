@@ -5,6 +5,7 @@ hold none of the English words that were left in them, and a seat is 席 everywh
 from __future__ import annotations
 
 import html
+import io
 import json
 import re
 import uuid
@@ -16,13 +17,19 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+from openpyxl import load_workbook
 
 from ledger.audit import describe_place
 from ledger.count import services as count_services
 from ledger.guests import services as guest_services
 from ledger.money import services as money_services
+from ledger.workbook.exports import workbook_bytes
 from tests.conftest import GUEST_NAMES, bet
 from tournaments import services as tournament_services
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "locale"))
 
 D = Decimal
 pytestmark = pytest.mark.django_db
@@ -62,7 +69,7 @@ def night(host, seated, shoe, record):
         guest=aki, event=event, amount=D(-50), method="cash", by=host
     )
     money_services.settlement_void(settlement=paid, reason="二重入力", by=host)
-    for _ in range(50):  # the audit log past its first page: its pager
+    for _top_up in range(50):  # the audit log past its first page: its pager
         count_services.chips_record(
             event=event, guest=ben, kind="top_up", chips=D(5), source="cash", by=host,
             idempotency_key=uuid.uuid4(),
@@ -142,3 +149,14 @@ def test_a_tournament_table_s_generated_name_reads_in_the_reader_s_language(host
     with translation.override("ja"):  # the audit log's "Where": str(event), or a shoe of it
         assert describe_place(str(table)) == "Spring cup・ラウンド1・テーブル1 (2026-11-20)"
         assert "ラウンド1" in describe_place(f"{table.name} · shoe 1 · hand 2")
+
+
+def test_the_count_sheet_says_how_the_night_is_kept_in_japanese(night):
+    event, _aki = night
+    with translation.override("ja"):
+        content = workbook_bytes([event])
+        sheet = load_workbook(io.BytesIO(content))[str(_("Count"))]
+        kept = {row[9] for row in sheet.iter_rows(min_row=2, values_only=True)}
+        hands = pgettext("a night kept by", "hands")
+    assert kept == {hands} and hands != "hands"
+    assert "ハンド数" not in kept  # the number of hands, not how the night is kept
