@@ -29,8 +29,6 @@ from ledger.workbook.exports import workbook_bytes
 from tests.conftest import GUEST_NAMES, bet
 from tournaments import services as tournament_services
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "locale"))
-
 D = Decimal
 pytestmark = pytest.mark.django_db
 
