@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
@@ -51,6 +52,25 @@ BANCO_LABELS = {
 }
 MAX_HANDS_PER_SHOE = 999  # eight decks deal about 80; the column holds no more than 32,767
 MAX_HAND_NUMBER = 32767  # the column is a small integer on every database
+
+
+# A tournament table's name, stored in English as written here and worded when shown
+# (``Event.title``), so that it reads in each reader's language.
+TABLE_NAME = gettext_noop("{tournament} · round {round} · table {table}")
+_TABLE_NAME = re.compile(r"^(?P<tournament>.*) · round (?P<round>\d+) · table (?P<table>\d+)$")
+
+
+def table_name(tournament: str, round_number: int, table: int) -> str:
+    """The name a tournament table's event is stored under (see ``TABLE_NAME``)."""
+    return TABLE_NAME.format(tournament=tournament, round=round_number, table=table)
+
+
+def shown_name(name: str) -> str:
+    """``name`` in the reader's language if it is a generated table name, else as it is."""
+    generated = _TABLE_NAME.match(name)
+    if generated is None:
+        return name
+    return str(_(TABLE_NAME)).format(**generated.groupdict())
 
 
 class EventQuerySet(models.QuerySet["Event"]):
@@ -263,6 +283,12 @@ class Event(models.Model):
     @property
     def is_guest_banked(self) -> bool:
         return self.game_kind.guest_banked
+
+    @property
+    def title(self) -> str:
+        """The name as the reader's language writes it: a tournament table's generated name
+        (``table_name``) in words of that language, any other name as the host typed it."""
+        return shown_name(self.name)
 
     @property
     def cut_name(self) -> str:

@@ -16,14 +16,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.kinds import MOVE_LABELS, BankerMove, CoverKind
-from games.models import Event
+from games.models import Event, shown_name
 from games.payouts import bet_label
-from ledger.models import AuditEntry, Settlement
+from ledger.models import AUDIT_TRAY, AuditEntry, ChipMove, Settlement
 from ledger.templatetags.money import chips, winner_label
 from ledger.workbook.open_data import Value
 
 # Where an entry happened, as the services write it: "<event> · shoe 2 · hand 17".
 _PLACE = re.compile(r"^(?P<event>.*) · shoe (?P<shoe>\d+)(?: · hand (?P<hand>\d+))?$")
+
+# An event as ``str(event)`` writes it: "<name> (2026-11-21)".
+_DATED = re.compile(r"^(?P<name>.*) \((?P<date>\d{4}-\d{2}-\d{2})\)$")
 
 # What the keys of the entries' data mean (an event's own fields are worded by the model).
 KEY_LABELS = {
@@ -50,18 +53,39 @@ KEY_LABELS = {
     "credit_limit": gettext_lazy("credit limit"),
     "payer": gettext_lazy("who pays"),
     "payee": gettext_lazy("who receives"),
+    "name": gettext_lazy("name"),
+    "guests": gettext_lazy("guests"),
+    "kind": gettext_lazy("what"),
+    "source": gettext_lazy("paid by"),
+    "chips": gettext_lazy("chips"),
+    "by_denomination": gettext_lazy("chips counted"),
+    "reason": gettext_lazy("reason"),
+    "dated": gettext_lazy("date"),
+    "denominations": gettext_lazy("chip set"),
+    "opening_float": gettext_lazy("tray at the open"),
+    "count_only": gettext_lazy("kept by its count alone"),
+    "commission_total": gettext_lazy("commission"),
 }
 _TIMES = {"expires"}
-_AMOUNTS = {"amount", "credit_limit"}
+_AMOUNTS = {"amount", "credit_limit", "chips", "opening_float", "commission_total"}
+MSG_TRAY = gettext_lazy("Tray")
 
 
 def describe_place(summary: str) -> str:
+    if summary == AUDIT_TRAY:
+        return str(MSG_TRAY)
     place = _PLACE.match(summary)
-    if place is None:
-        return summary  # an event or a guest: a name, nothing to translate
+    if place is None:  # a guest, or an event (a table's generated name worded), maybe dated
+        dated = _DATED.match(summary)
+        if dated is not None:
+            return f"{shown_name(dated['name'])} ({dated['date']})"
+        return shown_name(summary)
+    event = shown_name(place["event"])
     if place["hand"] is None:
-        return _("{event} · shoe {shoe}").format(event=place["event"], shoe=place["shoe"])
-    return _("{event} · shoe {shoe} · hand {hand}").format(**place.groupdict())
+        return _("{event} · shoe {shoe}").format(event=event, shoe=place["shoe"])
+    return _("{event} · shoe {shoe} · hand {hand}").format(
+        event=event, shoe=place["shoe"], hand=place["hand"]
+    )
 
 
 def describe_change(value: Mapping[str, Any] | None) -> str:
@@ -132,8 +156,18 @@ def _key_label(key: str) -> str:
 def _field_value(key: str, value: Any) -> str:
     if key == "method" and value in Settlement.Method.values:
         return str(Settlement.Method(value).label)
+    if key == "kind" and value in ChipMove.Kind.values:
+        return str(ChipMove.Kind(value).label)
+    if key == "source" and value in ChipMove.Source.values:
+        return str(ChipMove.Source(value).label)
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
     if key in _AMOUNTS:
         return chips(value)
+    if key == "denominations" and isinstance(value, list):
+        return ", ".join(chips(item) for item in value)
+    if key == "by_denomination" and isinstance(value, dict):  # {"100": 4}: 4 × 100
+        return ", ".join(f"{number} × {chips(chip)}" for chip, number in value.items())
     if isinstance(value, list):  # names: the import's new guests
         return ", ".join(str(item) for item in value)
     if (key.endswith("_at") or key in _TIMES) and isinstance(value, str):

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Lower
@@ -323,6 +326,34 @@ class HandRevision(models.Model):
         return f"{self.get_kind_display()} of hand {self.hand_number} ({self.shoe})"
 
 
+# The tray's audit entries are written under this word, untranslated (ledger.audit words it).
+AUDIT_TRAY = "Tray"
+MSG_DATED_LATER = _("A date later than today: money cannot be dated to a day to come.")
+MSG_DATED_BEFORE = _("A date before the night ({night}): date it to the night or after.")
+NIGHT_PAST_MIDNIGHT_HOURS = 12  # a night dated yesterday is still tonight's until noon
+
+
+def dated_default(event: Event) -> dt.date:
+    """The day a settlement or a chip row is dated to unless the host says: today for tonight's
+    night (dated today, or yesterday before noon: a night that ran past midnight), the night's
+    own date for a past one."""
+    now = timezone.localtime()
+    today = now.date()
+    tonight = event.date == today or (
+        event.date == today - dt.timedelta(days=1) and now.hour < NIGHT_PAST_MIDNIGHT_HOURS
+    )
+    return today if tonight else event.date
+
+
+def check_dated(event: Event, dated: dt.date, *, field: str = "dated") -> None:
+    """A date the host gave: not before the night, not after today (or the night's own date,
+    for a night entered ahead of its day)."""
+    if dated > max(timezone.localdate(), event.date):
+        raise ValidationError({field: MSG_DATED_LATER})
+    if dated < event.date:
+        raise ValidationError({field: MSG_DATED_BEFORE.format(night=f"{event.date:%Y-%m-%d}")})
+
+
 class Settlement(models.Model):
     """Money that changed hands outside the game. ``amount`` is what the guest paid the house
     (negative: the house paid the guest), so a guest's balance is simply the sum of their net
@@ -347,7 +378,10 @@ class Settlement(models.Model):
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
-    recorded_at = models.DateTimeField(default=timezone.now)
+    recorded_at = models.DateTimeField(default=timezone.now)  # when it was typed (the audit)
+    # The day the money changed hands, as the host dates it (a past night's settlement is
+    # dated to that night by default): what the pages and the workbook show.
+    dated = models.DateField(default=timezone.localdate)
     # A void: the settlement this row reverses (its amount negated, its note the reason). A
     # settlement is voided at most once (one-to-one); a void is never voided (the service).
     voids = models.OneToOneField(
@@ -569,7 +603,8 @@ class ChipMove(models.Model):
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
-    recorded_at = models.DateTimeField(default=timezone.now)
+    recorded_at = models.DateTimeField(default=timezone.now)  # when it was typed (the audit)
+    dated = models.DateField(default=timezone.localdate)  # the day the chips moved: the host's
     voids = models.OneToOneField(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="voided_by"
     )

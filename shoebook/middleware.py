@@ -13,6 +13,8 @@ from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.utils.translation import gettext_lazy
 
+from shoebook.base.links import keep_private
+
 logger = logging.getLogger(__name__)
 
 MSG_BAD_REQUEST = gettext_lazy("The request could not be read: nothing was changed.")
@@ -126,3 +128,27 @@ class DatabaseBusyMiddleware:
         response = HttpResponse(MSG_DATABASE_BUSY, status=503, content_type="text/plain")
         response["Retry-After"] = "1"
         return response
+
+
+# Django's own password reset is left alone: it takes the token out of its address itself.
+NOT_PRIVATE_LINKS = {"password_reset_confirm"}
+
+
+def private_link_middleware(
+    get_response: Callable[[HttpRequest], HttpResponse],
+) -> Callable[[HttpRequest], HttpResponse]:
+    """Every answer of an address that holds a token (a guest's page and everything under it,
+    a receipt, shared results, a display, an invitation, their streams), found or refused, is
+    a private link's (:func:`shoebook.base.links.keep_private`). Listed after Django's
+    SecurityMiddleware, so that its site-wide ``Referrer-Policy`` does not come first."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        response = get_response(request)
+        match = request.resolver_match
+        if match is None or "token" not in match.kwargs:
+            return response
+        if match.url_name not in NOT_PRIVATE_LINKS:
+            keep_private(response)
+        return response
+
+    return middleware

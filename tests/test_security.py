@@ -313,6 +313,43 @@ def test_a_wrong_token_is_a_404_everywhere(world, client):
         assert client.get(wrong).status_code == 404
 
 
+def private_link_names(resolver: URLResolver | None = None, namespace: str = "") -> set[str]:
+    """Every URL whose address holds a token: the project's private links (Django's own
+    password reset aside: it takes the token out of its address itself)."""
+    names = set()
+    for entry in (resolver or get_resolver()).url_patterns:
+        if isinstance(entry, URLResolver):
+            inner = f"{namespace}{entry.namespace}:" if entry.namespace else namespace
+            if entry.namespace != "admin":
+                names |= private_link_names(entry, inner)
+        elif isinstance(entry, URLPattern) and entry.name and "<str:token>" in str(entry.pattern):
+            names.add(namespace + entry.name)
+    return names
+
+
+PRIVATE_CACHE = {"private, no-store", "private, no-cache", "no-cache", "no-store"}
+
+
+def test_every_private_link_s_answer_keeps_its_address_to_itself(world, client):
+    """Every answer of every private link, found and refused alike, carries the headers that
+    keep its address out of referrers, shared caches and search engines."""
+    args, _ = world
+    names = private_link_names()
+    assert {"ledger:guest_statement", "ledger:link_receipt_pdf", "live:guest"} <= names
+    for name in sorted(names):
+        good = args[name]
+        wrong = [secrets.token_urlsafe(32) if isinstance(arg, str) else arg for arg in good]
+        for url_args in (good, wrong):
+            response = client.get(reverse(name, args=url_args))
+            assert response.status_code < 500, name
+            assert response["X-Robots-Tag"] == "noindex, nofollow", name
+            assert response["Referrer-Policy"] in {"no-referrer", "same-origin"}, name
+            assert response["Cache-Control"] in PRIVATE_CACHE, name
+    statement = client.get(reverse("ledger:guest_statement", args=args["ledger:guest_statement"]))
+    assert statement["Cache-Control"] == "private, no-store"
+    assert statement["Referrer-Policy"] == "no-referrer"
+
+
 def test_every_form_needs_its_csrf_token(world):
     args, users = world
     client = Client(enforce_csrf_checks=True)

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from games import services as game_services
 from games.chips import MAX_CHIPS
 from games.messages import RuleError
-from games.models import Event, Shoe
+from games.models import Event, Shoe, table_name
 from games.payouts import RuleSet
 from games.tournament import draw_seats, parse_points, parse_prize_table, prizes
 from ledger.guests import services as guest_services
@@ -298,9 +298,7 @@ def _forget_draw(round_: Round) -> None:
 
 def _table_event(round_: Round, number: int, by: Actor) -> Event:
     night = round_.tournament.event
-    name = _("{tournament} · round {round} · table {table}").format(
-        tournament=night.name, round=round_.number, table=number
-    )
+    name = table_name(night.name, round_.number, number)  # worded when shown: Event.title
     return game_services.event_create(
         name=name[:120],
         date=night.date,

@@ -15,7 +15,7 @@ from games.chips import MAX_CHIPS
 from games.entry import read_amount
 from games.messages import MINUS, format_chips, whole_cents
 from ledger.forms import ChipsAmountField
-from ledger.models import ChipMove, CountSetup
+from ledger.models import ChipMove, CountSetup, dated_default
 
 MSG_CHIPS_CHANGED = _(
     "The night's chips changed since this page was opened: it has a box for {value}, which the"
@@ -41,6 +41,9 @@ class ChipsForm(forms.Form):
         widget=forms.RadioSelect,
     )
     total = ChipsAmountField(label=_("Or the total"), required=False)
+    dated = forms.DateField(
+        label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
     # What the page showed as counted so far: another device's count meanwhile is not added to
     # it unseen.
     seen_counted = forms.CharField(required=False, max_length=24, widget=forms.HiddenInput)
@@ -49,6 +52,7 @@ class ChipsForm(forms.Form):
     def __init__(self, *args: Any, setup: CountSetup, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.initial.setdefault("idempotency_key", uuid.uuid4())
+        self.initial.setdefault("dated", dated_default(setup.event))
         self.denominations = list(setup.denominations)
         for value in self.denominations:
             self.fields[chip_field_name(value)] = forms.CharField(

@@ -67,6 +67,19 @@ class TrayCount:
 
 
 @dataclass(frozen=True)
+class TableTotals:
+    """The count table's last row: each column added up over the guests and the tray, so
+    that it reads as the sum of the rows above it. ``taken`` counts the tray's opening float
+    (the chips it held at the open); chips being neither made nor lost, ``expected`` is
+    ``taken`` when every result is in the books. ``difference`` is the counted rows' only."""
+
+    taken: Decimal
+    expected: Decimal
+    counted: Decimal
+    difference: Decimal
+
+
+@dataclass(frozen=True)
 class Reconciliation(Generic[Guest]):
     guests: tuple[GuestCount[Guest], ...]
     tray: TrayCount
@@ -91,6 +104,16 @@ class Reconciliation(Generic[Guest]):
         """The counted guests' differences added up, with the tray's once counted."""
         total = sum((row.difference or ZERO for row in self.guests), ZERO)
         return total + (self.tray.difference or ZERO)
+
+    @property
+    def table(self) -> TableTotals:
+        tray = self.tray
+        return TableTotals(
+            taken=sum((row.taken for row in self.guests), tray.opening_float),
+            expected=sum((row.expected for row in self.guests), tray.expected),
+            counted=sum((row.counted or ZERO for row in self.guests), tray.counted or ZERO),
+            difference=self.table_difference,
+        )
 
     @property
     def tray_uncounted(self) -> bool:

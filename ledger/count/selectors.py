@@ -3,6 +3,7 @@ and what a host looks through to explain a difference (a guest's hands with thei
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -48,6 +49,11 @@ class GuestChips:
         return list(ways)
 
     @property
+    def counted_on(self) -> dt.date | None:
+        """The day of the guest's latest count that stands (the host's date, not the typing's)."""
+        return counted_on(self.moves)
+
+    @property
     def move_rows(self) -> list[tuple[ChipMove, bool]]:
         """Each row, and whether it is out of the count (a void, or voided)."""
         return with_voids(self.moves)
@@ -58,6 +64,20 @@ class GuestChips:
 
 
 Row = TypeVar("Row", ChipMove, Adjustment)
+
+
+def counted_on(moves: Iterable[ChipMove]) -> dt.date | None:
+    """The latest date of the counts among ``moves`` that stand (neither a void nor voided)."""
+    moves = list(moves)
+    voided = {move.voids_id for move in moves if move.voids_id is not None}
+    days = [
+        move.dated
+        for move in moves
+        if move.kind in (ChipMove.Kind.COUNT, ChipMove.Kind.TRAY)
+        and move.voids_id is None
+        and move.pk not in voided
+    ]
+    return max(days, default=None)
 
 
 def with_voids(rows: list[Row]) -> list[tuple[Row, bool]]:
@@ -85,14 +105,6 @@ class NightCount:
         differences = self.reconciliation.differences
         return [row.guest.name for row in self.guests if row.guest.pk in differences]
 
-    @property
-    def taken(self) -> Decimal:
-        return sum((row.count.taken for row in self.guests), ZERO)
-
-    @property
-    def counted(self) -> Decimal:
-        return sum((row.count.counted or ZERO for row in self.guests), ZERO)
-
 
 def night_count(event: Event) -> NightCount:
     """The night's count as it stands: each guest on its list (or with chips) with their chips
@@ -100,6 +112,7 @@ def night_count(event: Event) -> NightCount:
     tournament table the chips taken are the players' stack rows (the starting stack or the one
     carried, rebuys, add-ons). A fixed number of queries, whatever the size of the night."""
     setup = CountSetup.objects.filter(event=event).first() or CountSetup(event=event)
+    setup.event = event  # the forms read its date: no query more
     moves = list(
         ChipMove.objects.filter(event=event).select_related("guest").order_by("recorded_at", "id")
     )

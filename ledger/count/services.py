@@ -5,6 +5,7 @@ its opposite, never edited."""
 
 from __future__ import annotations
 
+import datetime as dt
 import unicodedata
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
@@ -23,12 +24,15 @@ from games.models import Event, Hand
 from ledger.count.reconciliation import chips_of
 from ledger.locks import lock_guest
 from ledger.models import (
+    AUDIT_TRAY,
     Adjustment,
     AuditEntry,
     ChipMove,
     CountSetup,
     EventGuest,
     Guest,
+    check_dated,
+    dated_default,
     default_denominations,
 )
 from ledger.money.amounts import ZERO
@@ -254,11 +258,17 @@ def chips_record(
     note: str = "",
     idempotency_key: uuid.UUID | None = None,
     seen_counted: str | None = None,
+    dated: dt.date | None = None,
 ) -> ChipMove:
     """Record chips a guest took (``buy_in``, ``top_up``: with how they paid), chips a guest
     handed back (``count``) or the tray counted (``tray``: no guest), by denomination or as a
-    total. The same form sent twice records it once."""
+    total. The same form sent twice records it once. ``dated``: the day the chips moved
+    (:func:`ledger.models.dated_default` unless given); ``recorded_at`` stays when it was
+    typed."""
     _check_open(event)
+    if dated is None:
+        dated = dated_default(event)
+    check_dated(event, dated)
     kind = ChipMove.Kind(kind)
     taking = kind in (ChipMove.Kind.BUY_IN, ChipMove.Kind.TOP_UP)
     if (guest is None) != (kind is ChipMove.Kind.TRAY):
@@ -296,6 +306,7 @@ def chips_record(
         by_denomination=numbers,
         note=note.strip(),
         recorded_by=by,
+        dated=dated,
         idempotency_key=idempotency_key,
         content_digest=digest if idempotency_key else "",
     )
@@ -307,7 +318,7 @@ def chips_record(
         action=AuditEntry.Action.CHIPS,
         event=event,
         by=by,
-        summary=str(guest) if guest else gettext("Tray"),
+        summary=str(guest) if guest else AUDIT_TRAY,
         after=chips_snapshot(move),
     )
     if setup.count_only and guest is not None:
@@ -355,6 +366,7 @@ def chips_snapshot(move: ChipMove) -> dict[str, object]:
         "chips": f"{move.chips:.2f}",
         "by_denomination": dict(move.by_denomination),
         "note": move.note,
+        "dated": move.dated.isoformat(),
     }
 
 
@@ -369,6 +381,7 @@ def _opposite_move(original: ChipMove, reason: str, by: Actor) -> ChipMove:
         note=reason,
         voids=original,
         recorded_by=by,
+        dated=original.dated,  # the void undoes that day's row
     )
 
 
@@ -377,7 +390,7 @@ CHIPS_REVERSAL = Reversal(
     related=("guest", "event"),
     opposite=_opposite_move,
     snapshot=chips_snapshot,
-    summary=lambda move: str(move.guest) if move.guest else gettext("Tray"),
+    summary=lambda move: str(move.guest) if move.guest else AUDIT_TRAY,
     reason_required=MSG_VOID_REASON,
     reason_character=MSG_REASON_CHARACTER,
     void_of_void=MSG_VOID_OF_VOID,

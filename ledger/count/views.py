@@ -34,6 +34,12 @@ MSG_CHIPS_RECORDED = gettext_lazy("Recorded: {what}.")
 MSG_VOIDED = gettext_lazy("Voided: {what}. Reason: {reason}")
 MSG_ADJUSTMENT_BOOKED = gettext_lazy("Booked: {what}.")
 MSG_SETUP_SAVED = gettext_lazy("The count's settings are saved.")
+MSG_TRAY = gettext_lazy("The tray")
+MSG_ADJUST_OR_RECOUNT = gettext_lazy(
+    "A difference that stays: book an adjustment only for money that really changed hands "
+    "between a guest and the house (a bet paid but not logged, chips bought with cash nobody "
+    "wrote down). If the chips were miscounted, void the count and count them again."
+)
 MSG_GUEST_GONE = gettext_lazy(
     "This guest is no longer on the night's list (merged or removed since the page was opened):"
     " nothing was recorded."
@@ -66,6 +72,8 @@ def _count_page(
         ),
         "setup_form": forms.get("setup_form") or CountSetupForm.of(setup),
         "symbol": event.currency_symbol,
+        "tray_name": MSG_TRAY,
+        "adjust_or_recount": MSG_ADJUST_OR_RECOUNT,
     }
     return render(request, "ledger/count/count_page.html", context, status=status)
 
@@ -105,6 +113,7 @@ def _guest_page(
         ),
         "adjust_form": forms.get("adjust_form") or AdjustmentForm(initial=adjust_initial),
         "symbol": event.currency_symbol,
+        "adjust_or_recount": MSG_ADJUST_OR_RECOUNT,
     }
     return render(request, "ledger/count/count_guest.html", context, status=status)
 
@@ -172,6 +181,7 @@ def chips_add(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
                     source=data["source"] if data["kind"] in ("buy_in", "top_up") else "",
                     idempotency_key=data["idempotency_key"],
                     seen_counted=data["seen_counted"] if "seen_counted" in form.data else None,
+                    dated=data["dated"],
                 )
             except ValidationError as error:
                 add_service_errors(form, error)

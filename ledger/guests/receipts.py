@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db.models import Q
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Event
@@ -26,7 +25,15 @@ from ledger.money.amounts import ZERO, to_yen
 from ledger.money.results import Figures, InYen, guest_history
 
 MSG_RESULT = _("Result of the hands")
+MSG_COUP_RESULT = _("Result of the coups")
+MSG_GUEST_OWES_HOUSE = _("The guest owes the house.")
+MSG_HOUSE_OWES = _("The house owes the guest.")
+MSG_SQUARE = _("Square.")
+# A guest-banked night is settled between the guests (ledger.money.transfers), not with the house.
+MSG_GUEST_OWES = _("The guest owes the other guests: the transfers say whom.")
+MSG_GUEST_IS_OWED = _("The other guests owe the guest: the transfers say who.")
 MSG_COUNT_RESULT = _("Result of the count (chips handed back less chips taken)")
+MSG_RECEIPT_FILE = _("receipt")  # the PDF's file name: receipt-2026-11-20-Aki.pdf
 MSG_ADJUSTMENT = _("Adjustment from the count")
 MSG_ADJUSTMENT_VOID = _("Void of adjustment No. {number}")
 MSG_PAID_HOUSE = _("Paid the house ({method})")
@@ -78,6 +85,16 @@ class Receipt:
     @property
     def name(self) -> str:
         return plain_text(self.guest.name)
+
+    @property
+    def balance_words(self) -> str:
+        """Who owes whom once the night is carried: the house, or at a guest-banked night the
+        other guests."""
+        if not self.balance:
+            return str(MSG_SQUARE)
+        if self.event.is_guest_banked:
+            return str(MSG_GUEST_OWES if self.balance < 0 else MSG_GUEST_IS_OWED)
+        return str(MSG_GUEST_OWES_HOUSE if self.balance < 0 else MSG_HOUSE_OWES)
 
     @property
     def moved(self) -> Decimal:
@@ -157,7 +174,13 @@ def _result_lines(guest: Guest, event: Event, result: Decimal) -> list[Statement
     hands = result - sum((line.amount for line in lines), ZERO)
     if hands or not lines:
         count_only = CountSetup.objects.filter(event=event, count_only=True).exists()
-        words = MSG_COUNT_RESULT if count_only else MSG_RESULT
+        words = (
+            MSG_COUNT_RESULT
+            if count_only
+            else MSG_COUP_RESULT
+            if event.is_guest_banked
+            else MSG_RESULT
+        )
         lines.insert(0, StatementLine("result", str(words), "", hands, to_yen(hands, rate)))
     return lines
 
@@ -225,4 +248,4 @@ def _transfer_lines(guest: Guest, event: Event) -> list[StatementLine]:
 def receipt_filename(receipt: Receipt) -> str:
     """The PDF's file name: the event's date and the guest's name (plain text only)."""
     name = plain_text(receipt.guest.name).replace("/", "_").replace("\\", "_")
-    return f"{gettext('receipt')}-{receipt.event.date:%Y-%m-%d}-{name}.pdf"
+    return f"{MSG_RECEIPT_FILE}-{receipt.event.date:%Y-%m-%d}-{name}.pdf"

@@ -1,5 +1,5 @@
 """Money as the pages and the workbook read it: exact sums of chip columns, yen at an event's
-rate, and the one way amounts are written (−$680, ¥65,400). Storage in whole cents is
+rate, and the one way amounts are written (−$680, −¥65,400). Storage in whole cents is
 ``games.chips.MoneyField``."""
 
 from __future__ import annotations
@@ -7,7 +7,9 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from babel.numbers import format_currency
 from django.db.models import Sum
+from django.utils.translation import get_language, to_locale
 
 from games.chips import MoneyField
 from games.messages import MINUS
@@ -25,8 +27,16 @@ def to_yen(chips: Decimal, yen_per_chip: Decimal) -> Decimal:
 
 
 def format_yen(amount: Decimal) -> str:
-    """¥65,400, ¥−65,400."""
-    return "¥" + format_chips(amount.quantize(YEN, rounding=ROUND_HALF_UP))
+    """¥65,400, −¥65,400: the reader's locale's way (CLDR, through babel: its pattern puts the
+    sign before the yen sign in English and in Japanese alike), with the two signs the ledger
+    writes everywhere else — its minus (−, as in −$680) and the half-width ¥ of its rates and
+    column headings (CLDR's Japanese is the full-width ￥). The one way yen are written: the
+    ``yen`` filter, the PDFs, the previews and the docs."""
+    whole = amount.quantize(YEN, rounding=ROUND_HALF_UP)
+    if not whole:
+        whole = abs(whole)  # no "−¥0" for a rounded −0.40
+    shown = format_currency(whole, "JPY", locale=to_locale(get_language() or "en"))
+    return shown.replace("-", MINUS).replace("￥", "¥")
 
 
 def format_percent(value: Decimal | None) -> str:

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 from games.models import Event
 from ledger.forms import ChipsAmountField, stake_text
-from ledger.models import Guest, Settlement
+from ledger.models import Guest, Settlement, dated_default
 from ledger.money.services import MSG_VOID_REASON
 
 MSG_SETTLE_GUEST_GONE = _(
@@ -39,11 +39,15 @@ class SettlementForm(forms.Form):
     amount = ChipsAmountField(label=_("Amount"), min_value=Decimal("0.01"))
     method = forms.ChoiceField(label=_("How"), choices=Settlement.Method.choices)
     note = forms.CharField(label=_("Note"), max_length=200, required=False)
+    dated = forms.DateField(
+        label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
     confirm = forms.BooleanField(label=_("Record it anyway"), required=False)
     idempotency_key = forms.UUIDField(widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.initial.setdefault("dated", dated_default(event))
         guest = self.fields["guest"]
         assert isinstance(guest, forms.ModelChoiceField)  # declared above
         guest.queryset = Guest.objects.filter(events=event)

@@ -3,6 +3,7 @@ the per-event results every page reads, kept in step with the bets."""
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import uuid
 from collections.abc import Callable, Iterable, Sequence
@@ -29,6 +30,8 @@ from ledger.models import (
     GuestEventResult,
     Settlement,
     Transfer,
+    check_dated,
+    dated_default,
 )
 from ledger.money.amounts import ZERO, money_sum
 from ledger.money.results import guest_balance_now
@@ -280,6 +283,7 @@ def _settlement_snapshot(settlement: Settlement) -> dict[str, object]:
         "amount": f"{settlement.amount:.2f}",
         "method": settlement.method,
         "note": settlement.note,
+        "dated": settlement.dated.isoformat(),
         "recorded_at": settlement.recorded_at.isoformat(),
     }
 
@@ -295,13 +299,19 @@ def settlement_record(
     note: str = "",
     ask_first: bool = False,
     idempotency_key: uuid.UUID | None = None,
+    dated: dt.date | None = None,
 ) -> Settlement:
     """Record money that changed hands: ``amount`` is what the guest paid the house (negative
     when the house paid the guest). Partial payments are simply smaller amounts. With
     ``ask_first``, one that goes past the guest's balance as it stands now, or the other way, is
     not recorded: :class:`SettlementQuestion` says what it would do. A form sent again with
-    the same ``idempotency_key`` (a double tap) records nothing more: the first row returns."""
+    the same ``idempotency_key`` (a double tap) records nothing more: the first row returns.
+    ``dated``: the day the money changed hands (:func:`ledger.models.dated_default` unless
+    given); ``recorded_at`` stays when it was typed."""
     _check_amount(amount)
+    if dated is None:
+        dated = dated_default(event)
+    check_dated(event, dated)
     if method == Settlement.Method.OTHER and not note.strip():
         raise ValidationError({"note": MSG_SETTLEMENT_NOTE})
     refused = line_character(note)
@@ -324,6 +334,7 @@ def settlement_record(
         method=method,
         note=note.strip(),
         recorded_by=by,
+        dated=dated,
         idempotency_key=idempotency_key,
         content_digest=digest if idempotency_key else "",
     )
@@ -358,6 +369,7 @@ def _opposite_settlement(original: Settlement, reason: str, by: Actor) -> Settle
         note=reason,
         voids=original,
         recorded_by=by,
+        dated=original.dated,  # the void undoes that day's row
     )
 
 

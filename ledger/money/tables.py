@@ -7,11 +7,15 @@ from typing import Any
 
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from ledger.audit import describe_change, describe_place
 from ledger.models import AuditEntry
 from ledger.money.amounts import format_chips, format_percent, format_yen
 from ledger.money.results import BankerStint
+
+# django-tables2's pager says these and has no Japanese: they are in this project's catalogue.
+PAGER_WORDS = (gettext_noop("previous"), gettext_noop("next"))
 
 NUMBERS = {"class": "numbers"}
 NAME = {"td": {"class": "name"}, "th": {"class": "name"}}  # text: left-aligned among numbers

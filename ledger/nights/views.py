@@ -387,6 +387,7 @@ def settlement_record(request: AuthenticatedHttpRequest, event_id: int) -> HttpR
                 by=request.user,
                 ask_first=not data["confirm"],
                 idempotency_key=data["idempotency_key"],
+                dated=data["dated"],
             )
         except money_services.SettlementQuestion as question:
             form.ask(" ".join(question.messages))

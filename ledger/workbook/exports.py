@@ -34,7 +34,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from games.models import Event, Hand
 from games.payouts import BankedBet
-from ledger.count.selectors import night_count, results_without_hands_by_event
+from ledger.count.selectors import counted_on, night_count, results_without_hands_by_event
 from ledger.models import Bet, ChipMove, Coup, Guest, Seating, Settlement
 from ledger.money.amounts import ZERO, to_yen
 from ledger.money.results import Figures, event_settlement, event_shoe_rows
@@ -74,7 +74,7 @@ else:
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
 # A column's kind; chips are written with the night's symbol (``chips_format``), negatives red.
 CHIPS = "#,##0.00;-#,##0.00"
-YEN = '"¥"#,##0;[Red]"¥"-#,##0'
+YEN = '"¥"#,##0;[Red]-"¥"#,##0'
 WHOLE = "0"
 TEXT, DATE, DATETIME = "text", "date", "datetime"
 
@@ -416,6 +416,7 @@ def settlements_sheet(settlements: QuerySet[Settlement]) -> SheetSpec:
         Column(_("Guest"), 20, TEXT), Column(_("Guest paid the house"), 16, CHIPS),
         Column(_("How"), 30, TEXT), Column(_("Note"), 30, TEXT),
         Column(_("Number"), 9, WHOLE), Column(_("Voids number"), 12, WHOLE),
+        Column(_("Date"), 12, DATE),  # the day the money changed hands; "Recorded": typed
     ]  # fmt: skip
     rows: Iterator[Sequence[CellValue]] = (
         [
@@ -427,6 +428,7 @@ def settlements_sheet(settlements: QuerySet[Settlement]) -> SheetSpec:
             s.note,
             s.pk,
             s.voids_id,
+            s.dated,
         ]
         for s in settlements.select_related("event", "guest").order_by("recorded_at", "id")
     )
@@ -628,13 +630,16 @@ def count_sheet(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
         Column(_("Result"), 14, CHIPS), Column(_("Adjustments"), 14, CHIPS),
         Column(_("Expected"), 14, CHIPS), Column(_("Counted"), 14, CHIPS),
         Column(_("Difference"), 14, CHIPS), Column(_("Kept by"), 14, TEXT),
+        Column(_("Counted on"), 12, DATE),
     ]  # fmt: skip
     counted = _counted(events)
 
     def rows() -> Iterator[Sequence[CellValue]]:
         for event in counted:
             night = night_count(event)
-            kept_by = _("count only") if night.setup.count_only else _("hands")
+            kept_by = (
+                _("count only") if night.setup.count_only else pgettext("a night kept by", "hands")
+            )
             for line in night.guests:
                 if guest is not None and line.guest.pk != guest.pk:
                     continue
@@ -642,13 +647,14 @@ def count_sheet(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
                 yield [
                     event.name, line.guest.name, count.taken, ", ".join(line.bought_by),
                     count.net, count.adjusted, count.expected, count.counted, count.difference,
-                    kept_by,
+                    kept_by, line.counted_on,
                 ]  # fmt: skip
             if guest is None:
                 tray = night.reconciliation.tray
                 yield [
                     event.name, _("The house's tray"), tray.opening_float, "", tray.house_net,
                     tray.adjusted, tray.expected, tray.counted, tray.difference, kept_by,
+                    counted_on(night.tray_moves),
                 ]  # fmt: skip
 
     return _("Count"), columns, rows()

@@ -120,7 +120,7 @@ def receipt_pdf(receipt: Receipt) -> bytes:
         taken = format_chips(receipt.chips.taken, symbol)
         chips = f"{_('Chips taken')} {taken} · {_('handed back')} {handed}"
         story += [Spacer(1, 2 * mm), _text(chips, body)]
-    story += [Spacer(1, 4 * mm), _text(_balance_state(receipt), body)]
+    story += [Spacer(1, 4 * mm), _text(receipt.balance_words, body)]
     buffer = BytesIO()
     document = SimpleDocTemplate(
         buffer,
@@ -138,14 +138,6 @@ def receipt_pdf(receipt: Receipt) -> bytes:
 
 
 def _line_words(line: StatementLine) -> str:
-    mark = {"void": _("void"), "voided": _("voided")}.get(line.mark, "")
+    mark = _("voided") if line.mark == "voided" else ""  # a void's words say "Void of …"
     words = " · ".join(part for part in (line.words, line.note) if part)
     return plain_text(f"{mark} {words}" if mark else words)
-
-
-def _balance_state(receipt: Receipt) -> str:
-    if receipt.balance < 0:
-        return _("The guest owes the house.")
-    if receipt.balance > 0:
-        return _("The house owes the guest.")
-    return _("Square.")

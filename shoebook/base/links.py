@@ -25,6 +25,17 @@ def private_link(
     return response
 
 
+def keep_private(response: Response) -> Response:
+    """``response`` with a private link's headers wherever its view did not choose its own (a
+    stream or a picture that may be revalidated, a form that posts back): the middleware
+    :func:`shoebook.middleware.private_link_middleware` gives it to every answer of every
+    address that holds a token, a refusal too, so that no view can forget them."""
+    response.headers.setdefault("Referrer-Policy", "no-referrer")
+    response.headers.setdefault("Cache-Control", "private, no-store")
+    response.headers.setdefault("X-Robots-Tag", "noindex, nofollow")
+    return response
+
+
 def same_token(kept: str, token: str) -> bool:
     """``token`` is the link's own: compared in constant time; an empty kept token matches
     nothing (a link never made, or revoked)."""

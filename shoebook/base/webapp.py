@@ -12,11 +12,14 @@ from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_storage
 from django.http import JsonResponse
 from django.templatetags.static import static
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
 from django_htmx.jinja import htmx_script
 
 logger = logging.getLogger(__name__)
 
 THEME_COLOUR = "#102a1e"
+MSG_DESCRIPTION = _("Baccarat nights: live hands, settlement, balances.")
 ICON_SIZES = (192, 512)
 MASKABLE_ICON = "icons/icon-maskable-512.png"  # drawn by scripts/make-icons
 
@@ -94,7 +97,8 @@ def manifest_response(*, start_url: str, scope: str) -> JsonResponse:
         "id": start_url,
         "name": "Shoebook",
         "short_name": "Shoebook",
-        "description": "Baccarat nights: live hands, settlement, balances.",
+        "description": str(MSG_DESCRIPTION),  # in the language of the page that links it
+        "lang": get_language() or settings.LANGUAGE_CODE,
         "start_url": start_url,
         "scope": scope,
         "display": "standalone",

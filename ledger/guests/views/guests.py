@@ -63,6 +63,7 @@ def guest_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "ledger/guests/guest_list.html", {"guests": guests})
 
 
+MSG_PLAYING_NOW_ABOVE = gettext_lazy("playing now: tonight's figures are above")
 MSG_CREDIT_LIMIT_SET = gettext_lazy("{guest}'s credit limit is now {limit}.")
 MSG_CREDIT_LIMIT_REMOVED = gettext_lazy("{guest} has no credit limit now.")
 
@@ -455,8 +456,9 @@ def _guest_page_context(guest: Guest, query: QueryDict) -> dict[str, object]:
         "at_tournament_table": _at_tournament_table(playing_in),
         "guest": guest,
         "history": history,
-        "recent": [point for point in recent if point is not tonight],
+        "recent": recent,  # tonight's too: named in the list, its figures in the live part
         "tonight": tonight,
+        "playing_now_above": MSG_PLAYING_NOW_ABOVE,
         "chips": guest_chips(guest, [point.event.pk for point in recent]),
         "earlier": earlier if earlier_lines else None,
         "settlements": settlements if settlements.paginator.count else None,

@@ -4,6 +4,7 @@ settings, and a constant number of queries whatever the size of the night."""
 
 from __future__ import annotations
 
+import re
 import uuid
 from decimal import Decimal
 
@@ -12,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from ledger.count import services
+from ledger.count.views import MSG_ADJUST_OR_RECOUNT, MSG_TRAY
 from ledger.models import Adjustment, ChipMove, CountSetup
 from tests.conftest import bet
 from tests.pages import text
@@ -232,3 +234,45 @@ def test_an_adjustment_takes_the_full_width_minus_a_japanese_keyboard_types(
     )
     assert booked.status_code == 302
     assert Adjustment.objects.get().amount == D(-12)
+
+
+def count_table(page: str) -> list[list[str]]:
+    """The count table's rows, each as its cells' text (the Table row last)."""
+    table = re.search(r'<table class="numbers compact count-table">(.*?)</table>', page, re.S)
+    assert table is not None
+    rows = re.findall(r"<tr\b[^>]*>(.*?)</tr>", table.group(1), re.S)[1:]  # after the heading
+    cells = [re.findall(r"<t[dh]\b[^>]*>(.*?)</t[dh]>", row, re.S) for row in rows]
+    return [[re.sub(r"<[^>]+>", "", cell).strip() for cell in row] for row in cells]
+
+
+def amount(cell: str) -> D:
+    if cell in ("—", ""):
+        return D(0)
+    return D(cell.replace("−", "-").replace("$", "").replace(",", "").replace("+", ""))
+
+
+def test_the_table_row_adds_up_its_columns_with_the_tray(
+    client, host, event, guests, seated, shoe, record
+):
+    """Aki won a bet nobody logged: +$100 at his place, −$100 in the tray, and the Table row
+    (the guests and the tray) shows each column's sum: nothing missing from the table."""
+    client.force_login(host)
+    aki, ben = guests[0], guests[1]
+    services.count_setup_save(event=event, by=host, opening_float=D(1000))
+    for guest in (aki, ben):
+        services.chips_record(
+            event=event, guest=guest, kind="buy_in", chips=D(500), source="cash", by=host
+        )
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])  # Aki +100 from the tray
+    services.chips_record(event=event, guest=aki, kind="count", chips=D(700), by=host)
+    services.chips_record(event=event, guest=ben, kind="count", chips=D(500), by=host)
+    services.chips_record(event=event, guest=None, kind="tray", chips=D(800), by=host)
+    page = client.get(reverse("ledger:count_page", args=[event.pk])).content.decode()
+    rows = count_table(page)
+    by_name = {row[0]: row for row in rows}
+    assert by_name["Aki"][1] == "+$100"
+    assert by_name[str(MSG_TRAY)][1:] == ["−$100", "$800", "$900", "$1,000"]
+    assert by_name["Table"][1:] == ["$0", "$2,000", "$2,000", "$2,000"]
+    for column in range(1, 5):  # each column of the Table row is the sum of the rows above
+        assert sum(amount(row[column]) for row in rows[:-1]) == amount(rows[-1][column])
+    assert str(MSG_ADJUST_OR_RECOUNT) in page

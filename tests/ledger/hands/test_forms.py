@@ -33,6 +33,6 @@ def test_a_forms_problems_stay_its_own_though_the_boxes_are_shared():
 def test_a_shared_boxs_label_is_in_the_language_of_each_request():
     form = HandForm(bet_types=BETS)
     with translation.override("ja"):
-        assert str(form["stake_3_player"].label).startswith("シート3")
+        assert str(form["stake_3_player"].label).startswith("席3")
     with translation.override("en"):
         assert str(form["stake_3_player"].label) == "Seat 3 Player"

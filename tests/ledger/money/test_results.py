@@ -46,8 +46,8 @@ def test_the_demo_event_page_reads_like_the_reference_table(client, demo_night):
     ]:
         assert f"<td>{gross}</td><td>{commission}</td>" in page
     assert "<th>$1,040</th><th>$386</th>" in page
-    assert "the house −$654 = <strong>¥−65,400</strong>" in page
-    assert "Guests +$1,040 (¥104,000) at even money;" in page
+    assert "the house −$654 = <strong>−¥65,400</strong>" in page
+    assert "Guests +$1,040 (¥104,000) before commission;" in page
     assert "commission $386 (¥38,600)" in page
     assert "<svg" in page  # the per-shoe chart, drawn on the server
 

@@ -249,11 +249,12 @@ def test_the_workbook_has_real_times_and_both_rows_of_a_void(played, seated, hos
     Settlement.objects.filter(pk=paid.pk).update(recorded_at=at)
     void = money_services.settlement_void(settlement=paid, reason="wrong guest", by=host)
     rows = sheet_rows(workbook_bytes([played]), "Settlements")
-    assert rows[0][-2:] == ("Number", "Voids number")
+    assert rows[0][-3:] == ("Number", "Voids number", "Date")
     first, second = rows[1:]
     assert first[0] == datetime(2026, 11, 20, 22, 34)
-    assert first[2:] == ("Aki", -100, "Cash", None, paid.pk, None)
-    assert second[2:] == ("Aki", 100, "Cash", "wrong guest", void.pk, paid.pk)
+    night = datetime(2026, 11, 20)  # a past night's: dated to the night, the void as its row
+    assert first[2:] == ("Aki", -100, "Cash", None, paid.pk, None, night)
+    assert second[2:] == ("Aki", 100, "Cash", "wrong guest", void.pk, paid.pk, night)
     assert isinstance(second[0], datetime)
     # A guest's own statement has their rows only.
     ben_rows = sheet_rows(workbook_bytes([played], guest=seated[2]), "Settlements")

@@ -84,7 +84,7 @@ def test_the_workbook_summary_is_the_reference_table_in_numbers(demo):
     assert rows[0][1].date() == demo.date  # a real date cell
     # Chips with the night's symbol and yen as the pages write them, negatives in red.
     assert summary["I2"].number_format == '"$"#,##0.00;[Red]-"$"#,##0.00'
-    assert summary["M2"].number_format == '"¥"#,##0;[Red]"¥"-#,##0'
+    assert summary["M2"].number_format == '"¥"#,##0;[Red]-"¥"#,##0'
     for sheet in workbook:
         # Filter arrows on every table with rows, over every row.
         last = sheet.cell(1, sheet.max_column).column_letter
@@ -527,7 +527,7 @@ def test_a_control_character_in_old_rows_never_breaks_a_workbook(demo, host):
         guest=guest, event=demo, amount=D("-10"), method="other", note="tab paid", by=host
     )
     Settlement.objects.update(note="tab \u0007 paid")  # likewise
-    [(_date, _event, name, amount, _how, note, _number, _voids)] = sheet_rows(
+    [(_recorded, _event, name, amount, _how, note, _number, _voids, _dated)] = sheet_rows(
         workbook_bytes([demo]), "Settlements"
     )[1:]
     assert (name, amount, note) == ("Aki", -10, "tab  paid")

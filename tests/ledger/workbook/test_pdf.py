@@ -49,4 +49,4 @@ def test_a_receipt_writes_the_ledger_s_minus_sign_beside_its_figure(demo_night):
     receipt = guest_receipt(loser, demo_night)
     with translation.override("en"):
         text = PdfReader(BytesIO(receipt_pdf(receipt))).pages[0].extract_text()
-    assert "−$" in text and "¥−" in text
+    assert "−$" in text and "−¥" in text

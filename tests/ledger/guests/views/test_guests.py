@@ -8,10 +8,12 @@ from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils.html import escape
 
 from games import services as game_services
 from games.models import Event, Hand, Shoe
 from ledger.guests import services as guest_services
+from ledger.guests.views.guests import MSG_PLAYING_NOW_ABOVE
 from ledger.hands import services as hand_services
 from ledger.models import Bet, EventGuest, Guest, GuestEventResult, Settlement
 from ledger.money import services as money_services
@@ -211,3 +213,18 @@ def test_a_guest_page_lists_the_transfers_line_by_line_newest_first(client, make
         transfers = page.split('id="transfers"')[1]
         assert transfers.index(says) < transfers.index("Void of No. ")
         assert transfers.count("<tr") == 1 + 3  # the header and three lines
+
+
+def test_the_events_list_has_the_night_being_played(client, played, host):
+    """Tonight's figures are in the part that refreshes itself; the events list below still
+    names the night (never "No events yet" under tonight's result), on the private link and on
+    the host's page of the guest."""
+    aki = played[1]
+    event = Event.objects.get(guests=aki)
+    guest_services.guest_link_issue(guest=aki)
+    client.force_login(host)
+    for url in (link(aki), reverse("ledger:guest_detail", args=[aki.pk])):
+        page = client.get(url).content.decode()
+        events = page.split('id="guest-events"', 1)[1].split("</section>", 1)[0]
+        assert "No events yet" not in events
+        assert event.name in events and escape(str(MSG_PLAYING_NOW_ABOVE)) in events
