@@ -18,7 +18,8 @@ from games.guest_banked.banque_coup import TABLEAU_BETS
 from games.guest_banked.terms import MOVES
 from games.kinds import TABLE_SEATS, CoverKind, Game
 from games.payouts import BetType
-from ledger.workbook.imports import COLUMNS, COUP_SHEET_COLUMNS
+from ledger.workbook.imports.coup_sheet import COUP_SHEET_COLUMNS
+from ledger.workbook.imports.punto_banco_sheet import COLUMNS
 
 TEMPLATE_ROWS = (
     COLUMNS,

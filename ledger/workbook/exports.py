@@ -39,7 +39,7 @@ from ledger.models import Bet, ChipMove, Coup, Guest, Seating, Settlement
 from ledger.money.amounts import ZERO, to_yen
 from ledger.money.results import Figures, event_settlement, event_shoe_rows
 from ledger.money.transfers import HOUSE_NAME, event_transfer_rows, proposed_transfers
-from ledger.workbook.imports import COUP_SHEET_COLUMNS
+from ledger.workbook.imports.coup_sheet import COUP_SHEET_COLUMNS
 
 
 @dataclass(frozen=True)

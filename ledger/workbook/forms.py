@@ -20,7 +20,7 @@ from games.services import (
     check_cut,
 )
 from ledger.nights.forms import MSG_MAX_UNDER_MIN
-from ledger.workbook.imports import BankedGame
+from ledger.workbook.imports.coup_sheet import BankedGame
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 

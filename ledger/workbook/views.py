@@ -22,14 +22,9 @@ from ledger.workbook.count_imports import (
 )
 from ledger.workbook.exports import workbook_bytes, xlsx_response
 from ledger.workbook.forms import ScoresheetForm, ScoresheetGameForm
-from ledger.workbook.imports import (
-    COUP_SHEET_COLUMNS,
-    Imported,
-    check_coup_sheet,
-    check_scoresheet,
-    coup_sheet_import,
-    scoresheet_import,
-)
+from ledger.workbook.imports.coup_sheet import COUP_SHEET_COLUMNS, check_coup_sheet
+from ledger.workbook.imports.night_writer import Imported, coup_sheet_import, scoresheet_import
+from ledger.workbook.imports.punto_banco_sheet import check_scoresheet
 from ledger.workbook.reading import ScoresheetInvalid, ScoresheetUnreadable
 from shoebook.base.roles import AuthenticatedHttpRequest, host_required
 

@@ -20,12 +20,9 @@ from games.management.commands.baccarat_odds import add_rule_set_arguments, rule
 from games.models import Event
 from ledger.workbook.count_imports import check_count_sheet, count_sheet_import, is_count_sheet
 from ledger.workbook.forms import ScoresheetGameForm
-from ledger.workbook.imports import (
-    check_coup_sheet,
-    check_scoresheet,
-    coup_sheet_import,
-    scoresheet_import,
-)
+from ledger.workbook.imports.coup_sheet import check_coup_sheet
+from ledger.workbook.imports.night_writer import coup_sheet_import, scoresheet_import
+from ledger.workbook.imports.punto_banco_sheet import check_scoresheet
 from ledger.workbook.reading import ScoresheetInvalid, ScoresheetUnreadable
 from shoebook.base.roles import Actor, command_line_actor, is_host
 

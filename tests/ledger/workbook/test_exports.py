@@ -33,12 +33,8 @@ from ledger.money import services as money_services
 from ledger.money.results import event_guest_results, event_shoe_rows
 from ledger.workbook.blanks import template_csv
 from ledger.workbook.exports import HANDS_COLUMNS, workbook_bytes
-from ledger.workbook.imports import (
-    ScoresheetInvalid,
-    ScoresheetUnreadable,
-    SheetProblem,
-    check_scoresheet,
-)
+from ledger.workbook.imports.punto_banco_sheet import check_scoresheet
+from ledger.workbook.reading import ScoresheetInvalid, ScoresheetUnreadable, SheetProblem
 from shoebook.base.roles import COMMAND_LINE
 from tests.adversary.inputs import xlsx_of
 from tests.conftest import bet

@@ -32,13 +32,9 @@ from ledger.integrity import ledger_problems
 from ledger.models import Bet, Coup, Guest, GuestEventResult, Seating
 from ledger.money.transfers import transfer_record
 from ledger.workbook.exports import workbook_bytes
-from ledger.workbook.imports import (
-    BankedGame,
-    ScoresheetInvalid,
-    SheetProblem,
-    check_coup_sheet,
-    coup_sheet_import,
-)
+from ledger.workbook.imports.coup_sheet import BankedGame, check_coup_sheet
+from ledger.workbook.imports.night_writer import coup_sheet_import
+from ledger.workbook.reading import ScoresheetInvalid, SheetProblem
 from tests.ledger.banked import (
     CHEMIN_NIGHT_HOUSE,
     CHEMIN_NIGHT_NETS,
