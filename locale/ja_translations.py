@@ -41,7 +41,6 @@ JA = {
     "cash, marker or balance (blank: cash).": "cash、marker、balance のいずれか（空欄は cash）。",
     "{name} bought nothing and cashed out nothing.": "{name}は何も買わず、何も換金していません。",
     "no guests in the file.": "ファイルにゲストがいません。",
-    "Imported a night kept by its count alone: {guests} guests.": "カウントだけの夜を取り込みました：ゲスト{guests}人。",
     "A night kept by its count alone": "カウントだけで記録する夜",
     'One row per guest: <code translate="no">guest, bought, cashed_out</code>, and <code translate="no">paid_by</code> if you like (<code translate="no">cash</code>, <code translate="no">marker</code> or <code translate="no">balance</code>; blank: <code translate="no">cash</code>). Each guest\'s result is what they cashed out less what they bought; the night is marked as kept by its count alone.': 'ゲスト1人につき1行：<code translate="no">guest, bought, cashed_out</code>、必要なら <code translate="no">paid_by</code>（<code translate="no">cash</code>、<code translate="no">marker</code>、<code translate="no">balance</code>。空欄は <code translate="no">cash</code>）。各ゲストの結果は換金額から購入額を引いたもので、その夜はカウントだけの夜として記録されます。',
     "The count template (CSV)": "カウントのテンプレート（CSV）",
@@ -579,7 +578,6 @@ JA = {
     "Scoresheet (.csv, .xlsx or .ods)": "スコアシート（.csv、.xlsx または .ods）",
     "Event name": "イベント名",
     "The file is larger than 20 MB.": "ファイルが20MBを超えています。",
-    "Imported {hands} hands and {bets} bets.": "{hands}ハンド、{bets}ベットを取り込みました。",
     "New guests: {names}.": "新しいゲスト：{names}。",
     "Download my statement (.xlsx)": "明細をダウンロード（.xlsx）",
     "Settlement workbook (.xlsx)": "精算ブック（.xlsx）",
@@ -1427,7 +1425,6 @@ JA = {
     "This row is itself a void: it cannot be voided. Record a new transfer instead.": "この行自体が取り消しのため、取り消せません。代わりに新しい送金を記録してください。",
     "Recorded: {payer} paid {payee} {amount}.": "記録しました：{payer}から{payee}へ{amount}を支払い。",
     "Voided: {payer} → {payee} · {amount}. Reason: {reason}": "取り消しました：{payer}さん → {payee}さん・{amount}。理由：{reason}",
-    "Imported {hands} coups and {bets} bets.": "{hands}クー、{bets}ベットを取り込みました。",
     "Games": "ゲーム",
     "The two hands": "両側の手",
     "Player hand": "プレイヤー側",
@@ -1561,6 +1558,18 @@ JA = {
     "Hand %(number)s as %(by)s recorded it:": "%(by)sが記録したハンド%(number)s：",
     "Seat %(seat)s %(kind)s %(stake)s (%(guest)s)": "シート%(seat)s %(kind)s %(stake)s（%(guest)s）",
     "The bet is %(guest)s's": "ベットは%(guest)sのもの",
+    "Imported {hands} and {bets}.": "{hands}、{bets}を取り込みました。",
+    "Imported a night kept by its count alone: {guests}.": "カウントだけの夜を取り込みました：ゲスト{guests}。",
+    "Imported {nights} from the workbook: {hands} and {bets}.": "ワークブックから{nights}を取り込みました：{hands}、{bets}。",
+    "Chips and settlements": "チップと精算",
+    "“{text}” is not a {column} this site knows.": "「{text}」は、このサイトで使える{column}ではありません。",
+    "{event} is a tournament: a tournament's rounds, tables and prizes are not in its workbook, so it cannot be imported from one.": "{event}はトーナメントです。トーナメントのラウンド、テーブル、賞金はワークブックに含まれないため、ワークブックからは取り込めません。",
+    "{event} is on row {first} already: each night of the workbook needs a name of its own.": "{event}はすでに{first}行目にあります。ワークブックの夜にはそれぞれ別の名前が必要です。",
+    "{event} has no row in the Rules sheet.": "{event}にはルールシートの行がありません。",
+    "no nights in the Rules sheet.": "ルールシートに夜がありません。",
+    "chip_move, adjustment or settlement.": "chip_move、adjustment、settlementのいずれか。",
+    "no {record} number {number} before this row of {event}.": "{event}のこの行より前に{record}の番号{number}がありません。",
+    "not a number.": "数値ではありません。",
 }
 
 JA_PLURAL = {
@@ -1597,4 +1606,9 @@ JA_PLURAL = {
     "The same %(decks)s-deck shoe under each game's drawing rules, with best play where the players choose: what each hand gains or loses per 100 staked on it (ties included).": [
         "同じ%(decks)sデッキのシューで、各ゲームの引きのルールに従い、選べる場面では最善の選択をした場合の、それぞれの側に100賭けたときの損益（タイを含む）。"
     ],
+    "%(count)s hand": ["%(count)sハンド"],
+    "%(count)s coup": ["%(count)sクー"],
+    "%(count)s bet": ["%(count)sベット"],
+    "%(count)s night": ["%(count)s夜"],
+    "%(count)s guest": ["%(count)s人"],
 }

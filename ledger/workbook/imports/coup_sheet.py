@@ -373,6 +373,13 @@ def check_coup_sheet(
         raise ScoresheetUnreadable(
             _("The CSV file is malformed: {error}").format(error=error)
         ) from error
+    return check_coup_rows(rows, table, game)
+
+
+def check_coup_rows(
+    rows: list[tuple[int, dict[str, str]]], table: TableRules, game: BankedGame
+) -> list[ParsedCoup]:
+    """The coups of a guest-banked scoresheet's rows, or ``ScoresheetInvalid``."""
     keys = {
         key for _line, cells in rows for column in NAME_COLUMNS if (key := guest_key(cells, column))
     }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -42,6 +42,7 @@ def scoresheet_import(
     table: TableRules,
     by: Actor,
     yen_per_chip: Decimal = Decimal(100),
+    terms: Mapping[str, object] | None = None,
 ) -> Imported:
     """Write a checked scoresheet as an event whose shoes are closed, in bulk."""
     settled = [(hand, hand.settled) for hand in hands if hand.settled is not None]
@@ -58,6 +59,7 @@ def scoresheet_import(
         yen_per_chip=yen_per_chip,
         numbers=[(hand.shoe, hand.number) for hand in hands],
         names=names,
+        terms=terms,
     )
     rows = _hands(night, [(hand.shoe, hand.number, done) for hand, done in settled])
     guests = night.guests
@@ -92,6 +94,7 @@ def coup_sheet_import(
     game: BankedGame,
     by: Actor,
     yen_per_chip: Decimal = Decimal(100),
+    terms: Mapping[str, object] | None = None,
 ) -> Imported:
     """Write a checked guest-banked scoresheet as an event of its game whose shoes are closed:
     each coup a hand, its bets (the pontes' and the bank's) and its :class:`Coup` row."""
@@ -110,6 +113,7 @@ def coup_sheet_import(
         numbers=[(coup.shoe, coup.number) for coup in coups],
         names=names,
         game=game,
+        terms=terms,
     )
     event, guests = night.event, night.guests
     rows = _hands(night, [(coup.shoe, coup.number, done) for coup, done in settled])
@@ -177,8 +181,15 @@ def _night(
     numbers: list[tuple[int, int]],
     names: dict[str, str],
     game: BankedGame | None = None,
+    terms: Mapping[str, object] | None = None,
 ) -> _Night:
-    """The event, its guests (the new ones created) and its shoes, closed."""
+    """The event, its guests (the new ones created) and its shoes, closed. ``terms``: more of
+    the event's fields (venue, currency…), as a night's workbook gives them."""
+    fields: dict[str, object] = {
+        "hands_per_shoe": max((number for _shoe, number in numbers), default=40),
+        **(game.fields() if game is not None else {}),
+        **(terms or {}),
+    }
     event = game_services.event_create(
         name=name,
         date=on,
@@ -188,8 +199,7 @@ def _night(
         yen_per_chip=yen_per_chip,
         table_min=table.table_min,
         table_max=table.table_max,
-        hands_per_shoe=max(number for _shoe, number in numbers),
-        **(game.fields() if game is not None else {}),  # type: ignore[arg-type]
+        **fields,  # type: ignore[arg-type]
     )
     guests, created = guests_by_key(names)
     EventGuest.objects.bulk_create(EventGuest(event=event, guest=g) for g in guests.values())

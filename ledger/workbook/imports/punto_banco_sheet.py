@@ -242,6 +242,11 @@ def check_scoresheet(name: str, content: bytes, table: TableRules) -> list[Parse
         raise ScoresheetUnreadable(
             _("The CSV file is malformed: {error}").format(error=error)
         ) from error
+    return check_hand_rows(rows, table)
+
+
+def check_hand_rows(rows: list[tuple[int, dict[str, str]]], table: TableRules) -> list[ParsedHand]:
+    """The hands of a scoresheet's rows (file line, {column: text}), or ``ScoresheetInvalid``."""
     matches = guests_matching({key for _line, cells in rows if (key := guest_key(cells))})
     identity = {key: found[0].name_key for key, found in matches.items() if len(found) == 1}
     checker = Checker(table, identity)

@@ -63,7 +63,9 @@ def test_the_workbook_summary_is_the_reference_table_in_numbers(demo):
         f"=SUM({letter}2:{letter}7)" for letter in "HIJKL"
     ]
     workbook = load_workbook(io.BytesIO(content), data_only=True)
-    assert workbook.sheetnames == ["Summary", "Guests", "Hands", "Count", "Settlements"]
+    assert workbook.sheetnames == [
+        "Summary", "Guests", "Hands", "Count", "Settlements", "Rules", "Chips and settlements",
+    ]  # fmt: skip
     summary = workbook["Summary"]
     rows = list(summary.iter_rows(min_row=2, values_only=True))
     assert [(r[5], r[8], r[9]) for r in rows] == [

@@ -1,0 +1,239 @@
+"""Export → import into a fresh database → export: the same workbook, for every kind of night and
+a season.
+
+"The same" is every sheet's cell values, in order. What must differ is left out, and only that:
+the file's own timestamps (``docProps/core.xml``'s created and modified, never a cell) and the
+Settlements sheet's Number and Voids number columns, which are the database's row ids (a fresh
+database numbers its rows afresh): those two are compared as the order in which each id first
+appears, so a void still names the row it voids.
+"""
+
+from __future__ import annotations
+
+import io
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+from django.utils import translation
+from openpyxl import load_workbook
+
+from games.entry import TableRules
+from games.kinds import Game
+from games.models import Event
+from games.payouts import RuleSet
+from ledger.count import services as count_services
+from ledger.demo_banked import load_demo_chemin
+from ledger.demo_count import load_count_only_night
+from ledger.integrity import ledger_problems
+from ledger.models import Guest
+from ledger.money import services as money_services
+from ledger.workbook.exports import workbook_bytes
+from ledger.workbook.imports.coup_sheet import BankedGame, check_coup_sheet
+from ledger.workbook.imports.night_workbook import (
+    MSG_ONLY_CASH_NIGHTS,
+    check_night_workbook,
+    night_workbook_import,
+    read_night_workbook,
+)
+from ledger.workbook.imports.night_writer import coup_sheet_import, scoresheet_import
+from ledger.workbook.imports.punto_banco_sheet import check_scoresheet
+from ledger.workbook.reading import ScoresheetInvalid
+from shoebook.base.roles import HOSTS
+from tests.conftest import make_user
+
+D = Decimal
+
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
+
+# The Settlements sheet's columns that hold row ids.
+SETTLEMENT_IDS = (6, 7)
+
+
+def cells(content: bytes) -> dict[str, list[list[object]]]:
+    """Every sheet's cell values, the ids that must differ replaced by their order."""
+    workbook = load_workbook(io.BytesIO(content), data_only=True)
+    found = {}
+    for sheet in workbook.worksheets:
+        rows = [list(row) for row in sheet.iter_rows(values_only=True)]
+        if sheet.title == "Settlements":
+            order: dict[object, int] = {}
+            for row in rows[1:]:
+                for index in SETTLEMENT_IDS:
+                    if row[index] is not None:
+                        row[index] = order.setdefault(row[index], len(order) + 1)
+        found[sheet.title] = rows
+    return found
+
+
+def fresh_database() -> None:
+    call_command("flush", interactive=False, verbosity=0)
+
+
+def import_workbook(content: bytes) -> list[Event]:
+    host = make_user("importer", HOSTS)
+    nights = read_night_workbook("night.xlsx", content)
+    assert nights is not None, "not read as a night's workbook"
+    return night_workbook_import(nights=check_night_workbook(nights), by=host).events
+
+
+def assert_round_trip(events: list[Event]) -> dict[str, list[list[object]]]:
+    first = workbook_bytes(events)
+    fresh_database()
+    again = import_workbook(first)
+    second = workbook_bytes(again)
+    before, after = cells(first), cells(second)
+    assert list(after) == list(before)
+    for title in before:
+        assert after[title] == before[title], title
+    assert ledger_problems() == []
+    return after
+
+
+@pytest.fixture
+def by(db):
+    return make_user("night-host", HOSTS)
+
+
+def test_the_reference_night_comes_back_with_its_venue_its_rules_and_its_count(demo_night):
+    after = assert_round_trip([demo_night])
+    assert {"Rules", "Count", "Chips and settlements"} <= set(after)
+    event = Event.objects.get()
+    assert event.venue == "The bar, after closing"
+    assert event.rule_set == demo_night.rule_set  # pairs only, not every side bet
+    assert event.count_setup.opening_float == demo_night.count_setup.opening_float
+
+
+PLAIN_NIGHT = (
+    "shoe,hand,player_cards,banker_cards,result,player_pair,banker_pair,seat,guest,bet,stake\n"
+    "1,1,9 7,J J 10,,,,1,Aki,player,10\n"
+    "1,1,9 7,J J 10,,,,2,Ben,banker,20\n"
+    "1,2,4 4,6 K,,,,1,Aki,tie,5\n"
+)
+
+
+def test_a_night_without_side_bets_keeps_them_off(by):
+    """The import used to read a night's rules from nowhere and offer every side bet."""
+    table = TableRules(RuleSet(side_bets=frozenset(), tie_pays=9), 6, D(5), D(500))
+    hands = check_scoresheet("plain.csv", PLAIN_NIGHT.encode(), table)
+    event = scoresheet_import(hands=hands, name="Plain", on=date(2026, 11, 1), table=table, by=by)
+    event = event.event
+    event.venue, event.currency_symbol = "The cellar", "€"
+    event.save()
+    assert_round_trip([event])
+    again = Event.objects.get()
+    assert (again.rule_set, again.decks, again.table_min, again.table_max) == (
+        table.rules,
+        6,
+        D(5),
+        D(500),
+    )
+    assert (again.venue, again.currency_symbol) == ("The cellar", "€")
+
+
+def test_a_chemin_de_fer_night(by):
+    assert_round_trip([load_demo_chemin(by=by)])
+    assert Event.objects.get().game == "chemin_de_fer"
+
+
+BANQUE_HEADER = (
+    "shoe,coup,banker,banker_seat,bank,seat,guest,stake_kind,stake,ponte_cards,banker_cards,"
+    "result,tableau_2_cards,result_2,move"
+)
+BANQUE_ROWS = [
+    "1,1,Aki,4,1000,3,Ben,tableau_1,200,,,P,,B,",
+    "1,1,Aki,4,1000,2,Chie,tableau_1,100,,,P,,B,",
+    "1,1,Aki,4,1000,5,Daisuke,tableau_2,300,,,P,,B,",
+    "1,2,Aki,4,1000,3,Ben,tableau_1,100,9 K,8 K,P,3 3,B,",
+    "1,2,Aki,4,1000,6,Emi,tableau_2,200,9 K,8 K,P,3 3,B,",
+    "1,3,Aki,4,1100,3,Ben,tableau_1,500,,,B,,T,retire",
+    "1,3,Aki,4,1100,5,Daisuke,tableau_2,500,,,B,,T,retire",
+]
+
+
+def banque_night(by) -> Event:
+    table = TableRules(RuleSet(), 6, D(10), D(5000))
+    game = BankedGame(Game.BACCARA_BANQUE, taxe="capital")
+    content = (BANQUE_HEADER + "\n" + "\n".join(BANQUE_ROWS) + "\n").encode()
+    coups = check_coup_sheet("banque.csv", content, table, game)
+    event = coup_sheet_import(
+        coups=coups, name="Banque night", on=date(2026, 11, 21), table=table, game=game, by=by
+    ).event
+    event.venue = "Upstairs"
+    event.save()
+    return event
+
+
+def test_a_baccara_banque_night(by):
+    assert_round_trip([banque_night(by)])
+    event = Event.objects.get()
+    assert (event.game, event.taxe, event.venue) == ("baccara_banque", "capital", "Upstairs")
+
+
+def test_a_count_only_night(by):
+    assert_round_trip([load_count_only_night(by=by)])
+    assert Event.objects.get().count_setup.count_only
+
+
+def test_a_counted_night_with_adjustments_voids_and_settlements(by, demo_night):
+    aki = Guest.objects.filter(events=demo_night).order_by("name").first()
+    booked = count_services.adjustment_record(
+        event=demo_night, guest=aki, amount=D(100), reason="a chip found under the rail", by=by
+    )
+    count_services.adjustment_void(adjustment=booked, reason="it was the tray's", by=by)
+    count_services.adjustment_record(
+        event=demo_night, guest=aki, amount=D(-25), reason="paid a dealer's tip", by=by
+    )
+    paid = money_services.settlement_record(
+        guest=aki, event=demo_night, amount=D(50), method="cash", by=by
+    )
+    money_services.settlement_void(settlement=paid, reason="counted twice", by=by)
+    money_services.settlement_record(
+        guest=aki, event=demo_night, amount=D(40), method="tab", by=by, note="bar tab"
+    )
+    after = assert_round_trip([demo_night])
+    records = after["Chips and settlements"]
+    assert [row[1] for row in records[1:]].count("adjustment") == 3
+
+
+def test_a_season_comes_back_as_its_nights(by, demo_night):
+    chemin = load_demo_chemin(by=by)
+    count_only = load_count_only_night(by=by)
+    events = sorted([demo_night, chemin, count_only], key=lambda e: (e.date, e.pk))
+    assert_round_trip(events)
+    assert list(Event.objects.order_by("date", "pk").values_list("name", flat=True)) == [
+        event.name for event in events
+    ]
+
+
+def test_a_tournament_in_a_season_is_refused_by_name(by, demo_night):
+    content = workbook_bytes([demo_night])
+    nights = read_night_workbook("season.xlsx", content)
+    nights[0].terms["kind"] = "tournament"
+    with pytest.raises(ScoresheetInvalid) as refused:
+        check_night_workbook(nights)
+    assert [p.reason for p in refused.value.problems] == [
+        str(MSG_ONLY_CASH_NIGHTS).format(event="Reference night")
+    ]
+
+
+def test_a_japanese_workbook_comes_back_too(by):
+    with translation.override("ja"):
+        assert_round_trip([load_count_only_night(by=by)])
+
+
+def test_the_upload_page_takes_a_night_s_workbook(client, by):
+    event = load_count_only_night(by=by)
+    content = workbook_bytes([event])
+    fresh_database()
+    host = make_user("uploader", HOSTS)
+    client.force_login(host)
+    upload = io.BytesIO(content)
+    upload.name = "night.xlsx"
+    answer = client.post(reverse("ledger:scoresheet_upload"), {"file": upload})
+    imported = Event.objects.get()
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    assert answer.url == reverse("ledger:event_detail", args=[imported.pk])
+    assert imported.name == "Count-only night"
