@@ -1567,7 +1567,8 @@ JA = {
     "{event} is on row {first} already: each night of the workbook needs a name of its own.": "{event}はすでに{first}行目にあります。ワークブックの夜にはそれぞれ別の名前が必要です。",
     "{event} has no row in the Rules sheet.": "{event}にはルールシートの行がありません。",
     "no nights in the Rules sheet.": "ルールシートに夜がありません。",
-    "chip_move, adjustment or settlement.": "chip_move、adjustment、settlementのいずれか。",
+    "chip_move, adjustment, settlement or transfer.": "chip_move、adjustment、settlement、transferのいずれか。",
+    "chips as value:number, apart by spaces (“500:2 100:3”).": "チップを「額面:枚数」の形で、スペースで区切って（「500:2 100:3」）。",
     "no {record} number {number} before this row of {event}.": "{event}のこの行より前に{record}の番号{number}がありません。",
     "not a number.": "数値ではありません。",
 }

@@ -48,6 +48,7 @@ from ledger.models import (
     Guest,
     Seating,
     Settlement,
+    Transfer,
 )
 from ledger.money.amounts import ZERO, to_yen
 from ledger.money.results import Figures, event_settlement, event_shoe_rows
@@ -736,23 +737,28 @@ def rules_sheet(events: Sequence[Event]) -> SheetSpec:
     return _("Rules"), columns, rows()
 
 
-# The Chips and settlements sheet: every chip move, adjustment and settlement of the nights, in
-# the order recorded. ``number`` counts each record's rows within its night (1, 2, 3…) and
-# ``voids`` names the number a void reverses, so the sheet says the same after an import.
+# The Chips and settlements sheet: every chip move, adjustment, settlement and transfer of the
+# nights, in the order recorded. ``number`` counts each record's rows within its night (1, 2,
+# 3…) and ``voids`` names the number a void reverses, so the sheet says the same after an
+# import. A transfer's ``guest`` pays its ``payee`` (blank: the house); its ``source`` is
+# "in_chips" when it was paid in chips at the table.
 RECORD_COLUMNS = (
     "event", "record", "number", "guest", "kind", "source", "amount", "by_denomination",
-    "note", "recorded", "voids",
+    "note", "recorded", "voids", "payee",
 )  # fmt: skip
 _RECORD_KINDS = {"number": WHOLE, "amount": CHIPS, "recorded": DATETIME, "voids": WHOLE}
-CHIP_MOVE, ADJUSTMENT, SETTLEMENT = "chip_move", "adjustment", "settlement"
+CHIP_MOVE, ADJUSTMENT, SETTLEMENT, TRANSFER = "chip_move", "adjustment", "settlement", "transfer"
+IN_CHIPS = "in_chips"
+_RECORD_MODELS = ((CHIP_MOVE, ChipMove, ("guest",)), (ADJUSTMENT, Adjustment, ("guest",)),
+                  (SETTLEMENT, Settlement, ("guest",)),
+                  (TRANSFER, Transfer, ("payer", "payee")))  # fmt: skip
 
 
 def _records(events: Sequence[Event]) -> list[tuple[str, Any]]:
     ids = [event.pk for event in events]
     found: list[tuple[str, Any]] = []
-    for record, model in ((CHIP_MOVE, ChipMove), (ADJUSTMENT, Adjustment),
-                          (SETTLEMENT, Settlement)):  # fmt: skip
-        rows = model.objects.filter(event__in=ids).select_related("guest")
+    for record, model, related in _RECORD_MODELS:
+        rows = model.objects.filter(event__in=ids).select_related(*related)
         found += [(record, row) for row in rows.order_by("recorded_at", "id")]
     order = {event.pk: index for index, event in enumerate(events)}
     return sorted(found, key=lambda pair: order[pair[1].event_id])  # stable: recorded order
@@ -774,16 +780,24 @@ def records_sheet(events: Sequence[Event]) -> SheetSpec:
             number = counts[(record, row.event_id)] = counts.get((record, row.event_id), 0) + 1
             numbers[(record, row.event_id, row.pk)] = number
             voids = numbers.get((record, row.event_id, row.voids_id)) if row.voids_id else None
+            payee = ""
+            if record == TRANSFER:
+                guest, payee = row.payer, row.payee.name if row.payee else ""
+            else:
+                guest = row.guest
             if record == CHIP_MOVE:
                 kind, source, amount, note = row.kind, row.source, row.chips, row.note
                 chips = " ".join(f"{value}:{count}" for value, count in row.by_denomination.items())
             elif record == ADJUSTMENT:
                 kind, source, amount, note, chips = "", "", row.amount, row.reason, ""
-            else:
+            elif record == SETTLEMENT:
                 kind, source, amount, note, chips = row.method, "", row.amount, row.note, ""
+            else:
+                source = IN_CHIPS if row.in_chips else ""
+                kind, amount, note, chips = "", row.amount, row.note, ""
             yield [
-                names[row.event_id], record, number, row.guest.name if row.guest else "", kind,
-                source, amount, chips, note, local_time(row.recorded_at), voids,
+                names[row.event_id], record, number, guest.name if guest else "", kind, source,
+                amount, chips, note, local_time(row.recorded_at), voids, payee,
             ]  # fmt: skip
 
     return _("Chips and settlements"), columns, rows()
@@ -792,7 +806,7 @@ def records_sheet(events: Sequence[Event]) -> SheetSpec:
 def _has_records(events: Sequence[Event]) -> bool:
     ids = [event.pk for event in events]
     return any(
-        model.objects.filter(event__in=ids).exists() for model in (ChipMove, Adjustment, Settlement)
+        model.objects.filter(event__in=ids).exists() for _record, model, _related in _RECORD_MODELS
     )
 
 

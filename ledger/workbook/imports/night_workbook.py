@@ -31,16 +31,27 @@ from games.models import Event
 from games.payouts import RuleSet, RuleSetError
 from ledger.guests.names import InvalidName, clean_name, name_key
 from ledger.guests.services import guests_matching
-from ledger.models import Adjustment, AuditEntry, ChipMove, CountSetup, EventGuest, Settlement
+from ledger.models import (
+    Adjustment,
+    AuditEntry,
+    ChipMove,
+    CountSetup,
+    EventGuest,
+    Guest,
+    Settlement,
+    Transfer,
+)
 from ledger.money.services import results_refresh
 from ledger.workbook.exports import (
     ADJUSTMENT,
     CHIP_MOVE,
     COUPS_COLUMNS,
     HANDS_COLUMNS,
+    IN_CHIPS,
     RECORD_COLUMNS,
     RULES_COLUMNS,
     SETTLEMENT,
+    TRANSFER,
 )
 from ledger.workbook.imports.coup_sheet import BankedGame, ParsedCoup, check_coup_rows
 from ledger.workbook.imports.night_writer import (
@@ -69,7 +80,8 @@ MSG_EVENT_TWICE = gettext_lazy(
 )
 MSG_NO_RULES_ROW = gettext_lazy("{event} has no row in the Rules sheet.")
 MSG_NO_NIGHTS = gettext_lazy("no nights in the Rules sheet.")
-MSG_RECORD_KIND = gettext_lazy("chip_move, adjustment or settlement.")
+MSG_RECORD_KIND = gettext_lazy("chip_move, adjustment, settlement or transfer.")
+MSG_DENOMINATIONS = gettext_lazy("chips as value:number, apart by spaces (“500:2 100:3”).")
 MSG_NO_VOIDED_ROW = gettext_lazy("no {record} number {number} before this row of {event}.")
 
 Rows = list[tuple[int, dict[str, str]]]
@@ -169,7 +181,8 @@ def _nights(sheets: dict[str, list[tuple[int, tuple[object, ...]]]]) -> list[Wor
     for line, row in sheets["rules"]:
         terms = dict(zip(RULES_COLUMNS, row, strict=False))
         key = _text(terms.get("event"))
-        nights.setdefault(key, WorkbookNight(line, terms))
+        # A second night of the same name is kept apart, to be refused by name.
+        nights[key if key not in nights else f"{key}\n{line}"] = WorkbookNight(line, terms)
     columns = {"hands": HANDS_COLUMNS, "coups": COUPS_COLUMNS}
     for kind, names in columns.items():
         for line, row in sheets.get(kind, []):
@@ -377,7 +390,7 @@ def _check_records(night: CheckedNight, problems: _Problems) -> None:
     numbers: set[tuple[str, int]] = set()
     for line, cells in night.records:
         record = _text(cells.get("record"))
-        if record not in (CHIP_MOVE, ADJUSTMENT, SETTLEMENT):
+        if record not in (CHIP_MOVE, ADJUSTMENT, SETTLEMENT, TRANSFER):
             problems.add(line, "record", str(MSG_RECORD_KIND))
             continue
         try:
@@ -391,12 +404,17 @@ def _check_records(night: CheckedNight, problems: _Problems) -> None:
             numbers.add((record, number))
         except (ValueError, InvalidOperation):
             problems.add(line, "number/amount/voids", _("not a number."))
-        guest = _text(cells.get("guest"))
-        if guest or cells.get("kind") != ChipMove.Kind.TRAY:
-            try:
-                clean_name(guest)
-            except InvalidName as error:
-                problems.add(line, "guest", str(error))
+        try:
+            _denominations(_text(cells.get("by_denomination")))
+        except ValueError:
+            problems.add(line, "by_denomination", str(MSG_DENOMINATIONS))
+        for column in ("guest", "payee"):
+            name = _text(cells.get(column))
+            if name or (column == "guest" and record in (ADJUSTMENT, SETTLEMENT)):
+                try:
+                    clean_name(name)
+                except InvalidName as error:
+                    problems.add(line, column, str(error))
 
 
 # --- writing --------------------------------------------------------------------------------
@@ -494,9 +512,10 @@ def _count_and_records(
         )
     names = {name_key(name): name for name in night.guests}
     names |= {
-        name_key(clean_name(_text(cells["guest"]))): clean_name(_text(cells["guest"]))
+        name_key(clean_name(_text(cells[column]))): clean_name(_text(cells[column]))
         for _line, cells in night.records
-        if _text(cells.get("guest"))
+        for column in ("guest", "payee")
+        if _text(cells.get(column))
     }
     matches = guests_matching(set(names))
     identity = {key: found[0].name_key for key, found in matches.items() if len(found) == 1}
@@ -507,16 +526,19 @@ def _count_and_records(
         for guest in sorted(guests.values(), key=lambda guest: guest.pk)
         if guest.pk not in present
     )
+
+    def named(column: str, cells: dict[str, Any]) -> Guest | None:
+        name = _text(cells.get(column))
+        key = name_key(clean_name(name)) if name else ""
+        return guests[identity.get(key, key)] if name else None
+
     written: dict[tuple[str, int], Any] = {}
     for line, cells in night.records:
         record = _text(cells["record"])
-        name = _text(cells.get("guest"))
-        guest = (
-            guests[identity.get(name_key(clean_name(name)), name_key(clean_name(name)))]
-            if name
-            else None
-        )
+        guest = named("guest", cells)
         voids = _text(cells.get("voids"))
+        if voids and (record, int(voids)) not in written:
+            continue  # the row it voids was refused: its problem is reported
         recorded = cells.get("recorded")
         common: dict[str, Any] = {
             "event": event,
@@ -528,7 +550,7 @@ def _count_and_records(
         }
         amount = _decimal(cells.get("amount"))
         note = _text(cells.get("note"))
-        row: ChipMove | Adjustment | Settlement
+        row: ChipMove | Adjustment | Settlement | Transfer
         if record == CHIP_MOVE:
             row = ChipMove(
                 guest=guest, kind=_text(cells.get("kind")), source=_text(cells.get("source")),
@@ -537,9 +559,13 @@ def _count_and_records(
             )  # fmt: skip
         elif record == ADJUSTMENT:
             row = Adjustment(guest=guest, amount=amount, reason=note, **common)
-        else:
+        elif record == SETTLEMENT:
             row = Settlement(guest=guest, amount=amount, method=_text(cells.get("kind")), note=note,
                              **common)  # fmt: skip
+        else:
+            in_chips = _text(cells.get("source")) == IN_CHIPS
+            row = Transfer(payer=guest, payee=named("payee", cells), amount=amount,
+                           in_chips=in_chips, note=note, **common)  # fmt: skip
         try:
             row.full_clean(validate_unique=False)
         except ValidationError as error:

@@ -30,9 +30,12 @@ from ledger.demo_count import load_count_only_night
 from ledger.integrity import ledger_problems
 from ledger.models import Guest
 from ledger.money import services as money_services
+from ledger.money import transfers
+from ledger.money.transfers import proposed_transfers
 from ledger.workbook.exports import workbook_bytes
 from ledger.workbook.imports.coup_sheet import BankedGame, check_coup_sheet
 from ledger.workbook.imports.night_workbook import (
+    MSG_EVENT_TWICE,
     MSG_ONLY_CASH_NIGHTS,
     check_night_workbook,
     night_workbook_import,
@@ -237,3 +240,63 @@ def test_the_upload_page_takes_a_night_s_workbook(client, by):
     assert answer.status_code == 302, answer.content.decode()[:2000]
     assert answer.url == reverse("ledger:event_detail", args=[imported.pk])
     assert imported.name == "Count-only night"
+
+
+def test_a_chemin_de_fer_night_with_transfers_paid_and_voided(by):
+    event = load_demo_chemin(by=by)
+    first, second = proposed_transfers(event)[:2]
+    to_house = transfers.transfer_record(
+        event=event, payer=guest_of(first.payer), payee=None, amount=first.amount, by=by
+    )
+    transfers.transfer_void(transfer=to_house, reason="paid the wrong way", by=by)
+    transfers.transfer_record(
+        event=event,
+        payer=guest_of(second.payer),
+        payee=guest_of(second.payee),
+        amount=D(10),
+        by=by,
+        note="part of it",
+        in_chips=True,
+    )
+    after = assert_round_trip([event])
+    records = [row for row in after["Chips and settlements"][1:] if row[1] == "transfer"]
+    assert [(row[2], row[5], row[10]) for row in records] == [
+        (1, None, None),
+        (2, None, 1),
+        (3, "in_chips", None),
+    ]
+
+
+def guest_of(party) -> Guest | None:
+    return Guest.objects.get(pk=party.guest_id) if party.guest_id else None
+
+
+def test_two_nights_of_one_name_are_refused_by_name(by):
+    one = load_count_only_night(by=by)
+    two = load_count_only_night(by=by)
+    content = workbook_bytes([one, two])
+    with pytest.raises(ScoresheetInvalid) as refused:
+        check_night_workbook(read_night_workbook("season.xlsx", content))
+    assert [p.reason for p in refused.value.problems] == [
+        str(MSG_EVENT_TWICE).format(event="Count-only night", first=1)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Imported 1 hand and 1 bet. New guests: Aki."),
+        ("ja", "1ハンド、1ベットを取り込みました。 新しいゲスト：Aki。"),
+    ],
+)
+def test_one_hand_is_one_hand_in_every_language(client, by, language, said):
+    client.force_login(by)
+    upload = io.BytesIO("\n".join(PLAIN_NIGHT.splitlines()[:2]).encode())
+    upload.name = "one.csv"
+    fields = {"file": upload, "event_name": "One", "date": "2026-11-01", "yen_per_chip": "100",
+              "table_min": "10", "table_max": "1000", "decks": "8", "no_commission": "none",
+              "tie_pays": "8", "pair_pays": "11"}  # fmt: skip
+    answer = client.post(
+        reverse("ledger:scoresheet_upload"), fields, follow=True, HTTP_ACCEPT_LANGUAGE=language
+    )
+    assert said in [str(message) for message in answer.context["messages"]]
