@@ -1562,7 +1562,7 @@ JA = {
     "Imported a night kept by its count alone: {guests}.": "カウントだけの夜を取り込みました：ゲスト{guests}。",
     "Imported {nights} from the workbook: {hands} and {bets}.": "ワークブックから{nights}を取り込みました：{hands}、{bets}。",
     "Chips and settlements": "チップと精算",
-    "“{text}” is not a {column} this site knows.": "「{text}」は、このサイトで使える{column}ではありません。",
+    "“{text}” is not a value this site knows for {column}.": "「{text}」は、このサイトで{column}に使える値ではありません。",
     "{event} is a tournament: a tournament's rounds, tables and prizes are not in its workbook, so it cannot be imported from one.": "{event}はトーナメントです。トーナメントのラウンド、テーブル、賞金はワークブックに含まれないため、ワークブックからは取り込めません。",
     "{event} is on row {first} already: each night of the workbook needs a name of its own.": "{event}はすでに{first}行目にあります。ワークブックの夜にはそれぞれ別の名前が必要です。",
     "{event} has no row in the Rules sheet.": "{event}にはルールシートの行がありません。",

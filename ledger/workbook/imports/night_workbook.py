@@ -55,6 +55,7 @@ from ledger.workbook.exports import (
 )
 from ledger.workbook.imports.coup_sheet import BankedGame, ParsedCoup, check_coup_rows
 from ledger.workbook.imports.night_writer import (
+    Imported,
     coup_sheet_import,
     guests_by_key,
     scoresheet_import,
@@ -70,7 +71,7 @@ from ledger.workbook.reading import (
 )
 from shoebook.base.roles import Actor
 
-MSG_NOT_A_VALUE = gettext_lazy("“{text}” is not a {column} this site knows.")
+MSG_NOT_A_VALUE = gettext_lazy("“{text}” is not a value this site knows for {column}.")
 MSG_ONLY_CASH_NIGHTS = gettext_lazy(
     "{event} is a tournament: a tournament's rounds, tables and prizes are not in its workbook,"
     " so it cannot be imported from one."
@@ -100,6 +101,7 @@ class WorkbookNight:
 
 @dataclass
 class CheckedNight:
+    line: int  # its row of the Rules sheet
     name: str
     on: date
     table: TableRules
@@ -332,6 +334,7 @@ def _checked_terms(night: WorkbookNight, problems: _Problems) -> CheckedNight | 
         terms |= {key: values[key] for key in ("taxe", "taxe_rate", "shoe_charge", "banco",
                                                "clearing")}  # fmt: skip
     return CheckedNight(
+        line=night.line,
         name=values["event"],
         on=values["date"],
         table=TableRules(rules, values["decks"], values["table_min"], values["table_max"]),
@@ -438,25 +441,33 @@ def night_workbook_import(*, nights: list[CheckedNight], by: Actor) -> WorkbookI
     problems = _Problems()
     created |= _guests_in_order([name for night in nights for name in night.guests])
     for night in nights:
-        common = {"name": night.name, "on": night.on, "table": night.table, "by": by,
-                  "yen_per_chip": night.yen_per_chip, "terms": night.terms}  # fmt: skip
-        if night.coups and night.game is not None:
-            imported = coup_sheet_import(coups=night.coups, game=night.game, **common)  # type: ignore[arg-type]
-        elif night.hands:
-            imported = scoresheet_import(hands=night.hands, **common)  # type: ignore[arg-type]
-        else:
-            imported = None
+        try:
+            event, imported = _night(night, by)
+        except ValidationError as error:  # the event's own fields, as event_create checks them
+            for column, messages in error.message_dict.items():
+                problems.add(night.line, column, " ".join(messages))
+            continue
         if imported is not None:
-            event = imported.event
             created |= set(imported.created_guests)
             hands, bets = hands + imported.hands, bets + imported.bets
-        else:
-            event = _bare_event(night, by)
         created |= _count_and_records(event, night, by, problems)
         events.append(event)
     if problems.found:
         raise ScoresheetInvalid(problems.found)  # rolls every night back
     return WorkbookImported(events, sorted(created), hands, bets)
+
+
+def _night(night: CheckedNight, by: Actor) -> tuple[Event, Imported | None]:
+    """The night's event with its hands or coups (none: a bare event)."""
+    common = {"name": night.name, "on": night.on, "table": night.table, "by": by,
+              "yen_per_chip": night.yen_per_chip, "terms": night.terms}  # fmt: skip
+    if night.coups and night.game is not None:
+        imported = coup_sheet_import(coups=night.coups, game=night.game, **common)  # type: ignore[arg-type]
+    elif night.hands:
+        imported = scoresheet_import(hands=night.hands, **common)  # type: ignore[arg-type]
+    else:
+        return _bare_event(night, by), None
+    return imported.event, imported
 
 
 def _guests_in_order(names: list[str]) -> set[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 from datetime import date
 from decimal import Decimal
+from io import StringIO
 
 import pytest
 from django.core.management import call_command
@@ -32,10 +33,11 @@ from ledger.models import Guest
 from ledger.money import services as money_services
 from ledger.money import transfers
 from ledger.money.transfers import proposed_transfers
-from ledger.workbook.exports import workbook_bytes
+from ledger.workbook.exports import RULES_COLUMNS, workbook_bytes
 from ledger.workbook.imports.coup_sheet import BankedGame, check_coup_sheet
 from ledger.workbook.imports.night_workbook import (
     MSG_EVENT_TWICE,
+    MSG_NOT_A_VALUE,
     MSG_ONLY_CASH_NIGHTS,
     check_night_workbook,
     night_workbook_import,
@@ -43,7 +45,7 @@ from ledger.workbook.imports.night_workbook import (
 )
 from ledger.workbook.imports.night_writer import coup_sheet_import, scoresheet_import
 from ledger.workbook.imports.punto_banco_sheet import check_scoresheet
-from ledger.workbook.reading import ScoresheetInvalid
+from ledger.workbook.reading import ScoresheetInvalid, SheetProblem
 from shoebook.base.roles import HOSTS
 from tests.conftest import make_user
 
@@ -300,3 +302,33 @@ def test_one_hand_is_one_hand_in_every_language(client, by, language, said):
         reverse("ledger:scoresheet_upload"), fields, follow=True, HTTP_ACCEPT_LANGUAGE=language
     )
     assert said in [str(message) for message in answer.context["messages"]]
+
+
+def test_the_command_imports_a_season_s_workbook_without_being_told_its_nights(by, tmp_path):
+    path = tmp_path / "season.xlsx"
+    path.write_bytes(workbook_bytes([load_count_only_night(by=by), banque_night(by)]))
+    fresh_database()
+    out = StringIO()
+    call_command("import_scoresheet", str(path), stdout=out)
+    assert "2 night(s): 3 hands, 10 bets." in out.getvalue()
+    assert sorted(Event.objects.values_list("name", flat=True)) == [
+        "Banque night", "Count-only night",
+    ]  # fmt: skip
+
+
+def test_a_workbook_with_a_wrong_rule_is_refused_on_the_page_naming_the_cell(client, by):
+    content = workbook_bytes([load_count_only_night(by=by)])
+    workbook = load_workbook(io.BytesIO(content))
+    rules = workbook["Rules"]
+    decks = list(RULES_COLUMNS).index("decks") + 1
+    rules.cell(2, decks).value = "many"
+    broken = io.BytesIO()
+    workbook.save(broken)
+    broken.seek(0)
+    broken.name = "night.xlsx"
+    client.force_login(by)
+    answer = client.post(reverse("ledger:scoresheet_upload"), {"file": broken})
+    assert answer.status_code == 400
+    problem = SheetProblem(1, 2, "decks", str(MSG_NOT_A_VALUE).format(text="many", column="decks"))
+    assert str(problem) in answer.content.decode()
+    assert Event.objects.count() == 1  # nothing imported
