@@ -1571,6 +1571,8 @@ JA = {
     "chips as value:number, apart by spaces (“500:2 100:3”).": "チップを「額面:枚数」の形で、スペースで区切って（「500:2 100:3」）。",
     "no {record} number {number} before this row of {event}.": "{event}のこの行より前に{record}の番号{number}がありません。",
     "not a number.": "数値ではありません。",
+    "A workbook this site exported": "このサイトが書き出したワークブック",
+    "A night's or a season's workbook downloaded from this site comes back as it was: its Rules sheet gives each night's name, date, rules, limits, venue and currency, and its Chips and settlements sheet the count, the adjustments, the settlements and the transfers. Upload it as it is: the name, date and rules below are not needed.": "このサイトからダウンロードした夜またはシーズンのワークブックは、そのまま元に戻せます。ルールシートが各夜の名前、日付、ルール、リミット、会場、通貨を、チップと精算シートがカウント、調整、精算、送金を伝えます。そのままアップロードしてください。下の名前、日付、ルールは要りません。",
 }
 
 JA_PLURAL = {

@@ -332,3 +332,15 @@ def test_a_workbook_with_a_wrong_rule_is_refused_on_the_page_naming_the_cell(cli
     problem = SheetProblem(1, 2, "decks", str(MSG_NOT_A_VALUE).format(text="many", column="decks"))
     assert str(problem) in answer.content.decode()
     assert Event.objects.count() == 1  # nothing imported
+
+
+def test_a_scoresheet_still_needs_its_night_s_name_and_date(client, by):
+    client.force_login(by)
+    upload = io.BytesIO(PLAIN_NIGHT.encode())
+    upload.name = "plain.csv"
+    fields = {"yen_per_chip": "100", "table_min": "10", "table_max": "1000", "decks": "8",
+              "no_commission": "none", "tie_pays": "8", "pair_pays": "11"}  # fmt: skip
+    answer = client.post(reverse("ledger:scoresheet_upload"), fields | {"file": upload})
+    assert answer.status_code == 200 and not Event.objects.exists()
+    errors = answer.context["form"].errors
+    assert set(errors) == {"event_name", "date"}
