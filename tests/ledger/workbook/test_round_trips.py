@@ -17,6 +17,7 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 from django.urls import reverse
 from django.utils import translation
 from openpyxl import load_workbook
@@ -74,7 +75,16 @@ def cells(content: bytes) -> dict[str, list[list[object]]]:
 
 
 def fresh_database() -> None:
+    """Every table emptied, inside the test's transaction. PostgreSQL truncates a table only
+    once the foreign-key checks its rows await have run: they are run first."""
+    postgres = connection.vendor == "postgresql"
+    if postgres:
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
     call_command("flush", interactive=False, verbosity=0)
+    if postgres:
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL DEFERRED")
 
 
 def import_workbook(content: bytes) -> list[Event]:
