@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext_lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
 from games.forms import RuleSetForm
@@ -33,7 +33,16 @@ from ledger.workbook.imports.night_workbook import (
     night_workbook_import,
     read_night_workbook,
 )
-from ledger.workbook.imports.night_writer import Imported, coup_sheet_import, scoresheet_import
+from ledger.workbook.imports.night_writer import (
+    MSG_BETS,
+    MSG_COUPS,
+    MSG_GUESTS,
+    MSG_HANDS,
+    MSG_NIGHTS,
+    Imported,
+    coup_sheet_import,
+    scoresheet_import,
+)
 from ledger.workbook.imports.punto_banco_sheet import check_scoresheet
 from ledger.workbook.reading import ScoresheetInvalid, ScoresheetUnreadable
 from shoebook.base.roles import AuthenticatedHttpRequest, host_required
@@ -52,11 +61,6 @@ def event_workbook(request: AuthenticatedHttpRequest, event_id: int) -> FileResp
     return xlsx_response(workbook_bytes([event]), f"{event.date:%Y-%m-%d} {event.name}.xlsx")
 
 
-MSG_HANDS = ngettext_lazy("%(count)s hand", "%(count)s hands", "count")
-MSG_COUPS = ngettext_lazy("%(count)s coup", "%(count)s coups", "count")
-MSG_BETS = ngettext_lazy("%(count)s bet", "%(count)s bets", "count")
-MSG_NIGHTS = ngettext_lazy("%(count)s night", "%(count)s nights", "count")
-MSG_GUESTS = ngettext_lazy("%(count)s guest", "%(count)s guests", "count")
 MSG_IMPORTED = gettext_lazy("Imported {hands} and {bets}.")
 MSG_IMPORTED_COUNT_ONLY = gettext_lazy("Imported a night kept by its count alone: {guests}.")
 MSG_IMPORTED_WORKBOOK = gettext_lazy("Imported {nights} from the workbook: {hands} and {bets}.")

@@ -28,7 +28,14 @@ from ledger.workbook.imports.night_workbook import (
     night_workbook_import,
     read_night_workbook,
 )
-from ledger.workbook.imports.night_writer import coup_sheet_import, scoresheet_import
+from ledger.workbook.imports.night_writer import (
+    MSG_BETS,
+    MSG_GUESTS,
+    MSG_HANDS,
+    MSG_NIGHTS,
+    coup_sheet_import,
+    scoresheet_import,
+)
 from ledger.workbook.imports.punto_banco_sheet import check_scoresheet
 from ledger.workbook.reading import ScoresheetInvalid, ScoresheetUnreadable
 from shoebook.base.roles import Actor, command_line_actor, is_host
@@ -129,9 +136,7 @@ class Command(BaseCommand):
             )
         except ValidationError as error:  # the event's own fields: name, chip rate, limits
             raise CommandError(" ".join(error.messages) + " Nothing was imported.") from error
-        self.stdout.write(
-            f"Imported {imported.event}: {imported.hands} hands, {imported.bets} bets."
-        )
+        self.stdout.write(f"Imported {imported.event}: {_counted(imported.hands, imported.bets)}.")
         if imported.created_guests:
             self.stdout.write("New guests: " + ", ".join(imported.created_guests))
 
@@ -156,7 +161,8 @@ class Command(BaseCommand):
             )  # fmt: skip
         except ValidationError as error:
             raise CommandError(" ".join(error.messages) + " Nothing was imported.") from error
-        self.stdout.write(f"Imported a night kept by its count alone: {done.guests} guests.")
+        guests = MSG_GUESTS % {"count": done.guests}
+        self.stdout.write(f"Imported a night kept by its count alone: {guests}.")
 
     def _import_workbook(self, path: Path, content: bytes, options: dict[str, Any]) -> None:
         """A workbook this site exported: its nights, each with its terms, play and records."""
@@ -180,7 +186,8 @@ class Command(BaseCommand):
             ) from invalid
         for event in done.events:
             self.stdout.write(f"Imported {event}.")
-        self.stdout.write(f"{len(done.events)} night(s): {done.hands} hands, {done.bets} bets.")
+        counted = MSG_NIGHTS % {"count": len(done.events)}
+        self.stdout.write(f"{counted}: {_counted(done.hands, done.bets)}.")
         if done.created_guests:
             self.stdout.write("New guests: " + ", ".join(done.created_guests))
 
@@ -191,3 +198,7 @@ class Command(BaseCommand):
         if by is None or not is_host(by):
             raise CommandError(f"--by names a host's username; {options['by']!r} is not one.")
         return by
+
+
+def _counted(hands: int, bets: int) -> str:
+    return f"{MSG_HANDS % {'count': hands}}, {MSG_BETS % {'count': bets}}"

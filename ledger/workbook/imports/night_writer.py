@@ -9,6 +9,7 @@ from decimal import Decimal
 
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import ngettext_lazy
 
 from games import services as game_services
 from games.chips import to_cents
@@ -23,6 +24,13 @@ from ledger.money.services import results_refresh
 from ledger.workbook.imports.coup_sheet import BankedGame, ParsedCoup, seat_runs
 from ledger.workbook.imports.punto_banco_sheet import ParsedHand
 from shoebook.base.roles import Actor
+
+# What an import wrote, counted (in every language's plural).
+MSG_HANDS = ngettext_lazy("%(count)s hand", "%(count)s hands", "count")
+MSG_COUPS = ngettext_lazy("%(count)s coup", "%(count)s coups", "count")
+MSG_BETS = ngettext_lazy("%(count)s bet", "%(count)s bets", "count")
+MSG_NIGHTS = ngettext_lazy("%(count)s night", "%(count)s nights", "count")
+MSG_GUESTS = ngettext_lazy("%(count)s guest", "%(count)s guests", "count")
 
 
 @dataclass

@@ -34,7 +34,7 @@ from ledger.models import Guest
 from ledger.money import services as money_services
 from ledger.money import transfers
 from ledger.money.transfers import proposed_transfers
-from ledger.workbook.exports import RULES_COLUMNS, workbook_bytes
+from ledger.workbook.exports import RECORD_COLUMNS, RULES_COLUMNS, workbook_bytes
 from ledger.workbook.imports.coup_sheet import BankedGame, check_coup_sheet
 from ledger.workbook.imports.night_workbook import (
     MSG_EVENT_TWICE,
@@ -223,14 +223,15 @@ def test_a_season_comes_back_as_its_nights(by, demo_night):
     ]
 
 
-def test_a_tournament_in_a_season_is_refused_by_name(by, demo_night):
-    content = workbook_bytes([demo_night])
-    nights = read_night_workbook("season.xlsx", content)
-    nights[0].terms["kind"] = "tournament"
+def test_a_season_with_a_tournament_is_refused_naming_the_tournament(by, demo_night):
+    from tournaments.demo import load_demo_tournament
+
+    cup = load_demo_tournament(by=by).event
+    content = workbook_bytes(sorted([demo_night, cup], key=lambda e: (e.date, e.pk)))
     with pytest.raises(ScoresheetInvalid) as refused:
-        check_night_workbook(nights)
+        check_night_workbook(read_night_workbook("season.xlsx", content))
     assert [p.reason for p in refused.value.problems] == [
-        str(MSG_ONLY_CASH_NIGHTS).format(event="Reference night")
+        str(MSG_ONLY_CASH_NIGHTS).format(event=cup.name)
     ]
 
 
@@ -320,7 +321,7 @@ def test_the_command_imports_a_season_s_workbook_without_being_told_its_nights(b
     fresh_database()
     out = StringIO()
     call_command("import_scoresheet", str(path), stdout=out)
-    assert "2 night(s): 3 hands, 10 bets." in out.getvalue()
+    assert "2 nights: 3 hands, 10 bets." in out.getvalue()
     assert sorted(Event.objects.values_list("name", flat=True)) == [
         "Banque night", "Count-only night",
     ]  # fmt: skip
@@ -354,3 +355,26 @@ def test_a_scoresheet_still_needs_its_night_s_name_and_date(client, by):
     assert answer.status_code == 200 and not Event.objects.exists()
     errors = answer.context["form"].errors
     assert set(errors) == {"event_name", "date"}
+
+
+def test_a_wrong_record_is_a_problem_on_its_row_and_nothing_is_written(by):
+    content = workbook_bytes([load_count_only_night(by=by)])
+    workbook = load_workbook(io.BytesIO(content))
+    records = workbook["Chips and settlements"]
+    records.cell(2, list(RECORD_COLUMNS).index("kind") + 1).value = "stolen"
+    records.cell(3, list(RECORD_COLUMNS).index("by_denomination") + 1).value = "lots"
+    broken = io.BytesIO()
+    workbook.save(broken)
+    fresh_database()
+    nights = read_night_workbook("night.xlsx", broken.getvalue())
+    with pytest.raises(ScoresheetInvalid) as refused:
+        checked = check_night_workbook(nights)  # the chips' words are the check's
+    assert [(p.line, p.column) for p in refused.value.problems] == [(3, "by_denomination")]
+    records.cell(3, list(RECORD_COLUMNS).index("by_denomination") + 1).value = None
+    broken = io.BytesIO()
+    workbook.save(broken)
+    checked = check_night_workbook(read_night_workbook("night.xlsx", broken.getvalue()))
+    with pytest.raises(ScoresheetInvalid) as refused:
+        night_workbook_import(nights=checked, by=make_user("importer", HOSTS))
+    assert [(p.line, p.column) for p in refused.value.problems] == [(2, "kind")]
+    assert not Event.objects.exists()
