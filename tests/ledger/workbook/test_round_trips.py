@@ -214,13 +214,26 @@ def test_a_counted_night_with_adjustments_voids_and_settlements(by, demo_night):
 
 
 def test_a_season_comes_back_as_its_nights(by, demo_night):
+    """Every kind of night in one workbook, guests shared between them: its Event column sends
+    each row to its night."""
+    aki = Guest.objects.filter(events=demo_night).order_by("name").first()
+    count_services.adjustment_record(
+        event=demo_night, guest=aki, amount=D(-25), reason="paid a dealer's tip", by=by
+    )
+    money_services.settlement_record(
+        guest=aki, event=demo_night, amount=D(40), method="tab", by=by, note="bar tab"
+    )
     chemin = load_demo_chemin(by=by)
+    payer = proposed_transfers(chemin)[0].payer
+    transfers.transfer_record(event=chemin, payer=guest_of(payer), payee=None, amount=D(20), by=by)
     count_only = load_count_only_night(by=by)
-    events = sorted([demo_night, chemin, count_only], key=lambda e: (e.date, e.pk))
-    assert_round_trip(events)
+    banque = banque_night(by)
+    events = sorted([demo_night, chemin, count_only, banque], key=lambda e: (e.date, e.pk))
+    after = assert_round_trip(events)
     assert list(Event.objects.order_by("date", "pk").values_list("name", flat=True)) == [
         event.name for event in events
     ]
+    assert len(after["Rules"]) == 1 + 4
 
 
 def test_a_season_with_a_tournament_is_refused_naming_the_tournament(by, demo_night):
