@@ -1573,6 +1573,8 @@ JA = {
     "not a number.": "数値ではありません。",
     "A workbook this site exported": "このサイトが書き出したワークブック",
     "A night's or a season's workbook downloaded from this site comes back as it was: its Rules sheet gives each night's name, date, rules, limits, venue and currency, and its Chips and settlements sheet the count, the adjustments, the settlements and the transfers. Upload it as it is: the name, date and rules below are not needed.": "このサイトからダウンロードした夜またはシーズンのワークブックは、そのまま元に戻せます。ルールシートが各夜の名前、日付、ルール、リミット、会場、通貨を、チップと精算シートがカウント、調整、精算、送金を伝えます。そのままアップロードしてください。下の名前、日付、ルールは要りません。",
+    "{event} has rows of another game's sheet (Hands are Punto Banco's, Coups a guest-banked game's): its Rules row names the other game.": "{event}には別のゲームのシートの行があります（ハンド一覧はプント・バンコ、クーはゲストがバンクを持つゲームのもの）。ルールシートの行はもう一方のゲームになっています。",
+    "{event} is kept by its count alone, yet has hands or coups: a night kept by its count logs none.": "{event}はカウントだけで記録する夜ですが、ハンドまたはクーがあります。カウントだけの夜はハンドを記録しません。",
 }
 
 JA_PLURAL = {

@@ -79,6 +79,14 @@ MSG_ONLY_CASH_NIGHTS = gettext_lazy(
 MSG_EVENT_TWICE = gettext_lazy(
     "{event} is on row {first} already: each night of the workbook needs a name of its own."
 )
+MSG_OTHER_GAME_S_ROWS = gettext_lazy(
+    "{event} has rows of another game's sheet (Hands are Punto Banco's, Coups a guest-banked"
+    " game's): its Rules row names the other game."
+)
+MSG_COUNT_ONLY_PLAYED = gettext_lazy(
+    "{event} is kept by its count alone, yet has hands or coups: a night kept by its count logs"
+    " none."
+)
 MSG_NO_RULES_ROW = gettext_lazy("{event} has no row in the Rules sheet.")
 MSG_NO_NIGHTS = gettext_lazy("no nights in the Rules sheet.")
 MSG_RECORD_KIND = gettext_lazy("chip_move, adjustment, settlement or transfer.")
@@ -253,7 +261,7 @@ def _choice(choices: list[str]) -> Callable[[object], str]:
 
 
 RULES_READERS: dict[str, Callable[[object], Any]] = {
-    "event": lambda value: _text(value)[:120] or _missing(),
+    "event": lambda value: _text(value) or _missing(),
     "date": _day,
     "venue": _text,
     "kind": _choice([Event.Kind.CASH.value]),
@@ -369,6 +377,12 @@ def check_night_workbook(nights: list[WorkbookNight]) -> list[CheckedNight]:
         first[name] = night.line - 1
         terms = _checked_terms(night, problems)
         if terms is None:
+            continue
+        played = night.coups if terms.game is not None else night.hands
+        stray = night.hands if terms.game is not None else night.coups
+        if stray or (played and terms.count == "count_only"):
+            wrong = MSG_OTHER_GAME_S_ROWS if stray else MSG_COUNT_ONLY_PLAYED
+            problems.add(night.line, "game/count", str(wrong).format(event=name))
             continue
         try:
             if night.coups and terms.game is not None:

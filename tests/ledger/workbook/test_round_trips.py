@@ -40,6 +40,7 @@ from ledger.workbook.imports.night_workbook import (
     MSG_EVENT_TWICE,
     MSG_NOT_A_VALUE,
     MSG_ONLY_CASH_NIGHTS,
+    MSG_OTHER_GAME_S_ROWS,
     check_night_workbook,
     night_workbook_import,
     read_night_workbook,
@@ -391,3 +392,14 @@ def test_a_wrong_record_is_a_problem_on_its_row_and_nothing_is_written(by):
         night_workbook_import(nights=checked, by=make_user("importer", HOSTS))
     assert [(p.line, p.column) for p in refused.value.problems] == [(2, "kind")]
     assert not Event.objects.exists()
+
+
+def test_a_night_whose_rules_name_another_game_is_refused_by_name(by):
+    content = workbook_bytes([banque_night(by)])
+    nights = read_night_workbook("night.xlsx", content)
+    nights[0].terms["game"] = "punto_banco"
+    with pytest.raises(ScoresheetInvalid) as refused:
+        check_night_workbook(nights)
+    assert [p.reason for p in refused.value.problems] == [
+        str(MSG_OTHER_GAME_S_ROWS).format(event="Banque night")
+    ]
