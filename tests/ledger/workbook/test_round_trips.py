@@ -17,18 +17,24 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
+from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import translation
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from openpyxl import load_workbook
 
-from games.entry import TableRules
+from games import services as game_services
+from games.entry import BetEntry, TableRules
 from games.kinds import Game
 from games.models import Event
-from games.payouts import RuleSet
+from games.payouts import RuleSet, SideBet
+from games.shoe import Shoe as DealingShoe
 from ledger.count import services as count_services
 from ledger.demo_banked import load_demo_chemin
 from ledger.demo_count import load_count_only_night
+from ledger.guests import services as guest_services
+from ledger.hands import services as hand_services
 from ledger.integrity import ledger_problems
 from ledger.models import Guest
 from ledger.money import services as money_services
@@ -49,7 +55,7 @@ from ledger.workbook.imports.night_writer import coup_sheet_import, scoresheet_i
 from ledger.workbook.imports.punto_banco_sheet import check_scoresheet
 from ledger.workbook.reading import ScoresheetInvalid, SheetProblem
 from shoebook.base.roles import HOSTS
-from tests.conftest import make_user
+from tests.conftest import entry, make_user
 
 D = Decimal
 
@@ -403,3 +409,104 @@ def test_a_night_whose_rules_name_another_game_is_refused_by_name(by):
     assert [p.reason for p in refused.value.problems] == [
         str(MSG_OTHER_GAME_S_ROWS).format(event="Banque night")
     ]
+
+
+# --- generated nights -----------------------------------------------------------------------
+
+NAMES = ["Aki", '=HYPERLINK("x")', "鈴木", "Ben O'Neil", "+1+2", "Zoë", "Chie"]
+generated_nights = st.fixed_dictionaries(
+    {
+        "seed": st.integers(0, 10_000),
+        "side_bets": st.sets(st.sampled_from(list(SideBet))),
+        "tie_pays": st.sampled_from([8, 9]),
+        "pair_pays": st.sampled_from([11, 12]),
+        "commission": st.sampled_from(["0.05", "0.04", "0.0275"]),
+        "decks": st.sampled_from([4, 6, 8]),  # enough cards for 12 hands
+        "venue": st.sampled_from(["", "The bar", "=1+1", "銀座の店"]),
+        "currency": st.sampled_from(["$", "€", "¥"]),
+        "guests": st.permutations(NAMES).map(lambda names: names[:4]),
+        "shoes": st.lists(
+            st.lists(
+                st.dictionaries(st.integers(1, 4), st.integers(0, 50), max_size=4),
+                min_size=1,
+                max_size=6,
+            ),
+            min_size=1,
+            max_size=2,
+        ),
+        "settlements": st.lists(
+            st.tuples(st.integers(0, 3), st.integers(-300, 300).filter(bool), st.booleans()),
+            max_size=3,
+        ),
+        "adjustments": st.lists(
+            st.tuples(st.integers(0, 3), st.integers(-50, 50).filter(bool)), max_size=2
+        ),
+        "buy_ins": st.lists(st.tuples(st.integers(0, 3), st.integers(1, 20)), max_size=3),
+    }
+)
+
+
+@settings(
+    max_examples=8,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(night=generated_nights)
+def test_a_generated_punto_banco_night_comes_back_as_it_was(night, by):
+    with transaction.atomic():
+        rules = RuleSet(
+            commission_rate=D(night["commission"]), tie_pays=night["tie_pays"],
+            pair_pays=night["pair_pays"], side_bets=frozenset(night["side_bets"]),
+        )  # fmt: skip
+        event = game_services.event_create(
+            name="Generated", date=date(2026, 10, 1), rules=rules, by=by, decks=night["decks"],
+            venue=night["venue"], currency_symbol=night["currency"], table_min=D(10),
+            table_max=D(1000),
+        )  # fmt: skip
+        guests = [
+            guest_services.event_guest_add(event=event, name=name, by=by)
+            for name in night["guests"]
+        ]
+        dealer = DealingShoe(night["decks"], seed=night["seed"])
+        offered = rules.offered_bets
+        for shoe_hands in night["shoes"]:
+            shoe = game_services.shoe_start(event=event, by=by)
+            for seat, guest in enumerate(guests, start=1):
+                hand_services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=by)
+            for number, bets in enumerate(shoe_hands, start=1):
+                dealt = dealer.play_hand()
+                hand_services.record_hand(
+                    shoe=shoe,
+                    number=number,
+                    entry=entry(
+                        " ".join(map(str, dealt.player)),
+                        " ".join(map(str, dealt.banker)),
+                        [
+                            BetEntry(seat, offered[pick % len(offered)], D(10 + 5 * pick))
+                            for seat, pick in bets.items()
+                        ],
+                    ),
+                    by=by,
+                )
+            game_services.mark_shoe_closed(shoe=shoe, by=by)
+        for index, chips in night["buy_ins"]:
+            count_services.chips_record(
+                event=event, guest=guests[index], kind="buy_in", chips=D(chips * 25),
+                source="cash", by=by,
+            )  # fmt: skip
+        for index, amount in night["adjustments"]:
+            count_services.adjustment_record(
+                event=event, guest=guests[index], amount=D(amount), reason="found", by=by
+            )
+        for index, amount, voided in night["settlements"]:
+            paid = money_services.settlement_record(
+                guest=guests[index], event=event, amount=D(amount), method="cash", by=by
+            )
+            if voided:
+                money_services.settlement_void(settlement=paid, reason="twice", by=by)
+        assert_round_trip([event])
+        again = Event.objects.get()
+        assert (again.rule_set, again.venue, again.currency_symbol) == (
+            rules, night["venue"], night["currency"],
+        )  # fmt: skip
+        transaction.set_rollback(True)
