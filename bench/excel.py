@@ -102,7 +102,8 @@ def import_season(by: object) -> tuple[float, int]:
     from games.models import Event
     from games.payouts import STANDARD_RULES
     from ledger.workbook.exports import hands_rows
-    from ledger.workbook.imports import COLUMNS, check_scoresheet, scoresheet_import
+    from ledger.workbook.imports.night_writer import scoresheet_import
+    from ledger.workbook.imports.punto_banco_sheet import COLUMNS, check_scoresheet
 
     sheets = []
     for event in Event.objects.order_by("date"):

@@ -21,7 +21,7 @@ from throwaway import django_on_throwaway_sqlite
 def junk(rows: int) -> bytes:
     from openpyxl import Workbook
 
-    from ledger.workbook.imports import COLUMNS
+    from ledger.workbook.imports.punto_banco_sheet import COLUMNS
 
     book = Workbook(write_only=True)
     sheet = book.create_sheet()
@@ -53,7 +53,8 @@ def main() -> None:
 
     from games.entry import TableRules
     from games.payouts import STANDARD_RULES
-    from ledger.workbook import imports, reading
+    from ledger.workbook import reading
+    from ledger.workbook.imports import punto_banco_sheet
 
     table = TableRules(STANDARD_RULES, 8, Decimal(10), Decimal(1000))
     under_bound = min(options.rows, reading.MAX_UNPACKED_BYTES // 110)
@@ -65,7 +66,9 @@ def main() -> None:
             sheet = load_workbook(io.BytesIO(content), read_only=True).worksheets[0]
             return sum(1 for _ in islice(sheet.iter_rows(values_only=True), reading.MAX_ROWS))
 
-        seconds, answer = timed(lambda c=content: imports.check_scoresheet("junk.xlsx", c, table))
+        seconds, answer = timed(
+            lambda c=content: punto_banco_sheet.check_scoresheet("junk.xlsx", c, table)
+        )
         floor_seconds, _ = timed(floor)
         name = f"{label} ({rows:,} rows, {len(content) / 1e6:.1f} MB)"
         print(f"{name:<60}{seconds:>11.2f}s{floor_seconds:>9.2f}s  {answer}")

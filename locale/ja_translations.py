@@ -49,7 +49,6 @@ JA = {
     "cash, marker or balance (blank: cash).": "cash、marker、balance のいずれか（空欄は cash）。",
     "{name} bought nothing and cashed out nothing.": "{name}は何も買わず、何も換金していません。",
     "no guests in the file.": "ファイルにゲストがいません。",
-    "Imported a night kept by its count alone: {guests} guests.": "カウントだけの夜を取り込みました：ゲスト{guests}人。",
     "A night kept by its count alone": "カウントだけで記録する夜",
     'One row per guest: <code translate="no">guest, bought, cashed_out</code>, and <code translate="no">paid_by</code> if you like (<code translate="no">cash</code>, <code translate="no">marker</code> or <code translate="no">balance</code>; blank: <code translate="no">cash</code>). Each guest\'s result is what they cashed out less what they bought; the night is marked as kept by its count alone.': 'ゲスト1人につき1行：<code translate="no">guest, bought, cashed_out</code>、必要なら <code translate="no">paid_by</code>（<code translate="no">cash</code>、<code translate="no">marker</code>、<code translate="no">balance</code>。空欄は <code translate="no">cash</code>）。各ゲストの結果は換金額から購入額を引いたもので、その夜はカウントだけの夜として記録されます。',
     "The count template:": "カウントのテンプレート：",
@@ -589,7 +588,6 @@ JA = {
     "Scoresheet (.csv, .xlsx or .ods)": "スコアシート（.csv、.xlsx または .ods）",
     "Event name": "イベント名",
     "The file is larger than 20 MB.": "ファイルが20MBを超えています。",
-    "Imported {hands} hands and {bets} bets.": "{hands}ハンド、{bets}ベットを取り込みました。",
     "New guests: {names}.": "新しいゲスト：{names}。",
     "Download my statement (.xlsx)": "明細をダウンロード（.xlsx）",
     "Settlement workbook (.xlsx)": "精算ブック（.xlsx）",
@@ -1437,7 +1435,6 @@ JA = {
     "This row is itself a void: it cannot be voided. Record a new transfer instead.": "この行自体が取り消しのため、取り消せません。代わりに新しい送金を記録してください。",
     "Recorded: {payer} paid {payee} {amount}.": "記録しました：{payer}から{payee}へ{amount}を支払い。",
     "Voided: {payer} → {payee} · {amount}. Reason: {reason}": "取り消しました：{payer}さん → {payee}さん・{amount}。理由：{reason}",
-    "Imported {hands} coups and {bets} bets.": "{hands}クー、{bets}ベットを取り込みました。",
     "Games": "ゲーム",
     "The two hands": "両側の手",
     "Player hand": "プレイヤー側",
@@ -1598,6 +1595,23 @@ JA = {
     "tray at the open": "開始時のトレイ",
     "kept by its count alone": "カウントのみで記録",
     "a night kept by\u0004hands": "ハンドの記録",
+    "Imported {hands} and {bets}.": "{hands}、{bets}を取り込みました。",
+    "Imported a night kept by its count alone: {guests}.": "カウントだけの夜を取り込みました：ゲスト{guests}。",
+    "Imported {nights} from the workbook: {hands} and {bets}.": "ワークブックから{nights}を取り込みました：{hands}、{bets}。",
+    "Chips and settlements": "チップと精算",
+    "“{text}” is not a value this site knows for {column}.": "「{text}」は、このサイトで{column}に使える値ではありません。",
+    "{event} is a tournament: a tournament's rounds, tables and prizes are not in its workbook, so it cannot be imported from one.": "{event}はトーナメントです。トーナメントのラウンド、テーブル、賞金はワークブックに含まれないため、ワークブックからは取り込めません。",
+    "{event} is on row {first} already: each night of the workbook needs a name of its own.": "{event}はすでに{first}行目にあります。ワークブックの夜にはそれぞれ別の名前が必要です。",
+    "{event} has no row in the Rules sheet.": "{event}にはルールシートの行がありません。",
+    "no nights in the Rules sheet.": "ルールシートに夜がありません。",
+    "chip_move, adjustment, settlement or transfer.": "chip_move、adjustment、settlement、transferのいずれか。",
+    "chips as value:number, apart by spaces (“500:2 100:3”).": "チップを「額面:枚数」の形で、スペースで区切って（「500:2 100:3」）。",
+    "no {record} number {number} before this row of {event}.": "{event}のこの行より前に{record}の番号{number}がありません。",
+    "not a number.": "数値ではありません。",
+    "A workbook this site exported": "このサイトが書き出したワークブック",
+    "A night's or a season's workbook downloaded from this site comes back as it was: its Rules sheet gives each night's name, date, rules, limits, venue and currency, and its Chips and settlements sheet the count, the adjustments, the settlements and the transfers. Upload it as it is: the name, date and rules below are not needed.": "このサイトからダウンロードした夜またはシーズンのワークブックは、そのまま元に戻せます。ルールシートが各夜の名前、日付、ルール、リミット、会場、通貨を、チップと精算シートがカウント、調整、精算、送金を伝えます。そのままアップロードしてください。下の名前、日付、ルールは要りません。",
+    "{event} has rows of another game's sheet (Hands are Punto Banco's, Coups a guest-banked game's): its Rules row names the other game.": "{event}には別のゲームのシートの行があります（ハンド一覧はプント・バンコ、クーはゲストがバンクを持つゲームのもの）。ルールシートの行はもう一方のゲームになっています。",
+    "{event} is kept by its count alone, yet has hands or coups: a night kept by its count logs none.": "{event}はカウントだけで記録する夜ですが、ハンドまたはクーがあります。カウントだけの夜はハンドを記録しません。",
 }
 
 JA_PLURAL = {
@@ -1634,4 +1648,9 @@ JA_PLURAL = {
     "The same %(decks)s-deck shoe under each game's drawing rules, with best play where the players choose: what each hand gains or loses per 100 staked on it (ties included).": [
         "同じ%(decks)sデッキのシューで、各ゲームの引きのルールに従い、選べる場面では最善の選択をした場合の、それぞれの側に100賭けたときの損益（タイを含む）。"
     ],
+    "%(count)s hand": ["%(count)sハンド"],
+    "%(count)s coup": ["%(count)sクー"],
+    "%(count)s bet": ["%(count)sベット"],
+    "%(count)s night": ["%(count)s夜"],
+    "%(count)s guest": ["%(count)s人"],
 }

@@ -18,7 +18,7 @@ from games.models import Event
 from ledger.guests import services as guest_services
 from ledger.models import Settlement
 from ledger.money import services as money_services
-from ledger.workbook.exports import COUPS_COLUMNS, workbook_bytes
+from ledger.workbook.exports import COUPS_COLUMNS, RECORD_COLUMNS, RULES_COLUMNS, workbook_bytes
 from tests.conftest import bet
 
 LOCALE = Path(__file__).resolve().parent.parent / "locale" / "ja" / "LC_MESSAGES"
@@ -129,7 +129,7 @@ def test_the_hands_sheet_is_named_for_the_hands_not_their_number(demo_night):
     with translation.override("ja"):
         sheets = load_workbook(io.BytesIO(workbook_bytes([demo_night]))).sheetnames
         count = str(_("Hands"))
-    assert len(sheets) == 5 and count not in sheets  # "ハンド数" is "number of hands"
+    assert len(sheets) == 7 and count not in sheets  # "ハンド数" is "number of hands"
     assert all(not sheet.isascii() for sheet in sheets)  # every sheet named in Japanese
 
 
@@ -208,7 +208,7 @@ def test_the_transfers_sheet_says_who_pays_and_who_is_paid_in_japanese(make_even
 # every language; the Coups sheet's figures after them are named the same way) or a symbol.
 KEPT_AS_WRITTEN = {"shoe", "hand", "player_cards", "banker_cards", "result", "player_pair",
                    "banker_pair", "seat", "guest", "bet", "stake", "gross", "commission", "net",
-                   "$", "¥", *COUPS_COLUMNS}  # fmt: skip
+                   "$", "¥", *COUPS_COLUMNS, *RULES_COLUMNS, *RECORD_COLUMNS}  # fmt: skip
 
 
 @pytest.mark.django_db

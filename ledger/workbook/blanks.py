@@ -22,7 +22,8 @@ from games.kinds import TABLE_SEATS, CoverKind, Game
 from games.payouts import BetType
 from ledger.models import ChipMove
 from ledger.workbook.count_imports import COUNT_TEMPLATE
-from ledger.workbook.imports import COLUMNS, COUP_SHEET_COLUMNS
+from ledger.workbook.imports.coup_sheet import COUP_SHEET_COLUMNS
+from ledger.workbook.imports.punto_banco_sheet import COLUMNS
 
 TEMPLATE_ROWS = (
     COLUMNS,

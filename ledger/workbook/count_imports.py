@@ -23,7 +23,7 @@ from ledger.guests.names import InvalidName, clean_name, name_key
 from ledger.guests.services import MSG_GUEST_AMBIGUOUS, candidate_names, guests_matching
 from ledger.models import AuditEntry, ChipMove, CountSetup, EventGuest
 from ledger.money.services import results_refresh
-from ledger.workbook.imports import guests_by_key
+from ledger.workbook.imports.night_writer import guests_by_key
 from ledger.workbook.reading import (
     ScoresheetInvalid,
     ScoresheetUnreadable,

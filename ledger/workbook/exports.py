@@ -1,5 +1,8 @@
 """The settlement workbook: Summary, Guests, Hands and Settlements sheets, streamed; a night of
-a guest-banked game (Chemin de fer, Baccara banque) adds Coups and Transfers.
+a guest-banked game (Chemin de fer, Baccara banque) adds Coups and Transfers. The host's workbook
+ends with what an import needs to make its nights again (``imports.night_workbook``): Rules (each
+night's terms) and, when there are any, Chips and settlements (every row of the count, the
+adjustments and the settlements, voids included).
 
 Rows come from generators over ``.iterator()`` querysets into a write-only openpyxl workbook, so
 a season of ~170,000 bets never sits in memory. Every figure is a number cell with a number
@@ -35,11 +38,22 @@ from openpyxl.worksheet.worksheet import Worksheet
 from games.models import Event, Hand
 from games.payouts import BankedBet
 from ledger.count.selectors import counted_on, night_count, results_without_hands_by_event
-from ledger.models import Bet, ChipMove, Coup, Guest, Seating, Settlement
+from ledger.models import (
+    Adjustment,
+    Bet,
+    ChipMove,
+    CountSetup,
+    Coup,
+    EventGuest,
+    Guest,
+    Seating,
+    Settlement,
+    Transfer,
+)
 from ledger.money.amounts import ZERO, to_yen
 from ledger.money.results import Figures, event_settlement, event_shoe_rows
 from ledger.money.transfers import HOUSE_NAME, event_transfer_rows, proposed_transfers
-from ledger.workbook.imports import COUP_SHEET_COLUMNS
+from ledger.workbook.imports.coup_sheet import COUP_SHEET_COLUMNS
 
 
 @dataclass(frozen=True)
@@ -670,6 +684,138 @@ def _counted(events: Sequence[Event]) -> list[Event]:
     return [event for event in events if event.pk in ids]
 
 
+# --- what an import needs to make the nights again ------------------------------------------
+
+# The Rules sheet: one row per night, its columns named as the import reads them (the event's
+# fields, its rule set's, and its count's setup). ``count``: "" (no count), "hands" (counted
+# beside its hands) or "count_only". ``guests``: the night's guests, one a line, in the order they
+# came into the ledger (which settles ties when the fewest transfers are chosen).
+RULES_COLUMNS = (
+    "event", "date", "venue", "kind", "format", "game", "commission_rate", "no_commission",
+    "tie_pays", "pair_pays", "side_bets", "decks", "table_min", "table_max", "hands_per_shoe",
+    "currency_symbol", "yen_per_chip", "taxe", "taxe_rate", "shoe_charge", "banco",
+    "suite_returns", "clearing", "count", "opening_float", "denominations", "commission_total",
+    "guests",
+)  # fmt: skip
+_RULES_KINDS = {
+    "date": DATE, "tie_pays": WHOLE, "pair_pays": WHOLE, "decks": WHOLE, "hands_per_shoe": WHOLE,
+    "table_min": CHIPS, "table_max": CHIPS, "shoe_charge": CHIPS, "opening_float": CHIPS,
+    "commission_total": CHIPS, "commission_rate": "0.00##", "taxe_rate": "0.00##",
+    "yen_per_chip": "#,##0.####",
+}  # fmt: skip
+
+
+def rules_sheet(events: Sequence[Event]) -> SheetSpec:
+    """Each night's terms as the import reads them: the rules (commission, the side bets
+    offered, what a tie and a pair pay), decks, limits, venue, currency and rate, a guest-banked
+    game's cut, and how its chips were counted."""
+    columns = [
+        Column(name, 24 if name in ("event", "venue") else 12, _RULES_KINDS.get(name, TEXT))
+        for name in RULES_COLUMNS
+    ]
+    setups = {setup.event_id: setup for setup in CountSetup.objects.filter(event__in=events)}
+    guests: dict[int, list[str]] = {}
+    for event_id, name in (
+        EventGuest.objects.filter(event__in=events)
+        .order_by("guest_id")
+        .values_list("event_id", "guest__name")
+    ):
+        guests.setdefault(event_id, []).append(name)
+
+    def rows() -> Iterator[Sequence[CellValue]]:
+        for event in events:
+            rules = event.rule_set.to_dict()
+            setup = setups.get(event.pk)
+            count = "" if setup is None else "count_only" if setup.count_only else "hands"
+            yield [
+                event.name, event.date, event.venue, event.kind, event.format, event.game,
+                Decimal(rules["commission_rate"]), rules["no_commission"], rules["tie_pays"],
+                rules["pair_pays"], " ".join(rules["side_bets"]), event.decks, event.table_min,
+                event.table_max, event.hands_per_shoe, event.currency_symbol, event.yen_per_chip,
+                event.taxe, event.taxe_rate, event.shoe_charge, event.banco, event.suite_returns,
+                event.clearing, count,
+                setup.opening_float if setup else None,
+                " ".join(setup.denominations) if setup else "",
+                setup.commission_total if setup else None,
+                "\n".join(guests.get(event.pk, [])),
+            ]  # fmt: skip
+
+    return _("Rules"), columns, rows()
+
+
+# The Chips and settlements sheet: every chip move, adjustment, settlement and transfer of the
+# nights, in the order recorded. ``number`` counts each record's rows within its night (1, 2,
+# 3…) and ``voids`` names the number a void reverses, so the sheet says the same after an
+# import. A transfer's ``guest`` pays its ``payee`` (blank: the house); its ``source`` is
+# "in_chips" when it was paid in chips at the table.
+RECORD_COLUMNS = (
+    "event", "record", "number", "guest", "kind", "source", "amount", "by_denomination",
+    "note", "recorded", "voids", "payee",
+)  # fmt: skip
+_RECORD_KINDS = {"number": WHOLE, "amount": CHIPS, "recorded": DATETIME, "voids": WHOLE}
+CHIP_MOVE, ADJUSTMENT, SETTLEMENT, TRANSFER = "chip_move", "adjustment", "settlement", "transfer"
+IN_CHIPS = "in_chips"
+_RECORD_MODELS = ((CHIP_MOVE, ChipMove, ("guest",)), (ADJUSTMENT, Adjustment, ("guest",)),
+                  (SETTLEMENT, Settlement, ("guest",)),
+                  (TRANSFER, Transfer, ("payer", "payee")))  # fmt: skip
+
+
+def _records(events: Sequence[Event]) -> list[tuple[str, Any]]:
+    ids = [event.pk for event in events]
+    found: list[tuple[str, Any]] = []
+    for record, model, related in _RECORD_MODELS:
+        rows = model.objects.filter(event__in=ids).select_related(*related)
+        found += [(record, row) for row in rows.order_by("recorded_at", "id")]
+    order = {event.pk: index for index, event in enumerate(events)}
+    return sorted(found, key=lambda pair: order[pair[1].event_id])  # stable: recorded order
+
+
+def records_sheet(events: Sequence[Event]) -> SheetSpec:
+    columns = [
+        Column(name, 20 if name in ("event", "guest", "note") else 12,
+               _RECORD_KINDS.get(name, TEXT))
+        for name in RECORD_COLUMNS
+    ]  # fmt: skip
+    records = _records(events)
+    names = {event.pk: event.name for event in events}
+
+    def rows() -> Iterator[Sequence[CellValue]]:
+        numbers: dict[tuple[str, int, int], int] = {}  # (record, event, id) → its number
+        counts: dict[tuple[str, int], int] = {}  # (record, event) → rows so far
+        for record, row in records:
+            number = counts[(record, row.event_id)] = counts.get((record, row.event_id), 0) + 1
+            numbers[(record, row.event_id, row.pk)] = number
+            voids = numbers.get((record, row.event_id, row.voids_id)) if row.voids_id else None
+            payee = ""
+            if record == TRANSFER:
+                guest, payee = row.payer, row.payee.name if row.payee else ""
+            else:
+                guest = row.guest
+            if record == CHIP_MOVE:
+                kind, source, amount, note = row.kind, row.source, row.chips, row.note
+                chips = " ".join(f"{value}:{count}" for value, count in row.by_denomination.items())
+            elif record == ADJUSTMENT:
+                kind, source, amount, note, chips = "", "", row.amount, row.reason, ""
+            elif record == SETTLEMENT:
+                kind, source, amount, note, chips = row.method, "", row.amount, row.note, ""
+            else:
+                source = IN_CHIPS if row.in_chips else ""
+                kind, amount, note, chips = "", row.amount, row.note, ""
+            yield [
+                names[row.event_id], record, number, guest.name if guest else "", kind, source,
+                amount, chips, note, local_time(row.recorded_at), voids, payee,
+            ]  # fmt: skip
+
+    return _("Chips and settlements"), columns, rows()
+
+
+def _has_records(events: Sequence[Event]) -> bool:
+    ids = [event.pk for event in events]
+    return any(
+        model.objects.filter(event__in=ids).exists() for _record, model, _related in _RECORD_MODELS
+    )
+
+
 @dataclass(frozen=True)
 class SheetExporter:
     """One sheet of the settlement workbook, as pretix's exporters are one file each: its name
@@ -708,6 +854,10 @@ SHEETS = (
                   lambda events, guest: transfers_sheet(_guest_banked(events), guest)),
     SheetExporter("count", lambda events, _guest: bool(_counted(events)), count_sheet),
     SheetExporter("settlements", lambda _events, _guest: True, _settlements_of),
+    SheetExporter("rules", lambda _events, guest: guest is None,
+                  lambda events, _guest: rules_sheet(events)),
+    SheetExporter("records", lambda events, guest: guest is None and _has_records(events),
+                  lambda events, _guest: records_sheet(events)),
 )  # fmt: skip
 
 

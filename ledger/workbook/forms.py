@@ -20,15 +20,19 @@ from games.services import (
     check_cut,
 )
 from ledger.nights.forms import MSG_MAX_UNDER_MIN
-from ledger.workbook.imports import BankedGame
+from ledger.workbook.imports.coup_sheet import BankedGame
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 
 
 class ScoresheetForm(RuleSetForm):
     file = forms.FileField(label=_("Scoresheet (.csv, .xlsx or .ods)"))
-    event_name = forms.CharField(label=_("Event name"), max_length=120)
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    # Not required of a workbook this site exported (it names its nights): ``clean`` asks for
+    # them otherwise, and the page does not stop such an upload in the browser.
+    event_name = forms.CharField(label=_("Event name"), max_length=120, required=False)
+    date = forms.DateField(
+        label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}), required=False
+    )
     yen_per_chip = forms.DecimalField(
         label=_("Yen per chip"),
         min_value=0.0001,
@@ -54,6 +58,9 @@ class ScoresheetForm(RuleSetForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        for name in ("event_name", "date"):
+            if not data.get(name) and name not in self.errors:
+                self.add_error(name, forms.Field.default_error_messages["required"])
         low, high = data.get("table_min"), data.get("table_max")
         if low is None or high is None:
             return data  # a limit is missing or wrong: its field says so

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date
+from typing import Any
 from urllib.parse import quote
 
 from django.contrib import messages
@@ -35,15 +36,26 @@ from ledger.workbook.count_imports import (
     is_count_sheet,
 )
 from ledger.workbook.exports import events_between, workbook_bytes, xlsx_response
-from ledger.workbook.forms import ScoresheetForm, ScoresheetGameForm
-from ledger.workbook.imports import (
-    COUP_SHEET_COLUMNS,
+from ledger.workbook.forms import MAX_UPLOAD_BYTES, ScoresheetForm, ScoresheetGameForm
+from ledger.workbook.imports.coup_sheet import COUP_SHEET_COLUMNS, check_coup_sheet
+from ledger.workbook.imports.night_workbook import (
+    WorkbookImported,
+    WorkbookNight,
+    check_night_workbook,
+    night_workbook_import,
+    read_night_workbook,
+)
+from ledger.workbook.imports.night_writer import (
+    MSG_BETS,
+    MSG_COUPS,
+    MSG_GUESTS,
+    MSG_HANDS,
+    MSG_NIGHTS,
     Imported,
-    check_coup_sheet,
-    check_scoresheet,
     coup_sheet_import,
     scoresheet_import,
 )
+from ledger.workbook.imports.punto_banco_sheet import check_scoresheet
 from ledger.workbook.open_data import (
     TABLE_NAMES,
     csv_zip,
@@ -70,14 +82,18 @@ def event_workbook(request: AuthenticatedHttpRequest, event_id: int) -> FileResp
     return xlsx_response(workbook_bytes([event]), f"{event.date:%Y-%m-%d} {event.name}.xlsx")
 
 
+MSG_IMPORTED = gettext_lazy("Imported {hands} and {bets}.")
+MSG_IMPORTED_COUNT_ONLY = gettext_lazy("Imported a night kept by its count alone: {guests}.")
+MSG_IMPORTED_WORKBOOK = gettext_lazy("Imported {nights} from the workbook: {hands} and {bets}.")
+MSG_NEW_GUESTS = gettext_lazy("New guests: {names}.")
+
+
 @host_required
 def scoresheet_upload(request: AuthenticatedHttpRequest) -> HttpResponse:
-    form = ScoresheetForm(
-        request.POST or None,
-        request.FILES or None,
-        initial=RuleSetForm.initial_data()
-        | {"yen_per_chip": 100, "table_min": 10, "table_max": 1000},
-    )
+    nights = _night_workbook(request)
+    if nights is not None:  # a workbook Shoebook exported: its nights as they were
+        return _workbook_upload(request, nights)
+    form = _blank_form(request.POST or None, request.FILES or None)
     game_form = ScoresheetGameForm(request.POST or None)
     problems: list[str] = []
     if request.method == "POST" and form.is_valid() and game_form.is_valid():
@@ -122,6 +138,52 @@ def scoresheet_upload(request: AuthenticatedHttpRequest) -> HttpResponse:
             )
             messages.success(request, _imported_text(imported, coups=game is not None))
             return redirect("ledger:event_detail", imported.event.pk)
+    return _upload_page(request, form, game_form, problems)
+
+
+def _workbook_upload(
+    request: AuthenticatedHttpRequest, nights: list[WorkbookNight]
+) -> HttpResponse:
+    try:
+        done = night_workbook_import(nights=check_night_workbook(nights), by=request.user)
+    except ScoresheetInvalid as invalid:
+        problems = [str(problem) for problem in invalid.problems]
+        return _upload_page(request, _blank_form(), ScoresheetGameForm(), problems)
+    messages.success(request, _workbook_imported_text(done))
+    if len(done.events) == 1:
+        return redirect("ledger:event_detail", done.events[0].pk)
+    return redirect("ledger:event_list")
+
+
+def _blank_form(data: Any = None, files: Any = None) -> ScoresheetForm:
+    return ScoresheetForm(
+        data,
+        files,
+        initial=RuleSetForm.initial_data()
+        | {"yen_per_chip": 100, "table_min": 10, "table_max": 1000},
+    )
+
+
+def _night_workbook(request: AuthenticatedHttpRequest) -> list[WorkbookNight] | None:
+    """The nights of the upload, if it is a workbook Shoebook exported (its Rules sheet says
+    each night's terms: the form's name, date and rules are not asked for)."""
+    upload = request.FILES.get("file") if request.method == "POST" else None
+    if upload is None or upload.name is None or (upload.size or 0) > MAX_UPLOAD_BYTES:
+        return None
+    content = upload.read()
+    upload.seek(0)
+    try:
+        return read_night_workbook(upload.name, content)
+    except ScoresheetUnreadable:
+        return None  # read as a scoresheet, which says why
+
+
+def _upload_page(
+    request: AuthenticatedHttpRequest,
+    form: ScoresheetForm,
+    game_form: ScoresheetGameForm,
+    problems: list[str],
+) -> HttpResponse:
     status = 400 if problems else 200
     context = {
         "form": form,
@@ -135,24 +197,29 @@ def scoresheet_upload(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "ledger/workbook/scoresheet_upload.html", context, status=status)
 
 
+def _new_guests(names: list[str]) -> str:
+    return " " + str(MSG_NEW_GUESTS).format(names=", ".join(names)) if names else ""
+
+
 def _count_imported_text(imported: CountImported) -> str:
-    text = _("Imported a night kept by its count alone: {guests} guests.").format(
-        guests=imported.guests
-    )
-    if imported.created_guests:
-        text += " " + _("New guests: {names}.").format(names=", ".join(imported.created_guests))
-    return text
+    guests = MSG_GUESTS % {"count": imported.guests}
+    text = str(MSG_IMPORTED_COUNT_ONLY).format(guests=guests)
+    return text + _new_guests(imported.created_guests)
 
 
 def _imported_text(imported: Imported, *, coups: bool) -> str:
-    text = (
-        _("Imported {hands} coups and {bets} bets.")
-        if coups
-        else _("Imported {hands} hands and {bets} bets.")
-    ).format(hands=imported.hands, bets=imported.bets)
-    if imported.created_guests:
-        text += " " + _("New guests: {names}.").format(names=", ".join(imported.created_guests))
-    return text
+    hands = (MSG_COUPS if coups else MSG_HANDS) % {"count": imported.hands}
+    text = str(MSG_IMPORTED).format(hands=hands, bets=MSG_BETS % {"count": imported.bets})
+    return text + _new_guests(imported.created_guests)
+
+
+def _workbook_imported_text(imported: WorkbookImported) -> str:
+    text = str(MSG_IMPORTED_WORKBOOK).format(
+        nights=MSG_NIGHTS % {"count": len(imported.events)},
+        hands=MSG_HANDS % {"count": imported.hands},
+        bets=MSG_BETS % {"count": imported.bets},
+    )
+    return text + _new_guests(imported.created_guests)
 
 
 @host_required

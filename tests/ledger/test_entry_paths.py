@@ -4,9 +4,8 @@ Generated entries — valid hands dealt from a shoe, and broken ones (bad cards,
 broken, cards dealt too often for a one-deck shoe, results and pair flags that contradict the
 cards, bad seats, unknown or unoffered bets, stakes that are not amounts, under or over the
 limits) — go through ``ledger.hands.services.record_hand`` and through a one-hand scoresheet read by
-``ledger.workbook.imports.check_scoresheet``. Both must accept the same entries with the same
-settled
-bets, and refuse the same entries with the same reasons.
+``ledger.workbook.imports.punto_banco_sheet.check_scoresheet``. Both must accept the same entries
+with the same settled bets, and refuse the same entries with the same reasons.
 """
 
 from __future__ import annotations
@@ -26,7 +25,8 @@ from games.payouts import BetType, RuleSet, SideBet
 from games.shoe import Shoe as DealingShoe
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
-from ledger.workbook.imports import COLUMNS, ScoresheetInvalid, check_scoresheet
+from ledger.workbook.imports.punto_banco_sheet import COLUMNS, check_scoresheet
+from ledger.workbook.reading import ScoresheetInvalid
 
 pytestmark = pytest.mark.django_db
 ENTRIES = 420

@@ -1,7 +1,9 @@
 """Import a night kept on paper: ``manage.py import_scoresheet FILE --event-name NAME --date
 YYYY-MM-DD [--yen-per-chip N] [rule-set options as in baccarat_odds]``; a Chemin de fer or
 Baccara banque night with ``--game`` and its cut (``--taxe``, ``--taxe-rate``, ``--shoe-charge``,
-``--banco``, ``--clearing``), one row per stake. All or nothing."""
+``--banco``, ``--clearing``), one row per stake. A workbook this site exported (a night or a
+season) without ``--event-name``: its nights as they were, their terms from its Rules sheet.
+All or nothing."""
 
 from __future__ import annotations
 
@@ -20,12 +22,21 @@ from games.management.commands.baccarat_odds import add_rule_set_arguments, rule
 from games.models import Event
 from ledger.workbook.count_imports import check_count_sheet, count_sheet_import, is_count_sheet
 from ledger.workbook.forms import ScoresheetGameForm
-from ledger.workbook.imports import (
-    check_coup_sheet,
-    check_scoresheet,
+from ledger.workbook.imports.coup_sheet import check_coup_sheet
+from ledger.workbook.imports.night_workbook import (
+    check_night_workbook,
+    night_workbook_import,
+    read_night_workbook,
+)
+from ledger.workbook.imports.night_writer import (
+    MSG_BETS,
+    MSG_GUESTS,
+    MSG_HANDS,
+    MSG_NIGHTS,
     coup_sheet_import,
     scoresheet_import,
 )
+from ledger.workbook.imports.punto_banco_sheet import check_scoresheet
 from ledger.workbook.reading import ScoresheetInvalid, ScoresheetUnreadable
 from shoebook.base.roles import Actor, command_line_actor, is_host
 
@@ -37,8 +48,10 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file")
-        parser.add_argument("--event-name", required=True)
-        parser.add_argument("--date", required=True, help="YYYY-MM-DD")
+        parser.add_argument(
+            "--event-name", help="Required, except for a workbook this site exported."
+        )
+        parser.add_argument("--date", help="YYYY-MM-DD (with --event-name).")
         parser.add_argument("--yen-per-chip", default="100")
         parser.add_argument("--decks", type=int, default=8)
         parser.add_argument("--table-min", default="10", help="Table minimum (default 10).")
@@ -61,8 +74,11 @@ class Command(BaseCommand):
             content = path.read_bytes()
         except OSError as error:
             raise CommandError(f"Cannot read {path}: {error.strerror}.") from error
+        if options["event_name"] is None:
+            self._import_workbook(path, content, options)
+            return
         try:
-            on = date.fromisoformat(options["date"])
+            on = date.fromisoformat(options["date"] or "")
         except ValueError:
             raise CommandError("--date is YYYY-MM-DD.") from None
         yen, low, high = (read_amount(options[name]) for name in AMOUNTS)
@@ -120,9 +136,7 @@ class Command(BaseCommand):
             )
         except ValidationError as error:  # the event's own fields: name, chip rate, limits
             raise CommandError(" ".join(error.messages) + " Nothing was imported.") from error
-        self.stdout.write(
-            f"Imported {imported.event}: {imported.hands} hands, {imported.bets} bets."
-        )
+        self.stdout.write(f"Imported {imported.event}: {_counted(imported.hands, imported.bets)}.")
         if imported.created_guests:
             self.stdout.write("New guests: " + ", ".join(imported.created_guests))
 
@@ -147,7 +161,35 @@ class Command(BaseCommand):
             )  # fmt: skip
         except ValidationError as error:
             raise CommandError(" ".join(error.messages) + " Nothing was imported.") from error
-        self.stdout.write(f"Imported a night kept by its count alone: {done.guests} guests.")
+        guests = MSG_GUESTS % {"count": done.guests}
+        self.stdout.write(f"Imported a night kept by its count alone: {guests}.")
+
+    def _import_workbook(self, path: Path, content: bytes, options: dict[str, Any]) -> None:
+        """A workbook this site exported: its nights, each with its terms, play and records."""
+        try:
+            nights = read_night_workbook(path.name, content)
+        except ScoresheetUnreadable as error:
+            raise CommandError(str(error)) from error
+        if nights is None:
+            raise CommandError(
+                "Give --event-name and --date: only a workbook this site exported names its"
+                " nights itself."
+            )
+        try:
+            checked = check_night_workbook(nights)
+            done = night_workbook_import(nights=checked, by=self._host(options))
+        except ScoresheetInvalid as invalid:
+            for problem in invalid.problems:
+                self.stderr.write(str(problem))
+            raise CommandError(
+                f"{len(invalid.problems)} problem(s) in {path.name}: nothing was imported."
+            ) from invalid
+        for event in done.events:
+            self.stdout.write(f"Imported {event}.")
+        counted = MSG_NIGHTS % {"count": len(done.events)}
+        self.stdout.write(f"{counted}: {_counted(done.hands, done.bets)}.")
+        if done.created_guests:
+            self.stdout.write("New guests: " + ", ".join(done.created_guests))
 
     def _host(self, options: dict[str, Any]) -> Actor:
         if not options["by"]:
@@ -156,3 +198,7 @@ class Command(BaseCommand):
         if by is None or not is_host(by):
             raise CommandError(f"--by names a host's username; {options['by']!r} is not one.")
         return by
+
+
+def _counted(hands: int, bets: int) -> str:
+    return f"{MSG_HANDS % {'count': hands}}, {MSG_BETS % {'count': bets}}"

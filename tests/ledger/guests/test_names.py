@@ -20,7 +20,9 @@ from ledger.guests.names import (
     name_key,
 )
 from ledger.models import Bet, Guest
-from ledger.workbook.imports import ScoresheetInvalid, check_scoresheet, scoresheet_import
+from ledger.workbook.imports.night_writer import scoresheet_import
+from ledger.workbook.imports.punto_banco_sheet import check_scoresheet
+from ledger.workbook.reading import ScoresheetInvalid
 
 HEADER = "shoe,hand,player_cards,banker_cards,result,player_pair,banker_pair,seat,guest,bet,stake"
 

@@ -36,7 +36,9 @@ from ledger.models import (
 from ledger.money import services as money_services
 from ledger.money.results import guest_balances, house_rows
 from ledger.templatetags.money import in_chips_signed
-from ledger.workbook.imports import ScoresheetInvalid, check_scoresheet, scoresheet_import
+from ledger.workbook.imports.night_writer import scoresheet_import
+from ledger.workbook.imports.punto_banco_sheet import check_scoresheet
+from ledger.workbook.reading import ScoresheetInvalid
 from tests.conftest import bet
 
 pytestmark = pytest.mark.django_db

@@ -18,7 +18,8 @@ from games.models import Event
 from games.payouts import BetType, RuleSet
 from ledger.workbook.blanks import template_csv, template_xlsx
 from ledger.workbook.count_imports import COUNT_TEMPLATE, check_count_sheet
-from ledger.workbook.imports import BankedGame, check_coup_sheet, check_scoresheet
+from ledger.workbook.imports.coup_sheet import BankedGame, check_coup_sheet
+from ledger.workbook.imports.punto_banco_sheet import check_scoresheet
 
 pytestmark = pytest.mark.django_db
 TABLE = TableRules(RuleSet(), 8, Decimal(10), Decimal(1000))

@@ -33,12 +33,8 @@ from ledger.money import services as money_services
 from ledger.money.results import event_guest_results, event_shoe_rows
 from ledger.workbook.blanks import template_csv
 from ledger.workbook.exports import HANDS_COLUMNS, workbook_bytes
-from ledger.workbook.imports import (
-    ScoresheetInvalid,
-    ScoresheetUnreadable,
-    SheetProblem,
-    check_scoresheet,
-)
+from ledger.workbook.imports.punto_banco_sheet import check_scoresheet
+from ledger.workbook.reading import ScoresheetInvalid, ScoresheetUnreadable, SheetProblem
 from shoebook.base.roles import COMMAND_LINE
 from tests.adversary.inputs import xlsx_of
 from tests.conftest import bet
@@ -67,7 +63,9 @@ def test_the_workbook_summary_is_the_reference_table_in_numbers(demo):
         f"=SUM({letter}2:{letter}7)" for letter in "HIJKL"
     ]
     workbook = load_workbook(io.BytesIO(content), data_only=True)
-    assert workbook.sheetnames == ["Summary", "Guests", "Hands", "Count", "Settlements"]
+    assert workbook.sheetnames == [
+        "Summary", "Guests", "Hands", "Count", "Settlements", "Rules", "Chips and settlements",
+    ]  # fmt: skip
     summary = workbook["Summary"]
     rows = list(summary.iter_rows(min_row=2, values_only=True))
     assert [(r[5], r[8], r[9]) for r in rows] == [

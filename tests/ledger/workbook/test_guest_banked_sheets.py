@@ -32,13 +32,9 @@ from ledger.integrity import ledger_problems
 from ledger.models import Bet, Coup, Guest, GuestEventResult, Seating
 from ledger.money.transfers import transfer_record
 from ledger.workbook.exports import workbook_bytes
-from ledger.workbook.imports import (
-    BankedGame,
-    ScoresheetInvalid,
-    SheetProblem,
-    check_coup_sheet,
-    coup_sheet_import,
-)
+from ledger.workbook.imports.coup_sheet import BankedGame, check_coup_sheet
+from ledger.workbook.imports.night_writer import coup_sheet_import
+from ledger.workbook.reading import ScoresheetInvalid, SheetProblem
 from tests.ledger.banked import (
     CHEMIN_NIGHT_HOUSE,
     CHEMIN_NIGHT_NETS,
@@ -81,6 +77,7 @@ def test_the_coups_sheet_has_a_row_per_stake_with_its_coup(chemin):
         "Coups",
         "Transfers",
         "Settlements",
+        "Rules",  # the night's terms, for an import (no Chips and settlements: it has none)
     ]
     coups = sheet(content, "Coups")
     assert [(row["coup"], row["guest"]) for row in coups] == [
@@ -213,7 +210,7 @@ def test_a_name_in_the_coups_and_transfers_sheets_never_becomes_a_formula(chemin
 
 # The session and the user, the four usual sheets, then the Coups and Transfers sheets (what
 # is still open, and what was recorded).
-WORKBOOK_QUERIES = 24
+WORKBOOK_QUERIES = 29  # with the Rules sheet's 2 and Chips and settlements' 3 (whether any)
 
 
 def test_the_workbook_reads_the_same_few_queries_for_3_or_30_coups(

@@ -20,7 +20,7 @@ from games.models import Event
 from games.payouts import RuleSet
 from ledger.models import Bet
 from ledger.workbook import reading
-from ledger.workbook.imports import COLUMNS, check_scoresheet
+from ledger.workbook.imports.punto_banco_sheet import COLUMNS, check_scoresheet
 
 FILES = Path(__file__).parent / "files"
 NIGHT = [

@@ -1,0 +1,611 @@
+"""A night's or a season's workbook, as Shoebook exports it, made into nights again.
+
+Its Rules sheet gives each night's terms (rules, decks, limits, venue, currency, rate, a
+guest-banked game's cut, how its chips were counted); its Hands or Coups sheet the play, checked
+as a scoresheet is (``punto_banco_sheet``, ``coup_sheet``); its Chips and settlements sheet the
+count, the adjustments and the settlements, voids included. Every sheet's Event column says whose
+night a row is. All or nothing: every problem of every night is reported, and nothing is written
+unless there is none.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games import services as game_services
+from games.entry import TableRules
+from games.kinds import Game
+from games.models import Event
+from games.payouts import RuleSet, RuleSetError
+from ledger.guests.names import InvalidName, clean_name, name_key
+from ledger.guests.services import guests_matching
+from ledger.models import (
+    Adjustment,
+    AuditEntry,
+    ChipMove,
+    CountSetup,
+    EventGuest,
+    Guest,
+    Settlement,
+    Transfer,
+)
+from ledger.money.services import results_refresh
+from ledger.workbook.exports import (
+    ADJUSTMENT,
+    CHIP_MOVE,
+    COUPS_COLUMNS,
+    HANDS_COLUMNS,
+    IN_CHIPS,
+    RECORD_COLUMNS,
+    RULES_COLUMNS,
+    SETTLEMENT,
+    TRANSFER,
+)
+from ledger.workbook.imports.coup_sheet import BankedGame, ParsedCoup, check_coup_rows
+from ledger.workbook.imports.night_writer import (
+    Imported,
+    coup_sheet_import,
+    guests_by_key,
+    scoresheet_import,
+)
+from ledger.workbook.imports.punto_banco_sheet import ParsedHand, check_hand_rows
+from ledger.workbook.reading import (
+    MAX_COLUMNS,
+    MAX_ROWS,
+    MAX_UNPACKED_BYTES,
+    ScoresheetInvalid,
+    ScoresheetUnreadable,
+    SheetProblem,
+)
+from shoebook.base.roles import Actor
+
+MSG_NOT_A_VALUE = gettext_lazy("“{text}” is not a value this site knows for {column}.")
+MSG_ONLY_CASH_NIGHTS = gettext_lazy(
+    "{event} is a tournament: a tournament's rounds, tables and prizes are not in its workbook,"
+    " so it cannot be imported from one."
+)
+MSG_EVENT_TWICE = gettext_lazy(
+    "{event} is on row {first} already: each night of the workbook needs a name of its own."
+)
+MSG_OTHER_GAME_S_ROWS = gettext_lazy(
+    "{event} has rows of another game's sheet (Hands are Punto Banco's, Coups a guest-banked"
+    " game's): its Rules row names the other game."
+)
+MSG_COUNT_ONLY_PLAYED = gettext_lazy(
+    "{event} is kept by its count alone, yet has hands or coups: a night kept by its count logs"
+    " none."
+)
+MSG_NO_RULES_ROW = gettext_lazy("{event} has no row in the Rules sheet.")
+MSG_NO_NIGHTS = gettext_lazy("no nights in the Rules sheet.")
+MSG_RECORD_KIND = gettext_lazy("chip_move, adjustment, settlement or transfer.")
+MSG_DENOMINATIONS = gettext_lazy("chips as value:number, apart by spaces (“500:2 100:3”).")
+MSG_NO_VOIDED_ROW = gettext_lazy("no {record} number {number} before this row of {event}.")
+
+Rows = list[tuple[int, dict[str, str]]]
+
+
+@dataclass
+class WorkbookNight:
+    """One night's rows of a workbook: its Rules row and its rows of the other sheets."""
+
+    line: int
+    terms: dict[str, Any]  # the Rules row's cells, as read
+    hands: Rows = field(default_factory=list)
+    coups: Rows = field(default_factory=list)
+    records: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+
+
+@dataclass
+class CheckedNight:
+    line: int  # its row of the Rules sheet
+    name: str
+    on: date
+    table: TableRules
+    yen_per_chip: Decimal
+    terms: dict[str, object]  # the rest of the event's fields
+    game: BankedGame | None
+    count: str  # "", "hands" or "count_only"
+    opening_float: Decimal
+    denominations: list[str]
+    commission_total: Decimal | None
+    guests: list[str]  # in the order they came into the ledger
+    hands: list[ParsedHand] = field(default_factory=list)
+    coups: list[ParsedCoup] = field(default_factory=list)
+    records: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+
+
+# --- reading --------------------------------------------------------------------------------
+
+
+def read_night_workbook(name: str, content: bytes) -> list[WorkbookNight] | None:
+    """The nights of a workbook Shoebook exported (one with a Rules sheet), in its order; ``None``
+    for any other file (a scoresheet, read as one)."""
+    if not name.lower().endswith(".xlsx"):
+        return None
+    from openpyxl import load_workbook
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(content)) as source:
+            if sum(part.file_size for part in source.infolist()) > MAX_UNPACKED_BYTES:
+                return None  # the scoresheet reader refuses it, saying why
+        workbook = load_workbook(io.BytesIO(content), read_only=True, data_only=True)
+    except Exception:  # not a workbook: the scoresheet reader says why
+        return None
+    try:
+        sheets = {}
+        for sheet in workbook.worksheets:
+            rows = sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS)
+            header = tuple(str(cell or "").strip().lower() for cell in next(rows, None) or ())
+            kind = _sheet_kind(header)
+            if kind and kind not in sheets:
+                sheets[kind] = list(_bounded(rows))
+        if "rules" not in sheets:
+            return None
+        return _nights(sheets)
+    except ScoresheetUnreadable:
+        raise
+    except Exception as error:  # whatever the parser trips on: never a server error
+        raise ScoresheetUnreadable(_("The file is not a readable .xlsx workbook.")) from error
+    finally:
+        workbook.close()
+
+
+def _sheet_kind(header: tuple[str, ...]) -> str | None:
+    if header[: len(RULES_COLUMNS)] == RULES_COLUMNS:
+        return "rules"
+    if header[: len(RECORD_COLUMNS)] == RECORD_COLUMNS:
+        return "records"
+    if header[1 : 1 + len(HANDS_COLUMNS)] == HANDS_COLUMNS:
+        return "hands"
+    if header[1 : 1 + len(COUPS_COLUMNS)] == COUPS_COLUMNS:
+        return "coups"
+    return None
+
+
+def _bounded(rows: Iterator[tuple[object, ...]]) -> Iterator[tuple[int, tuple[object, ...]]]:
+    for line, row in enumerate(rows, start=2):
+        if line - 1 > MAX_ROWS:
+            raise ScoresheetUnreadable(
+                _("The file has more than {rows:,} rows: import one night at a time.").format(
+                    rows=MAX_ROWS
+                )
+            )
+        if any(cell not in (None, "") for cell in row):
+            yield line, row
+
+
+def _nights(sheets: dict[str, list[tuple[int, tuple[object, ...]]]]) -> list[WorkbookNight]:
+    nights: dict[str, WorkbookNight] = {}
+    for line, row in sheets["rules"]:
+        terms = dict(zip(RULES_COLUMNS, row, strict=False))
+        key = _text(terms.get("event"))
+        # A second night of the same name is kept apart, to be refused by name.
+        nights[key if key not in nights else f"{key}\n{line}"] = WorkbookNight(line, terms)
+    columns = {"hands": HANDS_COLUMNS, "coups": COUPS_COLUMNS}
+    for kind, names in columns.items():
+        for line, row in sheets.get(kind, []):
+            night = nights.get(_text(row[0]))
+            cells = {name: _text(value) for name, value in zip(names, row[1:], strict=False)}
+            cells["event"] = _text(row[0])
+            if night is None:
+                nights.setdefault("", WorkbookNight(0, {})).hands.append((line, cells))
+            else:
+                getattr(night, kind).append((line, cells))
+    for line, row in sheets.get("records", []):
+        record: dict[str, Any] = dict(zip(RECORD_COLUMNS, row, strict=False))
+        night = nights.get(_text(record.get("event")))
+        if night is None:
+            nights.setdefault("", WorkbookNight(0, {})).records.append((line, record))
+        else:
+            night.records.append((line, record))
+    return list(nights.values())
+
+
+def _text(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    return str(value).strip()
+
+
+# --- checking -------------------------------------------------------------------------------
+
+
+class _Problems:
+    def __init__(self) -> None:
+        self.found: list[SheetProblem] = []
+
+    def add(self, line: int, column: str, reason: str) -> None:
+        self.found.append(SheetProblem(max(line - 1, 0), line, column, reason))
+
+
+def _decimal(value: object) -> Decimal:
+    if isinstance(value, float):
+        return Decimal(repr(value))
+    if isinstance(value, bool) or value is None:
+        raise InvalidOperation
+    return Decimal(str(value).strip())
+
+
+def _day(value: object) -> date:
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    return date.fromisoformat(str(value).strip())
+
+
+def _choice(choices: list[str]) -> Callable[[object], str]:
+    def read(value: object) -> str:
+        text = _text(value)
+        if text not in choices:
+            raise ValueError(text)
+        return text
+
+    return read
+
+
+RULES_READERS: dict[str, Callable[[object], Any]] = {
+    "event": lambda value: _text(value) or _missing(),
+    "date": _day,
+    "venue": _text,
+    "kind": _choice([Event.Kind.CASH.value]),
+    "format": _choice(list(Event.Format.values)),
+    "game": lambda value: Game(_text(value)),
+    "commission_rate": _decimal,
+    "no_commission": _text,
+    "tie_pays": lambda value: int(_text(value)),
+    "pair_pays": lambda value: int(_text(value)),
+    "side_bets": lambda value: _text(value).split(),
+    "decks": lambda value: int(_text(value)),
+    "table_min": _decimal,
+    "table_max": _decimal,
+    "hands_per_shoe": lambda value: int(_text(value)),
+    "currency_symbol": _text,
+    "yen_per_chip": _decimal,
+    "taxe": _choice(list(Event.Cut.values)),
+    "taxe_rate": _decimal,
+    "shoe_charge": _decimal,
+    "banco": _text,
+    "suite_returns": _text,
+    "clearing": _choice(list(Event.Clearing.values)),
+    "count": _choice(["", "hands", "count_only"]),
+    "opening_float": lambda value: Decimal(0) if value in (None, "") else _decimal(value),
+    "denominations": lambda value: _text(value).split(),
+    "commission_total": lambda value: None if value in (None, "") else _decimal(value),
+    "guests": lambda value: [clean_name(line) for line in _text(value).splitlines() if line],
+}
+
+
+RULE_SET_COLUMNS = ("commission_rate", "no_commission", "tie_pays", "pair_pays", "side_bets")
+
+
+def _missing() -> str:
+    raise ValueError("")
+
+
+def _checked_terms(night: WorkbookNight, problems: _Problems) -> CheckedNight | None:
+    values: dict[str, Any] = {}
+    for column, read in RULES_READERS.items():
+        raw = night.terms.get(column)
+        try:
+            values[column] = read(raw)
+        except (ValueError, TypeError, InvalidOperation, InvalidName):
+            if column == "kind" and _text(raw) == Event.Kind.TOURNAMENT.value:
+                reason = str(MSG_ONLY_CASH_NIGHTS).format(event=_text(night.terms.get("event")))
+            else:
+                reason = str(MSG_NOT_A_VALUE).format(text=_text(raw), column=column)
+            problems.add(night.line, column, reason)
+    if len(values) != len(RULES_READERS):
+        return None
+    try:
+        rules = RuleSet.from_dict({key: values[key] for key in RULE_SET_COLUMNS})
+    except RuleSetError as error:
+        problems.add(night.line, "commission_rate/side_bets", str(error))
+        return None
+    game: Game = values["game"]
+    banked = (
+        BankedGame(
+            game,
+            taxe=values["taxe"],
+            taxe_rate=values["taxe_rate"],
+            shoe_charge=values["shoe_charge"],
+            banco=values["banco"],
+            clearing=values["clearing"],
+        )
+        if game.guest_banked
+        else None
+    )
+    terms: dict[str, object] = {
+        "venue": values["venue"],
+        "format": values["format"],
+        "currency_symbol": values["currency_symbol"],
+        "hands_per_shoe": values["hands_per_shoe"],
+        "suite_returns": values["suite_returns"],
+    }
+    if banked is None:  # Punto Banco keeps a guest-banked game's fields as they were set
+        terms |= {key: values[key] for key in ("taxe", "taxe_rate", "shoe_charge", "banco",
+                                               "clearing")}  # fmt: skip
+    return CheckedNight(
+        line=night.line,
+        name=values["event"],
+        on=values["date"],
+        table=TableRules(rules, values["decks"], values["table_min"], values["table_max"]),
+        yen_per_chip=values["yen_per_chip"],
+        terms=terms,
+        game=banked,
+        count=values["count"],
+        opening_float=values["opening_float"],
+        denominations=values["denominations"],
+        commission_total=values["commission_total"],
+        guests=values["guests"],
+    )
+
+
+def check_night_workbook(nights: list[WorkbookNight]) -> list[CheckedNight]:
+    """Each night's terms and play checked, or ``ScoresheetInvalid`` with every problem, each
+    named by its sheet's column (and, in a season, its night)."""
+    problems = _Problems()
+    checked: list[CheckedNight] = []
+    first: dict[str, int] = {}
+    for night in nights:
+        if not night.terms:  # rows of a night the Rules sheet does not name
+            for line, cells in [*night.hands, *night.records]:
+                event = _text(cells.get("event"))
+                problems.add(line, "event", str(MSG_NO_RULES_ROW).format(event=event))
+            continue
+        name = _text(night.terms.get("event"))
+        if name in first:
+            reason = str(MSG_EVENT_TWICE).format(event=name, first=first[name])
+            problems.add(night.line, "event", reason)
+            continue
+        first[name] = night.line - 1
+        terms = _checked_terms(night, problems)
+        if terms is None:
+            continue
+        played = night.coups if terms.game is not None else night.hands
+        stray = night.hands if terms.game is not None else night.coups
+        if stray or (played and terms.count == "count_only"):
+            wrong = MSG_OTHER_GAME_S_ROWS if stray else MSG_COUNT_ONLY_PLAYED
+            problems.add(night.line, "game/count", str(wrong).format(event=name))
+            continue
+        try:
+            if night.coups and terms.game is not None:
+                terms.coups = check_coup_rows(night.coups, terms.table, terms.game)
+            elif night.hands:
+                terms.hands = check_hand_rows(night.hands, terms.table)
+        except ScoresheetInvalid as invalid:
+            for found in invalid.problems:
+                column = f"{name}: {found.column}" if len(nights) > 1 else found.column
+                problems.found.append(SheetProblem(found.row, found.line, column, found.reason))
+        terms.records = night.records
+        _check_records(terms, problems)
+        checked.append(terms)
+    if not nights:
+        problems.add(1, "event", str(MSG_NO_NIGHTS))
+    if problems.found:
+        raise ScoresheetInvalid(problems.found)
+    return checked
+
+
+def _check_records(night: CheckedNight, problems: _Problems) -> None:
+    numbers: set[tuple[str, int]] = set()
+    for line, cells in night.records:
+        record = _text(cells.get("record"))
+        if record not in (CHIP_MOVE, ADJUSTMENT, SETTLEMENT, TRANSFER):
+            problems.add(line, "record", str(MSG_RECORD_KIND))
+            continue
+        try:
+            number = int(_text(cells.get("number")))
+            _decimal(cells.get("amount"))
+            voids = _text(cells.get("voids"))
+            if voids and (record, int(voids)) not in numbers:
+                reason = str(MSG_NO_VOIDED_ROW).format(record=record, number=voids,
+                                                       event=night.name)  # fmt: skip
+                problems.add(line, "voids", reason)
+            numbers.add((record, number))
+        except (ValueError, InvalidOperation):
+            problems.add(line, "number/amount/voids", _("not a number."))
+        try:
+            _denominations(_text(cells.get("by_denomination")))
+        except ValueError:
+            problems.add(line, "by_denomination", str(MSG_DENOMINATIONS))
+        for column in ("guest", "payee"):
+            name = _text(cells.get(column))
+            if name or (column == "guest" and record in (ADJUSTMENT, SETTLEMENT)):
+                try:
+                    clean_name(name)
+                except InvalidName as error:
+                    problems.add(line, column, str(error))
+
+
+# --- writing --------------------------------------------------------------------------------
+
+
+@dataclass
+class WorkbookImported:
+    events: list[Event]
+    created_guests: list[str]
+    hands: int
+    bets: int
+
+
+@transaction.atomic
+def night_workbook_import(*, nights: list[CheckedNight], by: Actor) -> WorkbookImported:
+    """Write the checked nights, in the workbook's order, each as it was: its event with its
+    terms, its hands or coups (shoes closed), its count, adjustments and settlements."""
+    events: list[Event] = []
+    created: set[str] = set()
+    hands = bets = 0
+    problems = _Problems()
+    created |= _guests_in_order([name for night in nights for name in night.guests])
+    for night in nights:
+        try:
+            event, imported = _night(night, by)
+        except ValidationError as error:  # the event's own fields, as event_create checks them
+            for column, messages in error.message_dict.items():
+                problems.add(night.line, column, " ".join(messages))
+            continue
+        if imported is not None:
+            created |= set(imported.created_guests)
+            hands, bets = hands + imported.hands, bets + imported.bets
+        created |= _count_and_records(event, night, by, problems)
+        events.append(event)
+    if problems.found:
+        raise ScoresheetInvalid(problems.found)  # rolls every night back
+    return WorkbookImported(events, sorted(created), hands, bets)
+
+
+def _night(night: CheckedNight, by: Actor) -> tuple[Event, Imported | None]:
+    """The night's event with its hands or coups (none: a bare event)."""
+    common = {"name": night.name, "on": night.on, "table": night.table, "by": by,
+              "yen_per_chip": night.yen_per_chip, "terms": night.terms}  # fmt: skip
+    if night.coups and night.game is not None:
+        imported = coup_sheet_import(coups=night.coups, game=night.game, **common)  # type: ignore[arg-type]
+    elif night.hands:
+        imported = scoresheet_import(hands=night.hands, **common)  # type: ignore[arg-type]
+    else:
+        return _bare_event(night, by), None
+    return imported.event, imported
+
+
+def _guests_in_order(names: list[str]) -> set[str]:
+    """The guests the nights list who are new, created one by one in the workbook's order, so
+    that they come into this ledger in the order they came into the one exported."""
+    keys = {name_key(name): name for name in names}
+    matches = guests_matching(set(keys))
+    created = set()
+    for key, name in keys.items():
+        if key not in matches:
+            guests_by_key({key: name})
+            created.add(name)
+    return created
+
+
+def _bare_event(night: CheckedNight, by: Actor) -> Event:
+    """A night without hands (kept by its count alone, or nothing played yet)."""
+    fields: dict[str, Any] = dict(night.terms)
+    if night.game is not None:
+        fields |= night.game.fields()
+    event = game_services.event_create(
+        name=night.name,
+        date=night.on,
+        rules=night.table.rules,
+        by=by,
+        decks=night.table.decks,
+        yen_per_chip=night.yen_per_chip,
+        table_min=night.table.table_min,
+        table_max=night.table.table_max,
+        **fields,
+    )
+    AuditEntry.objects.create(
+        action=AuditEntry.Action.IMPORT,
+        event=event,
+        by=by,
+        summary=str(event),
+        after={"hands": 0, "bets": 0, "count_only": night.count == "count_only"},
+    )
+    return event
+
+
+def _count_and_records(
+    event: Event, night: CheckedNight, by: Actor, problems: _Problems
+) -> set[str]:
+    """The night's count setup and its records, in their order; the guests created."""
+    if night.count:
+        CountSetup.objects.create(
+            event=event,
+            denominations=night.denominations,
+            opening_float=night.opening_float,
+            count_only=night.count == "count_only",
+            commission_total=night.commission_total,  # type: ignore[misc]  # None: not kept
+        )
+    names = {name_key(name): name for name in night.guests}
+    names |= {
+        name_key(clean_name(_text(cells[column]))): clean_name(_text(cells[column]))
+        for _line, cells in night.records
+        for column in ("guest", "payee")
+        if _text(cells.get(column))
+    }
+    matches = guests_matching(set(names))
+    identity = {key: found[0].name_key for key, found in matches.items() if len(found) == 1}
+    guests, created = guests_by_key({identity.get(key, key): name for key, name in names.items()})
+    present = set(EventGuest.objects.filter(event=event).values_list("guest_id", flat=True))
+    EventGuest.objects.bulk_create(
+        EventGuest(event=event, guest=guest)
+        for guest in sorted(guests.values(), key=lambda guest: guest.pk)
+        if guest.pk not in present
+    )
+
+    def named(column: str, cells: dict[str, Any]) -> Guest | None:
+        name = _text(cells.get(column))
+        key = name_key(clean_name(name)) if name else ""
+        return guests[identity.get(key, key)] if name else None
+
+    written: dict[tuple[str, int], Any] = {}
+    for line, cells in night.records:
+        record = _text(cells["record"])
+        guest = named("guest", cells)
+        voids = _text(cells.get("voids"))
+        if voids and (record, int(voids)) not in written:
+            continue  # the row it voids was refused: its problem is reported
+        recorded = cells.get("recorded")
+        common: dict[str, Any] = {
+            "event": event,
+            "recorded_by": by,
+            "recorded_at": timezone.make_aware(recorded)
+            if isinstance(recorded, datetime)
+            else timezone.now(),
+            "voids": written[(record, int(voids))] if voids else None,
+        }
+        amount = _decimal(cells.get("amount"))
+        note = _text(cells.get("note"))
+        row: ChipMove | Adjustment | Settlement | Transfer
+        if record == CHIP_MOVE:
+            row = ChipMove(
+                guest=guest, kind=_text(cells.get("kind")), source=_text(cells.get("source")),
+                chips=amount, by_denomination=_denominations(_text(cells.get("by_denomination"))),
+                note=note, **common,
+            )  # fmt: skip
+        elif record == ADJUSTMENT:
+            row = Adjustment(guest=guest, amount=amount, reason=note, **common)
+        elif record == SETTLEMENT:
+            row = Settlement(guest=guest, amount=amount, method=_text(cells.get("kind")), note=note,
+                             **common)  # fmt: skip
+        else:
+            in_chips = _text(cells.get("source")) == IN_CHIPS
+            row = Transfer(payer=guest, payee=named("payee", cells), amount=amount,
+                           in_chips=in_chips, note=note, **common)  # fmt: skip
+        try:
+            row.full_clean(validate_unique=False)
+        except ValidationError as error:
+            for column, messages in error.message_dict.items():
+                problems.add(line, column, " ".join(messages))
+            continue
+        row.save()
+        written[(record, int(_text(cells["number"])))] = row
+    results_refresh(
+        event_id=event.pk,
+        guest_ids=EventGuest.objects.filter(event=event).values_list("guest_id", flat=True),
+    )
+    return set(created)
+
+
+def _denominations(text: str) -> dict[str, int]:
+    pairs = (part.split(":", 1) for part in text.split())
+    return {value: int(count) for value, count in pairs}
