@@ -21,7 +21,7 @@ from games.messages import format_chips, whole_cents
 from games.payouts import RuleSet
 from ledger.guests.names import InvalidName, clean_name, name_key
 from ledger.guests.services import MSG_GUEST_AMBIGUOUS, candidate_names, guests_matching
-from ledger.models import AuditEntry, ChipMove, CountSetup, EventGuest
+from ledger.models import AuditEntry, ChipMove, CountSetup, EventGuest, dated_default
 from ledger.money.services import results_refresh
 from ledger.workbook.imports.night_writer import guests_by_key
 from ledger.workbook.reading import (
@@ -161,6 +161,7 @@ def count_sheet_import(
                     source=row.paid_by,
                     chips=row.bought,
                     recorded_by=by,
+                    dated=dated_default(event),
                 )
             )
         if row.cashed_out:
@@ -171,6 +172,7 @@ def count_sheet_import(
                     kind=ChipMove.Kind.COUNT,
                     chips=row.cashed_out,
                     recorded_by=by,
+                    dated=dated_default(event),
                 )
             )
     ChipMove.objects.bulk_create(moves)

@@ -750,9 +750,10 @@ def rules_sheet(events: Sequence[Event]) -> SheetSpec:
 # "in_chips" when it was paid in chips at the table.
 RECORD_COLUMNS = (
     "event", "record", "number", "guest", "kind", "source", "amount", "by_denomination",
-    "note", "recorded", "voids", "payee",
+    "note", "recorded", "voids", "payee", "dated",
 )  # fmt: skip
-_RECORD_KINDS = {"number": WHOLE, "amount": CHIPS, "recorded": DATETIME, "voids": WHOLE}
+_RECORD_KINDS = {"number": WHOLE, "amount": CHIPS, "recorded": DATETIME, "voids": WHOLE,
+                 "dated": DATE}  # fmt: skip
 CHIP_MOVE, ADJUSTMENT, SETTLEMENT, TRANSFER = "chip_move", "adjustment", "settlement", "transfer"
 IN_CHIPS = "in_chips"
 _RECORD_MODELS = ((CHIP_MOVE, ChipMove, ("guest",)), (ADJUSTMENT, Adjustment, ("guest",)),
@@ -804,6 +805,7 @@ def records_sheet(events: Sequence[Event]) -> SheetSpec:
             yield [
                 names[row.event_id], record, number, guest.name if guest else "", kind, source,
                 amount, chips, note, local_time(row.recorded_at), voids, payee,
+                getattr(row, "dated", None),  # a chip row's or a settlement's day
             ]  # fmt: skip
 
     return _("Chips and settlements"), columns, rows()

@@ -40,6 +40,7 @@ from ledger.models import (
     Guest,
     Settlement,
     Transfer,
+    dated_default,
 )
 from ledger.money.services import results_refresh
 from ledger.workbook.exports import (
@@ -575,18 +576,20 @@ def _count_and_records(
         }
         amount = _decimal(cells.get("amount"))
         note = _text(cells.get("note"))
+        dated_cell = cells.get("dated")
+        dated = dated_cell.date() if isinstance(dated_cell, datetime) else dated_default(event)
         row: ChipMove | Adjustment | Settlement | Transfer
         if record == CHIP_MOVE:
             row = ChipMove(
                 guest=guest, kind=_text(cells.get("kind")), source=_text(cells.get("source")),
                 chips=amount, by_denomination=_denominations(_text(cells.get("by_denomination"))),
-                note=note, **common,
+                note=note, dated=dated, **common,
             )  # fmt: skip
         elif record == ADJUSTMENT:
             row = Adjustment(guest=guest, amount=amount, reason=note, **common)
         elif record == SETTLEMENT:
             row = Settlement(guest=guest, amount=amount, method=_text(cells.get("kind")), note=note,
-                             **common)  # fmt: skip
+                             dated=dated, **common)  # fmt: skip
         else:
             in_chips = _text(cells.get("source")) == IN_CHIPS
             row = Transfer(payer=guest, payee=named("payee", cells), amount=amount,
