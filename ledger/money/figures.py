@@ -33,6 +33,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
+from functools import cached_property
 
 from django.db.models import Count, Max, Min
 
@@ -154,7 +155,11 @@ class NightFigures:
         return (Decimal(self.hands - 1) / hours).quantize(Decimal("0.1")) if hours else None
 
     def guest(self, guest_id: int) -> GuestFigures | None:
-        return next((g for g in self.guests if g.guest_id == guest_id), None)
+        return self._by_guest.get(guest_id)
+
+    @cached_property
+    def _by_guest(self) -> dict[int, GuestFigures]:
+        return {guest.guest_id: guest for guest in self.guests}
 
 
 @dataclass
@@ -306,9 +311,7 @@ def nights_figures(events: Iterable[Event]) -> list[NightFigures]:
             prizes=sum((g.prizes for g in mine), ZERO),
         )
         is_tournament = event.kind == Event.Kind.TOURNAMENT
-        night.handle = (
-            None if count_only or is_tournament else sum((g.wagered for g in mine), ZERO)
-        )
+        night.handle = None if count_only or is_tournament else sum((g.wagered for g in mine), ZERO)
         if is_tournament:
             night.drop = -night.charges
         elif event.pk in chips_known:
