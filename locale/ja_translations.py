@@ -415,7 +415,6 @@ JA = {
     "Drop": "ドロップ",
     "House net": "ハウス純額",
     "House net (¥)": "ハウス純額（円）",
-    "Hold %": "ホールド%",
     "Hands/hour": "ハンド/時",
     "Choose a seat and a guest.": "シートとゲストを選んでください。",
     "{event} is ready: add guests, then start a shoe.": "{event}の準備ができました。ゲストを追加してシューを始めてください。",
@@ -1561,6 +1560,17 @@ JA = {
     "Hand %(number)s as %(by)s recorded it:": "%(by)sが記録したハンド%(number)s：",
     "Seat %(seat)s %(kind)s %(stake)s (%(guest)s)": "シート%(seat)s %(kind)s %(stake)s（%(guest)s）",
     "The bet is %(guest)s's": "ベットは%(guest)sのもの",
+    # The one source of figures: drop, handle and hold; the season workbook on the web.
+    "Hold % of drop": "ホールド%（ドロップ比）",
+    "Handle": "ハンドル（賭け金総額）",
+    "handle": "ハンドル",
+    "Drop: the chips bought into the game (the count's buy-ins and top-ups, a tournament's entries, rebuys and add-ons); — where the night recorded none. Handle: the amount wagered. Hold: the house's result as a share of the drop, over the nights whose drop is known.": "ドロップ：ゲームに買い入れたチップ（カウントのバイインと追加購入、トーナメントの参加費・リバイ・アドオン）。記録のない夜は —。ハンドル：賭け金の総額。ホールド：ハウスの結果のドロップに対する割合（ドロップのわかる夜について）。",
+    "Season workbook (.xlsx)": "シーズンのワークブック（.xlsx）",
+    "Season": "シーズン",
+    "Give the season's dates as YYYY-MM-DD (From and To).": "シーズンの日付を YYYY-MM-DD で入力してください（開始日と終了日）。",
+    "Entries and prizes": "参加費と賞金",
+    "Kept by its count alone: no hand was logged.": "カウントだけで記録した夜です。ハンドは記録されていません。",
+    "Guests %(gross)s before the commission; commission %(commission)s; the house %(house)s = <strong>%(house_yen)s</strong>.": "ゲストはコミッション前で%(gross)s、コミッション%(commission)s、ハウスは%(house)s = <strong>%(house_yen)s</strong>。",
 }
 
 JA_PLURAL = {

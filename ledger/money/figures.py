@@ -36,6 +36,7 @@ from decimal import Decimal
 from functools import cached_property
 
 from django.db.models import Count, Max, Min
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Event, Hand
 from ledger.models import (
@@ -50,6 +51,10 @@ from ledger.models import (
 from ledger.money.amounts import ZERO, money_sum, to_yen
 
 PERCENT = Decimal("0.01")
+
+MSG_ROW_COUNT = _("The count")
+MSG_ROW_ADJUSTMENTS = _("Adjustments")
+MSG_ROW_CHARGES = _("Entries and prizes")
 
 
 @dataclass
@@ -126,6 +131,14 @@ class NightFigures:
     @property
     def house_net_yen(self) -> Decimal:
         return to_yen(self.house_net, self.event.yen_per_chip)
+
+    @property
+    def gross_yen(self) -> Decimal:
+        return to_yen(self.gross, self.event.yen_per_chip)
+
+    @property
+    def commission_yen(self) -> Decimal:
+        return to_yen(self.commission, self.event.yen_per_chip)
 
     @property
     def hold(self) -> Decimal | None:
@@ -211,8 +224,41 @@ class SeasonFigures:
         return hold_of(house, self.drop)
 
 
+@dataclass(frozen=True)
+class WithoutHands:
+    """A night's result from no hand, as a row beside its shoes: the guests' net in it and the
+    house's cut in that (so its gross is their sum)."""
+
+    label: str
+    net: Decimal
+    commission: Decimal
+
+    @property
+    def gross(self) -> Decimal:
+        return self.net + self.commission
+
+    @property
+    def house_net(self) -> Decimal:
+        return -self.net
+
+
+def without_hands(night: NightFigures) -> list[WithoutHands]:
+    """The rows of a night's result that no hand explains: the count's (with the commission
+    entered for the night), the adjustments, a tournament's entries, rebuys, add-ons and
+    prizes. With its shoes' rows they add up to the night's figures."""
+    rows = []
+    if night.count_only:
+        rows.append(WithoutHands(str(MSG_ROW_COUNT), night.counted, night.count_commission))
+    if night.adjustments:
+        rows.append(WithoutHands(str(MSG_ROW_ADJUSTMENTS), night.adjustments, ZERO))
+    if night.charges or night.prizes:
+        rows.append(WithoutHands(str(MSG_ROW_CHARGES), night.charges + night.prizes, ZERO))
+    return rows
+
+
 def nights_figures(events: Iterable[Event]) -> list[NightFigures]:
-    """The figures of each of ``events``, in the order given. Eight queries, however many."""
+    """The figures of each of ``events``, in the order given. Seven queries (eight when a
+    guest took chips and played no hand), however many nights."""
     ordered = list(events)
     ids = [event.pk for event in ordered]
     guests: dict[int, dict[int, GuestFigures]] = defaultdict(dict)
@@ -267,14 +313,16 @@ def nights_figures(events: Iterable[Event]) -> list[NightFigures]:
             guest.bought += amount
         if setups.get(event_id, (False, ZERO))[0]:
             guest.counted += -amount if taken else amount
-    for column, sign in (("payer", 1), ("payee", -1)):
-        for event_id, guest_id, amount in (
-            Transfer.objects.filter(event_id__in=ids, **{f"{column}__isnull": False})
-            .values_list("event_id", f"{column}_id")
-            .annotate(n=money_sum("amount"))
-            .order_by()
-        ):
-            of(event_id, guest_id).transfers += sign * amount
+    for event_id, payer_id, payee_id, amount in (
+        Transfer.objects.filter(event_id__in=ids)
+        .values_list("event_id", "payer_id", "payee_id")
+        .annotate(n=money_sum("amount"))
+        .order_by()
+    ):  # the payer paid (like a settlement), the payee received; the house is neither
+        if payer_id is not None:
+            of(event_id, payer_id).transfers += amount
+        if payee_id is not None:
+            of(event_id, payee_id).transfers -= amount
     pace = {
         row["shoe__event_id"]: (row["n"], row["first"], row["last"])
         for row in Hand.objects.filter(shoe__event__in=ids)

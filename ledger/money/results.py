@@ -37,6 +37,7 @@ from games.models import Event, Hand, Shoe
 from games.payouts import BankedBet
 from ledger.models import Bet, Coup, Guest, GuestEventResult, Settlement
 from ledger.money.amounts import ZERO, money_sum, to_yen
+from ledger.money.figures import season_figures
 from ledger.money.lines import SETTLED, LineKind, balance, balances, ledger_lines
 
 RESULT = LineKind.RESULT
@@ -499,28 +500,18 @@ class Standing:
     guest_id: int
     name: str
     net: Decimal
-    commission: Decimal
+    commission: Decimal | None  # None: a night of theirs knew only their net (count only)
     wagered: Decimal
     hands: int
 
 
 def standings(events: QuerySet[Event]) -> list[Standing]:
-    """The leaderboard: each guest's net result, hands and commission over some events."""
-    rows = (
-        GuestEventResult.objects.filter(event__in=events)
-        .values("guest_id", "guest__name")
-        .annotate(hands=Sum("hands"), **_sums())
-        .order_by()
-    )
-    table = []
-    for r in rows:
-        sums = Figures.from_row(r)
-        table.append(
-            Standing(
-                r["guest_id"], r["guest__name"], sums.net, sums.commission, sums.wagered, r["hands"]
-            )
-        )
-    return sorted(table, key=lambda s: (-s.net, s.name.casefold()))
+    """The leaderboard: each guest's net result, hands and commission over some events, from
+    the one source of figures (:func:`ledger.money.figures.season_figures`)."""
+    season = season_figures(events.order_by("date", "id"))
+    return [
+        Standing(g.guest_id, g.name, g.net, g.commission, g.wagered, g.hands) for g in season.guests
+    ]
 
 
 @dataclass

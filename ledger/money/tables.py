@@ -37,16 +37,28 @@ class YenColumn(tables.Column):
         return format_yen(value)
 
 
+class MaybeChipsColumn(ChipsColumn):
+    """Chips, or "—" where the figure is not known (a drop no count recorded, a handle no hand
+    logged)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("empty_values", ())
+        super().__init__(*args, **kwargs)
+
+    def render(self, value: Decimal | None) -> str:
+        return "—" if value is None else super().render(value)
+
+
 class GuestResultTable(tables.Table):
     name = tables.Column(verbose_name=_("Guest"))
     hands = tables.Column(verbose_name=_("Hands"), attrs={"td": {"class": "num"}})
     wagered = ChipsColumn(verbose_name=_("Wagered"))
-    gross = ChipsColumn(signed=True, verbose_name=_("Gross"))
-    commission = ChipsColumn(verbose_name=_("Commission"))
+    gross = MaybeChipsColumn(signed=True, verbose_name=_("Gross"))
+    commission = MaybeChipsColumn(verbose_name=_("Commission"))
     net = ChipsColumn(signed=True, verbose_name=_("Net"))
     net_yen = YenColumn(verbose_name=_("Net (¥)"))
-    biggest_win = ChipsColumn(signed=True, verbose_name=_("Biggest win"))
-    biggest_loss = ChipsColumn(signed=True, verbose_name=_("Biggest loss"))
+    biggest_win = MaybeChipsColumn(signed=True, verbose_name=_("Biggest win"))
+    biggest_loss = MaybeChipsColumn(signed=True, verbose_name=_("Biggest loss"))
 
     class Meta:
         attrs = NUMBERS
@@ -58,23 +70,11 @@ class StandingsTable(tables.Table):
     name = tables.Column(verbose_name=_("Guest"), attrs=NAME)
     net = ChipsColumn(signed=True, verbose_name=_("Net"))
     hands = tables.Column(verbose_name=_("Hands"), attrs={"td": {"class": "num"}})
-    commission = ChipsColumn(verbose_name=_("Commission"))
+    commission = MaybeChipsColumn(verbose_name=_("Commission"))
     wagered = ChipsColumn(verbose_name=_("Wagered"))
 
     class Meta:
         attrs = NUMBERS
-
-
-class MaybeChipsColumn(ChipsColumn):
-    """Chips, or "—" where the figure is not known (a drop no count recorded, a handle no hand
-    logged)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("empty_values", ())
-        super().__init__(*args, **kwargs)
-
-    def render(self, value: Decimal | None) -> str:
-        return "—" if value is None else super().render(value)
 
 
 class HouseTable(tables.Table):

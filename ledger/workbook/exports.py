@@ -16,6 +16,7 @@ from copy import copy
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
+from functools import cached_property
 from io import BytesIO
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeAlias, cast
@@ -36,8 +37,8 @@ from games.models import Event, Hand
 from games.payouts import BankedBet
 from ledger.count.selectors import night_count
 from ledger.models import Bet, ChipMove, Coup, Guest, Seating, Settlement
-from ledger.money.amounts import ZERO, to_yen
-from ledger.money.figures import GuestFigures, NightFigures, nights_figures
+from ledger.money.amounts import to_yen
+from ledger.money.figures import GuestFigures, NightFigures, nights_figures, without_hands
 from ledger.money.results import event_settlement, event_shoe_rows
 from ledger.money.transfers import HOUSE_NAME, event_transfer_rows, proposed_transfers
 from ledger.workbook.imports import COUP_SHEET_COLUMNS
@@ -230,6 +231,19 @@ class Sheet:
 SheetSpec = tuple[str, list[Column], Iterator[Sequence[CellValue]]]
 
 
+class Nights(list[Event]):
+    """A workbook's nights, their figures read once for all its sheets."""
+
+    @cached_property
+    def figures(self) -> dict[int, NightFigures]:
+        return {night.event.pk: night for night in nights_figures(self)}
+
+
+def figures_of(events: Sequence[Event]) -> dict[int, NightFigures]:
+    """The nights' figures (:mod:`ledger.money.figures`), by event id."""
+    return (events if isinstance(events, Nights) else Nights(events)).figures
+
+
 def cut_heading(events: Sequence[Event]) -> str:
     """The house's cut as the nights call it: the taxe where a guest banks, the commission at
     Punto Banco, both when the workbook holds both kinds of night."""
@@ -253,11 +267,11 @@ def summary_sheet(events: Sequence[Event]) -> SheetSpec:
         Column(_("Drop"), 14, CHIPS), Column(_("Hold % of drop"), 12, PERCENT),
     ]  # fmt: skip
 
-    nights = nights_figures(events)
+    nights = figures_of(events)
 
     def rows() -> Iterator[Sequence[CellValue]]:
-        for night in nights:
-            event = night.event
+        for event in events:
+            night = nights[event.pk]
             rules = (
                 _(event.game_kind.label) if event.is_guest_banked else event.rule_set.describe(_)
             )
@@ -274,9 +288,10 @@ def summary_sheet(events: Sequence[Event]) -> SheetSpec:
                     None, None,
                 ]  # fmt: skip
             above = len(shoes)
-            for label, net, commission in _without_hands(night):
-                yield [*head, label, 0, None, net + commission, commission, net, -net,
-                       to_yen(-net, event.yen_per_chip), None, None]  # fmt: skip
+            for extra in without_hands(night):
+                yield [*head, extra.label, 0, None, extra.gross, extra.commission, extra.net,
+                       extra.house_net, to_yen(extra.house_net, event.yen_per_chip), None,
+                       None]  # fmt: skip
                 above += 1
             # The night's yen as the event page rounds them, once for the night (a sum of each
             # shoe's rounded yen could differ).
@@ -295,17 +310,6 @@ def summary_sheet(events: Sequence[Event]) -> SheetSpec:
     return _("Summary"), columns, rows()
 
 
-def _without_hands(night: NightFigures) -> Iterator[tuple[str, Decimal, Decimal]]:
-    """A night's results from no hand, each a row of the Summary: label, guests' net, the
-    house's cut in it."""
-    if night.count_only:
-        yield str(_("The count")), night.counted, night.count_commission
-    if night.adjustments:
-        yield str(_("Adjustments")), night.adjustments, ZERO
-    if night.charges or night.prizes:
-        yield str(_("Entries and prizes")), night.charges + night.prizes, ZERO
-
-
 def guests_sheet(events: Sequence[Event], only: Guest | None) -> SheetSpec:
     columns = [
         Column(_("Event"), 24, TEXT), Column(_("Guest"), 20, TEXT),
@@ -317,7 +321,7 @@ def guests_sheet(events: Sequence[Event], only: Guest | None) -> SheetSpec:
         Column(_("How settled"), 30, TEXT),
     ]  # fmt: skip
 
-    nights = {night.event.pk: night for night in nights_figures(events)}
+    nights = figures_of(events)
 
     def rows() -> Iterator[Sequence[CellValue]]:
         for event in events:
@@ -726,7 +730,8 @@ SHEETS = (
 def workbook_sheets(events: Sequence[Event], guest: Guest | None = None) -> list[SheetSpec]:
     """The workbook's sheets, each a title, its columns and a generator of its rows; with
     ``guest``, only that guest's rows (and no Summary)."""
-    return [sheet.write(events, guest) for sheet in SHEETS if sheet.applies(events, guest)]
+    nights = Nights(events)
+    return [sheet.write(nights, guest) for sheet in SHEETS if sheet.applies(nights, guest)]
 
 
 def settlement_workbook(

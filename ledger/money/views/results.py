@@ -13,7 +13,7 @@ from django_tables2 import RequestConfig
 from games.models import Event
 from ledger.models import AuditEntry
 from ledger.money.amounts import to_yen
-from ledger.money.figures import season_figures
+from ledger.money.figures import night_figures, season_figures
 from ledger.money.filters import EventDateRange
 from ledger.money.results import event_guest_results, standings
 from ledger.money.tables import AuditTable, GuestResultTable, HouseTable, StandingsTable
@@ -25,21 +25,23 @@ from shoebook.base.roles import AuthenticatedHttpRequest, host_required, table_s
 @require_GET
 def event_guest_results_page(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
-    results = event_guest_results(event)
-    shoe_numbers = sorted({number for result in results for number in result.by_shoe})
+    night = night_figures(event)  # every guest's figures, a count-only night's too
+    results = {result.guest_id: result for result in event_guest_results(event)}
+    shoe_numbers = sorted({number for result in results.values() for number in result.by_shoe})
     data = [
         {
-            "name": result.name,
-            "hands": result.hands,
-            "wagered": result.figures.wagered,
-            "gross": result.figures.gross,
-            "commission": result.figures.commission,
-            "net": result.figures.net,
-            "net_yen": to_yen(result.figures.net, event.yen_per_chip),
-            "biggest_win": result.biggest_win,
-            "biggest_loss": result.biggest_loss,
+            "name": guest.name,
+            "hands": guest.hands,
+            "wagered": guest.wagered,
+            "gross": guest.gross,
+            "commission": guest.commission,
+            "net": guest.net,
+            "net_yen": to_yen(guest.net, event.yen_per_chip),
+            "biggest_win": played.biggest_win if played else None,
+            "biggest_loss": played.biggest_loss if played else None,
         }
-        for result in results
+        for guest in night.guests
+        for played in [results.get(guest.guest_id)]
     ]
     table = GuestResultTable(data)
     table.columns["commission"].column.verbose_name = event.cut_name
@@ -50,7 +52,7 @@ def event_guest_results_page(request: AuthenticatedHttpRequest, event_id: int) -
             "cells": [result.by_shoe.get(number) for number in shoe_numbers],
             "total": result.figures,
         }
-        for result in results
+        for result in sorted(results.values(), key=lambda r: r.name.casefold())
     ]
     context = {"event": event, "table": table, "matrix": matrix, "shoe_numbers": shoe_numbers}
     return render(request, "ledger/money/event_guest_results.html", context)

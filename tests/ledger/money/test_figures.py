@@ -17,7 +17,7 @@ from django.urls import reverse
 from games.models import Event
 from ledger.models import Charge, ChipMove, GuestEventResult
 from ledger.money.figures import night_figures, season_figures
-from ledger.templatetags.money import chips, signed
+from ledger.templatetags.money import chips, in_chips, in_chips_signed, signed
 from ledger.workbook.exports import workbook_bytes
 from tests.ledger.workbook.sheets import sheet_rows
 
@@ -168,3 +168,65 @@ def test_shared_results_say_the_house_and_the_guests(
     )
     client.get(reverse("ledger:shared_results_preview", args=[event.pk, event.results_token]))
     assert drawn["figure"] == house
+
+
+def test_a_count_only_night_has_its_results_its_workbook_and_its_share_link(season, client):
+    client.force_login(season)
+    event = count_only()
+    page = client.get(reverse("ledger:event_detail", args=[event.pk])).content.decode()
+    assert reverse("ledger:event_workbook", args=[event.pk]) in page
+    assert reverse("ledger:event_share", args=[event.pk]) in page
+    assert reverse("ledger:event_guest_results", args=[event.pk]) in page
+    results = re.search(r'<section id="results">.*?</section>', page, re.S).group(0)
+    for figure in (
+        in_chips_signed(-COUNT_ONLY_NET, "$"),  # the house
+        in_chips(COUNT_ONLY_COMMISSION, "$"),
+        in_chips(COUNT_ONLY_NET + COUNT_ONLY_COMMISSION, "$"),  # the guests' gross
+    ):
+        assert figure in results
+    guests = client.get(reverse("ledger:event_guest_results", args=[event.pk])).content.decode()
+    figures = night_figures(event)
+    assert len(figures.guests) == 5
+    for guest in figures.guests:
+        assert guest.name in guests
+        assert signed(guest.net) in guests
+    workbook = client.get(reverse("ledger:event_workbook", args=[event.pk]))
+    assert workbook.status_code == 200
+    assert summary_totals(b"".join(workbook.streaming_content))[event.name]["House net"] == 554.5
+
+
+def test_the_season_workbook_is_on_the_house_page_in_the_readers_language(season, client):
+    from django.utils import translation
+
+    client.force_login(season)
+    page = client.get(reverse("ledger:house"), {"start": "2008-01-01", "end": "2008-12-31"})
+    link = re.search(r'href="([^"]*season\.xlsx[^"]*)"', page.content.decode()).group(1)
+    assert "start=2008-01-01" in link and "end=2008-12-31" in link
+    english = b"".join(client.get(link.replace("&amp;", "&")).streaming_content)
+    events = list(Event.objects.nights().order_by("date", "id"))
+    assert sheet_rows(english, "Summary") == sheet_rows(workbook_bytes(events), "Summary")
+    totals = summary_totals(english)
+    assert (
+        sum(Decimal(str(r["House net"])) for r in totals.values())
+        == season_figures(events).house_net
+    )
+    response = client.get(link.replace("&amp;", "&"), HTTP_ACCEPT_LANGUAGE="ja")
+    import io
+
+    from openpyxl import load_workbook
+
+    japanese = load_workbook(io.BytesIO(b"".join(response.streaming_content)))
+    with translation.override("ja"):
+        from django.utils.translation import gettext
+
+        assert japanese.sheetnames[0] == gettext("Summary") != "Summary"
+        assert japanese.worksheets[0]["L1"].value == gettext("House net") != "House net"
+
+
+def test_the_season_workbook_refuses_dates_it_cannot_read(season, client):
+    from ledger.workbook.views import MSG_SEASON_DATES
+
+    client.force_login(season)
+    response = client.get(reverse("ledger:season_workbook"), {"start": "26/07/2008"})
+    assert response.status_code == 400
+    assert response.content.decode() == str(MSG_SEASON_DATES)
