@@ -1569,7 +1569,6 @@ JA = {
     "Season": "シーズン",
     "Give the season's dates as YYYY-MM-DD (From and To).": "シーズンの日付を YYYY-MM-DD で入力してください（開始日と終了日）。",
     "Entries and prizes": "参加費と賞金",
-    "Kept by its count alone: no hand was logged.": "カウントだけで記録した夜です。ハンドは記録されていません。",
     "Guests %(gross)s before the commission; commission %(commission)s; the house %(house)s = <strong>%(house_yen)s</strong>.": "ゲストはコミッション前で%(gross)s、コミッション%(commission)s、ハウスは%(house)s = <strong>%(house_yen)s</strong>。",
 }
 

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import Event
 from ledger.money.amounts import format_chips, format_yen, to_yen
-from ledger.money.figures import NightFigures, night_figures
+from ledger.money.figures import NightFigures, WithoutHands, night_figures, without_hands
 from ledger.money.results import GuestHistory, ShoeRow, event_shoe_rows
 
 LINE_SHARE = "https://line.me/R/share?text="
@@ -97,6 +97,12 @@ class SharedResults:
     totals: ShoeRow
     guests: list[SharedNet]  # best result first
     night: NightFigures  # the night's figures: the house's result, whatever kind of night
+
+    @property
+    def night_rows(self) -> list[WithoutHands]:
+        """Its result without hands, a row each beside the shoes (the count's, adjustments, a
+        tournament's entries and prizes)."""
+        return without_hands(self.night)
 
     @property
     def house_words(self) -> str:

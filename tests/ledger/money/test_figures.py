@@ -159,7 +159,10 @@ def test_shared_results_say_the_house_and_the_guests(
     description = re.search(r'property="og:description" content="([^"]*)"', page).group(1)
     assert description.startswith(f"The house: {house}")
     assert f"· {guests} guests" in description
-    assert page.count("<bdi>Guest ") == guests or page.count("<tr><td><bdi>") >= guests
+    assert page.count("<tr><td><bdi>") == guests  # each guest's net, best first
+    total = re.search(r"<tfoot>.*?</tfoot>", page, re.S).group(0)
+    figures = night_figures(event)
+    assert in_chips(figures.house_net, "$") in total and in_chips(figures.net, "$") in total
     drawn = {}
     monkeypatch.setattr(
         sharing,
