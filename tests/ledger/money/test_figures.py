@@ -17,7 +17,7 @@ from django.urls import reverse
 from games.models import Event
 from ledger.models import Charge, ChipMove, GuestEventResult
 from ledger.money.figures import night_figures, season_figures
-from ledger.templatetags.money import chips, in_chips, in_chips_signed, signed
+from ledger.templatetags.money import chips, in_chips, in_chips_signed, percent, signed
 from ledger.workbook.exports import workbook_bytes
 from tests.ledger.workbook.sheets import sheet_rows
 
@@ -128,6 +128,10 @@ def test_a_count_only_nights_commission_is_the_one_entered_everywhere(season, cl
     page = client.get(reverse("ledger:house")).content.decode()
     row = re.search(rf"<tr[^>]*>(?:(?!</tr>).)*{re.escape(event.name)}.*?</tr>", page, re.S)
     assert f'<td class="num">{chips(COUNT_ONLY_COMMISSION)}</td>' in row.group(0)
+    drop = Decimal(1000 + 1500 + 500 + 1000 + 800)  # what the five bought in
+    assert f'<td class="num">{chips(drop)}</td>' in row.group(0)
+    hold = (-COUNT_ONLY_NET * 100 / drop).quantize(Decimal("0.01"))  # of the drop, never the handle
+    assert percent(hold) == "11.55%" and "11.55%" in row.group(0)
     content = workbook_bytes([event])
     total = summary_totals(content)[event.name]
     assert Decimal(str(total[cut(total)])) == COUNT_ONLY_COMMISSION
@@ -233,3 +237,18 @@ def test_the_season_workbook_refuses_dates_it_cannot_read(season, client):
     response = client.get(reverse("ledger:season_workbook"), {"start": "26/07/2008"})
     assert response.status_code == 400
     assert response.content.decode() == str(MSG_SEASON_DATES)
+
+
+def test_the_standings_are_the_seasons_figures_per_guest(season, client):
+    client.force_login(season)
+    page = client.get(reverse("ledger:standings")).content.decode()
+    figures = season_figures(Event.objects.nights().order_by("date", "id"))
+    body = re.search(r"<tbody[^>]*>(.*?)</tbody>", page, re.S).group(1)
+    rows = re.findall(r"<tr[^>]*>.*?</tr>", body, re.S)
+    assert len(rows) == len(figures.guests)
+    for row, guest in zip(rows, figures.guests, strict=True):  # best net first
+        assert guest.name in row and f">{signed(guest.net)}<" in row
+    # A guest of the count-only night: their commission there is not known, so neither is
+    # their season's (never a figure that leaves it out).
+    counted = {g.guest_id for g in night_figures(count_only()).guests}
+    assert all(g.commission is None for g in figures.guests if g.guest_id in counted)
