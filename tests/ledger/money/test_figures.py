@@ -252,3 +252,28 @@ def test_the_standings_are_the_seasons_figures_per_guest(season, client):
     # their season's (never a figure that leaves it out).
     counted = {g.guest_id for g in night_figures(count_only()).guests}
     assert all(g.commission is None for g in figures.guests if g.guest_id in counted)
+
+
+def test_a_guest_banked_nights_house_result_is_its_cut(season):
+    from ledger.models import Coup, Guest
+    from ledger.money import transfers
+
+    chemin = night_figures(Event.objects.nights().get(game="chemin_de_fer"))
+    cut = sum((coup.house_cut for coup in Coup.objects.filter(event=chemin.event)), Decimal(0))
+    assert chemin.commission == cut > 0
+    assert chemin.house_net == cut  # the guests play each other: the house keeps its cut
+    assert chemin.gross == 0  # what one guest won another lost, before the cut
+    owed = next(
+        line
+        for line in transfers.proposed_transfers(chemin.event)
+        if line.payer.guest_id and line.payee.guest_id
+    )
+    payer, payee = (Guest.objects.get(pk=p.guest_id) for p in (owed.payer, owed.payee))
+    transfers.transfer_record(
+        event=chemin.event, payer=payer, payee=payee, amount=owed.amount, by=season
+    )
+    after = night_figures(chemin.event)
+    assert after.guest(payer.pk).transfers == owed.amount  # as the balance reads a payment
+    assert after.guest(payee.pk).transfers == -owed.amount
+    assert after.guest(payer.pk).net == chemin.guest(payer.pk).net  # a transfer is no result
+    assert after.house_net == chemin.house_net
