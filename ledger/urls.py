@@ -22,6 +22,7 @@ urlpatterns = [
         workbook.scoresheet_template,
         name="scoresheet_template",
     ),
+    path("house/season.xlsx", workbook.season_workbook, name="season_workbook"),
     path(
         "events/<id:event_id>/settlement.xlsx",
         workbook.event_workbook,

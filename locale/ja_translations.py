@@ -424,7 +424,6 @@ JA = {
     "Drop": "ドロップ",
     "House net": "ハウス純額",
     "House net (¥)": "ハウス純額（円）",
-    "Hold %": "ホールド%",
     "Hands/hour": "ハンド/時",
     "Choose a seat and a guest.": "席とゲストを選んでください。",
     "{event} is ready: add guests, then start a shoe.": "{event}の準備ができました。ゲストを追加してシューを始めてください。",
@@ -1612,6 +1611,16 @@ JA = {
     "A night's or a season's workbook downloaded from this site comes back as it was: its Rules sheet gives each night's name, date, rules, limits, venue and currency, and its Chips and settlements sheet the count, the adjustments, the settlements and the transfers. Upload it as it is: the name, date and rules below are not needed.": "このサイトからダウンロードした夜またはシーズンのワークブックは、そのまま元に戻せます。ルールシートが各夜の名前、日付、ルール、リミット、会場、通貨を、チップと精算シートがカウント、調整、精算、送金を伝えます。そのままアップロードしてください。下の名前、日付、ルールは要りません。",
     "{event} has rows of another game's sheet (Hands are Punto Banco's, Coups a guest-banked game's): its Rules row names the other game.": "{event}には別のゲームのシートの行があります（ハンド一覧はプント・バンコ、クーはゲストがバンクを持つゲームのもの）。ルールシートの行はもう一方のゲームになっています。",
     "{event} is kept by its count alone, yet has hands or coups: a night kept by its count logs none.": "{event}はカウントだけで記録する夜ですが、ハンドまたはクーがあります。カウントだけの夜はハンドを記録しません。",
+    # The one source of figures: drop, handle and hold; the season workbook on the web.
+    "Hold % of drop": "ホールド%（ドロップ比）",
+    "Handle": "ハンドル（賭け金総額）",
+    "handle": "ハンドル",
+    "Drop: the chips bought into the game (the count's buy-ins and top-ups, a tournament's entries, rebuys and add-ons); — where the night recorded none. Handle: the amount wagered. Hold: the house's result as a share of the drop, over the nights whose drop is known.": "ドロップ：ゲームに買い入れたチップ（カウントのバイインと追加購入、トーナメントの参加費・リバイ・アドオン）。記録のない夜は —。ハンドル：賭け金の総額。ホールド：ハウスの結果のドロップに対する割合（ドロップのわかる夜について）。",
+    "Season workbook (.xlsx)": "シーズンのワークブック（.xlsx）",
+    "Season": "シーズン",
+    "Give the season's dates as YYYY-MM-DD (From and To).": "シーズンの日付を YYYY-MM-DD で入力してください（開始日と終了日）。",
+    "Entries and prizes": "参加費と賞金",
+    "Guests %(gross)s before the commission; commission %(commission)s; the house %(house)s = <strong>%(house_yen)s</strong>.": "ゲストはコミッション前で%(gross)s、コミッション%(commission)s、ハウスは%(house)s = <strong>%(house_yen)s</strong>。",
 }
 
 JA_PLURAL = {

@@ -134,6 +134,12 @@ def test_the_hands_sheet_is_named_for_the_hands_not_their_number(demo_night):
 
 
 def test_signs_are_true_minus_signs_on_the_house_page(client, host, seated, shoe, record):
+    from ledger.count import services as count_services
+
+    guest = seated[1]
+    count_services.chips_record(
+        event=shoe.event, guest=guest, kind="buy_in", chips=Decimal(100), source="cash", by=host
+    )  # the drop: the hold is the house's result over it
     record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])  # the house loses: a negative hold
     client.force_login(host)
     page = client.get(reverse("ledger:house")).content.decode()

@@ -56,6 +56,7 @@ LAYERS = {
             "coups",
             "selectors",
             "results",
+            "figures",
             "lines",
             "reversal",
             "locks",

@@ -119,6 +119,7 @@ ACCESS: dict[str, tuple[str, tuple[str, ...]]] = {
     "ledger:my_statement": ("get", (LOGIN, MISSING, OK, MISSING, MISSING)),
     "ledger:standings": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "ledger:house": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:season_workbook": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:audit_log": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:guest_receipt": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:guest_receipt_pdf": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),

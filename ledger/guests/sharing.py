@@ -18,12 +18,8 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import Event
 from ledger.money.amounts import format_chips, format_yen, to_yen
-from ledger.money.results import (
-    GuestHistory,
-    ShoeRow,
-    event_guest_results,
-    event_shoe_rows,
-)
+from ledger.money.figures import NightFigures, WithoutHands, night_figures, without_hands
+from ledger.money.results import GuestHistory, ShoeRow, event_shoe_rows
 
 LINE_SHARE = "https://line.me/R/share?text="
 
@@ -100,19 +96,40 @@ class SharedResults:
     shoes: list[ShoeRow]
     totals: ShoeRow
     guests: list[SharedNet]  # best result first
+    night: NightFigures  # the night's figures: the house's result, whatever kind of night
+
+    @property
+    def night_rows(self) -> list[WithoutHands]:
+        """Its result without hands, a row each beside the shoes (the count's, adjustments, a
+        tournament's entries and prizes)."""
+        return without_hands(self.night)
+
+    @property
+    def house_words(self) -> str:
+        """One line: the house's result and how many guests, as the link's preview says it."""
+        return str(MSG_SHARED_HOUSE).format(
+            chips=format_chips(self.night.house_net, self.event.currency_symbol, signed=True),
+            yen=format_yen(self.night.house_net_yen),
+            guests=len(self.guests),
+        )
+
+
+MSG_SHARED_HOUSE = _("The house: {chips} ({yen}) · {guests} guests")
 
 
 def event_shared_results(event: Event) -> SharedResults:
-    """The per-shoe table (:func:`event_shoe_rows`) and each guest's net
-    (:func:`event_guest_results`), names shown only when ``event.share_names``."""
+    """The per-shoe table (:func:`event_shoe_rows`) and each guest's net from the night's
+    figures (:func:`ledger.money.figures.night_figures`: a count-only night's and a tournament's
+    too), names shown only when ``event.share_names``."""
     shoes, totals = event_shoe_rows(event)
-    results = sorted(event_guest_results(event), key=lambda r: (-r.figures.net, r.name.casefold()))
+    night = night_figures(event)
+    results = sorted(night.guests, key=lambda r: (-r.net, r.name.casefold()))
     guests = [
         SharedNet(
             label=result.name if event.share_names else str(MSG_GUEST_NUMBER).format(number=rank),
-            net=result.figures.net,
-            net_yen=to_yen(result.figures.net, event.yen_per_chip),
+            net=result.net,
+            net_yen=to_yen(result.net, event.yen_per_chip),
         )
         for rank, result in enumerate(results, start=1)
     ]
-    return SharedResults(event=event, shoes=shoes, totals=totals, guests=guests)
+    return SharedResults(event=event, shoes=shoes, totals=totals, guests=guests, night=night)

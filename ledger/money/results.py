@@ -15,14 +15,11 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
 from django.db.models import (
     Count,
-    Max,
-    Min,
     OuterRef,
     Q,
     QuerySet,
@@ -33,10 +30,11 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from games.kinds import BankerMove
-from games.models import Event, Hand, Shoe
+from games.models import Event, Shoe
 from games.payouts import BankedBet
 from ledger.models import Bet, Coup, Guest, GuestEventResult, Settlement
 from ledger.money.amounts import ZERO, money_sum, to_yen
+from ledger.money.figures import NightFigures, nights_figures, season_figures
 from ledger.money.lines import SETTLED, LineKind, balance, balances, ledger_lines
 
 RESULT = LineKind.RESULT
@@ -499,81 +497,56 @@ class Standing:
     guest_id: int
     name: str
     net: Decimal
-    commission: Decimal
+    commission: Decimal | None  # None: a night of theirs knew only their net (count only)
     wagered: Decimal
     hands: int
 
 
 def standings(events: QuerySet[Event]) -> list[Standing]:
-    """The leaderboard: each guest's net result, hands and commission over some events."""
-    rows = (
-        GuestEventResult.objects.filter(event__in=events)
-        .values("guest_id", "guest__name")
-        .annotate(hands=Sum("hands"), **_sums())
-        .order_by()
-    )
-    table = []
-    for r in rows:
-        sums = Figures.from_row(r)
-        table.append(
-            Standing(
-                r["guest_id"], r["guest__name"], sums.net, sums.commission, sums.wagered, r["hands"]
-            )
-        )
-    return sorted(table, key=lambda s: (-s.net, s.name.casefold()))
+    """The leaderboard: each guest's net result, hands and commission over some events, from
+    the one source of figures (:func:`ledger.money.figures.season_figures`)."""
+    season = season_figures(events.order_by("date", "id"))
+    return [
+        Standing(g.guest_id, g.name, g.net, g.commission, g.wagered, g.hands) for g in season.guests
+    ]
 
 
 @dataclass
 class HouseRow:
-    event: Event
-    figures: Figures
-    hands: int
-    first_hand: datetime | None
-    last_hand: datetime | None
+    """A night as the house sees it, from the one source of figures (``night``)."""
+
+    night: NightFigures
+
+    @property
+    def event(self) -> Event:
+        return self.night.event
+
+    @property
+    def figures(self) -> Figures:
+        night = self.night
+        return Figures(night.wagered, night.gross, night.commission, night.net)
+
+    @property
+    def hands(self) -> int:
+        return self.night.hands
 
     @property
     def hold(self) -> Decimal | None:
-        """House net ÷ amount wagered, in per cent."""
-        if not self.figures.wagered:
-            return None
-        return (self.figures.house_net * 100 / self.figures.wagered).quantize(Decimal("0.01"))
+        """The house's result ÷ the drop, in per cent (None: no drop known)."""
+        return self.night.hold
 
     @property
     def hands_per_hour(self) -> Decimal | None:
-        if self.hands < 2 or not self.first_hand or not self.last_hand:
-            return None
-        span: timedelta = self.last_hand - self.first_hand
-        hours = Decimal(span.total_seconds()) / 3600
-        return (Decimal(self.hands - 1) / hours).quantize(Decimal("0.1")) if hours else None
+        return self.night.hands_per_hour
 
     @property
     def house_net_yen(self) -> Decimal:
-        return to_yen(self.figures.house_net, self.event.yen_per_chip)
+        return self.night.house_net_yen
 
 
 def house_rows(events: QuerySet[Event]) -> list[HouseRow]:
-    """The house's view, one row per event."""
-    ordered = list(events.order_by("date", "id"))
-    ids = [event.pk for event in ordered]
-    money = {
-        row["event_id"]: Figures.from_row(row)
-        for row in GuestEventResult.objects.filter(event__in=ids)
-        .values("event_id")
-        .annotate(**_sums())
-        .order_by()
-    }
-    # event id -> (hands, first logged, last logged)
-    pace: dict[int, tuple[int, datetime | None, datetime | None]] = {
-        row["shoe__event_id"]: (row["n"], row["first"], row["last"])
-        for row in Hand.objects.filter(shoe__event__in=ids)
-        .values("shoe__event_id")
-        .annotate(n=Count("id"), first=Min("logged_at"), last=Max("logged_at"))
-        .order_by()
-    }
-    return [
-        HouseRow(event, money.get(event.pk, Figures()), *pace.get(event.pk, (0, None, None)))
-        for event in ordered
-    ]
+    """The house's view, one row per event (:func:`ledger.money.figures.nights_figures`)."""
+    return [HouseRow(night) for night in nights_figures(events.order_by("date", "id"))]
 
 
 # --- guest-banked nights: who held the bank ----------------------------------------------------

@@ -41,16 +41,28 @@ class YenColumn(tables.Column):
         return format_yen(value)
 
 
+class MaybeChipsColumn(ChipsColumn):
+    """Chips, or "—" where the figure is not known (a drop no count recorded, a handle no hand
+    logged)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("empty_values", ())
+        super().__init__(*args, **kwargs)
+
+    def render(self, value: Decimal | None) -> str:
+        return "—" if value is None else super().render(value)
+
+
 class GuestResultTable(tables.Table):
     name = tables.Column(verbose_name=_("Guest"))
     hands = tables.Column(verbose_name=_("Hands"), attrs={"td": {"class": "num"}})
     wagered = ChipsColumn(verbose_name=_("Wagered"))
-    gross = ChipsColumn(signed=True, verbose_name=_("Gross"))
-    commission = ChipsColumn(verbose_name=_("Commission"))
+    gross = MaybeChipsColumn(signed=True, verbose_name=_("Gross"))
+    commission = MaybeChipsColumn(verbose_name=_("Commission"))
     net = ChipsColumn(signed=True, verbose_name=_("Net"))
     net_yen = YenColumn(verbose_name=_("Net (¥)"))
-    biggest_win = ChipsColumn(signed=True, verbose_name=_("Biggest win"))
-    biggest_loss = ChipsColumn(signed=True, verbose_name=_("Biggest loss"))
+    biggest_win = MaybeChipsColumn(signed=True, verbose_name=_("Biggest win"))
+    biggest_loss = MaybeChipsColumn(signed=True, verbose_name=_("Biggest loss"))
 
     class Meta:
         attrs = NUMBERS
@@ -62,7 +74,7 @@ class StandingsTable(tables.Table):
     name = tables.Column(verbose_name=_("Guest"), attrs=NAME)
     net = ChipsColumn(signed=True, verbose_name=_("Net"))
     hands = tables.Column(verbose_name=_("Hands"), attrs={"td": {"class": "num"}})
-    commission = ChipsColumn(verbose_name=_("Commission"))
+    commission = MaybeChipsColumn(verbose_name=_("Commission"))
     wagered = ChipsColumn(verbose_name=_("Wagered"))
 
     class Meta:
@@ -81,19 +93,20 @@ class HouseTable(tables.Table):
         template_name="ledger/money/_house_event.html", verbose_name=_("Event"), attrs=NAME
     )
     hands = tables.Column(verbose_name=_("Hands"), attrs={"td": {"class": "num"}})
-    wagered = ChipsColumn(verbose_name=_("Drop"))
+    drop = MaybeChipsColumn(verbose_name=_("Drop"))
+    handle = MaybeChipsColumn(verbose_name=_("Handle"))
     commission = ChipsColumn(verbose_name=_("Commission"))
     house_net = ChipsColumn(signed=True, verbose_name=_("House net"))
     house_net_yen = YenColumn(verbose_name=_("House net (¥)"))
-    hold = tables.Column(verbose_name=_("Hold %"), attrs={"td": {"class": "num"}})
+    hold = tables.Column(verbose_name=_("Hold % of drop"), attrs={"td": {"class": "num"}})
     hands_per_hour = tables.Column(verbose_name=_("Hands/hour"), attrs={"td": {"class": "num"}})
 
     class Meta:
         attrs = NUMBERS
         order_by = "date"
         # What the house made first: on a phone it is in view without scrolling sideways.
-        sequence = ("date", "event", "house_net", "house_net_yen", "hold", "commission", "wagered",
-                    "hands", "hands_per_hour")  # fmt: skip
+        sequence = ("date", "event", "house_net", "house_net_yen", "hold", "commission", "drop",
+                    "handle", "hands", "hands_per_hour")  # fmt: skip
 
     def render_hold(self, value: Decimal) -> str:
         return format_percent(value)

@@ -27,6 +27,7 @@ from ledger.models import CountSetup, Guest, Settlement
 from ledger.money import services as money_services
 from ledger.money.amounts import ZERO, format_chips, format_yen, to_yen
 from ledger.money.charts import qr_svg, result_bars
+from ledger.money.figures import night_figures, without_hands
 from ledger.money.forms import SettlementForm, VoidForm
 from ledger.money.results import (
     SettlementLine,
@@ -200,9 +201,12 @@ def event_results_context(
         settlement_form = SettlementForm.for_balance(
             event=event, guest_id=line.guest_id, balance=line.after
         )
+    night = night_figures(event)
     return {
         "shoe_rows": rows,
         "shoe_totals": totals,
+        "night": night,
+        "night_rows": without_hands(night),
         "shoe_chart": result_bars(
             _("Guests' gross result per shoe"),
             [str(row.number) for row in rows],

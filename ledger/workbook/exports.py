@@ -16,9 +16,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from copy import copy
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
+from functools import cached_property
 from io import BytesIO
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeAlias, cast
@@ -37,7 +38,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from games.models import Event, Hand
 from games.payouts import BankedBet
-from ledger.count.selectors import counted_on, night_count, results_without_hands_by_event
+from ledger.count.selectors import counted_on, night_count
 from ledger.models import (
     Adjustment,
     Bet,
@@ -50,8 +51,9 @@ from ledger.models import (
     Settlement,
     Transfer,
 )
-from ledger.money.amounts import ZERO, to_yen
-from ledger.money.results import Figures, event_settlement, event_shoe_rows
+from ledger.money.amounts import to_yen
+from ledger.money.figures import GuestFigures, NightFigures, nights_figures, without_hands
+from ledger.money.results import event_settlement, event_shoe_rows
 from ledger.money.transfers import HOUSE_NAME, event_transfer_rows, proposed_transfers
 from ledger.workbook.imports.coup_sheet import COUP_SHEET_COLUMNS
 
@@ -90,6 +92,7 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
 CHIPS = "#,##0.00;-#,##0.00"
 YEN = '"¥"#,##0;[Red]-"¥"#,##0'
 WHOLE = "0"
+PERCENT = '0.00"%"'
 TEXT, DATE, DATETIME = "text", "date", "datetime"
 
 HANDS_COLUMNS = (
@@ -242,6 +245,19 @@ class Sheet:
 SheetSpec = tuple[str, list[Column], Iterator[Sequence[CellValue]]]
 
 
+class Nights(list[Event]):
+    """A workbook's nights, their figures read once for all its sheets."""
+
+    @cached_property
+    def figures(self) -> dict[int, NightFigures]:
+        return {night.event.pk: night for night in nights_figures(self)}
+
+
+def figures_of(events: Sequence[Event]) -> dict[int, NightFigures]:
+    """The nights' figures (:mod:`ledger.money.figures`), by event id."""
+    return (events if isinstance(events, Nights) else Nights(events)).figures
+
+
 def cut_heading(events: Sequence[Event]) -> str:
     """The house's cut as the nights call it: the taxe where a guest banks, the commission at
     Punto Banco, both when the workbook holds both kinds of night."""
@@ -252,6 +268,9 @@ def cut_heading(events: Sequence[Event]) -> str:
 
 
 def summary_sheet(events: Sequence[Event]) -> SheetSpec:
+    """Per night, a row per shoe, a row for its result without hands (the count's, the
+    adjustments, a tournament's entries and prizes) and its total; every figure from
+    :mod:`ledger.money.figures`, the night's drop and hold on its total row."""
     columns = [
         Column(_("Event"), 24, TEXT), Column(_("Date"), 12, DATE), Column(_("Venue"), 20, TEXT),
         Column(_("Rules"), 50, TEXT), Column(_("Yen per chip"), 12, "#,##0.####"),
@@ -259,48 +278,47 @@ def summary_sheet(events: Sequence[Event]) -> SheetSpec:
         Column(_("Wagered"), 14, CHIPS), Column(_("Guests' gross"), 14, CHIPS),
         Column(cut_heading(events), 12, CHIPS), Column(_("Guests' net"), 14, CHIPS),
         Column(_("House net"), 14, CHIPS), Column(_("House net (¥)"), 16, YEN),
+        Column(_("Drop"), 14, CHIPS), Column(_("Hold % of drop"), 12, PERCENT),
     ]  # fmt: skip
 
-    without_hands = results_without_hands_by_event([event.pk for event in events])
+    nights = figures_of(events)
 
     def rows() -> Iterator[Sequence[CellValue]]:
         for event in events:
-            extra = without_hands.get(event.pk)
+            night = nights[event.pk]
             rules = (
                 _(event.game_kind.label) if event.is_guest_banked else event.rule_set.describe(_)
             )
-            if extra is not None and extra.count_only:
+            if night.count_only:
                 rules = f"{rules} · {_('count only')}"
             head: list[CellValue] = [event.name, event.date, event.venue, rules,
                                      event.yen_per_chip]  # fmt: skip
-            shoes, totals = event_shoe_rows(event)
+            shoes, _totals = event_shoe_rows(event)
             for row in shoes:
                 figures = row.figures
                 yield [
                     *head, row.number, row.hands, figures.wagered, figures.gross,
                     figures.commission, figures.net, figures.house_net, row.house_net_yen,
+                    None, None,
                 ]  # fmt: skip
             above = len(shoes)
-            if extra is not None:  # the count's result, or its adjustments: a row of its own
-                totals = replace(totals, figures=copy(totals.figures))
-                # The guests' net is what the count says; of the house's side, the commission
-                # the host kept (their gross before it).
-                gross = extra.result + extra.commission
-                totals.figures.add(Figures(ZERO, gross, extra.commission, extra.result))
-                label = _("The count") if extra.count_only else _("Adjustments")
-                yield [*head, label, 0, ZERO, gross, extra.commission, extra.result,
-                       -extra.result, to_yen(-extra.result, event.yen_per_chip)]  # fmt: skip
+            for extra in without_hands(night):
+                yield [*head, extra.label, 0, None, extra.gross, extra.commission, extra.net,
+                       extra.house_net, to_yen(extra.house_net, event.yen_per_chip), None,
+                       None]  # fmt: skip
                 above += 1
-            # The night's chips as sums of its shoes; its yen as the event page rounds them,
-            # once for the night (a sum of each shoe's rounded yen could differ).
-            figures = totals.figures
+            # The night's yen as the event page rounds them, once for the night (a sum of each
+            # shoe's rounded yen could differ).
+            wagered: CellValue = night.handle
+            if night.handle is not None and above:
+                wagered = Total(night.handle, above)
             yield [
-                *head, _("Total"), totals.hands,
+                *head, _("Total"), night.hands, wagered,
                 *(Total(value, above) if above else value for value in (
-                    figures.wagered, figures.gross, figures.commission, figures.net,
-                    figures.house_net,
+                    night.gross, night.commission, night.net, night.house_net,
                 )),
-                totals.house_net_yen,
+                night.house_net_yen, night.drop,
+                None if night.hold is None else night.hold,
             ]  # fmt: skip
 
     return _("Summary"), columns, rows()
@@ -317,9 +335,11 @@ def guests_sheet(events: Sequence[Event], only: Guest | None) -> SheetSpec:
         Column(_("How settled"), 30, TEXT),
     ]  # fmt: skip
 
+    nights = figures_of(events)
+
     def rows() -> Iterator[Sequence[CellValue]]:
         for event in events:
-            results = {row.guest_id: row for row in event.guest_results.all()}
+            night = nights[event.pk]
             methods: dict[int, set[str]] = {}
             kept = Settlement.objects.filter(event=event, voids=None, voided_by=None)
             for settlement in kept:
@@ -329,14 +349,16 @@ def guests_sheet(events: Sequence[Event], only: Guest | None) -> SheetSpec:
             for line in event_settlement(event):
                 if only is not None and line.guest_id != only.pk:
                     continue
-                result = results.get(line.guest_id)
+                # At a night kept by its count alone a guest's gross and commission are not
+                # known (the host enters the commission in all): blank, as the figures say.
+                result = night.guest(line.guest_id) or GuestFigures(line.guest_id, line.name)
                 yield [
                     event.name,
                     line.name,
-                    result.hands if result else 0,
-                    result.stake if result else Decimal(0),
-                    result.gross if result else Decimal(0),
-                    result.commission if result else Decimal(0),
+                    result.hands,
+                    result.wagered,
+                    result.gross,
+                    result.commission,
                     line.result,
                     to_yen(line.result, event.yen_per_chip),
                     line.before,
@@ -866,7 +888,8 @@ SHEETS = (
 def workbook_sheets(events: Sequence[Event], guest: Guest | None = None) -> list[SheetSpec]:
     """The workbook's sheets, each a title, its columns and a generator of its rows; with
     ``guest``, only that guest's rows (and no Summary)."""
-    return [sheet.write(events, guest) for sheet in SHEETS if sheet.applies(events, guest)]
+    nights = Nights(events)
+    return [sheet.write(nights, guest) for sheet in SHEETS if sheet.applies(nights, guest)]
 
 
 def settlement_workbook(

@@ -26,6 +26,7 @@ from games.kinds import Game
 from games.models import Event
 from ledger.audit import AUDIT_COLUMNS, audit_rows
 from ledger.models import AuditEntry
+from ledger.money.filters import EventDateRange
 from ledger.workbook.blanks import count_template_xlsx, template_csv, template_xlsx
 from ledger.workbook.count_imports import (
     COUNT_TEMPLATE,
@@ -73,6 +74,23 @@ TEMPLATE_NAMES = {
     Game.CHEMIN_DE_FER: "scoresheet-chemin-de-fer",
     Game.BACCARA_BANQUE: "scoresheet-baccara-banque",
 }
+
+
+MSG_SEASON_DATES = gettext_lazy("Give the season's dates as YYYY-MM-DD (From and To).")
+
+
+@host_required
+@require_GET
+def season_workbook(request: AuthenticatedHttpRequest) -> HttpResponse | FileResponse:
+    """The workbook of every night between two dates (the House page's filter), in the reader's
+    language: what ``manage.py export_settlement --from --to`` writes."""
+    date_range = EventDateRange(request.GET, queryset=Event.objects.nights())
+    if not date_range.is_valid():
+        return HttpResponseBadRequest(str(MSG_SEASON_DATES), content_type="text/plain")
+    events = list(date_range.qs.order_by("date", "id"))
+    dates = [f"{events[0].date:%Y-%m-%d}", f"{events[-1].date:%Y-%m-%d}"] if events else []
+    name = " ".join([_("Season"), *dict.fromkeys(dates)])
+    return xlsx_response(workbook_bytes(events), f"{name}.xlsx")
 
 
 @host_required

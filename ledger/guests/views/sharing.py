@@ -21,6 +21,7 @@ from ledger.guests.selectors import guest_by_link_or_404, guest_of_user_or_404
 from ledger.guests.sharing import event_shared_results, plain_text
 from ledger.models import Guest
 from ledger.money.amounts import format_chips, format_yen
+from ledger.money.figures import night_figures
 from ledger.money.transfers import HOUSE_NAME
 from ledger.workbook.pdf import receipt_pdf
 from shoebook.base.links import private_link, same_token
@@ -134,14 +135,8 @@ def shared_results(request: HttpRequest, event_id: int, token: str) -> HttpRespo
     event = _shared_event(event_id, token)
     shared = event_shared_results(event)
     picture = reverse("ledger:shared_results_preview", args=[event_id, token])
-    house = shared.totals.figures.house_net
-    words = _("The house: {chips} ({yen}) · {guests} guests").format(
-        chips=format_chips(house, event.currency_symbol, signed=True),
-        yen=format_yen(shared.totals.house_net_yen),
-        guests=len(shared.guests),
-    )
     preview = Preview(
-        f"{plain_text(event.name)} · {event.date:%Y-%m-%d}", words,
+        f"{plain_text(event.name)} · {event.date:%Y-%m-%d}", shared.house_words,
         request.build_absolute_uri(picture),
     )  # fmt: skip
     context = {"shared": shared, "public": True, "preview": preview}
@@ -153,11 +148,11 @@ def shared_results(request: HttpRequest, event_id: int, token: str) -> HttpRespo
 def shared_results_preview(request: HttpRequest, event_id: int, token: str) -> HttpResponse:
     """The picture a chat app shows for the results' link: the night and the house's result."""
     event = _shared_event(event_id, token)
-    totals = event_shared_results(event).totals
-    house = totals.figures.house_net
+    night = night_figures(event)
+    house = night.house_net
     png = preview_png(
         plain_text(event.name), format_chips(house, event.currency_symbol, signed=True),
-        f"{event.date:%Y-%m-%d} · {HOUSE_NAME}: {format_yen(totals.house_net_yen)}",
+        f"{event.date:%Y-%m-%d} · {HOUSE_NAME}: {format_yen(night.house_net_yen)}",
         negative=house < 0,
     )  # fmt: skip
     return private_link(HttpResponse(png, content_type="image/png"), cache="private, no-cache")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
+from urllib.parse import urlencode
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -12,9 +12,10 @@ from django_tables2 import RequestConfig
 
 from games.models import Event
 from ledger.models import AuditEntry
-from ledger.money.amounts import ZERO, to_yen
+from ledger.money.amounts import to_yen
+from ledger.money.figures import night_figures, season_figures
 from ledger.money.filters import EventDateRange
-from ledger.money.results import event_guest_results, house_rows, standings
+from ledger.money.results import event_guest_results, standings
 from ledger.money.tables import AuditTable, GuestResultTable, HouseTable, StandingsTable
 from shoebook.base.converters import id_or_none
 from shoebook.base.roles import AuthenticatedHttpRequest, host_required, table_staff_required
@@ -24,21 +25,23 @@ from shoebook.base.roles import AuthenticatedHttpRequest, host_required, table_s
 @require_GET
 def event_guest_results_page(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
-    results = event_guest_results(event)
-    shoe_numbers = sorted({number for result in results for number in result.by_shoe})
+    night = night_figures(event)  # every guest's figures, a count-only night's too
+    results = {result.guest_id: result for result in event_guest_results(event)}
+    shoe_numbers = sorted({number for result in results.values() for number in result.by_shoe})
     data = [
         {
-            "name": result.name,
-            "hands": result.hands,
-            "wagered": result.figures.wagered,
-            "gross": result.figures.gross,
-            "commission": result.figures.commission,
-            "net": result.figures.net,
-            "net_yen": to_yen(result.figures.net, event.yen_per_chip),
-            "biggest_win": result.biggest_win,
-            "biggest_loss": result.biggest_loss,
+            "name": guest.name,
+            "hands": guest.hands,
+            "wagered": guest.wagered,
+            "gross": guest.gross,
+            "commission": guest.commission,
+            "net": guest.net,
+            "net_yen": to_yen(guest.net, event.yen_per_chip),
+            "biggest_win": played.biggest_win if played else None,
+            "biggest_loss": played.biggest_loss if played else None,
         }
-        for result in results
+        for guest in night.guests
+        for played in [results.get(guest.guest_id)]
     ]
     table = GuestResultTable(data)
     table.columns["commission"].column.verbose_name = event.cut_name
@@ -49,7 +52,7 @@ def event_guest_results_page(request: AuthenticatedHttpRequest, event_id: int) -
             "cells": [result.by_shoe.get(number) for number in shoe_numbers],
             "total": result.figures,
         }
-        for result in results
+        for result in sorted(results.values(), key=lambda r: r.name.casefold())
     ]
     context = {"event": event, "table": table, "matrix": matrix, "shoe_numbers": shoe_numbers}
     return render(request, "ledger/money/event_guest_results.html", context)
@@ -80,41 +83,34 @@ def standings_page(request: AuthenticatedHttpRequest) -> HttpResponse:
 @require_GET
 def house_page(request: AuthenticatedHttpRequest) -> HttpResponse:
     date_range = EventDateRange(request.GET, queryset=Event.objects.nights())
-    rows = house_rows(date_range.qs) if date_range.is_valid() else []
+    season = season_figures(date_range.qs.order_by("date", "id") if date_range.is_valid() else [])
     data = [
         {
-            "date": row.event.date,
-            "event": row.event.name,
-            "event_id": row.event.pk,
-            "kind": row.event.kind,
-            "kind_label": row.event.get_kind_display(),
-            "url": reverse("ledger:event_detail", args=[row.event.pk]),
-            "hands": row.hands,
-            "wagered": row.figures.wagered,
-            "commission": row.figures.commission,
-            "house_net": row.figures.house_net,
-            "house_net_yen": row.house_net_yen,
-            "hold": row.hold,
-            "hands_per_hour": row.hands_per_hour,
+            "date": night.event.date,
+            "event": night.event.name,
+            "event_id": night.event.pk,
+            "kind": night.event.kind,
+            "kind_label": night.event.get_kind_display(),
+            "url": reverse("ledger:event_detail", args=[night.event.pk]),
+            "hands": night.hands,
+            "drop": night.drop,
+            "handle": night.handle,
+            "commission": night.commission,
+            "house_net": night.house_net,
+            "house_net_yen": night.house_net_yen,
+            "hold": night.hold,
+            "hands_per_hour": night.hands_per_hour,
         }
-        for row in rows
+        for night in season.nights
     ]
     table = HouseTable(data)
     RequestConfig(request, paginate={"per_page": 50}).configure(table)
-    house_net = sum((row.figures.house_net for row in rows), start=ZERO)
-    wagered = sum((row.figures.wagered for row in rows), start=ZERO)
-    totals: dict[str, Decimal | int] = {
-        "house_net": house_net,
-        "commission": sum((row.figures.commission for row in rows), start=ZERO),
-        "wagered": wagered,
-        "house_net_yen": sum((row.house_net_yen for row in rows), start=ZERO),
-        "hands": sum(row.hands for row in rows),
-    }
-    if wagered:
-        totals["hold"] = (house_net * 100 / wagered).quantize(Decimal("0.01"))
-    return render(
-        request, "ledger/money/house.html", {"filter": date_range, "table": table, "totals": totals}
-    )
+    workbook = ""
+    if date_range.is_valid() and season.nights:  # the same nights, in the reader's language
+        dates = {key: request.GET[key] for key in ("start", "end") if request.GET.get(key)}
+        workbook = reverse("ledger:season_workbook") + (f"?{urlencode(dates)}" if dates else "")
+    context = {"filter": date_range, "table": table, "season": season, "workbook": workbook}
+    return render(request, "ledger/money/house.html", context)
 
 
 @host_required

@@ -77,7 +77,10 @@ def test_the_workbook_summary_is_the_reference_table_in_numbers(demo):
         (6, 440, 72.5),
         ("Total", 1040, 386),
     ]
-    assert rows[-1][11:] == (-654, -65400)
+    assert rows[-1][11:13] == (-654, -65400)
+    # The drop: the count's buy-ins and top-ups; the hold: the house's result over it.
+    assert rows[-1][13:] == (15500, -4.22)
+    assert all(row[13:] == (None, None) for row in rows[:-1])
     assert rows[0][0] == "Reference night"
     assert rows[0][1].date() == demo.date  # a real date cell
     # Chips with the night's symbol and yen as the pages write them, negatives in red.
