@@ -42,6 +42,7 @@ from ledger.models import (
     Settlement,
     Transfer,
 )
+from ledger.money.figures import nights_figures
 
 FORMAT = "shoebook-ledger"
 VERSION = 1
@@ -108,14 +109,22 @@ RESULTS = ("night_id", "guest_id", "guest", "hands", "wagered", "gross", "commis
 
 
 def result_rows(events: Sequence[Event]) -> Rows:
-    """Each guest's result at each night: the totals the ledger keeps (a count-only night's
-    counts less chips taken, adjustments and a tournament's charges included in ``net``)."""
+    """Each guest's result at each night, as every other output shows it
+    (``ledger.money.figures``): ``gross`` and ``commission`` blank where they are not known (a
+    night kept by its count alone), ``net`` with adjustments, a count and a tournament's charges."""
+    figures = {
+        (night.event.pk, guest.guest_id): guest
+        for night in nights_figures(events)
+        for guest in night.guests
+    }
     rows = GuestEventResult.objects.filter(event__in=_ids(events)).order_by(
         "event__date", "event_id", "guest__name_key", "guest_id"
     )
-    yield from rows.values_list(
-        "event_id", "guest_id", "guest__name", "hands", "stake", "gross", "commission", "net"
-    )
+    for event_id, guest_id, name, hands, wagered in rows.values_list(
+        "event_id", "guest_id", "guest__name", "hands", "stake"
+    ):
+        guest = figures[(event_id, guest_id)]
+        yield event_id, guest_id, name, hands, wagered, guest.gross, guest.commission, guest.net
 
 
 HANDS = ("hand_id", "night_id", "shoe", "hand", "player_cards", "banker_cards", "result",

@@ -583,10 +583,14 @@ def workbook(seen: Seen, output: str, content: bytes, *, scope: str = SEASON) ->
                 what = WHAT.get(words(str(header)))
                 if what is not None:
                     seen.add(output, (event, what, whom), number(value))
-            if whom != "tray":
+            if whom != "tray":  # the drop is what guests bought; the tray's float is the house's
                 sums["Count"][(event, "drop", NIGHT)] += number(cells["Chips taken"]) or 0
-                sums["Count"][(event, "chips_taken", "table")] += number(cells["Chips taken"]) or 0
-            for column, what in (("Counted", "counted"), ("Difference", "difference")):
+            # The table's row adds every column over the guests and the tray.
+            for column, what in (
+                ("Chips taken", "chips_taken"),
+                ("Counted", "counted"),
+                ("Difference", "difference"),
+            ):
                 sums["Count"][(event, what, "table")] += number(cells[column]) or 0
     if "Transfers" in book:
         headers, *rows = book["Transfers"]
