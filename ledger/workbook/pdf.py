@@ -70,7 +70,7 @@ def _table(rows: Sequence[Sequence[str]], *, total: bool = False) -> Table:
 
 def _shoe_cells(row: ReceiptRow, symbol: str) -> list[str]:
     figures = row.figures
-    label = _("Total") if row.number is None else str(row.number)
+    label = _("All shoes") if row.number is None else str(row.number)
     return [
         label,
         format_chips(figures.gross, symbol),

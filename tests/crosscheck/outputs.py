@@ -393,8 +393,9 @@ def receipt_page(seen: Seen, night: str, name: str, content: bytes) -> None:
     output = "receipt"
     per_shoe = table_after(doc, "Per shoe")
     if per_shoe is not None:
+        # The per-shoe table is the hands' alone; its foot, all shoes, is the guest's hands.
         read_table(seen, output, night, per_shoe,
-                   lambda shoe: f"{name} · shoe {shoe}" if shoe.isdigit() else name)  # fmt: skip
+                   lambda shoe: f"{name} · shoe {shoe}" if shoe.isdigit() else f"{name} · hands")  # fmt: skip
     statement = table_after(doc, "Statement")
     if statement is not None:
         statement_lines(seen, output, night, name, table_rows(statement))
@@ -429,9 +430,9 @@ def receipt_pdf(seen: Seen, night: str, name: str, content: bytes) -> None:
         start = lines.index("Per shoe") + 1
         headers = lines[start : start + 7]
         cells = lines[start + 7 :]
-        while cells and (cells[0].isdigit() or cells[0] == "Total"):
+        while cells and (cells[0].isdigit() or cells[0] == "All shoes"):
             row, cells = cells[:7], cells[7:]
-            whom = f"{name} · shoe {row[0]}" if row[0].isdigit() else name
+            whom = f"{name} · shoe {row[0]}" if row[0].isdigit() else f"{name} · hands"
             for header, text in zip(headers[1:], row[1:], strict=True):
                 what = WHAT.get(words(header))
                 if what is not None:
@@ -560,7 +561,8 @@ def workbook(seen: Seen, output: str, content: bytes, *, scope: str = SEASON) ->
                                  ("commission", "commission"), ("net", "net")):  # fmt: skip
                 value = number(cells[column]) or Decimal(0)
                 shoe = f"shoe {cells['shoe']}"
-                for whom in (f"{guest} · {shoe}", guest, shoe):
+                # A guest's hands alone: their night's figures add the count's adjustments.
+                for whom in (f"{guest} · {shoe}", f"{guest} · hands", shoe):
                     sums["Hands"][(event, what, whom)] += value
         for (event, guest), played in hands.items():
             sums["Hands"][(event, "hands", guest)] = Decimal(len(played))
