@@ -394,8 +394,13 @@ def receipt_page(seen: Seen, night: str, name: str, content: bytes) -> None:
     per_shoe = table_after(doc, "Per shoe")
     if per_shoe is not None:
         # The per-shoe table is the hands' alone; its foot, all shoes, is the guest's hands.
-        read_table(seen, output, night, per_shoe,
-                   lambda shoe: f"{name} · shoe {shoe}" if shoe.isdigit() else f"{name} · hands")  # fmt: skip
+        read_table(
+            seen,
+            output,
+            night,
+            per_shoe,
+            lambda shoe: f"{name} · shoe {shoe}" if shoe.isdigit() else f"{name} · hands",
+        )
     statement = table_after(doc, "Statement")
     if statement is not None:
         statement_lines(seen, output, night, name, table_rows(statement))
