@@ -158,7 +158,9 @@ def crawl(page, base_url: str, start: list[str], limit: int = 80, read=None) -> 
         if "text/html" not in response.headers.get("content-type", ""):
             continue
         texts[path] = page.evaluate(read or VISIBLE_TEXTS)
-        for href in page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)"):
+        # A link marked download is a file (its words are tested with the file), not a page.
+        links = "a[href]:not([download])"
+        for href in page.eval_on_selector_all(links, "links => links.map(a => a.href)"):
             link = urlsplit(urljoin(base_url + path, href))
             target = link.path + (f"?{link.query}" if link.query else "")
             same_site = link.netloc == urlsplit(base_url).netloc
