@@ -30,7 +30,7 @@ from tournaments import services as tournament_services
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 NAMES = ("田中", "小林", "佐藤", "鈴木", "高橋", "伊藤", "渡辺", "山本")
-NOT_WORDS = {"Shoebook", "Excel", "PDF", "LINE", "CSV", "csv", "xlsx", "ods", "URL"}
+NOT_WORDS = {"Shoebook", "Excel", "PDF", "LINE", "CSV", "csv", "JSON", "zip", "xlsx", "ods", "URL"}
 SKIPPED = re.compile(r"^/(admin|accounts/logout|static|media)/|\.(xlsx|csv|pdf|js|webmanifest)$")
 PAGES_PER_SHAPE = 2  # /hands/1/ and /hands/2/ are the same page: a few of each shape suffice
 VISIBLE_TEXTS = """() => {
