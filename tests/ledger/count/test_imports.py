@@ -12,6 +12,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from games.models import Event
+from ledger.count.selectors import night_count
 from ledger.integrity import check_ledger
 from ledger.models import ChipMove, CountSetup, Guest, GuestEventResult
 from ledger.workbook.count_imports import COUNT_TEMPLATE, is_count_sheet
@@ -53,6 +54,21 @@ def test_a_count_sheet_makes_a_count_only_night_whose_results_are_the_counts(cli
     assert ChipMove.objects.get(guest__name="Ben", kind="buy_in").source == "marker"
     assert ChipMove.objects.get(guest__name="Chie", kind="buy_in").source == "cash"
     assert check_ledger().problems == []
+
+
+def test_a_guest_who_cashed_out_nothing_is_counted_at_zero(client, host):
+    client.force_login(host)
+    response = upload(
+        client, "guest,bought,cashed_out,paid_by\nWinner,100,200,cash\nLoser,100,0,cash\n"
+    )
+    assert response.status_code == 302, text(response)
+    count = ChipMove.objects.get(guest__name="Loser", kind="count")
+    assert count.chips == 0
+    night = night_count(Event.objects.get())
+    assert night.reconciliation.uncounted == []
+    loser_id = Guest.objects.get(name="Loser").pk
+    loser = next(row for row in night.reconciliation.guests if row.guest == loser_id)
+    assert (loser.counted, loser.difference) == (D(0), D(0))
 
 
 @pytest.mark.parametrize(
