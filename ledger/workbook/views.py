@@ -76,7 +76,20 @@ TEMPLATE_NAMES = {
 }
 
 
-MSG_SEASON_DATES = gettext_lazy("Give the season's dates as YYYY-MM-DD (From and To).")
+MSG_BAD_DATE = gettext_lazy("“{text}” is not a date: write it as YYYY-MM-DD.")
+MSG_BAD_ID = gettext_lazy("“{text}” is not a night's id: give ?{name}= a night's number.")
+
+
+def season_bounds(request: HttpRequest) -> tuple[date | None, date | None] | HttpResponse:
+    """The season's ``?start=`` and ``?end=`` (either may be left out) as the House page's
+    filter reads them, for every answer of a season; a date it cannot read answers 400."""
+    date_range = EventDateRange(request.GET, queryset=Event.objects.none())
+    form = date_range.form
+    if not form.is_valid():
+        key = next(key for key in ("start", "end") if key in form.errors)
+        message = MSG_BAD_DATE.format(text=request.GET.get(key, ""))
+        return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
+    return form.cleaned_data.get("start"), form.cleaned_data.get("end")
 
 
 @host_required
@@ -84,10 +97,10 @@ MSG_SEASON_DATES = gettext_lazy("Give the season's dates as YYYY-MM-DD (From and
 def season_workbook(request: AuthenticatedHttpRequest) -> HttpResponse | FileResponse:
     """The workbook of every night between two dates (the House page's filter), in the reader's
     language: what ``manage.py export_settlement --from --to`` writes."""
-    date_range = EventDateRange(request.GET, queryset=Event.objects.nights())
-    if not date_range.is_valid():
-        return HttpResponseBadRequest(str(MSG_SEASON_DATES), content_type="text/plain")
-    events = list(date_range.qs.order_by("date", "id"))
+    bounds = season_bounds(request)
+    if isinstance(bounds, HttpResponse):
+        return bounds
+    events = events_between(*bounds)
     dates = [f"{events[0].date:%Y-%m-%d}", f"{events[-1].date:%Y-%m-%d}"] if events else []
     name = " ".join([_("Season"), *dict.fromkeys(dates)])
     return xlsx_response(workbook_bytes(events), f"{name}.xlsx")
@@ -267,7 +280,6 @@ def scoresheet_template(request: AuthenticatedHttpRequest) -> HttpResponse | Fil
 # --- exports for other tools: CSV and JSON (``ledger.workbook.open_data``) -------------------
 
 MSG_NO_SUCH_TABLE = gettext_lazy("There is no table called “{name}”: ask for one of {names}.")
-MSG_BAD_DATE = gettext_lazy("“{text}” is not a date: write it as YYYY-MM-DD.")
 
 
 def _csv_answer(
@@ -329,14 +341,9 @@ def event_export_json(request: AuthenticatedHttpRequest, event_id: int) -> Strea
 def _season(request: HttpRequest) -> tuple[list[Event], dict[str, object], str] | HttpResponse:
     """The nights between ``?start=`` and ``?end=`` (either may be left out), as the House page
     and ``manage.py export_settlement --from --to`` choose them."""
-    bounds: list[date | None] = []
-    for key in ("start", "end"):
-        text = request.GET.get(key, "")
-        try:
-            bounds.append(date.fromisoformat(text) if text else None)
-        except ValueError:
-            message = MSG_BAD_DATE.format(text=text)
-            return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
+    bounds = season_bounds(request)
+    if isinstance(bounds, HttpResponse):
+        return bounds
     start, end = bounds
     scope: dict[str, object] = {
         "kind": "season",
@@ -369,10 +376,14 @@ def season_export_json(request: AuthenticatedHttpRequest) -> HttpResponse | Stre
 
 @host_required
 @require_GET
-def audit_export_csv(request: AuthenticatedHttpRequest) -> StreamingHttpResponse:
+def audit_export_csv(request: AuthenticatedHttpRequest) -> HttpResponse | StreamingHttpResponse:
     """The audit log as CSV (``?event=ID``: one night's entries), as the Audit page lists it."""
     entries = AuditEntry.objects.all()
-    event_id = id_or_none(request.GET.get("event", ""))
+    text = request.GET.get("event", "")
+    event_id = id_or_none(text)
+    if text.strip() and event_id is None:
+        message = MSG_BAD_ID.format(text=text, name="event")
+        return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
     if event_id is not None:
         entries = entries.filter(event_id=event_id)
     response = StreamingHttpResponse(

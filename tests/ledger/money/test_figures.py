@@ -231,12 +231,12 @@ def test_the_season_workbook_is_on_the_house_page_in_the_readers_language(season
 
 
 def test_the_season_workbook_refuses_dates_it_cannot_read(season, client):
-    from ledger.workbook.views import MSG_SEASON_DATES
+    from ledger.workbook.views import MSG_BAD_DATE
 
     client.force_login(season)
     response = client.get(reverse("ledger:season_workbook"), {"start": "26/07/2008"})
     assert response.status_code == 400
-    assert response.content.decode() == str(MSG_SEASON_DATES)
+    assert response.content.decode() == MSG_BAD_DATE.format(text="26/07/2008")
 
 
 def test_the_standings_are_the_seasons_figures_per_guest(season, client):

@@ -443,3 +443,24 @@ def test_a_season_reads_the_same_queries_whatever_its_hands_and_nights(
     night = make_event(name="Another night", date=season[-1].date)
     guest_services.event_guest_add(event=night, name="Newcomer", by=night.created_by)
     assert queries() == before <= 36
+
+
+@pytest.mark.parametrize("value", ["abc", "-1", "1.5", "99999999999999999999"])
+def test_the_audit_export_refuses_an_event_that_is_no_id_by_name(demo_night, host_client, value):
+    response = host_client.get(reverse("ledger:audit_export_csv"), {"event": value})
+    assert response.status_code == 400
+    assert "event" in response.content.decode() and value in response.content.decode()
+
+
+SEASON_ANSWERS = ("ledger:season_workbook", "ledger:season_export_csv", "ledger:season_export_json")
+
+
+@pytest.mark.parametrize(
+    ("start", "status"), [(" 2026-01-01", 200), ("2026-01-01 ", 200), ("yesterday", 400)]
+)
+def test_the_season_answers_read_their_dates_one_way(demo_night, host_client, start, status):
+    for name in SEASON_ANSWERS:
+        response = host_client.get(reverse(name), {"start": start, "end": ""})
+        assert response.status_code == status, name
+        if status == 400:
+            assert "yesterday" in response.content.decode(), name
