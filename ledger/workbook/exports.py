@@ -56,6 +56,7 @@ from ledger.money.figures import GuestFigures, NightFigures, nights_figures, wit
 from ledger.money.results import event_settlement, event_shoe_rows
 from ledger.money.transfers import HOUSE_NAME, event_transfer_rows, proposed_transfers
 from ledger.workbook.imports.coup_sheet import COUP_SHEET_COLUMNS
+from shoebook.base.downloads import file_response
 
 
 @dataclass(frozen=True)
@@ -942,4 +943,4 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 def xlsx_response(content: bytes, filename: str) -> FileResponse:
     """A workbook as a download."""
-    return FileResponse(BytesIO(content), as_attachment=True, filename=filename, content_type=XLSX)
+    return file_response(content, filename, XLSX)

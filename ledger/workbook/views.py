@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 from typing import Any
-from urllib.parse import quote
 
 from django.contrib import messages
 from django.http import (
@@ -18,7 +17,7 @@ from django.http import (
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_GET
 
 from games.forms import RuleSetForm
@@ -67,6 +66,7 @@ from ledger.workbook.open_data import (
 )
 from ledger.workbook.reading import ScoresheetInvalid, ScoresheetUnreadable
 from shoebook.base.converters import id_or_none
+from shoebook.base.downloads import content_disposition
 from shoebook.base.roles import AuthenticatedHttpRequest, host_required
 
 TEMPLATE_NAMES = {
@@ -77,6 +77,13 @@ TEMPLATE_NAMES = {
 
 
 MSG_BAD_DATE = gettext_lazy("“{text}” is not a date: write it as YYYY-MM-DD.")
+# Download names, in the reader's language as the receipt's (MSG_RECEIPT_FILE).
+MSG_SEASON_FILE = pgettext_lazy("file name", "season")
+MSG_FROM_FILE = pgettext_lazy("file name", "from {date}")
+MSG_TO_FILE = pgettext_lazy("file name", "to {date}")
+MSG_CSV_ZIP_FILE = pgettext_lazy("file name", "{name} (csv).zip")
+MSG_AUDIT_FILE = pgettext_lazy("file name", "audit")
+MSG_AUDIT_EVENT_FILE = pgettext_lazy("file name", "audit event {id}")
 MSG_BAD_ID = gettext_lazy("“{text}” is not a night's id: give ?{name}= a night's number.")
 
 
@@ -289,7 +296,7 @@ def _csv_answer(
     name = request.GET.get("table")
     if name is None:
         response = HttpResponse(csv_zip(events), content_type="application/zip")
-        response["Content-Disposition"] = content_disposition(f"{stem} (csv).zip")
+        response["Content-Disposition"] = content_disposition(MSG_CSV_ZIP_FILE.format(name=stem))
         return response
     table = table_named(name)
     if table is None:
@@ -310,12 +317,6 @@ def _json_answer(
     )
     response["Content-Disposition"] = content_disposition(f"{stem}.json")
     return response
-
-
-def content_disposition(filename: str) -> str:
-    """An attachment's header, the name in both forms (RFC 6266): names may be Japanese."""
-    ascii_name = filename.encode("ascii", "replace").decode().replace('"', "'")
-    return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(filename)}"
 
 
 def _night_stem(event: Event) -> str:
@@ -350,7 +351,13 @@ def _season(request: HttpRequest) -> tuple[list[Event], dict[str, object], str] 
         "start": start.isoformat() if start else None,
         "end": end.isoformat() if end else None,
     }
-    stem = "season" + (f" from {start}" if start else "") + (f" to {end}" if end else "")
+    stem = " ".join(
+        [
+            str(MSG_SEASON_FILE),
+            *([MSG_FROM_FILE.format(date=start)] if start else []),
+            *([MSG_TO_FILE.format(date=end)] if end else []),
+        ]
+    )
     return events_between(start, end), scope, stem
 
 
@@ -389,6 +396,6 @@ def audit_export_csv(request: AuthenticatedHttpRequest) -> HttpResponse | Stream
     response = StreamingHttpResponse(
         rows_csv(AUDIT_COLUMNS, audit_rows(entries)), content_type="text/csv; charset=utf-8"
     )
-    suffix = f" night {event_id}" if event_id is not None else ""
-    response["Content-Disposition"] = content_disposition(f"audit{suffix}.csv")
+    stem = MSG_AUDIT_FILE if event_id is None else MSG_AUDIT_EVENT_FILE.format(id=event_id)
+    response["Content-Disposition"] = content_disposition(f"{stem}.csv")
     return response
