@@ -1619,6 +1619,7 @@ JA = {
     "Drop: the chips bought into the game (the count's buy-ins and top-ups, a tournament's entries, rebuys and add-ons); — where the night recorded none. Handle: the amount wagered. Hold: the house's result as a share of the drop, over the nights whose drop is known.": "ドロップ：ゲームに買い入れたチップ（カウントのバイインと追加購入、トーナメントの参加費・リバイ・アドオン）。記録のない夜は —。ハンドル：賭け金の総額。ホールド：ハウスの結果のドロップに対する割合（ドロップのわかる夜について）。",
     "Season workbook (.xlsx)": "シーズンのワークブック（.xlsx）",
     "Season": "シーズン",
+    "Season total": "シーズン合計",
     "Entries and prizes": "参加費と賞金",
     "file name\x04season": "シーズン",
     "file name\x04from {date}": "{date}から",

@@ -52,7 +52,13 @@ from ledger.models import (
     Transfer,
 )
 from ledger.money.amounts import to_yen
-from ledger.money.figures import GuestFigures, NightFigures, nights_figures, without_hands
+from ledger.money.figures import (
+    GuestFigures,
+    NightFigures,
+    SeasonFigures,
+    nights_figures,
+    without_hands,
+)
 from ledger.money.results import event_settlement, event_shoe_rows
 from ledger.money.transfers import HOUSE_NAME, event_transfer_rows, proposed_transfers
 from ledger.workbook.imports.coup_sheet import COUP_SHEET_COLUMNS
@@ -320,6 +326,15 @@ def summary_sheet(events: Sequence[Event]) -> SheetSpec:
                 )),
                 night.house_net_yen, night.drop,
                 None if night.hold is None else night.hold,
+            ]  # fmt: skip
+        if len(events) > 1:
+            # The House page's season figures, added up as it adds them (hold over the nights
+            # whose drop is known): the nights' figures already read, summed by SeasonFigures.
+            season = SeasonFigures([nights[event.pk] for event in events])
+            yield [
+                None, None, None, None, None, _("Season total"), season.hands, season.handle,
+                season.gross, season.commission, season.net, season.house_net,
+                season.house_net_yen, season.drop, season.hold,
             ]  # fmt: skip
 
     return _("Summary"), columns, rows()
