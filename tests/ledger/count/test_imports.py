@@ -150,3 +150,14 @@ def test_the_count_template_is_a_count_sheet_and_a_hands_sheet_is_not(client, ho
     assert is_count_sheet("count.csv", COUNT_TEMPLATE.encode())
     hands = "shoe,hand,player_cards,banker_cards,result,seat,guest,bet,stake\n"
     assert not is_count_sheet("hands.csv", hands.encode())
+
+
+def test_a_refused_upload_lists_its_problems_before_the_help(client, host):
+    client.force_login(host)
+    response = upload(client, "guest,bought,cashed_out\nAki,lots,0\n")
+    assert response.status_code == 400
+    page = response.content.decode()
+    problems = page.index('class="refusal"')
+    assert problems < page.index("A workbook this site exported")
+    assert problems < page.index('id="count-layout"')
+    assert page.index("<h1>") < problems
