@@ -39,6 +39,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from games.models import Event, Hand
 from games.payouts import BankedBet
 from ledger.count.selectors import counted_on, night_count
+from ledger.guests.names import name_key
 from ledger.models import (
     Adjustment,
     Bet,
@@ -362,7 +363,12 @@ def guests_sheet(events: Sequence[Event], only: Guest | None) -> SheetSpec:
                 methods.setdefault(settlement.guest_id, set()).add(
                     str(settlement.get_method_display())
                 )
-            for line in event_settlement(event):
+            # By name (its key, then as written): an import writes the same sheet, whatever the
+            # balances the guests carry in.
+            lines = sorted(
+                event_settlement(event), key=lambda line: (name_key(line.name), line.name)
+            )
+            for line in lines:
                 if only is not None and line.guest_id != only.pk:
                     continue
                 # At a night kept by its count alone a guest's gross and commission are not

@@ -578,3 +578,14 @@ def test_a_workbook_that_unpacks_past_the_bound_is_refused_unread(monkeypatch):
     rows = [HEADER.split(","), *(["1", str(n), "", "", "P"] for n in range(1, 200))]
     with pytest.raises(ScoresheetUnreadable, match="unpacks to more than 0 MB"):
         check_scoresheet("big.xlsx", xlsx_of(rows), TableRules(RuleSet(), 8, D(10), D(1000)))
+
+
+def test_the_guests_sheet_lists_a_nights_guests_by_name_whatever_their_balances(demo):
+    from ledger.guests.names import name_key
+
+    guests = sheet_rows(workbook_bytes([demo]), "Guests")[1:]
+    names = [row[1] for row in guests]
+    assert names == sorted(names, key=lambda name: (name_key(name), name))
+    # What a guest owes does not move their row (an import's balances start afresh).
+    balances = [row[10] for row in guests]
+    assert balances != sorted(balances)
