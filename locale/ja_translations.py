@@ -1619,9 +1619,15 @@ JA = {
     "Drop: the chips bought into the game (the count's buy-ins and top-ups, a tournament's entries, rebuys and add-ons); — where the night recorded none. Handle: the amount wagered. Hold: the house's result as a share of the drop, over the nights whose drop is known.": "ドロップ：ゲームに買い入れたチップ（カウントのバイインと追加購入、トーナメントの参加費・リバイ・アドオン）。記録のない夜は —。ハンドル：賭け金の総額。ホールド：ハウスの結果のドロップに対する割合（ドロップのわかる夜について）。",
     "Season workbook (.xlsx)": "シーズンのワークブック（.xlsx）",
     "Season": "シーズン",
-    "Give the season's dates as YYYY-MM-DD (From and To).": "シーズンの日付を YYYY-MM-DD で入力してください（開始日と終了日）。",
+    "Season total": "シーズン合計",
     "Entries and prizes": "参加費と賞金",
-    "Guests %(gross)s before the commission; commission %(commission)s; the house %(house)s = <strong>%(house_yen)s</strong>.": "ゲストはコミッション前で%(gross)s、コミッション%(commission)s、ハウスは%(house)s = <strong>%(house_yen)s</strong>。",
+    "file name\x04season": "シーズン",
+    "file name\x04from {date}": "{date}から",
+    "file name\x04to {date}": "{date}まで",
+    "file name\x04{name} (csv).zip": "{name}（CSV）.zip",
+    "file name\x04audit": "監査ログ",
+    "file name\x04audit event {id}": "監査ログ イベント{id}",
+    "“{text}” is not a night's id: give ?{name}= a night's number.": "「{text}」はイベントのIDではありません。?{name}= にはイベントの番号を指定してください。",
 }
 
 JA_PLURAL = {

@@ -44,6 +44,7 @@ LAYERS = {
             "migrations",
             "env",
             "converters",
+            "downloads",
             "fonts",
         ),
         0,

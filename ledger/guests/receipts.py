@@ -23,6 +23,7 @@ from ledger.guests.sharing import plain_text
 from ledger.models import Adjustment, Charge, CountSetup, Guest, Settlement, Transfer
 from ledger.money.amounts import ZERO, to_yen
 from ledger.money.results import Figures, InYen, guest_history
+from shoebook.base.downloads import safe_filename
 
 MSG_RESULT = _("Result of the hands")
 MSG_COUP_RESULT = _("Result of the coups")
@@ -247,5 +248,5 @@ def _transfer_lines(guest: Guest, event: Event) -> list[StatementLine]:
 
 def receipt_filename(receipt: Receipt) -> str:
     """The PDF's file name: the event's date and the guest's name (plain text only)."""
-    name = plain_text(receipt.guest.name).replace("/", "_").replace("\\", "_")
-    return f"{MSG_RECEIPT_FILE}-{receipt.event.date:%Y-%m-%d}-{name}.pdf"
+    name = plain_text(receipt.guest.name)
+    return safe_filename(f"{MSG_RECEIPT_FILE}-{receipt.event.date:%Y-%m-%d}-{name}.pdf")

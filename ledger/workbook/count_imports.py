@@ -164,17 +164,17 @@ def count_sheet_import(
                     dated=dated_default(event),
                 )
             )
-        if row.cashed_out:
-            moves.append(
-                ChipMove(
-                    event=event,
-                    guest=guest,
-                    kind=ChipMove.Kind.COUNT,
-                    chips=row.cashed_out,
-                    recorded_by=by,
-                    dated=dated_default(event),
-                )
+        # A zero is a count too: a guest who lost every chip is counted at 0.
+        moves.append(
+            ChipMove(
+                event=event,
+                guest=guest,
+                kind=ChipMove.Kind.COUNT,
+                chips=row.cashed_out,
+                recorded_by=by,
+                dated=dated_default(event),
             )
+        )
     ChipMove.objects.bulk_create(moves)
     results_refresh(event_id=event.pk, guest_ids={guest.pk for guest in found.values()})
     AuditEntry.objects.create(

@@ -39,6 +39,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from games.models import Event, Hand
 from games.payouts import BankedBet
 from ledger.count.selectors import counted_on, night_count
+from ledger.guests.names import name_key
 from ledger.models import (
     Adjustment,
     Bet,
@@ -52,10 +53,17 @@ from ledger.models import (
     Transfer,
 )
 from ledger.money.amounts import to_yen
-from ledger.money.figures import GuestFigures, NightFigures, nights_figures, without_hands
+from ledger.money.figures import (
+    GuestFigures,
+    NightFigures,
+    SeasonFigures,
+    nights_figures,
+    without_hands,
+)
 from ledger.money.results import event_settlement, event_shoe_rows
 from ledger.money.transfers import HOUSE_NAME, event_transfer_rows, proposed_transfers
 from ledger.workbook.imports.coup_sheet import COUP_SHEET_COLUMNS
+from shoebook.base.downloads import file_response
 
 
 @dataclass(frozen=True)
@@ -320,6 +328,15 @@ def summary_sheet(events: Sequence[Event]) -> SheetSpec:
                 night.house_net_yen, night.drop,
                 None if night.hold is None else night.hold,
             ]  # fmt: skip
+        if len(events) > 1:
+            # The House page's season figures, added up as it adds them (hold over the nights
+            # whose drop is known): the nights' figures already read, summed by SeasonFigures.
+            season = SeasonFigures([nights[event.pk] for event in events])
+            yield [
+                None, None, None, None, None, _("Season total"), season.hands, season.handle,
+                season.gross, season.commission, season.net, season.house_net,
+                season.house_net_yen, season.drop, season.hold,
+            ]  # fmt: skip
 
     return _("Summary"), columns, rows()
 
@@ -346,7 +363,12 @@ def guests_sheet(events: Sequence[Event], only: Guest | None) -> SheetSpec:
                 methods.setdefault(settlement.guest_id, set()).add(
                     str(settlement.get_method_display())
                 )
-            for line in event_settlement(event):
+            # By name (its key, then as written): an import writes the same sheet, whatever the
+            # balances the guests carry in.
+            lines = sorted(
+                event_settlement(event), key=lambda line: (name_key(line.name), line.name)
+            )
+            for line in lines:
                 if only is not None and line.guest_id != only.pk:
                     continue
                 # At a night kept by its count alone a guest's gross and commission are not
@@ -942,4 +964,4 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 def xlsx_response(content: bytes, filename: str) -> FileResponse:
     """A workbook as a download."""
-    return FileResponse(BytesIO(content), as_attachment=True, filename=filename, content_type=XLSX)
+    return file_response(content, filename, XLSX)

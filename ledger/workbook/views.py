@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 from typing import Any
-from urllib.parse import quote
 
 from django.contrib import messages
 from django.http import (
@@ -18,7 +17,7 @@ from django.http import (
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_GET
 
 from games.forms import RuleSetForm
@@ -67,6 +66,7 @@ from ledger.workbook.open_data import (
 )
 from ledger.workbook.reading import ScoresheetInvalid, ScoresheetUnreadable
 from shoebook.base.converters import id_or_none
+from shoebook.base.downloads import content_disposition
 from shoebook.base.roles import AuthenticatedHttpRequest, host_required
 
 TEMPLATE_NAMES = {
@@ -76,7 +76,27 @@ TEMPLATE_NAMES = {
 }
 
 
-MSG_SEASON_DATES = gettext_lazy("Give the season's dates as YYYY-MM-DD (From and To).")
+MSG_BAD_DATE = gettext_lazy("“{text}” is not a date: write it as YYYY-MM-DD.")
+# Download names, in the reader's language as the receipt's (MSG_RECEIPT_FILE).
+MSG_SEASON_FILE = pgettext_lazy("file name", "season")
+MSG_FROM_FILE = pgettext_lazy("file name", "from {date}")
+MSG_TO_FILE = pgettext_lazy("file name", "to {date}")
+MSG_CSV_ZIP_FILE = pgettext_lazy("file name", "{name} (csv).zip")
+MSG_AUDIT_FILE = pgettext_lazy("file name", "audit")
+MSG_AUDIT_EVENT_FILE = pgettext_lazy("file name", "audit event {id}")
+MSG_BAD_ID = gettext_lazy("“{text}” is not a night's id: give ?{name}= a night's number.")
+
+
+def season_bounds(request: HttpRequest) -> tuple[date | None, date | None] | HttpResponse:
+    """The season's ``?start=`` and ``?end=`` (either may be left out) as the House page's
+    filter reads them, for every answer of a season; a date it cannot read answers 400."""
+    date_range = EventDateRange(request.GET, queryset=Event.objects.none())
+    form = date_range.form
+    if not form.is_valid():
+        key = next(key for key in ("start", "end") if key in form.errors)
+        message = MSG_BAD_DATE.format(text=request.GET.get(key, ""))
+        return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
+    return form.cleaned_data.get("start"), form.cleaned_data.get("end")
 
 
 @host_required
@@ -84,10 +104,10 @@ MSG_SEASON_DATES = gettext_lazy("Give the season's dates as YYYY-MM-DD (From and
 def season_workbook(request: AuthenticatedHttpRequest) -> HttpResponse | FileResponse:
     """The workbook of every night between two dates (the House page's filter), in the reader's
     language: what ``manage.py export_settlement --from --to`` writes."""
-    date_range = EventDateRange(request.GET, queryset=Event.objects.nights())
-    if not date_range.is_valid():
-        return HttpResponseBadRequest(str(MSG_SEASON_DATES), content_type="text/plain")
-    events = list(date_range.qs.order_by("date", "id"))
+    bounds = season_bounds(request)
+    if isinstance(bounds, HttpResponse):
+        return bounds
+    events = events_between(*bounds)
     dates = [f"{events[0].date:%Y-%m-%d}", f"{events[-1].date:%Y-%m-%d}"] if events else []
     name = " ".join([_("Season"), *dict.fromkeys(dates)])
     return xlsx_response(workbook_bytes(events), f"{name}.xlsx")
@@ -267,7 +287,6 @@ def scoresheet_template(request: AuthenticatedHttpRequest) -> HttpResponse | Fil
 # --- exports for other tools: CSV and JSON (``ledger.workbook.open_data``) -------------------
 
 MSG_NO_SUCH_TABLE = gettext_lazy("There is no table called “{name}”: ask for one of {names}.")
-MSG_BAD_DATE = gettext_lazy("“{text}” is not a date: write it as YYYY-MM-DD.")
 
 
 def _csv_answer(
@@ -277,7 +296,7 @@ def _csv_answer(
     name = request.GET.get("table")
     if name is None:
         response = HttpResponse(csv_zip(events), content_type="application/zip")
-        response["Content-Disposition"] = content_disposition(f"{stem} (csv).zip")
+        response["Content-Disposition"] = content_disposition(MSG_CSV_ZIP_FILE.format(name=stem))
         return response
     table = table_named(name)
     if table is None:
@@ -298,12 +317,6 @@ def _json_answer(
     )
     response["Content-Disposition"] = content_disposition(f"{stem}.json")
     return response
-
-
-def content_disposition(filename: str) -> str:
-    """An attachment's header, the name in both forms (RFC 6266): names may be Japanese."""
-    ascii_name = filename.encode("ascii", "replace").decode().replace('"', "'")
-    return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(filename)}"
 
 
 def _night_stem(event: Event) -> str:
@@ -329,21 +342,22 @@ def event_export_json(request: AuthenticatedHttpRequest, event_id: int) -> Strea
 def _season(request: HttpRequest) -> tuple[list[Event], dict[str, object], str] | HttpResponse:
     """The nights between ``?start=`` and ``?end=`` (either may be left out), as the House page
     and ``manage.py export_settlement --from --to`` choose them."""
-    bounds: list[date | None] = []
-    for key in ("start", "end"):
-        text = request.GET.get(key, "")
-        try:
-            bounds.append(date.fromisoformat(text) if text else None)
-        except ValueError:
-            message = MSG_BAD_DATE.format(text=text)
-            return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
+    bounds = season_bounds(request)
+    if isinstance(bounds, HttpResponse):
+        return bounds
     start, end = bounds
     scope: dict[str, object] = {
         "kind": "season",
         "start": start.isoformat() if start else None,
         "end": end.isoformat() if end else None,
     }
-    stem = "season" + (f" from {start}" if start else "") + (f" to {end}" if end else "")
+    stem = " ".join(
+        [
+            str(MSG_SEASON_FILE),
+            *([MSG_FROM_FILE.format(date=start)] if start else []),
+            *([MSG_TO_FILE.format(date=end)] if end else []),
+        ]
+    )
     return events_between(start, end), scope, stem
 
 
@@ -369,15 +383,19 @@ def season_export_json(request: AuthenticatedHttpRequest) -> HttpResponse | Stre
 
 @host_required
 @require_GET
-def audit_export_csv(request: AuthenticatedHttpRequest) -> StreamingHttpResponse:
+def audit_export_csv(request: AuthenticatedHttpRequest) -> HttpResponse | StreamingHttpResponse:
     """The audit log as CSV (``?event=ID``: one night's entries), as the Audit page lists it."""
     entries = AuditEntry.objects.all()
-    event_id = id_or_none(request.GET.get("event", ""))
+    text = request.GET.get("event", "")
+    event_id = id_or_none(text)
+    if text.strip() and event_id is None:
+        message = MSG_BAD_ID.format(text=text, name="event")
+        return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
     if event_id is not None:
         entries = entries.filter(event_id=event_id)
     response = StreamingHttpResponse(
         rows_csv(AUDIT_COLUMNS, audit_rows(entries)), content_type="text/csv; charset=utf-8"
     )
-    suffix = f" night {event_id}" if event_id is not None else ""
-    response["Content-Disposition"] = content_disposition(f"audit{suffix}.csv")
+    stem = MSG_AUDIT_FILE if event_id is None else MSG_AUDIT_EVENT_FILE.format(id=event_id)
+    response["Content-Disposition"] = content_disposition(f"{stem}.csv")
     return response

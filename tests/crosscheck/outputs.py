@@ -622,6 +622,12 @@ def summary_sheet(
     for row in body:
         cells = dict(zip(headers, row, strict=True))
         event, shoe = str(cells["Event"]), cells["Shoe"]
+        if words(str(shoe)) == "season total":  # the House page's season figures
+            for header, value in cells.items():
+                what = WHAT.get(words(str(header)))
+                if what is not None and number(value) is not None:
+                    seen.add(output, (SEASON, what, NIGHT), number(value))
+            continue
         if isinstance(shoe, int):
             whom = f"shoe {shoe}"
         elif words(str(shoe)) == "total":

@@ -12,6 +12,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from games.models import Event
+from ledger.count.selectors import night_count
 from ledger.integrity import check_ledger
 from ledger.models import ChipMove, CountSetup, Guest, GuestEventResult
 from ledger.workbook.count_imports import COUNT_TEMPLATE, is_count_sheet
@@ -53,6 +54,21 @@ def test_a_count_sheet_makes_a_count_only_night_whose_results_are_the_counts(cli
     assert ChipMove.objects.get(guest__name="Ben", kind="buy_in").source == "marker"
     assert ChipMove.objects.get(guest__name="Chie", kind="buy_in").source == "cash"
     assert check_ledger().problems == []
+
+
+def test_a_guest_who_cashed_out_nothing_is_counted_at_zero(client, host):
+    client.force_login(host)
+    response = upload(
+        client, "guest,bought,cashed_out,paid_by\nWinner,100,200,cash\nLoser,100,0,cash\n"
+    )
+    assert response.status_code == 302, text(response)
+    count = ChipMove.objects.get(guest__name="Loser", kind="count")
+    assert count.chips == 0
+    night = night_count(Event.objects.get())
+    assert night.reconciliation.uncounted == []
+    loser_id = Guest.objects.get(name="Loser").pk
+    loser = next(row for row in night.reconciliation.guests if row.guest == loser_id)
+    assert (loser.counted, loser.difference) == (D(0), D(0))
 
 
 @pytest.mark.parametrize(
@@ -134,3 +150,14 @@ def test_the_count_template_is_a_count_sheet_and_a_hands_sheet_is_not(client, ho
     assert is_count_sheet("count.csv", COUNT_TEMPLATE.encode())
     hands = "shoe,hand,player_cards,banker_cards,result,seat,guest,bet,stake\n"
     assert not is_count_sheet("hands.csv", hands.encode())
+
+
+def test_a_refused_upload_lists_its_problems_before_the_help(client, host):
+    client.force_login(host)
+    response = upload(client, "guest,bought,cashed_out\nAki,lots,0\n")
+    assert response.status_code == 400
+    page = response.content.decode()
+    problems = page.index('class="refusal"')
+    assert problems < page.index("A workbook this site exported")
+    assert problems < page.index('id="count-layout"')
+    assert page.index("<h1>") < problems

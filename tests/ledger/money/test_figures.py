@@ -231,12 +231,12 @@ def test_the_season_workbook_is_on_the_house_page_in_the_readers_language(season
 
 
 def test_the_season_workbook_refuses_dates_it_cannot_read(season, client):
-    from ledger.workbook.views import MSG_SEASON_DATES
+    from ledger.workbook.views import MSG_BAD_DATE
 
     client.force_login(season)
     response = client.get(reverse("ledger:season_workbook"), {"start": "26/07/2008"})
     assert response.status_code == 400
-    assert response.content.decode() == str(MSG_SEASON_DATES)
+    assert response.content.decode() == MSG_BAD_DATE.format(text="26/07/2008")
 
 
 def test_the_standings_are_the_seasons_figures_per_guest(season, client):
@@ -277,3 +277,25 @@ def test_a_guest_banked_nights_house_result_is_its_cut(season):
     assert after.guest(payee.pk).transfers == -owed.amount
     assert after.guest(payer.pk).net == chemin.guest(payer.pk).net  # a transfer is no result
     assert after.house_net == chemin.house_net
+
+
+def test_the_season_workbooks_total_row_is_the_house_pages_season(season, client):
+    client.force_login(season)
+    page = client.get(reverse("ledger:house")).content.decode()
+    summary = re.search(r'class="summary-line">(.*?)</p>', page, re.S).group(1)
+    link = re.search(r'href="([^"]*season\.xlsx[^"]*)"', page).group(1).replace("&amp;", "&")
+    response = client.get(link)
+    rows = sheet_rows(b"".join(response.streaming_content), "Summary")
+    head = rows[0]
+    totals = [dict(zip(head, row, strict=True)) for row in rows if row[5] == "Season total"]
+    assert len(totals) == 1 and rows[-1][5] == "Season total"
+    total = {key: None if value is None else Decimal(str(value)) for key, value in totals[0].items()
+             if key not in ("Event", "Date", "Venue", "Rules", "Yen per chip", "Shoe")}  # fmt: skip
+    figures = season_figures(Event.objects.nights().order_by("date", "id"))
+    assert total["House net"] == figures.house_net != 0
+    assert f"<strong>{signed(total['House net'])}</strong>" in summary
+    assert f"commission {chips(total[cut(total)])}" in summary
+    assert f"drop {chips(total['Drop'])}" in summary
+    assert f"hold {percent(total['Hold % of drop'])}" in summary
+    assert f"handle {chips(total['Wagered'])}" in summary
+    assert total["Hands"] == figures.hands

@@ -1,11 +1,15 @@
 from __future__ import annotations
 
 import io
+import re
 import uuid
 from datetime import date, timedelta
 from decimal import Decimal
+from io import StringIO
 
 import pytest
+from django.contrib.auth.models import User
+from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 from openpyxl import load_workbook
@@ -289,3 +293,14 @@ def test_the_yen_carried_in_is_rounded_night_by_night_whatever_the_rates(
         )
     [line] = event_settlement(nights[-1])
     assert line.after_yen == guest_history(aki).balance_yen
+
+
+def test_a_count_only_nights_summary_line_is_worded_as_every_nights(client, demo_night):
+    call_command("load_demo_count", stdout=StringIO())
+    event = Event.objects.get(name="Count-only night")
+    client.force_login(User.objects.get(username="host"))
+    page = client.get(reverse("ledger:event_detail", args=[event.pk])).content.decode()
+    line = re.search(r'<p class="summary-line">(.*?)</p>', page, re.S)
+    assert line is not None
+    assert "before the commission" not in line[1]
+    assert re.search(r"Guests \S+ \(−?¥[\d,]+\) before commission; commission \S+ \(¥", line[1])

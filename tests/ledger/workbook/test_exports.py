@@ -150,8 +150,9 @@ def test_the_export_command_by_name_id_or_date_range(demo, tmp_path, make_event)
         str(season),
         stdout=StringIO(),
     )
-    events = {row[0] for row in sheet_rows(season.read_bytes(), "Summary")[1:]}
-    assert events == {"Reference night", "Later"}
+    rows = sheet_rows(season.read_bytes(), "Summary")[1:]
+    assert {row[0] for row in rows[:-1]} == {"Reference night", "Later"}
+    assert rows[-1][:6] == (None, None, None, None, None, "Season total")
 
 
 @pytest.mark.parametrize(
@@ -577,3 +578,14 @@ def test_a_workbook_that_unpacks_past_the_bound_is_refused_unread(monkeypatch):
     rows = [HEADER.split(","), *(["1", str(n), "", "", "P"] for n in range(1, 200))]
     with pytest.raises(ScoresheetUnreadable, match="unpacks to more than 0 MB"):
         check_scoresheet("big.xlsx", xlsx_of(rows), TableRules(RuleSet(), 8, D(10), D(1000)))
+
+
+def test_the_guests_sheet_lists_a_nights_guests_by_name_whatever_their_balances(demo):
+    from ledger.guests.names import name_key
+
+    guests = sheet_rows(workbook_bytes([demo]), "Guests")[1:]
+    names = [row[1] for row in guests]
+    assert names == sorted(names, key=lambda name: (name_key(name), name))
+    # What a guest owes does not move their row (an import's balances start afresh).
+    balances = [row[10] for row in guests]
+    assert balances != sorted(balances)

@@ -443,3 +443,70 @@ def test_a_season_reads_the_same_queries_whatever_its_hands_and_nights(
     night = make_event(name="Another night", date=season[-1].date)
     guest_services.event_guest_add(event=night, name="Newcomer", by=night.created_by)
     assert queries() == before <= 36
+
+
+@pytest.mark.parametrize("value", ["abc", "-1", "1.5", "99999999999999999999"])
+def test_the_audit_export_refuses_an_event_that_is_no_id_by_name(demo_night, host_client, value):
+    response = host_client.get(reverse("ledger:audit_export_csv"), {"event": value})
+    assert response.status_code == 400
+    assert "event" in response.content.decode() and value in response.content.decode()
+
+
+SEASON_ANSWERS = ("ledger:season_workbook", "ledger:season_export_csv", "ledger:season_export_json")
+
+
+@pytest.mark.parametrize(
+    ("start", "status"), [(" 2026-01-01", 200), ("2026-01-01 ", 200), ("yesterday", 400)]
+)
+def test_the_season_answers_read_their_dates_one_way(demo_night, host_client, start, status):
+    for name in SEASON_ANSWERS:
+        response = host_client.get(reverse(name), {"start": start, "end": ""})
+        assert response.status_code == status, name
+        if status == 400:
+            assert "yesterday" in response.content.decode(), name
+
+
+def _file_name(response) -> str:
+    from urllib.parse import unquote
+
+    return unquote(response["Content-Disposition"].split("filename*=UTF-8''")[1])
+
+
+def test_the_exports_file_names_are_in_the_readers_language(demo_night, host_client):
+    season = {"start": "2026-01-01", "end": "2026-12-31"}
+    answers = {
+        "シーズン 2026-01-01から 2026-12-31まで（CSV）.zip": ("ledger:season_export_csv", season),
+        "シーズン 2026-01-01から 2026-12-31まで.json": ("ledger:season_export_json", season),
+        "シーズン.json": ("ledger:season_export_json", {}),
+        "監査ログ.csv": ("ledger:audit_export_csv", {}),
+        f"監査ログ イベント{demo_night.pk}.csv": (
+            "ledger:audit_export_csv",
+            {"event": demo_night.pk},
+        ),
+    }
+    for expected, (name, query) in answers.items():
+        response = host_client.get(reverse(name), query, HTTP_ACCEPT_LANGUAGE="ja")
+        assert _file_name(response) == expected
+    night = host_client.get(
+        reverse("ledger:event_export_csv", args=[demo_night.pk]), HTTP_ACCEPT_LANGUAGE="ja"
+    )
+    assert _file_name(night) == f"{demo_night.date:%Y-%m-%d} {demo_night.name}（CSV）.zip"
+    english = host_client.get(reverse("ledger:season_export_json"), season)
+    assert _file_name(english) == "season from 2026-01-01 to 2026-12-31.json"
+
+
+def test_every_download_keeps_a_nights_date_and_whole_name(make_event, host, client):
+    from urllib.parse import unquote
+
+    name = '=cmd|"/c calc"!A1'
+    night = make_event(name=name)
+    client.force_login(host)
+    kept = '2026-11-20 =cmd|"_c calc"!A1'
+    workbook = client.get(reverse("ledger:event_workbook", args=[night.pk]))
+    disposition = unquote(workbook["Content-Disposition"])
+    assert f"{kept}.xlsx" in disposition or kept.replace('"', '\\"') + ".xlsx" in disposition
+    for url, suffix in (
+        (reverse("ledger:event_export_csv", args=[night.pk]), " (csv).zip"),
+        (reverse("ledger:event_export_json", args=[night.pk]), ".json"),
+    ):
+        assert _file_name(client.get(url)) == kept + suffix

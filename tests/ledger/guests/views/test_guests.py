@@ -228,3 +228,27 @@ def test_the_events_list_has_the_night_being_played(client, played, host):
         events = page.split('id="guest-events"', 1)[1].split("</section>", 1)[0]
         assert "No events yet" not in events
         assert event.name in events and escape(str(MSG_PLAYING_NOW_ABOVE)) in events
+
+
+def test_a_night_without_hands_shows_its_result_without_an_empty_shoe_table(client):
+    import re
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    for command in ("load_demo", "load_demo_count", "load_demo_tournament"):
+        call_command(command, stdout=StringIO())
+    client.force_login(User.objects.get(username="host"))
+    counted = Event.objects.nights().get(count_setup__count_only=True)
+    tournament = Event.objects.get(kind=Event.Kind.TOURNAMENT)
+    for event in (counted, tournament):
+        result = GuestEventResult.objects.filter(event=event).select_related("guest").first()
+        page = client.get(reverse("ledger:guest_detail", args=[result.guest_id])).content.decode()
+        night = rf"<summary>[^<]*{re.escape(event.name)}"
+        found = re.search(
+            rf'<details class="event-history"[^>]*>\s*{night}.*?</details>', page, re.S
+        )
+        assert found, event.name
+        shown = found.group(0)
+        assert "<strong>" in shown  # the night's result
+        assert "<table" not in shown and "No bets at this event." not in shown, event.name
