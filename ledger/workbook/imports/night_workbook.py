@@ -97,6 +97,12 @@ MSG_NO_NIGHTS = gettext_lazy("no nights in the Rules sheet.")
 MSG_RECORD_KIND = gettext_lazy("chip_move, adjustment, settlement or transfer.")
 MSG_DENOMINATIONS = gettext_lazy("chips as value:number, apart by spaces (“500:2 100:3”).")
 MSG_NO_VOIDED_ROW = gettext_lazy("no {record} number {number} before this row of {event}.")
+MSG_FIGURES_DIFFER = gettext_lazy(
+    "settled by this Rules row, {count} figure(s) of the {sheet} sheet come out otherwise: {rows}."
+    " The Rules row does not say how these hands were settled (look at {rules})."
+)
+MSG_FIGURE_DIFFERS = gettext_lazy("line {line}, {column} {sheet_says} (by the rules: {rules_say})")
+MAX_DIFFERENCES_NAMED = 5
 MSG_FORMULA = gettext_lazy("a formula ({formula}): type its value instead.")
 MSG_TOO_MANY_GUESTS = gettext_lazy("more than {count:,} guests.")
 MSG_AMOUNT_RANGE = gettext_lazy("an amount from 0 to {maximum}, in whole cents.")
@@ -107,6 +113,7 @@ MSG_NIGHT_EXISTS = gettext_lazy(
 )
 
 Rows = list[tuple[int, dict[str, str]]]
+CENT = Decimal("0.01")
 
 
 @dataclass
@@ -527,6 +534,8 @@ def check_night_workbook(nights: list[WorkbookNight]) -> list[CheckedNight]:
                 problems.found.append(
                     SheetProblem(found.row, found.line, column, found.reason, sheet)
                 )
+        else:
+            _check_figures(night, terms, problems)  # a sheet read clean, against its Rules
         terms.records = night.records
         _check_records(terms, problems)
         if Event.objects.filter(name=terms.name, date=terms.on).exists():
@@ -538,6 +547,71 @@ def check_night_workbook(nights: list[WorkbookNight]) -> list[CheckedNight]:
     if problems.found:
         raise ScoresheetInvalid(problems.found)
     return checked
+
+
+# The Rules columns that could explain a bet's figures coming out otherwise.
+_RULES_OF_BET = {
+    "tie": ("tie_pays",),
+    "player_pair": ("pair_pays",),
+    "banker_pair": ("pair_pays",),
+    "banker": ("commission_rate", "no_commission"),
+}
+_RULES_OF_COUPS = ("taxe", "taxe_rate", "shoe_charge", "banco", "suite_returns")
+
+
+def _check_figures(night: WorkbookNight, terms: CheckedNight, problems: _Problems) -> None:
+    """The Hands (or Coups) sheet's own figures against the same bets settled by the Rules row:
+    a Rules row that says other terms than the play was settled by is refused, not imported
+    with other figures."""
+    differences: list[tuple[int, str, str, Decimal]] = []  # line, column, as typed, by the rules
+    rules: list[str] = []
+
+    def compare(
+        cells: dict[str, str], line: int, column: str, figure: Decimal, why: tuple[str, ...]
+    ) -> None:
+        typed = cells.get(column, "")
+        if not typed:
+            return  # a scoresheet typed by hand leaves them out
+        try:
+            same = _decimal(typed).quantize(CENT) == figure.quantize(CENT)
+        except (InvalidOperation, ValueError):
+            same = False
+        if not same:
+            differences.append((line, column, typed, figure))
+            rules.extend(rule for rule in why if rule not in rules)
+
+    by_line = dict(night.coups if terms.coups else night.hands)
+    for hand in terms.hands:
+        for bet in hand.settled.bets if hand.settled else ():
+            row = hand.rows[bet.index]
+            why = _RULES_OF_BET.get(str(bet.bet_type), ("side_bets",))
+            for column in ("gross", "commission", "net"):
+                figure = getattr(bet.result, column)
+                compare(by_line.get(row.line, {}), row.line, column, figure, why)
+    for coup in terms.coups:
+        banker_seat = coup.cells.get("banker_seat", "")
+        for bet in coup.settled.bets if coup.settled else ():
+            if bet.index >= 0:
+                line = coup.rows[bet.index].line
+                compare(by_line.get(line, {}), line, "net", bet.result.net, _RULES_OF_COUPS)
+            else:
+                column = "banker_net" if str(bet.seat) == banker_seat else "co_banker_net"
+                figure = bet.result.net
+                compare(by_line.get(coup.line, {}), coup.line, column, figure, _RULES_OF_COUPS)
+    if not differences:
+        return
+    sheet = night.sheets.get("coups" if terms.coups else "hands", "")
+    named = [
+        str(MSG_FIGURE_DIFFERS).format(line=line, column=column, sheet_says=typed,
+                                       rules_say=f"{figure.quantize(CENT)}")
+        for line, column, typed, figure in differences[:MAX_DIFFERENCES_NAMED]
+    ]  # fmt: skip
+    if len(differences) > MAX_DIFFERENCES_NAMED:
+        named.append("…")
+    reason = str(MSG_FIGURES_DIFFER).format(
+        count=len(differences), sheet=sheet, rows="; ".join(named), rules=", ".join(rules)
+    )
+    problems.add(night.line, "/".join(rules), reason, night.sheets.get("rules", ""))
 
 
 def _check_records(night: CheckedNight, problems: _Problems) -> None:

@@ -14,7 +14,7 @@ from games.models import Event
 from ledger.demo_banked import load_demo_chemin
 from ledger.demo_count import load_count_only_night
 from ledger.models import MSG_DATED_BEFORE, MSG_DATED_LATER, ChipMove
-from ledger.workbook.exports import RECORD_COLUMNS, RULES_COLUMNS, workbook_bytes
+from ledger.workbook.exports import COUPS_COLUMNS, RECORD_COLUMNS, RULES_COLUMNS, workbook_bytes
 from ledger.workbook.imports.night_workbook import (
     MSG_EVENT_TWICE,
     MSG_FORMULA,
@@ -185,3 +185,59 @@ def test_a_season_with_two_played_nights_of_one_name_says_so_once(by):
     assert [p.reason for p in refused.value.problems] == [
         str(MSG_EVENT_TWICE).format(event="Banque night", first=1)
     ]
+
+
+# --- a Rules sheet that lies ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "named"),
+    [
+        ("tie_pays", 9, "tie_pays"),
+        ("commission_rate", 0.04, "commission_rate"),
+    ],
+)
+def test_a_rules_row_other_than_the_hands_were_settled_by_is_refused(
+    client, demo_night, column, value, named
+):
+    content = edited(workbook_bytes([demo_night]), "Rules", 2, column, value)
+    fresh_database()
+    nights = read_night_workbook("night.xlsx", content)
+    with pytest.raises(ScoresheetInvalid) as refused:
+        check_night_workbook(nights)
+    [problem] = refused.value.problems
+    assert (problem.sheet, problem.line) == ("Rules", 2)
+    assert named in problem.column.split("/")
+    assert "of the Hands sheet come out otherwise: line " in problem.reason
+    assert problem.reason.count("(by the rules: ") <= 5  # the first rows, not every one
+    refused_on(client, content)
+
+
+def test_a_rules_row_with_another_cut_than_the_coups_were_settled_by_is_refused(client, by):
+    # The banks carried from coup to coup already disagree with the cut: refused on the Coups.
+    content = edited(night_of(CHEMIN, by), "Rules", 2, "taxe_rate", 0.04)
+    fresh_database()
+    with pytest.raises(ScoresheetInvalid) as refused:
+        check_night_workbook(read_night_workbook("night.xlsx", content))
+    assert {problem.sheet for problem in refused.value.problems} == {"Coups"}
+    refused_on(client, content)
+
+
+def test_a_coup_s_net_other_than_its_rules_settle_it_to_is_refused(client, by):
+    workbook = load_workbook(io.BytesIO(night_of(CHEMIN, by)))
+    coups = workbook["Coups"]
+    net = list(COUPS_COLUMNS).index("net") + 2  # after the Event column
+    line = next(row[0].row for row in coups.iter_rows(min_row=2) if row[net - 1].value)
+    coups.cell(line, net).value = 12345
+    out = io.BytesIO()
+    workbook.save(out)
+    fresh_database()
+    with pytest.raises(ScoresheetInvalid) as refused:
+        check_night_workbook(read_night_workbook("night.xlsx", out.getvalue()))
+    [problem] = refused.value.problems
+    assert (problem.sheet, problem.line, problem.column) == (
+        "Rules",
+        2,
+        "/".join(("taxe", "taxe_rate", "shoe_charge", "banco", "suite_returns")),
+    )
+    assert f"line {line}, net 12345 (by the rules: " in problem.reason
