@@ -1312,7 +1312,7 @@ JA = {
     "Banque limitée": "バンク・リミテ",
     "Banque ouverte": "バンク・ウヴェルト",
     "settling up": "精算のしかた",
-    "The cut runs from 0 to 10%.": "取り分は0〜10%です。",
+    "The cut runs from 0 to 10%%.": "取り分は0〜10%%です。",
     "The table charge cannot be negative.": "テーブル料はマイナスにできません。",
     "Bank": "バンク",
     "Coup {number} follows from this one and would no longer hold: {problem} Undo back to it instead.": "クー{number}はこのクーに続いており、成り立たなくなります：{problem} 代わりにそこまで取り消してください。",

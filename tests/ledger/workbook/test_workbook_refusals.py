@@ -241,3 +241,12 @@ def test_a_coup_s_net_other_than_its_rules_settle_it_to_is_refused(client, by):
         "/".join(("taxe", "taxe_rate", "shoe_charge", "banco", "suite_returns")),
     )
     assert f"line {line}, net 12345 (by the rules: " in problem.reason
+
+
+def test_a_scoresheet_s_cut_past_ten_percent_is_a_form_error_not_a_server_error():
+    # The constraint's message has a "%" that Django formats: a bare one raised a ValueError.
+    from ledger.workbook.forms import ScoresheetGameForm
+
+    form = ScoresheetGameForm({"game": "chemin_de_fer", "taxe": "percent", "taxe_rate": "0.5"})
+    assert not form.is_valid()
+    assert "The cut runs from 0 to 10%." in str(form.errors)
