@@ -501,7 +501,8 @@ def check_night_workbook(nights: list[WorkbookNight]) -> list[CheckedNight]:
         if not night.terms:  # rows of a night the Rules sheet does not name
             for line, cells in [*night.hands, *night.records]:
                 event = _text(cells.get("event"))
-                sheet = night.sheets.get("records" if "record" in cells else "hands", "")
+                kind = "records" if "record" in cells else "coups" if "coup" in cells else "hands"
+                sheet = night.sheets.get(kind, "")
                 problems.add(line, "event", str(MSG_NO_RULES_ROW).format(event=event), sheet)
             continue
         name = _text(night.terms.get("event"))

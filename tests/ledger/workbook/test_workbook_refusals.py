@@ -250,3 +250,15 @@ def test_a_scoresheet_s_cut_past_ten_percent_is_a_form_error_not_a_server_error(
     form = ScoresheetGameForm({"game": "chemin_de_fer", "taxe": "percent", "taxe_rate": "0.5"})
     assert not form.is_valid()
     assert "The cut runs from 0 to 10%." in str(form.errors)
+
+
+def test_rows_of_a_night_the_rules_sheet_does_not_name_are_named_by_their_sheet(by):
+    workbook = load_workbook(io.BytesIO(night_of(CHEMIN, by)))
+    workbook["Coups"].cell(2, 1).value = "Ghost night"
+    out = io.BytesIO()
+    workbook.save(out)
+    fresh_database()
+    with pytest.raises(ScoresheetInvalid) as refused:
+        check_night_workbook(read_night_workbook("night.xlsx", out.getvalue()))
+    found = {(problem.sheet, problem.line, problem.column) for problem in refused.value.problems}
+    assert ("Coups", 2, "event") in found
