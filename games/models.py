@@ -229,7 +229,7 @@ class Event(models.Model):
             models.CheckConstraint(
                 condition=Q(taxe_rate__gte=0, taxe_rate__lte=Decimal("0.10")),
                 name="event_taxe_rate_0_to_10_percent",
-                violation_error_message=_("The cut runs from 0 to 10%."),
+                violation_error_message=_("The cut runs from 0 to 10%%."),
             ),
             models.CheckConstraint(
                 condition=Q(shoe_charge__gte=0),

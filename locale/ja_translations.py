@@ -1312,7 +1312,7 @@ JA = {
     "Banque limitée": "バンク・リミテ",
     "Banque ouverte": "バンク・ウヴェルト",
     "settling up": "精算のしかた",
-    "The cut runs from 0 to 10%.": "取り分は0〜10%です。",
+    "The cut runs from 0 to 10%%.": "取り分は0〜10%%です。",
     "The table charge cannot be negative.": "テーブル料はマイナスにできません。",
     "Bank": "バンク",
     "Coup {number} follows from this one and would no longer hold: {problem} Undo back to it instead.": "クー{number}はこのクーに続いており、成り立たなくなります：{problem} 代わりにそこまで取り消してください。",
@@ -1628,6 +1628,15 @@ JA = {
     "file name\x04audit": "監査ログ",
     "file name\x04audit event {id}": "監査ログ イベント{id}",
     "“{text}” is not a night's id: give ?{name}= a night's number.": "「{text}」はイベントのIDではありません。?{name}= にはイベントの番号を指定してください。",
+    "Guests %(gross)s before the commission; commission %(commission)s; the house %(house)s = <strong>%(house_yen)s</strong>.": "ゲストはコミッション前で%(gross)s、コミッション%(commission)s、ハウスは%(house)s = <strong>%(house_yen)s</strong>。",
+    "{sheet}, row {row} (line {line}), {column}: {reason}": "{sheet}シートの{row}行目（ファイルの{line}行）、{column}：{reason}",
+    "settled by this Rules row, {count} figure(s) of the {sheet} sheet come out otherwise: {rows}. The Rules row does not say how these hands were settled (look at {rules}).": "このRules行のルールで精算すると、{sheet}シートの{count}個の数値が違ってきます：{rows}。Rules行はこれらのハンドを精算したルールと合っていません（{rules}を確認してください）。",
+    "line {line}, {column} {sheet_says} (by the rules: {rules_say})": "{line}行、{column} {sheet_says}（ルールでは{rules_say}）",
+    "a formula ({formula}): type its value instead.": "数式です（{formula}）。値を入力してください。",
+    "more than {count:,} guests.": "ゲストが{count:,}人を超えています。",
+    "an amount from 0 to {maximum}, in whole cents.": "0から{maximum}までの金額（セント単位）にしてください。",
+    "“{text}” is not a date (YYYY-MM-DD).": "「{text}」は日付ではありません（YYYY-MM-DD）。",
+    "{event} of {date} is in the ledger already: importing it again would count its money twice. To import it anyway as another night, rename it in the Rules sheet.": "{date}の{event}はすでに台帳にあります。もう一度取り込むとお金が二重に数えられます。別の夜として取り込むには、Rulesシートで夜の名前を変えてください。",
 }
 
 JA_PLURAL = {

@@ -52,8 +52,14 @@ class SheetProblem:
     line: int  # line of the CSV file / row of the sheet
     column: str
     reason: str
+    sheet: str = ""  # a workbook's sheet, named as the file names it
 
     def __str__(self) -> str:
+        if self.sheet and self.row:
+            return _("{sheet}, row {row} (line {line}), {column}: {reason}").format(
+                sheet=self.sheet, row=self.row, line=self.line, column=self.column,
+                reason=self.reason,
+            )  # fmt: skip
         if self.row == 0:
             return _("{column}: {reason}").format(column=self.column, reason=self.reason)
         return _("Row {row} (line {line}), {column}: {reason}").format(

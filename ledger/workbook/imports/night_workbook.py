@@ -25,10 +25,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import services as game_services
+from games.chips import MAX_CHIPS
 from games.entry import TableRules
 from games.kinds import Game
+from games.messages import format_chips, whole_cents
 from games.models import Event
 from games.payouts import RuleSet, RuleSetError
+from ledger.count.services import parse_denominations
 from ledger.guests.names import InvalidName, clean_name, name_key
 from ledger.guests.services import guests_matching
 from ledger.models import (
@@ -40,6 +43,7 @@ from ledger.models import (
     Guest,
     Settlement,
     Transfer,
+    check_dated,
     dated_default,
 )
 from ledger.money.services import results_refresh
@@ -93,8 +97,23 @@ MSG_NO_NIGHTS = gettext_lazy("no nights in the Rules sheet.")
 MSG_RECORD_KIND = gettext_lazy("chip_move, adjustment, settlement or transfer.")
 MSG_DENOMINATIONS = gettext_lazy("chips as value:number, apart by spaces (“500:2 100:3”).")
 MSG_NO_VOIDED_ROW = gettext_lazy("no {record} number {number} before this row of {event}.")
+MSG_FIGURES_DIFFER = gettext_lazy(
+    "settled by this Rules row, {count} figure(s) of the {sheet} sheet come out otherwise: {rows}."
+    " The Rules row does not say how these hands were settled (look at {rules})."
+)
+MSG_FIGURE_DIFFERS = gettext_lazy("line {line}, {column} {sheet_says} (by the rules: {rules_say})")
+MAX_DIFFERENCES_NAMED = 5
+MSG_FORMULA = gettext_lazy("a formula ({formula}): type its value instead.")
+MSG_TOO_MANY_GUESTS = gettext_lazy("more than {count:,} guests.")
+MSG_AMOUNT_RANGE = gettext_lazy("an amount from 0 to {maximum}, in whole cents.")
+MSG_NOT_A_DATE = gettext_lazy("“{text}” is not a date (YYYY-MM-DD).")
+MSG_NIGHT_EXISTS = gettext_lazy(
+    "{event} of {date} is in the ledger already: importing it again would count its money"
+    " twice. To import it anyway as another night, rename it in the Rules sheet."
+)
 
 Rows = list[tuple[int, dict[str, str]]]
+CENT = Decimal("0.01")
 
 
 @dataclass
@@ -106,6 +125,8 @@ class WorkbookNight:
     hands: Rows = field(default_factory=list)
     coups: Rows = field(default_factory=list)
     records: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    formulas: dict[str, str] = field(default_factory=dict)  # Rules cells holding a formula
+    sheets: dict[str, str] = field(default_factory=dict)  # each kind's sheet, as titled
 
 
 @dataclass
@@ -125,6 +146,7 @@ class CheckedNight:
     hands: list[ParsedHand] = field(default_factory=list)
     coups: list[ParsedCoup] = field(default_factory=list)
     records: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    sheets: dict[str, str] = field(default_factory=dict)
 
 
 # --- reading --------------------------------------------------------------------------------
@@ -146,19 +168,44 @@ def read_night_workbook(name: str, content: bytes) -> list[WorkbookNight] | None
         return None
     try:
         sheets = {}
+        titles: dict[str, str] = {}
         for sheet in workbook.worksheets:
             rows = sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS)
             header = tuple(str(cell or "").strip().lower() for cell in next(rows, None) or ())
             kind = _sheet_kind(header)
             if kind and kind not in sheets:
                 sheets[kind] = list(_bounded(rows))
+                titles[kind] = sheet.title
         if "rules" not in sheets:
             return None
-        return _nights(sheets)
+        nights = _nights(sheets)
+        formulas = _rules_formulas(content, titles["rules"])
+        for night in nights:
+            night.sheets = titles
+            night.formulas = formulas.get(night.line, {})
+        return nights
     except ScoresheetUnreadable:
         raise
     except Exception as error:  # whatever the parser trips on: never a server error
         raise ScoresheetUnreadable(_("The file is not a readable .xlsx workbook.")) from error
+    finally:
+        workbook.close()
+
+
+def _rules_formulas(content: bytes, title: str) -> dict[int, dict[str, str]]:
+    """The Rules sheet's cells that hold a formula, by line and column: the values read are the
+    formulas' cached results, absent when no spreadsheet program computed them."""
+    from openpyxl import load_workbook
+
+    workbook = load_workbook(io.BytesIO(content), read_only=True, data_only=False)
+    try:
+        found: dict[int, dict[str, str]] = {}
+        rows = workbook[title].iter_rows(min_row=2, max_row=MAX_ROWS + 1, max_col=MAX_COLUMNS)
+        for line, row in enumerate(rows, start=2):
+            for column, cell in zip(RULES_COLUMNS, row, strict=False):
+                if getattr(cell, "data_type", None) == "f":
+                    found.setdefault(line, {})[column] = str(cell.value)[:40]
+        return found
     finally:
         workbook.close()
 
@@ -231,8 +278,8 @@ class _Problems:
     def __init__(self) -> None:
         self.found: list[SheetProblem] = []
 
-    def add(self, line: int, column: str, reason: str) -> None:
-        self.found.append(SheetProblem(max(line - 1, 0), line, column, reason))
+    def add(self, line: int, column: str, reason: str, sheet: str = "") -> None:
+        self.found.append(SheetProblem(max(line - 1, 0), line, column, reason, sheet))
 
 
 def _decimal(value: object) -> Decimal:
@@ -289,7 +336,7 @@ RULES_READERS: dict[str, Callable[[object], Any]] = {
     "opening_float": lambda value: Decimal(0) if value in (None, "") else _decimal(value),
     "denominations": lambda value: _text(value).split(),
     "commission_total": lambda value: None if value in (None, "") else _decimal(value),
-    "guests": lambda value: [clean_name(line) for line in _text(value).splitlines() if line],
+    "guests": lambda value: _guests(_text(value)),
 }
 
 
@@ -300,24 +347,107 @@ def _missing() -> str:
     raise ValueError("")
 
 
+def _guests(text: str) -> list[str]:
+    lines = text.splitlines()
+    if len(lines) > MAX_ROWS:
+        raise _Refused(str(MSG_TOO_MANY_GUESTS).format(count=MAX_ROWS))
+    return [clean_name(line) for line in lines if line]
+
+
+class _Refused(ValueError):
+    """A Rules value refused with its own reason."""
+
+
+def _amount_problem(value: Decimal | None) -> str | None:
+    if value is None or (value.is_finite() and 0 <= value <= MAX_CHIPS and whole_cents(value)):
+        return None
+    return str(MSG_AMOUNT_RANGE).format(maximum=format_chips(MAX_CHIPS))
+
+
+def _constrained_column(constraint: object) -> str:
+    condition = getattr(constraint, "condition", None)
+    children = list(getattr(condition, "children", ()))
+    while children and not isinstance(children[0], tuple):
+        children = list(getattr(children[0], "children", ()))
+    return str(children[0][0]).split("__")[0] if children else "event"
+
+
+def _terms_problems(values: dict[str, Any], rules: RuleSet) -> dict[str, list[str]]:
+    """What the forms that set these terms would refuse: the event's fields as ``event_create``
+    checks them, a guest-banked game's cut as its rules core reads it, the count's chips and
+    amounts as ``count_setup_save`` checks them."""
+    found: dict[str, list[str]] = {}
+    fields = {key: values[key] for key in (
+        "venue", "format", "currency_symbol", "hands_per_shoe", "decks", "yen_per_chip",
+        "table_min", "table_max", "taxe", "taxe_rate", "shoe_charge", "banco", "suite_returns",
+        "clearing",
+    )}  # fmt: skip
+    event = Event(
+        name=values["event"], date=values["date"], game=values["game"].value,
+        rules=rules.to_dict(), **fields,
+    )  # fmt: skip
+    try:
+        event.full_clean(exclude=["created_by"], validate_unique=False, validate_constraints=False)
+        game_services.check_cut(event)
+    except ValidationError as error:
+        found |= error.message_dict
+    for constraint in Event._meta.constraints:  # each named by the column it checks
+        try:
+            constraint.validate(Event, event, exclude=set(found))
+        except ValidationError as error:
+            found.setdefault(_constrained_column(constraint), []).extend(error.messages)
+        except ValueError:  # a message with a bare "%" (10%) that Django formats with %
+            message = str(getattr(constraint, "violation_error_message", constraint.name))
+            found.setdefault(_constrained_column(constraint), []).append(message)
+    for column in ("shoe_charge", "table_min", "table_max", "yen_per_chip"):
+        if column not in found and (reason := _amount_problem(values[column])):
+            found[column] = [reason]
+    if not found and values["game"].guest_banked:
+        try:
+            event.bank_rules  # noqa: B018  # the rules core's own checks of the cut
+        except Exception as error:  # BankError, ValueError: the core's words, on this row
+            found["taxe/taxe_rate/banco"] = [str(error) or type(error).__name__]
+    if values["count"]:
+        try:
+            parse_denominations(values["denominations"])
+        except ValidationError as error:
+            found |= error.message_dict
+        for column in ("opening_float", "commission_total"):
+            if reason := _amount_problem(values[column]):
+                found[column] = [reason]
+    return found
+
+
 def _checked_terms(night: WorkbookNight, problems: _Problems) -> CheckedNight | None:
     values: dict[str, Any] = {}
+    sheet = night.sheets.get("rules", "")
     for column, read in RULES_READERS.items():
         raw = night.terms.get(column)
+        if column in night.formulas:
+            formula = night.formulas[column]
+            problems.add(night.line, column, str(MSG_FORMULA).format(formula=formula), sheet)
+            continue
         try:
             values[column] = read(raw)
-        except (ValueError, TypeError, InvalidOperation, InvalidName):
-            if column == "kind" and _text(raw) == Event.Kind.TOURNAMENT.value:
+        except (ValueError, TypeError, InvalidOperation, InvalidName, OverflowError) as error:
+            if isinstance(error, _Refused):
+                reason = str(error)
+            elif column == "kind" and _text(raw) == Event.Kind.TOURNAMENT.value:
                 reason = str(MSG_ONLY_CASH_NIGHTS).format(event=_text(night.terms.get("event")))
             else:
-                reason = str(MSG_NOT_A_VALUE).format(text=_text(raw), column=column)
-            problems.add(night.line, column, reason)
+                reason = str(MSG_NOT_A_VALUE).format(text=_text(raw)[:40], column=column)
+            problems.add(night.line, column, reason, sheet)
     if len(values) != len(RULES_READERS):
         return None
     try:
         rules = RuleSet.from_dict({key: values[key] for key in RULE_SET_COLUMNS})
     except RuleSetError as error:
-        problems.add(night.line, "commission_rate/side_bets", str(error))
+        problems.add(night.line, "commission_rate/side_bets", str(error), sheet)
+        return None
+    refused = _terms_problems(values, rules)
+    for column, messages in refused.items():
+        problems.add(night.line, column, " ".join(messages), sheet)
+    if refused:
         return None
     game: Game = values["game"]
     banked = (
@@ -355,6 +485,7 @@ def _checked_terms(night: WorkbookNight, problems: _Problems) -> CheckedNight | 
         denominations=values["denominations"],
         commission_total=values["commission_total"],
         guests=values["guests"],
+        sheets=night.sheets,
     )
 
 
@@ -364,18 +495,24 @@ def check_night_workbook(nights: list[WorkbookNight]) -> list[CheckedNight]:
     problems = _Problems()
     checked: list[CheckedNight] = []
     first: dict[str, int] = {}
+    names = [_text(night.terms.get("event")) for night in nights if night.terms]
+    twice = {name for name in names if names.count(name) > 1}
     for night in nights:
         if not night.terms:  # rows of a night the Rules sheet does not name
             for line, cells in [*night.hands, *night.records]:
                 event = _text(cells.get("event"))
-                problems.add(line, "event", str(MSG_NO_RULES_ROW).format(event=event))
+                kind = "records" if "record" in cells else "coups" if "coup" in cells else "hands"
+                sheet = night.sheets.get(kind, "")
+                problems.add(line, "event", str(MSG_NO_RULES_ROW).format(event=event), sheet)
             continue
         name = _text(night.terms.get("event"))
         if name in first:
             reason = str(MSG_EVENT_TWICE).format(event=name, first=first[name])
-            problems.add(night.line, "event", reason)
+            problems.add(night.line, "event", reason, night.sheets.get("rules", ""))
             continue
         first[name] = night.line - 1
+        if name in twice:
+            continue  # its rows and the other night's are one: the one problem is the name
         terms = _checked_terms(night, problems)
         if terms is None:
             continue
@@ -383,7 +520,8 @@ def check_night_workbook(nights: list[WorkbookNight]) -> list[CheckedNight]:
         stray = night.hands if terms.game is not None else night.coups
         if stray or (played and terms.count == "count_only"):
             wrong = MSG_OTHER_GAME_S_ROWS if stray else MSG_COUNT_ONLY_PLAYED
-            problems.add(night.line, "game/count", str(wrong).format(event=name))
+            problems.add(night.line, "game/count", str(wrong).format(event=name),
+                         night.sheets.get("rules", ""))  # fmt: skip
             continue
         try:
             if night.coups and terms.game is not None:
@@ -391,11 +529,19 @@ def check_night_workbook(nights: list[WorkbookNight]) -> list[CheckedNight]:
             elif night.hands:
                 terms.hands = check_hand_rows(night.hands, terms.table)
         except ScoresheetInvalid as invalid:
+            sheet = night.sheets.get("coups" if terms.game is not None else "hands", "")
             for found in invalid.problems:
                 column = f"{name}: {found.column}" if len(nights) > 1 else found.column
-                problems.found.append(SheetProblem(found.row, found.line, column, found.reason))
+                problems.found.append(
+                    SheetProblem(found.row, found.line, column, found.reason, sheet)
+                )
+        else:
+            _check_figures(night, terms, problems)  # a sheet read clean, against its Rules
         terms.records = night.records
         _check_records(terms, problems)
+        if Event.objects.filter(name=terms.name, date=terms.on).exists():
+            reason = str(MSG_NIGHT_EXISTS).format(event=terms.name, date=f"{terms.on:%Y-%m-%d}")
+            problems.add(night.line, "event", reason, night.sheets.get("rules", ""))
         checked.append(terms)
     if not nights:
         problems.add(1, "event", str(MSG_NO_NIGHTS))
@@ -404,12 +550,82 @@ def check_night_workbook(nights: list[WorkbookNight]) -> list[CheckedNight]:
     return checked
 
 
+# The Rules columns that could explain a bet's figures coming out otherwise.
+_RULES_OF_BET = {
+    "tie": ("tie_pays",),
+    "player_pair": ("pair_pays",),
+    "banker_pair": ("pair_pays",),
+    "banker": ("commission_rate", "no_commission"),
+}
+_RULES_OF_COUPS = ("taxe", "taxe_rate", "shoe_charge", "banco", "suite_returns")
+
+
+def _check_figures(night: WorkbookNight, terms: CheckedNight, problems: _Problems) -> None:
+    """The Hands (or Coups) sheet's own figures against the same bets settled by the Rules row:
+    a Rules row that says other terms than the play was settled by is refused, not imported
+    with other figures."""
+    differences: list[tuple[int, str, str, Decimal]] = []  # line, column, as typed, by the rules
+    rules: list[str] = []
+
+    def compare(
+        cells: dict[str, str], line: int, column: str, figure: Decimal, why: tuple[str, ...]
+    ) -> None:
+        typed = cells.get(column, "")
+        if not typed:
+            return  # a scoresheet typed by hand leaves them out
+        try:
+            same = _decimal(typed).quantize(CENT) == figure.quantize(CENT)
+        except (InvalidOperation, ValueError):
+            same = False
+        if not same:
+            differences.append((line, column, typed, figure))
+            rules.extend(rule for rule in why if rule not in rules)
+
+    by_line = dict(night.coups if terms.coups else night.hands)
+    for hand in terms.hands:
+        for bet in hand.settled.bets if hand.settled else ():
+            row = hand.rows[bet.index]
+            why = _RULES_OF_BET.get(str(bet.bet_type), ("side_bets",))
+            for column in ("gross", "commission", "net"):
+                figure = getattr(bet.result, column)
+                compare(by_line.get(row.line, {}), row.line, column, figure, why)
+    for coup in terms.coups:
+        banker_seat = coup.cells.get("banker_seat", "")
+        for bet in coup.settled.bets if coup.settled else ():
+            if bet.index >= 0:
+                line = coup.rows[bet.index].line
+                compare(by_line.get(line, {}), line, "net", bet.result.net, _RULES_OF_COUPS)
+            else:
+                column = "banker_net" if str(bet.seat) == banker_seat else "co_banker_net"
+                figure = bet.result.net
+                compare(by_line.get(coup.line, {}), coup.line, column, figure, _RULES_OF_COUPS)
+    if not differences:
+        return
+    sheet = night.sheets.get("coups" if terms.coups else "hands", "")
+    named = [
+        str(MSG_FIGURE_DIFFERS).format(line=line, column=column, sheet_says=typed,
+                                       rules_say=f"{figure.quantize(CENT)}")
+        for line, column, typed, figure in differences[:MAX_DIFFERENCES_NAMED]
+    ]  # fmt: skip
+    if len(differences) > MAX_DIFFERENCES_NAMED:
+        named.append("…")
+    reason = str(MSG_FIGURES_DIFFER).format(
+        count=len(differences), sheet=sheet, rows="; ".join(named), rules=", ".join(rules)
+    )
+    problems.add(night.line, "/".join(rules), reason, night.sheets.get("rules", ""))
+
+
 def _check_records(night: CheckedNight, problems: _Problems) -> None:
     numbers: set[tuple[str, int]] = set()
+    sheet = night.sheets.get("records", "")
+
+    def add(line: int, column: str, reason: str) -> None:
+        problems.add(line, column, reason, sheet)
+
     for line, cells in night.records:
         record = _text(cells.get("record"))
         if record not in (CHIP_MOVE, ADJUSTMENT, SETTLEMENT, TRANSFER):
-            problems.add(line, "record", str(MSG_RECORD_KIND))
+            add(line, "record", str(MSG_RECORD_KIND))
             continue
         try:
             number = int(_text(cells.get("number")))
@@ -418,21 +634,37 @@ def _check_records(night: CheckedNight, problems: _Problems) -> None:
             if voids and (record, int(voids)) not in numbers:
                 reason = str(MSG_NO_VOIDED_ROW).format(record=record, number=voids,
                                                        event=night.name)  # fmt: skip
-                problems.add(line, "voids", reason)
+                add(line, "voids", reason)
             numbers.add((record, number))
         except (ValueError, InvalidOperation):
-            problems.add(line, "number/amount/voids", _("not a number."))
+            add(line, "number/amount/voids", _("not a number."))
+        if record in (CHIP_MOVE, SETTLEMENT):
+            try:
+                dated = _record_dated(cells.get("dated"))
+                if dated is not None:
+                    check_dated(Event(date=night.on), dated)
+            except ValueError:
+                add(line, "dated", str(MSG_NOT_A_DATE).format(text=_text(cells.get("dated"))[:40]))
+            except ValidationError as error:
+                add(line, "dated", " ".join(error.message_dict["dated"]))
         try:
             _denominations(_text(cells.get("by_denomination")))
         except ValueError:
-            problems.add(line, "by_denomination", str(MSG_DENOMINATIONS))
+            add(line, "by_denomination", str(MSG_DENOMINATIONS))
         for column in ("guest", "payee"):
             name = _text(cells.get(column))
             if name or (column == "guest" and record in (ADJUSTMENT, SETTLEMENT)):
                 try:
                     clean_name(name)
                 except InvalidName as error:
-                    problems.add(line, column, str(error))
+                    add(line, column, str(error))
+
+
+def _record_dated(cell: object) -> date | None:
+    """A row's date as the sheet gives it (a date cell, or ISO text); ``None``: blank."""
+    if cell in (None, ""):
+        return None
+    return _day(cell)
 
 
 # --- writing --------------------------------------------------------------------------------
@@ -460,7 +692,7 @@ def night_workbook_import(*, nights: list[CheckedNight], by: Actor) -> WorkbookI
             event, imported = _night(night, by)
         except ValidationError as error:  # the event's own fields, as event_create checks them
             for column, messages in error.message_dict.items():
-                problems.add(night.line, column, " ".join(messages))
+                problems.add(night.line, column, " ".join(messages), night.sheets.get("rules", ""))
             continue
         if imported is not None:
             created |= set(imported.created_guests)
@@ -576,8 +808,7 @@ def _count_and_records(
         }
         amount = _decimal(cells.get("amount"))
         note = _text(cells.get("note"))
-        dated_cell = cells.get("dated")
-        dated = dated_cell.date() if isinstance(dated_cell, datetime) else dated_default(event)
+        dated = _record_dated(cells.get("dated")) or dated_default(event)
         row: ChipMove | Adjustment | Settlement | Transfer
         if record == CHIP_MOVE:
             row = ChipMove(
@@ -598,7 +829,7 @@ def _count_and_records(
             row.full_clean(validate_unique=False)
         except ValidationError as error:
             for column, messages in error.message_dict.items():
-                problems.add(line, column, " ".join(messages))
+                problems.add(line, column, " ".join(messages), night.sheets.get("records", ""))
             continue
         row.save()
         written[(record, int(_text(cells["number"])))] = row

@@ -248,6 +248,7 @@ def test_a_season_with_a_tournament_is_refused_naming_the_tournament(by, demo_ni
 
     cup = load_demo_tournament(by=by).event
     content = workbook_bytes(sorted([demo_night, cup], key=lambda e: (e.date, e.pk)))
+    fresh_database()
     with pytest.raises(ScoresheetInvalid) as refused:
         check_night_workbook(read_night_workbook("season.xlsx", content))
     assert [p.reason for p in refused.value.problems] == [
@@ -360,7 +361,9 @@ def test_a_workbook_with_a_wrong_rule_is_refused_on_the_page_naming_the_cell(cli
     client.force_login(by)
     answer = client.post(reverse("ledger:scoresheet_upload"), {"file": broken})
     assert answer.status_code == 400
-    problem = SheetProblem(1, 2, "decks", str(MSG_NOT_A_VALUE).format(text="many", column="decks"))
+    reason = str(MSG_NOT_A_VALUE).format(text="many", column="decks")
+    problem = SheetProblem(1, 2, "decks", reason, "Rules")
+    assert str(problem) == f"Rules, row 1 (line 2), decks: {reason}"
     assert str(problem) in answer.content.decode()
     assert Event.objects.count() == 1  # nothing imported
 
