@@ -1628,7 +1628,6 @@ JA = {
     "file name\x04audit": "監査ログ",
     "file name\x04audit event {id}": "監査ログ イベント{id}",
     "“{text}” is not a night's id: give ?{name}= a night's number.": "「{text}」はイベントのIDではありません。?{name}= にはイベントの番号を指定してください。",
-    "Guests %(gross)s before the commission; commission %(commission)s; the house %(house)s = <strong>%(house_yen)s</strong>.": "ゲストはコミッション前で%(gross)s、コミッション%(commission)s、ハウスは%(house)s = <strong>%(house_yen)s</strong>。",
     "{sheet}, row {row} (line {line}), {column}: {reason}": "{sheet}シートの{row}行目（ファイルの{line}行）、{column}：{reason}",
     "settled by this Rules row, {count} figure(s) of the {sheet} sheet come out otherwise: {rows}. The Rules row does not say how these hands were settled (look at {rules}).": "このRules行のルールで精算すると、{sheet}シートの{count}個の数値が違ってきます：{rows}。Rules行はこれらのハンドを精算したルールと合っていません（{rules}を確認してください）。",
     "line {line}, {column} {sheet_says} (by the rules: {rules_say})": "{line}行、{column} {sheet_says}（ルールでは{rules_say}）",
