@@ -1572,6 +1572,7 @@ JA = {
     "“{text}” reads two ways: {first} ({first_way}) or {second} ({second_way}). Write it without a thousands separator ({first} or {second}).": "「{text}」は2通りに読めます：{first}（{first_way}）または{second}（{second_way}）。桁区切りを付けずに書いてください（{first}または{second}）。",
     "Result of the coups": "クーの結果",
     "All shoes": "全シュー",
+    "{event} of {date} is in the ledger already: importing this file too would count its money twice. Give this night another name to import it as a night of its own.": "{date}の{event}はすでに台帳にあります。このファイルも取り込むとお金が二重に数えられます。別の夜として取り込むには、この夜に別の名前を付けてください。",
     "The guest owes the other guests: the transfers say whom.": "このゲストは他のゲストに支払います（相手は送金の一覧にあります）。",
     "The other guests owe the guest: the transfers say who.": "他のゲストがこのゲストに支払います（相手は送金の一覧にあります）。",
     "A difference that stays: book an adjustment only for money that really changed hands between a guest and the house (a bet paid but not logged, chips bought with cash nobody wrote down). If the chips were miscounted, void the count and count them again.": "差が残るとき：調整を記録するのは、ゲストとハウスの間で実際にお金が動いた場合だけです（支払ったのに記録されていないベット、誰も書き留めなかった現金でのチップ購入など）。チップの数え間違いなら、そのカウントを取り消して数え直してください。",

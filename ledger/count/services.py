@@ -125,6 +125,12 @@ def parse_denominations(values: Sequence[str | Decimal]) -> list[Decimal]:
     return sorted(chips)
 
 
+def stored_denominations(values: Sequence[str | Decimal]) -> list[str]:
+    """A chip set as a count setup keeps it: checked, smallest first, plain digits ("1e2",
+    "1,000" and "１００" are 100, 1000 and 100)."""
+    return [f"{chip.normalize():f}" for chip in parse_denominations(values)]
+
+
 @transaction.atomic
 def count_setup_save(
     *,
@@ -153,7 +159,7 @@ def count_setup_save(
     setup = setup_of(event)
     before = _setup_snapshot(setup) if setup.pk else None
     was_count_only = setup.count_only
-    setup.denominations = [f"{chip.normalize():f}" for chip in chips]
+    setup.denominations = stored_denominations(chips)
     setup.opening_float = opening_float
     setup.count_only = count_only
     setup.commission_total = commission_total if count_only else None  # type: ignore[assignment]

@@ -21,8 +21,15 @@ from games.services import (
 )
 from ledger.nights.forms import MSG_MAX_UNDER_MIN
 from ledger.workbook.imports.coup_sheet import BankedGame
+from ledger.workbook.imports.night_writer import night_already_in
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
+
+
+MSG_NIGHT_EXISTS = _(
+    "{event} of {date} is in the ledger already: importing this file too would count its money"
+    " twice. Give this night another name to import it as a night of its own."
+)
 
 
 class ScoresheetForm(RuleSetForm):
@@ -61,6 +68,10 @@ class ScoresheetForm(RuleSetForm):
         for name in ("event_name", "date"):
             if not data.get(name) and name not in self.errors:
                 self.add_error(name, forms.Field.default_error_messages["required"])
+        named = data.get("event_name") and data.get("date")
+        if named and (existing := night_already_in(data["event_name"], data["date"])):
+            on = f"{data['date']:%Y-%m-%d}"
+            self.add_error("event_name", MSG_NIGHT_EXISTS.format(event=existing.name, date=on))
         low, high = data.get("table_min"), data.get("table_max")
         if low is None or high is None:
             return data  # a limit is missing or wrong: its field says so

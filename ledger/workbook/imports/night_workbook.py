@@ -31,7 +31,7 @@ from games.kinds import Game
 from games.messages import format_chips, whole_cents
 from games.models import Event
 from games.payouts import RuleSet, RuleSetError
-from ledger.count.services import parse_denominations
+from ledger.count.services import parse_denominations, stored_denominations
 from ledger.guests.names import InvalidName, clean_name, name_key
 from ledger.guests.services import guests_matching
 from ledger.models import (
@@ -63,6 +63,7 @@ from ledger.workbook.imports.night_writer import (
     Imported,
     coup_sheet_import,
     guests_by_key,
+    night_already_in,
     scoresheet_import,
 )
 from ledger.workbook.imports.punto_banco_sheet import ParsedHand, check_hand_rows
@@ -539,8 +540,8 @@ def check_night_workbook(nights: list[WorkbookNight]) -> list[CheckedNight]:
             _check_figures(night, terms, problems)  # a sheet read clean, against its Rules
         terms.records = night.records
         _check_records(terms, problems)
-        if Event.objects.filter(name=terms.name, date=terms.on).exists():
-            reason = str(MSG_NIGHT_EXISTS).format(event=terms.name, date=f"{terms.on:%Y-%m-%d}")
+        if existing := night_already_in(terms.name, terms.on):
+            reason = str(MSG_NIGHT_EXISTS).format(event=existing.name, date=f"{terms.on:%Y-%m-%d}")
             problems.add(night.line, "event", reason, night.sheets.get("rules", ""))
         checked.append(terms)
     if not nights:
@@ -763,7 +764,7 @@ def _count_and_records(
     if night.count:
         CountSetup.objects.create(
             event=event,
-            denominations=night.denominations,
+            denominations=stored_denominations(night.denominations),
             opening_float=night.opening_float,
             count_only=night.count == "count_only",
             commission_total=night.commission_total,  # type: ignore[misc]  # None: not kept

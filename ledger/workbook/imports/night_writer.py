@@ -18,6 +18,7 @@ from games.entry import (
     TableRules,
 )
 from games.models import Event, Hand, Shoe
+from ledger.guests.names import name_key
 from ledger.hands.coups import coup_row
 from ledger.models import AuditEntry, Bet, Coup, EventGuest, Guest, Seating
 from ledger.money.services import results_refresh
@@ -332,3 +333,16 @@ def _seatings(
             seat_of[(hand.shoe, guest.pk)] = bet.seat
     for key in list(runs):
         yield close(key)
+
+
+def _night_key(name: str) -> str:
+    return " ".join(name_key(name).split())  # as guests' names compare, spaces collapsed
+
+
+def night_already_in(name: str, on: date) -> Event | None:
+    """The night of this name on this day already in the ledger, if any: names compared as
+    guests' are (NFKC, case folded) with their spaces collapsed, so that an import sent again,
+    retyped or renamed only in case or width, is not a second night."""
+    key = _night_key(name)
+    same_day = Event.objects.filter(date=on).only("pk", "name", "date").order_by("pk")
+    return next((event for event in same_day if _night_key(event.name) == key), None)

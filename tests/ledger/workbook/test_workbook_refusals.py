@@ -262,3 +262,62 @@ def test_rows_of_a_night_the_rules_sheet_does_not_name_are_named_by_their_sheet(
         check_night_workbook(read_night_workbook("night.xlsx", out.getvalue()))
     found = {(problem.sheet, problem.line, problem.column) for problem in refused.value.problems}
     assert ("Coups", 2, "event") in found
+
+
+def renamed_night(content: bytes, name: str) -> bytes:
+    """The workbook with its night's name changed on every sheet that names it."""
+    workbook = load_workbook(io.BytesIO(content))
+    for sheet in workbook.worksheets:
+        header = [cell.value for cell in sheet[1]]
+        column = next((i for i, title in enumerate(header) if title in ("event", "Event")), None)
+        if column is not None:
+            for row in sheet.iter_rows(min_row=2):
+                if row[column].value:
+                    row[column].value = name
+    out = io.BytesIO()
+    workbook.save(out)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    "retyped", ["count-only night", "Ｃount-only night", "Count-only  night", " Count-only night"]
+)
+def test_a_night_retyped_in_case_width_or_spaces_is_the_same_night(client, by, retyped):
+    content = renamed_night(night_of(COUNT_ONLY, by), retyped)
+    answer = upload(client, content)
+    assert answer.status_code == 400
+    reason = str(MSG_NIGHT_EXISTS).format(event="Count-only night", date="2008-07-26")
+    assert reason in answer.content.decode().replace("&#x27;", "'")
+    assert Event.objects.count() == 1  # not doubled
+
+
+def test_a_chip_set_is_kept_as_the_count_setup_keeps_it(client, by):
+    content = night_of(COUNT_ONLY, by)
+    fresh_database()
+    content = edited(content, "Rules", 2, "denominations", "5 1,000 1e2 １")
+    assert upload(client, content).status_code == 302
+    event = Event.objects.get()
+    assert event.count_setup.denominations == ["1", "5", "100", "1000"]
+    assert client.get(reverse("ledger:count_page", args=[event.pk])).status_code == 200
+
+
+def test_a_scoresheet_or_a_count_sheet_sent_twice_is_refused_the_second_time(client, by):
+    from ledger.workbook.forms import MSG_NIGHT_EXISTS as MSG_FORM_NIGHT_EXISTS
+
+    client.force_login(by)
+    sheet = b"guest,bought,cashed_out,paid_by\nWinner,100,250,cash\nLoser,100,0,cash\n"
+    fields = {"event_name": "Zero count night", "date": "2008-07-28", "yen_per_chip": "100",
+              "table_min": "10", "table_max": "1000", "decks": "8", "no_commission": "none",
+              "tie_pays": "8", "pair_pays": "11"}  # fmt: skip
+
+    def send(name: str):
+        file = io.BytesIO(sheet)
+        file.name = "count.csv"
+        return client.post(reverse("ledger:scoresheet_upload"), fields | {"event_name": name,
+                                                                         "file": file})  # fmt: skip
+
+    assert send("Zero count night").status_code == 302
+    answer = send("zero count  night")
+    reason = str(MSG_FORM_NIGHT_EXISTS).format(event="Zero count night", date="2008-07-28")
+    assert reason in answer.content.decode().replace("&#x27;", "'")
+    assert Event.objects.filter(date=date(2008, 7, 28)).count() == 1
