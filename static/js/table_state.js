@@ -366,7 +366,13 @@
   }
 
   // A hand taken back to fix keeps its number; a new one takes the next free.
-  const entryNumber = (state) => state.entry.number || nextFree(state);
+  // A hand taken back keeps its number and its place unless a hand waiting or held here has
+  // taken that number since (one the server gave back, sent again): then it is saved anew.
+  const numberTaken = (state) => Boolean(state.entry.number) && [...handsWaiting(state),
+    ...state.held].some((item) => item.number === state.entry.number
+      && item.origin !== state.entry.origin);
+  const entryNumber = (state) => (numberTaken(state) ? nextFree(state) : state.entry.number
+    || nextFree(state));
 
   // The seats as they will be once every seat change waiting here is made.
   function seatsNow(state) {
@@ -761,7 +767,7 @@
     const made = state.made + 1;
     const number = entryNumber(state);
     const op = {
-      kind: "hand", id: `hand-${entry.key}`, seq: entry.seq || made,
+      kind: "hand", id: `hand-${entry.key}`, seq: (!numberTaken(state) && entry.seq) || made,
       origin: entry.origin || `o${made}-${entry.key}`, key: entry.key, number,
       seating: entry.seating ?? seatingToken(seatsNow(state)), entry: saved,
     };

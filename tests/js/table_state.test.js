@@ -16,6 +16,18 @@ test("every tap lands in its hand, and every hand reaches the ledger once, as ta
   fc.assert(fc.property(moves, (list) => { play(State, list); }), { numRuns: RUNS });
 });
 
+test("a hand taken back and saved again after the server's own is sent again takes the next number", () => {
+  // Found by the random interleavings: a hand undone here kept its number in the entry while the
+  // server gave back its hand of that number, which the host sent again; saved, the entry took
+  // the same number, and two hands waited under one.
+  const list = [["otherDevice"], ["tap", "A"], ["tap", "A"], ["tap", "8"], ["tap", "A"], ["save"],
+    ["undo"], ["reload"], ["undo"], ["send"], ["tap", "A"], ["arrive", 0], ["arrive", 0],
+    ["reply", 0], ["decide", "resend", 0], ["result", "player"], ["save"]];
+  const night = play(State, list);
+  const numbers = night.server.hands.map((hand) => hand.number);
+  assert.equal(new Set(numbers).size, numbers.length);
+});
+
 test("eight hands tapped back to back at a slow round trip are recorded as tapped", () => {
   const list = [];
   for (let hand = 0; hand < 8; hand++) {
