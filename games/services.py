@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
 from games.kinds import TABLE_SEATS, Game, SuiteReturn
+from games.locks import lock_night, lock_night_of_shoe
 from games.messages import refused_character
 from games.models import Event, Hand, Shoe
 from games.payouts import RuleSet
@@ -179,7 +180,7 @@ def event_update(*, event: Event, by: Actor, **changes: Any) -> Event:
     unknown = sorted(set(changes).difference(EVENT_FIELDS))
     if unknown:
         raise TypeError(f"event_update() got unexpected field(s): {', '.join(unknown)}")
-    event = Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+    event = lock_night(event)
     check_event_open(event)
     changed = {
         name: stored
@@ -260,7 +261,7 @@ def _refuse_if_a_shoe_is_open(event: Event, message: StrOrPromise) -> None:
 
 @transaction.atomic
 def shoe_start(*, event: Event, by: Actor) -> Shoe:
-    event = Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+    event = lock_night(event)
     check_event_open(event)
     _refuse_if_a_shoe_is_open(event, MSG_SHOE_ALREADY_OPEN)
     if event.kind == Event.Kind.TOURNAMENT:
@@ -279,6 +280,7 @@ def shoe_start(*, event: Event, by: Actor) -> Shoe:
 def mark_shoe_closed(*, shoe: Shoe, by: Actor) -> Shoe:
     """Close an open shoe. Records nothing else (``ledger.nights.services.shoe_close`` keeps the
     audit)."""
+    lock_night_of_shoe(shoe)
     shoe = (
         Shoe.objects.select_for_update(of=("self",), no_key=True)
         .select_related("event")
@@ -295,7 +297,7 @@ def mark_shoe_closed(*, shoe: Shoe, by: Actor) -> Shoe:
 def mark_event_closed(*, event: Event, by: Actor) -> Event:
     """Close an open event whose shoes are all closed. Records nothing else
     (``ledger.nights.services.event_close`` keeps the audit)."""
-    event = Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+    event = lock_night(event)
     check_event_open(event)
     _refuse_if_a_shoe_is_open(event, MSG_CLOSE_SHOE_FIRST)
     event.closed_at = timezone.now()
@@ -309,6 +311,7 @@ def mark_shoe_open(*, shoe: Shoe, by: Actor) -> Shoe:
     """Open a closed shoe again, in an open event, while no other shoe of it is open (a table
     deals one shoe at a time). Records nothing else (``ledger.nights.services.shoe_reopen`` keeps
     the audit)."""
+    lock_night_of_shoe(shoe)
     shoe = (
         Shoe.objects.select_for_update(of=("self",), no_key=True)
         .select_related("event")
@@ -333,7 +336,7 @@ def mark_shoe_open(*, shoe: Shoe, by: Actor) -> Shoe:
 def mark_event_open(*, event: Event, by: Actor) -> Event:
     """Open a closed event again: its shoes stay closed until the host reopens one. Records
     nothing else (``ledger.nights.services.event_reopen`` keeps the audit)."""
-    event = Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+    event = lock_night(event)
     if event.is_open:
         raise ValidationError(MSG_EVENT_NOT_CLOSED, code="event_not_closed")
     if event.kind == Event.Kind.TOURNAMENT_TABLE:  # its round has decided who goes on
@@ -367,7 +370,7 @@ def event_results_link_revoke(*, event: Event) -> None:
 @transaction.atomic
 def event_share_names_set(*, event: Event, share_names: bool) -> Event:
     """Show guests' names on the event's shared results, or "Guest 1", "Guest 2"... instead."""
-    event = Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+    event = lock_night(event)
     event.share_names = share_names
     event.save(update_fields=["share_names"])
     return event

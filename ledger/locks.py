@@ -18,7 +18,18 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import connection
 from django.utils.translation import gettext_lazy as _
 
+from games.locks import lock_night, lock_night_of_shoe, lock_nights
 from ledger.models import Guest
+
+__all__ = [
+    "MSG_GUEST_MERGED_AWAY",
+    "hold_guests",
+    "lock_for_merge",
+    "lock_guest",
+    "lock_night",
+    "lock_night_of_shoe",
+    "lock_nights",
+]
 
 MSG_GUEST_MERGED_AWAY = _(
     "A guest this needs was merged into another guest on another device meanwhile: nothing was"

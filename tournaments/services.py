@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import services as game_services
 from games.chips import MAX_CHIPS
+from games.locks import lock_night, lock_nights
 from games.messages import RuleError
 from games.models import Event, Shoe, table_name
 from games.payouts import RuleSet
@@ -235,6 +236,10 @@ def players_in(round_: Round) -> list[Entrant]:
 # --- rounds ---------------------------------------------------------------------------------
 
 
+def _lock_tournament(pk: int) -> Tournament:
+    return Tournament.objects.select_for_update(of=("self",), no_key=True).get(pk=pk)
+
+
 def _lock_round(round_: Round) -> Round:
     return (
         Round.objects.select_for_update(of=("self",), no_key=True)
@@ -396,7 +401,9 @@ def _playing(
     )
     if current is None or place is None:
         raise _error(MSG_NOT_PLAYING, guest=entrant.guest)
-    _lock_shoes(event_id=place.table.event_id)  # the stack stays as read while chips are bought
+    # The table's night, then its shoe: the stack stays as read while chips are bought.
+    lock_night(place.table.event_id)
+    _lock_shoes(event_id=place.table.event_id)
     return current, place
 
 
@@ -498,12 +505,16 @@ def _hands_played(table: TournamentTable) -> int:
 def round_close(*, round_: Round, by: Actor, playoff_order: dict[int, int] | None = None) -> Round:
     """Close a round whose tables are all done: who goes on is the advancement the host saw
     (``round_board``); a tie across a cut under the play-off rule needs the play-off's order.
-    Closing the final table settles places and pays the prizes."""
+    Closing the final table settles places and pays the prizes. Locks in the one order: the
+    tournament (as a rebuy, an add-on and the prizes do), the round, its tables' nights, their
+    shoes."""
+    _lock_tournament(round_.tournament_id)
     round_ = _lock_round(round_)
     if round_.is_closed:
         raise _error(MSG_ROUND_CLOSED, number=round_.number)
     if not round_.is_started:
         raise _error(MSG_NOT_DRAWN)
+    lock_nights(round_.tables.values_list("event_id", flat=True))
     _lock_shoes(event__tournament_table__round=round_)  # the board is the one closed on
     if playoff_order:
         round_.playoff_order = {str(k): v for k, v in playoff_order.items()}

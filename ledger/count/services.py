@@ -22,7 +22,7 @@ from games.chips import MAX_CHIPS
 from games.messages import format_chips, whole_cents
 from games.models import Event, Hand
 from ledger.count.reconciliation import chips_of
-from ledger.locks import lock_guest
+from ledger.locks import hold_guests, lock_guest, lock_night
 from ledger.models import (
     AUDIT_TRAY,
     Adjustment,
@@ -93,10 +93,14 @@ MSG_FLOAT = _("The tray's float is an amount in whole cents, from 0 to {maximum}
 MSG_COMMISSION = _("The commission is an amount in whole cents, from 0 to {maximum}.")
 
 
-def _check_open(event: Event) -> None:
-    """Refused once the night is closed (read as stored: a page may be older than the close)."""
-    if not Event.objects.get(pk=event.pk).is_open:
+def _lock_open(event: Event | int) -> Event:
+    """The night locked (``games.locks.lock_night``, first, as every write of a night's rows
+    does) and read as it stands: refused once it is closed (a page may be older than the close,
+    and a close waits for this write or this write for it)."""
+    locked = lock_night(event)
+    if not locked.is_open:
         raise ValidationError({NON_FIELD_ERRORS: MSG_CLOSED})
+    return locked
 
 
 def _money(value: Decimal, *, field: str, message: object, low: Decimal = ZERO) -> None:
@@ -142,8 +146,10 @@ def count_setup_save(
     commission_total: Decimal | None = None,
 ) -> CountSetup:
     """Set how the night's chips are counted. A night with hands logged cannot be kept by its
-    count alone; turning it on or off recomputes its guests' results."""
-    _check_open(event)
+    count alone; turning it on or off recomputes its guests' results. The night's lock keeps
+    out every hand, coup, adjustment and count of the night meanwhile: what is counted here
+    stays so until it commits, and they read the switch as it left it."""
+    event = _lock_open(event)
     chips = parse_denominations(denominations or default_denominations())
     _money(opening_float, field="opening_float", message=MSG_FLOAT)
     if commission_total is not None:
@@ -271,7 +277,7 @@ def chips_record(
     total. The same form sent twice records it once. ``dated``: the day the chips moved
     (:func:`ledger.models.dated_default` unless given); ``recorded_at`` stays when it was
     typed."""
-    _check_open(event)
+    event = _lock_open(event)
     if dated is None:
         dated = dated_default(event)
     check_dated(event, dated)
@@ -408,7 +414,7 @@ CHIPS_REVERSAL = Reversal(
 @transaction.atomic
 def chips_void(*, move: ChipMove, reason: str, by: Actor) -> ChipMove:
     """Take back chips entered by mistake: the opposite row, with the reason."""
-    _check_open(move.event)
+    _lock_open(move.event_id)
     void = reverse(CHIPS_REVERSAL, move, reason=reason, by=by)
     if setup_of(move.event).count_only and move.guest_id is not None:
         count_results_refresh(event=move.event, guest_ids=[move.guest_id])
@@ -431,7 +437,7 @@ def adjustment_record(
 ) -> Adjustment:
     """Book a difference of the count into the guest's result at the night, against the house:
     ``amount`` is what the guest gains (negative: loses)."""
-    _check_open(event)
+    event = _lock_open(event)
     if not amount.is_finite() or amount == 0 or abs(amount) > MAX_CHIPS or not whole_cents(amount):
         message = MSG_ADJUSTMENT_AMOUNT.format(maximum=format_chips(MAX_CHIPS))
         raise ValidationError({"amount": message})
@@ -517,7 +523,7 @@ ADJUSTMENT_REVERSAL = Reversal(
 
 @transaction.atomic
 def adjustment_void(*, adjustment: Adjustment, reason: str, by: Actor) -> Adjustment:
-    _check_open(adjustment.event)
+    _lock_open(adjustment.event_id)
     void = reverse(ADJUSTMENT_REVERSAL, adjustment, reason=reason, by=by)
     results_refresh(event_id=adjustment.event_id, guest_ids=[adjustment.guest_id])
     announce_night(adjustment.event_id, "adjustment", [adjustment.guest_id])
@@ -533,4 +539,5 @@ def count_results_refresh(*, event: Event, guest_ids: Sequence[int] | None = Non
     what they took (``ledger.money.services.result_rows``)."""
     if guest_ids is None:
         guest_ids = list(EventGuest.objects.filter(event=event).values_list("guest_id", flat=True))
+        hold_guests(guest_ids)  # not merged away meanwhile (a merge recomputes their results)
     results_refresh(event_id=event.pk, guest_ids=guest_ids)

@@ -34,7 +34,7 @@ from ledger.guests.names import (
     mixes_scripts_deceptively,
     name_key,
 )
-from ledger.locks import MSG_GUEST_MERGED_AWAY, lock_for_merge, lock_guest
+from ledger.locks import MSG_GUEST_MERGED_AWAY, lock_for_merge, lock_guest, lock_night
 from ledger.models import (
     Adjustment,
     AuditEntry,
@@ -138,6 +138,7 @@ def guest_create(*, name: str) -> Guest:
 @transaction.atomic
 def event_guest_add(*, event: Event, name: str, by: Actor) -> Guest:
     """Put a guest on the event's list by name: a returning guest is found, a new one created."""
+    event = lock_night(event)
     check_event_open(event)
     guest = guest_named(name) or guest_create(name=name)
     EventGuest.objects.get_or_create(event=event, guest=guest)
@@ -150,6 +151,7 @@ def event_guests_bring_back(
 ) -> int:
     """Guests on ``from_event``'s list join ``event``'s list: those of ``guests`` (the host's
     checklist), or everyone when it is ``None``. Returns how many were added."""
+    event = lock_night(event)
     check_event_open(event)
     already = set(EventGuest.objects.filter(event=event).values_list("guest_id", flat=True))
     returning = EventGuest.objects.filter(event=from_event).exclude(guest_id__in=already)

@@ -31,6 +31,7 @@ from games.entry import (
     read_seat,
 )
 from games.kinds import ShortStack
+from games.locks import lock_night_of_shoe
 from games.models import Event, Hand, Shoe
 from games.payouts import BetType
 from games.services import check_event_open, check_shoe_open
@@ -150,6 +151,8 @@ def _end_seating(seating: Seating, next_number: int) -> None:
 
 
 def _lock_open_shoe(shoe: Shoe) -> Shoe:
+    """The shoe's night locked, then the shoe, read afresh; refused unless both are open."""
+    lock_night_of_shoe(shoe)
     locked = (
         Shoe.objects.select_for_update(of=("self",), no_key=True)
         .select_related("event")
@@ -169,8 +172,8 @@ def _check_seat(event: Event, seat: int) -> None:
 def seat_guest(*, shoe: Shoe, seat: int, guest: Guest, by: Actor) -> Seating:
     """Seat a guest from the next hand on, freeing the seat's last occupant and the guest's old
     seat."""
-    hold_guests([guest.pk])
     shoe = _lock_open_shoe(shoe)
+    hold_guests([guest.pk])
     _check_seat(shoe.event, seat)
     if not EventGuest.objects.filter(event=shoe.event, guest=guest).exists():
         raise ValidationError({"guest": MSG_NOT_ON_LIST.format(guest=guest)})
@@ -592,6 +595,7 @@ def _locked_shoe(shoe: Shoe, idempotency_key: uuid.UUID | None) -> tuple[Shoe, i
     its own before the read: PostgreSQL reads a locking statement's subqueries as they stood
     before it waited for the lock, so a racing device's hand, committed meanwhile, would go
     unseen. SQLite's transaction began IMMEDIATE and holds the database's write lock."""
+    lock_night_of_shoe(shoe)
     if connection.features.has_select_for_update:  # the shoe's row and its event's
         list(
             Shoe.objects.select_for_update(of=("self",), no_key=True)
@@ -757,6 +761,8 @@ def hand_undo(
         stale = MSG_UNDO_NOT_LAST.format(number=number, last=hand.number)
         raise ValidationError({NON_FIELD_ERRORS: stale})
     _check_no_rebuy_rests_on(shoe, hand.number)
+    guest_ids = set(Bet.objects.filter(hand=hand).values_list("guest_id", flat=True))
+    hold_guests(guest_ids, read_in_this_transaction=True)
     revision = HandRevision.objects.create(
         shoe=shoe,
         hand_number=hand.number,
@@ -765,7 +771,6 @@ def hand_undo(
         changed_by=by,
         idempotency_key=idempotency_key,
     )
-    guest_ids = set(Bet.objects.filter(hand=hand).values_list("guest_id", flat=True))
     Bet.objects.filter(hand=hand).delete()
     hand.delete()
     _seatings_back_to(shoe, hand.number)
@@ -813,6 +818,7 @@ def hand_correct(
     replaces, who changed it, when and why are kept in the journal. ``version`` is the one the
     correction was made from: if the hand has changed since, nothing is written
     (:class:`HandChanged`), so one correction never silently undoes another."""
+    lock_night_of_shoe(hand.shoe_id)
     shoe = (
         Shoe.objects.select_for_update(of=("self",), no_key=True)
         .select_related("event")
@@ -832,7 +838,8 @@ def hand_correct(
     _check_no_rebuy_rests_on(shoe, hand.number)
     before = hand_snapshot(hand, _bets_of(hand))
     seated = _seated_at(shoe, hand.number)
-    hold_guests([guest.pk for guest in seated.values()], read_in_this_transaction=True)
+    held = {guest.pk for guest in seated.values()} | {bet["guest_id"] for bet in before["bets"]}
+    hold_guests(held, read_in_this_transaction=True)
     settled_hand = _settle(entry, shoe, seated, hand.number)
     settled = _bet_rows(settled_hand, shoe.event, seated)
     new_fields = _hand_fields(settled_hand)

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from games.chips import MAX_CHIPS, MoneyField, to_cents
 from games.messages import format_chips, whole_cents
 from games.models import Event
-from ledger.locks import lock_guest
+from ledger.locks import lock_guest, lock_night
 from ledger.models import (
     Adjustment,
     AuditEntry,
@@ -317,6 +317,7 @@ def settlement_record(
     refused = line_character(note)
     if refused is not None:
         raise ValidationError({"note": MSG_NOTE_CHARACTER.format(code=refused)})
+    lock_night(event)  # the night first, as every write of its rows (a closed one's too)
     guest = lock_guest(guest)  # one settlement at a time
     digest = content_digest(guest.pk, event.pk, amount, method, note.strip())
     done = recorded_under(Settlement, digest, idempotency_key, _settlement_words)
@@ -390,6 +391,7 @@ SETTLEMENT_REVERSAL = Reversal(
 def settlement_void(*, settlement: Settlement, reason: str, by: Actor) -> Settlement:
     """Reverse a settlement recorded by mistake: a new row with the amount negated, at the same
     event, pointing at it, the reason as its note (see :mod:`ledger.money.reversal`)."""
+    lock_night(settlement.event_id)
     void = reverse(SETTLEMENT_REVERSAL, settlement, reason=reason, by=by)
     announce_night(settlement.event_id, "settlement", [settlement.guest_id])
     return void

@@ -29,7 +29,7 @@ from django.utils.translation import gettext_lazy as _
 from games.chips import MAX_CHIPS
 from games.messages import format_chips, whole_cents
 from games.models import Event
-from ledger.locks import hold_guests
+from ledger.locks import hold_guests, lock_night
 from ledger.models import AuditEntry, EventGuest, Guest, Transfer
 from ledger.money.amounts import ZERO
 from ledger.money.clearing import Transfer as Proposal
@@ -285,9 +285,9 @@ def transfer_record(
     if refused is not None:
         raise ValidationError({"note": MSG_TRANSFER_NOTE_CHARACTER.format(code=refused)})
     _check_parties(event, payer, payee)
-    hold_guests([party.pk for party in (payer, payee) if party is not None])
     # One transfer of a night at a time: each checks what is still due after the one before.
-    event = Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+    event = lock_night(event)
+    hold_guests([party.pk for party in (payer, payee) if party is not None])
     payer_id, payee_id = (payer.pk if payer else None), (payee.pk if payee else None)
     digest = content_digest(event.pk, payer_id, payee_id, amount, note.strip(), in_chips)
     done = recorded_under(Transfer, digest, idempotency_key, _transfer_words)
@@ -361,6 +361,7 @@ TRANSFER_REVERSAL = Reversal(
 def transfer_void(*, transfer: Transfer, reason: str, by: Actor) -> Transfer:
     """Reverse a transfer recorded by mistake: a new row the other way (payee pays payer the
     same amount), pointing at it, the reason as its note (see :mod:`ledger.money.reversal`)."""
+    lock_night(transfer.event_id)
     void = reverse(TRANSFER_REVERSAL, transfer, reason=reason, by=by)
     announce_night(transfer.event_id, "transfer", [transfer.payer_id, transfer.payee_id])
     return void

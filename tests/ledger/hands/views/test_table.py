@@ -275,7 +275,7 @@ def test_a_save_makes_the_same_few_queries_with_1_or_200_hands(
         record_hands(shoe, hands - Hand.objects.filter(shoe=shoe).count(), host)
         data = hand_data(shoe, player_cards="8 K", banker_cards="9 K", **SEVEN_BETS)
         with django_assert_max_num_queries(  # on PostgreSQL the locks, and its pg_notify
-            SAVE_QUERIES + 2 * connection.features.has_select_for_update + postgresql_notify()
+            SAVE_QUERIES + 3 * connection.features.has_select_for_update + postgresql_notify()
         ):
             response = client.post(url, data, **HTMX)
         assert response["Shoebook-Hand-Saved"] == str(hands + 1)
