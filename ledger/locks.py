@@ -3,7 +3,8 @@
 A merge deletes the guest it merges away. A write that adds a row pointing at a guest (a
 seating, a bet, a transfer) is checked against that guest only when it commits (PostgreSQL's
 foreign keys here are deferred), so a merge committed meanwhile turned the write into a 500
-at COMMIT. Both sides now lock the guest first, guests in id order as every guest lock is:
+at COMMIT. Both sides now lock the guest, guests in id order as every guest lock is (after
+the night, in the one order of ``docs/developers.md``):
 the write holds it FOR KEY SHARE (which no settlement, rename or other write waits on), the
 merge FOR UPDATE (what its DELETE takes anyway). Whichever comes second waits for the first and
 then reads what it left: the merge finds the guest seated and refuses, or the write finds the

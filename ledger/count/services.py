@@ -171,7 +171,9 @@ def count_setup_save(
     setup.commission_total = commission_total if count_only else None  # type: ignore[assignment]
     setup.save()
     if was_count_only != count_only:
-        count_results_refresh(event=event)
+        everyone = list(EventGuest.objects.filter(event=event).values_list("guest_id", flat=True))
+        hold_guests(everyone)  # not merged away meanwhile (a merge recomputes their results)
+        count_results_refresh(event=event, guest_ids=everyone)
     AuditEntry.objects.create(
         action=AuditEntry.Action.COUNT_SETUP,
         event=event,
@@ -539,5 +541,4 @@ def count_results_refresh(*, event: Event, guest_ids: Sequence[int] | None = Non
     what they took (``ledger.money.services.result_rows``)."""
     if guest_ids is None:
         guest_ids = list(EventGuest.objects.filter(event=event).values_list("guest_id", flat=True))
-        hold_guests(guest_ids)  # not merged away meanwhile (a merge recomputes their results)
     results_refresh(event_id=event.pk, guest_ids=guest_ids)
