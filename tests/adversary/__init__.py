@@ -1,12 +1,12 @@
-"""An adversary at the door: hundreds of bad and odd inputs — names, amounts, files, URLs,
-races — sent through the real views, import and export, each with what must happen. Then the
-paths past fixed defects, each through the real views or management commands: forms in other
-charsets (``charsets``), idempotency keys sent again (``keys``), look-alike logins
-(``homoglyphs``), the count's forms (``counts``), amounts that add up past the ledger's
-maximum (``bounds``), undoing or
-correcting a hand a rebuy stood on (``rebuy``), devices racing into the same locks
-(``deadlocks``), a backup taken under load (``backups``) and backups edited by hand
-(``restore``).
+"""An adversary at the door: hundreds of bad and odd inputs — names, amounts, files, URLs, races —
+sent through the real views, import and export, each with what must happen. Then the paths past
+fixed defects, each through the real views or management commands: forms in other charsets
+(``charsets``), idempotency keys sent again (``keys``), look-alike logins (``homoglyphs``), the
+count's forms (``counts``), amounts that add up past the ledger's maximum (``bounds``), undoing or
+correcting a hand a rebuy stood on (``rebuy``), devices racing into the same locks (``deadlocks``)
+and into one night's lock (``night races``: the count-only switch, counts, adjustments, the close,
+a round's close with rebuys and add-ons), a backup taken under load (``backups``) and backups
+edited by hand (``restore``).
 
 Each group is a module of this package, saying what it attacks and what must happen: ``inputs``
 (names, amounts, files, URLs), ``races`` (races and deadlocks), ``charsets``, ``keys``,
@@ -35,7 +35,7 @@ from tests.adversary.ground import Night
 from tests.adversary.homoglyphs import homoglyph_cases
 from tests.adversary.inputs import amount_cases, file_cases, name_cases, url_cases
 from tests.adversary.keys import key_cases
-from tests.adversary.races import deadlock_cases, race_cases
+from tests.adversary.races import deadlock_cases, night_lock_cases, race_cases
 from tests.adversary.rebuys import rebuy_cases
 
 __all__ = ["OUTCOMES", "attack"]
@@ -58,7 +58,9 @@ def attack(size: int = 100, seed: int = 11, *, threads: bool = True) -> dict[str
              *homoglyph_cases(night, tag), *bound_cases(night, tag),
              *rebuy_cases(tag, night.host), *count_cases(Night(f"{tag}n"), rng, size)]  # fmt: skip
     if threads:
-        cases += [*deadlock_cases(tag, max(2, size // 20)), *backup_cases(tag, max(1, size // 50))]
+        cases += [*deadlock_cases(tag, max(2, size // 20)),
+                  *night_lock_cases(tag, max(1, size // 50)),
+                  *backup_cases(tag, max(1, size // 50))]  # fmt: skip
     cases += restore_cases(tag)
     tally: dict[str, Counter[str]] = {}
     wrongs: list[str] = []

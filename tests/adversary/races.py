@@ -1,11 +1,14 @@
 """Devices at odds over the same rows. A stale page: the dealer saves a bet for the guest it saw on
-seat 1 after the host seated someone else there; it must be refused, recording no bet. A double tap:
-the same hand posted from two devices at once records its bet once. Racing locks (``deadlocks``): a
-hand and a settlement at one night, a guest seated while merged into another, one pair of guests
-merged both ways, each pair of requests at once. No answer may be a 5xx (a 503 is one) or an error
-escaping the app; each is a write or a refusal that says why, exactly one write goes through where
-only one can, and the books add up. The double taps and the deadlocks need a database that takes
-concurrent writers (a file, or PostgreSQL), not the test suite's in-memory SQLite.
+seat 1 after the host seated someone else there; it must be refused, recording no bet. A double
+tap: the same hand posted from two devices at once records its bet once. Racing locks
+(``deadlocks``): a hand and a settlement at one night, a guest seated while merged into another,
+one pair of guests merged both ways, each pair of requests at once. One night's lock (``night
+races``): the count-only switch with a hand, an adjustment or a count, a count or an adjustment
+with the night's close, the final's close with a rebuy or an add-on. No answer may be a 5xx (a 503
+is one) or an error escaping the app; each is a write or a refusal that says why, exactly one write
+goes through where only one can, and the books add up. The double taps and the deadlocks need a
+database that takes concurrent writers (a file, or PostgreSQL), not the test suite's in-memory
+SQLite.
 """
 
 from __future__ import annotations
@@ -13,15 +16,20 @@ from __future__ import annotations
 import threading
 import uuid
 from collections.abc import Callable, Iterator
+from datetime import date
+from decimal import Decimal
 
+from django.contrib.auth.models import User
 from django.http import HttpResponseBase
 from django.test import Client
 from django.urls import reverse
 
-from games.models import Hand
+from games.models import Event, Hand
+from ledger.count import services as count_services
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
-from ledger.models import Bet, Guest, Seating
+from ledger.models import Adjustment, Bet, ChipMove, CountSetup, Guest, Seating, StackRow
+from ledger.nights import services as night_services
 from tests.adversary.ground import (
     HTMX,
     Case,
@@ -32,6 +40,9 @@ from tests.adversary.ground import (
     status,
     user_client,
 )
+from tests.adversary.tournament_helpers import play
+from tournaments import services as tournament_services
+from tournaments.models import Round
 
 # --- races ---------------------------------------------------------------------------------
 
@@ -179,3 +190,124 @@ def deadlock_cases(tag: str, count: int) -> Iterator[Case]:
         yield Case("deadlocks", "a hand and a settlement at once", hand_and_settlement)
         yield Case("deadlocks", "X seated while merged into Y", seat_while_merged(n % 7 + 1))
         yield Case("deadlocks", "X into Y and Y into X at once", merged_both_ways)
+
+
+# --- one night's writes at once (the night's lock) -----------------------------------------
+
+
+def night_lock_cases(tag: str, count: int) -> Iterator[Case]:
+    """Writes that must take turns on one night's lock, each pair sent at once (a database that
+    takes concurrent writers only): the count-only switch with a hand, an adjustment or a
+    count; a count or an adjustment with the night's close; a round's close with a rebuy or an
+    add-on. No answer is a 5xx (a 503 is one), one of the switch's pairs is refused in words,
+    nothing is recorded after the close, and the books add up."""
+
+    def switch(night: Night) -> Callable[[], HttpResponseBase]:
+        client = user_client(night.host)
+        url = reverse("ledger:count_setup", args=[night.event.pk])
+        return lambda: client.post(url, {"denominations": "5 25 100", "count_only": "on"})
+
+    def count_only(night: Night) -> bool:
+        return CountSetup.objects.filter(event=night.event, count_only=True).exists()
+
+    def adjust(night: Night) -> Callable[[], HttpResponseBase]:
+        client = user_client(night.host)
+        url = reverse("ledger:adjustment_add", args=[night.event.pk])
+        data = {"guest": night.guests[0].pk, "amount": "50", "reason": "short",
+                "idempotency_key": str(uuid.uuid4())}  # fmt: skip
+        return lambda: client.post(url, data)
+
+    def counted(night: Night) -> Callable[[], HttpResponseBase]:
+        count_services.chips_record(event=night.event, guest=night.guests[0], kind="buy_in",
+                                    chips=Decimal(500), source="cash", by=night.host)  # fmt: skip
+        client = user_client(night.host)
+        url = reverse("ledger:chips_add", args=[night.event.pk])
+        data = {"kind": "count", "guest": str(night.guests[0].pk), "total": "300",
+                "idempotency_key": str(uuid.uuid4())}  # fmt: skip
+        return lambda: client.post(url, data)
+
+    def switch_and_hand() -> str:
+        night = Night(f"{tag}s{uuid.uuid4().hex[:4]}")
+        hand = user_client(night.host)
+        data = night.hand_data(result="tie", stake_1_tie="10")
+        answers = race(
+            lambda: hand.post(reverse("ledger:hand_record", args=[night.shoe.pk]), data),
+            switch(night),
+        )
+        done = [Hand.objects.filter(shoe=night.shoe).exists(), count_only(night)]
+        return _race_outcome(answers, done, one=True)
+
+    def switch_and_adjustment() -> str:
+        night = Night(f"{tag}a{uuid.uuid4().hex[:4]}")
+        answers = race(adjust(night), switch(night))
+        done = [Adjustment.objects.filter(event=night.event).exists(), count_only(night)]
+        return _race_outcome(answers, done, one=True)
+
+    def count_and_switch() -> str:
+        night = Night(f"{tag}c{uuid.uuid4().hex[:4]}")
+        answers = race(counted(night), switch(night))
+        counts = ChipMove.objects.filter(event=night.event, kind="count")
+        return _race_outcome(answers, [counts.exists(), count_only(night)], one=False)
+
+    def at_the_close(write: Callable[[Night], Callable[[], HttpResponseBase]]) -> Callable[[], str]:
+        def run() -> str:
+            night = Night(f"{tag}z{uuid.uuid4().hex[:4]}")
+            night_services.shoe_close(shoe=night.shoe, by=night.host)
+            closer = user_client(night.host)
+            url = reverse("ledger:event_close", args=[night.event.pk])
+            rows = [ChipMove.objects.filter(event=night.event, kind="count"),
+                    Adjustment.objects.filter(event=night.event)]  # fmt: skip
+            answers = race(write(night), lambda: closer.post(url))
+            closed_at = Event.objects.get(pk=night.event.pk).closed_at
+            late = [row for query in rows for row in query
+                    if closed_at is not None and row.recorded_at > closed_at]  # fmt: skip
+            if late:
+                return f"wrong: {len(late)} rows recorded after the close"
+            return _race_outcome(answers, [any(q.exists() for q in rows), closed_at is not None],
+                                 one=False)  # fmt: skip
+
+        return run
+
+    def round_close_and(kind: str) -> Callable[[], str]:
+        def run() -> str:
+            made = uuid.uuid4().hex[:6]
+            host = User.objects.get(pk=night_host.pk)
+            cup = tournament_services.tournament_create(
+                name=f"Race cup {made}", date=date(2026, 11, 24), by=host,
+                entry_fee=Decimal(50), cut_percent=Decimal(0), rebuy_price=Decimal(40),
+                rebuy_chips=Decimal(1000), rebuy_rounds=1, max_rebuys=3,
+                add_on_price=Decimal(20), add_on_chips=Decimal(500), add_on_round=1,
+            )  # fmt: skip
+            aki = tournament_services.entrant_add(tournament=cup, name=f"Aki {made}", by=host)
+            tournament_services.entrant_add(tournament=cup, name=f"Ben {made}", by=host)
+            round_ = tournament_services.round_add(
+                tournament=cup, by=host, hands=1, table_min=Decimal(10),
+                table_max=Decimal(1000), bet_unit=Decimal(10), is_final=True,
+            )  # fmt: skip
+            tournament_services.round_draw(round_=round_, by=host, seed=1)
+            tournament_services.round_start(round_=round_, by=host)
+            table = round_.tables.get()
+            seat = table.seats.get(entrant=aki).seat
+            play(table, host, "player", {seat: ("banker", "10")})
+            buyer, closer = user_client(host), user_client(host)
+            buy = reverse(f"tournaments:entrant_{kind}", args=[round_.pk, aki.pk])
+            close = reverse("tournaments:round_close", args=[round_.pk])
+            rows = StackRow.objects.filter(event=table.event, kind=kind)
+            answers = race(lambda: buyer.post(buy), lambda: closer.post(close))
+            closed = Round.objects.get(pk=round_.pk).closed_at is not None
+            return _race_outcome(answers, [rows.exists(), closed], one=False)
+
+        return run
+
+    night_host = Night(f"{tag}h").host
+    for _ in range(count):
+        yield Case("night races", "the count-only switch and a hand at once", switch_and_hand)
+        yield Case("night races", "the count-only switch and an adjustment at once",
+                   switch_and_adjustment)  # fmt: skip
+        yield Case("night races", "a count and the count-only switch at once", count_and_switch)
+        yield Case("night races", "a count and the night's close at once", at_the_close(counted))
+        yield Case("night races", "an adjustment and the night's close at once",
+                   at_the_close(adjust))  # fmt: skip
+        yield Case("night races", "the final's close and a rebuy at once", round_close_and("rebuy"))
+        yield Case("night races", "the final's close and an add-on at once",
+                   round_close_and("add_on"))  # fmt: skip
