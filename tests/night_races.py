@@ -45,6 +45,7 @@ from ledger.guests import services as guest_services  # noqa: E402
 from ledger.integrity import check_ledger  # noqa: E402
 from ledger.models import (  # noqa: E402
     Adjustment,
+    AuditEntry,
     Bet,
     Charge,
     ChipMove,
@@ -341,6 +342,43 @@ def close_then_adjustment(host: User) -> dict[str, Any]:
     return night.report(answers)
 
 
+def _corrected_night(host: User) -> tuple[Night, Callable[[], object]]:
+    """A night with one hand logged and its shoe closed (ready to close), and a correction of
+    that hand."""
+    night = Night(host)
+    assert night.shoe is not None
+    night.hand()()
+    night_services.shoe_close(shoe=night.shoe, by=host)
+    hand = Hand.objects.get(shoe=night.shoe)
+    tie = HandEntry(result=Winner.TIE, bets=(BetEntry(1, BetType.BANKER, Decimal(100)),))
+    return night, lambda: hand_services.hand_correct(
+        hand=hand, entry=tie, reason="misread", by=host
+    )
+
+
+def _corrections_report(night: Night, answers: list[str]) -> dict[str, Any]:
+    report = night.report(answers)
+    audit = AuditEntry.objects.filter(event=night.event).order_by("pk")
+    actions = list(audit.values_list("action", flat=True))
+    corrected, closed = AuditEntry.Action.HAND_CORRECTED, AuditEntry.Action.EVENT_CLOSED
+    both = corrected in actions and closed in actions
+    report["corrected_after_close"] = both and actions.index(corrected) > actions.index(closed)
+    return report
+
+
+def correction_then_close(host: User) -> dict[str, Any]:
+    """A correction has checked that the night is open when the night is closed."""
+    night, correct = _corrected_night(host)
+    answers = interleave(correct, night.close(), module=hand_services, name="_settle")
+    return _corrections_report(night, answers)
+
+
+def close_then_correction(host: User) -> dict[str, Any]:
+    night, correct = _corrected_night(host)
+    answers = interleave(night.close(), correct, module=night_services, name="_audit_open_state")
+    return _corrections_report(night, answers)
+
+
 def _tournament(host: User, *, final: bool) -> tuple[Any, Any, Any]:
     """A tournament with rebuys and an add-on in its first round, two players, the round
     started (the final table, or a heat sending one on) with its one hand played."""
@@ -415,6 +453,8 @@ RACES: dict[str, Callable[[User], dict[str, Any]]] = {
     "close_then_count": close_then_count,
     "adjustment_then_close": adjustment_then_close,
     "close_then_adjustment": close_then_adjustment,
+    "correction_then_close": correction_then_close,
+    "close_then_correction": close_then_correction,
     **{
         name.format(kind=kind, stage="final" if final else "heat"): (
             lambda host, race=race, final=final, kind=kind: race(host, final=final, kind=kind)

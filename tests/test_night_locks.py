@@ -8,8 +8,8 @@ a real database (tests/night_races.py, in a fresh interpreter): a SQLite file un
 - the switch against a count: the guest's total is the count's, not what it was before;
 - the switch's recompute against a hand or an adjustment writing the same guest's total: no
   duplicate key (a 500), the later write refused in words;
-- a count or an adjustment against the night's close: recorded before the close, or refused
-  with ``MSG_CLOSED``, never a row after it;
+- a count, an adjustment or a hand's correction against the night's close: recorded before the
+  close, or refused in words, never a row after it;
 - a round's close against a rebuy or an add-on: no deadlock, and no chips bought in a round
   that has closed.
 """
@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 
+from games.services import MSG_EVENT_CLOSED
 from ledger.count.services import (
     MSG_CLOSED,
     MSG_COUNT_ONLY_HAS_ADJUSTMENTS,
@@ -128,6 +129,17 @@ def test_a_count_or_an_adjustment_sent_as_the_night_closes_is_refused_in_words(r
     assert race["rows_after_close"] == []
 
 
+def test_a_correction_and_the_night_s_close_at_once_never_correct_a_closed_night(races):
+    correcting_first = races["correction_then_close"]
+    no_error_and_clean_books(correcting_first)
+    assert correcting_first["answers"] == ["done", "done"]
+    assert correcting_first["closed"] and not correcting_first["corrected_after_close"]
+    closing_first = races["close_then_correction"]
+    no_error_and_clean_books(closing_first)
+    assert closing_first["answers"] == ["done", f"refused: {MSG_EVENT_CLOSED}"]
+    assert not closing_first["corrected_after_close"]
+
+
 @pytest.mark.parametrize("stage", ["final", "heat"])
 @pytest.mark.parametrize("kind", ["rebuy", "add_on"])
 def test_a_round_s_close_and_a_rebuy_or_an_add_on_at_once_never_deadlock(races, kind, stage):
@@ -144,4 +156,4 @@ def test_a_round_s_close_and_a_rebuy_or_an_add_on_at_once_never_deadlock(races, 
 
 def test_every_race_ran_on_a_database_taking_concurrent_writers(races):
     assert races["vendor"] in ("sqlite", "postgresql")
-    assert len(races) - 1 == 20
+    assert len(races) - 1 == 22
