@@ -244,6 +244,9 @@ if PASSWORD_RESET:
 PASSWORD_RESETS_PER_HOUR = env_int("PASSWORD_RESETS_PER_HOUR", 5)
 PASSWORD_RESETS_PER_ADDRESS_PER_HOUR = env_int("PASSWORD_RESETS_PER_ADDRESS_PER_HOUR", 20)
 
+# restore: the most a backup may hold uncompressed (ledger.management.backup_file).
+RESTORE_MAX_MEGABYTES = env_int("RESTORE_MAX_MEGABYTES", 256)
+
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)
