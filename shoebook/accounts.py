@@ -93,9 +93,9 @@ def _trusted(
 def _warn_once(peer: Address, hops: list[str]) -> None:
     """A proxy not named in FORWARDED_ALLOW_IPS makes every client look like the proxy: said once
     per process. (A server that already took the client from the header, as gunicorn does with
-    the same list, leaves it in place: then the peer is the header's last hop, and nothing is
+    the same list, leaves the header in place: then the peer is one of its hops, and nothing is
     wrong.)"""
-    if hops[-1] == str(peer) or str(peer) in _warned_untrusted:
+    if str(peer) in hops or str(peer) in _warned_untrusted:
         return
     _warned_untrusted.add(str(peer))
     logger.warning(

@@ -141,3 +141,19 @@ def test_a_trusted_proxy_must_be_named_by_its_address(monkeypatch, value):
     monkeypatch.setenv("FORWARDED_ALLOW_IPS", value)
     with pytest.raises(ImproperlyConfigured, match="FORWARDED_ALLOW_IPS"):
         env_networks("FORWARDED_ALLOW_IPS")
+
+
+def test_a_client_the_server_already_took_from_the_header_is_not_warned_of(
+    rf, settings, caplog, monkeypatch
+):
+    # gunicorn, given the same FORWARDED_ALLOW_IPS, puts the client in REMOTE_ADDR and leaves the
+    # header: nothing is wrong. A proxy not named is said, once.
+    settings.TRUSTED_PROXIES = ["127.0.0.1/32"]
+    monkeypatch.setattr("shoebook.accounts._warned_untrusted", set())
+    taken = rf.get("/", REMOTE_ADDR="203.0.113.7", HTTP_X_FORWARDED_FOR="1.2.3.4, 203.0.113.7")
+    unnamed = rf.get("/", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="203.0.113.7")
+    with caplog.at_level(logging.WARNING):
+        assert client_address(taken) == "203.0.113.7"
+        assert [client_address(unnamed) for _ in range(3)] == ["10.0.0.2"] * 3
+    warned = [r.getMessage() for r in caplog.records if r.name == "shoebook.accounts"]
+    assert len(warned) == 1 and warned[0].startswith("X-Forwarded-For from 10.0.0.2 is ignored")
