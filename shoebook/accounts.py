@@ -42,7 +42,7 @@ MSG_TOO_MANY_RESETS = gettext_lazy(
 HOUR = 60 * 60
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
-_warned_untrusted: set[str] = set()
+_warned_untrusted: set[str] = set()  # the one untrusted proxy warned of, per process
 
 
 def client_address(request: HttpRequest) -> str | None:
@@ -95,7 +95,7 @@ def _warn_once(peer: Address, hops: list[str]) -> None:
     per process. (A server that already took the client from the header, as gunicorn does with
     the same list, leaves the header in place: then the peer is one of its hops, and nothing is
     wrong.)"""
-    if str(peer) in hops or str(peer) in _warned_untrusted:
+    if str(peer) in hops or _warned_untrusted:  # once: a client may send the header itself
         return
     _warned_untrusted.add(str(peer))
     logger.warning(
@@ -121,6 +121,8 @@ class LoginLockoutHandler(AxesDatabaseHandler):  # type: ignore[misc]  # axes is
         return failures
 
     def address_failures(self, request: HttpRequest) -> int:
+        if request.axes_ip_address is None:  # type: ignore[attr-defined]
+            return 0
         attempts = AccessAttempt.objects.filter(ip_address=request.axes_ip_address)  # type: ignore[attr-defined]
         if settings.AXES_COOLOFF_TIME is not None:
             attempts = attempts.filter(attempt_time__gte=get_cool_off_threshold(request))
