@@ -62,6 +62,8 @@ class Command(BaseCommand):
             raise CommandError(problem)
 
         limit = options["max_megabytes"] or settings.RESTORE_MAX_MEGABYTES
+        if limit < 1:
+            raise CommandError("--max-megabytes is a whole number of megabytes, 1 or more.")
         with tempfile.TemporaryDirectory(prefix="shoebook-restore-") as folder:
             rows = Path(folder) / "backup.json"
             unpacked(path, rows, limit_megabytes=limit)
