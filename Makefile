@@ -26,14 +26,15 @@ run: $(INSTALLED)
 
 # Production: gunicorn with uvicorn workers (ASGI: the live streams hold no thread), behind
 # WhiteNoise (hashed, compressed static files). Needs the production environment: DEBUG=0,
-# SECRET_KEY, ALLOWED_HOSTS (and DATABASE_URL for PostgreSQL). A proxy listed in
-# FORWARDED_ALLOW_IPS is trusted for the client's address (X-Forwarded-For) and scheme.
+# SECRET_KEY, ALLOWED_HOSTS (and DATABASE_URL for PostgreSQL). Only a proxy listed in
+# FORWARDED_ALLOW_IPS (none by default) is trusted for the client's address (X-Forwarded-For): the
+# settings read the same list, for the login lockout and the reset allowance.
 serve: $(INSTALLED)
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py collectstatic --no-input --verbosity 0
 	$(BIN)/gunicorn shoebook.asgi --worker-class uvicorn_worker.UvicornWorker \
 		--bind $${BIND:-127.0.0.1:8000} --workers $${WORKERS:-3} --graceful-timeout 10 \
-		--access-logfile - --forwarded-allow-ips "$${FORWARDED_ALLOW_IPS:-127.0.0.1}"
+		--access-logfile - --forwarded-allow-ips "$${FORWARDED_ALLOW_IPS:-}"
 
 # The table page's client state (node's test runner, fast-check from npm; Node 18 or newer).
 $(NODE_INSTALLED): package.json package-lock.json

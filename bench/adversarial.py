@@ -38,7 +38,13 @@ def main() -> None:
 
     # 4xx and 5xx answers, CSRF refusals and the retries of a busy database are expected here:
     # the table counts them.
-    for name in ("django.request", "django.security", "shoebook.middleware", "axes"):
+    for name in (
+        "django.request",
+        "django.security",
+        "shoebook.middleware",
+        "shoebook.accounts",
+        "axes",
+    ):
         logging.getLogger(name).setLevel(logging.CRITICAL)
 
     start = time.perf_counter()

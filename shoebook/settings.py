@@ -14,7 +14,7 @@ import django_stubs_ext
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from shoebook.base.env import env_bool, env_int, env_list, env_str
+from shoebook.base.env import env_bool, env_int, env_list, env_networks, env_str
 
 # Django's generic classes subscriptable at run time, as django-stubs types them
 # (``admin.ModelAdmin[Guest]``, ``forms.ModelForm[Event]``): adds ``__class_getitem__`` only.
@@ -104,11 +104,18 @@ AUTHENTICATION_BACKENDS = [
     # Only for sessions begun before RolesBackend: a session names the backend that logged it in.
     "django.contrib.auth.backends.ModelBackend",
 ]
+# The proxies trusted to name the client in X-Forwarded-For (the same variable gunicorn reads):
+# none unless the operator names them. ``shoebook.accounts.client_address`` is the one reader.
+TRUSTED_PROXIES = env_networks("FORWARDED_ALLOW_IPS")
 # Password guessing: five wrong passwords for one username from one address lock that pair out for
-# fifteen minutes.
+# fifteen minutes (a stranger elsewhere cannot lock a login out for its owner); twenty from one
+# address, whatever the usernames, lock that address out (guessing across logins).
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 20)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_HANDLER = "shoebook.accounts.LoginLockoutHandler"
+AXES_CLIENT_IP_CALLABLE = "shoebook.accounts.client_address"
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
@@ -232,7 +239,13 @@ if PASSWORD_RESET:
     EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=True)
     EMAIL_TIMEOUT = 10
     DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", f"shoebook@{EMAIL_HOST}")
-PASSWORD_RESETS_PER_HOUR = env_int("PASSWORD_RESETS_PER_HOUR", 5)  # per client address
+# Reset asks per hour: for one address asked for, from one client address; and from one client
+# address in all.
+PASSWORD_RESETS_PER_HOUR = env_int("PASSWORD_RESETS_PER_HOUR", 5)
+PASSWORD_RESETS_PER_ADDRESS_PER_HOUR = env_int("PASSWORD_RESETS_PER_ADDRESS_PER_HOUR", 20)
+
+# restore: the most a backup may hold uncompressed (ledger.management.backup_file).
+RESTORE_MAX_MEGABYTES = env_int("RESTORE_MAX_MEGABYTES", 256)
 
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

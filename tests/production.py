@@ -28,6 +28,7 @@ PR_SET_PDEATHSIG = 1  # linux/prctl.h
 NOT_INHERITED = {
     "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "CONN_MAX_AGE", "STATIC_ROOT",
     "SECURE_SSL_REDIRECT", "DJANGO_SETTINGS_MODULE", "DJANGO_ALLOW_ASYNC_UNSAFE",
+    "FORWARDED_ALLOW_IPS",
 }  # fmt: skip
 
 
@@ -48,13 +49,16 @@ def production_environment(
     *, database_url: str, static_root: Path, settings_module: str = "shoebook.settings"
 ) -> dict[str, str]:
     """The environment of a production deployment on loopback: DEBUG off, a secret key of its
-    own, this host only; no HTTPS redirect (no TLS proxy in front of it here)."""
+    own, this host only; no HTTPS redirect (no TLS proxy in front of it here). Loopback is the
+    trusted proxy (FORWARDED_ALLOW_IPS), as behind the documented nginx: a test names its client
+    in X-Forwarded-For."""
     clean = {name: value for name, value in os.environ.items() if name not in NOT_INHERITED}
     return clean | {
         "DEBUG": "0",
         "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "127.0.0.1",
         "SECURE_SSL_REDIRECT": "0",
+        "FORWARDED_ALLOW_IPS": "127.0.0.1",
         "DATABASE_URL": database_url,
         "STATIC_ROOT": str(static_root),
         "DJANGO_SETTINGS_MODULE": settings_module,

@@ -144,9 +144,9 @@ def log_in_from(server: Server, address: str, password: str) -> int:
 
 
 def test_behind_a_trusted_proxy_the_lockout_counts_the_clients_address(server):
-    # The ASGI workers take the client's address from X-Forwarded-For when the proxy is trusted
-    # (FORWARDED_ALLOW_IPS, loopback by default): five wrong passwords lock that client out,
-    # not everyone behind the proxy.
+    # The client's address comes from X-Forwarded-For when the proxy is trusted
+    # (FORWARDED_ALLOW_IPS, loopback here): five wrong passwords lock that login out for that
+    # client, not for everyone behind the proxy.
     answers = [log_in_from(server, "203.0.113.7", "wrong") for _ in range(5)]
     assert answers[:4] == [200] * 4 and answers[4] == 429
     assert log_in_from(server, "203.0.113.7", "wrong") == 429

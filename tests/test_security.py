@@ -20,6 +20,7 @@ from ledger.count import services as count_services
 from ledger.guests import services as guest_services
 from ledger.models import Guest, Transfer
 from ledger.money import services as money_services
+from shoebook import accounts as shoebook_accounts
 from tests.conftest import bet
 from tournaments import services as tournament_services
 
@@ -422,6 +423,70 @@ def test_five_wrong_passwords_lock_the_login(client, settings, host):
     assert "_auth_user_id" not in client.session
     other = Client().post(url, {"username": "someone-else", "password": "x"})
     assert other.status_code == 200  # only that username from that address is locked
+
+
+PROXY = "10.0.0.2"  # the TLS proxy in front of the site, as the workers see it
+
+
+def log_in(username: str, password: str, *, client: str, proxy: str | None = PROXY) -> int:
+    """A login from ``client``: through ``proxy``, which names it in X-Forwarded-For as nginx's
+    ``$proxy_add_x_forwarded_for`` does, or straight (``proxy=None``). Its status."""
+    meta = {"REMOTE_ADDR": client} if proxy is None else {
+        "REMOTE_ADDR": proxy, "HTTP_X_FORWARDED_FOR": client}  # fmt: skip
+    answer = Client().post(reverse("login"), {"username": username, "password": password}, **meta)
+    return answer.status_code
+
+
+@pytest.fixture
+def lockout(settings):
+    settings.AXES_ENABLED = True
+    settings.AXES_FAILURE_LIMIT = 5
+    settings.TRUSTED_PROXIES = [f"{PROXY}/32"]
+    return settings
+
+
+def test_a_strangers_wrong_passwords_do_not_lock_the_host_out_behind_a_trusted_proxy(lockout, host):
+    stranger = [log_in(host.username, "wrong", client="203.0.113.7") for _ in range(5)]
+    assert stranger == [200] * 4 + [429]
+    assert log_in(host.username, "pw-for-tests", client="198.51.100.20") == 302  # the host, in
+    # That login from that address stays locked, the right password too.
+    assert log_in(host.username, "pw-for-tests", client="203.0.113.7") == 429
+
+
+def test_the_proxys_header_is_read_from_the_right_past_trusted_hops_only(lockout, host):
+    # What the stranger wrote into X-Forwarded-For themselves sits left of what the proxy added.
+    for _ in range(5):
+        log_in(host.username, "wrong", client="198.51.100.20, 203.0.113.7")
+    assert log_in(host.username, "pw-for-tests", client="198.51.100.20") == 302
+
+
+def test_without_the_proxy_trusted_its_header_is_ignored(lockout, host):
+    lockout.TRUSTED_PROXIES = []
+    # A client cannot name another address: it is counted as the peer it is.
+    for _ in range(5):
+        log_in(host.username, "wrong", client="198.51.100.20", proxy="203.0.113.7")
+    assert log_in(host.username, "pw-for-tests", client="203.0.113.7", proxy=None) == 429
+    assert log_in(host.username, "pw-for-tests", client="198.51.100.20", proxy=None) == 302
+
+
+def test_an_untrusted_proxy_makes_every_client_the_proxy(lockout, host, caplog, monkeypatch):
+    # Why the operator names the proxy (docs/operations.md): unnamed, everyone behind it is one
+    # address, and the log says so, once.
+    lockout.TRUSTED_PROXIES = []
+    monkeypatch.setattr(shoebook_accounts, "_warned_untrusted", set())
+    for _ in range(5):
+        log_in(host.username, "wrong", client="203.0.113.7")
+    assert log_in(host.username, "pw-for-tests", client="198.51.100.20") == 429
+    warned = [r.getMessage() for r in caplog.records if "FORWARDED_ALLOW_IPS" in r.getMessage()]
+    assert len(warned) == 1 and PROXY in warned[0]
+
+
+def test_many_logins_guessed_from_one_address_lock_that_address(lockout, host):
+    lockout.LOGIN_ADDRESS_FAILURE_LIMIT = 8
+    guesses = [log_in(f"someone-{n}", "wrong", client="203.0.113.7") for n in range(8)]
+    assert guesses == [200] * 7 + [429]  # one wrong password each, eight logins
+    assert log_in(host.username, "pw-for-tests", client="203.0.113.7") == 429
+    assert log_in(host.username, "pw-for-tests", client="198.51.100.20") == 302
 
 
 def test_hsts_and_secure_cookies_in_production():

@@ -8,6 +8,7 @@ through :func:`load_checked`. Every refusal is one line and leaves the database 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.core.management.base import CommandError
@@ -27,23 +28,103 @@ MSG_NAME_RULE = (
     "The file holds guests' names that break the name rule: {names}. Nothing was loaded."
 )
 MSG_BOOKS = "The file's books do not add up ({count} problem(s): {first}). Nothing was loaded."
+MSG_LOGINS_CHANGED = (
+    "The file would change logins already here: {changes}. Nothing was loaded (with"
+    " --with-users, if the file is your own backup)."
+)
 
 
-def load_checked(load: Callable[[], None], *, with_users: bool) -> list[User]:
-    """Run ``load`` and the checks in one transaction; return the logins it made."""
-    before = _powers()
+@dataclass(frozen=True)
+class Logins:
+    """What a load did to the logins, each described (``described``, ``_changes``)."""
+
+    made: list[str]
+    changed: list[str]
+
+    def said(self) -> str:
+        return (
+            f"Logins made: {', '.join(self.made) or 'none'}. "
+            f"Logins changed: {', '.join(self.changed) or 'none'}."
+        )
+
+
+def load_checked(load: Callable[[], None], *, with_users: bool) -> Logins:
+    """Run ``load`` and the checks in one transaction; return the logins it made and changed.
+    Without ``with_users`` a login already here is never changed: the file is refused."""
+    before, logins_before = _powers(), _logins()
     try:
         with transaction.atomic():
             load()
-            logins = list(User.objects.exclude(pk__in=before).order_by("username"))
+            made = [described(user) for user in
+                    User.objects.exclude(pk__in=before).order_by("username")]  # fmt: skip
             _check(before, with_users=with_users)
+            changed = _changes(logins_before, _logins())
+            if changed and not with_users:
+                raise CommandError(MSG_LOGINS_CHANGED.format(changes=", ".join(changed)))
     except CommandError:
         raise
     except Exception as error:  # a file from outside: whatever its reading trips on (a cut
         # gzip, JSON that is not a list, an id past the column, XML that is not) is one line
         reason = (str(error).strip().splitlines() or [type(error).__name__])[-1][:200]
         raise CommandError(MSG_NOT_LOADABLE.format(reason=reason)) from None
+    return Logins(made=made, changed=changed)
+
+
+# A login's row as a load could change it, each column with the word that names it.
+LOGIN_COLUMNS = {
+    "username": "name",
+    "password": "password",
+    "is_active": "active",
+    "is_superuser": "superuser",
+    "is_staff": "staff",
+    "email": "email",
+    "first_name": "first name",
+    "last_name": "last name",
+    "last_login": "last login",
+    "date_joined": "joined",
+}
+Login = dict[str, object]
+
+
+def _logins() -> dict[int, Login]:
+    """Every login's row as it stands, with its roles and permissions, by id."""
+    logins: dict[int, Login] = {
+        row["pk"]: {**row, "roles": set(), "permissions": set()}
+        for row in User.objects.values("pk", *LOGIN_COLUMNS)
+    }
+    for pk, group in User.groups.through.objects.values_list("user_id", "group__name"):
+        logins[pk]["roles"].add(group)  # type: ignore[attr-defined]
+    for pk, codename in User.user_permissions.through.objects.values_list(
+        "user_id", "permission__codename"
+    ):
+        logins[pk]["permissions"].add(codename)  # type: ignore[attr-defined]
     return logins
+
+
+def _changes(before: dict[int, Login], after: dict[int, Login]) -> list[str]:
+    """Each login that was here before and is not as it was, named as it was, with what
+    changed: ``host (password; active: no → yes)``."""
+    changes = []
+    for pk, was in sorted(before.items(), key=lambda item: str(item[1]["username"])):
+        now = after.get(pk)
+        if now is None or now == was:
+            continue
+        said = [_change(column, was[column], now[column]) for column in
+                (*LOGIN_COLUMNS, "roles", "permissions") if was[column] != now[column]]  # fmt: skip
+        changes.append(f"{was['username']} ({'; '.join(said)})")
+    return changes
+
+
+def _change(column: str, was: object, now: object) -> str:
+    word = LOGIN_COLUMNS.get(column, column)
+    if isinstance(was, bool):
+        return f"{word}: {'yes' if was else 'no'} → {'yes' if now else 'no'}"
+    if column == "username":
+        return f"{word}: {was} → {now}"
+    if isinstance(was, set) and isinstance(now, set):
+        gained, lost = sorted(now - was), sorted(was - now)
+        return f"{word}: " + " ".join([*(f"+{n}" for n in gained), *(f"−{n}" for n in lost)])
+    return word  # a password, an email, a date: that it changed, not what to
 
 
 POWERS = ("superuser", "staff", *ROLES)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 
 from django.core.exceptions import ImproperlyConfigured
@@ -43,3 +44,17 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if value is None:
         return default
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def env_networks(name: str) -> list[str]:
+    """Addresses or networks (``10.0.0.5``, ``10.0.0.0/8``, ``::1``), comma-separated; none if
+    unset. ``*`` is refused: trusting every peer's X-Forwarded-For lets anyone name any address."""
+    networks = []
+    for item in env_list(name, []):
+        try:
+            networks.append(str(ipaddress.ip_network(item, strict=False)))
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name} must list addresses or networks (10.0.0.5, 10.0.0.0/8), not {item!r}."
+            ) from None
+    return networks

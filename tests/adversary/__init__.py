@@ -3,14 +3,16 @@ sent through the real views, import and export, each with what must happen. Then
 fixed defects, each through the real views or management commands: forms in other charsets
 (``charsets``), idempotency keys sent again (``keys``), look-alike logins (``homoglyphs``), the
 count's forms (``counts``), amounts that add up past the ledger's maximum (``bounds``), undoing or
-correcting a hand a rebuy stood on (``rebuy``), devices racing into the same locks (``deadlocks``)
-and into one night's lock (``night races``: the count-only switch, counts, adjustments, the close,
-a round's close with rebuys and add-ons), a backup taken under load (``backups``) and backups
-edited by hand (``restore``).
+correcting a hand a rebuy stood on (``rebuy``), strangers at the login and the password reset
+behind the proxy (``logins``), devices racing into the same locks (``deadlocks``) and into one
+night's lock (``night races``: the count-only switch, counts, adjustments, the close, a round's
+close with rebuys and add-ons), a backup taken under load (``backups``) and backups edited by hand
+(``restore``).
 
 Each group is a module of this package, saying what it attacks and what must happen: ``inputs``
 (names, amounts, files, URLs), ``races`` (races and deadlocks), ``charsets``, ``keys``,
-``homoglyphs``, ``bounds``, ``rebuys``, ``backups`` (backups under load and restores). They
+``homoglyphs``, ``bounds``, ``rebuys``, ``logins``, ``backups`` (backups under load and
+restores). They
 stand on ``ground`` (``Case``, ``Night``, how an outcome is judged, clients) and the bounds and
 rebuys on ``tournament_helpers``.
 
@@ -35,6 +37,7 @@ from tests.adversary.ground import Night
 from tests.adversary.homoglyphs import homoglyph_cases
 from tests.adversary.inputs import amount_cases, file_cases, name_cases, url_cases
 from tests.adversary.keys import key_cases
+from tests.adversary.logins import login_cases
 from tests.adversary.races import deadlock_cases, night_lock_cases, race_cases
 from tests.adversary.rebuys import rebuy_cases
 
@@ -56,7 +59,8 @@ def attack(size: int = 100, seed: int = 11, *, threads: bool = True) -> dict[str
              *race_cases(night, max(4, size // 10), threads=threads),
              *charset_cases(Night(f"{tag}c"), size), *key_cases(tag),
              *homoglyph_cases(night, tag), *bound_cases(night, tag),
-             *rebuy_cases(tag, night.host), *count_cases(Night(f"{tag}n"), rng, size)]  # fmt: skip
+             *rebuy_cases(tag, night.host), *count_cases(Night(f"{tag}n"), rng, size),
+             *login_cases(tag)]  # fmt: skip
     if threads:
         cases += [*deadlock_cases(tag, max(2, size // 20)),
                   *night_lock_cases(tag, max(1, size // 50)),

@@ -2,12 +2,14 @@
 hands (a database that takes concurrent writers only): no save is refused for it, it restores into
 an empty database, it holds every hand whose bets it holds, and the books add up. Backups edited by
 hand (a bet's amounts changed or moved to another guest, every bet taken out, an administrator
-slipped in, a name with an invisible character; truncated, not JSON, not UTF-8, XML with an entity
-bomb, YAML, and more): each is refused in one line (a ``CommandError``, never another exception)
-and the database is left as it was — by the checks of the books when the operator vouches for the
-file (``--unsigned``), by its seal otherwise. The backup as written restores, every count and
-balance as before, and again over it is refused. Restoring replaces the whole database: these
-groups run after all the others, the edited backups last.
+slipped in, a name with an invisible character, an existing login's password replaced or a
+switched-off login switched on, a session and a content type added; truncated, not JSON, not UTF-8,
+XML with an entity bomb, YAML, a gzip bomb, and more): each is refused in one line (a
+``CommandError``, never another exception) and the database is left as it was — by the checks of
+the books when the operator vouches for the file (``--unsigned``), by its seal otherwise. The
+backup as written restores, every count and balance as before, and again over it is refused.
+Restoring replaces the whole database: these groups run after all the others, the edited backups
+last.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from django.apps import apps
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import Group, User
 from django.core.management import CommandError, call_command
 from django.db import connection
@@ -85,11 +88,18 @@ def backup_cases(tag: str, count: int) -> Iterator[Case]:
     """A backup taken while another device saves hands (a database that takes concurrent
     writers only): it restores, the books add up, and it holds every hand whose bets it holds.
     Restoring replaces the whole database: this group runs after the others but ``restore``."""
-    folder = tempfile.TemporaryDirectory(prefix="shoebook-adversary-")
 
     def under_load(n: int) -> str:
+        # A folder of its own, removed when the case ends (one left to the garbage collector
+        # warns, in whichever test is running then).
+        folder = tempfile.TemporaryDirectory(prefix="shoebook-adversary-")
+        try:
+            return backed_up_under_load(n, Path(folder.name) / f"busy-{n}.json.gz")
+        finally:
+            folder.cleanup()
+
+    def backed_up_under_load(n: int, path: Path) -> str:
         night = Night(f"{tag}b{n}")
-        path = Path(folder.name) / f"busy-{n}.json.gz"
         saver, url = user_client(night.host), reverse("ledger:hand_record", args=[night.shoe.pk])
 
         def save_hands() -> HttpResponseBase:
@@ -261,11 +271,85 @@ def restore_cases(tag: str) -> Iterator[Case]:
         return ledger_problems() or "accepted"
 
     def again() -> str:
-        before = fingerprint()
-        outcome = _restored(ground.clean, "--with-users")
-        if not outcome.startswith("refused") or fingerprint() != before:
-            return f"wrong: over a database that was not empty, {outcome[:100]}"
-        return "refused"
+        """The last case: the group's folder is removed after it."""
+        try:
+            before = fingerprint()
+            outcome = _restored(ground.clean, "--with-users")
+            if not outcome.startswith("refused") or fingerprint() != before:
+                return f"wrong: over a database that was not empty, {outcome[:100]}"
+            return "refused"
+        finally:
+            ground.folder.cleanup()
+
+    def login_changed(change: str, *, with_users: bool = False) -> Callable[[], str]:
+        """A login already in the database (``restore`` checks only that no night and no
+        guest is), and a file that names it: its password replaced (``password``) or, switched
+        off, switched on again (``active``). Without ``--with-users`` it is refused naming the
+        login and what would change, the login as it was; with it, restored and listed."""
+
+        def run() -> str:
+            ground.prepare()
+            name = f"owner-{ground.tag}-{change}"
+            login = User.objects.create_user(name, password="Own-harbour-2026",
+                                             is_active=change != "active")  # fmt: skip
+            row = {"model": "auth.user", "fields": {
+                "username": name, "is_active": True, "is_superuser": False, "is_staff": False,
+                "date_joined": login.date_joined.isoformat(), "last_login": None, "groups": [],
+                "user_permissions": [], "first_name": "", "last_name": "", "email": "",
+                "password": make_password("mallory") if change == "password" else login.password,
+            }}  # fmt: skip
+            path = Path(ground.folder.name) / f"{uuid.uuid4().hex}.json"
+            path.write_text(json.dumps([row]))
+            said = io.StringIO()
+            try:
+                call_command("restore", str(path), "--unsigned",
+                             *(["--with-users"] if with_users else []), stdout=said)  # fmt: skip
+                outcome = "restored"
+            except CommandError as error:
+                outcome = f"refused: {error}"
+            now = User.objects.get(pk=login.pk)
+            kept = now.check_password("Own-harbour-2026") and now.is_active == login.is_active
+            what = "password" if change == "password" else "active: no → yes"
+            empty_database()
+            if with_users:
+                if (
+                    outcome != "restored"
+                    or f"Logins changed: {name} ({what})" not in said.getvalue()
+                ):
+                    return f"wrong: the change was not listed: {outcome} {said.getvalue()[:120]}"
+                return "accepted"
+            if outcome == "restored" or not kept:
+                return f"wrong: an existing login was changed ({what}): {said.getvalue()[:100]}"
+            if f"{name} ({what})" not in outcome:
+                return f"wrong: the refusal does not say what would change: {outcome[:150]}"
+            return "refused"
+
+        return run
+
+    def foreign_rows() -> str:
+        """The backup with a session and a content type added: refused, naming both."""
+        ground.prepare()
+        rows = ground.rows()
+        rows.append(
+            {
+                "model": "sessions.session",
+                "pk": "k" * 32,
+                "fields": {"session_data": "x", "expire_date": "2030-01-01T00:00:00Z"},
+            }
+        )
+        rows.append({"model": "contenttypes.contenttype",
+                     "fields": {"app_label": "x", "model": "y"}})  # fmt: skip
+        path = Path(ground.folder.name) / f"{uuid.uuid4().hex}.json"
+        path.write_text(json.dumps(rows))
+        outcome = _restored(path, "--with-users", "--unsigned")
+        if outcome == "restored":
+            empty_database()
+            return "wrong: restored with a session and a content type"
+        if fingerprint() != ground.empty:
+            return f"wrong: the database changed ({outcome[:80]})"
+        if "'contenttypes.contenttype', 'sessions.session'" not in outcome:
+            return f"wrong: the refusal does not name the rows: {outcome[:150]}"
+        return outcome.split(":")[0]
 
     def half(data: bytes) -> bytes:
         return data[: len(data) // 2]
@@ -299,10 +383,23 @@ def restore_cases(tag: str) -> Iterator[Case]:
         ("XML that is not XML", text("not xml", ".xml")),
         ("XML with an entity bomb", text(XML_BOMB, ".xml")),
         ("YAML", text("- model: auth.user", ".yaml")),
+        ("an existing login's password replaced, no --with-users", login_changed("password")),
+        ("a login switched off switched on again, no --with-users", login_changed("active")),
+        ("an existing login's password replaced, --with-users: listed",
+         login_changed("password", with_users=True)),
+        ("a session and a content type added", foreign_rows),
+        ("a 420 kB gzip that unpacks to 400 MB", text(gzip_bomb(400), ".json.gz")),
         ("the backup as written", clean),
         ("the backup again, over it", again),
     ]:  # fmt: skip
         yield Case("restore", label, case)
+
+
+def gzip_bomb(megabytes: int) -> bytes:
+    """A small gzip of JSON that unpacks to ``megabytes``: a list, then spaces (one member of a
+    megabyte of spaces, repeated)."""
+    spaces = gzip.compress(b" " * (1 << 20), mtime=0)
+    return gzip.compress(b"[", mtime=0) + spaces * megabytes + gzip.compress(b"]", mtime=0)
 
 
 XML_BOMB = (

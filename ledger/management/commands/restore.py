@@ -3,23 +3,29 @@
 Only a backup whose seal matches is opened (``ledger.management.backup_seal``; ``--unsigned``
 for one the operator vouches for). A restore is one checked transaction: the file is loaded,
 every ``check_ledger`` invariant and the name rule are checked against what it holds, and on any
-problem nothing is kept. The logins it makes are listed; logins with powers (superuser, staff,
-a host's or dealer's role) come only with ``--with-users``. Every refusal is one line.
+problem nothing is kept. The logins it makes and changes are listed; logins with powers
+(superuser, staff, a host's or dealer's role) come only with ``--with-users``, and a login
+already here is changed only with it. Only what ``backup`` writes is read (``ledger.management.
+backup_file``): JSON, gzipped or not, uncompressed up to a bound, with the project's rows, logins
+and roles and nothing else. Every refusal is one line.
 """
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import Group
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.core.management.commands import loaddata
 
 from games.models import Event
+from ledger.management.backup_file import check_rows, unpacked
 from ledger.management.backup_seal import seal_problem
-from ledger.management.checked_load import described, load_checked
+from ledger.management.checked_load import load_checked
 from ledger.models import Guest
 
 
@@ -38,6 +44,12 @@ class Command(BaseCommand):
             action="store_true",
             help="restore a backup without a matching seal (one you trust: another site's)",
         )
+        parser.add_argument(
+            "--max-megabytes",
+            type=int,
+            default=None,
+            help="the most the file may hold uncompressed (default: RESTORE_MAX_MEGABYTES, 256)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = Path(options["file"])
@@ -49,14 +61,21 @@ class Command(BaseCommand):
         if problem is not None and not options["unsigned"]:
             raise CommandError(problem)
 
-        def load() -> None:
-            # The roles come with the backup; the migration's empty copies make way for them.
-            Group.objects.filter(user__isnull=True).delete()
-            call_command(loaddata.Command(), str(path), verbosity=0)
+        limit = options["max_megabytes"] or settings.RESTORE_MAX_MEGABYTES
+        if limit < 1:
+            raise CommandError("--max-megabytes is a whole number of megabytes, 1 or more.")
+        with tempfile.TemporaryDirectory(prefix="shoebook-restore-") as folder:
+            rows = Path(folder) / "backup.json"
+            unpacked(path, rows, limit_megabytes=limit)
+            check_rows(rows)
 
-        logins = load_checked(load, with_users=options["with_users"])
-        made = ", ".join(described(user) for user in logins) or "none"
+            def load() -> None:
+                # The roles come with the backup; the migration's empty copies make way for them.
+                Group.objects.filter(user__isnull=True).delete()
+                call_command(loaddata.Command(), str(rows), verbosity=0)
+
+            logins = load_checked(load, with_users=options["with_users"])
         self.stdout.write(
             f"Restored {Event.objects.count()} event(s) and {Guest.objects.count()} guest(s). "
-            f"Logins made: {made}."
+            + logins.said()
         )

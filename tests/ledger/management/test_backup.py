@@ -6,11 +6,14 @@ import os
 import subprocess
 import sys
 import threading
+import tracemalloc
+import zlib
 from decimal import Decimal
 from io import StringIO
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import Group, User
 from django.core.management import CommandError, call_command
 from django.db import connection
@@ -392,3 +395,134 @@ def test_a_backup_changed_since_it_was_written_is_refused_by_its_seal(tmp_path):
     assert not Event.objects.exists()
     call_command("restore", str(backup), "--with-users", "--unsigned", stdout=StringIO())
     assert Event.objects.exists() and ledger_problems() == []  # vouched for: the books hold
+
+
+JOINED = "2026-11-20T00:00:00Z"
+
+
+def login_row(username: str, password: str, *, roles=(), **fields) -> dict:
+    return {"model": "auth.user", "fields": {
+        "username": username, "password": password, "is_superuser": False, "is_staff": False,
+        "is_active": True, "date_joined": JOINED, "last_login": None,
+        "groups": [[role] for role in roles], "user_permissions": [], "first_name": "",
+        "last_name": "", "email": ""} | fields}  # fmt: skip
+
+
+@pytest.fixture
+def logins_here(db):
+    """A host (superuser) and a dealer whose login was switched off, already in the database."""
+    host = User.objects.create_superuser("host", password="Own-harbour-2026")
+    host.groups.add(Group.objects.get(name="Hosts"))
+    dealer = User.objects.create_user("dealer", password="Quiet-harbour-2026", is_active=False)
+    dealer.groups.add(Group.objects.get(name="Dealers"))
+    User.objects.update(date_joined=JOINED)
+    return host, dealer
+
+
+def crafted(tmp_path, rows) -> Path:
+    path = tmp_path / "crafted.json"
+    path.write_text(json.dumps(rows))
+    return path
+
+
+def takeover(host: User) -> list[dict]:
+    """The file the attack wrote: the host's password replaced, the dealer switched on again,
+    and a new login beside them."""
+    return [
+        login_row("host", make_password("mallory"), roles=["Hosts"], is_superuser=True,
+                  is_staff=True),
+        login_row("dealer", User.objects.get(username="dealer").password, roles=["Dealers"]),
+        login_row("newbie", "!"),
+    ]  # fmt: skip
+
+
+def test_restore_never_changes_an_existing_login_without_with_users(tmp_path, logins_here):
+    host, _dealer = logins_here
+    before = list(User.objects.order_by("pk").values())
+    with pytest.raises(CommandError) as refused:
+        call_command("restore", str(crafted(tmp_path, takeover(host))), "--unsigned",
+                     stdout=StringIO())  # fmt: skip
+    assert str(refused.value) == (
+        "The file would change logins already here: dealer (active: no → yes), host (password)."
+        " Nothing was loaded (with --with-users, if the file is your own backup)."
+    )
+    assert list(User.objects.order_by("pk").values()) == before  # newbie not made either
+    assert User.objects.get(username="host").check_password("Own-harbour-2026")
+
+
+def test_restore_lists_every_login_it_makes_and_changes(tmp_path, logins_here):
+    host, _dealer = logins_here
+    out = StringIO()
+    call_command("restore", str(crafted(tmp_path, takeover(host))), "--unsigned", "--with-users",
+                 stdout=out)  # fmt: skip
+    assert out.getvalue().strip() == (
+        "Restored 0 event(s) and 0 guest(s). Logins made: newbie."
+        " Logins changed: dealer (active: no → yes), host (password)."
+    )
+    assert User.objects.get(username="dealer").is_active
+
+
+def test_a_login_renamed_by_its_id_is_a_change_too(tmp_path, logins_here):
+    host, _dealer = logins_here
+    row = login_row("host2", host.password, roles=["Hosts"], is_superuser=True, is_staff=True)
+    with pytest.raises(CommandError, match=r"host \(name: host → host2\)"):
+        call_command("restore", str(crafted(tmp_path, [row | {"pk": host.pk}])), "--unsigned",
+                     stdout=StringIO())  # fmt: skip
+    assert User.objects.filter(username="host").exists()
+
+
+@pytest.mark.parametrize(
+    "foreign",
+    [
+        {"model": "sessions.session", "pk": "k" * 32,
+         "fields": {"session_data": "x", "expire_date": "2030-01-01T00:00:00Z"}},
+        {"model": "contenttypes.contenttype", "fields": {"app_label": "x", "model": "y"}},
+        {"model": "auth.permission", "fields": {"name": "x", "content_type": ["auth", "user"],
+                                                "codename": "x"}},
+        {"model": "axes.accessattempt", "fields": {}},
+    ],
+)  # fmt: skip
+def test_restore_loads_only_the_projects_own_rows_naming_any_other(tmp_path, logins_here, foreign):
+    rows = [login_row("newbie", "!"), foreign]
+    with pytest.raises(CommandError) as refused:
+        call_command("restore", str(crafted(tmp_path, rows)), "--unsigned", "--with-users",
+                     stdout=StringIO())  # fmt: skip
+    assert str(refused.value) == (
+        f"The file holds rows a backup does not: {foreign['model']!r} (a backup holds the games,"
+        " ledger and tournaments rows, logins and roles). Nothing was loaded."
+    )
+    assert not User.objects.filter(username="newbie").exists()
+
+
+def gzip_bomb(path: Path, megabytes: int) -> Path:
+    """A small gzip of ``megabytes`` of JSON (a list, then spaces)."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)  # 31: a gzip header and trailer
+    with path.open("wb") as file:
+        file.write(packer.compress(b"["))
+        for _megabyte in range(megabytes):
+            file.write(packer.compress(b" " * (1 << 20)))
+        file.write(packer.compress(b"]") + packer.flush())
+    return path
+
+
+def test_a_gzip_bomb_is_refused_past_the_bound_without_being_held(tmp_path, settings):
+    settings.RESTORE_MAX_MEGABYTES = 8
+    bomb = gzip_bomb(tmp_path / "bomb.json.gz", 40)
+    assert bomb.stat().st_size < 100_000
+    tracemalloc.start()
+    try:
+        with pytest.raises(CommandError) as refused:
+            call_command("restore", str(bomb), "--unsigned", stdout=StringIO())
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert str(refused.value) == (
+        "The backup is more than 8 MB once uncompressed: refused before reading further."
+        " Nothing was loaded (restore --max-megabytes N, if the file is your own backup)."
+    )
+    assert peak < 8 << 20  # chunks of a megabyte: never the 40 MB, nor the bound's 8
+    # Under the bound it is read, and refused for what it is: no rows.
+    small = gzip_bomb(tmp_path / "small.json.gz", 2)
+    with pytest.raises(CommandError, match=r"not one this site can load \(it holds no rows\)"):
+        call_command("restore", str(small), "--unsigned", "--max-megabytes", "3")
+    assert not User.objects.exists() and not Event.objects.exists()
