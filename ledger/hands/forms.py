@@ -16,7 +16,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.entry import BetEntry, HandEntry, Problem
+from games.entry import BetEntry, HandEntry, Problem, read_count
 from games.kinds import SEATS
 from games.models import MAX_HAND_NUMBER
 from games.payouts import BetType
@@ -273,8 +273,8 @@ class HandNumberForm(forms.Form):
         text: str = self.cleaned_data["number"].strip()
         if not text:
             raise ValidationError(MSG_HAND_NUMBER_MISSING)
-        number = int(text) if text.isdecimal() and len(text) <= 6 else 0
-        if not 1 <= number <= MAX_HAND_NUMBER:
+        number = read_count(text, digits=6)
+        if number is None or not 1 <= number <= MAX_HAND_NUMBER:
             shown = text if len(text) <= 12 else text[:12] + "…"
             raise ValidationError(MSG_HAND_NUMBER_UNREADABLE.format(text=shown))
         return number

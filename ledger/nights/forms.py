@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.cards import MAX_DECKS, MIN_DECKS
 from games.chips import MAX_CHIPS, MAX_TABLE_LIMIT, table_limit_validators
-from games.forms import RuleSetForm, rule_set_from_cleaned
+from games.forms import PlainDigitsForm, RuleSetForm, rule_set_from_cleaned
 from games.kinds import Game
 from games.models import MAX_HANDS_PER_SHOE, Event
 from games.payouts import NoCommission, RuleSet, SideBet
@@ -78,7 +78,7 @@ def _bound(field: forms.Field, low: Decimal, high: Decimal) -> None:
     field.widget.attrs.update(min=str(low), max=str(high))
 
 
-class RuleSetFields(forms.Form):
+class RuleSetFields(PlainDigitsForm):
     """The boxes a night's rule set is built from (a cash night's, a tournament's), shown with
     the rules of ``rules`` when it is given (an event being edited)."""
 
