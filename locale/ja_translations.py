@@ -432,6 +432,8 @@ JA = {
     "Hand {number} saved: {result}": "ハンド{number}を保存：{result}",
     "{guest} sits in seat {seat}.": "{guest}が席{seat}に座りました。",
     "Seat {seat} is free.": "席{seat}が空きました。",
+    "Seat {seat}": "席{seat}",
+    "{field}: type the number with the digits 0 to 9.": "{field}：数字は0〜9で入力してください。",
     "Shoe {number} closed.": "シュー{number}を終了しました。",
     "Tap the cards in deal order: Player, Banker, Player, Banker.": "配った順にカードをタップ：プレイヤー、バンカー、プレイヤー、バンカー。",
     "Player draws a third card.": "プレイヤーが3枚目を引きます。",

@@ -715,3 +715,17 @@ def test_the_prefill_runs_the_same_queries_with_3_or_30_coups(
     record_coups(chemin, 27, host)
     with django_assert_max_num_queries(len(small.captured_queries)):
         assert client.get(table_url(chemin), {"part": "prefill"}).json()["next"] == 31
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [{"stake_10": "50"}, {"stake_0": "50"}, {"kind_10": "ordinary"},
+     {"stake_10": "50", "kind_10": "banco_solo"}, {"stake_8": "50"}, {"stake_2x": "50"}],
+    ids=["stake-10", "stake-0", "kind-10", "both-10", "stake-8-empty-seat", "not-a-seat"],
+)  # fmt: skip
+def test_a_stake_for_a_seat_the_table_does_not_have_is_refused_not_dropped(client, chemin, fields):
+    response = post_coup(client, chemin, bank="100", stake_2="50", result="banker", **fields)
+    assert response.status_code in (200, 400)
+    page = text(response)
+    assert "Not saved: " in page
+    assert not Hand.objects.exists() and not Bet.objects.exists() and not Coup.objects.exists()
