@@ -1323,6 +1323,7 @@ JA = {
     "This table plays Punto Banco: the house banks, and no guest holds a bank to enter.": "このテーブルはプント・バンコです。親はハウスで、ゲストのバンクは入力できません。",
     "it would settle differently than it was recorded.": "記録されたときとは違う精算になります。",
     "The hands already logged were played as {game}: the game cannot change once a hand is logged.": "記録済みのハンドは{game}でプレイされています。ハンドを記録した後はゲームを変更できません。",
+    "Transfers are recorded at this night, played as {game}: the game cannot change once a transfer is recorded.": "この夜には{game}としての送金が記録されています。送金を記録した後はゲームを変更できません。",
     "{game} does not take “{cut}”: choose “{first}” or “{second}”.": "{game}では「{cut}」は使えません。「{first}」か「{second}」を選んでください。",
     "Taxe: 5% of each coup the bank wins": "タックス：バンクが勝ったクーごとに5%",
     "%(limitee)s (limitée), %(ouverte)s (ouverte)": "%(limitee)s（リミテ）、%(ouverte)s（ウヴェルト）",
