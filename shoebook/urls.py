@@ -43,3 +43,4 @@ urlpatterns = [
 ]
 
 handler400 = "shoebook.views.bad_request"
+handler500 = "shoebook.outages.server_error"
