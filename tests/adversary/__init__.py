@@ -2,17 +2,16 @@
 races — sent through the real views, import and export, each with what must happen. Then the
 paths past fixed defects, each through the real views or management commands: forms in other
 charsets (``charsets``), idempotency keys sent again (``keys``), look-alike logins
-(``homoglyphs``), the count's forms (``counts``), amounts that add up past the ledger's
-maximum (``bounds``), undoing or
-correcting a hand a rebuy stood on (``rebuy``), devices racing into the same locks
-(``deadlocks``), a backup taken under load (``backups``) and backups edited by hand
-(``restore``).
+(``homoglyphs``), the count's forms (``counts``), coups and guest-banked nights (``coups``),
+amounts that add up past the ledger's maximum (``bounds``), undoing or correcting a hand a
+rebuy stood on (``rebuy``), devices racing into the same locks (``deadlocks``), a backup taken
+under load (``backups``) and backups edited by hand (``restore``).
 
 Each group is a module of this package, saying what it attacks and what must happen: ``inputs``
 (names, amounts, files, URLs), ``races`` (races and deadlocks), ``charsets``, ``keys``,
-``homoglyphs``, ``bounds``, ``rebuys``, ``backups`` (backups under load and restores). They
-stand on ``ground`` (``Case``, ``Night``, how an outcome is judged, clients) and the bounds and
-rebuys on ``tournament_helpers``.
+``homoglyphs``, ``counts``, ``coups``, ``bounds``, ``rebuys``, ``backups`` (backups under load
+and restores). They stand on ``ground`` (``Case``, ``Night``, how an outcome is judged,
+clients) and the bounds and rebuys on ``tournament_helpers``.
 
 ``attack(size)`` runs them against the current database and returns a tally per kind of input:
 tried, refused with a reason, accepted, crashed, wrong (accepted what must be refused, refused
@@ -31,6 +30,7 @@ from tests.adversary.backups import backup_cases, restore_cases
 from tests.adversary.bounds import bound_cases
 from tests.adversary.charsets import charset_cases
 from tests.adversary.counts import count_cases
+from tests.adversary.coups import coup_cases
 from tests.adversary.ground import Night
 from tests.adversary.homoglyphs import homoglyph_cases
 from tests.adversary.inputs import amount_cases, file_cases, name_cases, url_cases
@@ -56,7 +56,8 @@ def attack(size: int = 100, seed: int = 11, *, threads: bool = True) -> dict[str
              *race_cases(night, max(4, size // 10), threads=threads),
              *charset_cases(Night(f"{tag}c"), size), *key_cases(tag),
              *homoglyph_cases(night, tag), *bound_cases(night, tag),
-             *rebuy_cases(tag, night.host), *count_cases(Night(f"{tag}n"), rng, size)]  # fmt: skip
+             *rebuy_cases(tag, night.host), *count_cases(Night(f"{tag}n"), rng, size),
+             *coup_cases(tag, night.host)]  # fmt: skip
     if threads:
         cases += [*deadlock_cases(tag, max(2, size // 20)), *backup_cases(tag, max(1, size // 50))]
     cases += restore_cases(tag)
