@@ -5,6 +5,7 @@ invitations accepted at the same moment cannot both make one."""
 from __future__ import annotations
 
 import threading
+from types import SimpleNamespace
 
 import pytest
 from django.contrib.auth.models import User
@@ -88,3 +89,24 @@ def accept_at_once(tokens: list[str], names: tuple[str, str]) -> list[object]:
     for thread in threads:
         thread.join()
     return answers
+
+
+@pytest.mark.django_db
+def test_the_migration_stops_naming_logins_already_differing_only_in_case():
+    from importlib import import_module
+
+    from django.apps import apps
+
+    migration = import_module("ledger.migrations.0022_logins_one_whatever_the_case")
+    User.objects.create_user("Ken", password=PASSWORD)
+    with transaction.atomic():  # the index dropped for this test only (DDL rolls back)
+        with connection.cursor() as cursor:
+            cursor.execute(f"DROP INDEX {migration.INDEX}")
+        User.objects.create_user("Mika", password=PASSWORD)
+        User.objects.create_user("mika", password=PASSWORD)
+        editor = SimpleNamespace(connection=connection)  # all the step reads of its editor
+        with pytest.raises(RuntimeError, match="differ only in case: Mika / mika\\. Rename"):
+            migration.refuse_duplicates(apps, editor)
+        transaction.set_rollback(True)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        User.objects.create_user("KEN", password=PASSWORD)  # the index is back
