@@ -16,7 +16,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.entry import BetEntry, HandEntry, Problem, read_count
+from games.entry import BetEntry, HandEntry, Problem, read_count, read_seat
 from games.kinds import SEATS
 from games.models import MAX_HAND_NUMBER
 from games.payouts import BetType
@@ -57,7 +57,7 @@ def _stake_box_name(name: str) -> str:
     """A posted stake box in the host's words ("Seat 1 · Dragon 7"), or as posted if it is no
     box any table has."""
     seat, _separator, bet = name.removeprefix("stake_").partition("_")
-    if seat.isdigit() and int(seat) in SEATS and bet in {kind.value for kind in BetType}:
+    if read_seat(seat) is not None and bet in {kind.value for kind in BetType}:
         return gettext("Seat {seat} · {bet}").format(seat=seat, bet=gettext(BetType(bet).label))
     return name[:40]
 
