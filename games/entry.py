@@ -164,6 +164,7 @@ YES, NO = frozenset({"yes", "y", "1", "true"}), frozenset({"no", "n", "0", "fals
 # Thousands grouped with commas ("1,000", "12,500.50"); any other comma is refused, never guessed.
 _GROUPED = re.compile(r"[+-]?[0-9]{1,3}(,[0-9]{3})+(\.[0-9]+)?")
 _AMOUNT = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?")
+_COUNT = re.compile(r"[0-9]+")  # ASCII digits only, where \d would take any script's
 MAX_AMOUNT_DIGITS = 15  # no table takes a stake of a thousand trillion chips
 
 
@@ -579,6 +580,15 @@ def read_amount(value: Decimal | str) -> Decimal | None:
         return None
     amount = Decimal(text)
     return amount if amount.adjusted() < MAX_AMOUNT_DIGITS else None
+
+
+def read_count(value: str, *, digits: int = 9) -> int | None:
+    """A whole number as a person types it: the digits 0 to 9, full-width ones (a Japanese
+    phone's keyboard) read as them, at most ``digits`` of them. ``None`` for anything else —
+    a sign, a point, circled, superscript or subscript digits, other scripts' digits, the
+    mathematical alphabets' digits — which ``int()`` and ``str.isdigit`` would take."""
+    text = plain(value)
+    return int(text) if _COUNT.fullmatch(text) and len(text) <= digits else None
 
 
 # --- the keypad ---------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.cards import MAX_DECKS, MIN_DECKS
+from games.messages import plain
 from games.payouts import MAX_COMMISSION, NoCommission, RuleSet, RuleSetError, SideBet
 
 NO_COMMISSION_CHOICES = [
@@ -35,7 +36,28 @@ def rule_set_from_cleaned(data: dict[str, Any], side_bets: Iterable[str] | None 
         raise forms.ValidationError(error.message(gettext)) from error
 
 
-class RuleSetForm(forms.Form):
+MSG_PLAIN_DIGITS = _("{field}: type the number with the digits 0 to 9.")
+NUMBER_FIELDS = (forms.IntegerField, forms.DecimalField, forms.FloatField)
+
+
+class PlainDigitsForm(forms.Form):
+    """A form whose number boxes take the digits 0 to 9 (full-width ones, which a Japanese
+    phone's keyboard types, read as them). Django's number fields read any script's digits
+    (``٣``, ``३``, the mathematical ``𝟗``): those are refused by the box's name."""
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        for name, field in self.fields.items():
+            if not isinstance(field, NUMBER_FIELDS) or field.disabled or name in self.errors:
+                continue
+            typed = self.data.get(self.add_prefix(name))
+            if isinstance(typed, str) and not plain(typed).isascii():
+                label = field.label or name.replace("_", " ").capitalize()
+                self.add_error(name, MSG_PLAIN_DIGITS.format(field=label))
+        return data
+
+
+class RuleSetForm(PlainDigitsForm):
     decks = forms.TypedChoiceField(
         label=_("Decks"),
         choices=[(n, str(n)) for n in range(MIN_DECKS, MAX_DECKS + 1)],

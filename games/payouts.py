@@ -233,8 +233,11 @@ class RuleSet:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
         try:
+            rate = str(data.get("commission_rate", "0.05"))
+            if not rate.isascii() or not Decimal(rate).is_finite():  # 𝟎.05, NaN: no rate
+                raise InvalidOperation(rate)
             return cls(
-                commission_rate=Decimal(str(data.get("commission_rate", "0.05"))),
+                commission_rate=Decimal(rate),
                 no_commission=NoCommission(data.get("no_commission", "none")),
                 tie_pays=int(data.get("tie_pays", 8)),
                 pair_pays=int(data.get("pair_pays", 11)),

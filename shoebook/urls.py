@@ -9,7 +9,7 @@ from django.views.i18n import set_language
 
 from games.urls import display_patterns
 from shoebook import accounts
-from shoebook.views import offline_page, service_worker, web_manifest
+from shoebook.views import logout, offline_page, service_worker, web_manifest
 from tournaments.table_urls import live_patterns
 
 urlpatterns = [
@@ -33,6 +33,7 @@ urlpatterns = [
         name="password_reset_confirm",
     ),
     path("accounts/reset/done/", accounts.password_reset_complete, name="password_reset_complete"),
+    path("accounts/logout/", logout, name="logout"),  # before Django's: it clears the device
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("tournaments/table/", include(("tournaments.table_urls", "tournament_table"))),
@@ -43,3 +44,4 @@ urlpatterns = [
 ]
 
 handler400 = "shoebook.views.bad_request"
+handler500 = "shoebook.outages.server_error"

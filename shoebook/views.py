@@ -6,7 +6,9 @@ served beside the guest's page (``ledger.guests.views.guests``)."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
@@ -63,3 +65,18 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     else:
         reason = MSG_BAD_REQUEST
     return HttpResponseBadRequest(reason, content_type="text/plain; charset=utf-8")
+
+
+class LogoutView(auth_views.LogoutView):
+    """Django's log-out, which also asks the browser to forget what this device kept of the
+    site: the service worker's caches (table pages) and the storage (the tables' outboxes and
+    the list of tables kept). ``static/js/site.js`` clears them too, for a browser that ignores
+    the header; the session cookie is gone already."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = super().post(request, *args, **kwargs)
+        response["Clear-Site-Data"] = '"cache", "storage"'
+        return response
+
+
+logout = LogoutView.as_view()

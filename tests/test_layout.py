@@ -97,6 +97,7 @@ LAYERS = {
             "templatetags",
             "context_processors",
             "middleware",
+            "outages",
             "accounts",
             "audit",
         ),

@@ -12,6 +12,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games.forms import PlainDigitsForm
 from games.models import Event
 from games.tournament import TournamentError, parse_points, parse_prize_table
 from ledger.forms import ChipsAmountField
@@ -79,7 +80,7 @@ MONEY_FIELDS = (
 )
 
 
-class TournamentForm(forms.ModelForm[Tournament]):
+class TournamentForm(PlainDigitsForm, forms.ModelForm[Tournament]):
     """The tournament's own settings: money in, stacks, advancement, rebuys, prizes."""
 
     class Meta:
@@ -138,7 +139,7 @@ class TournamentForm(forms.ModelForm[Tournament]):
         return {name: self.cleaned_data[name] for name in self.Meta.fields}
 
 
-class RoundForm(forms.ModelForm[Round]):
+class RoundForm(PlainDigitsForm, forms.ModelForm[Round]):
     """A round's hands, limits and who goes on. A tournament that advances by stack asks how
     many go on (``keep``); one that advances by table asks how many from each and wildcards."""
 
@@ -183,7 +184,7 @@ class EntrantForm(forms.Form):
     name = forms.CharField(max_length=80, label=_("Player's name"))
 
 
-class DrawForm(forms.Form):
+class DrawForm(PlainDigitsForm):
     """Draw again with a seed the host types (to repeat a draw seen elsewhere); empty: a new
     random seed."""
 
@@ -196,7 +197,7 @@ class DrawForm(forms.Form):
     )
 
 
-class PlayoffForm(forms.Form):
+class PlayoffForm(PlainDigitsForm):
     """The play-off's order of each group of players tied across the cut: a rank per player
     (1 best); equal ranks stay tied."""
 

@@ -6,7 +6,6 @@ its opposite, never edited."""
 from __future__ import annotations
 
 import datetime as dt
-import unicodedata
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
@@ -19,7 +18,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.chips import MAX_CHIPS
-from games.messages import format_chips, whole_cents
+from games.entry import read_amount, read_count
+from games.messages import format_chips, plain, whole_cents
 from games.models import Event, Hand
 from ledger.count.reconciliation import chips_of
 from ledger.locks import hold_guests, lock_guest, lock_night
@@ -120,7 +120,8 @@ def setup_of(event: Event) -> CountSetup:
 def parse_denominations(values: Sequence[str | Decimal]) -> list[Decimal]:
     """A chip set as entered, smallest first; refused unless whole cents, positive, distinct."""
     try:
-        chips = [Decimal(str(value).strip().replace(",", "")) for value in values]
+        texts = [plain(str(value)).replace(",", "") for value in values]
+        chips = [Decimal(text) if text.isascii() else Decimal("NaN") for text in texts]
     except InvalidOperation:
         chips = []
     valid = all(c.is_finite() and c > 0 and whole_cents(c) and c <= MAX_CHIPS for c in chips)
@@ -225,9 +226,8 @@ def counted_chips(
         if number in (None, ""):
             continue
         typed = True
-        digits = unicodedata.normalize("NFKC", str(number)).strip()  # full-width digits too
-        count = int(digits) if digits.isascii() and digits.isdigit() else -1
-        if not 0 <= count <= MAX_CHIPS_OF_ONE:
+        count = read_count(str(number))  # full-width digits too, never ① or ¹²
+        if count is None or not 0 <= count <= MAX_CHIPS_OF_ONE:
             raise ValidationError(
                 {"chips": MSG_DENOMINATION_NUMBER.format(value=text, maximum=MAX_CHIPS_OF_ONE)}
             )
@@ -346,10 +346,8 @@ def _check_seen_count(event: Event, guest: Guest | None, seen: str, kind: str) -
     counted meanwhile, and this count would be added to it unseen."""
     rows = ChipMove.objects.filter(event=event, guest=guest, kind=kind)
     counted = sum(rows.values_list("chips", flat=True), ZERO)
-    try:
-        shown = Decimal(seen) if seen.strip() else ZERO
-    except InvalidOperation:
-        shown = None
+    # Read as an amount (never NaN: sNaN compared raises): anything else is not what was shown.
+    shown = read_amount(seen) if seen.strip() else ZERO
     if shown != counted:
         who = guest.name if guest is not None else gettext("The tray")
         amount = format_chips(counted, event.currency_symbol)

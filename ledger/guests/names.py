@@ -54,7 +54,13 @@ def login_skeleton(username: str) -> str:
     """What a login name looks like, for telling look-alikes apart (Unicode's confusables, UTS
     #39): each character that is confusable with a Latin one is read as that one ("hоst" with a
     Cyrillic о, "h0st" and "ＨＯＳＴ" all read "host"), and within Latin each group of
-    look-alikes is read as one ("I", "l", "1" and "|"; "m" and "rn"), then case is folded."""
+    look-alikes is read as one ("I", "l", "1" and "|"; "m" and "rn"), then case is folded —
+    and read again, so that a capital's look-alikes are found too ("M" as "m", then "rn")."""
+    once = _skeleton_once(username)
+    return _skeleton_once(once)
+
+
+def _skeleton_once(username: str) -> str:
     read = []
     for char in unicodedata.normalize("NFKC", username):
         found = confusables.is_confusable(char, preferred_aliases=["latin"])

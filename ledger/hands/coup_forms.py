@@ -45,7 +45,7 @@ from games.models import MAX_HAND_NUMBER
 from games.payouts import BankedBet
 from games.rules import Winner
 from ledger.forms import STAKE_MAX_LENGTH, add_service_errors, stake_text
-from ledger.hands.forms import read_seating_token, seating_token
+from ledger.hands.forms import MSG_STAKE_BOX_GONE, read_seating_token, seating_token
 from ledger.hands.services import HandSnapshot
 from ledger.models import Guest
 
@@ -59,6 +59,7 @@ MSG_NEW_BANK = _("A new bank: the banker sets its amount.")
 MSG_NOBODY_TOOK_IT = _("Nobody: the next in turn, at the minimum")
 MSG_TABLEAU_RESULT = _("{tableau}: {result}")
 MSG_BY_HALF = _("Its half of the table")
+MSG_SEAT = _("Seat {seat}")
 # The result without the cards, each tableau's in Baccara banque: the ponte's hand, the bank's,
 # or an égalité (void).
 RESULT_LABELS = {Winner.PLAYER: _("Ponte"), Winner.BANKER: _("Bank"), Winner.TIE: _("Égalité")}
@@ -83,6 +84,12 @@ def stake_name(seat: int) -> str:
 
 def kind_name(seat: int) -> str:
     return f"kind_{seat}"
+
+
+def _seat_box_name(name: str) -> str:
+    """A posted box of a seat in the host's words ("Seat 10"), or as posted (cut short)."""
+    seat = name.partition("_")[2]
+    return str(MSG_SEAT).format(seat=seat) if seat.isdigit() else name[:40]
 
 
 # --- who banks next -----------------------------------------------------------------------
@@ -193,6 +200,20 @@ class CoupForm(forms.Form):
 
     def clean_seating(self) -> dict[int, int] | None:
         return read_seating_token(self.cleaned_data.get("seating", ""))
+
+    def clean(self) -> dict[str, Any]:
+        # A stake or a kind for a seat no table has (stake_10, a page edited by hand) is refused
+        # by name, never dropped without a word while the coup is saved without it.
+        unknown = sorted(
+            _seat_box_name(name)
+            for name, value in self.data.items()
+            if name.startswith(("stake_", "kind_"))
+            and name not in self.fields
+            and str(value).strip()
+        )
+        if unknown:
+            raise ValidationError(MSG_STAKE_BOX_GONE.format(boxes=", ".join(unknown)))
+        return super().clean() or {}
 
     def _stakes(self) -> list[tuple[int, BetEntry]]:
         data = self.cleaned_data

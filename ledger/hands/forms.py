@@ -16,7 +16,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.entry import BetEntry, HandEntry, Problem
+from games.entry import BetEntry, HandEntry, Problem, read_count, read_seat
 from games.kinds import SEATS
 from games.models import MAX_HAND_NUMBER
 from games.payouts import BetType
@@ -57,7 +57,7 @@ def _stake_box_name(name: str) -> str:
     """A posted stake box in the host's words ("Seat 1 · Dragon 7"), or as posted if it is no
     box any table has."""
     seat, _separator, bet = name.removeprefix("stake_").partition("_")
-    if seat.isdigit() and int(seat) in SEATS and bet in {kind.value for kind in BetType}:
+    if read_seat(seat) is not None and bet in {kind.value for kind in BetType}:
         return gettext("Seat {seat} · {bet}").format(seat=seat, bet=gettext(BetType(bet).label))
     return name[:40]
 
@@ -273,8 +273,8 @@ class HandNumberForm(forms.Form):
         text: str = self.cleaned_data["number"].strip()
         if not text:
             raise ValidationError(MSG_HAND_NUMBER_MISSING)
-        number = int(text) if text.isdecimal() and len(text) <= 6 else 0
-        if not 1 <= number <= MAX_HAND_NUMBER:
+        number = read_count(text, digits=6)
+        if number is None or not 1 <= number <= MAX_HAND_NUMBER:
             shown = text if len(text) <= 12 else text[:12] + "…"
             raise ValidationError(MSG_HAND_NUMBER_UNREADABLE.format(text=shown))
         return number

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.cards import MAX_DECKS, MIN_DECKS
 from games.chips import MAX_CHIPS, MAX_TABLE_LIMIT, table_limit_validators
-from games.forms import RuleSetForm, rule_set_from_cleaned
+from games.forms import PlainDigitsForm, RuleSetForm, rule_set_from_cleaned
 from games.kinds import Game
 from games.models import MAX_HANDS_PER_SHOE, Event
 from games.payouts import NoCommission, RuleSet, SideBet
@@ -78,7 +78,7 @@ def _bound(field: forms.Field, low: Decimal, high: Decimal) -> None:
     field.widget.attrs.update(min=str(low), max=str(high))
 
 
-class RuleSetFields(forms.Form):
+class RuleSetFields(PlainDigitsForm):
     """The boxes a night's rule set is built from (a cash night's, a tournament's), shown with
     the rules of ``rules`` when it is given (an event being edited)."""
 
@@ -127,9 +127,13 @@ class EventForm(RuleSetFields, forms.ModelForm[Event]):
 
     RULE_FIELDS = ("commission", "no_commission", "tie_pays", "pair_pays", "side_bets")
 
-    def __init__(self, *args: Any, frozen: bool = False, **kwargs: Any) -> None:
-        """``frozen``: the event has hands, so only what prices no hand stays open."""
+    def __init__(
+        self, *args: Any, frozen: bool = False, game_held: str = "", **kwargs: Any
+    ) -> None:
+        """``frozen``: the event has hands, so only what prices no hand stays open.
+        ``game_held``: why the game cannot change though no hand is logged (its transfers)."""
         super().__init__(*args, **kwargs)
+        self.game_held = game_held
         if self.instance.pk:
             self.show_rules(self.instance.rule_set)
         self.initial["taxe_rate"] = percent_text(self.instance.taxe_rate)
@@ -141,6 +145,9 @@ class EventForm(RuleSetFields, forms.ModelForm[Event]):
             del self.fields[name]
         for name, field in self.fields.items():
             field.disabled = frozen and name not in EVENT_FIELDS_OPEN_AFTER_FIRST_HAND
+        if game_held:
+            self.fields["game"].disabled = True
+            self.fields["game"].help_text = game_held
         for name, (low, high) in EVENT_BOUNDS.items():
             if name in self.fields:
                 _bound(self.fields[name], low, high)
@@ -159,12 +166,16 @@ class EventForm(RuleSetFields, forms.ModelForm[Event]):
             taxe.widget.choices = [(cut.value, labels[cut]) for cut in GAME_CUTS[self.chosen_game]]
 
     @property
+    def game_shut(self) -> bool:
+        return self.frozen or bool(self.game_held)
+
+    @property
     def game_name(self) -> str:
         return gettext(self.chosen_game.label)
 
     def _chosen_game(self) -> Game:
         """The game whose fields the form shows: the one posted, else the event's."""
-        posted = self.data.get("game") if self.is_bound and not self.frozen else None
+        posted = self.data.get("game") if self.is_bound and not self.game_shut else None
         try:
             return Game(posted or self.initial.get("game") or self.instance.game)
         except ValueError:  # not a game: refused under the game box, the event's fields shown
@@ -236,9 +247,10 @@ class EventForm(RuleSetFields, forms.ModelForm[Event]):
         """Once a hand is logged the game box is shut; a page opened before still sends one:
         a change is refused in words, never dropped without a word."""
         posted = self.data.get("game") if self.is_bound else None
-        if self.frozen and posted and posted != self.instance.game:
+        if self.game_shut and posted and posted != self.instance.game:
             game = gettext(self.instance.game_kind.label)
-            self.add_error("game", MSG_GAME_AFTER_FIRST_HAND.format(game=game))
+            reason = self.game_held or MSG_GAME_AFTER_FIRST_HAND.format(game=game)
+            self.add_error("game", reason)
 
     def changes(self) -> dict[str, Any]:
         """What the host may change, for ``event_edit``."""

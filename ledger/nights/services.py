@@ -6,22 +6,46 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games import services as game_services
 from games.models import Event, Hand, Shoe
 from ledger.models import (
     AuditEntry,
+    Transfer,
 )
 from shoebook.base.live import announce_to
 from shoebook.base.roles import Actor
+
+MSG_GAME_WITH_TRANSFERS = _(
+    "Transfers are recorded at this night, played as {game}: the game cannot change once a"
+    " transfer is recorded."
+)
+
+
+def game_held_by(event: Event) -> str:
+    """Why the night's game cannot change though no hand is logged (``games.services`` shuts
+    it once one is): rows only its game has, which another game's pages would not show nor
+    let anyone void. Empty when nothing holds it."""
+    if Transfer.objects.filter(event=event).exists():
+        return MSG_GAME_WITH_TRANSFERS.format(game=gettext(event.game_kind.label))
+    return ""
 
 
 @transaction.atomic
 def event_edit(*, event: Event, by: Actor, **changes: Any) -> Event:
     """Change an event's details through ``games.services.event_update`` (which keeps the rules,
     decks and limits of a night already played as they were) and record what changed."""
-    before = _event_details(Event.objects.get(pk=event.pk))  # as stored, not as a form left it
+    # Held first (as ``event_update`` holds it): a transfer recorded meanwhile waits for it.
+    stored = Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+    before = _event_details(stored)  # as stored, not as a form left it
+    if changes.get("game", stored.game) != stored.game:
+        held = game_held_by(stored)
+        if held:
+            raise ValidationError({"game": ValidationError(held, code="game_held")})
     event = game_services.event_update(event=event, by=by, **changes)
     after = _event_details(event)
     changed = sorted(name for name in after if after[name] != before[name])

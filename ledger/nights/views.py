@@ -125,9 +125,10 @@ def event_edit(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse
         # round has started (its tables copied its rules; its fees are at its chip rate).
         return redirect("tournaments:tournament_for_event", event.pk)
     frozen = game_services.event_has_hands(event)
-    form = EventForm(request.POST or None, instance=event, frozen=frozen)
+    held = "" if frozen else night_services.game_held_by(event)
+    form = EventForm(request.POST or None, instance=event, frozen=frozen, game_held=held)
     if _asks_for_another_game(request, form):
-        form = EventForm.shown_again(request.POST, instance=event, frozen=frozen)
+        form = EventForm.shown_again(request.POST, instance=event, frozen=frozen, game_held=held)
         return _event_form_page(request, form, event=event, frozen=frozen, shown_again=True)
     if request.method == "POST" and form.is_valid():
         try:

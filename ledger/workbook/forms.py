@@ -12,7 +12,7 @@ from django.core.files.uploadedfile import UploadedFile
 from django.utils.translation import gettext_lazy as _
 
 from games.entry import TableRules
-from games.forms import RuleSetForm
+from games.forms import PlainDigitsForm, RuleSetForm
 from games.kinds import Game
 from games.models import Event
 from games.services import (
@@ -89,7 +89,7 @@ class ScoresheetForm(RuleSetForm):
         return upload
 
 
-class ScoresheetGameForm(forms.ModelForm[Event]):
+class ScoresheetGameForm(PlainDigitsForm, forms.ModelForm[Event]):
     """The night's game and, for a guest-banked one, its cut and how it settles: the event's
     own fields, beside the upload's :class:`ledger.workbook.forms.ScoresheetForm`."""
 

@@ -45,6 +45,31 @@
 
   if (tableUrl) rememberTable(tableUrl);
 
+  // --- logging out forgets the device's copies ------------------------------------------------
+
+  // The server's answer asks the browser to clear the caches and the storage (Clear-Site-Data);
+  // a browser that ignores it still holds the table pages the worker kept and each table's
+  // outbox: they are cleared here before the form is sent.
+  async function forgetThisDevice() {
+    for (const storage of [window.localStorage, window.sessionStorage]) {
+      try {
+        Object.keys(storage).filter((key) => key.startsWith("shoebook-"))
+          .forEach((key) => storage.removeItem(key));
+      } catch (error) { /* storage refused: nothing kept there */ }
+    }
+    if (!("caches" in window)) return;
+    const names = await caches.keys();
+    await Promise.all(names.filter((name) => name.startsWith("shoebook-"))
+      .map((name) => caches.delete(name)));
+  }
+
+  document.querySelectorAll("form[data-logout]").forEach((form) => {
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      forgetThisDevice().catch(() => {}).then(() => form.submit()); // submit() fires no event
+    });
+  });
+
   // --- the service worker ------------------------------------------------------------------
 
   const script = document.currentScript || document.querySelector("script[data-service-worker]");

@@ -24,9 +24,12 @@ ODD_AMOUNTS = (
     "", " ", "-5", "−5", "0", "0.001", "1e30", "NaN", "inf", "１２", "12,5", "1_000", "10" * 12,
     "<b>5</b>", "=SUM(A1)", "5;DROP", "0x10", "１,０００", "50.00", "1,000",
 )  # fmt: skip
-ODD_NUMBERS = ("", "-1", "1.5", "abc", "10001", "٣", "1e3", "  7 ", "0", "12")
+# Digits int() or str.isdigit() takes that are no 0-9: circled, superscript, subscript, the
+# mathematical alphabets', other scripts'. Full-width ones (a Japanese phone's) are read.
+ODD_NUMBERS = ("", "-1", "1.5", "abc", "10001", "٣", "1e3", "  7 ", "0", "12", "①", "¹²", "₃",
+               "𝟗", "⑩", "𝟓", "३", "１２")  # fmt: skip
 VALID_AMOUNTS = {"50.00", "1,000", "１２", "１,０００"}  # what read_amount takes as an amount
-VALID_NUMBERS = {"", "0", "12", "  7 "}  # whole numbers in ASCII or full-width (blank: none)
+VALID_NUMBERS = {"", "0", "12", "  7 ", "１２"}  # whole numbers in ASCII or full-width
 
 
 def _rows() -> int:
@@ -93,6 +96,10 @@ def count_cases(night: Night, rng: random.Random, size: int) -> Iterator[Case]:
         ("a guest id that is text", {"guest": "abc"}),
         ("no key", {"idempotency_key": ""}),
         ("a total and boxes that disagree", {"n_100": "2", "total": "250"}),
+        ("a page total of sNaN", {"seen_counted": "sNaN"}),
+        ("a page total of NaN", {"seen_counted": "NaN"}),
+        ("a page total of Infinity", {"seen_counted": "-Infinity"}),
+        ("a page total in other digits", {"seen_counted": "𝟎"}),
     ):
         data = {"total": "100"} | fields
         kind = data.pop("kind", "count")

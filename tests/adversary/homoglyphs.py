@@ -52,6 +52,8 @@ def homoglyph_cases(night: Night, tag: str) -> Iterator[Case]:
         ("the whole login in Cyrillic", chess.translate(TO_CYRILLIC), "refused"),
         ("full-width", _fullwidth(hostess), "refused"),
         ("capitals", hostess.upper(), "refused"),
+        ("one capital (case only)", hostess.capitalize(), "refused"),
+        ("capital Rn for m", "Rnike" + tail, "refused"),
         ("mathematical bold", _bold(hostess), "refused"),
         ("long s (ſ)", "hoſtess" + tail, "refused"),
         ("script small h (ℎ)", "ℎostess" + tail, "refused"),

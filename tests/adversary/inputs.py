@@ -74,7 +74,8 @@ def name_cases(night: Night, rng: random.Random, count: int) -> Iterator[Case]:
 # --- amounts -------------------------------------------------------------------------------
 
 BAD_STAKES = ["1e30", "9" * 5000, "1e999999", "NaN", "Infinity", "-10", "0", "10.005", "1,5",
-              "1_000", "0x10", "⑩", "5", "2000", "abc", "１２３４５", "1e3"]  # fmt: skip
+              "1_000", "0x10", "⑩", "5", "2000", "abc", "１２３４５", "1e3", "sNaN", "𝟗𝟎", "٣٠",
+              "¹²", "₃₀", "-Infinity"]  # fmt: skip
 GOOD_STAKES = {"10": Decimal(10), "1,000": Decimal(1000), "１００": Decimal(100),
                " 25 ": Decimal(25), "12.50": Decimal("12.50"), "+20": Decimal(20)}  # fmt: skip
 
@@ -107,6 +108,30 @@ def amount_cases(night: Night, rng: random.Random, count: int) -> Iterator[Case]
 
         return run
 
+    def odd_seat(fields: dict[str, str]) -> Callable[[], str]:
+        """A seat's box or a seat choice named in digits isdigit() takes and int() refuses."""
+
+        def run() -> str:
+            before = Bet.objects.count()
+            url = reverse("ledger:hand_record", args=[night.shoe.pk])
+            data = night.hand_data(result="tie", stake_2_tie="10") | fields
+            code = night.client.post(url, data).status_code
+            if code >= 500:
+                return "crashed"
+            added = Bet.objects.count() - before
+            if added and Bet.objects.latest("pk").guest != night.guests[1]:
+                return "wrong: the bet went to another seat"
+            return "accepted" if added else "refused"
+
+        return run
+
+    for label, fields in (
+        ("a stake box of seat ①", {"stake_①_tie": "10"}),
+        ("a seat choice for seat ²", {"seat_choice_²": "move:1"}),
+        ("a seat choice moving to guest ⑤", {"seat_choice_2": "move:⑤"}),
+    ):
+        yield Case("amounts", label, odd_seat(fields))  # fmt: skip
+
     goods = list(GOOD_STAKES.items())
     for n in range(count):
         if n % 3 == 0:
@@ -116,7 +141,8 @@ def amount_cases(night: Night, rng: random.Random, count: int) -> Iterator[Case]
             text = BAD_STAKES[n // 3 % len(BAD_STAKES)]
             yield Case("amounts", f"stake {text[:20]!r}", stake(text, None))
         else:
-            text = rng.choice(["1e30", "10.005", "-5", "0", "abc", "9" * 40, "1000000000000"])
+            text = rng.choice(["1e30", "10.005", "-5", "0", "abc", "9" * 40, "1000000000000",
+                               "sNaN", "NaN", "𝟓𝟎", "٥٠", "⑩"])  # fmt: skip
             yield Case("amounts", f"settlement {text[:20]!r}", settle(text, "refused"))
 
 

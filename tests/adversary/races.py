@@ -186,7 +186,38 @@ def deadlock_cases(tag: str, count: int) -> Iterator[Case]:
         done = [list(kept) == [y.pk], list(kept) == [x.pk]]
         return _race_outcome(answers, done, one=True)
 
+    def invitations_at_once(one: str, other: str) -> Callable[[], str]:
+        """Two guests accept their invitations at the same moment, with logins that are one
+        (differing in case, or look-alikes): one login is made, the other refused with why."""
+
+        def run() -> str:
+            made = uuid.uuid4().hex[:6]
+            guests = [guest_services.guest_create(name=f"Invitee {made} {n}") for n in (1, 2)]
+            links = [
+                reverse("ledger:invitation_accept",
+                        args=[guest_services.guest_invitation_issue(guest=g, by=night.host)])
+                for g in guests
+            ]  # fmt: skip
+            names = [f"{one}{made}", f"{other}{made}"]
+            password = f"Adv {made} pass!"
+
+            def accept(url: str, name: str) -> Callable[[], HttpResponseBase]:
+                form = {"username": name, "password1": password, "password2": password}
+                return lambda: Client(raise_request_exception=False).post(url, form)
+
+            answers = race(*(accept(url, name) for url, name in zip(links, names, strict=True)))
+            done = [User.objects.filter(username=name).exists() for name in names]
+            return _race_outcome(answers, done, one=True)
+
+        return run
+
     for n in range(count):
+        yield Case(
+            "deadlocks", "invitations at once: Mika and mika", invitations_at_once("Mika", "mika")
+        )
+        yield Case(
+            "deadlocks", "invitations at once: mike and rnike", invitations_at_once("mike", "rnike")
+        )
         yield Case("deadlocks", "a hand and a settlement at once", hand_and_settlement)
         yield Case("deadlocks", "X seated while merged into Y", seat_while_merged(n % 7 + 1))
         yield Case("deadlocks", "X into Y and Y into X at once", merged_both_ways)

@@ -42,6 +42,7 @@ from games.entry import (
     TableRules,
     press,
     read_amount,
+    read_count,
     read_taps,
     read_typed,
     result_text,
@@ -428,3 +429,15 @@ def test_the_keypad_always_answers_with_a_status_never_an_error(player, banker, 
 )  # fmt: skip
 def test_a_result_reads_winner_first(outcome, said):
     assert result_text(outcome).message() == said
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [("12", 12), (" 7 ", 7), ("0", 0), ("１２", 12), ("０７", 7), ("①", None), ("¹²", None),
+     ("₃", None), ("𝟗", None), ("⑩", None), ("𝟓", None), ("٣", None), ("३", None), ("-1", None),
+     ("1.5", None), ("1e3", None), ("", None), ("1 000", None), ("1234567890", None)],
+)  # fmt: skip
+def test_a_count_is_read_from_the_digits_0_to_9_alone(typed, read):
+    # int() and str.isdigit() take every one of these; a person counting chips types 0-9 (or a
+    # Japanese phone's full-width 0-9).
+    assert read_count(typed) == read

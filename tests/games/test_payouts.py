@@ -260,3 +260,9 @@ def test_a_hand_at_the_largest_table_limit_stays_within_one_ledger_amount():
     }
     assert longest[BetType.DRAGON_7] == 40 and longest[BetType.PLAYER_PAIR] == 12
     assert len(SEATS) * sum(longest.values()) * Fraction(MAX_TABLE_LIMIT) < Fraction(MAX_CHIPS)
+
+
+@pytest.mark.parametrize("rate", ["NaN", "sNaN", "Infinity", "-Infinity", "𝟎.05", "٠.05"])
+def test_a_stored_rule_set_whose_rate_is_no_number_in_0_to_9_is_refused(rate):
+    with pytest.raises(RuleSetError):
+        RuleSet.from_dict({"commission_rate": rate})

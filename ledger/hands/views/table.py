@@ -498,6 +498,11 @@ def hand_record(request: AuthenticatedHttpRequest, shoe_id: int) -> HttpResponse
     return _render_table(request, shoe, form, seat_changes=seat_changes, taken=taken)
 
 
+def _digits(text: str) -> bool:
+    """0-9 only: ``isdigit`` takes ① and ², which ``int`` refuses."""
+    return text.isascii() and text.isdigit()
+
+
 def _with_seat_choices(data: QueryDict) -> QueryDict:
     """The POST with the host's choice for each seat whose guest changed under the hand:
     ``seat_choice_N=drop`` drops seat N's bets; ``seat_choice_N=move:G`` gives them to guest G,
@@ -511,18 +516,18 @@ def _with_seat_choices(data: QueryDict) -> QueryDict:
     for key, posted in choices.items():
         choice = str(posted)
         seat = key.removeprefix("seat_choice_")
-        if not seat.isdigit():
+        if not _digits(seat):
             continue
         if choice == "drop":
             for name in [name for name in changed if name.startswith(f"stake_{seat}_")]:
                 del changed[name]
-        elif choice.startswith("move:") and choice[5:].isdigit():
+        elif choice.startswith("move:") and _digits(choice[5:]):
             seating[seat] = choice[5:]
         del changed[key]
     changed["seating"] = " ".join(
         f"{seat}:{guest}"
         for seat, guest in sorted(
-            seating.items(), key=lambda pair: int(pair[0]) if pair[0].isdigit() else 0
+            seating.items(), key=lambda pair: int(pair[0]) if _digits(pair[0]) else 0
         )
     )
     return changed

@@ -52,7 +52,7 @@ class Command(BaseCommand):
         if options["event"]:
             key = options["event"]
             matches = list(Event.objects.filter(name=key))
-            if key.isdigit() and not matches:
+            if key.isascii() and key.isdigit() and not matches:
                 matches = list(Event.objects.filter(pk=int(key)))
             if not matches:
                 raise CommandError(f"No event with the id or name {key!r}.")

@@ -26,7 +26,7 @@ from django.utils.translation import gettext_lazy
 
 from games import services as game_services
 from games.chips import MAX_CHIPS
-from games.entry import TableRules
+from games.entry import TableRules, read_count
 from games.kinds import Game
 from games.messages import format_chips, whole_cents
 from games.models import Event
@@ -288,7 +288,11 @@ def _decimal(value: object) -> Decimal:
         return Decimal(repr(value))
     if isinstance(value, bool) or value is None:
         raise InvalidOperation
-    return Decimal(str(value).strip())
+    text = str(value).strip()
+    amount = Decimal(text) if text.isascii() else None  # Decimal() reads any script's digits
+    if amount is None or not amount.is_finite():  # never NaN: sNaN compared raises
+        raise InvalidOperation
+    return amount
 
 
 def _day(value: object) -> date:
@@ -843,4 +847,7 @@ def _count_and_records(
 
 def _denominations(text: str) -> dict[str, int]:
     pairs = (part.split(":", 1) for part in text.split())
-    return {value: int(count) for value, count in pairs}
+    counts = {value: read_count(count) for value, count in pairs}
+    if None in counts.values():  # int() would read ① or 𝟗
+        raise ValueError(text)
+    return {value: count for value, count in counts.items() if count is not None}

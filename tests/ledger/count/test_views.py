@@ -276,3 +276,33 @@ def test_the_table_row_adds_up_its_columns_with_the_tray(
     for column in range(1, 5):  # each column of the Table row is the sum of the rows above
         assert sum(amount(row[column]) for row in rows[:-1]) == amount(rows[-1][column])
     assert str(MSG_ADJUST_OR_RECOUNT) in page
+
+
+@pytest.mark.parametrize("seen", ["sNaN", "NaN", "Infinity", "-Infinity", "1e999999999"])
+def test_a_count_whose_page_total_is_no_number_is_refused_not_a_500(
+    client, host, event, guests, seen
+):
+    client.force_login(host)
+    refused = chips_post(client, event, guests[0], "count", total="100", seen_counted=seen)
+    assert refused.status_code == 400
+    assert str(services.MSG_COUNTED_MEANWHILE).split("{")[0] in text(refused).replace(
+        guests[0].name, "{who}"
+    )
+    assert not ChipMove.objects.exists()
+
+
+@pytest.mark.parametrize("typed", ["①", "¹²", "₃", "𝟗", "⑩", "𝟓", "٣", "३"])
+def test_a_chip_box_takes_only_the_digits_0_to_9(client, host, event, guests, typed):
+    client.force_login(host)
+    refused = chips_post(client, event, guests[0], "count", n_100="1", n_25=typed)
+    assert refused.status_code == 400
+    words = str(services.MSG_DENOMINATION_NUMBER).format(value="25", maximum="10000")
+    assert words.split(" from ")[0] in text(refused)  # names the box: "The number of 25 chips"
+    assert not ChipMove.objects.exists()
+
+
+def test_a_chip_box_reads_full_width_digits_a_japanese_phone_types(client, host, event, guests):
+    client.force_login(host)
+    done = chips_post(client, event, guests[0], "count", n_100="１", n_25="１２")
+    assert done.status_code == 302
+    assert ChipMove.objects.get().by_denomination == {"100": 1, "25": 12}

@@ -630,7 +630,14 @@ def test_a_login_name_that_reads_like_another_is_refused(client, aki, host, user
 
 @pytest.mark.parametrize(
     ("existing", "username"),
-    [("lily", "IiIy"), ("mike", "rnike"), ("bil1", "bill"), ("b0b", "BOB")],
+    [
+        ("lily", "IiIy"),
+        ("mike", "rnike"),
+        ("bil1", "bill"),
+        ("b0b", "BOB"),
+        ("rnika", "Mika"),
+        ("Mika", "rnika"),
+    ],
 )
 def test_a_login_name_of_latin_look_alikes_of_another_is_refused(aki, host, existing, username):
     # Within Latin too: a capital I, a one and an l; "rn" and "m" (Unicode's confusables).

@@ -8,6 +8,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
+from games.forms import MSG_PLAIN_DIGITS
 from games.kinds import SuiteReturn
 from games.models import Event
 from games.payouts import RuleSet
@@ -169,3 +170,25 @@ def test_only_chemin_de_fer_asks_where_a_suite_of_a_suite_returns(as_host, game,
     page = text(as_host.post(reverse("ledger:event_create"), {"game": game, "show_game": "1"}))
     assert ('name="suite_returns"' in page) is asked
     assert Event.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("field", "typed"),
+    [("hands_per_shoe", "𝟔𝟎"), ("hands_per_shoe", "٦٠"), ("yen_per_chip", "𝟏𝟎𝟎"),
+     ("table_min", "२०००"), ("commission", "𝟒")],
+)  # fmt: skip
+def test_a_number_box_takes_only_the_digits_0_to_9(as_host, field, typed):
+    posted = GAME_FORMS["punto_banco"] | {field: typed}
+    response = as_host.post(reverse("ledger:event_create"), posted)
+    assert response.status_code == 200 and not Event.objects.exists()
+    page = text(response)
+    label = {"hands_per_shoe": "Hands per shoe", "yen_per_chip": "Yen per chip",
+             "table_min": "Table minimum", "commission": "Commission (%)"}[field]  # fmt: skip
+    assert str(MSG_PLAIN_DIGITS).format(field=label) in page
+
+
+def test_a_number_box_reads_full_width_digits(as_host):
+    posted = GAME_FORMS["punto_banco"] | {"hands_per_shoe": "６０", "table_min": "２０００"}
+    response = as_host.post(reverse("ledger:event_create"), posted)
+    assert response.status_code == 302, text(response)
+    assert Event.objects.get().hands_per_shoe == 60

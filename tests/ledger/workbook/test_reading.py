@@ -304,3 +304,12 @@ def test_every_amount_column_of_a_coup_sheet_is_read_in_the_file_s_convention():
         "1950", "975.5", "1000", "1950.5",
     ]  # fmt: skip
     assert {"stake", "bank", "suite_amount", "taken"} <= set(reading.AMOUNT_COLUMNS)
+
+
+@pytest.mark.parametrize("cell", ["𝟗", "٣", "१०", "①", "¹²", "NaN", "sNaN", "Infinity", "-inf"])
+def test_an_amount_cell_in_other_digits_or_no_number_is_read_by_no_convention(cell):
+    # Decimal() and babel would read 𝟗 and ٣ as 9 and 3: left as written, the sheet's checker
+    # refuses the cell in its own words.
+    assert reading.readings(cell) == {}
+    assert reading.read_cell(cell, None) is None
+    assert read_amount(cell) is None

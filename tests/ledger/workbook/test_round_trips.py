@@ -393,6 +393,12 @@ def test_a_wrong_record_is_a_problem_on_its_row_and_nothing_is_written(by):
     with pytest.raises(ScoresheetInvalid) as refused:
         checked = check_night_workbook(nights)  # the chips' words are the check's
     assert [(p.line, p.column) for p in refused.value.problems] == [(3, "by_denomination")]
+    records.cell(3, list(RECORD_COLUMNS).index("by_denomination") + 1).value = "100:𝟗"
+    broken = io.BytesIO()
+    workbook.save(broken)
+    with pytest.raises(ScoresheetInvalid) as refused:  # int() would read it as 9
+        check_night_workbook(read_night_workbook("night.xlsx", broken.getvalue()))
+    assert [(p.line, p.column) for p in refused.value.problems] == [(3, "by_denomination")]
     records.cell(3, list(RECORD_COLUMNS).index("by_denomination") + 1).value = None
     broken = io.BytesIO()
     workbook.save(broken)
@@ -513,3 +519,19 @@ def test_a_generated_punto_banco_night_comes_back_as_it_was(night, by):
             rules, night["venue"], night["currency"],
         )  # fmt: skip
         transaction.set_rollback(True)
+
+
+@pytest.mark.parametrize("typed", ["sNaN", "NaN", "Infinity", "-inf", "𝟗", "٣"])
+@pytest.mark.parametrize("column", ["table_min", "opening_float", "commission_rate"])
+def test_a_rule_that_is_no_number_in_ascii_digits_is_refused_naming_its_cell(by, typed, column):
+    content = workbook_bytes([load_count_only_night(by=by)])
+    workbook = load_workbook(io.BytesIO(content))
+    workbook["Rules"].cell(2, list(RULES_COLUMNS).index(column) + 1).value = typed
+    broken = io.BytesIO()
+    workbook.save(broken)
+    fresh_database()
+    with pytest.raises(ScoresheetInvalid) as refused:
+        check_night_workbook(read_night_workbook("night.xlsx", broken.getvalue()))
+    found = [(p.sheet, p.column.split("/")[0]) for p in refused.value.problems]
+    assert found == [("Rules", column)]
+    assert not Event.objects.exists()

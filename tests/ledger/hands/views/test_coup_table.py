@@ -715,3 +715,54 @@ def test_the_prefill_runs_the_same_queries_with_3_or_30_coups(
     record_coups(chemin, 27, host)
     with django_assert_max_num_queries(len(small.captured_queries)):
         assert client.get(table_url(chemin), {"part": "prefill"}).json()["next"] == 31
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [{"stake_10": "50"}, {"stake_0": "50"}, {"kind_10": "ordinary"},
+     {"stake_10": "50", "kind_10": "banco_solo"}, {"stake_8": "50"}, {"stake_2x": "50"}],
+    ids=["stake-10", "stake-0", "kind-10", "both-10", "stake-8-empty-seat", "not-a-seat"],
+)  # fmt: skip
+def test_a_stake_for_a_seat_the_table_does_not_have_is_refused_not_dropped(client, chemin, fields):
+    response = post_coup(client, chemin, bank="100", stake_2="50", result="banker", **fields)
+    assert response.status_code in (200, 400)
+    page = text(response)
+    assert "Not saved: " in page
+    assert not Hand.objects.exists() and not Bet.objects.exists() and not Coup.objects.exists()
+
+
+def test_the_game_of_a_night_holding_a_transfer_is_refused_with_the_reason(client, host, chemin):
+    from django.core.exceptions import ValidationError
+
+    from ledger.models import Guest, Transfer
+    from ledger.money import transfers
+    from ledger.nights import services as night_services
+    from ledger.nights.services import MSG_GAME_WITH_TRANSFERS
+
+    # Ben lost a coup to Aki's bank and paid her; then the coup was undone (a wrong entry):
+    # the night has no hand, its game box would open again, and the transfer stays.
+    event = chemin.event
+    post_coup(client, chemin, bank="100", stake_2="100", result="banker")
+    aki, ben = (Guest.objects.get(name=name) for name in NAMES[:2])
+    paid = transfers.transfer_record(event=event, payer=ben, payee=aki, amount=D(50), by=host)
+    hand_services.hand_undo(shoe=chemin, by=host)
+    assert not Hand.objects.exists()
+    url = reverse("ledger:event_edit", args=[event.pk])
+    page = text(client.get(url))
+    assert 'name="game"' in page and "disabled" in page[page.index('name="game"') - 200 :][:400]
+    said = MSG_GAME_WITH_TRANSFERS.format(game="Chemin de fer").replace("'", "&#x27;")
+    page = text(client.post(url, EVENT_FIELDS | {"game": "punto_banco", "name": "Renamed"}))
+    assert said in page
+    event.refresh_from_db()
+    assert (event.game, event.name) == ("chemin_de_fer", "Chemin night")
+    with pytest.raises(ValidationError) as refused:  # the service refuses it too
+        night_services.event_edit(event=event, by=host, game="punto_banco")
+    assert "game" in refused.value.message_dict
+    # The night stays a Chemin de fer night: its transfer is on its page and can be voided.
+    assert reverse("ledger:transfer_void", args=[paid.pk]) in text(
+        client.get(reverse("ledger:event_detail", args=[event.pk]))
+    )
+    transfers.transfer_void(transfer=paid, reason="typed twice", by=host)
+    assert Transfer.objects.filter(voids=paid).exists()
+    # Renaming it is still open.
+    night_services.event_edit(event=event, by=host, name="Renamed")

@@ -967,3 +967,31 @@ def test_the_board_says_how_the_table_stands_for_a_phone_told_of_another_phones_
     assert int(facts["data-facts-at"]) > 0
     repeat = json.loads(re.search(r'id="board-repeat-stakes"[^>]*>(.*?)</script>', board).group(1))
     assert repeat == {"stake_1_player": "10"}  # Bo's bet does not go to Hana
+
+
+@pytest.mark.parametrize("box", ["stake_8_player", "stake_9_banker"])
+def test_a_stake_on_a_seat_nobody_sits_at_is_refused_not_dropped(client, host, seated, shoe, box):
+    client.force_login(host)
+    data = hand_data(shoe, player_cards="8 K", banker_cards="9 K", stake_2_banker="40")
+    response = client.post(
+        reverse("ledger:hand_record", args=[shoe.pk]), data | {box: "10"}, **HTMX
+    )
+    assert response.status_code < 500 and "Shoebook-Hand-Saved" not in response
+    assert not Hand.objects.filter(shoe=shoe).exists() and not Bet.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "choice",
+    [{"seat_choice_①": "move:5"}, {"seat_choice_𝟏": "drop"}, {"seat_choice_1": "move:①"},
+     {"seat_choice_1": "move:𝟓"}, {"seat_choice_²": "move:2"}, {"stake_①_player": "10"},
+     {"stake_²_banker": "10"}, {"stake_𝟑_tie": "10"}],
+)  # fmt: skip
+def test_a_seat_choice_in_other_digits_is_refused_not_a_500(client, host, seated, shoe, choice):
+    client.force_login(host)
+    data = hand_data(shoe, player_cards="8 K", banker_cards="9 K", stake_2_banker="40")
+    url = reverse("ledger:hand_record", args=[shoe.pk])
+    response = client.post(url, data | choice, **HTMX)
+    assert response.status_code < 500
+    assert Bet.objects.filter(hand__shoe=shoe).count() <= 1  # saved as typed, or refused
+    if Hand.objects.filter(shoe=shoe).exists():
+        assert Bet.objects.get(hand__shoe=shoe).guest == seated[2]
