@@ -8,7 +8,8 @@ on the path, from a copy of it:
     DATABASE_URL=sqlite:////tmp/old/before.sqlite3 <repo>/.venv/bin/python \\
         <repo>/tests/upgrade/make_fixture.py <repo>/tests/upgrade
 
-The fixture is kept as it was made; this script says how, and is not run by the tests.
+and before_rotation_backup.json.gz is that release's ``manage.py backup`` of a copy of it. The
+fixture is kept as it was made; this script says how, and is not run by the tests.
 """
 
 from __future__ import annotations

@@ -1,10 +1,12 @@
 """Run by tests/upgrade/test_upgrade.py in a fresh interpreter, against a copy of a database an
 earlier release made (``DATABASE_URL``): ``upgrade BACKUP`` migrates it to this release, checks
 its books and writes a backup; ``restore BACKUP`` restores that backup into a new, empty
-database. Each prints a JSON report: check_ledger's problems and every figure."""
+database (``restore-unsigned``: a backup the earlier release wrote). Each prints a JSON report:
+check_ledger's problems and every figure."""
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 
@@ -89,10 +91,12 @@ def main() -> None:
             found["problems_by_todays_rule"] = problems()
             transaction.set_rollback(True)
         call_command("backup", output=backup, verbosity=0)
-    else:
+    else:  # restore: a backup of this release, or (restore-unsigned) one the earlier made
         call_command("migrate", verbosity=0)
-        call_command("restore", backup, with_users=True, verbosity=0)
-        found = report()
+        said = io.StringIO()
+        unsigned = mode == "restore-unsigned"
+        call_command("restore", backup, with_users=True, unsigned=unsigned, stdout=said)
+        found = report() | {"said": said.getvalue()}
     print(json.dumps(found, ensure_ascii=False))
 
 

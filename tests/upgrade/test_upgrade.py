@@ -50,3 +50,16 @@ def test_a_night_of_the_earlier_release_keeps_its_rotation_figures_and_clean_boo
     assert restored["problems"] == []
     assert restored["rotations"] == upgraded["rotations"]
     assert restored["figures"] == made["figures"]
+
+
+def test_a_backup_the_earlier_release_wrote_restores_each_night_read_as_it_was_played(tmp_path):
+    """Its nights do not say how their bank went round: each is read the way its coups settle
+    as stored, and restore says so."""
+    made = json.loads((HERE / "before_rotation.json").read_text())
+    backup = tmp_path / "before_rotation_backup.json.gz"
+    shutil.copy(HERE / "before_rotation_backup.json.gz", backup)
+    restored = run("restore-unsigned", tmp_path / "restored.sqlite3", backup)
+    assert restored["problems"] == []
+    assert restored["rotations"] == {"Chemin de fer, a week ago": "original"}
+    assert restored["figures"] == made["figures"]
+    assert "1 (Chemin de fer, a week ago)" in restored["said"]

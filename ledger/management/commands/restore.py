@@ -18,6 +18,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.core.management.commands import loaddata
 
 from games.models import Event
+from ledger.integrity.readings import nights_not_stating_their_rotation, read_as_played
 from ledger.management.backup_seal import seal_problem
 from ledger.management.checked_load import described, load_checked
 from ledger.models import Guest
@@ -49,10 +50,14 @@ class Command(BaseCommand):
         if problem is not None and not options["unsigned"]:
             raise CommandError(problem)
 
+        read_back: list[Event] = []
+
         def load() -> None:
             # The roles come with the backup; the migration's empty copies make way for them.
             Group.objects.filter(user__isnull=True).delete()
             call_command(loaddata.Command(), str(path), verbosity=0)
+            # A backup older than the nights' stored rules: each night read as it was played.
+            read_back.extend(read_as_played(nights_not_stating_their_rotation(path)))
 
         logins = load_checked(load, with_users=options["with_users"])
         made = ", ".join(described(user) for user in logins) or "none"
@@ -60,3 +65,9 @@ class Command(BaseCommand):
             f"Restored {Event.objects.count()} event(s) and {Guest.objects.count()} guest(s). "
             f"Logins made: {made}."
         )
+        if read_back:
+            named = ", ".join(f"{event.pk} ({event.name})" for event in read_back)
+            self.stdout.write(
+                "The backup does not say how these nights' bank went round; their coups settle "
+                f"as stored under the reading they were played under, kept: {named}."
+            )
