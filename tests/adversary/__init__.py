@@ -5,12 +5,14 @@ charsets (``charsets``), idempotency keys sent again (``keys``), look-alike logi
 (``homoglyphs``), the count's forms (``counts``), amounts that add up past the ledger's
 maximum (``bounds``), undoing or
 correcting a hand a rebuy stood on (``rebuy``), devices racing into the same locks
-(``deadlocks``), a backup taken under load (``backups``) and backups edited by hand
-(``restore``).
+(``deadlocks``), a backup taken under load (``backups``), backups edited by hand
+(``restore``), uploads sent again under their key (``uploads``) and nights read by the rules they
+were played under (``rules``).
 
 Each group is a module of this package, saying what it attacks and what must happen: ``inputs``
 (names, amounts, files, URLs), ``races`` (races and deadlocks), ``charsets``, ``keys``,
-``homoglyphs``, ``bounds``, ``rebuys``, ``backups`` (backups under load and restores). They
+``homoglyphs``, ``bounds``, ``rebuys``, ``backups`` (backups under load and restores),
+``uploads`` (uploads and rules). They
 stand on ``ground`` (``Case``, ``Night``, how an outcome is judged, clients) and the bounds and
 rebuys on ``tournament_helpers``.
 
@@ -37,6 +39,7 @@ from tests.adversary.inputs import amount_cases, file_cases, name_cases, url_cas
 from tests.adversary.keys import key_cases
 from tests.adversary.races import deadlock_cases, race_cases
 from tests.adversary.rebuys import rebuy_cases
+from tests.adversary.uploads import rule_cases, upload_cases
 
 __all__ = ["OUTCOMES", "attack"]
 
@@ -56,7 +59,9 @@ def attack(size: int = 100, seed: int = 11, *, threads: bool = True) -> dict[str
              *race_cases(night, max(4, size // 10), threads=threads),
              *charset_cases(Night(f"{tag}c"), size), *key_cases(tag),
              *homoglyph_cases(night, tag), *bound_cases(night, tag),
-             *rebuy_cases(tag, night.host), *count_cases(Night(f"{tag}n"), rng, size)]  # fmt: skip
+             *rebuy_cases(tag, night.host), *count_cases(Night(f"{tag}n"), rng, size),
+             *upload_cases(night, tag, threads=threads),
+             *rule_cases(Night(f"{tag}w"), tag)]  # fmt: skip
     if threads:
         cases += [*deadlock_cases(tag, max(2, size // 20)), *backup_cases(tag, max(1, size // 50))]
     cases += restore_cases(tag)
