@@ -1642,6 +1642,10 @@ JA = {
     "“{name}” of {date}": "{date}の「{name}」",
     "This upload's key is not one the import form makes: reload the page and upload again.": "このアップロードのキーは取り込みフォームが作るものではありません。ページを再読み込みしてもう一度アップロードしてください。",
     "Already imported: this upload was imported once as {nights}. Nothing was imported again.": "取り込み済みです：このアップロードは{nights}として一度取り込まれています。もう一度は取り込んでいません。",
+    # A night keeps the rules it was played under (games.kinds.BankRotation).
+    "how the bank went round": "記録時のバンクの回り方",
+    "As first recorded: a lost bank may go back to the banker who lost it": "最初の記録のとおり：負けたバンクが、それを失ったバンカーに戻ることがある",
+    "A lost bank never goes back to the banker who lost it": "負けたバンクは、それを失ったバンカーには戻らない",
 }
 
 JA_PLURAL = {
