@@ -5,10 +5,12 @@ and check_ledger read each night by its own."""
 
 from __future__ import annotations
 
+import io
 from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
+from openpyxl import load_workbook
 
 from games.kinds import BankRotation
 from games.models import Event
@@ -16,6 +18,13 @@ from ledger.integrity import check_ledger
 from ledger.integrity.coups import MSG_COUP_UNSETTLED
 from ledger.integrity.readings import read_as_played, settling_reading
 from ledger.models import AuditEntry
+from ledger.workbook.exports import workbook_bytes
+from ledger.workbook.imports.night_workbook import (
+    check_night_workbook,
+    night_workbook_import,
+    read_night_workbook,
+)
+from ledger.workbook.reading import ScoresheetInvalid
 from tests.ledger.banked_nights import coup, seven_guest_night
 
 pytestmark = pytest.mark.django_db
@@ -82,3 +91,30 @@ def test_a_night_whose_reading_is_not_known_is_read_as_its_coups_settle(played_t
 def test_an_unknown_night_is_a_one_line_refusal(db):
     with pytest.raises(CommandError, match="No event with the id 999"):
         call_command("night_rules", "999")
+
+
+def test_a_nights_workbook_carries_its_rotation_back_in(played_the_original_way, host):
+    """Exported and imported again (here after the night is renamed), a night of the first
+    release's reading keeps it: its coups check under it; a Rules sheet without the column (a
+    workbook exported before) reads today's."""
+    event = played_the_original_way
+    content = workbook_bytes([event])
+    Event.objects.filter(pk=event.pk).update(name="The first copy")
+    done = night_workbook_import(
+        nights=check_night_workbook(read_night_workbook("night.xlsx", content) or []), by=host
+    )
+    (imported,) = done.events
+    assert imported.bank_rotation == BankRotation.ORIGINAL.value
+    assert check_ledger().problems == []
+    book = load_workbook(io.BytesIO(content))
+    rules = next(sheet for sheet in book.worksheets if sheet["A1"].value == "event")
+    assert rules.cell(1, rules.max_column).value == "bank_rotation"
+    rules.delete_cols(rules.max_column)  # as a workbook exported before the column
+    older = io.BytesIO()
+    book.save(older)
+    Event.objects.filter(pk=imported.pk).update(name="The second copy")
+    nights = read_night_workbook("older.xlsx", older.getvalue())
+    assert nights is not None  # still read as a night's workbook, by today's reading:
+    with pytest.raises(ScoresheetInvalid) as refused:
+        check_night_workbook(nights)
+    assert "who just lost it" in str(refused.value.problems[0])  # today's reading
