@@ -26,6 +26,7 @@ from ledger.workbook.imports.night_workbook import (
 )
 from ledger.workbook.reading import ScoresheetInvalid
 from tests.ledger.banked_nights import coup, seven_guest_night
+from tests.pages import table_url
 
 pytestmark = pytest.mark.django_db
 
@@ -118,3 +119,18 @@ def test_a_nights_workbook_carries_its_rotation_back_in(played_the_original_way,
     with pytest.raises(ScoresheetInvalid) as refused:
         check_night_workbook(nights)
     assert "who just lost it" in str(refused.value.problems[0])  # today's reading
+
+
+@pytest.mark.parametrize(("reading", "next_banker"), [("original", "2"), ("skips_loser", "3")])
+def test_the_table_prefills_the_next_bank_by_the_nights_reading(
+    client, make_event, host, reading, next_banker
+):
+    event, shoe, _guests = seven_guest_night(make_event, host, table_min=10)
+    Event.objects.filter(pk=event.pk).update(bank_rotation=reading)
+    shoe.event.refresh_from_db()
+    coup(shoe, host, banker=1, bank="100", result="banker", covers=[(2, "ordinary", "100")],
+         move="suite", suite_seat=2)  # fmt: skip
+    coup(shoe, host, banker=2, bank="200", result="player", covers=[(3, "ordinary", "200")])
+    client.force_login(host)
+    prefill = client.get(table_url(shoe), {"part": "prefill"}).json()
+    assert prefill["banker_seat"] == next_banker
