@@ -38,7 +38,12 @@ from ledger.workbook.count_imports import (
     is_count_sheet,
 )
 from ledger.workbook.exports import events_between, workbook_bytes, xlsx_response
-from ledger.workbook.forms import MAX_UPLOAD_BYTES, ScoresheetForm, ScoresheetGameForm
+from ledger.workbook.forms import (
+    MAX_UPLOAD_BYTES,
+    MSG_NIGHT_EXISTS,
+    ScoresheetForm,
+    ScoresheetGameForm,
+)
 from ledger.workbook.imports.coup_sheet import COUP_SHEET_COLUMNS, check_coup_sheet
 from ledger.workbook.imports.night_workbook import (
     WorkbookImported,
@@ -54,6 +59,7 @@ from ledger.workbook.imports.night_writer import (
     MSG_HANDS,
     MSG_NIGHTS,
     Imported,
+    NightTaken,
     coup_sheet_import,
     scoresheet_import,
 )
@@ -175,42 +181,56 @@ def scoresheet_upload(request: AuthenticatedHttpRequest) -> HttpResponse:
         except ScoresheetInvalid as invalid:
             problems = [str(problem) for problem in invalid.problems]
         else:
-            name, on, table, yen = (data["event_name"], data["date"], data["table"],
-                                    data["yen_per_chip"])  # fmt: skip
-            by = request.user
-            if counted is not None:
-                rows = counted
-                count = import_once(
+
+            def imported() -> HttpResponse:
+                name, on, table, yen = (data["event_name"], data["date"], data["table"],
+                                        data["yen_per_chip"])  # fmt: skip
+                by = request.user
+                if counted is not None:
+                    rows = counted
+                    count = import_once(
+                        key=key,
+                        digest=digest,
+                        by=by,
+                        nights=[(name, on)],
+                        write=lambda: count_sheet_import(
+                            rows=rows, name=name, on=on, by=by, yen_per_chip=yen
+                        ),
+                        events_of=lambda done: [Event.objects.get(pk=done.event_id)],
+                    )
+                    if count.written is None:
+                        return _already_imported(request, count.events)
+                    messages.success(request, _count_imported_text(count.written))
+                    return redirect("ledger:event_detail", count.written.event_id)
+
+                def write() -> Imported:
+                    if game is None:
+                        return scoresheet_import(
+                            hands=hands, name=name, on=on, table=table, by=by, yen_per_chip=yen
+                        )
+                    return coup_sheet_import(
+                        coups=coups, game=game, name=name, on=on, table=table, by=by,
+                        yen_per_chip=yen,
+                    )  # fmt: skip
+
+                sheet = import_once(
                     key=key,
                     digest=digest,
                     by=by,
-                    write=lambda: count_sheet_import(
-                        rows=rows, name=name, on=on, by=by, yen_per_chip=yen
-                    ),
-                    events_of=lambda done: [Event.objects.get(pk=done.event_id)],
+                    nights=[(name, on)],
+                    write=write,
+                    events_of=lambda done: [done.event],
                 )
-                if count.written is None:
-                    return _already_imported(request, count.events)
-                messages.success(request, _count_imported_text(count.written))
-                return redirect("ledger:event_detail", count.written.event_id)
+                if sheet.written is None:
+                    return _already_imported(request, sheet.events)
+                messages.success(request, _imported_text(sheet.written, coups=game is not None))
+                return redirect("ledger:event_detail", sheet.written.event.pk)
 
-            def write() -> Imported:
-                if game is None:
-                    return scoresheet_import(
-                        hands=hands, name=name, on=on, table=table, by=by, yen_per_chip=yen
-                    )
-                return coup_sheet_import(
-                    coups=coups, game=game, name=name, on=on, table=table, by=by,
-                    yen_per_chip=yen,
-                )  # fmt: skip
-
-            sheet = import_once(
-                key=key, digest=digest, by=by, write=write, events_of=lambda done: [done.event]
-            )
-            if sheet.written is None:
-                return _already_imported(request, sheet.events)
-            messages.success(request, _imported_text(sheet.written, coups=game is not None))
-            return redirect("ledger:event_detail", sheet.written.event.pk)
+            try:
+                return imported()
+            except NightTaken as taken:  # another upload of the night wrote it at this moment
+                on_day = f"{taken.event.date:%Y-%m-%d}"
+                problems = [str(MSG_NIGHT_EXISTS.format(event=taken.event.name, date=on_day))]
     return _upload_page(request, form, game_form, problems)
 
 
@@ -268,11 +288,16 @@ def _workbook_upload(
             key=key,
             digest=digest,
             by=request.user,
+            nights=[(night.name, night.on) for night in checked],
             write=lambda: night_workbook_import(nights=checked, by=request.user),
             events_of=lambda done: done.events,
         )
     except ScoresheetInvalid as invalid:
         problems = [str(problem) for problem in invalid.problems]
+        return _upload_page(request, _blank_form(), ScoresheetGameForm(), problems)
+    except NightTaken as taken:  # another upload of the night wrote it at this moment
+        on = f"{taken.event.date:%Y-%m-%d}"
+        problems = [str(MSG_NIGHT_EXISTS.format(event=taken.event.name, date=on))]
         return _upload_page(request, _blank_form(), ScoresheetGameForm(), problems)
     if keyed.written is None:
         return _already_imported(request, keyed.events)

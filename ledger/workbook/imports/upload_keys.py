@@ -8,6 +8,7 @@ import hashlib
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import Generic, TypeVar
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
@@ -16,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import Event
 from ledger.models import ImportKey
+from ledger.workbook.imports.night_writer import claim_night
 from shoebook.base.roles import Actor
 
 MSG_KEY_USED_FOR_IMPORT = _(
@@ -72,19 +74,28 @@ def import_once(
     key: uuid.UUID | None,
     digest: str,
     by: Actor,
+    nights: Iterable[tuple[str, date]],
     write: Callable[[], Written],
     events_of: Callable[[Written], Sequence[Event]],
 ) -> KeyedImport[Written]:
     """Run ``write`` (an import, atomic) under ``key``: the key's row is inserted first, in the
     import's transaction, so the same upload arriving while the first is still running waits on
     it (PostgreSQL's unique index; SQLite's one writer) and is answered with the nights it made;
-    if the first is refused, nothing is kept under the key and the second goes ahead."""
+    if the first is refused, nothing is kept under the key and the second goes ahead. The
+    ``nights`` it writes (name, day) are claimed next (:func:`claim_night`): another upload of
+    one of them, under another key, that wrote it meanwhile refuses this one (``NightTaken``)."""
+    claimed = sorted(nights, key=lambda night: (night[1], night[0]))  # one order for every import
     if key is None:
-        written = write()
+        with transaction.atomic():
+            for name, on in claimed:
+                claim_night(name, on)
+            written = write()
         return KeyedImport(written, list(events_of(written)))
     try:
         with transaction.atomic():
             row = ImportKey.objects.create(key=key, content_digest=digest, recorded_by=by)
+            for name, on in claimed:
+                claim_night(name, on)
             written = write()
             events = list(events_of(written))
             row.events.set(events)
