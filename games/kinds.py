@@ -107,6 +107,32 @@ SUITE_RETURN_LABELS = {
 }
 
 
+class BankRotation(StrEnum):
+    """How Chemin de fer's bank goes round, as each release of Shoebook read it: a rule a night
+    keeps from when it was played (``Event.bank_rotation``), so that an upgrade never reads an
+    earlier night by a later rule (docs/rules.md, "How the bank goes round").
+
+    ``ORIGINAL``, the first release's: a lost bank passes to the seat at the right of its
+    rotation seat — back to the banker who lost it when he sits there (a suite taken by the seat
+    at its giver's right, lost); a bank taken as a suite returns to its giver's right, even one
+    that nobody took and went to the next in turn, which is the seat at the giver's right.
+    ``SKIPS_LOSER``, since: a lost bank never goes back to the banker who lost it; a bank that
+    came in turn continues from its holder."""
+
+    ORIGINAL = "original"
+    SKIPS_LOSER = "skips_loser"
+
+
+BANK_ROTATION_LABELS = {
+    BankRotation.ORIGINAL: Label(
+        gettext_noop("As first recorded: a lost bank may go back to the banker who lost it")
+    ),
+    BankRotation.SKIPS_LOSER: Label(
+        gettext_noop("A lost bank never goes back to the banker who lost it")
+    ),
+}
+
+
 MOVE_LABELS = {
     BankerMove.KEEP: Label(gettext_noop("Keeps the bank")),
     BankerMove.SUITE: Label(gettext_noop("Passes the bank (suite)")),

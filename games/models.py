@@ -16,10 +16,12 @@ from django.utils.translation import gettext_lazy as _
 from games.cards import MAX_DECKS, MIN_DECKS, Card, parse_cards
 from games.chips import MoneyField, table_limit_validators
 from games.kinds import (
+    BANK_ROTATION_LABELS,
     SEATS,
     SUITE_RETURN_LABELS,
     TABLE_SEATS,
     BancoKind,
+    BankRotation,
     Game,
     SuiteReturn,
     seats_of,
@@ -143,6 +145,16 @@ class Event(models.Model):
         max_length=8,
         choices=[(way.value, _(label)) for way, label in SUITE_RETURN_LABELS.items()],
         default=SuiteReturn.GIVER.value,
+    )
+    # Chemin de fer: how the bank goes round, as the release the night was played under read it
+    # (games.kinds.BankRotation). Not the host's choice: a night keeps the rule it was played
+    # under, and an upgrade's migration gives nights played before a change the earlier reading.
+    bank_rotation = models.CharField(
+        _("how the bank went round"),
+        max_length=12,
+        choices=[(way.value, _(label)) for way, label in BANK_ROTATION_LABELS.items()],
+        default=BankRotation.SKIPS_LOSER.value,
+        editable=False,
     )
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.CASH, editable=False)
     date = models.DateField(_("date"))
@@ -336,6 +348,7 @@ class Event(models.Model):
             shoe_charge=self.shoe_charge if self.taxe == self.Cut.PER_SHOE else Decimal(0),
             banque_taxe=BanqueTaxe(banque_kind, BancoKind(self.banco)),
             suite_returns=SuiteReturn(self.suite_returns),
+            rotation=BankRotation(self.bank_rotation),
         )
 
     @property

@@ -16,7 +16,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
-from games.kinds import TABLE_SEATS, Game, SuiteReturn
+from games.kinds import TABLE_SEATS, BankRotation, Game, SuiteReturn
 from games.locks import lock_night, lock_night_of_shoe
 from games.messages import refused_character
 from games.models import Event, Hand, Shoe
@@ -74,6 +74,7 @@ def event_create(
     suite_returns: str = SuiteReturn.GIVER.value,
     clearing: str = Event.Clearing.DIRECT,
     seats: int = TABLE_SEATS,
+    bank_rotation: str = BankRotation.SKIPS_LOSER.value,
 ) -> Event:
     event = Event(
         name=name,
@@ -85,6 +86,7 @@ def event_create(
         shoe_charge=shoe_charge,
         banco=banco,
         suite_returns=suite_returns,
+        bank_rotation=bank_rotation,  # today's, but for a night imported as it was played
         clearing=clearing,
         bet_unit=bet_unit,  # type: ignore[misc]  # the column takes None
         date=date,

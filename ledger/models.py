@@ -747,3 +747,21 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_action_display()}: {self.summary}"
+
+
+class ImportKey(models.Model):
+    """An upload's idempotency key (the import form's), kept with the nights it made: the same
+    upload sent again (a retry after a lost answer, a second tap) is answered with them, never
+    imported twice. ``content_digest`` is what was sent (the file and the form's fields): the
+    same key with another file is refused."""
+
+    key = models.UUIDField(unique=True, editable=False)
+    content_digest = models.CharField(max_length=64, editable=False)
+    events = models.ManyToManyField(Event, related_name="+", editable=False)
+    recorded_at = models.DateTimeField(default=timezone.now, editable=False)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", editable=False
+    )
+
+    def __str__(self) -> str:
+        return f"import {self.key}"

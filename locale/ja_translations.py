@@ -1643,6 +1643,15 @@ JA = {
     "an amount from 0 to {maximum}, in whole cents.": "0から{maximum}までの金額（セント単位）にしてください。",
     "“{text}” is not a date (YYYY-MM-DD).": "「{text}」は日付ではありません（YYYY-MM-DD）。",
     "{event} of {date} is in the ledger already: importing it again would count its money twice. To import it anyway as another night, rename it in the Rules sheet.": "{date}の{event}はすでに台帳にあります。もう一度取り込むとお金が二重に数えられます。別の夜として取り込むには、Rulesシートで夜の名前を変えてください。",
+    # An upload sent once (ledger.workbook.imports.upload_keys).
+    "This form was already used to import {nights}: nothing else was imported. Reload the page to import another file.": "このフォームはすでに{nights}の取り込みに使われています。ほかには何も取り込んでいません。別のファイルを取り込むにはページを再読み込みしてください。",
+    "“{name}” of {date}": "{date}の「{name}」",
+    "This upload's key is not one the import form makes: reload the page and upload again.": "このアップロードのキーは取り込みフォームが作るものではありません。ページを再読み込みしてもう一度アップロードしてください。",
+    "Already imported: this upload was imported once as {nights}. Nothing was imported again.": "取り込み済みです：このアップロードは{nights}として一度取り込まれています。もう一度は取り込んでいません。",
+    # A night keeps the rules it was played under (games.kinds.BankRotation).
+    "how the bank went round": "記録時のバンクの回り方",
+    "As first recorded: a lost bank may go back to the banker who lost it": "最初の記録のとおり：負けたバンクが、それを失ったバンカーに戻ることがある",
+    "A lost bank never goes back to the banker who lost it": "負けたバンクは、それを失ったバンカーには戻らない",
 }
 
 JA_PLURAL = {

@@ -25,7 +25,7 @@ from games.guest_banked.chemin_money import (
 )
 from games.guest_banked.reading import Reading, amount_field, seat_field
 from games.guest_banked.terms import BankRules, CoupTerms, PreviousCoup
-from games.kinds import TABLE_SEATS, BankerMove, Game, SuiteReturn, SuiteWay
+from games.kinds import TABLE_SEATS, BankerMove, BankRotation, Game, SuiteReturn, SuiteWay
 from games.messages import RuleError, gettext_noop, plain
 from games.payouts import ZERO, BankedBet, BetResult
 
@@ -87,7 +87,7 @@ def read_bank(
     if co_seat == banker_seat:
         reading.refuse(Field.CO_BANKER_SEAT, RuleError(MSG_CO_BANKER_IS_BANKER, guest=banker))
         return None
-    problem = continuity_problem(previous, banker_seat, co_seat, amount, seated)
+    problem = continuity_problem(previous, banker_seat, co_seat, amount, seated, rules.rotation)
     if problem is None:
         try:
             if plays_on(previous, banker_seat, co_seat):  # it plays what it holds
@@ -123,12 +123,18 @@ class NextBank:
     why: RuleError | None = None
 
 
-def next_bank(game: Game, previous: PreviousCoup | None, seats: Collection[int]) -> NextBank:
+def next_bank(
+    game: Game,
+    previous: PreviousCoup | None,
+    seats: Collection[int],
+    rotation: BankRotation = BankRotation.SKIPS_LOSER,
+) -> NextBank:
     """The bank of the coup after ``previous``: kept, it plays on with all it holds (and its
     co-banker); passed after a win, the suite's taker banks at what he took it for; lost, it
     passes to the right of the rotation's seat (:func:`rotation_seat_for`), never back to the
-    banker who lost it. A shoe's first bank in Chemin de fer is the first seat's (at the
-    croupier's right); Baccara banque's is auctioned."""
+    banker who lost it (under the night's ``rotation``; the original reading could). A shoe's
+    first bank in Chemin de fer is the first seat's (at the croupier's right); Baccara banque's
+    is auctioned."""
     if previous is None or previous.move is BankerMove.RETIRE:
         if game is not Game.CHEMIN_DE_FER or not seats:
             return NextBank(None)
@@ -145,13 +151,27 @@ def next_bank(game: Game, previous: PreviousCoup | None, seats: Collection[int])
             note, giver=previous.banker_seat, seat=previous.suite_seat, amount=amount or ZERO
         )
         return NextBank(previous.suite_seat, amount, None, why)
+    if rotation is BankRotation.ORIGINAL:
+        return _original_passed(previous, seats)
     seat = _right_of(previous.rotation_seat, seats, previous.banker_seat)
     if seat is None:
         return NextBank(None)
-    rotation, banker = previous.rotation_seat, previous.banker_seat
-    skipped = rotation != banker and _right_of(rotation, seats, rotation) == banker
+    rotation_seat, banker = previous.rotation_seat, previous.banker_seat
+    skipped = rotation_seat != banker and _right_of(rotation_seat, seats, rotation_seat) == banker
     note = MSG_PASSED_PAST_LOSER if skipped else MSG_PASSED_TO
-    return NextBank(seat, why=RuleError(note, banker=banker, seat=seat, rotation=rotation))
+    return NextBank(seat, why=RuleError(note, banker=banker, seat=seat, rotation=rotation_seat))
+
+
+def _original_passed(previous: PreviousCoup, seats: Collection[int]) -> NextBank:
+    """A lost bank as the original reading passed it: to the seat at the right of its rotation
+    seat, whoever sits there — the banker who just lost it too."""
+    rotation_seat = previous.rotation_seat
+    try:
+        seat = seat_to_the_right(rotation_seat, {*seats, rotation_seat})
+    except BankError:  # nobody else is seated
+        return NextBank(None)
+    why = RuleError(MSG_PASSED_TO, banker=previous.banker_seat, seat=seat, rotation=rotation_seat)
+    return NextBank(seat, why=why)
 
 
 def _right_of(seat: int, seats: Collection[int], leaving: int) -> int | None:
@@ -170,13 +190,14 @@ def continuity_problem(
     co_seat: int | None,
     amount: Decimal,
     seated: Collection[int],
+    rotation: BankRotation = BankRotation.SKIPS_LOSER,
 ) -> RuleError | None:
     """Whether a coup's bank follows from the coup before (:func:`next_bank`): a bank kept plays
     on with all it holds (nothing out, a co-banker joining doubles it), a lost bank passes to the
     right of the rotation, a suite goes to its taker at its amount. ``None``: it follows."""
     if previous is None or previous.move is BankerMove.RETIRE:
         return None
-    expected = next_bank(Game.CHEMIN_DE_FER, previous, seated)
+    expected = next_bank(Game.CHEMIN_DE_FER, previous, seated, rotation)
     if expected.banker_seat is not None and banker_seat != expected.banker_seat:
         return expected.why
     try:
@@ -220,13 +241,22 @@ def _suite_problem(
 
 
 def rotation_seat_for(
-    previous: PreviousCoup | None, banker_seat: int, returns: SuiteReturn = SuiteReturn.GIVER
+    previous: PreviousCoup | None,
+    banker_seat: int,
+    returns: SuiteReturn = SuiteReturn.GIVER,
+    rotation: BankRotation = BankRotation.SKIPS_LOSER,
 ) -> int:
     """Whose right the bank passes to when it loses. A bank that came in turn (the shoe's first,
     passed after a loss, a suite nobody took given to the next in turn) continues from its
     holder; a bank kept keeps its rotation; a bank taken out of turn (a suite taken at its
     amount or bought at auction) returns to the right of the banker it came from, or, if the
-    event reads seed 002 so, of the banker who last held it in turn."""
+    event reads seed 002 so, of the banker who last held it in turn. The original reading
+    (``rotation``) returned every suite, even one nobody took, to its giver's right."""
+    if rotation is BankRotation.ORIGINAL:
+        if previous is None or previous.banker_seat != banker_seat:
+            suite = previous is not None and previous.move is BankerMove.SUITE
+            return previous.banker_seat if previous is not None and suite else banker_seat
+        return previous.rotation_seat if previous.move is BankerMove.KEEP else banker_seat
     if previous is None or previous.move in (BankerMove.RETIRE, BankerMove.PASS):
         return banker_seat
     if previous.move is BankerMove.KEEP:

@@ -54,7 +54,7 @@ from games.guest_banked.reading import (
     winner_alone,
 )
 from games.guest_banked.terms import BankRules, CoupTerms, NextMove, PreviousCoup, SettledCoup
-from games.kinds import BankerMove, CoverKind
+from games.kinds import BankerMove, BankRotation, CoverKind
 from games.messages import RuleError, Typed, gettext_noop, plain
 from games.payouts import ZERO, BankedBet, BetResult
 from games.rules import Outcome
@@ -106,9 +106,12 @@ def settle_chemin(
         return None
     money = settle_coup(bank, result.accepted, outcome.winner, rules.taxe)
     charge = rules.shoe_charge if previous is None else ZERO
-    rotation_seat = rotation_seat_for(previous, banker_seat, rules.suite_returns)
+    rotation_seat = rotation_seat_for(previous, banker_seat, rules.suite_returns, rules.rotation)
+    # A suite nobody takes goes to the next in turn: after the rotation's seat, or, as the
+    # original reading had it, the seat at the giver's right.
+    in_turn_after = banker_seat if rules.rotation is BankRotation.ORIGINAL else rotation_seat
     next_move = _chemin_next(
-        money, move, terms, rules, seated, (banker_seat, rotation_seat), reading
+        money, move, terms, rules, seated, (banker_seat, in_turn_after), reading
     )
     if next_move is None:
         return None

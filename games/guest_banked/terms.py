@@ -15,7 +15,7 @@ from decimal import Decimal
 from games.guest_banked.banque_money import BanqueTaxe
 from games.guest_banked.chemin_drawing import Choice
 from games.guest_banked.chemin_money import Taxe
-from games.kinds import BankerMove, Game, SuiteReturn, SuiteWay
+from games.kinds import BankerMove, BankRotation, Game, SuiteReturn, SuiteWay
 from games.payouts import ZERO
 from games.rules import Winner
 
@@ -38,6 +38,7 @@ class BankRules:
     shoe_charge: Decimal = ZERO  # Chemin de fer with a table charge: once a shoe
     banque_taxe: BanqueTaxe = field(default_factory=BanqueTaxe)
     suite_returns: SuiteReturn = SuiteReturn.GIVER
+    rotation: BankRotation = BankRotation.SKIPS_LOSER  # as the night's release read it
 
 
 @dataclass(frozen=True)

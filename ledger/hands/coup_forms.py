@@ -39,7 +39,7 @@ from games.guest_banked.chemin_drawing import (
 )
 from games.guest_banked.chemin_drawing import ponte_options as chemin_ponte_options
 from games.guest_banked.terms import MOVES, CoupTerms, PreviousCoup
-from games.kinds import MOVE_LABELS, SEATS, BankerMove, CoverKind, Game, SuiteWay
+from games.kinds import MOVE_LABELS, SEATS, BankerMove, BankRotation, CoverKind, Game, SuiteWay
 from games.messages import Label, RuleError
 from games.models import MAX_HAND_NUMBER
 from games.payouts import BankedBet
@@ -107,11 +107,17 @@ class BankPrefill:
     suivi_seat: int | None = None
 
 
-def bank_prefill(game: Game, previous: PreviousCoup | None, seats: Collection[int]) -> BankPrefill:
+def bank_prefill(
+    game: Game,
+    previous: PreviousCoup | None,
+    seats: Collection[int],
+    rotation: BankRotation = BankRotation.SKIPS_LOSER,
+) -> BankPrefill:
     """Who banks the next coup and with how much, as the coup before leaves it
-    (:func:`games.guest_banked.bank.next_bank`), and why, naming the seats."""
+    (:func:`games.guest_banked.bank.next_bank`, under the night's ``rotation``), and why,
+    naming the seats."""
     suivi = previous.suivi_seat if previous is not None else None
-    bank = next_bank(game, previous, seats)
+    bank = next_bank(game, previous, seats, rotation)
     note = bank.why.message(gettext) if bank.why is not None else str(MSG_NEW_BANK)
     if previous is not None and previous.move is BankerMove.PASS and bank.why is None:
         note = ""  # nobody else is seated: the host says

@@ -100,7 +100,16 @@ class EventInfo:
     seats: int = TABLE_SEATS
 
 
-GAME_FIELDS = ("game", "taxe", "taxe_rate", "shoe_charge", "banco")
+# Every field Event.bank_rules reads: a night is checked by its own rules.
+GAME_FIELDS = (
+    "game",
+    "taxe",
+    "taxe_rate",
+    "shoe_charge",
+    "banco",
+    "suite_returns",
+    "bank_rotation",
+)
 
 
 def bank_rules(row: dict[str, Any]) -> BankRules | None:

@@ -739,7 +739,7 @@ RULES_COLUMNS = (
     "tie_pays", "pair_pays", "side_bets", "decks", "table_min", "table_max", "hands_per_shoe",
     "currency_symbol", "yen_per_chip", "taxe", "taxe_rate", "shoe_charge", "banco",
     "suite_returns", "clearing", "count", "opening_float", "denominations", "commission_total",
-    "guests",
+    "guests", "bank_rotation",
 )  # fmt: skip
 _RULES_KINDS = {
     "date": DATE, "tie_pays": WHOLE, "pair_pays": WHOLE, "decks": WHOLE, "hands_per_shoe": WHOLE,
@@ -781,7 +781,7 @@ def rules_sheet(events: Sequence[Event]) -> SheetSpec:
                 setup.opening_float if setup else None,
                 " ".join(setup.denominations) if setup else "",
                 setup.commission_total if setup else None,
-                "\n".join(guests.get(event.pk, [])),
+                "\n".join(guests.get(event.pk, [])), event.bank_rotation,
             ]  # fmt: skip
 
     return _("Rules"), columns, rows()

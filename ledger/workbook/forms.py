@@ -3,6 +3,7 @@ terms."""
 
 from __future__ import annotations
 
+import uuid
 from decimal import Decimal
 from typing import Any
 
@@ -61,7 +62,14 @@ class ScoresheetForm(RuleSetForm):
         decimal_places=2,
         initial=1000,
     )
+    # Made when the page is drawn, sent with the upload: the same upload sent again (a retry
+    # after a lost answer) is answered with the nights it made (``upload_keys``).
+    idempotency_key = forms.UUIDField(widget=forms.HiddenInput, required=False)
     field_order = ["file", "event_name", "date", "yen_per_chip", "table_min", "table_max"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.initial.setdefault("idempotency_key", uuid.uuid4())
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

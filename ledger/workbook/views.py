@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.http import (
     FileResponse,
     Http404,
@@ -36,7 +38,12 @@ from ledger.workbook.count_imports import (
     is_count_sheet,
 )
 from ledger.workbook.exports import events_between, workbook_bytes, xlsx_response
-from ledger.workbook.forms import MAX_UPLOAD_BYTES, ScoresheetForm, ScoresheetGameForm
+from ledger.workbook.forms import (
+    MAX_UPLOAD_BYTES,
+    MSG_NIGHT_EXISTS,
+    ScoresheetForm,
+    ScoresheetGameForm,
+)
 from ledger.workbook.imports.coup_sheet import COUP_SHEET_COLUMNS, check_coup_sheet
 from ledger.workbook.imports.night_workbook import (
     WorkbookImported,
@@ -52,10 +59,17 @@ from ledger.workbook.imports.night_writer import (
     MSG_HANDS,
     MSG_NIGHTS,
     Imported,
+    NightTaken,
     coup_sheet_import,
     scoresheet_import,
 )
 from ledger.workbook.imports.punto_banco_sheet import check_scoresheet
+from ledger.workbook.imports.upload_keys import (
+    import_once,
+    imported_under,
+    nights_text,
+    upload_digest,
+)
 from ledger.workbook.open_data import (
     TABLE_NAMES,
     csv_zip,
@@ -128,9 +142,25 @@ MSG_NEW_GUESTS = gettext_lazy("New guests: {names}.")
 
 @host_required
 def scoresheet_upload(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The upload: a scoresheet, a count sheet or a workbook this site exported. Each carries
+    the form's idempotency key: the same upload sent again is answered with the nights it made."""
+    key: uuid.UUID | None = None
+    digest = ""
+    if request.method == "POST":
+        sent = _sent_key(request)
+        if isinstance(sent, HttpResponse):
+            return sent
+        key, digest = sent, _upload_digest(request)
+        try:
+            done = imported_under(key, digest)
+        except ValidationError as used:
+            refused = [str(message) for message in used.messages]
+            return _upload_page(request, _blank_form(), ScoresheetGameForm(), refused)
+        if done is not None:
+            return _already_imported(request, done)
     nights = _night_workbook(request)
     if nights is not None:  # a workbook Shoebook exported: its nights as they were
-        return _workbook_upload(request, nights)
+        return _workbook_upload(request, nights, key, digest)
     form = _blank_form(request.POST or None, request.FILES or None)
     game_form = ScoresheetGameForm(request.POST or None)
     problems: list[str] = []
@@ -151,45 +181,129 @@ def scoresheet_upload(request: AuthenticatedHttpRequest) -> HttpResponse:
         except ScoresheetInvalid as invalid:
             problems = [str(problem) for problem in invalid.problems]
         else:
-            name, on, table, yen = (data["event_name"], data["date"], data["table"],
-                                    data["yen_per_chip"])  # fmt: skip
-            if counted is not None:
-                done = count_sheet_import(
-                    rows=counted, name=name, on=on, by=request.user, yen_per_chip=yen
+
+            def imported() -> HttpResponse:
+                name, on, table, yen = (data["event_name"], data["date"], data["table"],
+                                        data["yen_per_chip"])  # fmt: skip
+                by = request.user
+                if counted is not None:
+                    rows = counted
+                    count = import_once(
+                        key=key,
+                        digest=digest,
+                        by=by,
+                        nights=[(name, on)],
+                        write=lambda: count_sheet_import(
+                            rows=rows, name=name, on=on, by=by, yen_per_chip=yen
+                        ),
+                        events_of=lambda done: [Event.objects.get(pk=done.event_id)],
+                    )
+                    if count.written is None:
+                        return _already_imported(request, count.events)
+                    messages.success(request, _count_imported_text(count.written))
+                    return redirect("ledger:event_detail", count.written.event_id)
+
+                def write() -> Imported:
+                    if game is None:
+                        return scoresheet_import(
+                            hands=hands, name=name, on=on, table=table, by=by, yen_per_chip=yen
+                        )
+                    return coup_sheet_import(
+                        coups=coups, game=game, name=name, on=on, table=table, by=by,
+                        yen_per_chip=yen,
+                    )  # fmt: skip
+
+                sheet = import_once(
+                    key=key,
+                    digest=digest,
+                    by=by,
+                    nights=[(name, on)],
+                    write=write,
+                    events_of=lambda done: [done.event],
                 )
-                messages.success(request, _count_imported_text(done))
-                return redirect("ledger:event_detail", done.event_id)
-            imported = (
-                scoresheet_import(
-                    hands=hands, name=name, on=on, table=table, by=request.user, yen_per_chip=yen
-                )
-                if game is None
-                else coup_sheet_import(
-                    coups=coups,
-                    game=game,
-                    name=name,
-                    on=on,
-                    table=table,
-                    by=request.user,
-                    yen_per_chip=yen,
-                )
-            )
-            messages.success(request, _imported_text(imported, coups=game is not None))
-            return redirect("ledger:event_detail", imported.event.pk)
+                if sheet.written is None:
+                    return _already_imported(request, sheet.events)
+                messages.success(request, _imported_text(sheet.written, coups=game is not None))
+                return redirect("ledger:event_detail", sheet.written.event.pk)
+
+            try:
+                return imported()
+            except NightTaken as taken:  # another upload of the night wrote it at this moment
+                on_day = f"{taken.event.date:%Y-%m-%d}"
+                problems = [str(MSG_NIGHT_EXISTS.format(event=taken.event.name, date=on_day))]
     return _upload_page(request, form, game_form, problems)
 
 
+MSG_BAD_KEY = gettext_lazy(
+    "This upload's key is not one the import form makes: reload the page and upload again."
+)
+MSG_ALREADY_IMPORTED = gettext_lazy(
+    "Already imported: this upload was imported once as {nights}. Nothing was imported again."
+)
+
+
+def _sent_key(request: AuthenticatedHttpRequest) -> uuid.UUID | HttpResponse | None:
+    """The upload's idempotency key (``None``: a form without one, as an older page's)."""
+    text = request.POST.get("idempotency_key", "").strip()
+    if not text:
+        return None
+    try:
+        return uuid.UUID(text)
+    except ValueError:
+        return HttpResponseBadRequest(str(MSG_BAD_KEY), content_type="text/plain; charset=utf-8")
+
+
+def _upload_digest(request: AuthenticatedHttpRequest) -> str:
+    upload = request.FILES.get("file")
+    content = b""
+    if upload is not None and (upload.size or 0) <= MAX_UPLOAD_BYTES:
+        content = upload.read()
+        upload.seek(0)
+    fields = [
+        (name, value)
+        for name, values in request.POST.lists()
+        if name not in ("csrfmiddlewaretoken", "idempotency_key")
+        for value in values
+    ]
+    name = upload.name if upload is not None and upload.name else ""
+    return upload_digest(content, [*fields, ("file", name)])
+
+
+def _already_imported(request: AuthenticatedHttpRequest, events: list[Event]) -> HttpResponse:
+    messages.info(request, str(MSG_ALREADY_IMPORTED).format(nights=nights_text(events)))
+    if len(events) == 1:
+        return redirect("ledger:event_detail", events[0].pk)
+    return redirect("ledger:event_list")
+
+
 def _workbook_upload(
-    request: AuthenticatedHttpRequest, nights: list[WorkbookNight]
+    request: AuthenticatedHttpRequest,
+    nights: list[WorkbookNight],
+    key: uuid.UUID | None,
+    digest: str,
 ) -> HttpResponse:
     try:
-        done = night_workbook_import(nights=check_night_workbook(nights), by=request.user)
+        checked = check_night_workbook(nights)
+        keyed = import_once(
+            key=key,
+            digest=digest,
+            by=request.user,
+            nights=[(night.name, night.on) for night in checked],
+            write=lambda: night_workbook_import(nights=checked, by=request.user),
+            events_of=lambda done: done.events,
+        )
     except ScoresheetInvalid as invalid:
         problems = [str(problem) for problem in invalid.problems]
         return _upload_page(request, _blank_form(), ScoresheetGameForm(), problems)
-    messages.success(request, _workbook_imported_text(done))
-    if len(done.events) == 1:
-        return redirect("ledger:event_detail", done.events[0].pk)
+    except NightTaken as taken:  # another upload of the night wrote it at this moment
+        on = f"{taken.event.date:%Y-%m-%d}"
+        problems = [str(MSG_NIGHT_EXISTS.format(event=taken.event.name, date=on))]
+        return _upload_page(request, _blank_form(), ScoresheetGameForm(), problems)
+    if keyed.written is None:
+        return _already_imported(request, keyed.events)
+    messages.success(request, _workbook_imported_text(keyed.written))
+    if len(keyed.events) == 1:
+        return redirect("ledger:event_detail", keyed.events[0].pk)
     return redirect("ledger:event_list")
 
 

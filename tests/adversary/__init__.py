@@ -5,10 +5,10 @@ fixed defects, each through the real views or management commands: forms in othe
 count's forms (``counts``), coups and guest-banked nights (``coups``), amounts that add up past the
 ledger's maximum (``bounds``), undoing or correcting a hand a rebuy stood on (``rebuy``), strangers
 at the login and the password reset behind the proxy (``logins``), uploads sent again
-(``uploads``), devices racing into the same locks (``deadlocks``) and into one night's lock
-(``night races``: the count-only switch, counts, adjustments, the close, a round's close with
-rebuys and add-ons), pairs of the race matrix (``matrix``), a backup taken under load
-(``backups``) and backups edited by hand (``restore``).
+(``uploads``), nights read by the rules they were played under (``rules``), devices racing into the
+same locks (``deadlocks``) and into one night's lock (``night races``: the count-only switch,
+counts, adjustments, the close, a round's close with rebuys and add-ons), pairs of the race matrix
+(``matrix``), a backup taken under load (``backups``) and backups edited by hand (``restore``).
 
 Each group is a module of this package, saying what it attacks and what must happen: ``inputs``
 (names, amounts, files, URLs), ``races`` (races and deadlocks), ``charsets``, ``keys``,
@@ -41,6 +41,7 @@ from tests.adversary.keys import key_cases
 from tests.adversary.logins import login_cases
 from tests.adversary.races import deadlock_cases, night_lock_cases, race_cases
 from tests.adversary.rebuys import rebuy_cases
+from tests.adversary.uploads import rule_cases, upload_cases
 
 __all__ = ["OUTCOMES", "attack"]
 
@@ -61,7 +62,9 @@ def attack(size: int = 100, seed: int = 11, *, threads: bool = True) -> dict[str
              *charset_cases(Night(f"{tag}c"), size), *key_cases(tag),
              *homoglyph_cases(night, tag), *bound_cases(night, tag),
              *rebuy_cases(tag, night.host), *count_cases(Night(f"{tag}n"), rng, size),
-             *login_cases(tag), *coup_cases(tag, night.host)]  # fmt: skip
+             *login_cases(tag), *coup_cases(tag, night.host),
+             *upload_cases(night, tag, threads=threads),
+             *rule_cases(Night(f"{tag}w"), tag)]  # fmt: skip
     if threads:
         cases += [*deadlock_cases(tag, max(2, size // 20)),
                   *night_lock_cases(tag, max(1, size // 50)),

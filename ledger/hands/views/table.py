@@ -47,7 +47,7 @@ from games.entry import (
     read_taps,
     result_text,
 )
-from games.kinds import ShortStack
+from games.kinds import BankRotation, ShortStack
 from games.messages import format_chips
 from games.models import Event, Hand, Shoe
 from games.payouts import BetType
@@ -252,7 +252,7 @@ def _coup_context(
     event = state.event
     previous = previous_coup(state.shoe, state.next_number)
     occupied = [seat.seat for seat in state.seats if seat.guest is not None]
-    prefill = bank_prefill(event.game_kind, previous, occupied)
+    prefill = bank_prefill(event.game_kind, previous, occupied, BankRotation(event.bank_rotation))
     undone = ""
     if form is None and refill is not None:
         hand = cast(HandSnapshot, refill.before)
@@ -299,7 +299,9 @@ def _prefill_reply(shoe: Shoe) -> JsonResponse:
     state = table_state(shoe)
     previous = previous_coup(state.shoe, state.next_number)
     occupied = [seat.seat for seat in state.seats if seat.guest is not None]
-    prefill = bank_prefill(state.event.game_kind, previous, occupied)
+    prefill = bank_prefill(
+        state.event.game_kind, previous, occupied, BankRotation(state.event.bank_rotation)
+    )
     return JsonResponse(coup_prefill_data(state.next_number, prefill) | {"at": facts_at})
 
 

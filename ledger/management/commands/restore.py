@@ -23,6 +23,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.core.management.commands import loaddata
 
 from games.models import Event
+from ledger.integrity.readings import nights_not_stating_their_rotation, read_as_played
 from ledger.management.backup_file import check_rows, unpacked
 from ledger.management.backup_seal import seal_problem
 from ledger.management.checked_load import load_checked
@@ -64,6 +65,7 @@ class Command(BaseCommand):
         limit = options["max_megabytes"] or settings.RESTORE_MAX_MEGABYTES
         if limit < 1:
             raise CommandError("--max-megabytes is a whole number of megabytes, 1 or more.")
+        read_back: list[Event] = []
         with tempfile.TemporaryDirectory(prefix="shoebook-restore-") as folder:
             rows = Path(folder) / "backup.json"
             unpacked(path, rows, limit_megabytes=limit)
@@ -73,9 +75,17 @@ class Command(BaseCommand):
                 # The roles come with the backup; the migration's empty copies make way for them.
                 Group.objects.filter(user__isnull=True).delete()
                 call_command(loaddata.Command(), str(rows), verbosity=0)
+                # A backup older than the nights' stored rules: each night read as it was played.
+                read_back.extend(read_as_played(nights_not_stating_their_rotation(rows)))
 
             logins = load_checked(load, with_users=options["with_users"])
         self.stdout.write(
             f"Restored {Event.objects.count()} event(s) and {Guest.objects.count()} guest(s). "
             + logins.said()
         )
+        if read_back:
+            named = ", ".join(f"{event.pk} ({event.name})" for event in read_back)
+            self.stdout.write(
+                "The backup does not say how these nights' bank went round; their coups settle "
+                f"as stored under the reading they were played under, kept: {named}."
+            )

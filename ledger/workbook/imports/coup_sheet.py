@@ -22,7 +22,7 @@ from games.entry import (
     read_seat,
 )
 from games.guest_banked.terms import BankRules, CoupTerms, PreviousCoup
-from games.kinds import TABLE_SEATS, BancoKind, Game
+from games.kinds import TABLE_SEATS, BancoKind, BankRotation, Game
 from games.models import Event
 from games.settle import GuestBankedTable, settle
 from ledger.guests.names import InvalidName, clean_name, name_key
@@ -96,6 +96,7 @@ class BankedGame:
     shoe_charge: Decimal = Decimal(0)
     banco: str = BancoKind.LIMITEE.value
     clearing: str = Event.Clearing.DIRECT.value
+    bank_rotation: str = BankRotation.SKIPS_LOSER.value  # a night's workbook says its own
 
     def fields(self) -> dict[str, object]:
         return {
@@ -105,6 +106,7 @@ class BankedGame:
             "shoe_charge": self.shoe_charge,
             "banco": self.banco,
             "clearing": self.clearing,
+            "bank_rotation": self.bank_rotation,
         }
 
     def bank_rules(self, table: TableRules) -> BankRules:

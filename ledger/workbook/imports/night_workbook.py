@@ -27,7 +27,7 @@ from django.utils.translation import gettext_lazy
 from games import services as game_services
 from games.chips import MAX_CHIPS
 from games.entry import TableRules, read_count
-from games.kinds import Game
+from games.kinds import BankRotation, Game
 from games.messages import format_chips, whole_cents
 from games.models import Event
 from games.payouts import RuleSet, RuleSetError
@@ -211,8 +211,12 @@ def _rules_formulas(content: bytes, title: str) -> dict[int, dict[str, str]]:
         workbook.close()
 
 
+# A Rules sheet exported before nights kept their bank's rotation ends before that column.
+_RULES_SINCE_FIRST = RULES_COLUMNS[: RULES_COLUMNS.index("bank_rotation")]
+
+
 def _sheet_kind(header: tuple[str, ...]) -> str | None:
-    if header[: len(RULES_COLUMNS)] == RULES_COLUMNS:
+    if header[: len(_RULES_SINCE_FIRST)] == _RULES_SINCE_FIRST:
         return "rules"
     if header[: len(RECORD_COLUMNS)] == RECORD_COLUMNS:
         return "records"
@@ -342,6 +346,10 @@ RULES_READERS: dict[str, Callable[[object], Any]] = {
     "denominations": lambda value: _text(value).split(),
     "commission_total": lambda value: None if value in (None, "") else _decimal(value),
     "guests": lambda value: _guests(_text(value)),
+    # Left out (a workbook from before nights kept it): today's.
+    "bank_rotation": lambda value: _choice(list(BankRotation))(
+        _text(value) or BankRotation.SKIPS_LOSER.value
+    ),
 }
 
 
@@ -463,6 +471,7 @@ def _checked_terms(night: WorkbookNight, problems: _Problems) -> CheckedNight | 
             shoe_charge=values["shoe_charge"],
             banco=values["banco"],
             clearing=values["clearing"],
+            bank_rotation=values["bank_rotation"],
         )
         if game.guest_banked
         else None
@@ -562,7 +571,7 @@ _RULES_OF_BET = {
     "banker_pair": ("pair_pays",),
     "banker": ("commission_rate", "no_commission"),
 }
-_RULES_OF_COUPS = ("taxe", "taxe_rate", "shoe_charge", "banco", "suite_returns")
+_RULES_OF_COUPS = ("taxe", "taxe_rate", "shoe_charge", "banco", "suite_returns", "bank_rotation")
 
 
 def _check_figures(night: WorkbookNight, terms: CheckedNight, problems: _Problems) -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 
+from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import ngettext_lazy
@@ -337,6 +339,30 @@ def _seatings(
 
 def _night_key(name: str) -> str:
     return " ".join(name_key(name).split())  # as guests' names compare, spaces collapsed
+
+
+class NightTaken(ValidationError):
+    """The night is in the ledger already: another import of it, sent at the same moment,
+    wrote it first (the form's check ran before either had)."""
+
+    def __init__(self, event: Event) -> None:
+        super().__init__(f"{event.name} of {event.date:%Y-%m-%d} is in the ledger already.")
+        self.event = event
+
+
+def claim_night(name: str, on: date) -> None:
+    """Inside an import's transaction, before it writes the night: refuse it if the ledger has
+    it already, as the import's own check would have had the two not run at once. On PostgreSQL
+    a lock on the night's name and day (held to the commit) makes a second import of it wait
+    for the first and then see its night; SQLite's one writer does that already."""
+    if connection.vendor == "postgresql":
+        key = f"{on:%Y-%m-%d}\x1f{_night_key(name)}".encode()
+        number = int.from_bytes(hashlib.sha256(key).digest()[:8], "big", signed=True)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [number])
+    existing = night_already_in(name, on)
+    if existing is not None:
+        raise NightTaken(existing)
 
 
 def night_already_in(name: str, on: date) -> Event | None:

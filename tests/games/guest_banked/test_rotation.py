@@ -11,7 +11,7 @@ from decimal import Decimal
 
 import pytest
 
-from games.entry import BetEntry, HandEntry
+from games.entry import BetEntry, EntryRejected, HandEntry
 from games.guest_banked.bank import (
     MSG_HELD_BY,
     MSG_PASSED_TO,
@@ -23,7 +23,7 @@ from games.guest_banked.bank import (
 from games.guest_banked.chemin_money import seat_order
 from games.guest_banked.pipeline import settle_coup_entry
 from games.guest_banked.terms import BankRules, CoupTerms, PreviousCoup
-from games.kinds import BankerMove, Game, SuiteReturn, SuiteWay
+from games.kinds import BankerMove, BankRotation, Game, SuiteReturn, SuiteWay
 
 D = Decimal
 CHEMIN = BankRules(Game.CHEMIN_DE_FER, minimum_banco=D(100))
@@ -154,3 +154,51 @@ def test_the_note_names_both_seats():
     assert str(after.why) == (
         "The bank of seat 4 lost the last coup: it passes to seat 2, to the right of seat 1."
     )
+
+
+# --- a night keeps the reading it was played under (games.kinds.BankRotation) ----------------
+
+ORIGINAL = replace(CHEMIN, rotation=BankRotation.ORIGINAL)
+
+
+def coup_at(
+    previous: PreviousCoup | None, banker: int, bank: str, result: str, rules: BankRules, **terms
+):
+    """A coup whose banker is given (not the one next_bank says), covered by seat 7."""
+    entry = HandEntry(
+        result=result,
+        bets=(BetEntry(7, "ordinary", bank),),
+        coup=CoupTerms(banker_seat=banker, bank=bank, **terms),
+    )
+    return settle_coup_entry(entry, rules, SEATED, previous=previous)
+
+
+def test_a_suite_lost_at_its_givers_right_went_back_to_its_loser_under_the_original_reading():
+    # Seat 1 wins and gives a suite to seat 2, at his right; seat 2 loses it.
+    given = coup_at(None, 1, "100", BANK_WINS, CHEMIN, move="suite", suite_seat=2).coup
+    assert given is not None
+    lost = {}
+    for rules in (CHEMIN, ORIGINAL):
+        coup = coup_at(given.next_state, 2, "195", BANK_LOSES, rules).coup
+        assert coup is not None and coup.rotation_seat == 1
+        lost[rules.rotation] = coup.next_state
+    # Today: never back to the seat that lost it. The original reading: seat 1's right, seat 2.
+    assert next_bank(Game.CHEMIN_DE_FER, lost[BankRotation.SKIPS_LOSER], SEATED).banker_seat == 3
+    original = next_bank(Game.CHEMIN_DE_FER, lost[BankRotation.ORIGINAL], SEATED, ORIGINAL.rotation)
+    assert original.banker_seat == 2
+    # So seat 2 banking again settles under the original reading and is refused under today's.
+    assert coup_at(lost[BankRotation.ORIGINAL], 2, "150", BANK_WINS, ORIGINAL).coup is not None
+    with pytest.raises(EntryRejected):
+        coup_at(lost[BankRotation.SKIPS_LOSER], 2, "150", BANK_WINS, CHEMIN)
+
+
+def test_a_suite_nobody_took_returned_to_its_givers_right_under_the_original_reading():
+    given = coup_at(None, 4, "100", BANK_WINS, CHEMIN, move="suite").coup
+    assert given is not None and (given.suite_seat, given.suite_way) == (5, SuiteWay.NEXT_IN_TURN)
+    today = coup_at(given.next_state, 5, "100", BANK_LOSES, CHEMIN).coup
+    original = coup_at(given.next_state, 5, "100", BANK_LOSES, ORIGINAL).coup
+    assert today is not None and original is not None
+    assert (today.rotation_seat, original.rotation_seat) == (5, 4)
+    assert next_bank(Game.CHEMIN_DE_FER, today.next_state, SEATED).banker_seat == 6
+    after = next_bank(Game.CHEMIN_DE_FER, original.next_state, SEATED, BankRotation.ORIGINAL)
+    assert after.banker_seat == 5

@@ -238,7 +238,7 @@ def test_a_coup_s_net_other_than_its_rules_settle_it_to_is_refused(client, by):
     assert (problem.sheet, problem.line, problem.column) == (
         "Rules",
         2,
-        "/".join(("taxe", "taxe_rate", "shoe_charge", "banco", "suite_returns")),
+        "/".join(("taxe", "taxe_rate", "shoe_charge", "banco", "suite_returns", "bank_rotation")),
     )
     assert f"line {line}, net 12345 (by the rules: " in problem.reason
 
