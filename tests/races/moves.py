@@ -22,13 +22,17 @@ import io
 import uuid
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal
+from html.parser import HTMLParser
 
 from django.http import HttpResponseBase
 from django.test import Client
 from django.urls import reverse
 
-from games.models import Event, Hand
+from games import services as game_services
+from games.models import Event, Hand, Shoe
+from games.payouts import RuleSet
 from ledger.count import services as count_services
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
@@ -48,8 +52,10 @@ from ledger.models import (
 from ledger.money import services as money_services
 from ledger.money import transfers
 from ledger.nights import services as night_services
+from ledger.workbook.exports import workbook_bytes
 from tests.races.nights import Night
-from tournaments.models import Round
+from tournaments import services as tournament_services
+from tournaments.models import Round, TableSeat
 
 ANY = frozenset({"house", "banked", "round"})
 CASH = frozenset({"house", "banked"})
@@ -66,6 +72,7 @@ class Play:
     probe: Hashable
     count: Callable[[], int]
     anonymous: bool = False  # sent by a browser logged in as nobody (an invitation's guest)
+    state: bool = False  # sets a state: acknowledged once or twice, it is there once
 
 
 @dataclass(frozen=True)
@@ -213,7 +220,7 @@ def settlement_void(night: Night, slot: int) -> Play:
 
 def transfer(night: Night, slot: int) -> Play:
     key = uuid.uuid4()
-    payer, payee = (night.guests[3], night.guests[2]) if slot else (night.guests[1], night.guests[0])
+    payer, payee = night.guests[1 + 2 * slot], night.guests[2 * slot]
     data = {"payer": payer.pk, "payee": payee.pk, "amount": "10", "note": "",
             "idempotency_key": str(key)}  # fmt: skip
     url = reverse("ledger:transfer_record", args=[night.event.pk])
@@ -357,7 +364,34 @@ def invitation_accept(night: Night, slot: int) -> Play:
     return Play(_post(url, data), ("login", night.guests[0].pk), guest.count, anonymous=True)
 
 
-IMPORT_HEADER = "shoe,hand,player_cards,banker_cards,result,player_pair,banker_pair,seat,guest,bet,stake"
+IMPORT_HEADER = (
+    "shoe,hand,player_cards,banker_cards,result,player_pair,banker_pair,seat,guest,bet,stake"
+)
+COUP_HEADER = (
+    "shoe,coup,seat,guest,stake_kind,stake,banker,banker_seat,bank,co_banker,co_banker_seat,"
+    "ponte_cards,banker_cards,result,ponte_choice,banker_choice,move,taken,suite_taker,"
+    "suite_seat,suite_amount"
+)
+UPLOAD_FIELDS = {"date": "2026-11-21", "yen_per_chip": "100", "table_min": "10",
+                 "table_max": "1000", "decks": "8", "no_commission": "none", "tie_pays": "8",
+                 "pair_pays": "11"}  # fmt: skip
+CHEMIN_FIELDS = {"game": "chemin_de_fer", "taxe": "percent", "taxe_rate": "0.05",
+                 "shoe_charge": "0", "banco": "limitee", "clearing": "direct"}  # fmt: skip
+
+
+def _upload(name: str, content: bytes, **fields: str) -> Callable[[Client], HttpResponseBase]:
+    url = reverse("ledger:scoresheet_upload")
+
+    def send(client: Client) -> HttpResponseBase:
+        upload = io.BytesIO(content)
+        upload.name = "night.xlsx" if content[:2] == b"PK" else "night.csv"
+        return client.post(url, UPLOAD_FIELDS | fields | {"event_name": name, "file": upload})
+
+    return send
+
+
+def _imported(name: str) -> Callable[[], int]:
+    return Event.objects.filter(name=name).count
 
 
 def scoresheet_import(night: Night, slot: int) -> Play:
@@ -367,19 +401,39 @@ def scoresheet_import(night: Night, slot: int) -> Play:
         f"1,{n},9 7,J J 10,,,,{seat},{night.guests[seat - 1].name},player,10"
         for n, seat in ((1, 1), (2, 2))
     ]
-    fields = {"event_name": name, "date": "2026-11-21", "yen_per_chip": "100",
-              "table_min": "10", "table_max": "1000", "decks": "8", "no_commission": "none",
-              "tie_pays": "8", "pair_pays": "11"}  # fmt: skip
+    return Play(_upload(name, "\n".join(rows).encode()), name, _imported(name))
+
+
+def coup_sheet_import(night: Night, slot: int) -> Play:
+    """A Chemin de fer night of one coup imported, its guests the night's own."""
+    name = f"Coups {night.tag} {slot}"
+    aki, ben = night.guests[0].name, night.guests[1].name
+    rows = [COUP_HEADER, f"1,1,2,{ben},,60,{aki},1,100,,,,,B,,,,,,,"]
     content = "\n".join(rows).encode()
-    url = reverse("ledger:scoresheet_upload")
+    return Play(_upload(name, content, **CHEMIN_FIELDS), name, _imported(name))
 
 
-    def send(client: Client) -> HttpResponseBase:
-        upload = io.BytesIO(content)
-        upload.name = "night.csv"
-        return client.post(url, fields | {"file": upload})
+def count_sheet_import(night: Night, slot: int) -> Play:
+    """A night kept by its count alone, imported: its guests the night's own."""
+    name = f"Counted {night.tag} {slot}"
+    rows = ["guest,bought,cashed_out,paid_by"] + [
+        f"{guest.name},500,{400 + 100 * n},cash" for n, guest in enumerate(night.guests[:2])
+    ]
+    return Play(_upload(name, "\n".join(rows).encode()), name, _imported(name))
 
-    return Play(send, name, Event.objects.filter(name=name).count)
+
+def workbook_import(night: Night, slot: int) -> Play:
+    """The night's own exported workbook sent back (the night renamed first, so that it is a
+    night of its own): its guests are the night's."""
+
+    def export() -> tuple[bytes, str]:
+        content = workbook_bytes([night.event])
+        old = night.event.name
+        Event.objects.filter(pk=night.event.pk).update(name=f"{old} (kept)")
+        return content, old
+
+    content, name = night.once("workbook", export)
+    return Play(_upload(name, content), ("workbook", name), _imported(name))
 
 
 def guest_add(night: Night, slot: int) -> Play:
@@ -387,6 +441,118 @@ def guest_add(night: Night, slot: int) -> Play:
     url = reverse("ledger:event_guest_add", args=[night.event.pk])
     on_list = Guest.objects.filter(name=name, events=night.event)
     return Play(_post(url, {"name": name}), name, on_list.count)
+
+
+class _FormReader(HTMLParser):
+    """The fields of one form of a page, as a browser would post it untouched."""
+
+    def __init__(self, form_id: str) -> None:
+        super().__init__()
+        self.form_id, self.inside, self.select = form_id, False, ""
+        self.fields: dict[str, list[str]] = {}
+        self.text: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {key: value or "" for key, value in attrs}
+        if tag == "form":
+            self.inside = a.get("id") == self.form_id
+        if not self.inside or (not a.get("name") and tag != "option"):
+            return
+        if tag == "input" and a.get("type") not in ("submit", "button"):
+            if a.get("type") in ("checkbox", "radio") and "checked" not in a:
+                return
+            self.fields.setdefault(a["name"], []).append(a.get("value", "on"))
+        elif tag == "select":
+            self.select = a["name"]
+        elif tag == "option" and self.select and "selected" in a:
+            self.fields.setdefault(self.select, []).append(a.get("value", ""))
+        elif tag == "textarea":
+            self.text = a["name"]
+
+    def handle_data(self, data: str) -> None:
+        if self.text:
+            self.fields.setdefault(self.text, []).append(data.strip())
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self.inside = False
+        elif tag == "select":
+            self.select = ""
+        elif tag == "textarea":
+            self.text = None
+
+
+def _form(page: str, form_id: str) -> dict[str, list[str]]:
+    reader = _FormReader(form_id)
+    reader.feed(page)
+    return reader.fields
+
+
+def event_edit(night: Night, slot: int) -> Play:
+    """The night's terms saved with its table maximum changed, from the edit page's form."""
+    url = reverse("ledger:event_edit", args=[night.event.pk])
+    page = night.client(slot).get(url).content.decode()
+    data = _form(page, "event-form") | {"table_max": [str(2000 + slot)]}
+    return Play(_post(url, data), ("audit", slot, "edit"),
+                _audited(night, slot, AuditEntry.Action.EVENT_EDITED))  # fmt: skip
+
+
+def shoe_start(night: Night, slot: int) -> Play:
+    """The next shoe started, the shoe before it closed."""
+    night.once("shoe closed", lambda: _close_shoe(night))
+    url = reverse("ledger:shoe_start", args=[night.event.pk])
+    return Play(_post(url), "new shoe",
+                lambda: Shoe.objects.filter(event=night.event).count())  # fmt: skip
+
+
+def seat_clear(night: Night, slot: int) -> Play:
+    """Seat 3 (4 for the other device) left free."""
+    seat = 3 + slot
+    url = reverse("ledger:seat_change", args=[night.shoe.pk])
+    free = Seating.objects.filter(shoe=night.shoe, seat=seat, to_hand__isnull=True)
+    return Play(_post(url, {"seat": str(seat), "guest": ""}), ("free", seat),
+                lambda: 0 if free.exists() else 1, state=True)  # fmt: skip
+
+
+def bring_back(night: Night, slot: int) -> Play:
+    """Two guests of an earlier night brought back onto this one's list."""
+
+    def earlier() -> tuple[Event, list[Guest]]:
+        event = game_services.event_create(
+            name=f"Earlier {night.tag}", date=date(2026, 11, 1), rules=RuleSet(), by=night.host
+        )
+        guests = [guest_services.event_guest_add(event=event, name=f"Back{n} {night.tag}",
+                                                 by=night.host) for n in range(2)]  # fmt: skip
+        return event, guests
+
+    source, guests = night.once("earlier night", earlier)
+    data = {"from_event": str(source.pk), "guests": [str(guests[slot].pk)]}
+    url = reverse("ledger:event_guests_bring_back", args=[night.event.pk])
+    on_list = Guest.objects.filter(pk=guests[slot].pk, events=night.event)
+    return Play(_post(url, data), ("back", guests[slot].pk), on_list.count)
+
+
+def _secret(night: Night, slot: int, *, mark: bool) -> Play:
+    entrant = night.entrants[slot]
+    seat = night.seat(entrant.guest)
+    number = hand_services.next_hand_number(night.shoe)
+    place = TableSeat.objects.filter(entrant=entrant, round=_round(night))
+    if not mark:
+        night.once(f"secret {slot}", lambda: tournament_services.secret_bet_mark(
+            table_event=night.event, seat=seat, hand_number=number, by=night.host))  # fmt: skip
+    field = "mark" if mark else "unmark"
+    url = reverse("tournament_table:secret_bet", args=[night.event.pk])
+    state = place.filter(secret_hand=number) if mark else place.filter(secret_hand__isnull=True)
+    return Play(_post(url, {field: str(seat), "number": str(number)}), ("secret", slot),
+                state.count, state=True)  # fmt: skip
+
+
+def secret_mark(night: Night, slot: int) -> Play:
+    return _secret(night, slot, mark=True)
+
+
+def secret_clear(night: Night, slot: int) -> Play:
+    return _secret(night, slot, mark=False)
 
 
 MOVES: tuple[Move, ...] = (
@@ -429,6 +595,21 @@ MOVES: tuple[Move, ...] = (
     Move("import", ANY, ("ledger.workbook.imports.night_writer.scoresheet_import",),
          scoresheet_import),
     Move("guest added", CASH, ("ledger.guests.services.event_guest_add",), guest_add),
+    Move("coup import", ANY, ("ledger.workbook.imports.night_writer.coup_sheet_import",),
+         coup_sheet_import),
+    Move("count import", ANY, ("ledger.workbook.count_imports.count_sheet_import",),
+         count_sheet_import),
+    Move("workbook import", CASH,
+         ("ledger.workbook.imports.night_workbook.night_workbook_import",), workbook_import),
+    Move("night edit", CASH, ("ledger.nights.services.event_edit",
+                              "games.services.event_update"), event_edit),
+    Move("shoe start", CASH, ("games.services.shoe_start",), shoe_start, stage=1),
+    Move("seat cleared", CASH, ("ledger.hands.services.seat_clear",), seat_clear),
+    Move("bring back", CASH, ("ledger.guests.services.event_guests_bring_back",), bring_back),
+    Move("secret bet", frozenset({"round"}), ("tournaments.services.secret_bet_mark",),
+         secret_mark),
+    Move("secret bet back", frozenset({"round"}), ("tournaments.services.secret_bet_clear",),
+         secret_clear),
 )  # fmt: skip
 
 BY_NAME = {move.name: move for move in MOVES}

@@ -80,7 +80,7 @@ class Night:
             name=f"Race cup {self.tag}", date=date(2026, 11, 28), by=self.host,
             entry_fee=Decimal(50), cut_percent=Decimal(0), rebuy_price=Decimal(40),
             rebuy_chips=Decimal(1000), rebuy_rounds=1, add_on_price=Decimal(20),
-            add_on_chips=Decimal(500), add_on_round=1,
+            add_on_chips=Decimal(500), add_on_round=1, secret_bet="any",
         )  # fmt: skip
         self.entrants = [
             tournament_services.entrant_add(tournament=cup, name=f"{n} {self.tag}", by=self.host)
@@ -110,10 +110,10 @@ class Night:
         if self.kind == "banked":
             return self.coup(banker=1, cover=2)
         number = hand_services.next_hand_number(self.shoe)
-        seat = self.seat(self.guests[0])
+        stake = BetEntry(self.seat(self.guests[0]), BetType.PLAYER, Decimal(10))
         hand_services.record_hand(
             shoe=self.shoe, number=number, by=self.host, idempotency_key=uuid.uuid4(),
-            entry=HandEntry(result=Winner.BANKER, bets=(BetEntry(seat, BetType.PLAYER, Decimal(10)),)),
+            entry=HandEntry(result=Winner.BANKER, bets=(stake,)),
         )  # fmt: skip
         return number
 
