@@ -5,8 +5,8 @@ charsets (``charsets``), idempotency keys sent again (``keys``), look-alike logi
 (``homoglyphs``), the count's forms (``counts``), amounts that add up past the ledger's
 maximum (``bounds``), undoing or
 correcting a hand a rebuy stood on (``rebuy``), devices racing into the same locks
-(``deadlocks``), a backup taken under load (``backups``) and backups edited by hand
-(``restore``).
+(``deadlocks``), a sample of the race matrix's pairs (``matrix``, from ``tests/races``), a
+backup taken under load (``backups``) and backups edited by hand (``restore``).
 
 Each group is a module of this package, saying what it attacks and what must happen: ``inputs``
 (names, amounts, files, URLs), ``races`` (races and deadlocks), ``charsets``, ``keys``,
@@ -35,7 +35,7 @@ from tests.adversary.ground import Night
 from tests.adversary.homoglyphs import homoglyph_cases
 from tests.adversary.inputs import amount_cases, file_cases, name_cases, url_cases
 from tests.adversary.keys import key_cases
-from tests.adversary.races import deadlock_cases, race_cases
+from tests.adversary.races import deadlock_cases, matrix_cases, race_cases
 from tests.adversary.rebuys import rebuy_cases
 
 __all__ = ["OUTCOMES", "attack"]
@@ -58,7 +58,11 @@ def attack(size: int = 100, seed: int = 11, *, threads: bool = True) -> dict[str
              *homoglyph_cases(night, tag), *bound_cases(night, tag),
              *rebuy_cases(tag, night.host), *count_cases(Night(f"{tag}n"), rng, size)]  # fmt: skip
     if threads:
-        cases += [*deadlock_cases(tag, max(2, size // 20)), *backup_cases(tag, max(1, size // 50))]
+        cases += [
+            *deadlock_cases(tag, max(2, size // 20)),
+            *matrix_cases(max(4, size // 5)),
+            *backup_cases(tag, max(1, size // 50)),
+        ]
     cases += restore_cases(tag)
     tally: dict[str, Counter[str]] = {}
     wrongs: list[str] = []

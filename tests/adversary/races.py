@@ -2,10 +2,12 @@
 seat 1 after the host seated someone else there; it must be refused, recording no bet. A double tap:
 the same hand posted from two devices at once records its bet once. Racing locks (``deadlocks``): a
 hand and a settlement at one night, a guest seated while merged into another, one pair of guests
-merged both ways, each pair of requests at once. No answer may be a 5xx (a 503 is one) or an error
-escaping the app; each is a write or a refusal that says why, exactly one write goes through where
-only one can, and the books add up. The double taps and the deadlocks need a database that takes
-concurrent writers (a file, or PostgreSQL), not the test suite's in-memory SQLite.
+merged both ways, each pair of requests at once; a sample of the race matrix's pairs (``matrix``,
+from ``tests/races``: every write against every other on a fresh night). No answer may be a 5xx
+(a 503 is one) or an error escaping the app; each is a write or a refusal that says why, exactly
+one write goes through where only one can, and the books add up. The double taps, the deadlocks
+and the matrix need a database that takes concurrent writers (a file, or PostgreSQL), not the
+test suite's in-memory SQLite.
 """
 
 from __future__ import annotations
@@ -179,3 +181,37 @@ def deadlock_cases(tag: str, count: int) -> Iterator[Case]:
         yield Case("deadlocks", "a hand and a settlement at once", hand_and_settlement)
         yield Case("deadlocks", "X seated while merged into Y", seat_while_merged(n % 7 + 1))
         yield Case("deadlocks", "X into Y and Y into X at once", merged_both_ways)
+
+
+# --- the race matrix's pairs ----------------------------------------------------------------
+
+
+def matrix_cases(count: int) -> Iterator[Case]:
+    """``count`` pairs of the race matrix's sample (``tests/races``), each once on a fresh night
+    (a database that takes concurrent writers only): an error escaping or a 5xx is a crash; a
+    deadlock left after the retry, a write acknowledged but absent or twice, refused but there,
+    or ``check_ledger``'s problem is wrong."""
+    from tests.races.__main__ import SMOKE
+    from tests.races.moves import BY_NAME
+    from tests.races.runner import kind_for, run_pair, watching
+
+    def case(a_name: str, b_name: str) -> Callable[[], str]:
+        def run() -> str:
+            watching()
+            a, b = BY_NAME[a_name], BY_NAME[b_name]
+            kind = kind_for(a, b)
+            assert kind is not None
+            done = run_pair(a, b, kind)
+            if done.errors:
+                return f"crashed: {done.errors[0]}"[:200]
+            if done.deadlocks:
+                return f"wrong: {done.deadlocks} deadlocks left after the retry"
+            if done.wrong or done.ledger:
+                return f"wrong: {[*done.wrong, *done.ledger][0]}"[:200]
+            return "accepted" if all(a.startswith("done") for a in done.answers) else "refused"
+
+        return run
+
+    for n in range(count):
+        a_name, b_name = SMOKE[n % len(SMOKE)].split("/")
+        yield Case("matrix", f"{a_name} / {b_name}", case(a_name, b_name))
