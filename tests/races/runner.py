@@ -104,20 +104,24 @@ def acknowledged(response: HttpResponseBase) -> bool:
     return not any(message.level >= message_levels.ERROR for message in said)
 
 
-def run_pair(a: Move, b: Move | None, kind: str) -> Run:
+def run_pair(a: Move, b: Move | None, kind: str | None) -> Run:
     """One run of ``a`` and ``b`` at once on a fresh night (``b`` None: ``a`` alone, which
-    must be acknowledged)."""
-    night = Night(kind)
+    must be acknowledged; ``kind`` None: two moves that share no kind of night, each on a fresh
+    night of its own first kind, at once)."""
     moves = [a] if b is None else [a, b]
+    if kind is None:
+        nights = [Night(next(k for k in KINDS if k in move.kinds)) for move in moves]
+    else:
+        nights = [Night(kind)] * len(moves)
     plays: list[Play | None] = [None] * len(moves)
     for slot, move in sorted(enumerate(moves), key=lambda item: item[1].stage):
-        plays[slot] = move.prepare(night, slot)
+        plays[slot] = move.prepare(nights[slot], slot)
     ready = [play for play in plays if play is not None]
     counters = {play.probe: play.count for play in ready}
     before = {probe: count() for probe, count in counters.items()}
     last_event = Event.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
-    clients = [Client(raise_request_exception=False) if play.anonymous else night.client(slot)
-               for slot, play in enumerate(ready)]  # fmt: skip
+    clients = [Client(raise_request_exception=False) if play.anonymous
+               else nights[slot].client(slot) for slot, play in enumerate(ready)]  # fmt: skip
     with WATCH.lock:
         WATCH.retried, WATCH.escaped = 0, []
     answers = _race([(play, client) for play, client in zip(ready, clients, strict=True)])
@@ -147,9 +151,9 @@ def run_pair(a: Move, b: Move | None, kind: str) -> Run:
             run.wrong.append(f"{' + '.join(names)}: {expected} acknowledged, {found} written")
     if b is None and not done[0]:
         run.wrong.append(f"{a.name}: refused alone ({run.answers[0] if run.answers else ''})")
-    touched = [night.event, *Event.objects.filter(pk__gt=last_event)]
-    if night.round is not None:
-        touched.append(night.round.tournament.event)
+    touched = [night.event for night in set(nights)]
+    touched += [*Event.objects.filter(pk__gt=last_event)]
+    touched += [night.round.tournament.event for night in set(nights) if night.round is not None]
     for event in touched:
         run.ledger += [str(problem) for problem in check_ledger(event).problems]
         run.wrong += written_after_close(event)
@@ -238,8 +242,8 @@ class PairTally:
         return not (self.errors or self.deadlocks or self.wrong or self.ledger)
 
 
-def tally_pair(a: Move, b: Move, kind: str, runs: int) -> PairTally:
-    tally = PairTally(a.name, b.name, kind)
+def tally_pair(a: Move, b: Move, kind: str | None, runs: int) -> PairTally:
+    tally = PairTally(a.name, b.name, kind or "apart")
     for _ in range(runs):
         try:
             tally.add(run_pair(a, b, kind))
