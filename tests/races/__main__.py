@@ -145,6 +145,7 @@ def main() -> None:
 
     from ledger.integrity import check_ledger
     from tests.races.moves import BY_NAME
+    from tests.races.nights import KINDS
     from tests.races.runner import pairs, tally_pair, watching
 
     watching()
@@ -172,23 +173,26 @@ def main() -> None:
     if options.json:
         print(json.dumps({"vendor": connection.vendor, "ledger": problems[:20],
                           "seconds": round(seconds, 1)}))  # fmt: skip
-    else:
-        print(f"on a {where}: {len(tallies)} pairs × {options.runs} runs, {seconds:.0f} s")
-        head = f"{'pair':<42} {'night':<7}" + "".join(f"{name:>10}" for name in COLUMNS)
-        print(head)
-        for tally in tallies:
-            if options.every_pair or not tally.clean:
-                row = [getattr(tally, name) for name in COLUMNS]
-                print(f"{tally.a + ' / ' + tally.b:<42} {tally.kind:<7}"
-                      + "".join(f"{value:>10}" for value in row))  # fmt: skip
-        total = [sum(getattr(tally, name) for tally in tallies) for name in COLUMNS]
-        print(f"{'all pairs':<50}" + "".join(f"{value:>10}" for value in total))
-        failed = [tally for tally in tallies if not tally.clean]
-        print(f"pairs failing: {len(failed)} of {len(tallies)}; check_ledger on the whole "
-              f"database after: {len(problems)} problems")  # fmt: skip
-        for tally in failed:
-            for note in tally.notes:
-                print(f"  {tally.a} / {tally.b}: {note}")
+    # With --json, the table goes to stderr.
+    out = sys.stderr if options.json else sys.stdout
+    print(f"on a {where}: {len(tallies)} pairs × {options.runs} runs, {seconds:.0f} s", file=out)
+    print(f"{'pair':<42} {'night':<7}" + "".join(f"{name:>10}" for name in COLUMNS), file=out)
+    for tally in tallies:
+        if options.every_pair or not tally.clean:
+            row = [getattr(tally, name) for name in COLUMNS]
+            print(f"{tally.a + ' / ' + tally.b:<42} {tally.kind:<7}"
+                  + "".join(f"{value:>10}" for value in row), file=out)  # fmt: skip
+    for kind in (*KINDS, "apart", None):
+        these = [tally for tally in tallies if kind is None or tally.kind == kind]
+        total = [sum(getattr(tally, name) for tally in these) for name in COLUMNS]
+        label = f"all {len(these)} pairs" + (f" ({kind})" if kind else "")
+        print(f"{label:<50}" + "".join(f"{value:>10}" for value in total), file=out)
+    failed = [tally for tally in tallies if not tally.clean]
+    print(f"pairs failing: {len(failed)} of {len(tallies)}; check_ledger on the whole database "
+          f"after: {len(problems)} problems", file=out)  # fmt: skip
+    for tally in failed:
+        for note in tally.notes:
+            print(f"  {tally.a} / {tally.b}: {note}", file=out)
     if problems or not alone or any(not tally.clean for tally in tallies):
         raise SystemExit(1)
 
