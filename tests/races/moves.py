@@ -13,7 +13,8 @@ from before the race to after) and must be exactly the acknowledged writes under
 acknowledgements is what must be there).
 
 Preparations run in the order of ``stage``: a move that needs something closed (a reopen, the
-night's close) prepares last, after the other move made what it needs on an open night.
+night's close) prepares last, after the other move made what it needs on an open night; a
+round's close first, its last hand played before the other move picks the hand it undoes.
 """
 
 from __future__ import annotations
@@ -126,7 +127,7 @@ def coup(night: Night, slot: int) -> Play:
 
 
 def hand_undo(night: Night, slot: int) -> Play:
-    number = night.once("hand to undo", night.hand)
+    number = night.once("last hand", night.last_hand)
     url = reverse("ledger:hand_undo", args=[night.shoe.pk])
     data = {"number": str(number), "idempotency_key": str(uuid.uuid4())}
     return Play(_post(url, data), "undo", _audited_both(night, AuditEntry.Action.HAND_UNDONE))
@@ -137,7 +138,7 @@ def _audited_both(night: Night, action: str) -> Callable[[], int]:
 
 
 def hand_correct(night: Night, slot: int) -> Play:
-    number = night.once("hand to correct", night.hand)
+    number = night.once("last hand", night.last_hand)
     hand = Hand.objects.get(shoe=night.shoe, number=number)
     reason = f"race {uuid.uuid4().hex[:8]}"
     seat = night.seat(night.guests[0])
@@ -305,7 +306,7 @@ def _round(night: Night) -> Round:
 
 
 def round_close(night: Night, slot: int) -> Play:
-    night.once("last hand", night.hand)  # the round's tables done: it may close
+    night.once("round done", night.finish_round)  # the round's tables done: it may close
     round_ = _round(night)
     url = reverse("tournaments:round_close", args=[round_.pk])
     closed = Round.objects.filter(pk=round_.pk, closed_at__isnull=False)
@@ -585,8 +586,9 @@ MOVES: tuple[Move, ...] = (
                                "games.services.mark_event_closed"), event_close, stage=1),
     Move("night reopen", CASH, ("ledger.nights.services.event_reopen",
                                 "games.services.mark_event_open"), event_reopen, stage=1),
+    # Prepared first: its round's last hand played, the hand the other move undoes or corrects.
     Move("round close", frozenset({"round"}), ("tournaments.services.round_close",),
-         round_close, stage=1),
+         round_close, stage=-1),
     Move("rebuy", frozenset({"round"}), ("tournaments.services.rebuy",), rebuy),
     Move("add-on", frozenset({"round"}), ("tournaments.services.add_on",), add_on),
     Move("merge", ANY, ("ledger.guests.services.guest_merge",), merge),

@@ -117,6 +117,16 @@ class Night:
         )  # fmt: skip
         return number
 
+    def last_hand(self) -> int:
+        """The shoe's last hand, one played first if it has none."""
+        last = self.shoe.hands.order_by("-number").values_list("number", flat=True).first()
+        return last if last is not None else self.hand()
+
+    def finish_round(self) -> None:
+        """The round's hands played to its last: its table done."""
+        while hand_services.next_hand_number(self.shoe) <= ROUND_HANDS:
+            self.hand()
+
     def coup(self, *, banker: int, cover: int) -> int:
         number = hand_services.next_hand_number(self.shoe)
         hand_services.record_hand(
