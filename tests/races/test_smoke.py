@@ -29,6 +29,8 @@ BEFORE_THE_LOCK_ORDER = {
     "count/count-only switch",
     "adjustment/night close",
     "count/night close",
+    "rebuy/round close",
+    "add-on/round close",
 }
 
 
