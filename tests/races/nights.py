@@ -1,6 +1,7 @@
 """The nights a race is run on, built fresh for each run through the services: a Punto Banco
 night (``house``), a Chemin de fer night whose guests already owe each other (``banked``) and a
-tournament round at one table, its hands all but the last played (``round``). Each night has two
+tournament's final round at one table, its hands all but the last played (``round``: its close
+pays the prizes, the tournament's row locked as a rebuy locks it). Each night has two
 hosts, one per racing device, so that the audit says which device wrote what."""
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ class Night:
         ]
         round_ = tournament_services.round_add(
             tournament=cup, by=self.host, hands=ROUND_HANDS, table_min=Decimal(10),
-            table_max=Decimal(1000), bet_unit=Decimal(10),
+            table_max=Decimal(1000), bet_unit=Decimal(10), is_final=True,
         )  # fmt: skip
         tournament_services.round_draw(round_=round_, by=self.host, seed=1)
         self.round = tournament_services.round_start(round_=round_, by=self.host)

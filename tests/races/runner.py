@@ -55,16 +55,16 @@ class _Watch(logging.Handler):
         super().__init__()
         self.retried = 0
         self.escaped: list[str] = []
-        self.lock = threading.Lock()
+        self.guard = threading.Lock()  # not ``lock``: logging.Handler holds that one in emit
 
     def emit(self, record: logging.LogRecord) -> None:
         if "trying once more" in record.getMessage():
-            with self.lock:
+            with self.guard:
                 self.retried += 1
 
     def exception(self, sender: object, request: object = None, **kwargs: object) -> None:
         error = sys.exc_info()[1]
-        with self.lock:
+        with self.guard:
             self.escaped.append(f"{type(error).__name__}: {str(error).splitlines()[0][:160]}")
 
 
@@ -122,7 +122,7 @@ def run_pair(a: Move, b: Move | None, kind: str | None) -> Run:
     last_event = Event.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
     clients = [Client(raise_request_exception=False) if play.anonymous
                else nights[slot].client(slot) for slot, play in enumerate(ready)]  # fmt: skip
-    with WATCH.lock:
+    with WATCH.guard:
         WATCH.retried, WATCH.escaped = 0, []
     answers = _race([(play, client) for play, client in zip(ready, clients, strict=True)])
     run = Run(retried=WATCH.retried, errors=list(WATCH.escaped))
