@@ -58,6 +58,8 @@ SMOKE = (
     "invitation accept/merge",
     "import/merge",
     "rebuy/undo",
+    "count setup/count setup",
+    "shoe reopen/shoe start",
 )
 
 
