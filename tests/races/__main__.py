@@ -60,6 +60,7 @@ SMOKE = (
     "rebuy/undo",
     "count setup/count setup",
     "shoe reopen/shoe start",
+    "merge/workbook import",
 )
 
 
