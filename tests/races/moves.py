@@ -19,6 +19,7 @@ round's close first, its last hand played before the other move picks the hand i
 
 from __future__ import annotations
 
+import contextlib
 import io
 import uuid
 from collections.abc import Callable, Hashable
@@ -27,6 +28,7 @@ from datetime import date
 from decimal import Decimal
 from html.parser import HTMLParser
 
+from django.core.exceptions import ValidationError
 from django.http import HttpResponseBase
 from django.test import Client
 from django.urls import reverse
@@ -539,13 +541,21 @@ def _secret(night: Night, slot: int, *, mark: bool) -> Play:
     number = hand_services.next_hand_number(night.shoe)
     place = TableSeat.objects.filter(entrant=entrant, round=_round(night))
     if not mark:
-        night.once(f"secret {slot}", lambda: tournament_services.secret_bet_mark(
-            table_event=night.event, seat=seat, hand_number=number, by=night.host))  # fmt: skip
+        night.once(f"secret {slot}", lambda: _marked(night, seat, number))
     field = "mark" if mark else "unmark"
     url = reverse("tournament_table:secret_bet", args=[night.event.pk])
     state = place.filter(secret_hand=number) if mark else place.filter(secret_hand__isnull=True)
     return Play(_post(url, {field: str(seat), "number": str(number)}), ("secret", slot),
                 state.count, state=True)  # fmt: skip
+
+
+def _marked(night: Night, seat: int, number: int) -> None:
+    """The secret bet to take back, marked first (not when the round is over: then the take-back
+    is refused)."""
+    with contextlib.suppress(ValidationError):
+        tournament_services.secret_bet_mark(
+            table_event=night.event, seat=seat, hand_number=number, by=night.host
+        )
 
 
 def secret_mark(night: Night, slot: int) -> Play:
