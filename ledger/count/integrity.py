@@ -4,6 +4,7 @@ the rows in bulk (a fixed number of queries), and the results they make without 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Collection
 from decimal import Decimal
 
 from games.models import Event, Hand
@@ -18,8 +19,11 @@ MSG_COUNT_ONLY_HANDS = "it is kept by its count alone but has hands logged"
 MSG_ADJUSTMENT_HERE = "it is at a night that takes no adjustment"
 
 
-def results_without_hands(scope: Event | None) -> dict[tuple[int, int], Decimal]:
-    """Per (guest, event): a count-only night's counts less chips taken, and the adjustments."""
+def results_without_hands(
+    scope: Event | None, *, guests: Collection[int] | None = None
+) -> dict[tuple[int, int], Decimal]:
+    """Per (guest, event): a count-only night's counts less chips taken, and the adjustments
+    (at ``scope`` only, if given; of ``guests`` only, if given)."""
     results: dict[tuple[int, int], Decimal] = defaultdict(lambda: ZERO)
     count_only = CountSetup.objects.filter(count_only=True)
     moves = ChipMove.objects.filter(
@@ -28,6 +32,8 @@ def results_without_hands(scope: Event | None) -> dict[tuple[int, int], Decimal]
     adjustments = Adjustment.objects.order_by()
     if scope is not None:
         moves, adjustments = moves.filter(event=scope), adjustments.filter(event=scope)
+    if guests is not None:
+        moves, adjustments = moves.filter(guest__in=guests), adjustments.filter(guest__in=guests)
     for guest_id, event_id, kind, chips in moves.values_list(
         "guest_id", "event_id", "kind", "chips"
     ):

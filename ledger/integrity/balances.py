@@ -8,6 +8,7 @@ from decimal import Decimal
 from django.db.models import Q
 
 from games.models import Event
+from ledger.count.integrity import results_without_hands
 from ledger.integrity.report import money_text
 from ledger.integrity.state import CheckerState
 from ledger.models import Bet, Charge, Settlement, Transfer
@@ -49,6 +50,11 @@ class BalanceChecks(CheckerState):
                     .order_by()
                 )
                 for guest_id, event_id, amount in elsewhere:
+                    net[(guest_id, event_id)] += amount
+            # Their results without hands elsewhere: counts at nights kept by their count
+            # alone, and adjustments.
+            for (guest_id, event_id), amount in results_without_hands(None, guests=guests).items():
+                if event_id != self.scope.pk:
                     net[(guest_id, event_id)] += amount
         for guest_id, event_id, amount in settlements.values_list("guest_id", "event_id", "amount"):
             settled[(guest_id, event_id)] += amount

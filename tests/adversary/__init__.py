@@ -39,7 +39,7 @@ from tests.adversary.homoglyphs import homoglyph_cases
 from tests.adversary.inputs import amount_cases, file_cases, name_cases, url_cases
 from tests.adversary.keys import key_cases
 from tests.adversary.logins import login_cases
-from tests.adversary.races import deadlock_cases, night_lock_cases, race_cases
+from tests.adversary.races import deadlock_cases, matrix_cases, night_lock_cases, race_cases
 from tests.adversary.rebuys import rebuy_cases
 from tests.adversary.uploads import rule_cases, upload_cases
 
@@ -68,6 +68,7 @@ def attack(size: int = 100, seed: int = 11, *, threads: bool = True) -> dict[str
     if threads:
         cases += [*deadlock_cases(tag, max(2, size // 20)),
                   *night_lock_cases(tag, max(1, size // 50)),
+                  *matrix_cases(max(4, size // 5)),
                   *backup_cases(tag, max(1, size // 50))]  # fmt: skip
     cases += restore_cases(tag)
     tally: dict[str, Counter[str]] = {}

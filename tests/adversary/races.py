@@ -4,11 +4,12 @@ tap: the same hand posted from two devices at once records its bet once. Racing 
 (``deadlocks``): a hand and a settlement at one night, a guest seated while merged into another,
 one pair of guests merged both ways, each pair of requests at once. One night's lock (``night
 races``): the count-only switch with a hand, an adjustment or a count, a count or an adjustment
-with the night's close, the final's close with a rebuy or an add-on. No answer may be a 5xx (a 503
-is one) or an error escaping the app; each is a write or a refusal that says why, exactly one write
-goes through where only one can, and the books add up. The double taps and the deadlocks need a
-database that takes concurrent writers (a file, or PostgreSQL), not the test suite's in-memory
-SQLite.
+with the night's close, the final's close with a rebuy or an add-on. A sample of the race
+matrix's pairs (``matrix``, from ``tests/races``: every write against every other on a fresh
+night). No answer may be a 5xx (a 503 is one) or an error escaping the app; each is a write or a
+refusal that says why, exactly one write goes through where only one can, and the books add up.
+The double taps, the deadlocks, the night races and the matrix need a database that takes
+concurrent writers (a file, or PostgreSQL), not the test suite's in-memory SQLite.
 """
 
 from __future__ import annotations
@@ -342,3 +343,37 @@ def night_lock_cases(tag: str, count: int) -> Iterator[Case]:
         yield Case("night races", "the final's close and a rebuy at once", round_close_and("rebuy"))
         yield Case("night races", "the final's close and an add-on at once",
                    round_close_and("add_on"))  # fmt: skip
+
+
+# --- the race matrix's pairs ----------------------------------------------------------------
+
+
+def matrix_cases(count: int) -> Iterator[Case]:
+    """``count`` pairs of the race matrix's sample (``tests/races``), each once on a fresh night
+    (a database that takes concurrent writers only): an error escaping or a 5xx is a crash; a
+    deadlock left after the retry, a write acknowledged but absent or twice, refused but there,
+    or ``check_ledger``'s problem is wrong."""
+    from tests.races.__main__ import SMOKE
+    from tests.races.moves import BY_NAME
+    from tests.races.runner import kind_for, run_pair, watching
+
+    def case(a_name: str, b_name: str) -> Callable[[], str]:
+        def run() -> str:
+            watching()
+            a, b = BY_NAME[a_name], BY_NAME[b_name]
+            kind = kind_for(a, b)
+            assert kind is not None
+            done = run_pair(a, b, kind)
+            if done.errors:
+                return f"crashed: {done.errors[0]}"[:200]
+            if done.deadlocks:
+                return f"wrong: {done.deadlocks} deadlocks left after the retry"
+            if done.wrong or done.ledger:
+                return f"wrong: {[*done.wrong, *done.ledger][0]}"[:200]
+            return "accepted" if all(a.startswith("done") for a in done.answers) else "refused"
+
+        return run
+
+    for n in range(count):
+        a_name, b_name = SMOKE[n % len(SMOKE)].split("/")
+        yield Case("matrix", f"{a_name} / {b_name}", case(a_name, b_name))

@@ -77,7 +77,8 @@ D = Decimal
 # The house's net as the pages report it is read from the one source of figures
 # (ledger.money.figures: seven queries, five more than its own sums did).
 QUERIES = 28  # six of them the count's (its rows, the lists they name, count-only nights' hands)
-QUERIES_ONE_EVENT = 34  # with the event's settlement list (its settlements and transfers: one sum)
+QUERIES_ONE_EVENT = 36  # with the event's settlement list (its settlements and transfers: one sum)
+# and its guests' results without hands at other nights (chips and adjustments: two)
 
 
 @pytest.fixture

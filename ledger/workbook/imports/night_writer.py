@@ -22,6 +22,7 @@ from games.entry import (
 from games.models import Event, Hand, Shoe
 from ledger.guests.names import name_key
 from ledger.hands.coups import coup_row
+from ledger.locks import hold_guests
 from ledger.models import AuditEntry, Bet, Coup, EventGuest, Guest, Seating
 from ledger.money.services import results_refresh
 from ledger.workbook.imports.coup_sheet import BankedGame, ParsedCoup, seat_runs
@@ -279,8 +280,17 @@ def _insert_bets(rows: list[BetValues]) -> None:
 
 
 def guests_by_key(names: dict[str, str]) -> tuple[dict[str, Guest], list[str]]:
-    """The guests the sheet names (key → guest), creating the new ones; and their names."""
-    found = {guest.name_key: guest for guest in Guest.objects.filter(name_key__in=list(names))}
+    """The guests the sheet names (key → guest), creating the new ones; and their names. The
+    guests found are held until the import commits (``ledger.locks.hold_guests``): a merge on
+    another device meanwhile waits, or, done first, is seen (its guest read again, gone)."""
+    for attempt in (1, 2):
+        found = {guest.name_key: guest for guest in Guest.objects.filter(name_key__in=list(names))}
+        try:
+            hold_guests([guest.pk for guest in found.values()])
+            break
+        except ValidationError:  # one was merged away between the read and the hold
+            if attempt == 2:
+                raise
     new = [Guest(name=names[key], name_key=key) for key in sorted(names) if key not in found]
     Guest.objects.bulk_create(new)
     found |= {guest.name_key: guest for guest in new}

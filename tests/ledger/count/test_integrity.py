@@ -8,6 +8,7 @@ from decimal import Decimal
 import pytest
 
 from ledger.count import services
+from ledger.guests import services as guest_services
 from ledger.integrity import check_ledger
 from ledger.models import Adjustment, ChipMove, CountSetup, GuestEventResult
 from tests.conftest import bet
@@ -52,6 +53,23 @@ def test_a_count_only_night_checks_clean_and_its_results_are_checked(event, gues
     assert problems() == []
     GuestEventResult.objects.filter(event=event).update(gross=D(100), net=D(100))
     assert "GuestEventResult" in {model for model, _ in problems()}
+
+
+def test_one_night_checks_clean_when_its_guest_has_results_at_a_count_only_night(
+    make_event, event, guests, host
+):
+    # The guest's balance counts their result at another night kept by its count alone, and an
+    # adjustment at a third: checking this night alone must count them too.
+    counted, adjusted = make_event(name="Counted elsewhere"), make_event(name="Adjusted")
+    for night in (counted, adjusted):
+        guest_services.event_guest_add(event=night, name=guests[0].name, by=host)
+    services.count_setup_save(event=counted, by=host, count_only=True)
+    services.chips_record(event=counted, guest=guests[0], kind="buy_in", chips=D(500), by=host,
+                          source="cash")  # fmt: skip
+    services.chips_record(event=counted, guest=guests[0], kind="count", chips=D(400), by=host)
+    services.adjustment_record(event=adjusted, guest=guests[0], amount=D(-5), reason="x", by=host)
+    assert problems() == []
+    assert problems(event) == []
 
 
 def test_rows_tampered_with_are_named(counted_night, shoe, host, record):

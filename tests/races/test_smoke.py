@@ -1,0 +1,77 @@
+"""The race matrix at a smoke size, in a fresh interpreter against a real database: on
+PostgreSQL under ``make test-postgres`` (a database of its own on that server), on a SQLite file
+under ``make test``. Each move alone is acknowledged and written once (the registry's moves
+work), then the sample of pairs in ``tests/races/__main__.py`` (``SMOKE``) is raced once each:
+no 5xx, no deadlock left after the retry, every acknowledged write there exactly once and every
+refused one absent, ``check_ledger`` clean. The whole matrix is ``python -m tests.races``."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.races.__main__ import SMOKE
+from tests.races.moves import MOVES
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+# Pairs that fail before the lock order's fixes (the count-only switch against hand saves,
+# adjustments and counts; counts and adjustments against a night's close; a round's close
+# against rebuys and add-ons): expected to fail until those fixes are merged, then to pass.
+BEFORE_THE_LOCK_ORDER = {
+    "hand save/count-only switch",
+    "adjustment/count-only switch",
+    "count/count-only switch",
+    "adjustment/night close",
+    "count/night close",
+    "rebuy/round close",
+    "add-on/round close",
+    # Found by the matrix on PostgreSQL, in the same services: two first saves of a night's count
+    # setup insert its row twice (a 500); a shoe started while the one before is reopened makes
+    # two open shoes' insert collide (a 500).
+    "count setup/count setup",
+    "shoe reopen/shoe start",
+}
+
+
+# One test, so that the suite's workers run the races once (a module's fixture would run in each
+# worker that got one of its tests). Marked django_db only so that the PostgreSQL run, which
+# leaves out the tests that touch no database, runs it: its races are on a database of their own
+# on the server the run was given.
+@pytest.mark.django_db
+def test_each_write_alone_and_each_pair_of_the_sample_at_once_lose_nothing(tmp_path):
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith("postgres"):
+        url = f"sqlite:///{tmp_path / 'races.sqlite3'}"
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.races", "--solo", "--smoke", "--runs", "1", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "shoebook.settings"},
+    )
+    lines = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    assert lines, done.stderr[-3000:]
+    # Each move alone: acknowledged, and written once.
+    alone = [line for line in lines if "solo" in line]
+    assert {line["solo"] for line in alone} == {move.name for move in MOVES}
+    assert [line for line in alone if not line["clean"]] == []
+    # Each pair of the sample at once: no 5xx, no deadlock left, nothing lost or doubled, the
+    # books clean.
+    pairs = {f"{line['a']}/{line['b']}": line for line in lines if "a" in line}
+    assert set(pairs) == set(SMOKE)
+    failed = {
+        pair: tally["notes"]
+        for pair, tally in pairs.items()
+        if (tally["errors"], tally["deadlocks"], tally["wrong"], tally["ledger"]) != (0, 0, 0, 0)
+    }
+    known = BEFORE_THE_LOCK_ORDER
+    assert {pair: notes for pair, notes in failed.items() if pair not in known} == {}
+    if not failed:  # and the whole database's books, after
+        assert lines[-1]["ledger"] == []
