@@ -20,25 +20,6 @@ from tests.races.moves import MOVES
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
-# Pairs that fail before the lock order's fixes (the count-only switch against hand saves,
-# adjustments and counts; counts and adjustments against a night's close; a round's close
-# against rebuys and add-ons): expected to fail until those fixes are merged, then to pass.
-BEFORE_THE_LOCK_ORDER = {
-    "hand save/count-only switch",
-    "adjustment/count-only switch",
-    "count/count-only switch",
-    "adjustment/night close",
-    "count/night close",
-    "rebuy/round close",
-    "add-on/round close",
-    # Found by the matrix on PostgreSQL, in the same services: two first saves of a night's count
-    # setup insert its row twice (a 500); a shoe started while the one before is reopened makes
-    # two open shoes' insert collide (a 500).
-    "count setup/count setup",
-    "shoe reopen/shoe start",
-}
-
-
 # One test, so that the suite's workers run the races once (a module's fixture would run in each
 # worker that got one of its tests). Marked django_db only so that the PostgreSQL run, which
 # leaves out the tests that touch no database, runs it: its races are on a database of their own
@@ -71,7 +52,5 @@ def test_each_write_alone_and_each_pair_of_the_sample_at_once_lose_nothing(tmp_p
         for pair, tally in pairs.items()
         if (tally["errors"], tally["deadlocks"], tally["wrong"], tally["ledger"]) != (0, 0, 0, 0)
     }
-    known = BEFORE_THE_LOCK_ORDER
-    assert {pair: notes for pair, notes in failed.items() if pair not in known} == {}
-    if not failed:  # and the whole database's books, after
-        assert lines[-1]["ledger"] == []
+    assert failed == {}
+    assert lines[-1]["ledger"] == []  # and the whole database's books, after
