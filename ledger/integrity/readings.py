@@ -18,6 +18,7 @@ from pathlib import Path
 from django.db import transaction
 
 from games.kinds import BankRotation, Game
+from games.locks import lock_night
 from games.models import Event
 from ledger.integrity import check_ledger
 from ledger.integrity.coups import (
@@ -63,13 +64,16 @@ def settling_reading(event: Event) -> BankRotation | None:
 
 def bank_rotation_set(*, event: Event, rotation: BankRotation, by: Actor) -> list[LedgerProblem]:
     """Read the night under ``rotation`` from now on, if its books are then clean; else change
-    nothing and return its problems under it. One audit entry."""
-    problems = problems_under(event, rotation)
-    if problems:
-        return problems
-    before = event.bank_rotation
-    if before != rotation.value:
-        with transaction.atomic():
+    nothing and return its problems under it. One audit entry. The night is held while its books
+    are read and its reading changed, so no coup lands between the check and the change."""
+    with transaction.atomic():
+        lock_night(event)
+        event.refresh_from_db(fields=["bank_rotation"])
+        problems = problems_under(event, rotation)
+        if problems:
+            return problems
+        before = event.bank_rotation
+        if before != rotation.value:
             Event.objects.filter(pk=event.pk).update(bank_rotation=rotation.value)
             AuditEntry.objects.create(
                 action=AuditEntry.Action.EVENT_EDITED,
@@ -79,7 +83,7 @@ def bank_rotation_set(*, event: Event, rotation: BankRotation, by: Actor) -> lis
                 before={"bank_rotation": before},
                 after={"bank_rotation": rotation.value},
             )
-        event.bank_rotation = rotation.value
+            event.bank_rotation = rotation.value
     return []
 
 

@@ -61,6 +61,8 @@ SMOKE = (
     "count setup/count setup",
     "shoe reopen/shoe start",
     "merge/workbook import",
+    "import resent/import resent",
+    "bank rotation/coup",
 )
 
 

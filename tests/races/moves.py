@@ -29,11 +29,12 @@ from decimal import Decimal
 from html.parser import HTMLParser
 
 from django.core.exceptions import ValidationError
-from django.http import HttpResponseBase
+from django.http import HttpResponseBadRequest, HttpResponseBase, HttpResponseRedirect
 from django.test import Client
 from django.urls import reverse
 
 from games import services as game_services
+from games.kinds import BankRotation
 from games.models import Event, Hand, Shoe
 from games.payouts import RuleSet
 from ledger.count import services as count_services
@@ -41,6 +42,7 @@ from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
 from ledger.hands.forms import seating_token
 from ledger.hands.selectors import seating_of
+from ledger.integrity.readings import bank_rotation_set
 from ledger.models import (
     Adjustment,
     AuditEntry,
@@ -382,13 +384,17 @@ CHEMIN_FIELDS = {"game": "chemin_de_fer", "taxe": "percent", "taxe_rate": "0.05"
                  "shoe_charge": "0", "banco": "limitee", "clearing": "direct"}  # fmt: skip
 
 
-def _upload(name: str, content: bytes, **fields: str) -> Callable[[Client], HttpResponseBase]:
+def _upload(
+    name: str, content: bytes, key: str = "", **fields: str
+) -> Callable[[Client], HttpResponseBase]:
+    """The upload page's form sent with ``content``, under the key its page was drawn with."""
     url = reverse("ledger:scoresheet_upload")
+    sent = {"event_name": name, "idempotency_key": key or str(uuid.uuid4())}
 
     def send(client: Client) -> HttpResponseBase:
         upload = io.BytesIO(content)
         upload.name = "night.xlsx" if content[:2] == b"PK" else "night.csv"
-        return client.post(url, UPLOAD_FIELDS | fields | {"event_name": name, "file": upload})
+        return client.post(url, UPLOAD_FIELDS | fields | sent | {"file": upload})
 
     return send
 
@@ -405,6 +411,15 @@ def scoresheet_import(night: Night, slot: int) -> Play:
         for n, seat in ((1, 1), (2, 2))
     ]
     return Play(_upload(name, "\n".join(rows).encode()), name, _imported(name))
+
+
+def import_resent(night: Night, slot: int) -> Play:
+    """One upload sent again (the answer lost, Import tapped again): the same file under the same
+    key from both devices, or beside another write; one night, whichever answers first."""
+    name = f"Resent {night.tag}"
+    key = night.once("upload key", lambda: str(uuid.uuid4()))
+    rows = [IMPORT_HEADER, f"1,1,9 7,J J 10,,,,1,{night.guests[0].name},player,10"]
+    return Play(_upload(name, "\n".join(rows).encode(), key), name, _imported(name), state=True)
 
 
 def coup_sheet_import(night: Night, slot: int) -> Play:
@@ -498,6 +513,22 @@ def event_edit(night: Night, slot: int) -> Play:
     data = _form(page, "event-form") | {"table_max": [str(2000 + slot)]}
     return Play(_post(url, data), ("audit", slot, "edit"),
                 _audited(night, slot, AuditEntry.Action.EVENT_EDITED))  # fmt: skip
+
+
+def bank_rotation(night: Night, slot: int) -> Play:
+    """The operator's ``night_rules --bank-rotation``: the night read under the first release's
+    rotation from now on. Acknowledged (a redirect) when its books are clean under it, refused
+    (400) when they are not; either way the night's coups are checked under the lock it holds."""
+    user = night.hosts[slot]
+
+    def send(client: Client) -> HttpResponseBase:
+        problems = bank_rotation_set(event=night.event, rotation=BankRotation.ORIGINAL, by=user)
+        return HttpResponseBadRequest() if problems else HttpResponseRedirect("/")
+
+    def count() -> int:
+        return int(Event.objects.get(pk=night.event.pk).bank_rotation == BankRotation.ORIGINAL)
+
+    return Play(send, "bank rotation", count, state=True)
 
 
 def shoe_start(night: Night, slot: int) -> Play:
@@ -604,8 +635,10 @@ MOVES: tuple[Move, ...] = (
     Move("merge", ANY, ("ledger.guests.services.guest_merge",), merge),
     Move("invitation accept", ANY, ("ledger.guests.services.guest_invitation_accept",),
          invitation_accept),
-    Move("import", ANY, ("ledger.workbook.imports.night_writer.scoresheet_import",),
-         scoresheet_import),
+    Move("import", ANY, ("ledger.workbook.imports.night_writer.scoresheet_import",
+                         "ledger.workbook.imports.upload_keys.import_once"), scoresheet_import),
+    Move("import resent", ANY, ("ledger.workbook.imports.upload_keys.import_once",),
+         import_resent),
     Move("guest added", CASH, ("ledger.guests.services.event_guest_add",), guest_add),
     Move("coup import", ANY, ("ledger.workbook.imports.night_writer.coup_sheet_import",),
          coup_sheet_import),
@@ -615,6 +648,8 @@ MOVES: tuple[Move, ...] = (
          ("ledger.workbook.imports.night_workbook.night_workbook_import",), workbook_import),
     Move("night edit", CASH, ("ledger.nights.services.event_edit",
                               "games.services.event_update"), event_edit),
+    Move("bank rotation", frozenset({"banked"}), ("ledger.integrity.readings.bank_rotation_set",),
+         bank_rotation),
     Move("shoe start", CASH, ("games.services.shoe_start",), shoe_start, stage=1),
     Move("seat cleared", CASH, ("ledger.hands.services.seat_clear",), seat_clear),
     Move("bring back", CASH, ("ledger.guests.services.event_guests_bring_back",), bring_back),

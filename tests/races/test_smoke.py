@@ -20,6 +20,7 @@ from tests.races.moves import MOVES
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
+
 # One test, so that the suite's workers run the races once (a module's fixture would run in each
 # worker that got one of its tests). Marked django_db only so that the PostgreSQL run, which
 # leaves out the tests that touch no database, runs it: its races are on a database of their own
