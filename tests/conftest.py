@@ -266,3 +266,65 @@ def demo_night(db, demo_rows):
         for sql in connection.ops.sequence_reset_sql(no_style(), list(demo_rows)):
             cursor.execute(sql)
     return Event.objects.get()
+
+
+# --- the demos' nights, built once per test session ----------------------------------------
+# Loading the four demos through their services takes tens of seconds on PostgreSQL. A module
+# whose tests only need them loaded declares ``rows = demo_snapshot("load_demo", ...)`` (a
+# session fixture: the commands run once per session, per xdist worker, on the empty test
+# database in a transaction that is rolled back, and every row they made is kept) and inserts
+# them in each test with ``insert_as_made(rows)``: the same rows, pks and timestamps (auto_now
+# fields are not stamped again) as if the commands had run in that test.
+
+
+def _table_models() -> list[type]:
+    return [
+        model
+        for model in apps.get_models(include_auto_created=True)
+        if model._meta.managed and not model._meta.proxy
+    ]
+
+
+def demo_snapshot(*commands: str):
+    @pytest.fixture(scope="session")
+    def rows(django_db_setup, django_db_blocker) -> dict[type, list]:
+        made: dict[type, list] = {}
+        with django_db_blocker.unblock():
+            try:
+                with transaction.atomic():
+                    before = {
+                        model: set(model.objects.values_list("pk", flat=True))
+                        for model in _table_models()
+                    }
+                    for command in commands:
+                        call_command(command, stdout=StringIO())
+                    for model, old in before.items():
+                        new = [row for row in model.objects.order_by("pk") if row.pk not in old]
+                        if new:
+                            made[model] = new
+                    raise _RollBack
+            except _RollBack:
+                pass
+        return made
+
+    return rows
+
+
+def insert_as_made(rows: dict[type, list]) -> None:
+    for model, instances in rows.items():
+        stamped = [
+            field
+            for field in model._meta.concrete_fields
+            if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False)
+        ]
+        saved = [(field, field.auto_now, field.auto_now_add) for field in stamped]
+        for field in stamped:
+            field.auto_now = field.auto_now_add = False
+        try:
+            model.objects.bulk_create([copy.copy(row) for row in instances])
+        finally:
+            for field, now, now_add in saved:
+                field.auto_now, field.auto_now_add = now, now_add
+    with connection.cursor() as cursor:
+        for sql in connection.ops.sequence_reset_sql(no_style(), list(rows)):
+            cursor.execute(sql)
