@@ -17,7 +17,7 @@ from ledger.models import Charge, ChipMove, GuestEventResult
 from ledger.money.figures import night_figures, season_figures
 from ledger.templatetags.money import chips, in_chips, in_chips_signed, percent, signed
 from ledger.workbook.exports import workbook_bytes
-from tests.conftest import demo_snapshot, insert_as_made
+from tests.conftest import insert_as_made
 from tests.ledger.workbook.sheets import sheet_rows
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
@@ -26,11 +26,6 @@ COUNT_ONLY_NET = Decimal("-554.50")  # 430 − 880 − 500 + 285.50 + 110, the g
 COUNT_ONLY_COMMISSION = Decimal("64.50")
 TOURNAMENT_ENTRANTS = 14
 TOURNAMENT_HOUSE = Decimal("92.50")  # 925 paid in (entries, rebuys, add-ons) less 832.50 in prizes
-
-
-season_rows = demo_snapshot(
-    "load_demo", "load_demo_chemin", "load_demo_count", "load_demo_tournament"
-)
 
 
 @pytest.fixture
