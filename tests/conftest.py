@@ -70,6 +70,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if not uses_a_database(item):
             item.add_marker(pytest.mark.no_database)
+    # The tests marked `long` run first: pytest-xdist's `load` hands each worker a run of
+    # consecutive tests from the front of this order, then the rest as the workers free up, so
+    # a minute-long test started last would leave the other worker idle for that minute.
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
 
 
 # The second database's property tests: the same strategies, fewer examples. A test that names

@@ -66,3 +66,23 @@ def test_a_property_test_keeps_its_examples_but_under_the_second_database_s_prof
         assert settings().max_examples == 5
     finally:
         settings.load_profile(before)
+
+
+def test_the_long_tests_are_collected_first():
+    order = [
+        line.split("[")[0]
+        for line in subprocess.run(
+            [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+             "tests/games/test_cards.py", "tests/test_concurrency.py"],
+            cwd=ROOT, capture_output=True, text=True, check=True,
+        ).stdout.splitlines()
+        if "::" in line
+    ]  # fmt: skip
+    long = collected("-m", "long", "tests/games/test_cards.py", "tests/test_concurrency.py")
+    mixed = (
+        "tests/test_concurrency.py::"
+        "test_hands_settlements_seats_and_merges_at_once_answer_without_an_error"
+    )
+    assert mixed in long
+    assert set(order[: len(long)]) == long
+    assert len(order) > len(long)
