@@ -374,6 +374,7 @@ SPLIT_BY_STACK = {
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @pytest.mark.slow
+@pytest.mark.long
 @given(spec=tournaments)
 def test_random_tournaments_conserve_chips_follow_the_rules_and_pay_the_pool(spec, host):
     with transaction.atomic():
