@@ -1,6 +1,9 @@
 from __future__ import annotations
 
 import copy
+import inspect
+import os
+import re
 import uuid
 from datetime import date
 from decimal import Decimal
@@ -15,6 +18,7 @@ from django.core.management.color import no_style
 from django.db import connection, transaction
 from django.test import override_settings
 from django.utils import translation
+from hypothesis import settings as hypothesis_settings
 
 from games import services as game_services
 from games.cards import parse_cards
@@ -28,6 +32,64 @@ from shoebook.base import live
 from shoebook.base.roles import DEALERS, HOSTS
 
 FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+# --- what the second database runs ------------------------------------------------------------
+# `make test` runs the whole suite on SQLite; `make test-postgres` runs it again on PostgreSQL,
+# but only where PostgreSQL can change the answer (pyproject.toml's markers): not a test that
+# touches no database, nor one marked `one_database`; and its property tests draw fewer
+# examples (the profile below).
+
+# A test that asks for one of these, or is marked django_db, uses the test database
+# (django_db_blocker is not one: pytest-django's own autouse fixtures ask for it in every test).
+DATABASE_FIXTURES = frozenset({
+    "db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback",
+    "live_server", "django_db_setup",
+})  # fmt: skip
+# A test that hands DATABASE_URL from its environment to a process of its own uses the database
+# the run was given, without any of those fixtures (or it is marked `database`).
+READS_DATABASE_URL = re.compile(
+    r"""environ\b[^\n]*["']DATABASE_URL["']|getenv\(\s*["']DATABASE_URL"""
+)
+
+
+def uses_a_database(item: pytest.Item) -> bool:
+    if DATABASE_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+        return True
+    if item.get_closest_marker("django_db") or item.get_closest_marker("database"):
+        return True
+    function = getattr(item, "function", None)
+    try:
+        source = inspect.getsource(function) if function is not None else ""
+    except (OSError, TypeError):
+        source = ""
+    return bool(READS_DATABASE_URL.search(source))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if not uses_a_database(item):
+            item.add_marker(pytest.mark.no_database)
+    # The tests marked `long` run first: pytest-xdist's `load` hands each worker a run of
+    # consecutive tests from the front of this order, then the rest as the workers free up, so
+    # a minute-long test started last would leave the other worker idle for that minute.
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
+# The second database's property tests: the same strategies, fewer examples. A test that names
+# its own max_examples takes ``examples(n)``: n, or on the second database at most this many.
+SECOND_DATABASE = "second-database"
+SECOND_DATABASE_EXAMPLES = 5
+hypothesis_settings.register_profile(SECOND_DATABASE, max_examples=SECOND_DATABASE_EXAMPLES)
+if os.environ.get("HYPOTHESIS_PROFILE"):
+    hypothesis_settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
+
+
+def examples(n: int) -> int:
+    """A property test's max_examples: ``n``, fewer under the second database's profile."""
+    if hypothesis_settings.get_current_profile_name() == SECOND_DATABASE:
+        return min(n, SECOND_DATABASE_EXAMPLES)
+    return n
 
 
 @pytest.fixture(autouse=True)
@@ -208,3 +270,72 @@ def demo_night(db, demo_rows):
         for sql in connection.ops.sequence_reset_sql(no_style(), list(demo_rows)):
             cursor.execute(sql)
     return Event.objects.get()
+
+
+# --- the demos' nights, built once per test session ----------------------------------------
+# Loading the four demos through their services takes tens of seconds on PostgreSQL. A module
+# whose tests only need them loaded declares ``rows = demo_snapshot("load_demo", ...)`` (a
+# session fixture: the commands run once per session, per xdist worker, on the empty test
+# database in a transaction that is rolled back, and every row they made is kept) and inserts
+# them in each test with ``insert_as_made(rows)``: the same rows, pks and timestamps (auto_now
+# fields are not stamped again) as if the commands had run in that test.
+
+
+def _table_models() -> list[type]:
+    return [
+        model
+        for model in apps.get_models(include_auto_created=True)
+        if model._meta.managed and not model._meta.proxy
+    ]
+
+
+def demo_snapshot(*commands: str):
+    @pytest.fixture(scope="session")
+    def rows(django_db_setup, django_db_blocker) -> dict[type, list]:
+        made: dict[type, list] = {}
+        with django_db_blocker.unblock():
+            try:
+                with transaction.atomic():
+                    before = {
+                        model: set(model.objects.values_list("pk", flat=True))
+                        for model in _table_models()
+                    }
+                    for command in commands:
+                        call_command(command, stdout=StringIO())
+                    for model, old in before.items():
+                        new = [row for row in model.objects.order_by("pk") if row.pk not in old]
+                        if new:
+                            made[model] = new
+                    raise _RollBack
+            except _RollBack:
+                pass
+        return made
+
+    return rows
+
+
+def insert_as_made(rows: dict[type, list]) -> None:
+    for model, instances in rows.items():
+        stamped = [
+            field
+            for field in model._meta.concrete_fields
+            if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False)
+        ]
+        saved = [(field, field.auto_now, field.auto_now_add) for field in stamped]
+        for field in stamped:
+            field.auto_now = field.auto_now_add = False
+        try:
+            model.objects.bulk_create([copy.copy(row) for row in instances])
+        finally:
+            for field, now, now_add in saved:
+                field.auto_now, field.auto_now_add = now, now_add
+    with connection.cursor() as cursor:
+        for sql in connection.ops.sequence_reset_sql(no_style(), list(rows)):
+            cursor.execute(sql)
+
+
+# The four demos in the order `make run` loads them: the season that the figures' and the open
+# data's tests read.
+season_rows = demo_snapshot(
+    "load_demo", "load_demo_chemin", "load_demo_count", "load_demo_tournament"
+)

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -49,6 +51,7 @@ def test_racing_devices_lose_nothing_and_duplicate_nothing(tmp_path):
     assert report["vendor"] in ("sqlite", "postgresql")
 
 
+@pytest.mark.long
 def test_hands_settlements_seats_and_merges_at_once_answer_without_an_error(tmp_path):
     """Four devices write at one night with no pause (tests/mixed_load.py): a minute on
     PostgreSQL, ten seconds on a SQLite file; ``MIXED_LOAD_SECONDS`` sets another length."""

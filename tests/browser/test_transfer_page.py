@@ -52,8 +52,8 @@ def test_a_recorded_transfer_shows_on_the_event_page(phone, host, live_server):
     line = phone.locator("#clearing li[data-payer]").first
     line.locator("[name=amount]").fill("10")
     line.locator("button").tap()
-    # stored …
-    phone.wait_for_timeout(1500)
+    # stored and shown, without the host reloading by hand (a recorded transfer's line is the
+    # page's sign that the answer came back)
+    phone.locator("#clearing li[id^='transfer-']").first.wait_for(timeout=6500)
     transfer = Transfer.objects.get()
-    # … and shown, without the host reloading by hand
     phone.locator(f"#clearing #transfer-{transfer.pk}").wait_for(timeout=5000)

@@ -80,6 +80,7 @@ def test_the_demo_season_agrees_everywhere(client, demos, monkeypatch):
 
 
 @pytest.mark.slow
+@pytest.mark.one_database  # LibreOffice reads the workbook, not the database
 @pytest.mark.skipif(SOFFICE is None, reason="LibreOffice (soffice) is not installed")
 def test_the_demo_season_recomputed_by_libreoffice_agrees(client, demos, monkeypatch):
     """The workbooks' formulas, computed again by LibreOffice, give the figures every other
@@ -133,13 +134,17 @@ def generated(kind: str):
     return CASES(given(spec=strategy)(check))
 
 
+# The generated nights check the outputs against each other, once: the reference night and the
+# demo season hold them to the database on both.
 @pytest.mark.slow
+@pytest.mark.one_database
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_generated_nights_agree_everywhere(kind, client, host, monkeypatch):
     generated(kind)(client=client, host=host, monkeypatch=monkeypatch)
 
 
 @pytest.mark.slow
+@pytest.mark.one_database
 @CASES
 @given(spec=built.season)
 def test_a_generated_season_agrees_everywhere(spec, client, host, monkeypatch):

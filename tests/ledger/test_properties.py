@@ -24,7 +24,7 @@ from ledger.models import Bet
 from ledger.money import services as money_services
 from ledger.money.amounts import ZERO, money_sum
 from ledger.money.results import event_settlement, event_shoe_rows, guest_balances, guest_history
-from tests.conftest import entry
+from tests.conftest import entry, examples
 
 pytestmark = pytest.mark.django_db
 RULES = RuleSet(commission_rate=Decimal("0.05"), side_bets=frozenset(SideBet))
@@ -50,7 +50,7 @@ nights = st.fixed_dictionaries(
 
 
 @settings(
-    max_examples=25,
+    max_examples=examples(25),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

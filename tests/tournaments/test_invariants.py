@@ -26,6 +26,7 @@ from ledger.integrity import ledger_problems
 from ledger.models import Bet, Charge, StackRow
 from ledger.money.amounts import ZERO, money_sum
 from ledger.money.results import guest_balance_now
+from tests.conftest import examples
 from tournaments import services
 from tournaments.models import Round, TableSeat, Tournament
 from tournaments.play import Habits, tournament_play
@@ -368,11 +369,12 @@ SPLIT_BY_STACK = {
 @example(spec=example_spec(seed=2, settings=example_spec()["settings"] | SPLIT_BY_STACK))
 @example(spec=example_spec(seed=6, settings=example_spec()["settings"] | SPLIT_BY_STACK))
 @settings(
-    max_examples=30,
+    max_examples=examples(30),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @pytest.mark.slow
+@pytest.mark.long
 @given(spec=tournaments)
 def test_random_tournaments_conserve_chips_follow_the_rules_and_pay_the_pool(spec, host):
     with transaction.atomic():

@@ -6,11 +6,9 @@ carried, and that is the balance the ledger holds."""
 from __future__ import annotations
 
 from decimal import Decimal
-from io import StringIO
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.management import call_command
 
 from games.models import Event
 from ledger.guests.receipts import MSG_SETTLEMENT_VOID, guest_receipt
@@ -18,15 +16,17 @@ from ledger.models import Charge, EventGuest, Guest, Settlement, Transfer
 from ledger.money import services as money_services
 from ledger.money import transfers
 from ledger.money.results import guest_balance_through
+from tests.conftest import demo_snapshot, insert_as_made
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
+night_rows = demo_snapshot("load_demo", "load_demo_tournament", "load_demo_chemin")
+
+
 @pytest.fixture
-def every_kind_of_night():
-    out = StringIO()
-    for command in ("load_demo", "load_demo_tournament", "load_demo_chemin"):
-        call_command(command, stdout=out)
+def every_kind_of_night(db, night_rows):
+    insert_as_made(night_rows)
     host = User.objects.get(username="host")
     night = Event.objects.get(name="Reference night")
     guest = night.guests.order_by("pk").first()

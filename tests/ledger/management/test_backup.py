@@ -153,6 +153,7 @@ def on_a_sqlite_file(tmp_path, action: str, backup) -> dict[int, Decimal]:
 
 
 @pytest.mark.slow
+@pytest.mark.long
 @pytest.mark.django_db(transaction=True)
 def test_a_sqlite_backup_restores_into_this_database_and_back(tmp_path):
     """Under `make test-postgres` these are the two crossings, SQLite → PostgreSQL and

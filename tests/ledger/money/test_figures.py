@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from io import StringIO
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.management import call_command
 from django.urls import reverse
 
 from games.models import Event
@@ -19,6 +17,7 @@ from ledger.models import Charge, ChipMove, GuestEventResult
 from ledger.money.figures import night_figures, season_figures
 from ledger.templatetags.money import chips, in_chips, in_chips_signed, percent, signed
 from ledger.workbook.exports import workbook_bytes
+from tests.conftest import insert_as_made
 from tests.ledger.workbook.sheets import sheet_rows
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
@@ -30,10 +29,8 @@ TOURNAMENT_HOUSE = Decimal("92.50")  # 925 paid in (entries, rebuys, add-ons) le
 
 
 @pytest.fixture
-def season():
-    out = StringIO()
-    for command in ("load_demo", "load_demo_chemin", "load_demo_count", "load_demo_tournament"):
-        call_command(command, stdout=out)
+def season(db, season_rows):
+    insert_as_made(season_rows)
     return User.objects.get(username="host")
 
 

@@ -44,6 +44,7 @@ from ledger.money.transfers import (
     transfer_void,
 )
 from ledger.nights import services as night_services
+from tests.conftest import examples
 from tests.ledger.banked_nights import SEVEN, coup, play_debts, seven_guest_night
 
 pytestmark = pytest.mark.django_db
@@ -296,7 +297,7 @@ debts = st.lists(
 
 
 @settings(
-    max_examples=20,
+    max_examples=examples(20),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

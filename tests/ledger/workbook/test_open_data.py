@@ -39,7 +39,7 @@ from ledger.workbook.open_data import (
     TABLE_NAMES,
     VERSION,
 )
-from tests.conftest import bet
+from tests.conftest import bet, insert_as_made
 
 pytestmark = pytest.mark.django_db
 D = Decimal
@@ -91,12 +91,12 @@ def _number(text: str) -> bool:
 
 
 @pytest.fixture
-def season(demo_night):
+def season(db, season_rows):
     """The reference night (counted), a Chemin de fer night (coups), a night kept by its count
     alone and a tournament (charges), as the demos load them; then money on top: settlements
     and a void, transfers and a void, adjustments and a void."""
-    for command in ("load_demo_chemin", "load_demo_count", "load_demo_tournament"):
-        call_command(command, stdout=StringIO())
+    insert_as_made(season_rows)
+    demo_night = Event.objects.get(name="Reference night")
     host = User.objects.get(username="host")
     loser = Guest.objects.filter(event_results__event=demo_night, event_results__net__lt=0).first()
     paid = money_services.settlement_record(

@@ -55,7 +55,7 @@ from ledger.workbook.imports.night_writer import coup_sheet_import, scoresheet_i
 from ledger.workbook.imports.punto_banco_sheet import check_scoresheet
 from ledger.workbook.reading import ScoresheetInvalid, SheetProblem
 from shoebook.base.roles import HOSTS
-from tests.conftest import entry, make_user
+from tests.conftest import entry, examples, make_user
 
 D = Decimal
 
@@ -456,7 +456,7 @@ generated_nights = st.fixed_dictionaries(
 
 
 @settings(
-    max_examples=8,
+    max_examples=examples(8),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
