@@ -37,6 +37,10 @@ from tournaments.services import MSG_NOT_PLAYING
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# Its races run on the run's database server (PostgreSQL under `make test-postgres`), which a
+# subprocess reaches through DATABASE_URL: the suite's own database fixtures are not asked for.
+pytestmark = [pytest.mark.database, pytest.mark.long]
+
 
 @pytest.fixture(scope="module")
 def races(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:

@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 # leaves out the tests that touch no database, runs it: its races are on a database of their own
 # on the server the run was given.
 @pytest.mark.django_db
+@pytest.mark.long
 def test_each_write_alone_and_each_pair_of_the_sample_at_once_lose_nothing(tmp_path):
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith("postgres"):
