@@ -448,6 +448,10 @@ JA = {
     "House": "ハウス",
     "Rules & odds": "ルールと確率",
     "Log out": "ログアウト",
+    "This phone holds {count} table entries the server has not received yet (hands, seat changes or undos). Logging out deletes them from this phone. Log out anyway?": (
+        "このスマホには、まだサーバーに届いていないテーブルの記録が{count}件あります（ハンド、席の変更、取り消し）。"
+        "ログアウトするとこのスマホから消えます。それでもログアウトしますか？"
+    ),
     "Log in": "ログイン",
     "Exact probabilities, counted over every ordered deal from a finite shoe (no simulation).": "有限のシューから配られるすべての順序を数えた正確な確率です（シミュレーションではありません）。",
     "Show odds": "確率を表示",

@@ -63,9 +63,27 @@
       .map((name) => caches.delete(name)));
   }
 
+  // Writes made at a table on this device that the server has not acknowledged yet (each
+  // table's outbox, and hands held for the host): logging out would delete them with the rest.
+  function unsentHere() {
+    let count = 0;
+    try {
+      Object.keys(localStorage).filter((key) => key.startsWith("shoebook-table-")).forEach((key) => {
+        const kept = JSON.parse(localStorage.getItem(key)) || {};
+        for (const part of ["queue", "held", "parked"]) {
+          if (Array.isArray(kept[part])) count += kept[part].length;
+        }
+      });
+    } catch (error) { /* storage refused or unreadable: nothing to count */ }
+    return count;
+  }
+
   document.querySelectorAll("form[data-logout]").forEach((form) => {
     form.addEventListener("submit", (event) => {
       event.preventDefault();
+      const unsent = unsentHere();
+      const warning = (form.dataset.unsentWarning || "").replace("{count}", String(unsent));
+      if (unsent && !window.confirm(warning)) return; // kept: sent when the network is back
       forgetThisDevice().catch(() => {}).then(() => form.submit()); // submit() fires no event
     });
   });

@@ -1,13 +1,15 @@
 """Logging out on a phone leaves nothing of the tables on it: the service worker's copies of the
 table pages and every table's state in the device's storage are gone — by the server's
 ``Clear-Site-Data`` answer, and by the page's own script before the form leaves (for a browser
-that ignores the header). On the production server, where the worker keeps pages."""
+that ignores the header). On the production server, where the worker keeps pages. Writes the
+server has not received yet are not deleted without the host's say."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
 
+from games.models import Hand
 from tests.browser.conftest import open_night, open_table, seat_seven
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -57,3 +59,33 @@ def test_the_page_forgets_them_itself_before_the_form_leaves(phone, kept_table):
     log_out(phone)
     expect(phone.locator("html")).to_have_attribute("data-sent", "1")
     assert phone.evaluate(WHAT_THE_DEVICE_KEEPS) == {"caches": [], "stored": []}
+
+
+def test_a_hand_not_yet_sent_is_not_deleted_by_logging_out_without_a_word(phone, host, bar_wifi):
+    """The bar's Wi-Fi is down, a hand waits in the outbox, the host taps Log out: the phone says
+    what would be lost and asks; kept (Cancel), the hand is sent once the Wi-Fi is back."""
+    shoe = open_night(host)
+    seat_seven(shoe, host)
+    open_table(phone, bar_wifi.url, shoe, host)
+    expect(phone.locator("html")).to_have_attribute("data-offline-copy", "kept", timeout=15_000)
+    bar_wifi.drop(phone)
+    phone.tap("input[name=stake_1_banker]")
+    phone.fill("input[name=stake_1_banker]", "100")
+    for rank in ("9", "J", "7", "J", "10"):
+        phone.tap(f".keypad [data-rank='{rank}']")
+    phone.tap("button.save")
+    expect(phone.locator("[data-outbox-list] li")).to_have_count(1)
+
+    asked = []
+    phone.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    log_out(phone)
+    expect(phone.locator("[data-outbox-list] li")).to_have_count(1)
+    assert len(asked) == 1 and "1 table entries" in asked[0] and "Log out anyway?" in asked[0]
+    assert any(key.startswith("shoebook-table-") for key in phone.evaluate(
+        WHAT_THE_DEVICE_KEEPS)["stored"])  # fmt: skip
+
+    bar_wifi.restore(phone)
+    expect(phone.locator("[data-outbox]")).to_be_hidden(timeout=15_000)
+    assert list(Hand.objects.filter(shoe=shoe).values_list("number", "player_cards")) == [
+        (1, "9 7")
+    ]
