@@ -71,6 +71,13 @@ def client_address(request: HttpRequest) -> str | None:
     return str(address)
 
 
+def from_trusted_proxy(request: HttpRequest) -> bool:
+    """Whether the connection's peer is a proxy the operator trusts (``TRUSTED_PROXIES``)."""
+    address = _address(request.META.get("REMOTE_ADDR", ""))
+    trusted = [ipaddress.ip_network(network) for network in settings.TRUSTED_PROXIES]
+    return address is not None and _trusted(address, trusted)
+
+
 def _address(text: str) -> Address | None:
     """An address as a proxy writes it (``203.0.113.7``, ``203.0.113.7:5100``, ``[::1]:80``)."""
     text = text.strip()

@@ -13,6 +13,7 @@ from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.utils.translation import gettext_lazy
 
+from shoebook.accounts import from_trusted_proxy
 from shoebook.base.links import keep_private
 
 logger = logging.getLogger(__name__)
@@ -150,5 +151,22 @@ def private_link_middleware(
         if match.url_name not in NOT_PRIVATE_LINKS:
             keep_private(response)
         return response
+
+    return middleware
+
+
+def forwarded_proto_middleware(
+    get_response: Callable[[HttpRequest], HttpResponse],
+) -> Callable[[HttpRequest], HttpResponse]:
+    """``X-Forwarded-Proto`` (``SECURE_PROXY_SSL_HEADER``) believed only from a proxy the operator
+    trusts, as ``X-Forwarded-For`` is: a client reaching the server itself cannot claim HTTPS.
+    Behind a trusted proxy the server (uvicorn) has already taken the scheme from the header and
+    the client's address in place of the proxy's, so dropping the header there changes nothing.
+    First, before SecurityMiddleware reads the scheme."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        if "HTTP_X_FORWARDED_PROTO" in request.META and not from_trusted_proxy(request):
+            del request.META["HTTP_X_FORWARDED_PROTO"]
+        return get_response(request)
 
     return middleware

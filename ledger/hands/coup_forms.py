@@ -210,12 +210,14 @@ class CoupForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         # A stake or a kind for a seat no table has (stake_10, a page edited by hand) is refused
         # by name, never dropped without a word while the coup is saved without it.
-        unknown = sorted(
-            _seat_box_name(name)
-            for name, value in self.data.items()
-            if name.startswith(("stake_", "kind_"))
-            and name not in self.fields
-            and str(value).strip()
+        unknown = sorted(  # a seat once, whether its stake, its kind or both came
+            {
+                _seat_box_name(name)
+                for name, value in self.data.items()
+                if name.startswith(("stake_", "kind_"))
+                and name not in self.fields
+                and str(value).strip()
+            }
         )
         if unknown:
             raise ValidationError(MSG_STAKE_BOX_GONE.format(boxes=", ".join(unknown)))

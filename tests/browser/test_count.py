@@ -23,6 +23,11 @@ from tests.browser.conftest import NAMES, log_in, slow_network
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 FITS = "document.documentElement.scrollWidth <= innerWidth"
+# Each amount of the tray's figures on one line (a long label once squeezed them a glyph a line).
+AMOUNTS_ON_ONE_LINE = """() => Array.from(document.querySelectorAll("#tray .figures dd"))
+  .filter((dd) => { const text = document.createRange(); text.selectNodeContents(dd);
+    return new Set(Array.from(text.getClientRects(), (box) => Math.round(box.top))).size > 1; })
+  .map((dd) => dd.textContent)"""
 # Each chip's label on the line of its own box (a label beside the box of the next chip would
 # have a host type 3 × $25 for 3 × $100).
 LABELS_BESIDE_THEIR_BOXES = """[...document.querySelectorAll('.chip-box')].every(label => {
@@ -132,6 +137,7 @@ def test_a_night_counted_on_a_phone_finds_the_bet_the_log_missed(phone, host, fu
     # One difference, at Ben's: the 40 he won on Player.
     phone.goto(base_url + reverse("ledger:count_page", args=[event.pk]))
     assert phone.evaluate(FITS)
+    assert phone.evaluate(AMOUNTS_ON_ONE_LINE) == []
     status = phone.locator(".count-status").inner_text()
     assert "1 difference" in status
     ben = seated[3]

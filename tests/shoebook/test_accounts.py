@@ -7,15 +7,18 @@ import logging
 import smtplib
 
 import pytest
+from django.conf import settings as django_settings
 from django.contrib.auth.models import User
 from django.core import mail
 from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
+from django.http import HttpResponse
 from django.test import override_settings
 from django.urls import reverse
 
 from shoebook.accounts import MSG_TOO_MANY_RESETS, client_address
 from shoebook.base.env import env_networks
+from shoebook.middleware import forwarded_proto_middleware
 
 pytestmark = pytest.mark.django_db
 
@@ -157,3 +160,23 @@ def test_a_client_the_server_already_took_from_the_header_is_not_warned_of(
         assert [client_address(unnamed) for _ in range(3)] == ["10.0.0.2"] * 3
     warned = [r.getMessage() for r in caplog.records if r.name == "shoebook.accounts"]
     assert len(warned) == 1 and warned[0].startswith("X-Forwarded-For from 10.0.0.2 is ignored")
+
+
+@pytest.mark.parametrize(
+    ("peer", "trusted", "secure"),
+    [
+        ("203.0.113.9", [], False),  # a client at the server itself claiming HTTPS
+        ("127.0.0.1", [], False),  # a proxy nobody named
+        ("127.0.0.1", ["127.0.0.1/32"], True),  # the proxy the operator trusts
+    ],
+)
+def test_https_is_believed_from_the_trusted_proxy_alone(rf, settings, peer, trusted, secure):
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    settings.TRUSTED_PROXIES = trusted
+    request = rf.get("/", REMOTE_ADDR=peer, HTTP_X_FORWARDED_PROTO="https")
+    seen = []
+    forwarded_proto_middleware(lambda request: seen.append(request.is_secure()) or HttpResponse())(
+        request
+    )
+    assert seen == [secure]
+    assert django_settings.MIDDLEWARE[0] == "shoebook.middleware.forwarded_proto_middleware"

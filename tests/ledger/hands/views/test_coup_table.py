@@ -766,3 +766,10 @@ def test_the_game_of_a_night_holding_a_transfer_is_refused_with_the_reason(clien
     assert Transfer.objects.filter(voids=paid).exists()
     # Renaming it is still open.
     night_services.event_edit(event=event, by=host, name="Renamed")
+
+
+def test_a_seat_the_table_does_not_have_is_named_once_for_its_stake_and_its_kind(client, chemin):
+    response = post_coup(client, chemin, bank="100", stake_2="50", result="banker",
+                         stake_10="50", kind_10="banco_solo")  # fmt: skip
+    assert "(Seat 10)" in text(response)
+    assert not Coup.objects.exists()
