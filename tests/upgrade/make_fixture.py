@@ -31,6 +31,7 @@ django.setup()
 from django.contrib.auth.models import Group, User  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.utils import timezone  # noqa: E402
+from night_figures import figures  # noqa: E402  (beside this script)
 
 from games import services as game_services  # noqa: E402
 from games.entry import BetEntry, HandEntry  # noqa: E402
@@ -58,54 +59,6 @@ COUPS = [
     (5, "10", "player", [(1, "10")], {}),
     (5, "20", "banker", [(2, "20")], {"move": "retire"}),
 ]
-
-
-def figures() -> dict[str, object]:
-    from ledger.models import Bet, Coup, GuestEventResult, Settlement
-
-    return {
-        "results": sorted(
-            [
-                row.guest.name,
-                f"{row.stake:.2f}",
-                f"{row.gross:.2f}",
-                f"{row.commission:.2f}",
-                f"{row.net:.2f}",
-            ]
-            for row in GuestEventResult.objects.select_related("guest")
-        ),
-        "bets": sorted(
-            [
-                bet.hand.number,
-                bet.seat,
-                bet.guest.name,
-                bet.bet_type,
-                f"{bet.stake:.2f}",
-                f"{bet.gross:.2f}",
-                f"{bet.commission:.2f}",
-                f"{bet.net:.2f}",
-            ]
-            for bet in Bet.objects.select_related("hand", "guest")
-        ),
-        "coups": [
-            [
-                coup.hand.number,
-                coup.banker_seat,
-                f"{coup.bank:.2f}",
-                coup.move,
-                f"{coup.bank_after:.2f}",
-                coup.rotation_seat,
-                coup.suite_seat,
-                coup.suite_way,
-                f"{coup.house_cut:.2f}",
-            ]
-            for coup in Coup.objects.select_related("hand").order_by("hand__number")
-        ],
-        "settlements": sorted(
-            [row.guest.name, f"{row.amount:.2f}"]
-            for row in Settlement.objects.select_related("guest")
-        ),
-    }
 
 
 def main() -> None:

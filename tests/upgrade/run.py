@@ -19,54 +19,7 @@ from django.db import transaction  # noqa: E402
 
 from games.models import Event  # noqa: E402
 from ledger.integrity import ledger_problems  # noqa: E402
-from ledger.models import Bet, Coup, GuestEventResult, Settlement  # noqa: E402
-
-
-def figures() -> dict[str, object]:
-    """The night's figures as tests/upgrade/make_fixture.py recorded them."""
-    return {
-        "results": sorted(
-            [
-                row.guest.name,
-                f"{row.stake:.2f}",
-                f"{row.gross:.2f}",
-                f"{row.commission:.2f}",
-                f"{row.net:.2f}",
-            ]
-            for row in GuestEventResult.objects.select_related("guest")
-        ),
-        "bets": sorted(
-            [
-                bet.hand.number,
-                bet.seat,
-                bet.guest.name,
-                bet.bet_type,
-                f"{bet.stake:.2f}",
-                f"{bet.gross:.2f}",
-                f"{bet.commission:.2f}",
-                f"{bet.net:.2f}",
-            ]
-            for bet in Bet.objects.select_related("hand", "guest")
-        ),
-        "coups": [
-            [
-                coup.hand.number,
-                coup.banker_seat,
-                f"{coup.bank:.2f}",
-                coup.move,
-                f"{coup.bank_after:.2f}",
-                coup.rotation_seat,
-                coup.suite_seat,
-                coup.suite_way,
-                f"{coup.house_cut:.2f}",
-            ]
-            for coup in Coup.objects.select_related("hand").order_by("hand__number")
-        ],
-        "settlements": sorted(
-            [row.guest.name, f"{row.amount:.2f}"]
-            for row in Settlement.objects.select_related("guest")
-        ),
-    }
+from tests.upgrade.night_figures import figures  # noqa: E402
 
 
 def problems() -> list[str]:
