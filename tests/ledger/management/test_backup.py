@@ -413,9 +413,9 @@ def login_row(username: str, password: str, *, roles=(), **fields) -> dict:
 def logins_here(db):
     """A host (superuser) and a dealer whose login was switched off, already in the database."""
     host = User.objects.create_superuser("host", password="Own-harbour-2026")
-    host.groups.add(Group.objects.get(name="Hosts"))
+    host.groups.add(Group.objects.get_or_create(name="Hosts")[0])
     dealer = User.objects.create_user("dealer", password="Quiet-harbour-2026", is_active=False)
-    dealer.groups.add(Group.objects.get(name="Dealers"))
+    dealer.groups.add(Group.objects.get_or_create(name="Dealers")[0])
     User.objects.update(date_joined=JOINED)
     return host, dealer
 
