@@ -26,17 +26,8 @@ from ledger.integrity import check_ledger  # noqa: E402
 from ledger.models import Bet, ChipMove, ImportKey  # noqa: E402
 from ledger.workbook import views  # noqa: E402
 from shoebook.base.roles import HOSTS  # noqa: E402
+from tests.ledger.workbook.upload_files import COUNT, HANDS, RULES  # noqa: E402
 
-HANDS = (
-    "shoe,hand,player_cards,banker_cards,result,player_pair,banker_pair,seat,guest,bet,stake\n"
-    "1,1,9 7,J J 10,P,,,1,Aki,player,100\n"
-    "1,1,9 7,J J 10,P,,,2,Ben,banker,50\n"
-    "1,2,,,B,no,yes,1,Aki,banker,10\n"
-)
-COUNT = "guest,bought,cashed_out,paid_by\nAki,500,720,cash\nBen,300,80,marker\n"
-RULES = {"yen_per_chip": "100", "table_min": "10", "table_max": "1000", "decks": "8",
-         "no_commission": "none", "commission": "5", "tie_pays": "8",
-         "pair_pays": "11"}  # fmt: skip
 SENDERS = 3
 
 

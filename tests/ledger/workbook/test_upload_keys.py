@@ -26,20 +26,11 @@ from ledger.workbook.imports.night_writer import scoresheet_import
 from ledger.workbook.imports.punto_banco_sheet import check_scoresheet
 from ledger.workbook.imports.upload_keys import MSG_KEY_USED_FOR_IMPORT, nights_text
 from ledger.workbook.views import MSG_ALREADY_IMPORTED, MSG_BAD_KEY
+from tests.ledger.workbook.upload_files import COUNT, HANDS, RULES
 
 pytestmark = pytest.mark.django_db
 
 URL = "ledger:scoresheet_upload"
-HANDS = (
-    "shoe,hand,player_cards,banker_cards,result,player_pair,banker_pair,seat,guest,bet,stake\n"
-    "1,1,9 7,J J 10,P,,,1,Aki,player,100\n"
-    "1,1,9 7,J J 10,P,,,2,Ben,banker,50\n"
-    "1,2,,,B,no,yes,1,Aki,banker,10\n"
-)
-COUNT = "guest,bought,cashed_out,paid_by\nAki,500,720,cash\nBen,300,80,marker\n"
-RULES = {"yen_per_chip": "100", "table_min": "10", "table_max": "1000", "decks": "8",
-         "no_commission": "none", "commission": "5", "tie_pays": "8",
-         "pair_pays": "11"}  # fmt: skip
 BANKED = {"game": "chemin_de_fer", "taxe": "percent", "taxe_rate": "0.05", "shoe_charge": "0",
           "banco": "limitee", "clearing": "direct"}  # fmt: skip
 
