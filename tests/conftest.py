@@ -49,7 +49,7 @@ DATABASE_FIXTURES = frozenset({
 # A test that hands DATABASE_URL from its environment to a process of its own uses the database
 # the run was given, without any of those fixtures (or it is marked `database`).
 READS_DATABASE_URL = re.compile(
-    r"""environ\b[^\n]*["']DATABASE_URL["']|getenv\(\s*["']DATABASE_URL"""
+    r"""environ\b[^\n]*["']DATABASE_URL["']|getenv\(\s*["']DATABASE_URL|\bdatabase_for\("""
 )
 
 

@@ -3,31 +3,19 @@ production) under `make test`, PostgreSQL under `make test-postgres`."""
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.own_process import database_for, report_of, run_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_racing_devices_lose_nothing_and_duplicate_nothing(tmp_path):
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith("postgres"):
-        url = f"sqlite:///{tmp_path / 'race.sqlite3'}"
-    result = subprocess.run(
-        [sys.executable, "-m", "tests.concurrent_night"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "shoebook.settings"},
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
-    report = json.loads(result.stdout.strip().splitlines()[-1])
+    database = database_for(tmp_path, "race.sqlite3")
+    report = report_of(run_script("tests.concurrent_night", database=database, timeout=300))
     errors = [
         str(r)
         for key in ("same_hand", "different_seats", "correction_vs_new_hand")
@@ -55,21 +43,13 @@ def test_racing_devices_lose_nothing_and_duplicate_nothing(tmp_path):
 def test_hands_settlements_seats_and_merges_at_once_answer_without_an_error(tmp_path):
     """Four devices write at one night with no pause (tests/mixed_load.py): a minute on
     PostgreSQL, ten seconds on a SQLite file; ``MIXED_LOAD_SECONDS`` sets another length."""
-    url = os.environ.get("DATABASE_URL", "")
-    on_postgres = url.startswith("postgres")
-    if not on_postgres:
-        url = f"sqlite:///{tmp_path / 'mixed.sqlite3'}"
+    database = database_for(tmp_path, "mixed.sqlite3")
+    on_postgres = database.startswith("postgres")
     seconds = os.environ.get("MIXED_LOAD_SECONDS", "60" if on_postgres else "10")
-    result = subprocess.run(
-        [sys.executable, "-m", "tests.mixed_load", "--seconds", seconds],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=float(seconds) + 240,
-        env={**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "shoebook.settings"},
+    result = run_script(
+        "tests.mixed_load", "--seconds", seconds, database=database, timeout=float(seconds) + 240
     )
-    assert result.returncode == 0, result.stderr[-3000:]
-    report = json.loads(result.stdout.strip().splitlines()[-1])
+    report = report_of(result)
     assert report["failure_count"] == 0, (report["failures"], report["errors"])
     assert report["errors"] == {}
     assert report["ledger_problems"] == []

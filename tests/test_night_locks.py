@@ -16,10 +16,6 @@ a real database (tests/night_races.py, in a fresh interpreter): a SQLite file un
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +29,7 @@ from ledger.count.services import (
     MSG_NO_ADJUSTMENT_HERE,
 )
 from ledger.hands.services import MSG_COUNT_ONLY_NIGHT
+from tests.own_process import database_for, report_of, run_script
 from tournaments.services import MSG_NOT_PLAYING
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,19 +41,10 @@ pytestmark = [pytest.mark.database, pytest.mark.long]
 
 @pytest.fixture(scope="module")
 def races(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith("postgres"):
-        url = f"sqlite:///{tmp_path_factory.mktemp('races') / 'night.sqlite3'}"
-    result = subprocess.run(
-        [sys.executable, "-m", "tests.night_races"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "shoebook.settings"},
+    database = database_for(tmp_path_factory.mktemp("races"), "night.sqlite3")
+    report: dict[str, Any] = report_of(
+        run_script("tests.night_races", database=database, timeout=600)
     )
-    assert result.returncode == 0, result.stderr[-3000:]
-    report: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
     return report
 
 

@@ -8,13 +8,11 @@ refused one absent, ``check_ledger`` clean. The whole matrix is ``python -m test
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.own_process import database_for, run_script
 from tests.races.__main__ import SMOKE
 from tests.races.moves import MOVES
 
@@ -28,16 +26,9 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 @pytest.mark.django_db
 @pytest.mark.long
 def test_each_write_alone_and_each_pair_of_the_sample_at_once_lose_nothing(tmp_path):
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith("postgres"):
-        url = f"sqlite:///{tmp_path / 'races.sqlite3'}"
-    done = subprocess.run(
-        [sys.executable, "-m", "tests.races", "--solo", "--smoke", "--runs", "1", "--json"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "shoebook.settings"},
+    database = database_for(tmp_path, "races.sqlite3")
+    done = run_script(
+        "tests.races", "--solo", "--smoke", "--runs", "1", "--json", database=database, timeout=600
     )
     lines = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     assert lines, done.stderr[-3000:]

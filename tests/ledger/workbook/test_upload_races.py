@@ -5,34 +5,19 @@ SQLite file under `make test`, on PostgreSQL under `make test-postgres` (tests/u
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
+
+from tests.own_process import database_for, report_of, run_script
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_one_upload_sent_three_times_at_once_makes_one_night(tmp_path):
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith("postgres"):
-        url = f"sqlite:///{tmp_path / 'uploads.sqlite3'}"
-    result = subprocess.run(
-        [sys.executable, "-m", "tests.upload_race", "3"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={
-            **os.environ,
-            "DATABASE_URL": url,
-            "DJANGO_SETTINGS_MODULE": "shoebook.settings",
-            "ALLOWED_HOSTS": "testserver",
-        },
+    url = database_for(tmp_path, "uploads.sqlite3")
+    result = run_script(
+        "tests.upload_race", "3", database=url, timeout=300, ALLOWED_HOSTS="testserver"
     )
-    assert result.returncode == 0, result.stderr[-3000:]
-    report = json.loads(result.stdout.strip().splitlines()[-1])
+    report = report_of(result)
     assert report["vendor"] == ("postgresql" if url.startswith("postgres") else "sqlite")
     assert len(report["rounds"]) == 9
     for race in report["rounds"]:
