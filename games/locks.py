@@ -47,3 +47,12 @@ def lock_night_of_shoe(shoe: Shoe | int) -> None:
     else:
         nights = nights.filter(shoes__pk=shoe)
     list(nights.values_list("pk"))
+
+
+def advisory_lock(number: int) -> None:
+    """Where the row to lock does not exist yet (a night being imported, a login being made): a
+    PostgreSQL advisory lock on ``number``, held to the end of the transaction. SQLite's one
+    writer at a time needs none."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [number])

@@ -17,13 +17,14 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import PROTECT, ProtectedError, Q
 from django.db.models.fields.reverse_related import ForeignObjectRel
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.chips import MAX_CHIPS
+from games.locks import advisory_lock
 from games.messages import format_chips, whole_cents
 from games.models import MAX_HAND_NUMBER, Event, Shoe
 from games.services import check_event_open
@@ -600,9 +601,7 @@ def _hold_login_names() -> None:
     below reads every login, and two made at once ("host" and "hоst" with a Cyrillic о) would
     each miss the other. The database's index refuses a second login of another case alone;
     SQLite runs one write at a time."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [LOGIN_NAMES_LOCK])
+    advisory_lock(LOGIN_NAMES_LOCK)
 
 
 def _check_login_name(username: str) -> None:

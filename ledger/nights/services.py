@@ -12,6 +12,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import services as game_services
+from games.locks import lock_night
 from games.models import Event, Hand, Shoe
 from ledger.models import (
     AuditEntry,
@@ -40,7 +41,7 @@ def event_edit(*, event: Event, by: Actor, **changes: Any) -> Event:
     """Change an event's details through ``games.services.event_update`` (which keeps the rules,
     decks and limits of a night already played as they were) and record what changed."""
     # Held first (as ``event_update`` holds it): a transfer recorded meanwhile waits for it.
-    stored = Event.objects.select_for_update(of=("self",), no_key=True).get(pk=event.pk)
+    stored = lock_night(event)
     before = _event_details(stored)  # as stored, not as a form left it
     if changes.get("game", stored.game) != stored.game:
         held = game_held_by(stored)

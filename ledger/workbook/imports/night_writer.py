@@ -19,6 +19,7 @@ from games.entry import (
     SettledHand,
     TableRules,
 )
+from games.locks import advisory_lock
 from games.models import Event, Hand, Shoe
 from ledger.guests.names import name_key
 from ledger.hands.coups import coup_row
@@ -365,11 +366,8 @@ def claim_night(name: str, on: date) -> None:
     it already, as the import's own check would have had the two not run at once. On PostgreSQL
     a lock on the night's name and day (held to the commit) makes a second import of it wait
     for the first and then see its night; SQLite's one writer does that already."""
-    if connection.vendor == "postgresql":
-        key = f"{on:%Y-%m-%d}\x1f{_night_key(name)}".encode()
-        number = int.from_bytes(hashlib.sha256(key).digest()[:8], "big", signed=True)
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [number])
+    key = f"{on:%Y-%m-%d}\x1f{_night_key(name)}".encode()
+    advisory_lock(int.from_bytes(hashlib.sha256(key).digest()[:8], "big", signed=True))
     existing = night_already_in(name, on)
     if existing is not None:
         raise NightTaken(existing)
