@@ -56,7 +56,7 @@ def client_address(request: HttpRequest) -> str | None:
     forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
     if not forwarded:
         return str(address)
-    trusted = [ipaddress.ip_network(network) for network in settings.TRUSTED_PROXIES]
+    trusted = _trusted_networks()
     hops = [hop.strip() for hop in forwarded.split(",")]
     if not _trusted(address, trusted):
         _warn_once(address, hops)
@@ -74,8 +74,11 @@ def client_address(request: HttpRequest) -> str | None:
 def from_trusted_proxy(request: HttpRequest) -> bool:
     """Whether the connection's peer is a proxy the operator trusts (``TRUSTED_PROXIES``)."""
     address = _address(request.META.get("REMOTE_ADDR", ""))
-    trusted = [ipaddress.ip_network(network) for network in settings.TRUSTED_PROXIES]
-    return address is not None and _trusted(address, trusted)
+    return address is not None and _trusted(address, _trusted_networks())
+
+
+def _trusted_networks() -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    return [ipaddress.ip_network(network) for network in settings.TRUSTED_PROXIES]
 
 
 def _address(text: str) -> Address | None:

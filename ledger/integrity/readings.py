@@ -10,10 +10,8 @@ see and set a night's reading, kept only if the night's books are then clean
 
 from __future__ import annotations
 
-import gzip
-import json
 from collections.abc import Iterable
-from pathlib import Path
+from typing import Any
 
 from django.db import transaction
 
@@ -87,17 +85,9 @@ def bank_rotation_set(*, event: Event, rotation: BankRotation, by: Actor) -> lis
     return []
 
 
-def nights_not_stating_their_rotation(path: Path) -> list[int]:
-    """The events of a backup (``.json`` or ``.json.gz``, as ``backup`` writes) that do not say
-    how their bank went round: written by a release before it was stored."""
-    opener = gzip.open if path.name.endswith(".gz") else open
-    try:
-        with opener(path, "rt", encoding="utf-8") as file:
-            rows = json.load(file)
-    except (OSError, ValueError, EOFError):
-        return []  # loaddata has said what is wrong with it
-    if not isinstance(rows, list):
-        return []
+def nights_not_stating_their_rotation(rows: Iterable[dict[str, Any]]) -> list[int]:
+    """The events among a backup's rows (as ``check_rows`` read them) that do not say how their
+    bank went round: written by a release before it was stored."""
     return [
         row["pk"]
         for row in rows

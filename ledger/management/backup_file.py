@@ -68,9 +68,9 @@ def _opened(path: Path) -> gzip.GzipFile | BufferedReader:
     return gzip.GzipFile(path, "rb") if path.name.endswith(".gz") else path.open("rb")
 
 
-def check_rows(path: Path) -> None:
+def check_rows(path: Path) -> list[dict[str, Any]]:
     """Refuse a file that is not a list of rows, or that holds a row of any model a backup does
-    not hold, naming each such model."""
+    not hold, naming each such model; else its rows, as read."""
     try:
         with path.open("rb") as file:
             rows: Any = json.load(file)
@@ -88,6 +88,7 @@ def check_rows(path: Path) -> None:
         named = ", ".join(repr(model[:60]) for model in foreign[:10])
         more = f" and {len(foreign) - 10} more" if len(foreign) > 10 else ""
         raise CommandError(MSG_FOREIGN_ROWS.format(models=named + more))
+    return rows
 
 
 def _own(model: str) -> bool:

@@ -69,14 +69,14 @@ class Command(BaseCommand):
         with tempfile.TemporaryDirectory(prefix="shoebook-restore-") as folder:
             rows = Path(folder) / "backup.json"
             unpacked(path, rows, limit_megabytes=limit)
-            check_rows(rows)
+            unstated = nights_not_stating_their_rotation(check_rows(rows))
 
             def load() -> None:
                 # The roles come with the backup; the migration's empty copies make way for them.
                 Group.objects.filter(user__isnull=True).delete()
                 call_command(loaddata.Command(), str(rows), verbosity=0)
                 # A backup older than the nights' stored rules: each night read as it was played.
-                read_back.extend(read_as_played(nights_not_stating_their_rotation(rows)))
+                read_back.extend(read_as_played(unstated))
 
             logins = load_checked(load, with_users=options["with_users"])
         self.stdout.write(
