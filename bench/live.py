@@ -51,7 +51,7 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-from load import Recorder, free_port, percentile, prepare_tournament
+from load import Recorder, free_port, percentile, prepare_tournament, server_environment
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -276,6 +276,7 @@ def night(
     threads: list[threading.Thread] = []
     dealers = [Dealer(base, table, sent) for table in setup["tables"]]  # type: ignore[attr-defined]
     readers: list[StreamReader] = []
+    fetchers: list[threading.Thread] = []  # the fetches a push set off, each a thread of its own
     rng = random.Random(f"night-{pushed}")
 
     def dealing(dealer: Dealer, start: float) -> None:
@@ -300,7 +301,10 @@ def night(
                 with fetching:
                     recorder.call(urllib.request.Request(url, headers=htmx))
 
-            threading.Thread(target=run, daemon=True).start()
+            fetcher = threading.Thread(target=run, daemon=True)
+            with lock:
+                fetchers.append(fetcher)
+            fetcher.start()
 
         def phone_heard(page: str, standings: str) -> Callable[[dict[str, object], float], None]:
             def heard(message: dict[str, object], at: float) -> None:
@@ -360,10 +364,13 @@ def night(
         thread.start()
     for thread in threads:
         thread.join(timeout=seconds + 60)
-    time.sleep(0.5)  # the last fetches a push set off
-    cpu = cpu_seconds(SERVER_PID[0]) - cpu_before
-    for reader in readers:
+    for reader in readers:  # no push sets off a fetch after this
         reader.close()
+    with lock:
+        last_fetches = list(fetchers)
+    for fetcher in last_fetches:  # answered before the server stops, not refused by it
+        fetcher.join(timeout=30)
+    cpu = cpu_seconds(SERVER_PID[0]) - cpu_before
     return {
         "requests": len(recorder.timings),
         "errors": recorder.errors,
@@ -411,15 +418,8 @@ def main() -> None:
     vendor = "PostgreSQL" if database_url.startswith("postgres") else "SQLite"
     workers = 1 if vendor == "SQLite" else options.workers  # SQLite: no NOTIFY between workers
     port = free_port()
-    env = {
-        **os.environ, "DATABASE_URL": database_url, "DEBUG": "0", "SECRET_KEY": secret,
-        "ALLOWED_HOSTS": "127.0.0.1", "SECURE_SSL_REDIRECT": "0",
-        "DJANGO_SETTINGS_MODULE": "shoebook.settings",
-    }  # fmt: skip
+    env = server_environment(database_url, secret, workdir)
     python = sys.executable
-    subprocess.run(
-        [python, "manage.py", "collectstatic", "--no-input", "-v0"], cwd=ROOT, env=env, check=True
-    )
     server = subprocess.Popen(
         [str(Path(python).parent / "gunicorn"), "shoebook.asgi",
          "--worker-class", "uvicorn_worker.UvicornWorker", "--bind", f"127.0.0.1:{port}",

@@ -104,7 +104,8 @@ class Recorder:
         with self.lock:
             self.timings.append((kind, elapsed))
             if not 200 <= status < 400:
-                self.errors.append(f"{status} {request.full_url}")
+                reason = f" ({body})" if status == 0 else ""  # no answer: why not
+                self.errors.append(f"{status} {request.full_url}{reason}")
         return status, body, headers
 
 
@@ -392,6 +393,21 @@ def display_loop(base: str, display: str, until: float, recorder: Recorder) -> N
         time.sleep(max(0.0, min(5.0 - (time.monotonic() - started), until - time.monotonic())))
 
 
+def server_environment(database_url: str, secret: str, workdir: str) -> dict[str, str]:
+    """The production server's environment, its static files collected into ``workdir``: a
+    run of its own, so that two benchmarks at once never write one manifest together."""
+    env = {
+        **os.environ, "DATABASE_URL": database_url, "DEBUG": "0", "SECRET_KEY": secret,
+        "ALLOWED_HOSTS": "127.0.0.1", "SECURE_SSL_REDIRECT": "0",
+        "DJANGO_SETTINGS_MODULE": "shoebook.settings", "STATIC_ROOT": f"{workdir}/static",
+    }  # fmt: skip
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--no-input", "-v0"],
+        cwd=ROOT, env=env, check=True,
+    )  # fmt: skip
+    return env
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -422,15 +438,8 @@ def main() -> None:
     else:
         setup = prepare(database_url)
     port = free_port()
-    env = {
-        **os.environ, "DATABASE_URL": database_url, "DEBUG": "0",
-        "SECRET_KEY": secret, "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "0", "DJANGO_SETTINGS_MODULE": "shoebook.settings",
-    }  # fmt: skip
+    env = server_environment(database_url, secret, workdir)
     python = sys.executable
-    subprocess.run(
-        [python, "manage.py", "collectstatic", "--no-input", "-v0"], cwd=ROOT, env=env, check=True
-    )
     children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     server = subprocess.Popen(
         [
