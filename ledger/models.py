@@ -354,7 +354,50 @@ def check_dated(event: Event, dated: dt.date, *, field: str = "dated") -> None:
         raise ValidationError({field: MSG_DATED_BEFORE.format(night=f"{event.date:%Y-%m-%d}")})
 
 
-class Settlement(models.Model):
+class MoneyRow(models.Model):
+    """What every row of money a person records shares (settlements, transfers, chips,
+    adjustments): who recorded it and when, the row it voids, and the form's key with a digest
+    of what it recorded under that key. Such a row is written only by
+    ``ledger.money.recording.record`` and taken back only by ``ledger.money.reversal.reverse``:
+    never edited, never deleted.
+
+    Each kind keeps its own constraints in its own ``Meta`` under the names its table already
+    has (:func:`void_not_itself`, :func:`void_has_reason`): no table changes."""
+
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)  # when it was typed (the audit)
+    # A void: the row this one reverses (its note the reason). A row is voided at most once
+    # (one-to-one); a void is never voided (the reversal).
+    voids = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="voided_by"
+    )
+    # The form's key: a second tap, or the same form sent again, records nothing more; the
+    # same key with other content is refused (what the key was used for: its digest).
+    idempotency_key = models.UUIDField(null=True, blank=True, unique=True, editable=False)
+    content_digest = models.CharField(max_length=64, blank=True, default="", editable=False)
+
+    class Meta:
+        abstract = True
+        ordering = ["recorded_at", "id"]
+
+
+def void_not_itself(prefix: str) -> models.CheckConstraint:
+    """A row never voids itself, named ``<prefix>_void_not_itself``."""
+    return models.CheckConstraint(
+        condition=Q(voids__isnull=True) | ~Q(voids=F("id")), name=f"{prefix}_void_not_itself"
+    )
+
+
+def void_has_reason(prefix: str, field: str = "note") -> models.CheckConstraint:
+    """A void says why in ``field``, named ``<prefix>_void_has_reason``."""
+    return models.CheckConstraint(
+        condition=Q(voids__isnull=True) | ~Q(**{field: ""}), name=f"{prefix}_void_has_reason"
+    )
+
+
+class Settlement(MoneyRow):
     """Money that changed hands outside the game. ``amount`` is what the guest paid the house
     (negative: the house paid the guest), so a guest's balance is simply the sum of their net
     results and their settlements."""
@@ -375,44 +418,25 @@ class Settlement(models.Model):
     amount = MoneyField()
     method = models.CharField(max_length=8, choices=Method.choices)
     note = models.CharField(max_length=200, blank=True)
-    recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
-    )
-    recorded_at = models.DateTimeField(default=timezone.now)  # when it was typed (the audit)
     # The day the money changed hands, as the host dates it (a past night's settlement is
     # dated to that night by default): what the pages and the workbook show.
     dated = models.DateField(default=timezone.localdate)
-    # A void: the settlement this row reverses (its amount negated, its note the reason). A
-    # settlement is voided at most once (one-to-one); a void is never voided (the service).
-    voids = models.OneToOneField(
-        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="voided_by"
-    )
-    # The settle form's key: a second tap, or the same form sent again, records nothing more;
-    # the same key with other content is refused (what the key was used for: its digest).
-    idempotency_key = models.UUIDField(null=True, blank=True, unique=True, editable=False)
-    content_digest = models.CharField(max_length=64, blank=True, default="", editable=False)
 
-    class Meta:
-        ordering = ["recorded_at", "id"]
+    class Meta(MoneyRow.Meta):
         constraints = [
             models.CheckConstraint(condition=~Q(amount=0), name="settlement_not_zero"),
             models.CheckConstraint(
                 condition=~Q(method="other") | ~Q(note=""), name="settlement_other_has_note"
             ),
-            models.CheckConstraint(
-                condition=Q(voids__isnull=True) | ~Q(note=""), name="settlement_void_has_reason"
-            ),
-            models.CheckConstraint(
-                condition=Q(voids__isnull=True) | ~Q(voids=F("id")),
-                name="settlement_void_not_itself",
-            ),
+            void_has_reason("settlement"),
+            void_not_itself("settlement"),
         ]
 
     def __str__(self) -> str:
         return f"{self.guest} {self.amount} ({self.get_method_display()})"
 
 
-class Transfer(models.Model):
+class Transfer(MoneyRow):
     """Money that changed hands at a guest-banked night, between two of its guests or between
     a guest and the house (``payer`` or ``payee`` empty: the house): one line of the night's
     settlement list paid, in full or in part. For the balances it counts like a settlement on
@@ -431,22 +455,8 @@ class Transfer(models.Model):
     # payee's (``ledger.count``); otherwise money, which no count sees.
     in_chips = models.BooleanField(_("paid in chips at the table"), default=False)
     note = models.CharField(max_length=200, blank=True)
-    recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
-    )
-    recorded_at = models.DateTimeField(default=timezone.now)
-    # A void: the transfer this row reverses (payer and payee swapped, the same amount; its note
-    # the reason). Voided at most once (one-to-one); a void is never voided (the service).
-    voids = models.OneToOneField(
-        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="voided_by"
-    )
-    # The form's key: a second tap, or the same form sent again, records nothing more; the
-    # same key with other content is refused (what the key was used for: its digest).
-    idempotency_key = models.UUIDField(null=True, blank=True, unique=True, editable=False)
-    content_digest = models.CharField(max_length=64, blank=True, default="", editable=False)
 
-    class Meta:
-        ordering = ["recorded_at", "id"]
+    class Meta(MoneyRow.Meta):
         constraints = [
             models.CheckConstraint(condition=Q(amount__gt=0), name="transfer_amount_positive"),
             models.CheckConstraint(
@@ -457,13 +467,8 @@ class Transfer(models.Model):
                 condition=Q(payer__isnull=True) | Q(payee__isnull=True) | ~Q(payer=F("payee")),
                 name="transfer_payer_not_payee",
             ),
-            models.CheckConstraint(
-                condition=Q(voids__isnull=True) | ~Q(note=""), name="transfer_void_has_reason"
-            ),
-            models.CheckConstraint(
-                condition=Q(voids__isnull=True) | ~Q(voids=F("id")),
-                name="transfer_void_not_itself",
-            ),
+            void_has_reason("transfer"),
+            void_not_itself("transfer"),
         ]
 
     def __str__(self) -> str:
@@ -573,7 +578,7 @@ class CountSetup(models.Model):
         return f"Count of {self.event}"
 
 
-class ChipMove(models.Model):
+class ChipMove(MoneyRow):
     """Chips that crossed the table's edge, for the count: chips a guest took (a buy-in, a
     top-up), chips a guest handed back when counted (leaving, or at the close), or the house's
     tray counted at the close (no guest). A guest's chips out and in are plain sums of rows; a
@@ -600,19 +605,9 @@ class ChipMove(models.Model):
     # As counted: denomination (text) → number of chips; empty when entered as a total.
     by_denomination = models.JSONField(default=dict, blank=True)
     note = models.CharField(max_length=200, blank=True)
-    recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
-    )
-    recorded_at = models.DateTimeField(default=timezone.now)  # when it was typed (the audit)
     dated = models.DateField(default=timezone.localdate)  # the day the chips moved: the host's
-    voids = models.OneToOneField(
-        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="voided_by"
-    )
-    idempotency_key = models.UUIDField(null=True, blank=True, unique=True, editable=False)
-    content_digest = models.CharField(max_length=64, blank=True, default="", editable=False)
 
-    class Meta:
-        ordering = ["recorded_at", "id"]
+    class Meta(MoneyRow.Meta):
         constraints = [
             models.CheckConstraint(
                 condition=(Q(voids__isnull=True) & Q(chips__gt=0))
@@ -625,20 +620,15 @@ class ChipMove(models.Model):
                 | (~Q(kind="tray") & Q(guest__isnull=False)),
                 name="chip_move_tray_is_the_house",
             ),
-            models.CheckConstraint(
-                condition=Q(voids__isnull=True) | ~Q(note=""), name="chip_move_void_has_reason"
-            ),
-            models.CheckConstraint(
-                condition=Q(voids__isnull=True) | ~Q(voids=F("id")),
-                name="chip_move_void_not_itself",
-            ),
+            void_has_reason("chip_move"),
+            void_not_itself("chip_move"),
         ]
 
     def __str__(self) -> str:
         return f"{self.guest or 'tray'} {self.get_kind_display()} {self.chips}"
 
 
-class Adjustment(models.Model):
+class Adjustment(MoneyRow):
     """A difference in the count booked with its reason: chips a guest has that the hands do
     not explain (or lacks), taken into their result at the night against the house. A line of
     the ledger of its own (``ledger.money.lines``); voided by its opposite, never edited."""
@@ -647,25 +637,12 @@ class Adjustment(models.Model):
     guest = models.ForeignKey(Guest, on_delete=models.PROTECT, related_name="adjustments")
     amount = MoneyField()
     reason = models.CharField(max_length=200)
-    recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
-    )
-    recorded_at = models.DateTimeField(default=timezone.now)
-    voids = models.OneToOneField(
-        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="voided_by"
-    )
-    idempotency_key = models.UUIDField(null=True, blank=True, unique=True, editable=False)
-    content_digest = models.CharField(max_length=64, blank=True, default="", editable=False)
 
-    class Meta:
-        ordering = ["recorded_at", "id"]
+    class Meta(MoneyRow.Meta):
         constraints = [
             models.CheckConstraint(condition=~Q(amount=0), name="adjustment_not_zero"),
             models.CheckConstraint(condition=~Q(reason=""), name="adjustment_has_reason"),
-            models.CheckConstraint(
-                condition=Q(voids__isnull=True) | ~Q(voids=F("id")),
-                name="adjustment_void_not_itself",
-            ),
+            void_not_itself("adjustment"),
         ]
 
     def __str__(self) -> str:
