@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -377,6 +378,11 @@ class MoneyRow(models.Model):
     # same key with other content is refused (what the key was used for: its digest).
     idempotency_key = models.UUIDField(null=True, blank=True, unique=True, editable=False)
     content_digest = models.CharField(max_length=64, blank=True, default="", editable=False)
+
+    if TYPE_CHECKING:  # every kind belongs to one night: its own ``event`` foreign key
+        event: Event
+        event_id: int
+        voids_id: int | None
 
     class Meta:
         abstract = True

@@ -60,6 +60,7 @@ LAYERS = {
             "figures",
             "lines",
             "reversal",
+            "recording",
             "locks",
             "links",
             "integrity",

@@ -36,8 +36,9 @@ from ledger.models import (
     default_denominations,
 )
 from ledger.money.amounts import ZERO
+from ledger.money.recording import Recording, record
 from ledger.money.reversal import Reversal, line_character, reverse
-from ledger.money.services import content_digest, recorded_under, results_refresh, save_once
+from ledger.money.services import results_refresh
 from shoebook.base.live import announce_night
 from shoebook.base.roles import Actor
 
@@ -303,14 +304,6 @@ def chips_record(
     setup = setup_of(event)
     counting = kind in (ChipMove.Kind.COUNT, ChipMove.Kind.TRAY)
     amount, numbers = counted_chips(setup, by_denomination or {}, chips, nothing_left=counting)
-    digest = content_digest(
-        event.pk, guest.pk if guest else "tray", kind, amount, source, sorted(numbers.items())
-    )
-    done = recorded_under(ChipMove, digest, idempotency_key, chips_words)
-    if done is not None:  # a second tap, a resend: what the first recorded
-        return done
-    if seen_counted is not None and counting:
-        _check_seen_count(event, guest, seen_counted, kind)
     move = ChipMove(
         event=event,
         guest=guest,
@@ -319,22 +312,14 @@ def chips_record(
         chips=amount,
         by_denomination=numbers,
         note=note.strip(),
-        recorded_by=by,
         dated=dated,
-        idempotency_key=idempotency_key,
-        content_digest=digest if idempotency_key else "",
     )
-    move.full_clean(validate_constraints=False)
-    done = save_once(move, idempotency_key, chips_words)
-    if done is not move:
-        return done
-    AuditEntry.objects.create(
-        action=AuditEntry.Action.CHIPS,
-        event=event,
-        by=by,
-        summary=str(guest) if guest else AUDIT_TRAY,
-        after=chips_snapshot(move),
-    )
+    recording = CHIPS_RECORDING
+    if seen_counted is not None and counting:
+        recording = recording.also(lambda row: _check_seen_count(event, guest, seen_counted, kind))
+    recorded = record(recording, move, by=by, idempotency_key=idempotency_key)
+    if not recorded.new:  # a second tap, a resend: what the first recorded
+        return recorded.row
     if setup.count_only and guest is not None:
         count_results_refresh(event=event, guest_ids=[guest.pk])
     announce_night(event.pk, "chips", [move.guest_id])
@@ -380,6 +365,23 @@ def chips_snapshot(move: ChipMove) -> dict[str, object]:
         "note": move.note,
         "dated": move.dated.isoformat(),
     }
+
+
+CHIPS_RECORDING = Recording(
+    model=ChipMove,
+    content=lambda move: (
+        move.event_id,
+        move.guest_id or "tray",
+        move.kind,
+        move.chips,
+        move.source,
+        sorted(move.by_denomination.items()),
+    ),
+    words=chips_words,
+    snapshot=chips_snapshot,
+    summary=lambda move: str(move.guest) if move.guest else AUDIT_TRAY,
+    action=AuditEntry.Action.CHIPS,
+)
 
 
 def _opposite_move(original: ChipMove, reason: str, by: Actor) -> ChipMove:
@@ -452,33 +454,12 @@ def adjustment_record(
     if event.kind == Event.Kind.TOURNAMENT_TABLE or setup_of(event).count_only:
         raise ValidationError({NON_FIELD_ERRORS: MSG_NO_ADJUSTMENT_HERE})
     guest = lock_guest(guest)
-    digest = content_digest(event.pk, guest.pk, amount, reason)
-    done = recorded_under(Adjustment, digest, idempotency_key, adjustment_words)
-    if done is not None:
-        return done
-    adjustment = Adjustment(
-        event=event,
-        guest=guest,
-        amount=amount,
-        reason=reason,
-        recorded_by=by,
-        idempotency_key=idempotency_key,
-        content_digest=digest if idempotency_key else "",
-    )
-    adjustment.full_clean(validate_constraints=False)
-    done = save_once(adjustment, idempotency_key, adjustment_words)
-    if done is not adjustment:
-        return done
-    AuditEntry.objects.create(
-        action=AuditEntry.Action.ADJUSTMENT,
-        event=event,
-        by=by,
-        summary=str(guest),
-        after=adjustment_snapshot(adjustment),
-    )
-    results_refresh(event_id=event.pk, guest_ids=[guest.pk])
-    announce_night(event.pk, "adjustment", [guest.pk])
-    return adjustment
+    adjustment = Adjustment(event=event, guest=guest, amount=amount, reason=reason)
+    recorded = record(ADJUSTMENT_RECORDING, adjustment, by=by, idempotency_key=idempotency_key)
+    if recorded.new:
+        results_refresh(event_id=event.pk, guest_ids=[guest.pk])
+        announce_night(event.pk, "adjustment", [guest.pk])
+    return recorded.row
 
 
 def adjustment_words(adjustment: Adjustment) -> str:
@@ -494,6 +475,16 @@ def adjustment_snapshot(adjustment: Adjustment) -> dict[str, object]:
         "amount": f"{adjustment.amount:.2f}",
         "reason": adjustment.reason,
     }
+
+
+ADJUSTMENT_RECORDING = Recording(
+    model=Adjustment,
+    content=lambda row: (row.event_id, row.guest_id, row.amount, row.reason),
+    words=adjustment_words,
+    snapshot=adjustment_snapshot,
+    summary=lambda adjustment: str(adjustment.guest),
+    action=AuditEntry.Action.ADJUSTMENT,
+)
 
 
 def _opposite_adjustment(original: Adjustment, reason: str, by: Actor) -> Adjustment:

@@ -2,8 +2,9 @@
 moves the same money the other way, points at the row it voids and carries the reason. Balances
 stay sums of rows (``ledger.money.lines``), and both rows show everywhere.
 
-Settlements and transfers between guests are reversed here; each kind says what its opposite row
-is and words its refusals. A row is voided once; a void is never voided.
+Every ``ledger.models.MoneyRow`` is reversed here (rows are recorded by
+``ledger.money.recording.record``); each kind says what its opposite row is and words its
+refusals. A row is voided once; a void is never voided.
 """
 
 from __future__ import annotations
@@ -18,13 +19,13 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.messages import refused_character
-from ledger.models import Adjustment, AuditEntry, ChipMove, Settlement, Transfer
+from ledger.models import AuditEntry, MoneyRow
 from shoebook.base.roles import Actor
 
 if TYPE_CHECKING:
     from django.utils.functional import _StrPromise as Text  # what gettext_lazy gives
 
-Row = TypeVar("Row", Settlement, Transfer, ChipMove, Adjustment)
+Row = TypeVar("Row", bound=MoneyRow)
 
 
 @dataclass(frozen=True)
@@ -64,11 +65,12 @@ def reverse(kind: Reversal[Row], row: Row, *, reason: str, by: Actor) -> Row:
         raise ValidationError({"reason": kind.reason_character.format(code=refused)})
     # Only the row itself is locked: what it joins may be the house (an outer join, which
     # PostgreSQL will not lock), and nothing else changes.
-    lock = kind.model.objects.select_for_update(of=("self",), no_key=True)
+    rows = kind.model._default_manager
+    lock = rows.select_for_update(of=("self",), no_key=True)
     original = lock.select_related(*kind.related).get(pk=row.pk)
     if original.voids_id is not None:
         raise ValidationError({NON_FIELD_ERRORS: kind.void_of_void})
-    existing = kind.model.objects.select_related("recorded_by").filter(voids=original).first()
+    existing = rows.select_related("recorded_by").filter(voids=original).first()
     if existing is not None:
         raise ValidationError({NON_FIELD_ERRORS: _already_voided(kind, existing)})
     void = kind.opposite(original, reason, by)
@@ -77,11 +79,11 @@ def reverse(kind: Reversal[Row], row: Row, *, reason: str, by: Actor) -> Row:
         with transaction.atomic():
             void.save()
     except IntegrityError as error:  # another device voided it first
-        existing = kind.model.objects.select_related("recorded_by").get(voids=original)
+        existing = rows.select_related("recorded_by").get(voids=original)
         raise ValidationError({NON_FIELD_ERRORS: _already_voided(kind, existing)}) from error
     AuditEntry.objects.create(
         action=kind.action,
-        event=original.event,
+        event_id=original.event_id,
         by=by,
         summary=kind.summary(original),
         before=kind.snapshot(original),

@@ -4,14 +4,12 @@ the per-event results every page reads, kept in step with the bets."""
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from decimal import Decimal
-from typing import TypeVar
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.db import IntegrityError, connection, transaction
+from django.db import connection, transaction
 from django.db.models import Case, Count, ExpressionWrapper, F, QuerySet, Sum, Value, When
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -29,11 +27,15 @@ from ledger.models import (
     Guest,
     GuestEventResult,
     Settlement,
-    Transfer,
     check_dated,
     dated_default,
 )
 from ledger.money.amounts import ZERO, money_sum
+from ledger.money.recording import MSG_KEY_USED_FOR as MSG_KEY_USED_FOR
+from ledger.money.recording import Recording, record
+from ledger.money.recording import content_digest as content_digest
+from ledger.money.recording import recorded_under as recorded_under
+from ledger.money.recording import save_once as save_once
 from ledger.money.results import guest_balance_now
 from ledger.money.reversal import Reversal, line_character, reverse
 from shoebook.base.live import announce_night
@@ -197,54 +199,6 @@ MSG_VOID_OF_VOID = _(
 )
 
 
-KeyedRow = TypeVar("KeyedRow", Settlement, Transfer, ChipMove, Adjustment)
-
-
-MSG_KEY_USED_FOR = _(
-    "This form was already used to record {what}: nothing else was recorded. Reload the page to "
-    "record another."
-)
-
-
-def content_digest(*parts: object) -> str:
-    """What a money row records, as a digest kept beside its key (amounts as whole cents)."""
-    text = "\x1f".join(f"{part:.2f}" if isinstance(part, Decimal) else str(part) for part in parts)
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def recorded_under(
-    model: type[KeyedRow],
-    digest: str,
-    idempotency_key: uuid.UUID | None,
-    describe: Callable[[KeyedRow], str],
-) -> KeyedRow | None:
-    """The row already recorded under ``idempotency_key`` (a second tap, a resend), or None.
-    The same key with other content — another amount, guest, payer or night — is refused with
-    what the key was used for, never answered as if recorded."""
-    if idempotency_key is None:
-        return None
-    done = model.objects.filter(idempotency_key=idempotency_key).first()
-    if done is not None and done.content_digest not in ("", digest):
-        raise ValidationError({NON_FIELD_ERRORS: MSG_KEY_USED_FOR.format(what=describe(done))})
-    return done
-
-
-def save_once(
-    row: KeyedRow, idempotency_key: uuid.UUID | None, describe: Callable[[KeyedRow], str]
-) -> KeyedRow:
-    """Save a row a form sent with its key; the row already saved under that key if the same
-    form came at the same moment from a second tap (refused if it recorded something else)."""
-    try:
-        with transaction.atomic():
-            row.save()
-    except IntegrityError:
-        done = recorded_under(type(row), row.content_digest, idempotency_key, describe)
-        if done is None:
-            raise
-        return done
-    return row
-
-
 class SettlementQuestion(ValidationError):
     """The settlement goes past the guest's balance or the other way: asked first, not
     recorded (``ask_first``). The host confirms and records it anyway."""
@@ -319,39 +273,23 @@ def settlement_record(
         raise ValidationError({"note": MSG_NOTE_CHARACTER.format(code=refused)})
     lock_night(event)  # the night first, as every write of its rows (a closed one's too)
     guest = lock_guest(guest)  # one settlement at a time
-    digest = content_digest(guest.pk, event.pk, amount, method, note.strip())
-    done = recorded_under(Settlement, digest, idempotency_key, _settlement_words)
-    if done is not None:
-        return done
-    if ask_first:
-        balance = guest_balance_now(guest_id=guest.pk)
-        question = settlement_question(guest=guest, event=event, balance=balance, amount=amount)
-        if question:
-            raise SettlementQuestion({NON_FIELD_ERRORS: question})
     settlement = Settlement(
-        guest=guest,
-        event=event,
-        amount=amount,
-        method=method,
-        note=note.strip(),
-        recorded_by=by,
-        dated=dated,
-        idempotency_key=idempotency_key,
-        content_digest=digest if idempotency_key else "",
+        guest=guest, event=event, amount=amount, method=method, note=note.strip(), dated=dated
     )
-    settlement.full_clean(validate_constraints=False)
-    done = save_once(settlement, idempotency_key, _settlement_words)
-    if done is not settlement:
-        return done
-    AuditEntry.objects.create(
-        action=AuditEntry.Action.SETTLEMENT,
-        event=event,
-        by=by,
-        summary=str(guest),
-        after=_settlement_snapshot(settlement),
+    kind = SETTLEMENT_RECORDING.also(_ask_first) if ask_first else SETTLEMENT_RECORDING
+    recorded = record(kind, settlement, by=by, idempotency_key=idempotency_key)
+    if recorded.new:
+        announce_night(event.pk, "settlement", [guest.pk])
+    return recorded.row
+
+
+def _ask_first(settlement: Settlement) -> None:
+    balance = guest_balance_now(guest_id=settlement.guest_id)
+    question = settlement_question(
+        guest=settlement.guest, event=settlement.event, balance=balance, amount=settlement.amount
     )
-    announce_night(event.pk, "settlement", [guest.pk])
-    return settlement
+    if question:
+        raise SettlementQuestion({NON_FIELD_ERRORS: question})
 
 
 def _settlement_words(settlement: Settlement) -> str:
@@ -359,6 +297,16 @@ def _settlement_words(settlement: Settlement) -> str:
     return gettext("a settlement of {amount} for {guest} at {event}").format(
         amount=amount, guest=settlement.guest.name, event=settlement.event.name
     )
+
+
+SETTLEMENT_RECORDING = Recording(
+    model=Settlement,
+    content=lambda s: (s.guest_id, s.event_id, s.amount, s.method, s.note),
+    words=_settlement_words,
+    snapshot=_settlement_snapshot,
+    summary=lambda settlement: str(settlement.guest),
+    action=AuditEntry.Action.SETTLEMENT,
+)
 
 
 def _opposite_settlement(original: Settlement, reason: str, by: Actor) -> Settlement:

@@ -36,8 +36,8 @@ from ledger.money.clearing import Transfer as Proposal
 from ledger.money.clearing import fewest_transfers, through_house
 from ledger.money.lines import balances as guest_balances
 from ledger.money.lines import ledger_lines
+from ledger.money.recording import Recording, record
 from ledger.money.reversal import Reversal, line_character, reverse
-from ledger.money.services import content_digest, recorded_under, save_once
 from shoebook.base.live import announce_night
 from shoebook.base.roles import Actor
 
@@ -288,36 +288,18 @@ def transfer_record(
     # One transfer of a night at a time: each checks what is still due after the one before.
     event = lock_night(event)
     hold_guests([party.pk for party in (payer, payee) if party is not None])
-    payer_id, payee_id = (payer.pk if payer else None), (payee.pk if payee else None)
-    digest = content_digest(event.pk, payer_id, payee_id, amount, note.strip(), in_chips)
-    done = recorded_under(Transfer, digest, idempotency_key, _transfer_words)
-    if done is not None:
-        return done
-    _check_due(night_balances(event), payer, payee, amount)
     transfer = Transfer(
-        event=event,
-        payer=payer,
-        payee=payee,
-        amount=amount,
-        in_chips=in_chips,
-        note=note.strip(),
-        recorded_by=by,
-        idempotency_key=idempotency_key,
-        content_digest=digest if idempotency_key else "",
+        event=event, payer=payer, payee=payee, amount=amount, in_chips=in_chips, note=note.strip()
     )
-    transfer.full_clean(validate_constraints=False)
-    done = save_once(transfer, idempotency_key, _transfer_words)
-    if done is not transfer:
-        return done
-    AuditEntry.objects.create(
-        action=AuditEntry.Action.SETTLEMENT,
-        event=event,
-        by=by,
-        summary=_summary(transfer),
-        after=transfer_snapshot(transfer),
-    )
-    announce_night(event.pk, "transfer", [payer_id, payee_id])
-    return transfer
+    recorded = record(TRANSFER_RECORDING, transfer, by=by, idempotency_key=idempotency_key)
+    if recorded.new:
+        announce_night(event.pk, "transfer", [transfer.payer_id, transfer.payee_id])
+    return recorded.row
+
+
+def _check_still_due(transfer: Transfer) -> None:
+    balances = night_balances(transfer.event)
+    _check_due(balances, transfer.payer, transfer.payee, transfer.amount)
 
 
 def _transfer_words(transfer: Transfer) -> str:
@@ -328,6 +310,17 @@ def _transfer_words(transfer: Transfer) -> str:
         payee=_name(transfer.payee),
         event=transfer.event.name,
     )
+
+
+TRANSFER_RECORDING = Recording(
+    model=Transfer,
+    content=lambda t: (t.event_id, t.payer_id, t.payee_id, t.amount, t.note, t.in_chips),
+    words=_transfer_words,
+    snapshot=transfer_snapshot,
+    summary=_summary,
+    action=AuditEntry.Action.SETTLEMENT,
+    check=_check_still_due,
+)
 
 
 def _opposite_transfer(original: Transfer, reason: str, by: Actor) -> Transfer:
