@@ -27,7 +27,7 @@ from games.kinds import (
     seats_of,
 )
 from games.messages import Translate, gettext_noop, render, untranslated
-from games.payouts import RuleSet
+from games.payouts import ROUNDING_LABELS, ChipRounding, Rounding, RuleSet
 from games.rules import Hand as DealtHand
 from games.rules import Outcome, Winner
 
@@ -180,6 +180,21 @@ class Event(models.Model):
     table_max = MoneyField(
         _("table maximum"), default=Decimal(1000), validators=table_limit_validators()
     )
+    # Punto Banco: how payouts and commission are rounded (games.payouts.Rounding), to the
+    # smallest chip below. A rule the night keeps: nights recorded before it existed read
+    # "exact" (to the cent), as they were settled.
+    rounding = models.CharField(
+        _("rounding"),
+        max_length=8,
+        choices=[(way.value, _(label)) for way, label in ROUNDING_LABELS.items()],
+        default=Rounding.EXACT.value,
+        help_text=_("Each payout and commission is handed over in chips, bet by bet."),
+    )
+    smallest_chip = MoneyField(
+        _("smallest chip"),
+        default=Decimal("0.01"),
+        help_text=_("What the table's smallest chip is worth, in chips (a $0.50 chip: 0.50)."),
+    )
     # Every stake a multiple of it (a tournament round's bet unit); empty: any amount in cents.
     bet_unit = MoneyField(null=True, blank=True)  # type: ignore[misc]  # reads None too
     hands_per_shoe = models.PositiveSmallIntegerField(
@@ -234,6 +249,16 @@ class Event(models.Model):
                 violation_error_message=_("The chip rate must be more than zero yen."),
             ),
             models.CheckConstraint(
+                condition=Q(smallest_chip__gt=0),
+                name="event_smallest_chip_positive",
+                violation_error_message=_("The smallest chip must be more than zero."),
+            ),
+            models.CheckConstraint(
+                condition=Q(rounding__in=[way.value for way in Rounding]),
+                name="event_rounding_known",
+                violation_error_message=_("Not a way of rounding."),
+            ),
+            models.CheckConstraint(
                 condition=Q(bet_unit__isnull=True) | Q(bet_unit__gt=0),
                 name="event_bet_unit_positive",
                 violation_error_message=_("The bet unit must be more than zero."),
@@ -281,7 +306,13 @@ class Event(models.Model):
             self.table_max,
             unit=self.bet_unit,
             seats=self.seats,
+            rounding=self.chip_rounding,
         )
+
+    @property
+    def chip_rounding(self) -> ChipRounding:
+        """How the night rounds a bet's payout and commission (Punto Banco)."""
+        return ChipRounding(Rounding(self.rounding), self.smallest_chip)
 
     @property
     def seat_numbers(self) -> range:
@@ -314,7 +345,10 @@ class Event(models.Model):
         """The night's rules in a line: Punto Banco's payouts, or a guest-banked game and the
         house's cut."""
         if not self.is_guest_banked:
-            return self.rule_set.describe(translate)
+            rules = self.rule_set.describe(translate)
+            if self.rounding == Rounding.EXACT:
+                return rules
+            return f"{rules}; {self.chip_rounding.describe(translate)}"
         percent = f"{(self.taxe_rate * 100).normalize():f}"
         cut = {
             self.Cut.PERCENT: (MSG_CUT_PERCENT, {"percent": percent}),

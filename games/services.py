@@ -20,7 +20,7 @@ from games.kinds import TABLE_SEATS, BankRotation, Game, SuiteReturn
 from games.locks import lock_night, lock_night_of_shoe
 from games.messages import refused_character
 from games.models import Event, Hand, Shoe
-from games.payouts import RuleSet
+from games.payouts import CENT, Rounding, RuleSet
 from shoebook.base.live import announce_to
 from shoebook.base.roles import Actor
 
@@ -75,6 +75,8 @@ def event_create(
     clearing: str = Event.Clearing.DIRECT,
     seats: int = TABLE_SEATS,
     bank_rotation: str = BankRotation.SKIPS_LOSER.value,
+    rounding: str = Rounding.EXACT.value,
+    smallest_chip: Decimal = CENT,
 ) -> Event:
     event = Event(
         name=name,
@@ -87,6 +89,8 @@ def event_create(
         banco=banco,
         suite_returns=suite_returns,
         bank_rotation=bank_rotation,  # today's, but for a night imported as it was played
+        rounding=rounding,
+        smallest_chip=smallest_chip,
         clearing=clearing,
         bet_unit=bet_unit,  # type: ignore[misc]  # the column takes None
         date=date,
@@ -123,6 +127,9 @@ EVENT_FIELDS = (
     "table_min",
     "table_max",
     "hands_per_shoe",
+    # Punto Banco's rounding of payouts and commission to the smallest chip.
+    "rounding",
+    "smallest_chip",
     # A guest-banked game's terms (Punto Banco reads none of them) and how its night settles.
     "game",
     "taxe",

@@ -32,6 +32,7 @@ EVENT_BOUNDS: dict[str, tuple[Decimal, Decimal]] = {
     "table_min": (Decimal("0.01"), MAX_TABLE_LIMIT),
     "table_max": (Decimal("0.01"), MAX_TABLE_LIMIT),
     "shoe_charge": (Decimal(0), MAX_CHIPS),
+    "smallest_chip": (Decimal("0.01"), MAX_TABLE_LIMIT),
 }
 
 
@@ -53,6 +54,8 @@ _PUNTO_BANCO_ONLY = (
     "pair_pays",
     "side_bets",
     "table_max",
+    "rounding",
+    "smallest_chip",
 )
 GAME_LEAVES_OUT: dict[Game, tuple[str, ...]] = {
     Game.PUNTO_BANCO: ("taxe", "taxe_rate", "shoe_charge", "banco", "suite_returns", "clearing"),
