@@ -42,6 +42,9 @@ MSG_MAX_UNDER_MIN = _("The table maximum is under the minimum.")
 # A guest-banked game's terms: a form that leaves one out keeps what the event has (a new
 # event: the default, Punto Banco's).
 GAME_TERMS = ("game", "taxe", "taxe_rate", "shoe_charge", "banco", "suite_returns", "clearing")
+# Terms a form may leave out, keeping what the event has: the game's, and Punto Banco's rounding
+# (a form of a page opened before it existed sends none: the night keeps its own).
+OPTIONAL_TERMS = (*GAME_TERMS, "rounding", "smallest_chip")
 
 # The fields only some games read; the form of a game leaves out the others' (they keep what the
 # event has). The guest-banked games read no table maximum: a bank is as big as its holder puts
@@ -154,7 +157,7 @@ class EventForm(RuleSetFields, forms.ModelForm[Event]):
         for name, (low, high) in EVENT_BOUNDS.items():
             if name in self.fields:
                 _bound(self.fields[name], low, high)
-        for name in GAME_TERMS:
+        for name in OPTIONAL_TERMS:
             if name in self.fields:
                 self.fields[name].required = False
         if self.chosen_game.guest_banked:
@@ -216,7 +219,7 @@ class EventForm(RuleSetFields, forms.ModelForm[Event]):
         low, high = data.get("table_min"), data.get("table_max")
         if low is not None and high is not None and high < low:
             self.add_error("table_max", MSG_MAX_UNDER_MIN)
-        for name in GAME_TERMS:
+        for name in OPTIONAL_TERMS:
             if name in self.errors or name not in self.fields:
                 continue
             if data.get(name) in (None, ""):
