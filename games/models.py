@@ -11,6 +11,8 @@ from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.text import capfirst
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.cards import MAX_DECKS, MIN_DECKS, Card, parse_cards
@@ -315,6 +317,14 @@ class Event(models.Model):
         return ChipRounding(Rounding(self.rounding), self.smallest_chip)
 
     @property
+    def rounding_rule(self) -> str:
+        """The night's rounding in words, in the reader's language, for a night that rounds to
+        its smallest chip (a receipt states it); empty for one counted to the cent."""
+        if self.is_guest_banked or self.rounding == Rounding.EXACT:
+            return ""
+        return capfirst(self.chip_rounding.describe(gettext))
+
+    @property
     def seat_numbers(self) -> range:
         """The seats of its table, 1 to :attr:`seats`."""
         return seats_of(self.seats)
@@ -346,7 +356,7 @@ class Event(models.Model):
         house's cut."""
         if not self.is_guest_banked:
             rules = self.rule_set.describe(translate)
-            if self.rounding == Rounding.EXACT:
+            if self.rounding == Rounding.EXACT:  # every night before the rule: said as it was
                 return rules
             return f"{rules}; {self.chip_rounding.describe(translate)}"
         percent = f"{(self.taxe_rate * 100).normalize():f}"
