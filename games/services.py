@@ -204,7 +204,7 @@ def event_update(*, event: Event, by: Actor, **changes: Any) -> Event:
     if frozen and event_has_hands(event):
         raise ValidationError(
             {
-                name: ValidationError(_frozen_message(event, name), code="frozen_after_first_hand")
+                name: ValidationError(frozen_message(event, name), code="frozen_after_first_hand")
                 for name in frozen
             }
         )
@@ -217,7 +217,8 @@ def event_update(*, event: Event, by: Actor, **changes: Any) -> Event:
     return event
 
 
-def _frozen_message(event: Event, name: str) -> str:
+def frozen_message(event: Event, name: str) -> str:
+    """Why ``name`` cannot change at a night with hands, in words."""
     if name == "game":
         return MSG_GAME_AFTER_FIRST_HAND.format(game=gettext(event.game_kind.label))
     return MSG_FROZEN_AFTER_FIRST_HAND.format(field=capfirst(_event_field(name).verbose_name))

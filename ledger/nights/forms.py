@@ -21,6 +21,7 @@ from games.services import (
     EVENT_FIELDS_OPEN_AFTER_FIRST_HAND,
     GAME_CUTS,
     MSG_GAME_AFTER_FIRST_HAND,
+    frozen_message,
 )
 
 # What each number of an event may be: checked here, with the inputs' min and max to match, so
@@ -229,6 +230,7 @@ class EventForm(RuleSetFields, forms.ModelForm[Event]):
             elif name == "taxe_rate":
                 data[name] = data[name] / 100
         self._refuse_another_game()
+        self._refuse_another_rounding()
         if not self.errors and not self.frozen:
             if self.chosen_game.guest_banked:  # no Punto Banco rule prices a coup: kept as they are
                 no_pairs = RuleSet(side_bets=frozenset())  # nor are side bets offered
@@ -257,6 +259,22 @@ class EventForm(RuleSetFields, forms.ModelForm[Event]):
             game = gettext(self.instance.game_kind.label)
             reason = self.game_held or MSG_GAME_AFTER_FIRST_HAND.format(game=game)
             self.add_error("game", reason)
+
+    def _refuse_another_rounding(self) -> None:
+        """Once a hand is logged the rounding boxes are shut; a page opened before still sends
+        them: a change is refused in words (it would re-price the hands played)."""
+        if not (self.frozen and self.is_bound):
+            return
+        for name in ("rounding", "smallest_chip"):
+            posted = self.data.get(name)
+            if name not in self.fields or posted in (None, ""):
+                continue
+            try:
+                same = self.fields[name].to_python(posted) == getattr(self.instance, name)
+            except forms.ValidationError:
+                same = False
+            if not same:
+                self.add_error(None, frozen_message(self.instance, name))
 
     def changes(self) -> dict[str, Any]:
         """What the host may change, for ``event_edit``."""

@@ -102,7 +102,7 @@ def test_a_rounded_figure_is_within_a_chip_of_the_exact_one_and_on_the_right_sid
     try:
         unit = bet_return(rules, bet_type, outcome)
         result = resolve_bet(rules, bet_type, stake, outcome, rounding)
-    except Exception:  # noqa: BLE001  # a bet this hand cannot settle (no cards): none to round
+    except Exception:  # a bet this hand cannot settle (no cards): none to round
         return
     exact_gross = Fraction(stake) * unit.win
     exact_commission = Fraction(stake) * unit.commission
