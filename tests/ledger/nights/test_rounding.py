@@ -255,3 +255,40 @@ def _form_fields(event) -> dict[str, object]:
         "table_max": "1000",
         "hands_per_shoe": "40",
     }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_backup_restores_a_rounded_night_read_by_its_own_rounding(tmp_path, make_event, host):
+    import json
+
+    from django.core.management.base import CommandError
+
+    rounded = make_event(name="Chips of 50 cents", rounding="half_up", smallest_chip=D("0.50"))
+    shoe = _seated_shoe(rounded, host)
+    hand_services.record_hand(
+        shoe=shoe,
+        number=1,
+        entry=entry("9 7", "J J 8", [bet(1, "banker", "10.20")]),
+        by=host,
+        idempotency_key=None,
+    )
+    backup = tmp_path / "b.json"
+    call_command("backup", "--output", str(backup), stdout=StringIO())
+    call_command("flush", interactive=False, verbosity=0)
+    call_command("restore", str(backup), "--with-users", stdout=StringIO())
+    restored = Event.objects.get()
+    assert (restored.rounding, restored.smallest_chip) == ("half_up", D("0.50"))
+    assert Bet.objects.get().commission == D("0.50")
+    assert ledger_problems() == []
+
+    # The same rows said to be counted to the cent (a backup that does not say its rounding
+    # reads so) do not add up: the restore refuses them rather than keep a night mispriced.
+    rows = json.loads(backup.read_text())
+    night = next(row for row in rows if row["model"] == "games.event")
+    del night["fields"]["rounding"], night["fields"]["smallest_chip"]
+    backup.write_text(json.dumps(rows))
+    call_command("flush", interactive=False, verbosity=0)
+    with pytest.raises(CommandError) as refused:
+        call_command("restore", str(backup), "--unsigned", "--with-users", stdout=StringIO())
+    assert "The file's books do not add up" in str(refused.value)
+    assert not Event.objects.exists()
