@@ -32,6 +32,7 @@ from games.messages import (
     untranslated,
 )
 from games.payouts import (
+    EXACT,
     MSG_BET_NOT_OFFERED,
     PAIR_BETS,
     ZERO,
@@ -39,6 +40,7 @@ from games.payouts import (
     BetError,
     BetResult,
     BetType,
+    ChipRounding,
     RuleSet,
     check_stake,
     resolve_bet,
@@ -187,6 +189,9 @@ class TableRules:
     short_stack: ShortStack = ShortStack.ALL_IN
     # How many seats the table has: a cash table 7, a tournament's its seats per table.
     seats: int = TABLE_SEATS
+    # The night's rounding of payouts and commission (``Event.rounding``): to the cent unless
+    # the night rounds to its smallest chip.
+    rounding: ChipRounding = EXACT
 
 
 @dataclass(frozen=True)
@@ -483,7 +488,7 @@ def _settle_bets(
         if outcome is None:
             continue
         try:
-            result = resolve_bet(table.rules, bet_type, stake, outcome)
+            result = resolve_bet(table.rules, bet_type, stake, outcome, table.rounding)
         except BetError as error:
             problems.append(Problem(Field.BET, error, bet=index))
             continue

@@ -11,6 +11,8 @@ from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.text import capfirst
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.cards import MAX_DECKS, MIN_DECKS, Card, parse_cards
@@ -27,7 +29,7 @@ from games.kinds import (
     seats_of,
 )
 from games.messages import Translate, gettext_noop, render, untranslated
-from games.payouts import RuleSet
+from games.payouts import ROUNDING_LABELS, ChipRounding, Rounding, RuleSet
 from games.rules import Hand as DealtHand
 from games.rules import Outcome, Winner
 
@@ -180,6 +182,21 @@ class Event(models.Model):
     table_max = MoneyField(
         _("table maximum"), default=Decimal(1000), validators=table_limit_validators()
     )
+    # Punto Banco: how payouts and commission are rounded (games.payouts.Rounding), to the
+    # smallest chip below. A rule the night keeps: nights recorded before it existed read
+    # "exact" (to the cent), as they were settled.
+    rounding = models.CharField(
+        _("rounding"),
+        max_length=8,
+        choices=[(way.value, _(label)) for way, label in ROUNDING_LABELS.items()],
+        default=Rounding.EXACT.value,
+        help_text=_("Each payout and commission is handed over in chips, bet by bet."),
+    )
+    smallest_chip = MoneyField(
+        _("smallest chip"),
+        default=Decimal("0.01"),
+        help_text=_("What the table's smallest chip is worth, in chips (a $0.50 chip: 0.50)."),
+    )
     # Every stake a multiple of it (a tournament round's bet unit); empty: any amount in cents.
     bet_unit = MoneyField(null=True, blank=True)  # type: ignore[misc]  # reads None too
     hands_per_shoe = models.PositiveSmallIntegerField(
@@ -234,6 +251,16 @@ class Event(models.Model):
                 violation_error_message=_("The chip rate must be more than zero yen."),
             ),
             models.CheckConstraint(
+                condition=Q(smallest_chip__gt=0),
+                name="event_smallest_chip_positive",
+                violation_error_message=_("The smallest chip must be more than zero."),
+            ),
+            models.CheckConstraint(
+                condition=Q(rounding__in=[way.value for way in Rounding]),
+                name="event_rounding_known",
+                violation_error_message=_("Not a way of rounding."),
+            ),
+            models.CheckConstraint(
                 condition=Q(bet_unit__isnull=True) | Q(bet_unit__gt=0),
                 name="event_bet_unit_positive",
                 violation_error_message=_("The bet unit must be more than zero."),
@@ -281,7 +308,21 @@ class Event(models.Model):
             self.table_max,
             unit=self.bet_unit,
             seats=self.seats,
+            rounding=self.chip_rounding,
         )
+
+    @property
+    def chip_rounding(self) -> ChipRounding:
+        """How the night rounds a bet's payout and commission (Punto Banco)."""
+        return ChipRounding(Rounding(self.rounding), self.smallest_chip)
+
+    @property
+    def rounding_rule(self) -> str:
+        """The night's rounding in words, in the reader's language, for a night that rounds to
+        its smallest chip (a receipt states it); empty for one counted to the cent."""
+        if self.is_guest_banked or self.rounding == Rounding.EXACT:
+            return ""
+        return capfirst(self.chip_rounding.describe(gettext))
 
     @property
     def seat_numbers(self) -> range:
@@ -314,7 +355,10 @@ class Event(models.Model):
         """The night's rules in a line: Punto Banco's payouts, or a guest-banked game and the
         house's cut."""
         if not self.is_guest_banked:
-            return self.rule_set.describe(translate)
+            rules = self.rule_set.describe(translate)
+            if self.rounding == Rounding.EXACT:  # every night before the rule: said as it was
+                return rules
+            return f"{rules}; {self.chip_rounding.describe(translate)}"
         percent = f"{(self.taxe_rate * 100).normalize():f}"
         cut = {
             self.Cut.PERCENT: (MSG_CUT_PERCENT, {"percent": percent}),

@@ -7,6 +7,7 @@ priced one way and paid another. Plain Python, no Django.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
@@ -36,6 +37,85 @@ def round_money(amount: Decimal | Fraction) -> Decimal:
     if isinstance(amount, Fraction):
         amount = Decimal(amount.numerator) / Decimal(amount.denominator)
     return amount.quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+class Rounding(StrEnum):
+    """How a night rounds what a bet pays and the commission it owes (docs/rules.md, "Rounding
+    to the smallest chip"), a rule each night keeps (``Event.rounding``).
+
+    ``EXACT``: to the cent, half up — every night recorded before the rule existed, whatever its
+    chips. ``HALF_UP``: to the nearest multiple of the smallest chip, a half chip up.
+    ``HOUSE``: in the house's favour — what the house pays down, what a guest owes up."""
+
+    EXACT = "exact"
+    HALF_UP = "half_up"
+    HOUSE = "house"
+
+    @property
+    def label(self) -> Label:
+        return Label(ROUNDING_LABELS[self])
+
+
+ROUNDING_LABELS = {
+    Rounding.EXACT: gettext_noop("Exact, to the cent"),
+    Rounding.HALF_UP: gettext_noop("To the smallest chip, half up"),
+    Rounding.HOUSE: gettext_noop("To the smallest chip, in the house's favour"),
+}
+MSG_ROUNDING_EXACT = gettext_noop("payouts and commission to the cent")
+MSG_ROUNDING_HALF_UP = gettext_noop(
+    "payouts and commission rounded to the smallest chip ({chip}), half a chip up"
+)
+MSG_ROUNDING_HOUSE = gettext_noop(
+    "payouts rounded down and commission up to the smallest chip ({chip})"
+)
+MSG_SMALLEST_CHIP = gettext_noop(
+    "The smallest chip is more than zero, in whole cents (got {chip})."
+)
+
+
+@dataclass(frozen=True)
+class ChipRounding:
+    """A night's rounding: the way (:class:`Rounding`) and its smallest chip (what the table's
+    lowest chip is worth, in chips as stakes are written: 0.50 for a $0.50 chip). A bet is
+    rounded on its own, never the night's sum: each payout and each commission is handed over
+    in chips at the table, hand by hand."""
+
+    way: Rounding = Rounding.EXACT
+    chip: Decimal = CENT
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.chip, Decimal) or not self.chip > 0 or not whole_cents(self.chip):
+            raise RuleSetError(MSG_SMALLEST_CHIP, chip=str(self.chip))
+
+    def _to_chip(self, amount: Fraction, up: bool | None) -> Decimal:
+        """``amount`` in whole smallest chips, exactly: down (``False``), up (``True``) or to
+        the nearest, a half up (``None``)."""
+        chips = amount / Fraction(self.chip)
+        if up is None:
+            whole = math.floor(chips + Fraction(1, 2))
+        else:
+            whole = math.ceil(chips) if up else math.floor(chips)
+        return (whole * self.chip).quantize(CENT)
+
+    def pays(self, amount: Fraction) -> Decimal:
+        """What the house pays a guest (``amount`` ≥ 0, exact) in the night's rounding."""
+        if self.way is Rounding.EXACT:
+            return round_money(amount)
+        return self._to_chip(amount, False if self.way is Rounding.HOUSE else None)
+
+    def owes(self, amount: Fraction) -> Decimal:
+        """What a guest owes the house (``amount`` ≥ 0, exact: a commission)."""
+        if self.way is Rounding.EXACT:
+            return round_money(amount)
+        return self._to_chip(amount, True if self.way is Rounding.HOUSE else None)
+
+    def describe(self, translate: Translate = untranslated) -> str:
+        template = {
+            Rounding.EXACT: MSG_ROUNDING_EXACT,
+            Rounding.HALF_UP: MSG_ROUNDING_HALF_UP,
+            Rounding.HOUSE: MSG_ROUNDING_HOUSE,
+        }[self.way]
+        return render(template, {"chip": self.chip}, translate)
 
 
 class BetType(StrEnum):
@@ -273,6 +353,7 @@ class RuleSet:
 
 
 STANDARD_RULES = RuleSet()
+EXACT = ChipRounding()
 
 
 def pays_label(rules: RuleSet, bet_type: BetType, translate: Translate = untranslated) -> str:
@@ -397,10 +478,19 @@ def check_stake(stake: Decimal) -> None:
         raise BetError(MSG_STAKE_CENTS, stake=stake)
 
 
-def resolve_bet(rules: RuleSet, bet_type: BetType, stake: Decimal, outcome: Outcome) -> BetResult:
-    """Settle one bet in chips: gross (before commission), commission, net = gross − commission."""
+def resolve_bet(
+    rules: RuleSet,
+    bet_type: BetType,
+    stake: Decimal,
+    outcome: Outcome,
+    rounding: ChipRounding = EXACT,
+) -> BetResult:
+    """Settle one bet in chips: gross (before commission), commission, net = gross − commission.
+    The one place a bet's figures are rounded, by the night's ``rounding``: a lost stake is the
+    stake itself, never rounded (its chips are on the table)."""
     check_stake(stake)
     unit = bet_return(rules, bet_type, outcome)
-    gross = round_money(Fraction(stake) * unit.win)
-    commission = round_money(Fraction(stake) * unit.commission)
+    won = Fraction(stake) * unit.win
+    gross = rounding.pays(won) if won >= 0 else round_money(won)
+    commission = rounding.owes(Fraction(stake) * unit.commission)
     return BetResult(gross=gross, commission=commission, net=gross - commission)

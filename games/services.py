@@ -20,7 +20,7 @@ from games.kinds import TABLE_SEATS, BankRotation, Game, SuiteReturn
 from games.locks import lock_night, lock_night_of_shoe
 from games.messages import refused_character
 from games.models import Event, Hand, Shoe
-from games.payouts import RuleSet
+from games.payouts import CENT, Rounding, RuleSet
 from shoebook.base.live import announce_to
 from shoebook.base.roles import Actor
 
@@ -75,6 +75,8 @@ def event_create(
     clearing: str = Event.Clearing.DIRECT,
     seats: int = TABLE_SEATS,
     bank_rotation: str = BankRotation.SKIPS_LOSER.value,
+    rounding: str = Rounding.EXACT.value,
+    smallest_chip: Decimal = CENT,
 ) -> Event:
     event = Event(
         name=name,
@@ -87,6 +89,8 @@ def event_create(
         banco=banco,
         suite_returns=suite_returns,
         bank_rotation=bank_rotation,  # today's, but for a night imported as it was played
+        rounding=rounding,
+        smallest_chip=smallest_chip,
         clearing=clearing,
         bet_unit=bet_unit,  # type: ignore[misc]  # the column takes None
         date=date,
@@ -123,6 +127,9 @@ EVENT_FIELDS = (
     "table_min",
     "table_max",
     "hands_per_shoe",
+    # Punto Banco's rounding of payouts and commission to the smallest chip.
+    "rounding",
+    "smallest_chip",
     # A guest-banked game's terms (Punto Banco reads none of them) and how its night settles.
     "game",
     "taxe",
@@ -197,7 +204,7 @@ def event_update(*, event: Event, by: Actor, **changes: Any) -> Event:
     if frozen and event_has_hands(event):
         raise ValidationError(
             {
-                name: ValidationError(_frozen_message(event, name), code="frozen_after_first_hand")
+                name: ValidationError(frozen_message(event, name), code="frozen_after_first_hand")
                 for name in frozen
             }
         )
@@ -210,7 +217,8 @@ def event_update(*, event: Event, by: Actor, **changes: Any) -> Event:
     return event
 
 
-def _frozen_message(event: Event, name: str) -> str:
+def frozen_message(event: Event, name: str) -> str:
+    """Why ``name`` cannot change at a night with hands, in words."""
     if name == "game":
         return MSG_GAME_AFTER_FIRST_HAND.format(game=gettext(event.game_kind.label))
     return MSG_FROZEN_AFTER_FIRST_HAND.format(field=capfirst(_event_field(name).verbose_name))

@@ -4,6 +4,21 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "rounding": "端数処理",
+    "smallest chip": "最小チップ",
+    "Each payout and commission is handed over in chips, bet by bet.": "配当とコミッションはベットごとにチップで受け渡します。",
+    "What the table's smallest chip is worth, in chips (a $0.50 chip: 0.50).": "卓の最小チップの額（チップ単位。$0.50のチップなら0.50）。",
+    "The smallest chip must be more than zero.": "最小チップは0より大きくしてください。",
+    "Not a way of rounding.": "端数処理の方法ではありません。",
+    "Exact, to the cent": "正確に（セント単位）",
+    "To the smallest chip, half up": "最小チップ単位（半分は切り上げ）",
+    "To the smallest chip, in the house's favour": "最小チップ単位（ハウスに有利に）",
+    "payouts and commission to the cent": "配当とコミッションはセント単位",
+    "payouts and commission rounded to the smallest chip ({chip}), half a chip up": "配当とコミッションは最小チップ（{chip}）単位に丸め、半分は切り上げ",
+    "payouts rounded down and commission up to the smallest chip ({chip})": "配当は最小チップ（{chip}）単位に切り捨て、コミッションは切り上げ",
+    "The smallest chip is more than zero, in whole cents (got {chip}).": "最小チップは0より大きいセント単位の額です（{chip}が入力されました）。",
+    "Rounding to the smallest chip": "最小チップ単位の端数処理",
+    "Every payout and commission is counted exactly and rounded once per bet, to the cent, half up. A night may instead round them to its smallest chip, a house rule chosen before its first hand: half up (to the nearest chip, a half chip up: at a $0.50 chip a $0.51 commission is $0.50), or in the house's favour (what the house pays rounded down, the commission rounded up). A lost stake is never rounded. Each bet is rounded on its own, not the night's total, because each payout is handed over in chips at the table. Nights recorded before the rule existed keep their figures to the cent.": "配当とコミッションはすべて正確に計算し、ベットごとに一度だけセント単位で四捨五入します。ハウスルールとして、最初のハンドの前に、夜ごとに最小チップ単位で丸めることもできます：半分切り上げ（最も近いチップへ。半チップは切り上げ。$0.50のチップなら$0.51のコミッションは$0.50）、またはハウスに有利に（ハウスが払う額は切り捨て、コミッションは切り上げ）。負けたベットの額は丸めません。配当はそれぞれ卓上でチップで受け渡すので、夜の合計ではなくベットごとに丸めます。このルールができる前に記録された夜は、セント単位の数字のままです。",
     "There is no table called “{name}”: ask for one of {names}.": "「{name}」という表はありません。{names}のどれかを指定してください。",
     "“{text}” is not a date: write it as YYYY-MM-DD.": "「{text}」は日付ではありません。YYYY-MM-DDの形で書いてください。",
     "For other tools:": "他のツール向け：",

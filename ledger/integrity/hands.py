@@ -9,7 +9,15 @@ from django.db.models import Q
 
 from games.messages import RuleError
 from games.models import Hand
-from games.payouts import BetError, BetResult, BetType, RuleSet, resolve_bet
+from games.payouts import (
+    EXACT,
+    BetError,
+    BetResult,
+    BetType,
+    ChipRounding,
+    RuleSet,
+    resolve_bet,
+)
 from games.rules import Hand as DealtHand
 from games.rules import Outcome
 from ledger.integrity.coups import MSG_COUP_MISSING
@@ -64,7 +72,7 @@ def bet_arithmetic_problems(bet: BetRow) -> list[LedgerProblem]:
 
 
 def bet_payout_problems(
-    bet: BetRow, rules: RuleSet, outcome: Outcome | None
+    bet: BetRow, rules: RuleSet, outcome: Outcome | None, rounding: ChipRounding = EXACT
 ) -> list[LedgerProblem]:
     """Invariant 1, the payout: the bet type is one the rules offer, and the bet's figures are
     what the rules core pays on its hand's outcome (``None``: the hand has none to settle on)."""
@@ -82,7 +90,7 @@ def bet_payout_problems(
     if outcome is None:
         return []
     try:
-        result = _resolve(rules, bet_type, bet.stake, outcome)
+        result = _resolve(rules, bet_type, bet.stake, outcome, rounding)
     except BetError as error:
         return [
             LedgerProblem("Bet", bet.pk, MSG_BET_UNSETTLED, "a bet its hand settles", str(error))
@@ -107,9 +115,11 @@ def _offered(rules: RuleSet) -> frozenset[BetType]:
 
 
 @lru_cache(maxsize=65536)
-def _resolve(rules: RuleSet, bet_type: BetType, stake: Decimal, outcome: Outcome) -> BetResult:
+def _resolve(
+    rules: RuleSet, bet_type: BetType, stake: Decimal, outcome: Outcome, rounding: ChipRounding
+) -> BetResult:
     """``resolve_bet``, remembered: a season repeats the same few stakes on the same outcomes."""
-    return resolve_bet(rules, bet_type, stake, outcome)
+    return resolve_bet(rules, bet_type, stake, outcome, rounding)
 
 
 def hand_problems(hand: Hand, decks: int) -> tuple[list[LedgerProblem], Outcome | None]:
@@ -200,7 +210,9 @@ class HandChecks(CheckerState):
         if bet.hand_id in self.coups:
             self.coup_bets[bet.hand_id].append(bet)
         elif hand_event.rules is not None and not banked:
-            problems.extend(bet_payout_problems(bet, hand_event.rules, outcome))
+            problems.extend(
+                bet_payout_problems(bet, hand_event.rules, outcome, hand_event.rounding)
+            )
         # At a tournament table a stake under the minimum may be a short stack's all-in (the
         # pipeline checked it was the whole stack, and the tournament's rule).
         lowest = hand_event.table_min

@@ -14,7 +14,7 @@ from games.guest_banked.terms import BankRules
 from games.kinds import TABLE_SEATS
 from games.messages import RuleError
 from games.models import Event, Shoe
-from games.payouts import RuleSet
+from games.payouts import EXACT, ChipRounding, Rounding, RuleSet
 from games.rules import Outcome
 from ledger.integrity.report import LedgerCheck, LedgerProblem, totals_text
 from ledger.models import Bet, Coup
@@ -98,6 +98,7 @@ class EventInfo:
     rules: RuleSet | None
     bank_rules: BankRules | None = None  # a guest-banked game's
     seats: int = TABLE_SEATS
+    rounding: ChipRounding = EXACT  # Punto Banco's: how its bets were rounded
 
 
 # Every field Event.bank_rules reads: a night is checked by its own rules.
@@ -121,6 +122,19 @@ def bank_rules(row: dict[str, Any]) -> BankRules | None:
         return event.bank_rules if event.is_guest_banked else None
     except (RuleError, ValueError):  # a cut no coup can be settled under
         return None
+
+
+# Every field Event.chip_rounding reads: a Punto Banco night is checked by its own rounding.
+ROUNDING_FIELDS = ("rounding", "smallest_chip")
+
+
+def chip_rounding(row: dict[str, Any]) -> ChipRounding:
+    """A Punto Banco event's rounding as the services read it (``Event.chip_rounding``); a
+    rounding no bet can be settled under reads as exact, and its bets are found wrong."""
+    try:
+        return ChipRounding(Rounding(row["rounding"]), row["smallest_chip"])
+    except (RuleError, ValueError):
+        return EXACT
 
 
 class CheckerState:
@@ -156,8 +170,9 @@ class CheckerState:
     def _load_events(self) -> None:
         # Every event and shoe (a season holds a few hundred): a bet may name another event.
         for row in Event.objects.order_by().values(
-            "pk", "date", "decks", "table_min", "table_max", "rules", "kind", "seats", *GAME_FIELDS
-        ):
+            "pk", "date", "decks", "table_min", "table_max", "rules", "kind", "seats",
+            *GAME_FIELDS, *ROUNDING_FIELDS,
+        ):  # fmt: skip
             if row["kind"] == Event.Kind.TOURNAMENT_TABLE:
                 self.tournament_tables.add(row["pk"])
             try:
@@ -175,6 +190,7 @@ class CheckerState:
                 rules,
                 bank_rules(row),
                 row["seats"],
+                chip_rounding(row),
             )
         self.shoe_event = dict(Shoe.objects.order_by().values_list("pk", "event_id"))
 

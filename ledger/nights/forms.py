@@ -21,6 +21,7 @@ from games.services import (
     EVENT_FIELDS_OPEN_AFTER_FIRST_HAND,
     GAME_CUTS,
     MSG_GAME_AFTER_FIRST_HAND,
+    frozen_message,
 )
 
 # What each number of an event may be: checked here, with the inputs' min and max to match, so
@@ -32,6 +33,7 @@ EVENT_BOUNDS: dict[str, tuple[Decimal, Decimal]] = {
     "table_min": (Decimal("0.01"), MAX_TABLE_LIMIT),
     "table_max": (Decimal("0.01"), MAX_TABLE_LIMIT),
     "shoe_charge": (Decimal(0), MAX_CHIPS),
+    "smallest_chip": (Decimal("0.01"), MAX_TABLE_LIMIT),
 }
 
 
@@ -41,6 +43,9 @@ MSG_MAX_UNDER_MIN = _("The table maximum is under the minimum.")
 # A guest-banked game's terms: a form that leaves one out keeps what the event has (a new
 # event: the default, Punto Banco's).
 GAME_TERMS = ("game", "taxe", "taxe_rate", "shoe_charge", "banco", "suite_returns", "clearing")
+# Terms a form may leave out, keeping what the event has: the game's, and Punto Banco's rounding
+# (a form of a page opened before it existed sends none: the night keeps its own).
+OPTIONAL_TERMS = (*GAME_TERMS, "rounding", "smallest_chip")
 
 # The fields only some games read; the form of a game leaves out the others' (they keep what the
 # event has). The guest-banked games read no table maximum: a bank is as big as its holder puts
@@ -53,6 +58,8 @@ _PUNTO_BANCO_ONLY = (
     "pair_pays",
     "side_bets",
     "table_max",
+    "rounding",
+    "smallest_chip",
 )
 GAME_LEAVES_OUT: dict[Game, tuple[str, ...]] = {
     Game.PUNTO_BANCO: ("taxe", "taxe_rate", "shoe_charge", "banco", "suite_returns", "clearing"),
@@ -151,7 +158,7 @@ class EventForm(RuleSetFields, forms.ModelForm[Event]):
         for name, (low, high) in EVENT_BOUNDS.items():
             if name in self.fields:
                 _bound(self.fields[name], low, high)
-        for name in GAME_TERMS:
+        for name in OPTIONAL_TERMS:
             if name in self.fields:
                 self.fields[name].required = False
         if self.chosen_game.guest_banked:
@@ -213,7 +220,7 @@ class EventForm(RuleSetFields, forms.ModelForm[Event]):
         low, high = data.get("table_min"), data.get("table_max")
         if low is not None and high is not None and high < low:
             self.add_error("table_max", MSG_MAX_UNDER_MIN)
-        for name in GAME_TERMS:
+        for name in OPTIONAL_TERMS:
             if name in self.errors or name not in self.fields:
                 continue
             if data.get(name) in (None, ""):
@@ -223,6 +230,7 @@ class EventForm(RuleSetFields, forms.ModelForm[Event]):
             elif name == "taxe_rate":
                 data[name] = data[name] / 100
         self._refuse_another_game()
+        self._refuse_another_rounding()
         if not self.errors and not self.frozen:
             if self.chosen_game.guest_banked:  # no Punto Banco rule prices a coup: kept as they are
                 no_pairs = RuleSet(side_bets=frozenset())  # nor are side bets offered
@@ -251,6 +259,22 @@ class EventForm(RuleSetFields, forms.ModelForm[Event]):
             game = gettext(self.instance.game_kind.label)
             reason = self.game_held or MSG_GAME_AFTER_FIRST_HAND.format(game=game)
             self.add_error("game", reason)
+
+    def _refuse_another_rounding(self) -> None:
+        """Once a hand is logged the rounding boxes are shut; a page opened before still sends
+        them: a change is refused in words (it would re-price the hands played)."""
+        if not (self.frozen and self.is_bound):
+            return
+        for name in ("rounding", "smallest_chip"):
+            posted = self.data.get(name)
+            if name not in self.fields or posted in (None, ""):
+                continue
+            try:
+                same = self.fields[name].to_python(posted) == getattr(self.instance, name)
+            except forms.ValidationError:
+                same = False
+            if not same:
+                self.add_error(None, frozen_message(self.instance, name))
 
     def changes(self) -> dict[str, Any]:
         """What the host may change, for ``event_edit``."""

@@ -294,9 +294,7 @@ def summary_sheet(events: Sequence[Event]) -> SheetSpec:
     def rows() -> Iterator[Sequence[CellValue]]:
         for event in events:
             night = nights[event.pk]
-            rules = (
-                _(event.game_kind.label) if event.is_guest_banked else event.rule_set.describe(_)
-            )
+            rules = _(event.game_kind.label) if event.is_guest_banked else event.describe_rules(_)
             if night.count_only:
                 rules = f"{rules} · {_('count only')}"
             head: list[CellValue] = [event.name, event.date, event.venue, rules,
@@ -739,12 +737,13 @@ RULES_COLUMNS = (
     "tie_pays", "pair_pays", "side_bets", "decks", "table_min", "table_max", "hands_per_shoe",
     "currency_symbol", "yen_per_chip", "taxe", "taxe_rate", "shoe_charge", "banco",
     "suite_returns", "clearing", "count", "opening_float", "denominations", "commission_total",
-    "guests", "bank_rotation",
+    "guests", "bank_rotation", "rounding", "smallest_chip",
 )  # fmt: skip
 _RULES_KINDS = {
     "date": DATE, "tie_pays": WHOLE, "pair_pays": WHOLE, "decks": WHOLE, "hands_per_shoe": WHOLE,
     "table_min": CHIPS, "table_max": CHIPS, "shoe_charge": CHIPS, "opening_float": CHIPS,
     "commission_total": CHIPS, "commission_rate": "0.00##", "taxe_rate": "0.00##",
+    "smallest_chip": CHIPS,
     "yen_per_chip": "#,##0.####",
 }  # fmt: skip
 
@@ -781,7 +780,8 @@ def rules_sheet(events: Sequence[Event]) -> SheetSpec:
                 setup.opening_float if setup else None,
                 " ".join(setup.denominations) if setup else "",
                 setup.commission_total if setup else None,
-                "\n".join(guests.get(event.pk, [])), event.bank_rotation,
+                "\n".join(guests.get(event.pk, [])), event.bank_rotation, event.rounding,
+                event.smallest_chip,
             ]  # fmt: skip
 
     return _("Rules"), columns, rows()

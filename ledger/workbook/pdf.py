@@ -92,6 +92,8 @@ def receipt_pdf(receipt: Receipt) -> bytes:
         _text(_("Receipt: {guest}").format(guest=receipt.name), title),
         _text(" · ".join(part for part in (event.name, when, event.venue, rate) if part), body),
     ]
+    if event.rounding_rule:
+        story.append(_text(event.rounding_rule, body))
     header = [
         _("Shoe"), _("Gross"), event.cut_name, _("Net"),
         _("Gross (¥)"), event.cut_name_yen, _("Net (¥)"),

@@ -515,6 +515,18 @@ def event_edit(night: Night, slot: int) -> Play:
                 _audited(night, slot, AuditEntry.Action.EVENT_EDITED))  # fmt: skip
 
 
+def night_rounding(night: Night, slot: int) -> Play:
+    """The night's rounding chosen on the edit page (to a chip of 0.50 or 1, the house's way):
+    saved before the night's first hand, refused in words once a hand is logged, so no hand is
+    ever priced under one rounding and kept under another (check_ledger reads the night's)."""
+    url = reverse("ledger:event_edit", args=[night.event.pk])
+    page = night.client(slot).get(url).content.decode()
+    chip = ("0.50", "1.00")[slot % 2]
+    data = _form(page, "event-form") | {"rounding": ["house"], "smallest_chip": [chip]}
+    return Play(_post(url, data), ("audit", slot, "rounding"),
+                _audited(night, slot, AuditEntry.Action.EVENT_EDITED))  # fmt: skip
+
+
 def bank_rotation(night: Night, slot: int) -> Play:
     """The operator's ``night_rules --bank-rotation``: the night read under the first release's
     rotation from now on. Acknowledged (a redirect) when its books are clean under it, refused
@@ -649,6 +661,8 @@ MOVES: tuple[Move, ...] = (
          ("ledger.workbook.imports.night_workbook.night_workbook_import",), workbook_import),
     Move("night edit", CASH, ("ledger.nights.services.event_edit",
                               "games.services.event_update"), event_edit),
+    Move("night rounding", frozenset({"house"}), ("ledger.nights.services.event_edit",),
+         night_rounding),
     Move("bank rotation", frozenset({"banked"}), ("ledger.integrity.readings.bank_rotation_set",),
          bank_rotation),
     Move("shoe start", CASH, ("games.services.shoe_start",), shoe_start, stage=1),

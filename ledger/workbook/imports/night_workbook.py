@@ -30,7 +30,7 @@ from games.entry import TableRules, read_count
 from games.kinds import BankRotation, Game
 from games.messages import format_chips, whole_cents
 from games.models import Event
-from games.payouts import RuleSet, RuleSetError
+from games.payouts import ChipRounding, Rounding, RuleSet, RuleSetError
 from ledger.count.services import parse_denominations, stored_denominations
 from ledger.guests.names import InvalidName, clean_name, name_key
 from ledger.guests.services import guests_matching
@@ -350,6 +350,9 @@ RULES_READERS: dict[str, Callable[[object], Any]] = {
     "bank_rotation": lambda value: _choice(list(BankRotation))(
         _text(value) or BankRotation.SKIPS_LOSER.value
     ),
+    # Left out (a workbook from before nights kept it): to the cent, as those nights were.
+    "rounding": lambda value: Rounding(_text(value) or Rounding.EXACT.value),
+    "smallest_chip": lambda value: CENT if value in (None, "") else _decimal(value),
 }
 
 
@@ -457,6 +460,13 @@ def _checked_terms(night: WorkbookNight, problems: _Problems) -> CheckedNight | 
     except RuleSetError as error:
         problems.add(night.line, "commission_rate/side_bets", str(error), sheet)
         return None
+    try:
+        if too_big := _amount_problem(values["smallest_chip"]):
+            raise RuleSetError(too_big)
+        rounding = ChipRounding(values["rounding"], values["smallest_chip"])
+    except RuleSetError as error:
+        problems.add(night.line, "smallest_chip", str(error), sheet)
+        return None
     refused = _terms_problems(values, rules)
     for column, messages in refused.items():
         problems.add(night.line, column, " ".join(messages), sheet)
@@ -490,7 +500,9 @@ def _checked_terms(night: WorkbookNight, problems: _Problems) -> CheckedNight | 
         line=night.line,
         name=values["event"],
         on=values["date"],
-        table=TableRules(rules, values["decks"], values["table_min"], values["table_max"]),
+        table=TableRules(
+            rules, values["decks"], values["table_min"], values["table_max"], rounding=rounding
+        ),
         yen_per_chip=values["yen_per_chip"],
         terms=terms,
         game=banked,

@@ -212,6 +212,8 @@ def _night(
         yen_per_chip=yen_per_chip,
         table_min=table.table_min,
         table_max=table.table_max,
+        rounding=table.rounding.way.value,
+        smallest_chip=table.rounding.chip,
         **fields,  # type: ignore[arg-type]
     )
     guests, created = guests_by_key(names)

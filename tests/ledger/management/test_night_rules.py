@@ -109,8 +109,9 @@ def test_a_nights_workbook_carries_its_rotation_back_in(played_the_original_way,
     assert check_ledger().problems == []
     book = load_workbook(io.BytesIO(content))
     rules = next(sheet for sheet in book.worksheets if sheet["A1"].value == "event")
-    assert rules.cell(1, rules.max_column).value == "bank_rotation"
-    rules.delete_cols(rules.max_column)  # as a workbook exported before the column
+    header = [cell.value for cell in rules[1]]
+    since = header.index("bank_rotation") + 1
+    rules.delete_cols(since, len(header) - since + 1)  # as a workbook exported before the column
     older = io.BytesIO()
     book.save(older)
     Event.objects.filter(pk=imported.pk).update(name="The second copy")
