@@ -191,7 +191,7 @@ def _settlement_lines(
 ) -> list[StatementLine]:
     lines = []
     for settlement in settlements:
-        method = settlement.get_method_display()
+        method = settlement.how
         if settlement.voids_id is not None:
             words = MSG_SETTLEMENT_VOID.format(number=settlement.voids_id, method=method)
         else:

@@ -319,7 +319,7 @@ def event_settlement_rows(event: Event) -> list[SettlementRow]:
     with who recorded it: one query (a void is always recorded at its settlement's event)."""
     settlements = list(
         Settlement.objects.filter(event=event)
-        .select_related("guest", "recorded_by")
+        .select_related("guest", "recorded_by", "way")
         .order_by("recorded_at", "id")
     )
     by_id = {s.pk: s for s in settlements}

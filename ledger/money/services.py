@@ -28,6 +28,7 @@ from ledger.models import (
     ChipMove,
     Guest,
     GuestEventResult,
+    PayWay,
     Settlement,
     Transfer,
     check_dated,
@@ -282,6 +283,7 @@ def _settlement_snapshot(settlement: Settlement) -> dict[str, object]:
         "guest_id": settlement.guest_id,
         "amount": f"{settlement.amount:.2f}",
         "method": settlement.method,
+        "way": settlement.way.name if settlement.way is not None else None,
         "note": settlement.note,
         "dated": settlement.dated.isoformat(),
         "recorded_at": settlement.recorded_at.isoformat(),
@@ -300,6 +302,7 @@ def settlement_record(
     ask_first: bool = False,
     idempotency_key: uuid.UUID | None = None,
     dated: dt.date | None = None,
+    way: PayWay | None = None,
 ) -> Settlement:
     """Record money that changed hands: ``amount`` is what the guest paid the house (negative
     when the house paid the guest). Partial payments are simply smaller amounts. With
@@ -307,8 +310,11 @@ def settlement_record(
     not recorded: :class:`SettlementQuestion` says what it would do. A form sent again with
     the same ``idempotency_key`` (a double tap) records nothing more: the first row returns.
     ``dated``: the day the money changed hands (:func:`ledger.models.dated_default` unless
-    given); ``recorded_at`` stays when it was typed."""
+    given); ``recorded_at`` stays when it was typed. ``way``: how it was paid, from the list of
+    ways to pay (its ``method`` replaces ``method``); a way retired meanwhile is refused."""
     _check_amount(amount)
+    if way is not None:
+        method = way.method
     if dated is None:
         dated = dated_default(event)
     check_dated(event, dated)
@@ -319,7 +325,10 @@ def settlement_record(
         raise ValidationError({"note": MSG_NOTE_CHARACTER.format(code=refused)})
     lock_night(event)  # the night first, as every write of its rows (a closed one's too)
     guest = lock_guest(guest)  # one settlement at a time
-    digest = content_digest(guest.pk, event.pk, amount, method, note.strip())
+    if way is not None:
+        way = _way_in_use(way)
+    parts = (way.pk,) if way is not None else ()
+    digest = content_digest(guest.pk, event.pk, amount, method, note.strip(), *parts)
     done = recorded_under(Settlement, digest, idempotency_key, _settlement_words)
     if done is not None:
         return done
@@ -333,6 +342,7 @@ def settlement_record(
         event=event,
         amount=amount,
         method=method,
+        way=way,
         note=note.strip(),
         recorded_by=by,
         dated=dated,
@@ -354,6 +364,21 @@ def settlement_record(
     return settlement
 
 
+MSG_WAY_GONE = _("This way to pay is no longer on the list: reload the page.")
+MSG_WAY_RETIRED = _("“{name}” was retired from the ways to pay: choose another way.")
+
+
+def _way_in_use(way: PayWay) -> PayWay:
+    """The way read afresh under a lock (a retire at the same moment goes first or after),
+    refused if it was retired."""
+    locked = PayWay.objects.select_for_update(of=("self",), no_key=True).filter(pk=way.pk).first()
+    if locked is None:
+        raise ValidationError({"way": MSG_WAY_GONE})
+    if locked.is_retired:
+        raise ValidationError({"way": MSG_WAY_RETIRED.format(name=locked.name)})
+    return locked
+
+
 def _settlement_words(settlement: Settlement) -> str:
     amount = format_chips(settlement.amount, settlement.event.currency_symbol, signed=True)
     return gettext("a settlement of {amount} for {guest} at {event}").format(
@@ -367,6 +392,7 @@ def _opposite_settlement(original: Settlement, reason: str, by: Actor) -> Settle
         event=original.event,
         amount=-original.amount,
         method=original.method,
+        way=original.way,
         note=reason,
         voids=original,
         recorded_by=by,
@@ -376,7 +402,7 @@ def _opposite_settlement(original: Settlement, reason: str, by: Actor) -> Settle
 
 SETTLEMENT_REVERSAL = Reversal(
     model=Settlement,
-    related=("guest", "event"),
+    related=("guest", "event", "way"),
     opposite=_opposite_settlement,
     snapshot=_settlement_snapshot,
     summary=lambda settlement: str(settlement.guest),

@@ -431,7 +431,7 @@ def _guest_page_context(guest: Guest, query: QueryDict) -> dict[str, object]:
         settlements=[],  # a page of them below
     )
     settlements = Paginator(
-        guest.settlements.select_related("event")
+        guest.settlements.select_related("event", "way")
         .annotate(is_voided=Exists(Settlement.objects.filter(voids=OuterRef("pk"))))
         .order_by("-recorded_at", "-id"),
         SETTLEMENTS_PER_PAGE,

@@ -41,6 +41,7 @@ from ledger.models import (
     CountSetup,
     EventGuest,
     Guest,
+    PayWay,
     Settlement,
     Transfer,
     check_dated,
@@ -805,6 +806,7 @@ def _count_and_records(
         return guests[identity.get(key, key)] if name else None
 
     written: dict[tuple[str, int], Any] = {}
+    ways = {way.name.casefold(): way for way in PayWay.objects.all()}
     for line, cells in night.records:
         record = _text(cells["record"])
         guest = named("guest", cells)
@@ -833,7 +835,14 @@ def _count_and_records(
         elif record == ADJUSTMENT:
             row = Adjustment(guest=guest, amount=amount, reason=note, **common)
         elif record == SETTLEMENT:
-            row = Settlement(guest=guest, amount=amount, method=_text(cells.get("kind")), note=note,
+            method, way = _text(cells.get("kind")), None
+            named_way = _text(cells.get("source"))
+            if named_way:
+                way = ways.get(named_way.casefold())
+                if way is None:  # a way this site's list does not have: "other", named
+                    method = Settlement.Method.OTHER
+                    note = f"{named_way}: {note}"[:200] if note else named_way[:200]
+            row = Settlement(guest=guest, amount=amount, method=method, way=way, note=note,
                              dated=dated, **common)  # fmt: skip
         else:
             in_chips = _text(cells.get("source")) == IN_CHIPS
