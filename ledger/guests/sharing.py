@@ -17,6 +17,7 @@ from urllib.parse import quote
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Event
+from ledger.models import GuestPayHandle, PayWay
 from ledger.money.amounts import format_chips, format_yen, to_yen
 from ledger.money.figures import NightFigures, WithoutHands, night_figures, without_hands
 from ledger.money.results import GuestHistory, ShoeRow, event_shoe_rows
@@ -63,17 +64,20 @@ class ShareText:
         return LINE_SHARE + quote(self.full, safe="")
 
 
-def history_request(history: GuestHistory, *, with_qr: bool = True) -> PayRequest | None:
-    """The settlement request of the guest's balance now, in the latest night's currency."""
+def history_request(
+    history: GuestHistory, ways: list[PayWay], handles: list[GuestPayHandle]
+) -> PayRequest | None:
+    """The settlement request of the guest's balance now, in the latest night's currency, from
+    the ways and the guest's handles already read."""
     event = history.points[-1].event if history.points else None
-    return pay_request(history.guest, history.balance_yen, event, with_qr=with_qr)
+    return pay_request(history.guest, history.balance_yen, event, ways=ways, handles=handles)
 
 
 def balance_share(
     history: GuestHistory, url: str = "", request: PayRequest | None = None
 ) -> ShareText:
-    """The message about the balance; with ``request``, how to pay it too (its links as text:
-    a chat app makes them tappable)."""
+    """The message about the balance; with the ``request`` of a guest who owes, how to pay it
+    too (its links as text: a chat app makes them tappable)."""
     name = plain_text(history.guest.name)
     balance = history.balance
     if balance < 0:
@@ -87,7 +91,7 @@ def balance_share(
         chips=format_chips(balance, history.symbol, signed=True),
         yen=format_yen(history.balance_yen),
     )
-    pay = tuple(plain_text(text) for text in request.lines) if request else ()
+    pay = tuple(plain_text(text) for text in request.lines) if request and request.owes else ()
     return ShareText(title=name, line=line, url=url, pay=pay)
 
 
