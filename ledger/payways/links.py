@@ -56,9 +56,8 @@ def clean_handle(kind: str, text: str) -> str:
     if refused is not None:
         raise ValidationError({"handle": MSG_HANDLE_CHARACTER.format(code=refused)})
     if kind == "link":
-        if text[:1] in ("@", "$"):
-            text = text[1:]
-        if text and (len(text) > HANDLE_MAX or not _LINK_HANDLE.fullmatch(text)):
+        typed, text = text, text[1:] if text[:1] in ("@", "$") else text
+        if typed and (len(text) > HANDLE_MAX or not _LINK_HANDLE.fullmatch(text)):
             raise ValidationError({"handle": MSG_HANDLE_LINK.format(maximum=HANDLE_MAX)})
     elif len(text) > DETAILS_MAX:
         raise ValidationError({"handle": MSG_DETAILS_LONG.format(maximum=DETAILS_MAX)})
