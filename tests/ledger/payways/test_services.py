@@ -50,14 +50,16 @@ def test_a_link_way_needs_a_template_that_stays_on_its_host(host, ways):
         services.way_edit(way=ways["PayPal"], name="PayPal", kind="link",
                           link_template=ways["PayPal"].link_template,
                           house_handle="evil/../x", by=host)  # fmt: skip
-    assert refused.value.message_dict["house_handle"] == [
-        str(MSG_HANDLE_LINK).format(maximum=64)
-    ]
+    assert refused.value.message_dict["house_handle"] == [str(MSG_HANDLE_LINK).format(maximum=64)]
 
 
 def test_a_rename_renames_the_settlements_that_name_the_way(host, played, shoe, ways):
     paid = money_services.settlement_record(
-        guest=played[2], event=shoe.event, amount=Decimal(50), method="", way=ways["PayPay"],
+        guest=played[2],
+        event=shoe.event,
+        amount=Decimal(50),
+        method="",
+        way=ways["PayPay"],
         by=host,
     )
     assert (paid.method, paid.how) == ("way", "PayPay")
@@ -67,13 +69,21 @@ def test_a_rename_renames_the_settlements_that_name_the_way(host, played, shoe, 
 
 def test_a_retired_way_stays_on_its_rows_and_is_refused_for_new_ones(host, played, shoe, ways):
     paid = money_services.settlement_record(
-        guest=played[2], event=shoe.event, amount=Decimal(20), method="", way=ways["Venmo"],
+        guest=played[2],
+        event=shoe.event,
+        amount=Decimal(20),
+        method="",
+        way=ways["Venmo"],
         by=host,
     )
     services.way_retire(way=ways["Venmo"], retired=True, by=host)
     with pytest.raises(ValidationError) as refused:
         money_services.settlement_record(
-            guest=played[2], event=shoe.event, amount=Decimal(20), method="", way=ways["Venmo"],
+            guest=played[2],
+            event=shoe.event,
+            amount=Decimal(20),
+            method="",
+            way=ways["Venmo"],
             by=host,
         )
     assert refused.value.message_dict["way"] == [
@@ -119,8 +129,8 @@ def test_a_hostile_handle_is_refused_and_nothing_is_saved(host, played, ways):
 
 def test_the_same_key_with_another_way_is_refused(host, played, shoe, ways):
     key = uuid.uuid4()
-    fields = dict(guest=played[2], event=shoe.event, amount=Decimal(50), method="", by=host,
-                  idempotency_key=key)  # fmt: skip
+    fields = {"guest": played[2], "event": shoe.event, "amount": Decimal(50), "method": "",
+              "by": host, "idempotency_key": key}  # fmt: skip
     first = money_services.settlement_record(**fields, way=ways["PayPal"])
     assert money_services.settlement_record(**fields, way=ways["PayPal"]) == first
     with pytest.raises(ValidationError):
@@ -143,7 +153,11 @@ def test_older_methods_still_read_as_before(host, played, shoe):
 
 def test_a_void_keeps_the_way(host, played, shoe, ways):
     paid = money_services.settlement_record(
-        guest=played[2], event=shoe.event, amount=Decimal(50), method="", way=ways["PayPal"],
+        guest=played[2],
+        event=shoe.event,
+        amount=Decimal(50),
+        method="",
+        way=ways["PayPal"],
         by=host,
     )
     void = money_services.settlement_void(settlement=paid, reason="sent twice", by=host)
