@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from ledger.models import Guest, GuestPayHandle, PayWay, Settlement
+from ledger.money.services import MSG_WAY_GONE
 from ledger.payways.links import DETAILS_MAX, TEMPLATE_MAX
 from ledger.payways.selectors import active_ways, guest_handles
 
@@ -68,6 +69,15 @@ class HandlesForm(forms.Form):
                 initial=current.get(way.pk, ""),
                 widget=forms.TextInput(attrs={"autocomplete": "off"}),
             )
+
+    def clean(self) -> dict[str, Any]:
+        """A box of a way the form does not have (retired since the page was drawn) is refused
+        by name, never dropped."""
+        cleaned = super().clean() or {}
+        for name in self.data:
+            if name.startswith("way_") and name not in self.fields:
+                raise forms.ValidationError(MSG_WAY_GONE)
+        return cleaned
 
     def changed(self) -> list[tuple[PayWay, str]]:
         """The ways whose box changed, with what it holds now."""
