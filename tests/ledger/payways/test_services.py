@@ -9,6 +9,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db.models import ProtectedError
 
+from ledger.guests import services as guest_services
 from ledger.models import AuditEntry, GuestPayHandle, PayWay, Settlement
 from ledger.money import services as money_services
 from ledger.payways import services
@@ -162,3 +163,13 @@ def test_a_void_keeps_the_way(host, played, shoe, ways):
     )
     void = money_services.settlement_void(settlement=paid, reason="sent twice", by=host)
     assert void.way == ways["PayPal"] and void.how == "PayPal"
+
+
+def test_a_merge_keeps_the_handles_the_kept_guest_has_none_on(host, ways):
+    kept, gone = (guest_services.guest_create(name=name) for name in ("Kei", "Kei K"))
+    services.pay_handle_save(guest=kept, way=ways["Venmo"], handle="kei", by=host)
+    services.pay_handle_save(guest=gone, way=ways["Venmo"], handle="kei-old", by=host)
+    services.pay_handle_save(guest=gone, way=ways["PayPay"], handle="kei_pp", by=host)
+    guest_services.guest_merge(guest=kept, other=gone, by=host)
+    assert dict(kept.pay_handles.values_list("way__name", "handle")) == {
+        "Venmo": "kei", "PayPay": "kei_pp"}  # fmt: skip
