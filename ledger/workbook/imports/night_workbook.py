@@ -34,6 +34,7 @@ from games.payouts import RuleSet, RuleSetError
 from ledger.count.services import parse_denominations, stored_denominations
 from ledger.guests.names import InvalidName, clean_name, name_key
 from ledger.guests.services import guests_matching
+from ledger.guests.sharing import plain_text
 from ledger.models import (
     Adjustment,
     AuditEntry,
@@ -836,12 +837,15 @@ def _count_and_records(
             row = Adjustment(guest=guest, amount=amount, reason=note, **common)
         elif record == SETTLEMENT:
             method, way = _text(cells.get("kind")), None
-            named_way = _text(cells.get("source"))
+            named_way = plain_text(_text(cells.get("source")))[:60].strip()
             if named_way:
                 way = ways.get(named_way.casefold())
-                if way is None:  # a way this site's list does not have: "other", named
-                    method = Settlement.Method.OTHER
-                    note = f"{named_way}: {note}"[:200] if note else named_way[:200]
+                if way is None:  # a way this site's list does not have yet: added, as details
+                    kept = method in Settlement.Method.values and method != Settlement.Method.OTHER
+                    way = ways[named_way.casefold()] = PayWay.objects.create(
+                        name=named_way, kind=PayWay.Kind.DETAILS, position=len(ways) + 1,
+                        method=method if kept else Settlement.Method.WAY,
+                    )  # fmt: skip
             row = Settlement(guest=guest, amount=amount, method=method, way=way, note=note,
                              dated=dated, **common)  # fmt: skip
         else:
