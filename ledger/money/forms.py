@@ -62,6 +62,12 @@ class SettlementForm(forms.Form):
         self.question = ""  # what the service asks before recording, once asked
         self.ways = list(PayWay.objects.filter(retired_at__isnull=True))  # the buttons
         self.way: PayWay | None = None  # the way tapped, once cleaned
+        # With no list at all (a database its migrations never seeded), the older buttons.
+        self.older_methods = [
+            (value, label)
+            for value, label in Settlement.Method.choices
+            if value not in (Settlement.Method.OTHER, Settlement.Method.WAY)
+        ]
 
     def clean_method(self) -> str:
         value: str = self.cleaned_data["method"]
