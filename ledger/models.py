@@ -746,7 +746,7 @@ class AuditEntry(models.Model):
         ADJUSTMENT_VOIDED = "adjustment_voided", _("Adjustment voided")
         COUNT_SETUP = "count_setup", _("Count set up")
         PAY_WAY = "pay_way", _("Way to pay changed")
-        PAY_HANDLE = "pay_handle", _("Guest's pay handle changed")
+        PAY_HANDLE = "pay_handle", _("Handle to pay a guest changed")
 
     action = models.CharField(max_length=20, choices=Action.choices)
     # Empty for what belongs to no one night: a guest renamed, merged or invited.

@@ -1670,7 +1670,7 @@ JA = {
     "SEPA bank transfer": "SEPA振込",
     "Another way to pay": "その他の支払い方法",
     "Way to pay changed": "支払い方法の変更",
-    "Guest's pay handle changed": "ゲストの支払い先の変更",
+    "Handle to pay a guest changed": "ゲストの支払い先の変更",
     "Pay link": "支払いリンク",
     "Bank or account details": "口座・アカウント情報",
     "In person": "対面",
