@@ -11,6 +11,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.chips import MoneyField
@@ -413,6 +414,7 @@ class Settlement(MoneyRow):
         TAB = "tab", _("Offset against the tab at the venue")
         CREDIT = "credit", _("Credit toward the next bill")
         OTHER = "other", _("Other")
+        WAY = "way", _("Another way to pay")  # named by ``way``: PayPay, a bank transfer…
 
     guest = models.ForeignKey(Guest, on_delete=models.PROTECT, related_name="settlements")
     event = models.ForeignKey(
@@ -424,6 +426,11 @@ class Settlement(MoneyRow):
     amount = MoneyField()
     method = models.CharField(max_length=8, choices=Method.choices)
     note = models.CharField(max_length=200, blank=True)
+    # How the money moved, from the site's list of ways to pay; empty on rows recorded before
+    # the list (their ``method`` says it) and on "other" with a note.
+    way = models.ForeignKey(
+        "PayWay", on_delete=models.PROTECT, null=True, blank=True, related_name="settlements"
+    )
     # The day the money changed hands, as the host dates it (a past night's settlement is
     # dated to that night by default): what the pages and the workbook show.
     dated = models.DateField(default=timezone.localdate)
@@ -436,10 +443,18 @@ class Settlement(MoneyRow):
             ),
             void_has_reason("settlement"),
             void_not_itself("settlement"),
+            models.CheckConstraint(
+                condition=~Q(method="way") | Q(way__isnull=False), name="settlement_way_named"
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.guest} {self.amount} ({self.get_method_display()})"
+        return f"{self.guest} {self.amount} ({self.how})"
+
+    @property
+    def how(self) -> str:
+        """How the money moved, in words: its way's name, or on an older row its method."""
+        return self.way.label if self.way is not None else str(self.get_method_display())
 
 
 class Transfer(MoneyRow):
@@ -713,6 +728,8 @@ class AuditEntry(models.Model):
         ADJUSTMENT = "adjustment", _("Adjustment booked")
         ADJUSTMENT_VOIDED = "adjustment_voided", _("Adjustment voided")
         COUNT_SETUP = "count_setup", _("Count set up")
+        PAY_WAY = "pay_way", _("Way to pay changed")
+        PAY_HANDLE = "pay_handle", _("Handle to pay a guest changed")
 
     action = models.CharField(max_length=20, choices=Action.choices)
     # Empty for what belongs to no one night: a guest renamed, merged or invited.
@@ -748,3 +765,74 @@ class ImportKey(models.Model):
 
     def __str__(self) -> str:
         return f"import {self.key}"
+
+
+class PayWay(models.Model):
+    """A way a guest and the house pay each other (cash, a bank transfer, PayPay, PayPal…), from
+    the site's list the host keeps. ``kind`` says how the request shows it: a pay link made from
+    ``link_template`` and a handle (``ledger.payways.links``), bank details as text, or in
+    person. The house's own handle (a link's) or details (a transfer's) are where a guest pays
+    the house; each guest's are a :class:`GuestPayHandle`. A way in use is never deleted:
+    retired, it stays on the rows that name it and leaves the lists."""
+
+    class Kind(models.TextChoices):
+        LINK = "link", _("Pay link")
+        DETAILS = "details", _("Bank or account details")
+        IN_PERSON = "in_person", _("In person")
+
+    name = models.CharField(max_length=60)
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    link_template = models.CharField(max_length=200, blank=True)
+    house_handle = models.CharField(max_length=100, blank=True)
+    details = models.CharField(max_length=300, blank=True)
+    # What a settlement by this way records as its ``method`` (the older rows' words): cash,
+    # the tab and credit keep theirs, every other way is "way".
+    method = models.CharField(
+        max_length=8, choices=Settlement.Method.choices, default=Settlement.Method.WAY
+    )
+    position = models.PositiveIntegerField(default=0)
+    retired_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["position", "id"]
+        constraints = [
+            models.UniqueConstraint(Lower("name"), name="payway_name_unique"),
+            models.CheckConstraint(
+                condition=~Q(kind="link") | ~Q(link_template=""), name="payway_link_has_template"
+            ),
+            models.CheckConstraint(condition=~Q(method="other"), name="payway_method_not_other"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_retired(self) -> bool:
+        return self.retired_at is not None
+
+    @property
+    def label(self) -> str:
+        """The name as a page shows it: the list's first names translated (the migration that
+        made them marks them), any name the host typed as typed."""
+        return gettext(self.name) if self.name else ""
+
+
+class GuestPayHandle(models.Model):
+    """A guest's handle on one way to pay (their PayPal.me name, their bank details): where the
+    house pays the guest. Typed text, checked per way (``ledger.payways.links``)."""
+
+    guest = models.ForeignKey(Guest, on_delete=models.CASCADE, related_name="pay_handles")
+    way = models.ForeignKey(PayWay, on_delete=models.PROTECT, related_name="handles")
+    handle = models.CharField(max_length=300)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["way__position", "way_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["guest", "way"], name="pay_handle_one_per_way"),
+            models.CheckConstraint(condition=~Q(handle=""), name="pay_handle_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.guest} on {self.way}: {self.handle}"

@@ -7,6 +7,7 @@ from ledger.guests.views import guests, sharing
 from ledger.hands.views import coup_table, hands, live, table
 from ledger.money.views import clearing, results
 from ledger.nights import views as events
+from ledger.payways import views as payways
 from ledger.workbook import views as workbook
 from shoebook.base.converters import use_id_converter
 
@@ -94,6 +95,12 @@ urlpatterns = [
         events.settlement_void,
         name="settlement_void",
     ),
+    path("ways/", payways.pay_ways, name="pay_ways"),
+    path("ways/add/", payways.pay_way_add, name="pay_way_add"),
+    path("ways/<id:way_id>/edit/", payways.pay_way_edit, name="pay_way_edit"),
+    path("ways/<id:way_id>/retire/", payways.pay_way_retire, name="pay_way_retire"),
+    path("ways/<id:way_id>/move/", payways.pay_way_move, name="pay_way_move"),
+    path("guests/<id:guest_id>/handles/", payways.guest_handles_save, name="guest_handles_save"),
     path("guests/", guests.guest_list, name="guest_list"),
     path("guests/<id:guest_id>/", guests.guest_detail, name="guest_detail"),
     path(

@@ -225,6 +225,11 @@ NOT_A_NIGHT_S_WRITE = {
         " holds its guests after its night, so a merge, taking no night, never waits on one"
     ),
     "results_rebuild": "every night's totals, rebuilt by an operator's command",
+    "way_add": "a new way to pay, no night's",
+    "way_edit": "a way to pay's own row, locked",
+    "way_retire": "a way to pay's own row, locked",
+    "way_move": "two ways to pay's own rows, locked",
+    "pay_handle_save": "a guest's handles, the guest locked",
     "secret_bet_mark": "a tournament seat's own row, locked",
     "secret_bet_clear": "a tournament seat's own row, locked",
 }

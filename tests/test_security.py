@@ -18,7 +18,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from games import services as game_services
 from ledger.count import services as count_services
 from ledger.guests import services as guest_services
-from ledger.models import Guest, Transfer
+from ledger.models import Guest, PayWay, Transfer
 from ledger.money import services as money_services
 from shoebook import accounts as shoebook_accounts
 from tests.conftest import bet
@@ -90,6 +90,14 @@ ACCESS: dict[str, tuple[str, tuple[str, ...]]] = {
     "ledger:adjustment_add": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:adjustment_void": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:guest_credit_limit": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    # The ways to pay and a guest's handles: the host's alone (a guest sees their own handles
+    # and request on their own pages, ledger:guest_page and ledger:my_page).
+    "ledger:pay_ways": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:pay_way_add": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:pay_way_edit": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:pay_way_retire": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:pay_way_move": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:guest_handles_save": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:shoe_table": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "ledger:hand_record": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "ledger:hand_undo": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
@@ -183,6 +191,7 @@ def world(seated, shoe, record, host, dealer):
         guest=guest, event=shoe.event, amount=Decimal("5"), method="cash", by=host
     )
     alias = guest_services.guest_alias_add(guest=guest, name="Aki-san", by=host)
+    way = PayWay.objects.get(name="PayPal")
     # A transfer between guests (of a guest-banked night; its row alone will do here).
     transfer = Transfer.objects.create(
         event=shoe.event, payer=guest, payee=seated[2], amount=Decimal("5"), recorded_by=host
@@ -205,6 +214,9 @@ def world(seated, shoe, record, host, dealer):
     entrant = tournament.entrants.first()
     args = {
         "ledger:settlement_void": [settlement.pk], "ledger:guest_credit_limit": [guest.pk],
+        "ledger:pay_way_edit": [way.pk], "ledger:pay_way_retire": [way.pk],
+        "ledger:pay_way_move": [way.pk], "ledger:guest_handles_save": [guest.pk],
+        "ledger:pay_way_add": [],
         "ledger:transfer_record": [shoe.event_id], "ledger:transfer_void": [transfer.pk],
         "ledger:count_page": [shoe.event_id], "ledger:count_guest": [shoe.event_id, guest.pk],
         "ledger:count_setup": [shoe.event_id], "ledger:chips_add": [shoe.event_id],
@@ -362,6 +374,9 @@ def test_every_form_needs_its_csrf_token(world):
         "ledger:settlement_record",
         "ledger:settlement_void",
         "ledger:guest_credit_limit",
+        "ledger:pay_way_add",
+        "ledger:pay_way_retire",
+        "ledger:guest_handles_save",
         "ledger:transfer_record",
         "ledger:transfer_void",
         "ledger:chips_add",

@@ -23,6 +23,7 @@ from ledger.guests.sharing import plain_text
 from ledger.models import Adjustment, Charge, CountSetup, Guest, Settlement, Transfer
 from ledger.money.amounts import ZERO, to_yen
 from ledger.money.results import Figures, InYen, guest_history
+from ledger.payways.selectors import PayRequest, pay_request
 from shoebook.base.downloads import safe_filename
 
 MSG_RESULT = _("Result of the hands")
@@ -82,6 +83,9 @@ class Receipt:
     balance: Decimal  # after this event: carried in plus the lines
     balance_yen: Decimal
     chips: ChipsTakenAndCounted | None = None  # the chips taken and counted, if the night counted
+    # How to pay the balance (``ledger.payways``): on the receipt of the guest's latest night
+    # with the house, while the balance it ends on is the guest's balance still.
+    pay: PayRequest | None = None
 
     @property
     def name(self) -> str:
@@ -108,8 +112,9 @@ class Receipt:
         return sum((line.amount for line in self.lines if line.kind in kinds), ZERO)
 
 
-def guest_receipt(guest: Guest, event: Event) -> Receipt:
-    """The guest's night at ``event`` as a statement (see the module's doc)."""
+def guest_receipt(guest: Guest, event: Event, *, with_qr: bool = True) -> Receipt:
+    """The guest's night at ``event`` as a statement (see the module's doc). ``with_qr``: the
+    request's QR codes as the page's SVG (the PDF draws its own)."""
     history = guest_history(guest)
     rate = event.yen_per_chip
     shoes = [
@@ -129,6 +134,10 @@ def guest_receipt(guest: Guest, event: Event) -> Receipt:
         [s for s in history.settlements if s.event_id == event.pk], history.voided, rate
     )
     lines += _transfer_lines(guest, event)
+    latest = bool(history.points) and history.points[-1].event.pk == event.pk
+    pay = None
+    if latest and not event.is_guest_banked:
+        pay = pay_request(guest, history.balance_yen, event, with_qr=with_qr)
     return Receipt(
         guest=guest,
         event=event,
@@ -140,6 +149,7 @@ def guest_receipt(guest: Guest, event: Event) -> Receipt:
         balance=tonight.balance if tonight else carried_in,
         balance_yen=tonight.balance_yen if tonight else carried_in_yen,
         chips=chips,
+        pay=pay,
     )
 
 
@@ -191,7 +201,7 @@ def _settlement_lines(
 ) -> list[StatementLine]:
     lines = []
     for settlement in settlements:
-        method = settlement.get_method_display()
+        method = settlement.how
         if settlement.voids_id is not None:
             words = MSG_SETTLEMENT_VOID.format(number=settlement.voids_id, method=method)
         else:

@@ -47,6 +47,7 @@ from ledger.models import (
     GuestAlias,
     GuestEventResult,
     GuestInvitation,
+    GuestPayHandle,
     MergedGuest,
     Seating,
     Settlement,
@@ -423,6 +424,9 @@ def guest_merge(*, guest: Guest, other: Guest, by: Actor) -> Guest:
     ChipMove.objects.filter(guest=other).update(guest=guest)
     Adjustment.objects.filter(guest=other).update(guest=guest)
     GuestInvitation.objects.filter(guest=other).update(guest=guest)
+    # The handles of ways the kept guest has none on move; the kept guest's own stay.
+    kept_ways = GuestPayHandle.objects.filter(guest=guest).values("way_id")
+    GuestPayHandle.objects.filter(guest=other).exclude(way_id__in=kept_ways).update(guest=guest)
     GuestEventResult.objects.filter(guest=other).delete()
     for event_id in sorted(event_ids):
         results_refresh(event_id=event_id, guest_ids={guest.pk})

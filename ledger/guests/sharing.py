@@ -17,9 +17,11 @@ from urllib.parse import quote
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Event
+from ledger.models import GuestPayHandle, PayWay
 from ledger.money.amounts import format_chips, format_yen, to_yen
 from ledger.money.figures import NightFigures, WithoutHands, night_figures, without_hands
 from ledger.money.results import GuestHistory, ShoeRow, event_shoe_rows
+from ledger.payways.selectors import PayRequest, pay_request
 
 LINE_SHARE = "https://line.me/R/share?text="
 
@@ -50,10 +52,11 @@ class ShareText:
     title: str  # the guest's name, as plain text
     line: str
     url: str
+    pay: tuple[str, ...] = ()  # how to pay, a line a way (``ledger.payways``), if asked
 
     @property
     def full(self) -> str:
-        return f"{self.line}\n{self.url}" if self.url else self.line
+        return "\n".join([self.line, *self.pay, *([self.url] if self.url else [])])
 
     @property
     def line_url(self) -> str:
@@ -61,7 +64,20 @@ class ShareText:
         return LINE_SHARE + quote(self.full, safe="")
 
 
-def balance_share(history: GuestHistory, url: str = "") -> ShareText:
+def history_request(
+    history: GuestHistory, ways: list[PayWay], handles: list[GuestPayHandle]
+) -> PayRequest | None:
+    """The settlement request of the guest's balance now, in the latest night's currency, from
+    the ways and the guest's handles already read."""
+    event = history.points[-1].event if history.points else None
+    return pay_request(history.guest, history.balance_yen, event, ways=ways, handles=handles)
+
+
+def balance_share(
+    history: GuestHistory, url: str = "", request: PayRequest | None = None
+) -> ShareText:
+    """The message about the balance; with the ``request`` of a guest who owes, how to pay it
+    too (its links as text: a chat app makes them tappable)."""
     name = plain_text(history.guest.name)
     balance = history.balance
     if balance < 0:
@@ -75,7 +91,8 @@ def balance_share(history: GuestHistory, url: str = "") -> ShareText:
         chips=format_chips(balance, history.symbol, signed=True),
         yen=format_yen(history.balance_yen),
     )
-    return ShareText(title=name, line=line, url=url)
+    pay = tuple(plain_text(text) for text in request.lines) if request and request.owes else ()
+    return ShareText(title=name, line=line, url=url, pay=pay)
 
 
 # --- the night's results, for the group -----------------------------------------------------

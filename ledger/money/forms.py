@@ -14,8 +14,9 @@ if TYPE_CHECKING:
 
 from games.models import Event
 from ledger.forms import ChipsAmountField, stake_text
-from ledger.models import Guest, Settlement, dated_default
-from ledger.money.services import MSG_VOID_REASON
+from ledger.models import Guest, PayWay, Settlement, dated_default
+from ledger.money.services import MSG_VOID_REASON, MSG_WAY_GONE
+from shoebook.base.converters import id_or_none
 
 MSG_SETTLE_GUEST_GONE = _(
     "This guest is no longer on the list: merged into another guest or removed since the page"
@@ -23,9 +24,14 @@ MSG_SETTLE_GUEST_GONE = _(
 )
 
 
+MSG_SETTLE_METHOD = _("Tap one of the ways to pay to record the settlement.")
+
+
 class SettlementForm(forms.Form):
     """The host settles up with one guest: which way and how much (both from the balance, the
-    amount editable for a partial payment), and how — the method is the button tapped."""
+    amount editable for a partial payment), and how — the method is the button tapped: a way
+    to pay from the list (``way:<id>``), "other" with a note, or one of the older methods
+    (cash, tab, credit: recorded with the list's way of that method, if it has one)."""
 
     PAID_HOUSE, HOUSE_PAID = "guest_paid", "house_paid"
     guest = forms.ModelChoiceField(
@@ -37,7 +43,7 @@ class SettlementForm(forms.Form):
         widget=forms.RadioSelect,
     )
     amount = ChipsAmountField(label=_("Amount"), min_value=Decimal("0.01"))
-    method = forms.ChoiceField(label=_("How"), choices=Settlement.Method.choices)
+    method = forms.CharField(label=_("How"), max_length=24)
     note = forms.CharField(label=_("Note"), max_length=200, required=False)
     dated = forms.DateField(
         label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
@@ -54,6 +60,29 @@ class SettlementForm(forms.Form):
         guest.error_messages["invalid_choice"] = MSG_SETTLE_GUEST_GONE
         self.initial.setdefault("idempotency_key", uuid.uuid4())
         self.question = ""  # what the service asks before recording, once asked
+        self.ways = list(PayWay.objects.filter(retired_at__isnull=True))  # the buttons
+        self.way: PayWay | None = None  # the way tapped, once cleaned
+        # With no list at all (a database its migrations never seeded), the older buttons.
+        self.older_methods = [
+            (value, label)
+            for value, label in Settlement.Method.choices
+            if value not in (Settlement.Method.OTHER, Settlement.Method.WAY)
+        ]
+
+    def clean_method(self) -> str:
+        value: str = self.cleaned_data["method"]
+        if value.startswith("way:"):
+            way_id = id_or_none(value.removeprefix("way:"))
+            way = next((way for way in self.ways if way.pk == way_id), None)
+            if way is None:  # retired or gone since the page was drawn
+                raise forms.ValidationError(MSG_WAY_GONE)
+            self.way = way
+            return way.method
+        if value not in Settlement.Method.values or value == Settlement.Method.WAY:
+            raise forms.ValidationError(MSG_SETTLE_METHOD)
+        if value != Settlement.Method.OTHER:
+            self.way = next((way for way in self.ways if way.method == value), None)
+        return value
 
     @classmethod
     def for_balance(cls, *, event: Event, guest_id: int, balance: Decimal) -> SettlementForm:

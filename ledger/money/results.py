@@ -319,7 +319,7 @@ def event_settlement_rows(event: Event) -> list[SettlementRow]:
     with who recorded it: one query (a void is always recorded at its settlement's event)."""
     settlements = list(
         Settlement.objects.filter(event=event)
-        .select_related("guest", "recorded_by")
+        .select_related("guest", "recorded_by", "way")
         .order_by("recorded_at", "id")
     )
     by_id = {s.pk: s for s in settlements}
@@ -450,7 +450,9 @@ def guest_history(guest: Guest, *, shoes_of_latest: int | None = None) -> GuestH
     shoe's figures at the ``shoes_of_latest`` latest events (at every event when None). Each
     event's result is read from its per-guest totals, so a long history costs a row per event,
     not a row per shoe. (A page that shows a few nights reads :func:`guest_nights`.)"""
-    settlements = list(guest.settlements.select_related("event").order_by("recorded_at", "id"))
+    settlements = list(
+        guest.settlements.select_related("event", "way").order_by("recorded_at", "id")
+    )
     results: dict[int, Decimal] = defaultdict(lambda: ZERO)
     settled: dict[int, Decimal] = defaultdict(lambda: ZERO)
     for line in ledger_lines(guests=[guest.pk], nights_only=True):

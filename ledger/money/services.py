@@ -26,6 +26,7 @@ from ledger.models import (
     ChipMove,
     Guest,
     GuestEventResult,
+    PayWay,
     Settlement,
     check_dated,
     dated_default,
@@ -236,6 +237,7 @@ def _settlement_snapshot(settlement: Settlement) -> dict[str, object]:
         "guest_id": settlement.guest_id,
         "amount": f"{settlement.amount:.2f}",
         "method": settlement.method,
+        "way": settlement.way.name if settlement.way is not None else None,
         "note": settlement.note,
         "dated": settlement.dated.isoformat(),
         "recorded_at": settlement.recorded_at.isoformat(),
@@ -254,6 +256,7 @@ def settlement_record(
     ask_first: bool = False,
     idempotency_key: uuid.UUID | None = None,
     dated: dt.date | None = None,
+    way: PayWay | None = None,
 ) -> Settlement:
     """Record money that changed hands: ``amount`` is what the guest paid the house (negative
     when the house paid the guest). Partial payments are simply smaller amounts. With
@@ -261,8 +264,11 @@ def settlement_record(
     not recorded: :class:`SettlementQuestion` says what it would do. A form sent again with
     the same ``idempotency_key`` (a double tap) records nothing more: the first row returns.
     ``dated``: the day the money changed hands (:func:`ledger.models.dated_default` unless
-    given); ``recorded_at`` stays when it was typed."""
+    given); ``recorded_at`` stays when it was typed. ``way``: how it was paid, from the list of
+    ways to pay (its ``method`` replaces ``method``); a way retired meanwhile is refused."""
     _check_amount(amount)
+    if way is not None:
+        method = way.method
     if dated is None:
         dated = dated_default(event)
     check_dated(event, dated)
@@ -274,7 +280,13 @@ def settlement_record(
     lock_night(event)  # the night first, as every write of its rows (a closed one's too)
     guest = lock_guest(guest)  # one settlement at a time
     settlement = Settlement(
-        guest=guest, event=event, amount=amount, method=method, note=note.strip(), dated=dated
+        guest=guest,
+        event=event,
+        amount=amount,
+        method=method,
+        way=way,
+        note=note.strip(),
+        dated=dated,
     )
     kind = SETTLEMENT_RECORDING.also(_ask_first) if ask_first else SETTLEMENT_RECORDING
     recorded = record(kind, settlement, by=by, idempotency_key=idempotency_key)
@@ -292,6 +304,28 @@ def _ask_first(settlement: Settlement) -> None:
         raise SettlementQuestion({NON_FIELD_ERRORS: question})
 
 
+MSG_WAY_GONE = _("This way to pay is no longer on the list: reload the page.")
+MSG_WAY_RETIRED = _("“{name}” was retired from the ways to pay: choose another way.")
+
+
+def _way_in_use(settlement: Settlement) -> None:
+    """After the key's check (a resent form answers with its row even if its way has been
+    retired since), the way read afresh under a lock."""
+    if settlement.way is not None:
+        settlement.way = _way_locked(settlement.way)
+
+
+def _way_locked(way: PayWay) -> PayWay:
+    """The way read afresh under a lock (a retire at the same moment goes first or after),
+    refused if it was retired."""
+    locked = PayWay.objects.select_for_update(of=("self",), no_key=True).filter(pk=way.pk).first()
+    if locked is None:
+        raise ValidationError({"way": MSG_WAY_GONE})
+    if locked.is_retired:
+        raise ValidationError({"way": MSG_WAY_RETIRED.format(name=locked.name)})
+    return locked
+
+
 def _settlement_words(settlement: Settlement) -> str:
     amount = format_chips(settlement.amount, settlement.event.currency_symbol, signed=True)
     return gettext("a settlement of {amount} for {guest} at {event}").format(
@@ -301,11 +335,14 @@ def _settlement_words(settlement: Settlement) -> str:
 
 SETTLEMENT_RECORDING = Recording(
     model=Settlement,
-    content=lambda s: (s.guest_id, s.event_id, s.amount, s.method, s.note),
+    # The way's id only when there is one: the digests of rows recorded before the ways stand.
+    content=lambda s: (s.guest_id, s.event_id, s.amount, s.method, s.note)
+    + ((s.way_id,) if s.way_id is not None else ()),
     words=_settlement_words,
     snapshot=_settlement_snapshot,
     summary=lambda settlement: str(settlement.guest),
     action=AuditEntry.Action.SETTLEMENT,
+    check=_way_in_use,
 )
 
 
@@ -315,6 +352,7 @@ def _opposite_settlement(original: Settlement, reason: str, by: Actor) -> Settle
         event=original.event,
         amount=-original.amount,
         method=original.method,
+        way=original.way,
         note=reason,
         voids=original,
         recorded_by=by,
@@ -324,7 +362,7 @@ def _opposite_settlement(original: Settlement, reason: str, by: Actor) -> Settle
 
 SETTLEMENT_REVERSAL = Reversal(
     model=Settlement,
-    related=("guest", "event"),
+    related=("guest", "event", "way"),
     opposite=_opposite_settlement,
     snapshot=_settlement_snapshot,
     summary=lambda settlement: str(settlement.guest),

@@ -393,6 +393,7 @@ def settlement_record(request: AuthenticatedHttpRequest, event_id: int) -> HttpR
                 ask_first=not data["confirm"],
                 idempotency_key=data["idempotency_key"],
                 dated=data["dated"],
+                way=form.way,
             )
         except money_services.SettlementQuestion as question:
             form.ask(" ".join(question.messages))
@@ -416,7 +417,7 @@ def recorded_message(settlement: Settlement, event: Event) -> str:
         guest=settlement.guest.name,
         amount=format_chips(abs(settlement.amount), event.currency_symbol),
         yen=format_yen(to_yen(abs(settlement.amount), event.yen_per_chip)),
-        method=settlement.get_method_display(),
+        method=settlement.how,
     )
 
 
@@ -425,7 +426,7 @@ def recorded_message(settlement: Settlement, event: Event) -> str:
 def settlement_void(request: AuthenticatedHttpRequest, settlement_id: int) -> HttpResponse:
     """Void a settlement recorded by mistake: a reversing row, with the reason."""
     settlement = get_object_or_404(
-        Settlement.objects.select_related("event", "guest"), pk=settlement_id
+        Settlement.objects.select_related("event", "guest", "way"), pk=settlement_id
     )
     event = settlement.event
     form = VoidForm(request.POST)
@@ -441,7 +442,7 @@ def settlement_void(request: AuthenticatedHttpRequest, settlement_id: int) -> Ht
             MSG_VOIDED.format(
                 guest=settlement.guest.name,
                 amount=format_chips(settlement.amount, event.currency_symbol, signed=True),
-                method=settlement.get_method_display(),
+                method=settlement.how,
                 reason=form.cleaned_data["reason"].strip(),
             ),
         )

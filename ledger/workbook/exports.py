@@ -357,10 +357,8 @@ def guests_sheet(events: Sequence[Event], only: Guest | None) -> SheetSpec:
             night = nights[event.pk]
             methods: dict[int, set[str]] = {}
             kept = Settlement.objects.filter(event=event, voids=None, voided_by=None)
-            for settlement in kept:
-                methods.setdefault(settlement.guest_id, set()).add(
-                    str(settlement.get_method_display())
-                )
+            for settlement in kept.select_related("way"):
+                methods.setdefault(settlement.guest_id, set()).add(settlement.how)
             # By name (its key, then as written): an import writes the same sheet, whatever the
             # balances the guests carry in.
             lines = sorted(
@@ -480,13 +478,13 @@ def settlements_sheet(settlements: QuerySet[Settlement]) -> SheetSpec:
             s.event.name,
             s.guest.name,
             s.amount,
-            s.get_method_display(),
+            s.how,
             s.note,
             s.pk,
             s.voids_id,
             s.dated,
         ]
-        for s in settlements.select_related("event", "guest").order_by("recorded_at", "id")
+        for s in settlements.select_related("event", "guest", "way").order_by("recorded_at", "id")
     )
     return _("Settlements"), columns, rows
 
@@ -801,7 +799,7 @@ _RECORD_KINDS = {"number": WHOLE, "amount": CHIPS, "recorded": DATETIME, "voids"
 CHIP_MOVE, ADJUSTMENT, SETTLEMENT, TRANSFER = "chip_move", "adjustment", "settlement", "transfer"
 IN_CHIPS = "in_chips"
 _RECORD_MODELS = ((CHIP_MOVE, ChipMove, ("guest",)), (ADJUSTMENT, Adjustment, ("guest",)),
-                  (SETTLEMENT, Settlement, ("guest",)),
+                  (SETTLEMENT, Settlement, ("guest", "way")),
                   (TRANSFER, Transfer, ("payer", "payee")))  # fmt: skip
 
 
@@ -842,7 +840,9 @@ def records_sheet(events: Sequence[Event]) -> SheetSpec:
             elif record == ADJUSTMENT:
                 kind, source, amount, note, chips = "", "", row.amount, row.reason, ""
             elif record == SETTLEMENT:
-                kind, source, amount, note, chips = row.method, "", row.amount, row.note, ""
+                # "source": the settlement's way to pay, by name (the import finds it again)
+                source = row.way.name if row.way_id is not None else ""
+                kind, amount, note, chips = row.method, row.amount, row.note, ""
             else:
                 source = IN_CHIPS if row.in_chips else ""
                 kind, amount, note, chips = "", row.amount, row.note, ""

@@ -16,7 +16,9 @@ from io import BytesIO
 from typing import Any
 from xml.sax.saxutils import escape
 
+import segno
 from django.utils.translation import gettext as _
+from reportlab.graphics.shapes import Drawing, Rect
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
@@ -29,6 +31,7 @@ from ledger.fonts import IPAEX_GOTHIC
 from ledger.guests.receipts import Receipt, ReceiptRow, StatementLine
 from ledger.guests.sharing import plain_text
 from ledger.money.amounts import format_chips, format_yen
+from ledger.payways.selectors import PayRequest
 
 FONT = "IPAexGothic"
 FONT_FILE = IPAEX_GOTHIC
@@ -123,6 +126,8 @@ def receipt_pdf(receipt: Receipt) -> bytes:
         chips = f"{_('Chips taken')} {taken} · {_('handed back')} {handed}"
         story += [Spacer(1, 2 * mm), _text(chips, body)]
     story += [Spacer(1, 4 * mm), _text(receipt.balance_words, body)]
+    if receipt.pay is not None:
+        story += _pay_request(receipt.pay, heading, body)
     buffer = BytesIO()
     document = SimpleDocTemplate(
         buffer,
@@ -143,3 +148,35 @@ def _line_words(line: StatementLine) -> str:
     mark = _("voided") if line.mark == "voided" else ""  # a void's words say "Void of …"
     words = " · ".join(part for part in (line.words, line.note) if part)
     return plain_text(f"{mark} {words}" if mark else words)
+
+
+def qr_drawing(link: str, size: float = 30 * mm) -> Drawing:
+    """The link's QR code (segno's matrix, the page's error level) as squares of a drawing:
+    vector, nothing but the code."""
+    matrix = segno.make(link, error="m").matrix
+    quiet = 4  # modules of white around the code, as the specification asks
+    cells = len(matrix) + 2 * quiet
+    step = size / cells
+    drawing = Drawing(size, size)
+    for y, row in enumerate(matrix):
+        for x, dark in enumerate(row):
+            if dark:
+                top = size - (y + quiet + 1) * step
+                rect = Rect((x + quiet) * step, top, step, step)
+                rect.fillColor, rect.strokeColor = colors.black, None
+                drawing.add(rect)
+    return drawing
+
+
+def _pay_request(request: PayRequest, heading: ParagraphStyle, body: ParagraphStyle) -> list[Any]:
+    """How to pay: each way a line (a link also tappable, with its QR code)."""
+    story: list[Any] = [_text(request.heading, heading), Spacer(1, 2 * mm)]
+    for option in request.options:
+        if option.link:
+            href = escape(option.link, {'"': "&quot;"})
+            words = escape(plain_text(option.way))
+            story.append(Paragraph(f'{words}: <a href="{href}">{escape(option.link)}</a>', body))
+            story.append(qr_drawing(option.link))
+        else:
+            story.append(_text(option.words, body))
+    return story

@@ -6,15 +6,17 @@ count's forms (``counts``), coups and guest-banked nights (``coups``), amounts t
 ledger's maximum (``bounds``), undoing or correcting a hand a rebuy stood on (``rebuy``), strangers
 at the login and the password reset behind the proxy (``logins``), uploads sent again
 (``uploads``), nights read by the rules they were played under (``rules``), devices racing into the
-same locks (``deadlocks``) and into one night's lock (``night races``: the count-only switch,
+same locks (``deadlocks``), ways to pay and handles typed to send a link elsewhere
+(``payways``) and into one night's lock (``night races``: the count-only switch,
 counts, adjustments, the close, a round's close with rebuys and add-ons), pairs of the race matrix
 (``matrix``), a backup taken under load (``backups``) and backups edited by hand (``restore``).
 
 Each group is a module of this package, saying what it attacks and what must happen: ``inputs``
 (names, amounts, files, URLs), ``races`` (races and deadlocks), ``charsets``, ``keys``,
 ``homoglyphs``, ``counts``, ``coups``, ``bounds``, ``rebuys``, ``logins``, ``uploads``,
-``backups`` (backups under load and restores). They stand on ``ground`` (``Case``, ``Night``, how
-an outcome is judged, clients) and the bounds and rebuys on ``tournament_helpers``.
+``backups`` (backups under load and restores), ``payways`` (handles, link templates and ways
+to pay). They stand on ``ground`` (``Case``, ``Night``, how an outcome is judged, clients)
+and the bounds and rebuys on ``tournament_helpers``.
 
 ``attack(size)`` runs them against the current database and returns a tally per kind of input:
 tried, refused with a reason, accepted, crashed, wrong (accepted what must be refused, refused
@@ -39,6 +41,7 @@ from tests.adversary.homoglyphs import homoglyph_cases
 from tests.adversary.inputs import amount_cases, file_cases, name_cases, url_cases
 from tests.adversary.keys import key_cases
 from tests.adversary.logins import login_cases
+from tests.adversary.payways import payway_cases
 from tests.adversary.races import deadlock_cases, matrix_cases, night_lock_cases, race_cases
 from tests.adversary.rebuys import rebuy_cases
 from tests.adversary.uploads import rule_cases, upload_cases
@@ -64,7 +67,8 @@ def attack(size: int = 100, seed: int = 11, *, threads: bool = True) -> dict[str
              *rebuy_cases(tag, night.host), *count_cases(Night(f"{tag}n"), rng, size),
              *login_cases(tag), *coup_cases(tag, night.host),
              *upload_cases(night, tag, threads=threads),
-             *rule_cases(Night(f"{tag}w"), tag)]  # fmt: skip
+             *rule_cases(Night(f"{tag}w"), tag),
+             *payway_cases(Night(f"{tag}p"), tag)]  # fmt: skip
     if threads:
         cases += [*deadlock_cases(tag, max(2, size // 20)),
                   *night_lock_cases(tag, max(1, size // 50)),

@@ -16,6 +16,7 @@ from ledger.hands import services as hand_services
 from ledger.models import AuditEntry
 from ledger.money import services as money_services
 from ledger.nights import services as night_services
+from ledger.payways import services as payway_services
 from ledger.workbook.blanks import template_csv
 from tests.conftest import bet, entry
 from tests.ledger.banked import coup_entry, make_banked, record_coup, rotating_coups
@@ -123,6 +124,8 @@ def test_the_audit_log_shows_every_kind_of_entry(client, host, seated, shoe, rec
         guest=waiting, other=guest_services.guest_create(name="Hanako Y"), by=host
     )
     guest_services.guest_credit_limit_set(guest=waiting, credit_limit=Decimal(500), by=host)
+    way = payway_services.way_add(name="Bizum", kind="details", by=host)
+    payway_services.pay_handle_save(guest=waiting, way=way, handle="+34 600", by=host)
     client.force_login(host)
     page = client.get(reverse("ledger:audit_log")).content.decode()
     for action in AuditEntry.Action:

@@ -48,7 +48,9 @@ from ledger.models import (
     AuditEntry,
     ChipMove,
     Guest,
+    GuestPayHandle,
     HandRevision,
+    PayWay,
     Seating,
     Settlement,
     StackRow,
@@ -57,6 +59,7 @@ from ledger.models import (
 from ledger.money import services as money_services
 from ledger.money import transfers
 from ledger.nights import services as night_services
+from ledger.payways import services as payway_services
 from ledger.workbook.exports import workbook_bytes
 from tests.races.nights import Night
 from tournaments import services as tournament_services
@@ -609,6 +612,69 @@ def secret_clear(night: Night, slot: int) -> Play:
     return _secret(night, slot, mark=False)
 
 
+# --- ways to pay -------------------------------------------------------------------------
+
+
+def _way_fields(prefix: str, name: str) -> dict[str, object]:
+    fields = {"name": name, "kind": "details", "details": "IBAN DE00 1234", "link_template": "",
+              "house_handle": "", "method": "way"}  # fmt: skip
+    return {f"{prefix}-{field}": value for field, value in fields.items()}
+
+
+def _way_in_use(night: Night) -> PayWay:
+    """One way both moves of a pair use: the one a settlement names and the other retires."""
+    return night.once("way in use", lambda: payway_services.way_add(
+        name=f"Race way {night.tag}", kind="details", details="IBAN", by=night.host))  # fmt: skip
+
+
+def way_add(night: Night, slot: int) -> Play:
+    name = f"Way {night.tag} {slot}"
+    rows = PayWay.objects.filter(name=name)
+    return Play(_post(reverse("ledger:pay_way_add"), _way_fields("new", name)), name, rows.count)
+
+
+def way_edit(night: Night, slot: int) -> Play:
+    way = _way_in_use(night)
+    name = f"Renamed {night.tag} {slot}"
+    url = reverse("ledger:pay_way_edit", args=[way.pk])
+    edits = AuditEntry.objects.filter(action=AuditEntry.Action.PAY_WAY, summary=name,
+                                      by=night.hosts[slot])  # fmt: skip
+    return Play(_post(url, _way_fields(f"w{way.pk}", name)), ("way edit", name), edits.count)
+
+
+def way_retire(night: Night, slot: int) -> Play:
+    way = _way_in_use(night)
+    url = reverse("ledger:pay_way_retire", args=[way.pk])
+    retired = PayWay.objects.filter(pk=way.pk, retired_at__isnull=False)
+    return Play(_post(url, {"retired": "1"}), ("retired", way.pk), retired.count, state=True)
+
+
+def way_move(night: Night, slot: int) -> Play:
+    way = _way_in_use(night)  # the last of the list: it always has one above it
+    url = reverse("ledger:pay_way_move", args=[way.pk])
+    by = night.hosts[slot]
+    moves = AuditEntry.objects.filter(action=AuditEntry.Action.PAY_WAY, by=by, event=None)
+    return Play(_post(url, {"direction": "up"}), ("way move", slot), moves.count)
+
+
+def handle_save(night: Night, slot: int) -> Play:
+    way = _way_in_use(night)
+    guest, handle = night.guests[slot + 1], f"IBAN {night.tag} {slot}"
+    url = reverse("ledger:guest_handles_save", args=[guest.pk])
+    saved = GuestPayHandle.objects.filter(guest=guest, handle=handle)
+    return Play(_post(url, {f"way_{way.pk}": handle}), ("handle", guest.pk), saved.count)
+
+
+def settlement_by_way(night: Night, slot: int) -> Play:
+    way = _way_in_use(night)
+    key = uuid.uuid4()
+    data = {"guest": str(night.guests[slot].pk), "direction": "guest_paid", "amount": "10",
+            "method": f"way:{way.pk}", "confirm": "on", "idempotency_key": str(key)}  # fmt: skip
+    url = reverse("ledger:settlement_record", args=[night.event.pk])
+    rows = Settlement.objects.filter(idempotency_key=key, way=way)
+    return Play(_post(url, data), key, rows.count)
+
+
 MOVES: tuple[Move, ...] = (
     Move("hand save", frozenset({"house", "round"}), ("ledger.hands.services.record_hand",),
          hand_save),
@@ -672,6 +738,14 @@ MOVES: tuple[Move, ...] = (
          secret_mark),
     Move("secret bet back", frozenset({"round"}), ("tournaments.services.secret_bet_clear",),
          secret_clear),
+    # The ways to pay belong to no night: played on any, beside its writes.
+    Move("way add", ANY, ("ledger.payways.services.way_add",), way_add),
+    Move("way edit", ANY, ("ledger.payways.services.way_edit",), way_edit),
+    Move("way retire", ANY, ("ledger.payways.services.way_retire",), way_retire),
+    Move("way move", ANY, ("ledger.payways.services.way_move",), way_move),
+    Move("handle save", CASH, ("ledger.payways.services.pay_handle_save",), handle_save),
+    Move("settlement by a way", CASH, ("ledger.money.services.settlement_record",),
+         settlement_by_way),
 )  # fmt: skip
 
 BY_NAME = {move.name: move for move in MOVES}

@@ -29,8 +29,16 @@ from ledger.guests import services as guest_services
 from ledger.guests.forms import GuestAliasForm, GuestMergeForm, GuestNameForm, InvitationAcceptForm
 from ledger.guests.previews import Preview, preview_png
 from ledger.guests.selectors import guest_by_link_or_404, guest_of_user_or_404
-from ledger.guests.sharing import balance_share, plain_text
-from ledger.models import Guest, GuestAlias, MergedGuest, Settlement, Transfer
+from ledger.guests.sharing import balance_share, history_request, plain_text
+from ledger.models import (
+    Guest,
+    GuestAlias,
+    GuestPayHandle,
+    MergedGuest,
+    PayWay,
+    Settlement,
+    Transfer,
+)
 from ledger.money.amounts import ZERO, format_chips, format_yen
 from ledger.money.charts import balance_line, balance_steps_of, qr_svg
 from ledger.money.forms import CreditLimitForm
@@ -43,6 +51,8 @@ from ledger.money.results import (
     guest_shoes,
     with_balance_symbol,
 )
+from ledger.payways.forms import HandlesForm
+from ledger.payways.selectors import PayRequest, active_ways, guest_handles
 from ledger.workbook.exports import workbook_bytes, xlsx_response
 from shoebook.base.links import private_link
 from shoebook.base.roles import AuthenticatedHttpRequest, HtmxHttpRequest, host_required
@@ -100,7 +110,13 @@ def _render_guest_detail(
         context["qr"] = qr_svg(link)
     history = context["history"]
     assert isinstance(history, GuestHistory)
-    context["share"] = balance_share(history, link)
+    request_now = context["pay_request"]
+    assert request_now is None or isinstance(request_now, PayRequest)
+    context["share"] = balance_share(history, link, request_now)
+    context["handles_form"] = HandlesForm(
+        ways=cast(list[PayWay], context["pay_ways"]),
+        handles=cast(list[GuestPayHandle], context["pay_handles"]),
+    )
     if invite_link:
         context["invite_link"] = invite_link
         context["invite_qr"] = qr_svg(invite_link)
@@ -431,7 +447,7 @@ def _guest_page_context(guest: Guest, query: QueryDict) -> dict[str, object]:
         settlements=[],  # a page of them below
     )
     settlements = Paginator(
-        guest.settlements.select_related("event")
+        guest.settlements.select_related("event", "way")
         .annotate(is_voided=Exists(Settlement.objects.filter(voids=OuterRef("pk"))))
         .order_by("-recorded_at", "-id"),
         SETTLEMENTS_PER_PAGE,
@@ -451,7 +467,11 @@ def _guest_page_context(guest: Guest, query: QueryDict) -> dict[str, object]:
     recent = [points[line.event_id] for line in recent_lines]
     # While the guest plays, tonight's figures are in the part that refreshes itself.
     tonight = next((p for p in recent if playing_in and p.event.pk == playing_in.event_id), None)
+    ways, handles = list(active_ways()), guest_handles(guest)  # the request's and the form's
     return {
+        "pay_request": history_request(history, ways, handles),
+        "pay_ways": ways,
+        "pay_handles": handles,
         "board": scoreboard(playing_in) if playing_in else None,
         "at_tournament_table": _at_tournament_table(playing_in),
         "guest": guest,

@@ -44,7 +44,7 @@ def _receipt_page(request: HttpRequest, guest: Guest, event_id: int) -> HttpResp
 
 
 def _receipt_file(guest: Guest, event_id: int) -> FileResponse:
-    receipt = guest_receipt(guest, _event_of(guest, event_id))
+    receipt = guest_receipt(guest, _event_of(guest, event_id), with_qr=False)
     response = FileResponse(
         BytesIO(receipt_pdf(receipt)), filename=receipt_filename(receipt), content_type=PDF
     )

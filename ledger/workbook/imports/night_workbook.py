@@ -34,6 +34,7 @@ from games.payouts import ChipRounding, Rounding, RuleSet, RuleSetError
 from ledger.count.services import parse_denominations, stored_denominations
 from ledger.guests.names import InvalidName, clean_name, name_key
 from ledger.guests.services import guests_matching
+from ledger.guests.sharing import plain_text
 from ledger.models import (
     Adjustment,
     AuditEntry,
@@ -41,6 +42,7 @@ from ledger.models import (
     CountSetup,
     EventGuest,
     Guest,
+    PayWay,
     Settlement,
     Transfer,
     check_dated,
@@ -817,6 +819,7 @@ def _count_and_records(
         return guests[identity.get(key, key)] if name else None
 
     written: dict[tuple[str, int], Any] = {}
+    ways = {way.name.casefold(): way for way in PayWay.objects.all()}
     for line, cells in night.records:
         record = _text(cells["record"])
         guest = named("guest", cells)
@@ -845,7 +848,17 @@ def _count_and_records(
         elif record == ADJUSTMENT:
             row = Adjustment(guest=guest, amount=amount, reason=note, **common)
         elif record == SETTLEMENT:
-            row = Settlement(guest=guest, amount=amount, method=_text(cells.get("kind")), note=note,
+            method, way = _text(cells.get("kind")), None
+            named_way = plain_text(_text(cells.get("source")))[:60].strip()
+            if named_way:
+                way = ways.get(named_way.casefold())
+                if way is None:  # a way this site's list does not have yet: added, as details
+                    kept = method in Settlement.Method.values and method != Settlement.Method.OTHER
+                    way = ways[named_way.casefold()] = PayWay.objects.create(
+                        name=named_way, kind=PayWay.Kind.DETAILS, position=len(ways) + 1,
+                        method=method if kept else Settlement.Method.WAY,
+                    )  # fmt: skip
+            row = Settlement(guest=guest, amount=amount, method=method, way=way, note=note,
                              dated=dated, **common)  # fmt: skip
         else:
             in_chips = _text(cells.get("source")) == IN_CHIPS

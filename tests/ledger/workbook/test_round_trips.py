@@ -36,10 +36,11 @@ from ledger.demo_count import load_count_only_night
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
 from ledger.integrity import ledger_problems
-from ledger.models import Guest
+from ledger.models import Guest, PayWay, Settlement
 from ledger.money import services as money_services
 from ledger.money import transfers
 from ledger.money.transfers import proposed_transfers
+from ledger.payways import services as payway_services
 from ledger.workbook.exports import RECORD_COLUMNS, RULES_COLUMNS, workbook_bytes
 from ledger.workbook.imports.coup_sheet import BankedGame, check_coup_sheet
 from ledger.workbook.imports.night_workbook import (
@@ -535,3 +536,16 @@ def test_a_rule_that_is_no_number_in_ascii_digits_is_refused_naming_its_cell(by,
     found = [(p.sheet, p.column.split("/")[0]) for p in refused.value.problems]
     assert found == [("Rules", column)]
     assert not Event.objects.exists()
+
+
+def test_a_settlement_by_a_way_comes_back_naming_its_way(by, demo_night):
+    aki = Guest.objects.filter(events=demo_night).order_by("name").first()
+    paypal = PayWay.objects.get(name="PayPal")
+    payway_services.way_edit(way=paypal, name="PayPal.Me", kind="link", by=by,
+                             link_template=paypal.link_template)  # fmt: skip
+    money_services.settlement_record(
+        guest=aki, event=demo_night, amount=D(60), method="", way=paypal, by=by
+    )
+    after = assert_round_trip([demo_night])  # a new site: the way is added to its list
+    assert ["PayPal.Me" in row for row in after["Settlements"][1:]].count(True) == 1
+    assert Settlement.objects.get(amount=D(60)).way.name == "PayPal.Me"

@@ -1,0 +1,1 @@
+"""Ways to pay: the site's list, each guest's handles, and the settlement request."""
