@@ -40,6 +40,7 @@ LAYERS = {
             "amounts",
             "clearing",
             "reconciliation",
+            "split",
             "names",
             "migrations",
             "env",
@@ -130,7 +131,7 @@ def imports_of(path: Path, *, ours_only: bool = True) -> set[str]:
 
 
 # The ledger is cut by what it is about; inside each concept, the layers as above.
-CONCEPTS = ("nights", "hands", "guests", "money", "workbook", "count")
+CONCEPTS = ("nights", "hands", "guests", "money", "workbook", "count", "tips")
 
 
 def concept_of(name: str) -> str | None:

@@ -93,6 +93,7 @@ from ledger.integrity.totals import (
     TotalsChecks,
 )
 from ledger.models import Guest
+from ledger.tips.integrity import tip_problems
 
 __all__ = [
     "BET_COLUMNS",
@@ -185,4 +186,5 @@ class _Checker(HandChecks, CoupChecks, TotalsChecks, BalanceChecks):
         self._check_results()
         self._check_zero_sum()
         self._check_balances()
+        self.report.problems.extend(LedgerProblem(*row) for row in tip_problems(self.scope))
         return self.report

@@ -29,6 +29,7 @@ from ledger.models import (
     Guest,
     GuestEventResult,
     Settlement,
+    Tip,
     Transfer,
     check_dated,
     dated_default,
@@ -165,6 +166,9 @@ MSG_SETTLEMENT_ZERO = _("A settlement moves some money: enter an amount other th
 MSG_SETTLEMENT_NOTE = _("Say what “other” was.")
 
 
+MSG_TAB_ONLY = _(
+    "Only a settlement against the tab names a tab: choose the tab, or leave the tab empty."
+)
 MSG_NOTE_CHARACTER = _("A note cannot hold the invisible or control character {code}.")
 
 
@@ -197,7 +201,7 @@ MSG_VOID_OF_VOID = _(
 )
 
 
-KeyedRow = TypeVar("KeyedRow", Settlement, Transfer, ChipMove, Adjustment)
+KeyedRow = TypeVar("KeyedRow", Settlement, Transfer, ChipMove, Adjustment, Tip)
 
 
 MSG_KEY_USED_FOR = _(
@@ -283,6 +287,7 @@ def _settlement_snapshot(settlement: Settlement) -> dict[str, object]:
         "amount": f"{settlement.amount:.2f}",
         "method": settlement.method,
         "note": settlement.note,
+        "tab_reference": settlement.tab_reference,
         "dated": settlement.dated.isoformat(),
         "recorded_at": settlement.recorded_at.isoformat(),
     }
@@ -300,6 +305,7 @@ def settlement_record(
     ask_first: bool = False,
     idempotency_key: uuid.UUID | None = None,
     dated: dt.date | None = None,
+    tab_reference: str = "",
 ) -> Settlement:
     """Record money that changed hands: ``amount`` is what the guest paid the house (negative
     when the house paid the guest). Partial payments are simply smaller amounts. With
@@ -307,8 +313,15 @@ def settlement_record(
     not recorded: :class:`SettlementQuestion` says what it would do. A form sent again with
     the same ``idempotency_key`` (a double tap) records nothing more: the first row returns.
     ``dated``: the day the money changed hands (:func:`ledger.models.dated_default` unless
-    given); ``recorded_at`` stays when it was typed."""
+    given); ``recorded_at`` stays when it was typed. ``tab_reference``: settled against the tab
+    (``Method.TAB`` only), the tab's name or number at the venue."""
     _check_amount(amount)
+    tab_reference = tab_reference.strip()
+    if tab_reference and method != Settlement.Method.TAB:
+        raise ValidationError({"tab_reference": MSG_TAB_ONLY})
+    refused = line_character(tab_reference)
+    if refused is not None:
+        raise ValidationError({"tab_reference": MSG_NOTE_CHARACTER.format(code=refused)})
     if dated is None:
         dated = dated_default(event)
     check_dated(event, dated)
@@ -319,7 +332,8 @@ def settlement_record(
         raise ValidationError({"note": MSG_NOTE_CHARACTER.format(code=refused)})
     lock_night(event)  # the night first, as every write of its rows (a closed one's too)
     guest = lock_guest(guest)  # one settlement at a time
-    digest = content_digest(guest.pk, event.pk, amount, method, note.strip())
+    parts: list[object] = [guest.pk, event.pk, amount, method, note.strip()]
+    digest = content_digest(*parts, *([tab_reference] if tab_reference else []))
     done = recorded_under(Settlement, digest, idempotency_key, _settlement_words)
     if done is not None:
         return done
@@ -334,6 +348,7 @@ def settlement_record(
         amount=amount,
         method=method,
         note=note.strip(),
+        tab_reference=tab_reference,
         recorded_by=by,
         dated=dated,
         idempotency_key=idempotency_key,
@@ -368,6 +383,7 @@ def _opposite_settlement(original: Settlement, reason: str, by: Actor) -> Settle
         amount=-original.amount,
         method=original.method,
         note=reason,
+        tab_reference=original.tab_reference,
         voids=original,
         recorded_by=by,
         dated=original.dated,  # the void undoes that day's row

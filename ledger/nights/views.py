@@ -393,6 +393,7 @@ def settlement_record(request: AuthenticatedHttpRequest, event_id: int) -> HttpR
                 ask_first=not data["confirm"],
                 idempotency_key=data["idempotency_key"],
                 dated=data["dated"],
+                tab_reference=data["tab_reference"],
             )
         except money_services.SettlementQuestion as question:
             form.ask(" ".join(question.messages))
