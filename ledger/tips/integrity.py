@@ -13,8 +13,10 @@ from collections import defaultdict
 from decimal import Decimal
 
 from games.models import Event, Hand
-from ledger.models import EventGuest, Settlement, Tip
+from ledger.models import Bet, EventGuest, Settlement, Tip
+from ledger.money.amounts import money_sum
 from ledger.money.lines import LineKind, ledger_lines
+from ledger.money.services import content_digest
 from ledger.tips.selectors import pools
 
 ZERO = Decimal(0)
@@ -22,6 +24,8 @@ ZERO = Decimal(0)
 MSG_VOID_NOT_OPPOSITE = "its void is not its exact opposite"
 MSG_NOT_ON_LIST = "its guest is not on its night's list"
 MSG_HAND_ELSEWHERE = "its hand is not one of its night's"
+MSG_MORE_THAN_WON = "its guest's tips from the hand are more than they won on it"
+MSG_DIGEST = "what it records is not what its key recorded"
 MSG_POOL = "the night's tips pool is not the sum of its tips"
 MSG_TIP_LINES = "the guests' tip lines are not minus the night's tips"
 MSG_SHARES = "the dealers' shares do not add up to the night's pool"
@@ -48,8 +52,23 @@ def tip_problems(scope: Event | None) -> list[Problem]:
     listed = set(lists.values_list("event_id", "guest_id"))
     hand_ids = {tip.hand_id for tip in rows.values() if tip.hand_id is not None}
     shoes = dict(Hand.objects.filter(pk__in=hand_ids).values_list("id", "shoe__event_id"))
+    won = {
+        (hand_id, guest_id): amount
+        for hand_id, guest_id, amount in Bet.objects.filter(hand_id__in=hand_ids)
+        .values_list("hand_id", "guest_id")
+        .annotate(n=money_sum("net"))
+        .order_by()
+    }
+    from_hands: dict[tuple[int, int], list[Tip]] = defaultdict(list)
     raw: dict[int, Decimal] = defaultdict(lambda: ZERO)
     for tip in rows.values():
+        if tip.hand_id is not None:
+            from_hands[(tip.hand_id, tip.guest_id)].append(tip)
+        digest = content_digest(
+            tip.event_id, tip.guest_id, tip.amount, tip.source, tip.hand_id or "", tip.note
+        )
+        if tip.content_digest and tip.content_digest != digest:
+            problems.append(("Tip", tip.pk, MSG_DIGEST, tip.content_digest[:12], digest[:12]))
         raw[tip.event_id] += tip.amount
         if (tip.event_id, tip.guest_id) not in listed:
             problems.append(("Tip", tip.pk, MSG_NOT_ON_LIST, "on the list", "not on it"))
@@ -61,6 +80,13 @@ def tip_problems(scope: Event | None) -> list[Problem]:
             if same != (tip.event_id, tip.guest_id, tip.source, tip.amount):
                 expected = _text(-original.amount)
                 problems.append(("Tip", tip.pk, MSG_VOID_NOT_OPPOSITE, expected, _text(tip.amount)))
+    for key, tipped in sorted(from_hands.items()):
+        total = sum((tip.amount for tip in tipped), ZERO)
+        if total > won.get(key, ZERO):
+            first = min(tip.pk for tip in tipped)
+            problems.append(
+                ("Tip", first, MSG_MORE_THAN_WON, _text(won.get(key, ZERO)), _text(total))
+            )
     events = set(raw)
     if events:
         lines: dict[int, Decimal] = defaultdict(lambda: ZERO)
