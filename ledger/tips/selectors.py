@@ -108,7 +108,8 @@ class TipRow:
 
 def night_tips(event: Event) -> list[TipRow]:
     """The night's tips, voids included, oldest first, each marked if a later row voids it."""
-    rows = list(Tip.objects.filter(event=event).select_related("guest", "recorded_by", "hand"))
+    tips = Tip.objects.filter(event=event)
+    rows = list(tips.select_related("guest", "recorded_by", "hand__shoe"))
     voided = {row.voids_id for row in rows if row.voids_id is not None}
     return [TipRow(row, row.pk in voided) for row in rows]
 
