@@ -28,6 +28,9 @@ from shoebook.base.live import announce_night
 from shoebook.base.roles import DEALERS, Actor, is_host
 
 MSG_TIP_AMOUNT = _("A tip is a positive amount in whole cents, at most {maximum}.")
+MSG_NO_TIPS_HERE = _(
+    "No tips at a tournament: its chips are no one's money. Tip at a night of cash games."
+)
 MSG_NOT_A_GUEST = _("{guest} is not on this night's guest list: add them first.")
 MSG_SOURCE = _("Say where the tip came from: a hand's win, chips at the table or money.")
 MSG_HAND_ELSEWHERE = _("That hand is not one of this night's.")
@@ -104,6 +107,8 @@ def tip_record(
     if refused is not None:
         raise ValidationError({"note": MSG_NOTE_CHARACTER.format(code=refused)})
     event = lock_night(event)
+    if event.kind in (Event.Kind.TOURNAMENT, Event.Kind.TOURNAMENT_TABLE):
+        raise ValidationError({NON_FIELD_ERRORS: MSG_NO_TIPS_HERE})
     if not EventGuest.objects.filter(event=event, guest=guest).exists():
         raise ValidationError({"guest": MSG_NOT_A_GUEST.format(guest=guest)})
     if hand is not None:
