@@ -28,6 +28,7 @@ from django.db.models import (
     Value,
 )
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext_lazy as _
 
 from games.kinds import BankerMove
 from games.models import Event, Shoe
@@ -299,6 +300,16 @@ def _results_before(
         chips[line.guest_id][key] += line.amount
         rates[key] = line.yen_per_chip
     return chips, rates
+
+
+MSG_AGAINST_THE_TAB = _("Settled against the tab {tab}")
+
+
+def settlement_way(settlement: Settlement) -> str:
+    """How a settlement was paid, in words: its method, or against the tab its tab names."""
+    if settlement.tab_reference:
+        return str(MSG_AGAINST_THE_TAB).format(tab=settlement.tab_reference)
+    return str(settlement.get_method_display())
 
 
 @dataclass

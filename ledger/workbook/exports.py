@@ -50,6 +50,7 @@ from ledger.models import (
     Guest,
     Seating,
     Settlement,
+    Tip,
     Transfer,
 )
 from ledger.money.amounts import to_yen
@@ -60,7 +61,7 @@ from ledger.money.figures import (
     nights_figures,
     without_hands,
 )
-from ledger.money.results import event_settlement, event_shoe_rows
+from ledger.money.results import event_settlement, event_shoe_rows, settlement_way
 from ledger.money.transfers import HOUSE_NAME, event_transfer_rows, proposed_transfers
 from ledger.workbook.imports.coup_sheet import COUP_SHEET_COLUMNS
 from shoebook.base.downloads import file_response
@@ -360,9 +361,7 @@ def guests_sheet(events: Sequence[Event], only: Guest | None) -> SheetSpec:
             methods: dict[int, set[str]] = {}
             kept = Settlement.objects.filter(event=event, voids=None, voided_by=None)
             for settlement in kept:
-                methods.setdefault(settlement.guest_id, set()).add(
-                    str(settlement.get_method_display())
-                )
+                methods.setdefault(settlement.guest_id, set()).add(settlement_way(settlement))
             # By name (its key, then as written): an import writes the same sheet, whatever the
             # balances the guests carry in.
             lines = sorted(
@@ -482,7 +481,7 @@ def settlements_sheet(settlements: QuerySet[Settlement]) -> SheetSpec:
             s.event.name,
             s.guest.name,
             s.amount,
-            s.get_method_display(),
+            settlement_way(s),
             s.note,
             s.pk,
             s.voids_id,
@@ -799,10 +798,12 @@ RECORD_COLUMNS = (
 _RECORD_KINDS = {"number": WHOLE, "amount": CHIPS, "recorded": DATETIME, "voids": WHOLE,
                  "dated": DATE}  # fmt: skip
 CHIP_MOVE, ADJUSTMENT, SETTLEMENT, TRANSFER = "chip_move", "adjustment", "settlement", "transfer"
+TIP = "tip"  # a tip to the dealers: its ``kind`` is where it came from (a hand's win, chips…)
 IN_CHIPS = "in_chips"
 _RECORD_MODELS = ((CHIP_MOVE, ChipMove, ("guest",)), (ADJUSTMENT, Adjustment, ("guest",)),
                   (SETTLEMENT, Settlement, ("guest",)),
-                  (TRANSFER, Transfer, ("payer", "payee")))  # fmt: skip
+                  (TRANSFER, Transfer, ("payer", "payee")),
+                  (TIP, Tip, ("guest",)))  # fmt: skip
 
 
 def _records(events: Sequence[Event]) -> list[tuple[str, Any]]:
@@ -841,8 +842,16 @@ def records_sheet(events: Sequence[Event]) -> SheetSpec:
                 chips = " ".join(f"{value}:{count}" for value, count in row.by_denomination.items())
             elif record == ADJUSTMENT:
                 kind, source, amount, note, chips = "", "", row.amount, row.reason, ""
-            elif record == SETTLEMENT:
-                kind, source, amount, note, chips = row.method, "", row.amount, row.note, ""
+            elif record == TIP:
+                kind, source, amount, note, chips = row.source, "", row.amount, row.note, ""
+            elif record == SETTLEMENT:  # its source: the tab it was settled against
+                kind, source, amount, note, chips = (
+                    row.method,
+                    row.tab_reference,
+                    row.amount,
+                    row.note,
+                    "",
+                )
             else:
                 source = IN_CHIPS if row.in_chips else ""
                 kind, amount, note, chips = "", row.amount, row.note, ""

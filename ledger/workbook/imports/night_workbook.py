@@ -42,6 +42,7 @@ from ledger.models import (
     EventGuest,
     Guest,
     Settlement,
+    Tip,
     Transfer,
     check_dated,
     dated_default,
@@ -56,6 +57,7 @@ from ledger.workbook.exports import (
     RECORD_COLUMNS,
     RULES_COLUMNS,
     SETTLEMENT,
+    TIP,
     TRANSFER,
 )
 from ledger.workbook.imports.coup_sheet import BankedGame, ParsedCoup, check_coup_rows
@@ -638,7 +640,7 @@ def _check_records(night: CheckedNight, problems: _Problems) -> None:
 
     for line, cells in night.records:
         record = _text(cells.get("record"))
-        if record not in (CHIP_MOVE, ADJUSTMENT, SETTLEMENT, TRANSFER):
+        if record not in (CHIP_MOVE, ADJUSTMENT, SETTLEMENT, TRANSFER, TIP):
             add(line, "record", str(MSG_RECORD_KIND))
             continue
         try:
@@ -667,7 +669,7 @@ def _check_records(night: CheckedNight, problems: _Problems) -> None:
             add(line, "by_denomination", str(MSG_DENOMINATIONS))
         for column in ("guest", "payee"):
             name = _text(cells.get(column))
-            if name or (column == "guest" and record in (ADJUSTMENT, SETTLEMENT)):
+            if name or (column == "guest" and record in (ADJUSTMENT, SETTLEMENT, TIP)):
                 try:
                     clean_name(name)
                 except InvalidName as error:
@@ -823,7 +825,7 @@ def _count_and_records(
         amount = _decimal(cells.get("amount"))
         note = _text(cells.get("note"))
         dated = _record_dated(cells.get("dated")) or dated_default(event)
-        row: ChipMove | Adjustment | Settlement | Transfer
+        row: ChipMove | Adjustment | Settlement | Transfer | Tip
         if record == CHIP_MOVE:
             row = ChipMove(
                 guest=guest, kind=_text(cells.get("kind")), source=_text(cells.get("source")),
@@ -834,7 +836,11 @@ def _count_and_records(
             row = Adjustment(guest=guest, amount=amount, reason=note, **common)
         elif record == SETTLEMENT:
             row = Settlement(guest=guest, amount=amount, method=_text(cells.get("kind")), note=note,
-                             dated=dated, **common)  # fmt: skip
+                             tab_reference=_text(cells.get("source")), dated=dated,
+                             **common)  # fmt: skip
+        elif record == TIP:
+            row = Tip(guest=guest, amount=amount, source=_text(cells.get("kind")), note=note,
+                      **common)  # fmt: skip
         else:
             in_chips = _text(cells.get("source")) == IN_CHIPS
             row = Transfer(payer=guest, payee=named("payee", cells), amount=amount,
