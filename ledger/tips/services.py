@@ -20,7 +20,16 @@ from games.chips import MAX_CHIPS
 from games.messages import format_chips, whole_cents
 from games.models import Event, Hand, Shoe
 from ledger.locks import lock_guest, lock_night
-from ledger.models import AuditEntry, Bet, DealerShift, EventGuest, Guest, Tip, TipSharing
+from ledger.models import (
+    AuditEntry,
+    Bet,
+    CountSetup,
+    DealerShift,
+    EventGuest,
+    Guest,
+    Tip,
+    TipSharing,
+)
 from ledger.money.amounts import money_sum
 from ledger.money.reversal import Reversal, line_character, reverse
 from ledger.money.services import content_digest, recorded_under, save_once
@@ -30,6 +39,10 @@ from shoebook.base.roles import DEALERS, Actor, is_host
 MSG_TIP_AMOUNT = _("A tip is a positive amount in whole cents, at most {maximum}.")
 MSG_NO_TIPS_HERE = _(
     "No tips at a tournament: its chips are no one's money. Tip at a night of cash games."
+)
+MSG_CHIPS_IN_THE_COUNT = _(
+    "This night is kept by its count alone: chips tipped at the table are already out of the"
+    " guest's count. Record a tip in money instead."
 )
 MSG_NOT_A_GUEST = _("{guest} is not on this night's guest list: add them first.")
 MSG_SOURCE = _("Say where the tip came from: a hand's win, chips at the table or money.")
@@ -111,6 +124,9 @@ def tip_record(
         raise ValidationError({NON_FIELD_ERRORS: MSG_NO_TIPS_HERE})
     if not EventGuest.objects.filter(event=event, guest=guest).exists():
         raise ValidationError({"guest": MSG_NOT_A_GUEST.format(guest=guest)})
+    counted_alone = CountSetup.objects.filter(event=event, count_only=True).exists()
+    if source != Tip.Source.MONEY and counted_alone:
+        raise ValidationError({"source": MSG_CHIPS_IN_THE_COUNT})
     if hand is not None:
         if not Shoe.objects.filter(pk=hand.shoe_id, event=event).exists():
             raise ValidationError({"hand": MSG_HAND_ELSEWHERE})

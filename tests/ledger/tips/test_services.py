@@ -167,3 +167,34 @@ def test_a_tip_line_is_minus_the_tip(event, guests, host):
     services.tip_record(event=event, guest=guests[0], amount=D(7), source="money", by=host)
     (line,) = ledger_lines(guests=[guests[0].pk], kinds={LineKind.TIP})
     assert line.amount == D(-7)
+
+
+def test_chips_tipped_at_the_table_go_to_the_tips_box_and_the_count_reconciles(
+    event, guests, seated, shoe, host, record
+):
+    from ledger.count import services as count_services
+    from ledger.count.selectors import night_count
+
+    aki = guests[0]
+    count_services.chips_record(
+        event=event, guest=aki, kind="buy_in", chips=D(500), source="cash", by=host
+    )
+    hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])  # Aki: 600 on the table
+    services.tip_record(event=event, guest=aki, amount=D(25), source="hand_win", hand=hand, by=host)
+    services.tip_record(event=event, guest=aki, amount=D(40), source="money", by=host)  # not chips
+    count_services.chips_record(event=event, guest=aki, kind="count", chips=D(575), by=host)
+    rec = night_count(event).reconciliation
+    (row,) = [row for row in rec.guests if row.guest == aki.pk]
+    assert (row.tipped, row.expected, row.difference) == (D(25), D(575), D(0))
+    assert rec.tips_box == D(25)
+    assert rec.table.taken == rec.table.expected
+
+
+def test_a_night_kept_by_its_count_alone_takes_tips_in_money_only(event, guests, host):
+    from ledger.count import services as count_services
+
+    count_services.count_setup_save(event=event, by=host, count_only=True)
+    with pytest.raises(ValidationError) as error:
+        services.tip_record(event=event, guest=guests[0], amount=D(5), source="chips", by=host)
+    assert error.value.message_dict["source"] == [services.MSG_CHIPS_IN_THE_COUNT]
+    services.tip_record(event=event, guest=guests[0], amount=D(5), source="money", by=host)
