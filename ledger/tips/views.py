@@ -24,6 +24,7 @@ from ledger.money.forms import VoidForm
 from ledger.tips import services
 from ledger.tips.forms import SharingForm, ShiftForm, TipForm
 from ledger.tips.selectors import dealer_nights, night_pool, night_shifts, night_tips
+from shoebook.base.converters import id_or_none
 from shoebook.base.roles import (
     AuthenticatedHttpRequest,
     host_required,
@@ -70,7 +71,11 @@ def _tips_page(
 @host_required
 @require_GET
 def tips_page(request: AuthenticatedHttpRequest, event_id: int) -> HttpResponse:
-    return _tips_page(request, get_object_or_404(TIPPED, pk=event_id))
+    """The night's tips; ``?hand=<id>`` (the hand's page's link) chooses that hand's win."""
+    event = get_object_or_404(TIPPED, pk=event_id)
+    hand = id_or_none(request.GET.get("hand", ""))
+    initial = {} if hand is None else {"hand": hand, "source": Tip.Source.HAND_WIN}
+    return _tips_page(request, event, tip_form=TipForm(initial=initial, event=event))
 
 
 @host_required
