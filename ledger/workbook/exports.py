@@ -795,6 +795,9 @@ RECORD_COLUMNS = (
     "event", "record", "number", "guest", "kind", "source", "amount", "by_denomination",
     "note", "recorded", "voids", "payee", "dated",
 )  # fmt: skip
+# Columns after those, which a sheet exported before them does not have (it is read all the
+# same): ``tab``, the tab a settlement was settled against.
+RECORD_EXTRA_COLUMNS = ("tab",)
 _RECORD_KINDS = {"number": WHOLE, "amount": CHIPS, "recorded": DATETIME, "voids": WHOLE,
                  "dated": DATE}  # fmt: skip
 CHIP_MOVE, ADJUSTMENT, SETTLEMENT, TRANSFER = "chip_move", "adjustment", "settlement", "transfer"
@@ -820,7 +823,7 @@ def records_sheet(events: Sequence[Event]) -> SheetSpec:
     columns = [
         Column(name, 20 if name in ("event", "guest", "note") else 12,
                _RECORD_KINDS.get(name, TEXT))
-        for name in RECORD_COLUMNS
+        for name in (*RECORD_COLUMNS, *RECORD_EXTRA_COLUMNS)
     ]  # fmt: skip
     records = _records(events)
     names = {event.pk: event.name for event in events}
@@ -844,14 +847,8 @@ def records_sheet(events: Sequence[Event]) -> SheetSpec:
                 kind, source, amount, note, chips = "", "", row.amount, row.reason, ""
             elif record == TIP:
                 kind, source, amount, note, chips = row.source, "", row.amount, row.note, ""
-            elif record == SETTLEMENT:  # its source: the tab it was settled against
-                kind, source, amount, note, chips = (
-                    row.method,
-                    row.tab_reference,
-                    row.amount,
-                    row.note,
-                    "",
-                )
+            elif record == SETTLEMENT:
+                kind, source, amount, note, chips = row.method, "", row.amount, row.note, ""
             else:
                 source = IN_CHIPS if row.in_chips else ""
                 kind, amount, note, chips = "", row.amount, row.note, ""
@@ -859,6 +856,7 @@ def records_sheet(events: Sequence[Event]) -> SheetSpec:
                 names[row.event_id], record, number, guest.name if guest else "", kind, source,
                 amount, chips, note, local_time(row.recorded_at), voids, payee,
                 getattr(row, "dated", None),  # a chip row's or a settlement's day
+                getattr(row, "tab_reference", ""),  # a settlement's tab
             ]  # fmt: skip
 
     return _("Chips and settlements"), columns, rows()

@@ -55,6 +55,7 @@ from ledger.workbook.exports import (
     HANDS_COLUMNS,
     IN_CHIPS,
     RECORD_COLUMNS,
+    RECORD_EXTRA_COLUMNS,
     RULES_COLUMNS,
     SETTLEMENT,
     TIP,
@@ -259,7 +260,8 @@ def _nights(sheets: dict[str, list[tuple[int, tuple[object, ...]]]]) -> list[Wor
             else:
                 getattr(night, kind).append((line, cells))
     for line, row in sheets.get("records", []):
-        record: dict[str, Any] = dict(zip(RECORD_COLUMNS, row, strict=False))
+        record_names = (*RECORD_COLUMNS, *RECORD_EXTRA_COLUMNS)  # an older sheet: not the extra
+        record: dict[str, Any] = dict(zip(record_names, row, strict=False))
         night = nights.get(_text(record.get("event")))
         if night is None:
             nights.setdefault("", WorkbookNight(0, {})).records.append((line, record))
@@ -836,7 +838,7 @@ def _count_and_records(
             row = Adjustment(guest=guest, amount=amount, reason=note, **common)
         elif record == SETTLEMENT:
             row = Settlement(guest=guest, amount=amount, method=_text(cells.get("kind")), note=note,
-                             tab_reference=_text(cells.get("source")), dated=dated,
+                             tab_reference=_text(cells.get("tab")), dated=dated,
                              **common)  # fmt: skip
         elif record == TIP:
             row = Tip(guest=guest, amount=amount, source=_text(cells.get("kind")), note=note,
