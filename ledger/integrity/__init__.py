@@ -34,15 +34,15 @@ not as a :class:`LedgerProblem` (model, primary key, what is wrong, expected and
    denomination adds up to its chips; a guest's rows are at a night whose list has them; a night
    kept by its count alone has no hand. Its guests' results are their counts less their chips
    taken, and an adjustment is in its guest's result at its night: both join invariant 4's sums.
+9. What the apps above the ledger register (:func:`register_check`): a tournament's rebuys and
+   add-ons, each within its window and count, and each rebuy bought under the starting stack
+   by the stack its hands had left (``tournaments.integrity``).
 10. The dealers' tips and the tab (``ledger.tips.integrity``): a tip's guest is on its night's
    list, its hand is its night's and its guest's tips from a hand are at most what they won
    there, a void is its row's exact opposite, a keyed tip still records what its key recorded;
    per night the pool is the sum of the tips, the guests' tip lines are minus it (so guests' net
    + house's net + the pool is zero) and the dealers' shares add up to it. A settlement names a
    tab only when settled against the tab, and a void names its settlement's tab.
-9. What the apps above the ledger register (:func:`register_check`): a tournament's rebuys and
-   add-ons, each within its window and count, and each rebuy bought under the starting stack
-   by the stack its hands had left (``tournaments.integrity``).
 """
 
 from __future__ import annotations
