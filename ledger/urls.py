@@ -58,6 +58,7 @@ urlpatterns = [
     path("events/<id:event_id>/shifts/", tips.shift_add, name="shift_add"),
     path("tips/<id:tip_id>/void/", tips.tip_void, name="tip_void"),
     path("shifts/<id:shift_id>/stop/", tips.shift_stop, name="shift_stop"),
+    path("shifts/<id:shift_id>/remove/", tips.shift_remove, name="shift_remove"),
     path("dealer/tips/", tips.dealer_tips, name="dealer_tips"),
     path("events/<id:event_id>/reopen/", events.event_reopen, name="event_reopen"),
     path(

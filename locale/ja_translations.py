@@ -1736,6 +1736,12 @@ JA = {
     "No shift yet. Dealers start theirs on their own page; or enter one here.": "まだシフトはありません。ディーラーは自分のページで始めます。ここで入力することもできます。",
     "Leave the times empty to start the shift now.": "時刻を空にすると今からシフトを始めます。",
     "Record the shift": "シフトを記録する",
+    "Say why the shift is being removed.": "シフトを削除する理由を書いてください。",
+    "This shift was removed already (on another device?): nothing changed.": "このシフトはすでに削除されています（別の端末で？）。何も変わっていません。",
+    "Removed: a shift of {dealer}.": "{dealer}のシフトを削除しました。",
+    "Remove…": "削除…",
+    "Why remove it?": "削除する理由は？",
+    "Remove it": "削除する",
 }
 
 JA_PLURAL = {

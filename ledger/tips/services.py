@@ -63,6 +63,8 @@ MSG_ALREADY_DEALING = _("{dealer} is already dealing at this night since {time}:
 MSG_SHIFT_ENDED = _("This shift ended at {time} already: nothing changed.")
 MSG_ENDS_BEFORE = _("A shift ends after it starts.")
 MSG_IN_THE_FUTURE = _("A time later than now: a shift is recorded once it happened.")
+MSG_SHIFT_REASON = _("Say why the shift is being removed.")
+MSG_SHIFT_GONE = _("This shift was removed already (on another device?): nothing changed.")
 MSG_SHARING = _("Choose how the tips are shared: by time at the table or equally.")
 
 
@@ -308,6 +310,33 @@ def shift_stop(
     )
     announce_night(shift.event_id, "shift", [])
     return shift
+
+
+@transaction.atomic
+def shift_remove(*, shift: DealerShift, reason: str, by: Actor) -> None:
+    """Take back a shift entered by mistake (the host's): gone from the pool's sharing, kept in
+    the audit log with the reason. A shift is no money: it is removed, not voided."""
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError({"reason": MSG_SHIFT_REASON})
+    refused = line_character(reason)
+    if refused is not None:
+        raise ValidationError({"reason": MSG_VOID_REASON_CHARACTER.format(code=refused)})
+    lock_night(shift.event_id)
+    locked = DealerShift.objects.select_for_update(of=("self",), no_key=True)
+    found = locked.select_related("dealer").filter(pk=shift.pk).first()
+    if found is None:
+        raise ValidationError({NON_FIELD_ERRORS: MSG_SHIFT_GONE})
+    before = _shift_snapshot(found)
+    found.delete()
+    AuditEntry.objects.create(
+        action=AuditEntry.Action.DEALER_SHIFT,
+        event_id=shift.event_id,
+        by=by,
+        summary=f"{found.dealer.get_username()}: {reason}"[:200],
+        before=before,
+    )
+    announce_night(shift.event_id, "shift", [])
 
 
 @transaction.atomic

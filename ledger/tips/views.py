@@ -38,6 +38,7 @@ MSG_TIP_RECORDED = gettext_lazy("Recorded: {what}.")
 MSG_TIP_VOIDED = gettext_lazy("Voided: {what}. Reason: {reason}")
 MSG_SHARING_SAVED = gettext_lazy("The tips are shared: {way}.")
 MSG_SHIFT_STARTED = gettext_lazy("{dealer} is dealing from {time}.")
+MSG_SHIFT_REMOVED = gettext_lazy("Removed: a shift of {dealer}.")
 MSG_SHIFT_STOPPED = gettext_lazy("{dealer} stopped dealing at {time}.")
 
 
@@ -199,6 +200,24 @@ def shift_stop(request: AuthenticatedHttpRequest, shift_id: int) -> HttpResponse
         name = stopped.dealer.get_username()
         messages.success(request, MSG_SHIFT_STOPPED.format(dealer=name, time=time))
     return _back_from_shift(request, shift.event_id)
+
+
+@host_required
+@require_POST
+def shift_remove(request: AuthenticatedHttpRequest, shift_id: int) -> HttpResponse:
+    shift = get_object_or_404(DealerShift.objects.select_related("dealer"), pk=shift_id)
+    form = VoidForm(request.POST, required=services.MSG_SHIFT_REASON)
+    if form.is_valid():
+        try:
+            services.shift_remove(shift=shift, reason=form.cleaned_data["reason"], by=request.user)
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        else:
+            name = shift.dealer.get_username()
+            messages.success(request, MSG_SHIFT_REMOVED.format(dealer=name))
+    else:
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
+    return redirect(_tips_url(shift.event_id))
 
 
 @table_staff_required

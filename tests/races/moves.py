@@ -292,6 +292,17 @@ def shift_stop(night: Night, slot: int) -> Play:
     return Play(_post(url), ("stop", shift.pk), ended.count)
 
 
+def shift_remove(night: Night, slot: int) -> Play:
+    dealer = _dealer(night, "removed")
+    shift = night.once("shift to remove", lambda: tip_services.shift_start(
+        event=night.event, dealer=dealer, by=night.host))  # fmt: skip
+    url = reverse("ledger:shift_remove", args=[shift.pk])
+    removed = AuditEntry.objects.filter(
+        action=AuditEntry.Action.DEALER_SHIFT, event=night.event, after__isnull=True
+    )
+    return Play(_post(url, {"reason": f"race {slot}"}), ("remove", shift.pk), removed.count)
+
+
 def tip_sharing(night: Night, slot: int) -> Play:
     url = reverse("ledger:tip_sharing", args=[night.event.pk])
     return Play(_post(url, {"way": "equal"}), ("audit", slot, "tip sharing"),
@@ -672,6 +683,7 @@ MOVES: tuple[Move, ...] = (
     Move("tip void", CASH, ("ledger.tips.services.tip_void",), tip_void),
     Move("shift start", CASH, ("ledger.tips.services.shift_start",), shift_start),
     Move("shift stop", CASH, ("ledger.tips.services.shift_stop",), shift_stop),
+    Move("shift removed", CASH, ("ledger.tips.services.shift_remove",), shift_remove),
     Move("tip sharing", CASH, ("ledger.tips.services.tip_sharing_set",), tip_sharing),
     Move("buy-in", CASH, ("ledger.count.services.chips_record",), chips_buy_in),
     Move("count", CASH, ("ledger.count.services.chips_record",), chips_count),

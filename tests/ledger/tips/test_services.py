@@ -198,3 +198,20 @@ def test_a_night_kept_by_its_count_alone_takes_tips_in_money_only(event, guests,
         services.tip_record(event=event, guest=guests[0], amount=D(5), source="chips", by=host)
     assert error.value.message_dict["source"] == [services.MSG_CHIPS_IN_THE_COUNT]
     services.tip_record(event=event, guest=guests[0], amount=D(5), source="money", by=host)
+
+
+def test_a_shift_entered_by_mistake_is_removed_with_its_reason(event, guests, host, dealer):
+    other = make_user("second", DEALERS)
+    services.shift_start(event=event, dealer=dealer, by=host, started_at=_ago(60), ended_at=_ago(0))
+    wrong = services.shift_start(
+        event=event, dealer=other, by=host, started_at=_ago(60), ended_at=_ago(0)
+    )
+    services.tip_record(event=event, guest=guests[0], amount=D(10), source="money", by=host)
+    with pytest.raises(ValidationError):
+        services.shift_remove(shift=wrong, reason=" ", by=host)
+    services.shift_remove(shift=wrong, reason="not tonight", by=host)
+    assert [share.amount for share in night_pool(event).shares] == [D(10)]
+    with pytest.raises(ValidationError) as error:
+        services.shift_remove(shift=wrong, reason="again", by=host)
+    assert error.value.messages == [services.MSG_SHIFT_GONE]
+    assert AuditEntry.objects.filter(summary="second: not tonight", after__isnull=True).exists()
