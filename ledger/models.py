@@ -404,6 +404,9 @@ def void_has_reason(prefix: str, field: str = "note") -> models.CheckConstraint:
     )
 
 
+MSG_AGAINST_THE_TAB = _("Settled against the tab {tab}")
+
+
 class Settlement(MoneyRow):
     """Money that changed hands outside the game. ``amount`` is what the guest paid the house
     (negative: the house paid the guest), so a guest's balance is simply the sum of their net
@@ -431,6 +434,9 @@ class Settlement(MoneyRow):
     way = models.ForeignKey(
         "PayWay", on_delete=models.PROTECT, null=True, blank=True, related_name="settlements"
     )
+    # Settled against the tab (``Method.TAB``): the tab's name or number at the venue, shown on
+    # the receipt and in the workbook. Empty for every other way.
+    tab_reference = models.CharField(_("tab"), max_length=60, blank=True, default="")
     # The day the money changed hands, as the host dates it (a past night's settlement is
     # dated to that night by default): what the pages and the workbook show.
     dated = models.DateField(default=timezone.localdate)
@@ -453,7 +459,10 @@ class Settlement(MoneyRow):
 
     @property
     def how(self) -> str:
-        """How the money moved, in words: its way's name, or on an older row its method."""
+        """How the money moved, in words: against the tab, the tab it names; else its way's name,
+        or on an older row its method."""
+        if self.tab_reference:
+            return str(MSG_AGAINST_THE_TAB).format(tab=self.tab_reference)
         return self.way.label if self.way is not None else str(self.get_method_display())
 
 
@@ -670,6 +679,97 @@ class Adjustment(MoneyRow):
         return f"{self.guest} {self.amount} ({self.reason})"
 
 
+class Tip(MoneyRow):
+    """A guest's tip to the night's dealers, in chips: it leaves the guest's balance (a line of
+    the ledger of its own, ``ledger.money.lines``) and goes to the night's pool, which the house
+    holds for the dealers and which is never the house's income (``ledger.tips``). Taken from a
+    hand's win or from the guest's chips at the table (both go to the tips box of the count), or
+    paid in money at the end. Voided by its opposite, never edited."""
+
+    class Source(models.TextChoices):
+        HAND_WIN = "hand_win", _("From a hand's win")
+        CHIPS = "chips", _("In chips at the table")
+        MONEY = "money", _("In money at the end")
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="tips")
+    guest = models.ForeignKey(Guest, on_delete=models.PROTECT, related_name="tips")
+    amount = MoneyField()
+    source = models.CharField(max_length=8, choices=Source.choices)
+    # The hand whose win it was taken from (a hand undone later leaves the tip standing).
+    hand = models.ForeignKey(
+        Hand, on_delete=models.SET_NULL, null=True, blank=True, related_name="tips"
+    )
+    note = models.CharField(max_length=200, blank=True)
+
+    class Meta(MoneyRow.Meta):
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(voids__isnull=True) & Q(amount__gt=0))
+                | (Q(voids__isnull=False) & Q(amount__lt=0)),
+                name="tip_positive_its_void_negative",
+            ),
+            void_has_reason("tip"),
+            void_not_itself("tip"),
+            models.CheckConstraint(
+                condition=Q(hand__isnull=True) | Q(source="hand_win"),
+                name="tip_hand_only_from_a_win",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.guest} tip {self.amount}"
+
+
+class DealerShift(models.Model):
+    """A dealer (a login in the Dealers group) dealing at a night: from when they started a shoe
+    (or the table) to when they stopped, as they record it or the host enters it. Their time at
+    the table is what the night's tips are shared by (``ledger.tips.split``)."""
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="dealer_shifts")
+    dealer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="dealer_shifts"
+    )
+    shoe = models.ForeignKey(
+        Shoe, on_delete=models.PROTECT, null=True, blank=True, related_name="dealer_shifts"
+    )
+    started_at = models.DateTimeField(default=timezone.now)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["started_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ended_at__isnull=True) | Q(ended_at__gte=F("started_at")),
+                name="dealer_shift_ends_after_it_starts",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.dealer} at {self.event} from {self.started_at:%H:%M}"
+
+
+class TipSharing(models.Model):
+    """How a night's tips are shared among its dealers, as the host chose (no row: by time)."""
+
+    class Way(models.TextChoices):
+        TIME = "time", _("By time at the table")
+        EQUAL = "equal", _("Equally")
+
+    event = models.OneToOneField(Event, on_delete=models.PROTECT, related_name="tip_sharing")
+    way = models.CharField(max_length=8, choices=Way.choices, default=Way.TIME)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.event}: {self.get_way_display()}"
+
+
 class GuestEventResult(models.Model):
     """A guest's totals for one event, recomputed from the bets by every service that writes
     them (never incremented), so that sums across a season read a row per guest and event
@@ -730,6 +830,10 @@ class AuditEntry(models.Model):
         COUNT_SETUP = "count_setup", _("Count set up")
         PAY_WAY = "pay_way", _("Way to pay changed")
         PAY_HANDLE = "pay_handle", _("Handle to pay a guest changed")
+        TIP = "tip", _("Tip recorded")
+        TIP_VOIDED = "tip_voided", _("Tip voided")
+        TIP_SHARING = "tip_sharing", _("Tips' sharing chosen")
+        DEALER_SHIFT = "dealer_shift", _("Dealer's shift recorded")
 
     action = models.CharField(max_length=20, choices=Action.choices)
     # Empty for what belongs to no one night: a guest renamed, merged or invited.

@@ -8,6 +8,7 @@ from ledger.hands.views import coup_table, hands, live, table
 from ledger.money.views import clearing, results
 from ledger.nights import views as events
 from ledger.payways import views as payways
+from ledger.tips import views as tips
 from ledger.workbook import views as workbook
 from shoebook.base.converters import use_id_converter
 
@@ -52,6 +53,14 @@ urlpatterns = [
     path("events/<id:event_id>/count/guests/<id:guest_id>/", count.count_guest, name="count_guest"),
     path("chips/<id:move_id>/void/", count.chips_void, name="chips_void"),
     path("adjustments/<id:adjustment_id>/void/", count.adjustment_void, name="adjustment_void"),
+    path("events/<id:event_id>/tips/", tips.tips_page, name="tips_page"),
+    path("events/<id:event_id>/tips/add/", tips.tip_add, name="tip_add"),
+    path("events/<id:event_id>/tips/sharing/", tips.tip_sharing, name="tip_sharing"),
+    path("events/<id:event_id>/shifts/", tips.shift_add, name="shift_add"),
+    path("tips/<id:tip_id>/void/", tips.tip_void, name="tip_void"),
+    path("shifts/<id:shift_id>/stop/", tips.shift_stop, name="shift_stop"),
+    path("shifts/<id:shift_id>/remove/", tips.shift_remove, name="shift_remove"),
+    path("dealer/tips/", tips.dealer_tips, name="dealer_tips"),
     path("events/<id:event_id>/reopen/", events.event_reopen, name="event_reopen"),
     path(
         "events/<id:event_id>/display-link/",

@@ -18,7 +18,13 @@ from games.models import Event
 from ledger.guests import services as guest_services
 from ledger.models import Settlement
 from ledger.money import services as money_services
-from ledger.workbook.exports import COUPS_COLUMNS, RECORD_COLUMNS, RULES_COLUMNS, workbook_bytes
+from ledger.workbook.exports import (
+    COUPS_COLUMNS,
+    RECORD_COLUMNS,
+    RECORD_EXTRA_COLUMNS,
+    RULES_COLUMNS,
+    workbook_bytes,
+)
 from tests.conftest import bet
 
 LOCALE = Path(__file__).resolve().parent.parent / "locale" / "ja" / "LC_MESSAGES"
@@ -214,7 +220,8 @@ def test_the_transfers_sheet_says_who_pays_and_who_is_paid_in_japanese(make_even
 # every language; the Coups sheet's figures after them are named the same way) or a symbol.
 KEPT_AS_WRITTEN = {"shoe", "hand", "player_cards", "banker_cards", "result", "player_pair",
                    "banker_pair", "seat", "guest", "bet", "stake", "gross", "commission", "net",
-                   "$", "¥", *COUPS_COLUMNS, *RULES_COLUMNS, *RECORD_COLUMNS}  # fmt: skip
+                   "$", "¥", *COUPS_COLUMNS, *RULES_COLUMNS, *RECORD_COLUMNS,
+                   *RECORD_EXTRA_COLUMNS}  # fmt: skip
 
 
 @pytest.mark.django_db

@@ -40,6 +40,7 @@ LAYERS = {
             "amounts",
             "clearing",
             "reconciliation",
+            "split",
             "names",
             "migrations",
             "env",
@@ -131,7 +132,7 @@ def imports_of(path: Path, *, ours_only: bool = True) -> set[str]:
 
 
 # The ledger is cut by what it is about; inside each concept, the layers as above.
-CONCEPTS = ("nights", "hands", "guests", "money", "workbook", "count", "payways")
+CONCEPTS = ("nights", "hands", "guests", "money", "workbook", "count", "payways", "tips")
 
 
 def concept_of(name: str) -> str | None:

@@ -20,6 +20,7 @@ from ledger.count import services as count_services
 from ledger.guests import services as guest_services
 from ledger.models import Guest, PayWay, Transfer
 from ledger.money import services as money_services
+from ledger.tips import services as tip_services
 from shoebook import accounts as shoebook_accounts
 from tests.conftest import bet
 from tournaments import services as tournament_services
@@ -89,6 +90,16 @@ ACCESS: dict[str, tuple[str, tuple[str, ...]]] = {
     "ledger:chips_void": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:adjustment_add": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:adjustment_void": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    # The tips: the host records them and sees every share; a dealer starts and stops only their
+    # own shift (another's: 403) and sees only their own share; a guest sees none.
+    "ledger:tips_page": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:tip_add": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:tip_void": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:tip_sharing": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:shift_add": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "ledger:shift_stop": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:shift_remove": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:dealer_tips": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "ledger:guest_credit_limit": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     # The ways to pay and a guest's handles: the host's alone (a guest sees their own handles
     # and request on their own pages, ledger:guest_page and ledger:my_page).
@@ -203,6 +214,12 @@ def world(seated, shoe, record, host, dealer):
     adjustment = count_services.adjustment_record(
         event=shoe.event, guest=guest, amount=Decimal(5), reason="test", by=host
     )
+    tip = tip_services.tip_record(
+        event=shoe.event, guest=guest, amount=Decimal(2), source="money", by=host
+    )
+    second_dealer = User.objects.create_user("second-dealer", password="pw-for-tests")
+    second_dealer.groups.add(*dealer.groups.all())
+    shift = tip_services.shift_start(event=shoe.event, dealer=second_dealer, by=host)
     tournament = tournament_services.tournament_create(
         name="Spring cup", date=shoe.event.date, by=host, entry_fee=Decimal(50)
     )
@@ -222,6 +239,10 @@ def world(seated, shoe, record, host, dealer):
         "ledger:count_setup": [shoe.event_id], "ledger:chips_add": [shoe.event_id],
         "ledger:chips_void": [chips.pk], "ledger:adjustment_add": [shoe.event_id],
         "ledger:adjustment_void": [adjustment.pk],
+        "ledger:tips_page": [shoe.event_id], "ledger:tip_add": [shoe.event_id],
+        "ledger:tip_void": [tip.pk], "ledger:tip_sharing": [shoe.event_id],
+        "ledger:shift_add": [shoe.event_id], "ledger:shift_stop": [shift.pk],
+        "ledger:shift_remove": [shift.pk],
         "ledger:guest_rename": [guest.pk], "ledger:guest_alias_add": [guest.pk],
         "ledger:guest_alias_remove": [guest.pk, alias.pk], "ledger:guest_merge": [guest.pk],
         "ledger:guest_invitation_issue": [guest.pk],

@@ -8,7 +8,9 @@ what they handed back (counted) less that. The tray is expected to hold its open
 the house's net (the guests' losses less their wins, with the commission), less the adjustments
 booked against it. Chips are neither made nor lost at the table, so the guests' differences and
 the tray's add up to what is missing from the table as a whole; a bet left out of the log shows
-as a difference of its amount at its guest's place, and the other way at the tray.
+as a difference of its amount at its guest's place, and the other way at the tray. Chips a
+guest tipped at the table left their stack for the tips box beside the tray: their expected chips
+are less by them, and the table's totals count the box.
 
 A guest who has not been counted yet has no difference: they are still playing, or their count
 is missing (the close asks). Nothing here rounds: amounts are added as they are.
@@ -33,14 +35,15 @@ class GuestCount(Generic[Guest]):
     adjusted: Decimal
     counted: Decimal | None
     handed: Decimal = ZERO  # chips received from others at the table, less chips paid them
+    tipped: Decimal = ZERO  # chips the guest tipped at the table: they went to the tips box
 
     @property
     def expected(self) -> Decimal:
-        return self.taken + self.net + self.adjusted + self.handed
+        return self.taken + self.net + self.adjusted + self.handed - self.tipped
 
     @property
     def in_play(self) -> bool:
-        return bool(self.taken or self.net or self.adjusted or self.handed)
+        return bool(self.taken or self.net or self.adjusted or self.handed or self.tipped)
 
     @property
     def difference(self) -> Decimal | None:
@@ -83,6 +86,10 @@ class TableTotals:
 class Reconciliation(Generic[Guest]):
     guests: tuple[GuestCount[Guest], ...]
     tray: TrayCount
+    # The tips box beside the tray: the chips tipped at the table (from a win or a stack),
+    # which leave the guests' stacks and go to the dealers as the box stands (never counted as
+    # the house's). The table's totals count it, so that chips taken are still chips expected.
+    tips_box: Decimal = ZERO
 
     @property
     def uncounted(self) -> list[Guest]:
@@ -110,8 +117,11 @@ class Reconciliation(Generic[Guest]):
         tray = self.tray
         return TableTotals(
             taken=sum((row.taken for row in self.guests), tray.opening_float),
-            expected=sum((row.expected for row in self.guests), tray.expected),
-            counted=sum((row.counted or ZERO for row in self.guests), tray.counted or ZERO),
+            expected=sum((row.expected for row in self.guests), tray.expected + self.tips_box),
+            counted=sum(
+                (row.counted or ZERO for row in self.guests),
+                (tray.counted or ZERO) + self.tips_box,
+            ),
             difference=self.table_difference,
         )
 
@@ -141,13 +151,16 @@ def reconcile(
     tray_counted: Decimal | None = None,
     handed: Mapping[Guest, Decimal] | None = None,
     house_handed: Decimal = ZERO,
+    tipped: Mapping[Guest, Decimal] | None = None,
 ) -> Reconciliation[Guest]:
     """The night's count: a row for each guest who took chips, played or was counted, in the
     order first met (``taken``, then ``nets``, ``adjustments``, ``counted``). ``handed``: chips
     each guest received at the table less chips they paid (transfers settled in chips; the
-    house's side is ``house_handed``)."""
+    house's side is ``house_handed``). ``tipped``: chips each guest tipped at the table, which
+    went to the tips box."""
     handed = handed or {}
-    guests = list(dict.fromkeys([*taken, *nets, *adjustments, *counted, *handed]))
+    tipped = tipped or {}
+    guests = list(dict.fromkeys([*taken, *nets, *adjustments, *counted, *handed, *tipped]))
     rows = tuple(
         GuestCount(
             guest,
@@ -156,12 +169,13 @@ def reconcile(
             adjustments.get(guest, ZERO),
             counted.get(guest),
             handed.get(guest, ZERO),
+            tipped.get(guest, ZERO),
         )
         for guest in guests
     )
     adjusted = -sum(adjustments.values(), ZERO)
     tray = TrayCount(opening_float, house_net, adjusted, tray_counted, house_handed)
-    return Reconciliation(rows, tray)
+    return Reconciliation(rows, tray, sum(tipped.values(), ZERO))
 
 
 def chips_of(by_denomination: Mapping[Decimal, int]) -> Decimal:

@@ -22,6 +22,7 @@ from ledger.models import (
     Guest,
     GuestEventResult,
     StackRow,
+    Tip,
     Transfer,
 )
 from ledger.money.amounts import ZERO, money_sum
@@ -151,6 +152,10 @@ def night_count(event: Event) -> NightCount:
         guests.setdefault(adjustment.guest_id, adjustment.guest)
     nets = _nets(event, count_only=setup.count_only)
     handed, house_handed = _handed_in_chips(event)
+    tipped: dict[int, Decimal] = defaultdict(lambda: ZERO)
+    at_the_table = Tip.objects.filter(event=event).exclude(source=Tip.Source.MONEY).order_by()
+    for guest_id, amount in at_the_table.values_list("guest_id", "amount"):
+        tipped[guest_id] += amount
     for guest in Guest.objects.filter(pk__in=[pk for pk in handed if pk not in guests]):
         guests[guest.pk] = guest
     counted = {guest: chips for guest, chips in counted.items() if guest in standing}
@@ -165,6 +170,7 @@ def night_count(event: Event) -> NightCount:
         tray_counted=tray if None in standing else None,
         handed=handed,
         house_handed=house_handed,
+        tipped={pk: tipped[pk] for pk in order if tipped.get(pk)},
     )
     rows = {row.guest: row for row in reconciliation.guests}
     lines = [

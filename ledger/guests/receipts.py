@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from games.models import Event
 from ledger.count.selectors import ChipsTakenAndCounted, guest_chips
 from ledger.guests.sharing import plain_text
-from ledger.models import Adjustment, Charge, CountSetup, Guest, Settlement, Transfer
+from ledger.models import Adjustment, Charge, CountSetup, Guest, Settlement, Tip, Transfer
 from ledger.money.amounts import ZERO, to_yen
 from ledger.money.results import Figures, InYen, guest_history
 from ledger.payways.selectors import PayRequest, pay_request
@@ -38,6 +38,8 @@ MSG_COUNT_RESULT = _("Result of the count (chips handed back less chips taken)")
 MSG_RECEIPT_FILE = _("receipt")  # the PDF's file name: receipt-2026-11-20-Aki.pdf
 MSG_ADJUSTMENT = _("Adjustment from the count")
 MSG_ADJUSTMENT_VOID = _("Void of adjustment No. {number}")
+MSG_TIP = _("Tip to the dealers ({source})")
+MSG_TIP_VOID = _("Void of tip No. {number}")
 MSG_PAID_HOUSE = _("Paid the house ({method})")
 MSG_PAID_BY_HOUSE = _("Received from the house ({method})")
 MSG_SETTLEMENT_VOID = _("Void of settlement No. {number} ({method})")
@@ -63,7 +65,7 @@ class StatementLine:
     reads it (a win, a prize, a payment to the house: up; a loss, a fee, money received:
     down). ``mark``: "void" on a void, "voided" on the row a void reverses."""
 
-    kind: str  # "result", "charge", "adjustment", "settlement" or "transfer"
+    kind: str  # "result", "charge", "adjustment", "tip", "settlement" or "transfer"
     words: str
     note: str
     amount: Decimal
@@ -182,6 +184,18 @@ def _result_lines(guest: Guest, event: Event, result: Decimal) -> list[Statement
                 "adjustment", str(words), note, row.amount, to_yen(row.amount, rate), mark
             )
         )
+    # A tip leaves the balance (for the dealers' pool) with the night's result.
+    tips = list(Tip.objects.filter(guest=guest, event=event).order_by("recorded_at", "id"))
+    voided_tips = {row.voids_id for row in tips if row.voids_id is not None}
+    for tip in tips:
+        if tip.voids_id:
+            words = MSG_TIP_VOID.format(number=tip.voids_id)
+        else:
+            words = MSG_TIP.format(source=tip.get_source_display())
+        mark = "void" if tip.voids_id else "voided" if tip.pk in voided_tips else ""
+        amount = -tip.amount
+        note = plain_text(tip.note)
+        lines.append(StatementLine("tip", str(words), note, amount, to_yen(amount, rate), mark))
     hands = result - sum((line.amount for line in lines), ZERO)
     if hands or not lines:
         count_only = CountSetup.objects.filter(event=event, count_only=True).exists()

@@ -20,7 +20,8 @@ not as a :class:`LedgerProblem` (model, primary key, what is wrong, expected and
 5. Balances as the app reads them (``results.guest_balances``; with one event, also that
    event's settlement list, ``results.event_settlement``) equal the guest's bets' nets plus
    their settlements (``Settlement.amount`` is what the guest paid the house) and the transfers
-   between guests (``Transfer``: settled for the payer, owed back by the payee).
+   between guests (``Transfer``: settled for the payer, owed back by the payee), less their tips
+   (``Tip``: out of the guest's balance, counted with the night's result).
 6. Seatings: no two seatings of one seat in a shoe, and no two of one guest in a shoe, cover a
    common hand; a seated guest is on the event's list.
 7. Coups (Chemin de fer, Baccara banque): each is settled again through the one pipeline
@@ -36,6 +37,12 @@ not as a :class:`LedgerProblem` (model, primary key, what is wrong, expected and
 9. What the apps above the ledger register (:func:`register_check`): a tournament's rebuys and
    add-ons, each within its window and count, and each rebuy bought under the starting stack
    by the stack its hands had left (``tournaments.integrity``).
+10. The dealers' tips and the tab (``ledger.tips.integrity``): a tip's guest is on its night's
+   list, its hand is its night's and its guest's tips from a hand are at most what they won
+   there, a void is its row's exact opposite, a keyed tip still records what its key recorded;
+   per night the pool is the sum of the tips, the guests' tip lines are minus it (so guests' net
+   + house's net + the pool is zero) and the dealers' shares add up to it. A settlement names a
+   tab only when settled against the tab, and a void names its settlement's tab.
 """
 
 from __future__ import annotations
@@ -93,6 +100,7 @@ from ledger.integrity.totals import (
     TotalsChecks,
 )
 from ledger.models import Guest
+from ledger.tips.integrity import tip_problems
 
 __all__ = [
     "BET_COLUMNS",
@@ -185,4 +193,5 @@ class _Checker(HandChecks, CoupChecks, TotalsChecks, BalanceChecks):
         self._check_results()
         self._check_zero_sum()
         self._check_balances()
+        self.report.problems.extend(LedgerProblem(*row) for row in tip_problems(self.scope))
         return self.report

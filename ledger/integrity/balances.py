@@ -11,7 +11,7 @@ from games.models import Event
 from ledger.count.integrity import results_without_hands
 from ledger.integrity.report import money_text
 from ledger.integrity.state import CheckerState
-from ledger.models import Bet, Charge, Settlement, Transfer
+from ledger.models import Bet, Charge, Settlement, Tip, Transfer
 from ledger.money.amounts import ZERO, money_sum
 from ledger.money.results import event_settlement, guest_balances
 
@@ -69,6 +69,10 @@ class BalanceChecks(CheckerState):
                 settled[(payer_id, event_id)] += amount
             if payee_id is not None:
                 settled[(payee_id, event_id)] -= amount
+        # A tip leaves its guest's balance (for the dealers' pool): with the night's result.
+        tips = Tip.objects.all() if self.scope is None else Tip.objects.filter(guest_id__in=guests)
+        for guest_id, event_id, amount in tips.values_list("guest_id", "event_id", "amount"):
+            net[(guest_id, event_id)] -= amount
         self.report.guests = len(guests)
 
         balance: dict[int, Decimal] = defaultdict(lambda: ZERO)

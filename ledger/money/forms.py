@@ -45,6 +45,12 @@ class SettlementForm(forms.Form):
     amount = ChipsAmountField(label=_("Amount"), min_value=Decimal("0.01"))
     method = forms.CharField(label=_("How"), max_length=24)
     note = forms.CharField(label=_("Note"), max_length=200, required=False)
+    tab_reference = forms.CharField(
+        label=_("Tab (name or number)"),
+        max_length=60,
+        required=False,
+        help_text=_("Settled against the tab: which tab at the venue."),
+    )
     dated = forms.DateField(
         label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )

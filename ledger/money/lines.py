@@ -5,7 +5,10 @@ in one list that every balance on every page is a sum of.
   services; a tournament's entry fee, rebuys, add-ons and prize are its result);
 - **settlement**: what the guest paid the house (negative: what the house paid the guest);
 - **transfer**: at a guest-banked night, plus for its payer and minus for its payee, whoever the
-  other side was (a guest or the house).
+  other side was (a guest or the house);
+- **tip**: minus what the guest tipped the night's dealers (``ledger.tips``): it leaves their
+  balance for the dealers' pool, never the house's result. The pages count it with the night's
+  result (what the guest's night came to), not with what was settled.
 
 A void is a line of its own (the same amount, the other way), so a balance is always a plain sum
 of rows. Lines are summed by the database, per guest, event and kind (or per guest, rate and kind
@@ -26,7 +29,7 @@ from django.db.models import CharField, ExpressionWrapper, F, Q, QuerySet, Sum, 
 
 from games.chips import MoneyField
 from games.models import Event
-from ledger.models import GuestEventResult, Settlement, Transfer
+from ledger.models import GuestEventResult, Settlement, Tip, Transfer
 from ledger.money.amounts import ZERO, money_sum
 
 
@@ -34,9 +37,11 @@ class LineKind(StrEnum):
     RESULT = "result"
     SETTLEMENT = "settlement"
     TRANSFER = "transfer"
+    TIP = "tip"
 
 
 SETTLED = frozenset({LineKind.SETTLEMENT, LineKind.TRANSFER})  # what the pages call "settled"
+NIGHT = frozenset({LineKind.RESULT, LineKind.TIP})  # a night's result as a balance reads it
 
 
 @dataclass(frozen=True)
@@ -101,6 +106,9 @@ def ledger_lines(
         received = Sum(_MINUS_AMOUNT, default=0, output_field=MoneyField())
         parts.append(of(Transfer.objects.all(), "payer", LineKind.TRANSFER, paid))
         parts.append(of(Transfer.objects.all(), "payee", LineKind.TRANSFER, received))
+    if LineKind.TIP in kinds:
+        tipped = Sum(_MINUS_AMOUNT, default=0, output_field=MoneyField())
+        parts.append(of(Tip.objects.all(), "guest", LineKind.TIP, tipped))
     if not parts:
         return []
     rows = parts[0].union(*parts[1:], all=True) if len(parts) > 1 else parts[0]

@@ -168,6 +168,9 @@ MSG_SETTLEMENT_ZERO = _("A settlement moves some money: enter an amount other th
 MSG_SETTLEMENT_NOTE = _("Say what “other” was.")
 
 
+MSG_TAB_ONLY = _(
+    "Only a settlement against the tab names a tab: choose the tab, or leave the tab empty."
+)
 MSG_NOTE_CHARACTER = _("A note cannot hold the invisible or control character {code}.")
 
 
@@ -239,6 +242,7 @@ def _settlement_snapshot(settlement: Settlement) -> dict[str, object]:
         "method": settlement.method,
         "way": settlement.way.name if settlement.way is not None else None,
         "note": settlement.note,
+        "tab_reference": settlement.tab_reference,
         "dated": settlement.dated.isoformat(),
         "recorded_at": settlement.recorded_at.isoformat(),
     }
@@ -257,6 +261,7 @@ def settlement_record(
     idempotency_key: uuid.UUID | None = None,
     dated: dt.date | None = None,
     way: PayWay | None = None,
+    tab_reference: str = "",
 ) -> Settlement:
     """Record money that changed hands: ``amount`` is what the guest paid the house (negative
     when the house paid the guest). Partial payments are simply smaller amounts. With
@@ -265,10 +270,18 @@ def settlement_record(
     the same ``idempotency_key`` (a double tap) records nothing more: the first row returns.
     ``dated``: the day the money changed hands (:func:`ledger.models.dated_default` unless
     given); ``recorded_at`` stays when it was typed. ``way``: how it was paid, from the list of
-    ways to pay (its ``method`` replaces ``method``); a way retired meanwhile is refused."""
+    ways to pay (its ``method`` replaces ``method``); a way retired meanwhile is refused.
+    ``tab_reference``: settled against the tab (``Method.TAB`` only), the tab's name or number at
+    the venue."""
     _check_amount(amount)
     if way is not None:
         method = way.method
+    tab_reference = tab_reference.strip()
+    if tab_reference and method != Settlement.Method.TAB:
+        raise ValidationError({"tab_reference": MSG_TAB_ONLY})
+    refused = line_character(tab_reference)
+    if refused is not None:
+        raise ValidationError({"tab_reference": MSG_NOTE_CHARACTER.format(code=refused)})
     if dated is None:
         dated = dated_default(event)
     check_dated(event, dated)
@@ -286,6 +299,7 @@ def settlement_record(
         method=method,
         way=way,
         note=note.strip(),
+        tab_reference=tab_reference,
         dated=dated,
     )
     kind = SETTLEMENT_RECORDING.also(_ask_first) if ask_first else SETTLEMENT_RECORDING
@@ -336,8 +350,11 @@ def _settlement_words(settlement: Settlement) -> str:
 SETTLEMENT_RECORDING = Recording(
     model=Settlement,
     # The way's id only when there is one: the digests of rows recorded before the ways stand.
-    content=lambda s: (s.guest_id, s.event_id, s.amount, s.method, s.note)
-    + ((s.way_id,) if s.way_id is not None else ()),
+    content=lambda s: (
+        (s.guest_id, s.event_id, s.amount, s.method, s.note)
+        + ((s.way_id,) if s.way_id is not None else ())
+        + ((s.tab_reference,) if s.tab_reference else ())
+    ),
     words=_settlement_words,
     snapshot=_settlement_snapshot,
     summary=lambda settlement: str(settlement.guest),
@@ -354,6 +371,7 @@ def _opposite_settlement(original: Settlement, reason: str, by: Actor) -> Settle
         method=original.method,
         way=original.way,
         note=reason,
+        tab_reference=original.tab_reference,
         voids=original,
         recorded_by=by,
         dated=original.dated,  # the void undoes that day's row

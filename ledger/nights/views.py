@@ -394,6 +394,7 @@ def settlement_record(request: AuthenticatedHttpRequest, event_id: int) -> HttpR
                 idempotency_key=data["idempotency_key"],
                 dated=data["dated"],
                 way=form.way,
+                tab_reference=data["tab_reference"],
             )
         except money_services.SettlementQuestion as question:
             form.ask(" ".join(question.messages))

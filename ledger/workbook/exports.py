@@ -50,6 +50,7 @@ from ledger.models import (
     Guest,
     Seating,
     Settlement,
+    Tip,
     Transfer,
 )
 from ledger.money.amounts import to_yen
@@ -794,13 +795,18 @@ RECORD_COLUMNS = (
     "event", "record", "number", "guest", "kind", "source", "amount", "by_denomination",
     "note", "recorded", "voids", "payee", "dated",
 )  # fmt: skip
+# Columns after those, which a sheet exported before them does not have (it is read all the
+# same): ``tab``, the tab a settlement was settled against.
+RECORD_EXTRA_COLUMNS = ("tab",)
 _RECORD_KINDS = {"number": WHOLE, "amount": CHIPS, "recorded": DATETIME, "voids": WHOLE,
                  "dated": DATE}  # fmt: skip
 CHIP_MOVE, ADJUSTMENT, SETTLEMENT, TRANSFER = "chip_move", "adjustment", "settlement", "transfer"
+TIP = "tip"  # a tip to the dealers: its ``kind`` is where it came from (a hand's win, chips…)
 IN_CHIPS = "in_chips"
 _RECORD_MODELS = ((CHIP_MOVE, ChipMove, ("guest",)), (ADJUSTMENT, Adjustment, ("guest",)),
                   (SETTLEMENT, Settlement, ("guest", "way")),
-                  (TRANSFER, Transfer, ("payer", "payee")))  # fmt: skip
+                  (TRANSFER, Transfer, ("payer", "payee")),
+                  (TIP, Tip, ("guest",)))  # fmt: skip
 
 
 def _records(events: Sequence[Event]) -> list[tuple[str, Any]]:
@@ -817,7 +823,7 @@ def records_sheet(events: Sequence[Event]) -> SheetSpec:
     columns = [
         Column(name, 20 if name in ("event", "guest", "note") else 12,
                _RECORD_KINDS.get(name, TEXT))
-        for name in RECORD_COLUMNS
+        for name in (*RECORD_COLUMNS, *RECORD_EXTRA_COLUMNS)
     ]  # fmt: skip
     records = _records(events)
     names = {event.pk: event.name for event in events}
@@ -839,6 +845,8 @@ def records_sheet(events: Sequence[Event]) -> SheetSpec:
                 chips = " ".join(f"{value}:{count}" for value, count in row.by_denomination.items())
             elif record == ADJUSTMENT:
                 kind, source, amount, note, chips = "", "", row.amount, row.reason, ""
+            elif record == TIP:
+                kind, source, amount, note, chips = row.source, "", row.amount, row.note, ""
             elif record == SETTLEMENT:
                 # "source": the settlement's way to pay, by name (the import finds it again)
                 source = row.way.name if row.way_id is not None else ""
@@ -850,6 +858,7 @@ def records_sheet(events: Sequence[Event]) -> SheetSpec:
                 names[row.event_id], record, number, guest.name if guest else "", kind, source,
                 amount, chips, note, local_time(row.recorded_at), voids, payee,
                 getattr(row, "dated", None),  # a chip row's or a settlement's day
+                getattr(row, "tab_reference", ""),  # a settlement's tab
             ]  # fmt: skip
 
     return _("Chips and settlements"), columns, rows()

@@ -5,7 +5,8 @@ fixed defects, each through the real views or management commands: forms in othe
 count's forms (``counts``), coups and guest-banked nights (``coups``), amounts that add up past the
 ledger's maximum (``bounds``), undoing or correcting a hand a rebuy stood on (``rebuy``), strangers
 at the login and the password reset behind the proxy (``logins``), uploads sent again
-(``uploads``), nights read by the rules they were played under (``rules``), devices racing into the
+(``uploads``), nights read by the rules they were played under (``rules``), the dealers' tips
+and the tab (``tips``), devices racing into the
 same locks (``deadlocks``), ways to pay and handles typed to send a link elsewhere
 (``payways``) and into one night's lock (``night races``: the count-only switch,
 counts, adjustments, the close, a round's close with rebuys and add-ons), pairs of the race matrix
@@ -13,7 +14,7 @@ counts, adjustments, the close, a round's close with rebuys and add-ons), pairs 
 
 Each group is a module of this package, saying what it attacks and what must happen: ``inputs``
 (names, amounts, files, URLs), ``races`` (races and deadlocks), ``charsets``, ``keys``,
-``homoglyphs``, ``counts``, ``coups``, ``bounds``, ``rebuys``, ``logins``, ``uploads``,
+``homoglyphs``, ``counts``, ``coups``, ``bounds``, ``rebuys``, ``logins``, ``uploads``, ``tips``,
 ``backups`` (backups under load and restores), ``payways`` (handles, link templates and ways
 to pay). They stand on ``ground`` (``Case``, ``Night``, how an outcome is judged, clients)
 and the bounds and rebuys on ``tournament_helpers``.
@@ -44,6 +45,7 @@ from tests.adversary.logins import login_cases
 from tests.adversary.payways import payway_cases
 from tests.adversary.races import deadlock_cases, matrix_cases, night_lock_cases, race_cases
 from tests.adversary.rebuys import rebuy_cases
+from tests.adversary.tips import tip_cases
 from tests.adversary.uploads import rule_cases, upload_cases
 
 __all__ = ["OUTCOMES", "attack"]
@@ -68,7 +70,8 @@ def attack(size: int = 100, seed: int = 11, *, threads: bool = True) -> dict[str
              *login_cases(tag), *coup_cases(tag, night.host),
              *upload_cases(night, tag, threads=threads),
              *rule_cases(Night(f"{tag}w"), tag),
-             *payway_cases(Night(f"{tag}p"), tag)]  # fmt: skip
+             *payway_cases(Night(f"{tag}p"), tag),
+             *tip_cases(Night(f"{tag}t"), rng, size, tag)]  # fmt: skip
     if threads:
         cases += [*deadlock_cases(tag, max(2, size // 20)),
                   *night_lock_cases(tag, max(1, size // 50)),

@@ -76,8 +76,10 @@ D = Decimal
 # tournament's rebuys and add-ons (tournaments.integrity, registered): one when there are none.
 # The house's net as the pages report it is read from the one source of figures
 # (ledger.money.figures: seven queries, five more than its own sums did).
-QUERIES = 28  # six of them the count's (its rows, the lists they name, count-only nights' hands)
-QUERIES_ONE_EVENT = 36  # with the event's settlement list (its settlements and transfers: one sum)
+# Four are the tips' and the tab's (ledger.tips.integrity: the tips, the lists they name, the
+# settlements; the balances' tips), and three more when a night has tips (their pools).
+QUERIES = 32  # six of them the count's (its rows, the lists they name, count-only nights' hands)
+QUERIES_ONE_EVENT = 40  # with the event's settlement list (its settlements and transfers: one sum)
 # and its guests' results without hands at other nights (chips and adjustments: two)
 
 

@@ -28,6 +28,7 @@ from datetime import date
 from decimal import Decimal
 from html.parser import HTMLParser
 
+from django.contrib.auth.models import Group, User
 from django.core.exceptions import ValidationError
 from django.http import HttpResponseBadRequest, HttpResponseBase, HttpResponseRedirect
 from django.test import Client
@@ -47,6 +48,7 @@ from ledger.models import (
     Adjustment,
     AuditEntry,
     ChipMove,
+    DealerShift,
     Guest,
     GuestPayHandle,
     HandRevision,
@@ -54,13 +56,16 @@ from ledger.models import (
     Seating,
     Settlement,
     StackRow,
+    Tip,
     Transfer,
 )
 from ledger.money import services as money_services
 from ledger.money import transfers
 from ledger.nights import services as night_services
 from ledger.payways import services as payway_services
+from ledger.tips import services as tip_services
 from ledger.workbook.exports import workbook_bytes
+from shoebook.base.roles import DEALERS
 from tests.races.nights import Night
 from tournaments import services as tournament_services
 from tournaments.models import Round, TableSeat
@@ -242,6 +247,69 @@ def transfer_void(night: Night, slot: int) -> Play:
     url = reverse("ledger:transfer_void", args=[paid.pk])
     voids = Transfer.objects.filter(voids=paid)
     return Play(_post(url, {"reason": f"race {slot}"}), ("void", paid.pk), voids.count)
+
+
+# --- the dealers' tips ---------------------------------------------------------------------
+
+
+def tip(night: Night, slot: int) -> Play:
+    key = uuid.uuid4()
+    data = {"guest": str(night.guests[slot].pk), "amount": "5", "source": "money",
+            "idempotency_key": str(key)}  # fmt: skip
+    url = reverse("ledger:tip_add", args=[night.event.pk])
+    return Play(_post(url, data), key, Tip.objects.filter(idempotency_key=key).count)
+
+
+def tip_void(night: Night, slot: int) -> Play:
+    given = night.once("tip to void", lambda: tip_services.tip_record(
+        event=night.event, guest=night.guests[3], amount=Decimal(8), source="chips",
+        by=night.host, idempotency_key=uuid.uuid4()))  # fmt: skip
+    url = reverse("ledger:tip_void", args=[given.pk])
+    voids = Tip.objects.filter(voids=given)
+    return Play(_post(url, {"reason": f"race {slot}"}), ("void", given.pk), voids.count)
+
+
+def _dealer(night: Night, label: str) -> User:
+    def make() -> User:
+        user = User.objects.create_user(f"race-{night.tag}-{label}")
+        user.groups.add(Group.objects.get_or_create(name=DEALERS)[0])
+        return user
+
+    dealer: User = night.once(f"dealer {label}", make)
+    return dealer
+
+
+def shift_start(night: Night, slot: int) -> Play:
+    dealer = _dealer(night, f"dealer-{slot}")
+    url = reverse("ledger:shift_add", args=[night.event.pk])
+    rows = DealerShift.objects.filter(dealer=dealer)
+    return Play(_post(url, {"dealer": str(dealer.pk)}), ("shift", dealer.pk), rows.count)
+
+
+def shift_stop(night: Night, slot: int) -> Play:
+    dealer = _dealer(night, "stopping")
+    shift = night.once("shift to stop", lambda: tip_services.shift_start(
+        event=night.event, dealer=dealer, by=night.host))  # fmt: skip
+    url = reverse("ledger:shift_stop", args=[shift.pk])
+    ended = DealerShift.objects.filter(pk=shift.pk, ended_at__isnull=False)
+    return Play(_post(url), ("stop", shift.pk), ended.count)
+
+
+def shift_remove(night: Night, slot: int) -> Play:
+    dealer = _dealer(night, "removed")
+    shift = night.once("shift to remove", lambda: tip_services.shift_start(
+        event=night.event, dealer=dealer, by=night.host))  # fmt: skip
+    url = reverse("ledger:shift_remove", args=[shift.pk])
+    removed = AuditEntry.objects.filter(
+        action=AuditEntry.Action.DEALER_SHIFT, event=night.event, after__isnull=True
+    )
+    return Play(_post(url, {"reason": f"race {slot}"}), ("remove", shift.pk), removed.count)
+
+
+def tip_sharing(night: Night, slot: int) -> Play:
+    url = reverse("ledger:tip_sharing", args=[night.event.pk])
+    return Play(_post(url, {"way": "equal"}), ("audit", slot, "tip sharing"),
+                _audited(night, slot, AuditEntry.Action.TIP_SHARING))  # fmt: skip
 
 
 # --- the count ----------------------------------------------------------------------------
@@ -690,6 +758,12 @@ MOVES: tuple[Move, ...] = (
     Move("transfer", frozenset({"banked"}), ("ledger.money.transfers.transfer_record",), transfer),
     Move("transfer void", frozenset({"banked"}), ("ledger.money.transfers.transfer_void",),
          transfer_void),
+    Move("tip", CASH, ("ledger.tips.services.tip_record",), tip),
+    Move("tip void", CASH, ("ledger.tips.services.tip_void",), tip_void),
+    Move("shift start", CASH, ("ledger.tips.services.shift_start",), shift_start),
+    Move("shift stop", CASH, ("ledger.tips.services.shift_stop",), shift_stop),
+    Move("shift removed", CASH, ("ledger.tips.services.shift_remove",), shift_remove),
+    Move("tip sharing", CASH, ("ledger.tips.services.tip_sharing_set",), tip_sharing),
     Move("buy-in", CASH, ("ledger.count.services.chips_record",), chips_buy_in),
     Move("count", CASH, ("ledger.count.services.chips_record",), chips_count),
     Move("chips void", CASH, ("ledger.count.services.chips_void",), chips_void),

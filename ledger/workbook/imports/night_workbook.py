@@ -44,6 +44,7 @@ from ledger.models import (
     Guest,
     PayWay,
     Settlement,
+    Tip,
     Transfer,
     check_dated,
     dated_default,
@@ -56,8 +57,10 @@ from ledger.workbook.exports import (
     HANDS_COLUMNS,
     IN_CHIPS,
     RECORD_COLUMNS,
+    RECORD_EXTRA_COLUMNS,
     RULES_COLUMNS,
     SETTLEMENT,
+    TIP,
     TRANSFER,
 )
 from ledger.workbook.imports.coup_sheet import BankedGame, ParsedCoup, check_coup_rows
@@ -259,7 +262,8 @@ def _nights(sheets: dict[str, list[tuple[int, tuple[object, ...]]]]) -> list[Wor
             else:
                 getattr(night, kind).append((line, cells))
     for line, row in sheets.get("records", []):
-        record: dict[str, Any] = dict(zip(RECORD_COLUMNS, row, strict=False))
+        record_names = (*RECORD_COLUMNS, *RECORD_EXTRA_COLUMNS)  # an older sheet: not the extra
+        record: dict[str, Any] = dict(zip(record_names, row, strict=False))
         night = nights.get(_text(record.get("event")))
         if night is None:
             nights.setdefault("", WorkbookNight(0, {})).records.append((line, record))
@@ -652,7 +656,7 @@ def _check_records(night: CheckedNight, problems: _Problems) -> None:
 
     for line, cells in night.records:
         record = _text(cells.get("record"))
-        if record not in (CHIP_MOVE, ADJUSTMENT, SETTLEMENT, TRANSFER):
+        if record not in (CHIP_MOVE, ADJUSTMENT, SETTLEMENT, TRANSFER, TIP):
             add(line, "record", str(MSG_RECORD_KIND))
             continue
         try:
@@ -681,7 +685,7 @@ def _check_records(night: CheckedNight, problems: _Problems) -> None:
             add(line, "by_denomination", str(MSG_DENOMINATIONS))
         for column in ("guest", "payee"):
             name = _text(cells.get(column))
-            if name or (column == "guest" and record in (ADJUSTMENT, SETTLEMENT)):
+            if name or (column == "guest" and record in (ADJUSTMENT, SETTLEMENT, TIP)):
                 try:
                     clean_name(name)
                 except InvalidName as error:
@@ -838,7 +842,7 @@ def _count_and_records(
         amount = _decimal(cells.get("amount"))
         note = _text(cells.get("note"))
         dated = _record_dated(cells.get("dated")) or dated_default(event)
-        row: ChipMove | Adjustment | Settlement | Transfer
+        row: ChipMove | Adjustment | Settlement | Transfer | Tip
         if record == CHIP_MOVE:
             row = ChipMove(
                 guest=guest, kind=_text(cells.get("kind")), source=_text(cells.get("source")),
@@ -859,7 +863,11 @@ def _count_and_records(
                         method=method if kept else Settlement.Method.WAY,
                     )  # fmt: skip
             row = Settlement(guest=guest, amount=amount, method=method, way=way, note=note,
-                             dated=dated, **common)  # fmt: skip
+                             tab_reference=_text(cells.get("tab")), dated=dated,
+                             **common)  # fmt: skip
+        elif record == TIP:
+            row = Tip(guest=guest, amount=amount, source=_text(cells.get("kind")), note=note,
+                      **common)  # fmt: skip
         else:
             in_chips = _text(cells.get("source")) == IN_CHIPS
             row = Transfer(payer=guest, payee=named("payee", cells), amount=amount,

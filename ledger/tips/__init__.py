@@ -1,0 +1,1 @@
+"""Dealers' tips: the night's pool, the dealers' shifts and each dealer's share."""
