@@ -114,4 +114,4 @@ def test_a_tab_settlement_shows_its_tab_on_the_event_page(
     }
     answer = client.post(reverse("ledger:settlement_record", args=[event.pk]), data, follow=True)
     assert Settlement.objects.get().tab_reference == "Tab 7"
-    assert "settled against the tab Tab 7" in answer.content.decode()
+    assert "Settled against the tab Tab 7" in answer.content.decode()
