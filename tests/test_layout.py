@@ -130,7 +130,7 @@ def imports_of(path: Path, *, ours_only: bool = True) -> set[str]:
 
 
 # The ledger is cut by what it is about; inside each concept, the layers as above.
-CONCEPTS = ("nights", "hands", "guests", "money", "workbook", "count")
+CONCEPTS = ("nights", "hands", "guests", "money", "workbook", "count", "expenses")
 
 
 def concept_of(name: str) -> str | None:

@@ -5,7 +5,10 @@ in one list that every balance on every page is a sum of.
   services; a tournament's entry fee, rebuys, add-ons and prize are its result);
 - **settlement**: what the guest paid the house (negative: what the house paid the guest);
 - **transfer**: at a guest-banked night, plus for its payer and minus for its payee, whoever the
-  other side was (a guest or the house).
+  other side was (a guest or the house);
+- **expense**: what the guest paid for the night (food, drinks: plus, they are owed it) less
+  their share of every expense they share (``ExpenseShare``: minus, they owe it). The house's
+  side is the rest; an expense is a night's result as much as its bets, never a settlement.
 
 A void is a line of its own (the same amount, the other way), so a balance is always a plain sum
 of rows. Lines are summed by the database, per guest, event and kind (or per guest, rate and kind
@@ -26,7 +29,7 @@ from django.db.models import CharField, ExpressionWrapper, F, Q, QuerySet, Sum, 
 
 from games.chips import MoneyField
 from games.models import Event
-from ledger.models import GuestEventResult, Settlement, Transfer
+from ledger.models import Expense, ExpenseShare, GuestEventResult, Settlement, Transfer
 from ledger.money.amounts import ZERO, money_sum
 
 
@@ -34,9 +37,12 @@ class LineKind(StrEnum):
     RESULT = "result"
     SETTLEMENT = "settlement"
     TRANSFER = "transfer"
+    EXPENSE = "expense"
 
 
 SETTLED = frozenset({LineKind.SETTLEMENT, LineKind.TRANSFER})  # what the pages call "settled"
+# What a night came to for a guest, before anything was settled: bets (or the count) and expenses.
+OWED = frozenset({LineKind.RESULT, LineKind.EXPENSE})
 
 
 @dataclass(frozen=True)
@@ -78,12 +84,16 @@ def ledger_lines(
         ("event__yen_per_chip",) if per_rate else ("event_id", "event__date", "event__yen_per_chip")
     )
 
-    def of(rows: QuerySet[Any], guest: str, kind: LineKind, amount: Any) -> QuerySet[Any]:
-        mine = rows.filter(where, **({} if guests is None else {f"{guest}__in": guests}))
-        if guest != "guest":
+    def of(
+        rows: QuerySet[Any], guest: str, kind: LineKind, amount: Any, event: str = ""
+    ) -> QuerySet[Any]:
+        mine = rows.filter(
+            _under(where, event), **({} if guests is None else {f"{guest}__in": guests})
+        )
+        if guest != "guest" or event:
             mine = mine.filter(**{f"{guest}__isnull": False})  # the house's side is not a guest's
         summed: QuerySet[Any] = (
-            mine.values_list(f"{guest}_id", *columns)
+            mine.values_list(f"{guest}_id", *(_through(event, column) for column in columns))
             .annotate(kind=Value(kind.value, output_field=CharField()), n=amount)
             .order_by()
         )
@@ -101,6 +111,11 @@ def ledger_lines(
         received = Sum(_MINUS_AMOUNT, default=0, output_field=MoneyField())
         parts.append(of(Transfer.objects.all(), "payer", LineKind.TRANSFER, paid))
         parts.append(of(Transfer.objects.all(), "payee", LineKind.TRANSFER, received))
+    if LineKind.EXPENSE in kinds:
+        owes = Sum(_MINUS_AMOUNT, default=0, output_field=MoneyField())
+        parts.append(of(Expense.objects.all(), "paid_by", LineKind.EXPENSE, money_sum("amount")))
+        shares = ExpenseShare.objects.all()
+        parts.append(of(shares, "guest", LineKind.EXPENSE, owes, event="expense__"))
     if not parts:
         return []
     rows = parts[0].union(*parts[1:], all=True) if len(parts) > 1 else parts[0]
@@ -110,6 +125,24 @@ def ledger_lines(
         Line(guest, event_id, day, rate, LineKind(kind), n)
         for guest, event_id, day, rate, kind, n in rows
     ]
+
+
+def _under(where: Q, prefix: str) -> Q:
+    """``where`` (on a row's ``event``) read through ``prefix`` (an expense share's expense)."""
+    if not prefix:
+        return where
+    children: list[Any] = []
+    for child in where.children:
+        if isinstance(child, Q):
+            children.append(_under(child, prefix))
+        else:
+            name, value = child  # type: ignore[misc]  # a Q's leaf: (lookup, value)
+            children.append((prefix + name, value))
+    return Q(*children, _connector=where.connector, _negated=where.negated)
+
+
+def _through(prefix: str, column: str) -> str:
+    return prefix + column.removesuffix("_id") if prefix else column
 
 
 def balances(lines: Iterable[Line]) -> dict[int, Decimal]:

@@ -35,7 +35,7 @@ from games.payouts import BankedBet
 from ledger.models import Bet, Coup, Guest, GuestEventResult, Settlement
 from ledger.money.amounts import ZERO, money_sum, to_yen
 from ledger.money.figures import NightFigures, nights_figures, season_figures
-from ledger.money.lines import SETTLED, LineKind, balance, balances, ledger_lines
+from ledger.money.lines import OWED, SETTLED, LineKind, balance, balances, ledger_lines
 
 RESULT = LineKind.RESULT
 
@@ -225,7 +225,7 @@ def event_settlement(event: Event) -> list[SettlementLine]:
     on_the_list = Guest.objects.filter(events=event)
     earlier = Event.objects.filter(_before(event))
     tonight = balances(
-        ledger_lines(guests=on_the_list, events=Event.objects.filter(pk=event.pk), kinds={RESULT})
+        ledger_lines(guests=on_the_list, events=Event.objects.filter(pk=event.pk), kinds=OWED)
     )
     settled_chips: dict[int, dict[int, Decimal]] = defaultdict(lambda: defaultdict(lambda: ZERO))
     settled_rates: dict[int, Decimal] = {}
@@ -292,7 +292,7 @@ def _results_before(
     chips: dict[int, dict[int, Decimal]] = defaultdict(lambda: defaultdict(lambda: ZERO))
     rates: dict[int, Decimal] = {}
     keys: dict[Decimal, int] = {}
-    lines = ledger_lines(guests=guests, events=earlier, kinds={RESULT}, per_rate=per_rate)
+    lines = ledger_lines(guests=guests, events=earlier, kinds=OWED, per_rate=per_rate)
     for line in lines:
         key = keys.setdefault(line.yen_per_chip, len(keys)) if per_rate else line.event_id
         assert key is not None

@@ -18,13 +18,13 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.messages import refused_character
-from ledger.models import Adjustment, AuditEntry, ChipMove, Settlement, Transfer
+from ledger.models import Adjustment, AuditEntry, ChipMove, Expense, Settlement, Transfer
 from shoebook.base.roles import Actor
 
 if TYPE_CHECKING:
     from django.utils.functional import _StrPromise as Text  # what gettext_lazy gives
 
-Row = TypeVar("Row", Settlement, Transfer, ChipMove, Adjustment)
+Row = TypeVar("Row", Settlement, Transfer, ChipMove, Adjustment, Expense)
 
 
 @dataclass(frozen=True)

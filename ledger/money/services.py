@@ -26,6 +26,7 @@ from ledger.models import (
     Bet,
     Charge,
     ChipMove,
+    Expense,
     Guest,
     GuestEventResult,
     Settlement,
@@ -197,7 +198,7 @@ MSG_VOID_OF_VOID = _(
 )
 
 
-KeyedRow = TypeVar("KeyedRow", Settlement, Transfer, ChipMove, Adjustment)
+KeyedRow = TypeVar("KeyedRow", Settlement, Transfer, ChipMove, Adjustment, Expense)
 
 
 MSG_KEY_USED_FOR = _(
