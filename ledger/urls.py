@@ -3,6 +3,7 @@
 from django.urls import path
 
 from ledger.count import views as count
+from ledger.expenses import views as expenses
 from ledger.guests.views import guests, sharing
 from ledger.hands.views import coup_table, hands, live, table
 from ledger.money.views import clearing, results
@@ -51,6 +52,9 @@ urlpatterns = [
     path("events/<id:event_id>/count/guests/<id:guest_id>/", count.count_guest, name="count_guest"),
     path("chips/<id:move_id>/void/", count.chips_void, name="chips_void"),
     path("adjustments/<id:adjustment_id>/void/", count.adjustment_void, name="adjustment_void"),
+    path("events/<id:event_id>/expenses/", expenses.expense_page, name="expense_page"),
+    path("events/<id:event_id>/expenses/new/", expenses.expense_record, name="expense_record"),
+    path("expenses/<id:expense_id>/void/", expenses.expense_void, name="expense_void"),
     path("events/<id:event_id>/reopen/", events.event_reopen, name="event_reopen"),
     path(
         "events/<id:event_id>/display-link/",

@@ -17,6 +17,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from games import services as game_services
 from ledger.count import services as count_services
+from ledger.expenses import services as expense_services
 from ledger.guests import services as guest_services
 from ledger.models import Guest, Transfer
 from ledger.money import services as money_services
@@ -89,6 +90,9 @@ ACCESS: dict[str, tuple[str, tuple[str, ...]]] = {
     "ledger:chips_void": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:adjustment_add": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:adjustment_void": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:expense_page": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:expense_record": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:expense_void": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:guest_credit_limit": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:shoe_table": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "ledger:hand_record": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
@@ -194,6 +198,10 @@ def world(seated, shoe, record, host, dealer):
     adjustment = count_services.adjustment_record(
         event=shoe.event, guest=guest, amount=Decimal(5), reason="test", by=host
     )
+    expense = expense_services.expense_record(
+        event=shoe.event, what="Pizza", amount=Decimal(30), paid_by=None,
+        sharers=[(guest, 1), (seated[2], 1)], by=host,
+    )  # fmt: skip
     tournament = tournament_services.tournament_create(
         name="Spring cup", date=shoe.event.date, by=host, entry_fee=Decimal(50)
     )
@@ -210,6 +218,8 @@ def world(seated, shoe, record, host, dealer):
         "ledger:count_setup": [shoe.event_id], "ledger:chips_add": [shoe.event_id],
         "ledger:chips_void": [chips.pk], "ledger:adjustment_add": [shoe.event_id],
         "ledger:adjustment_void": [adjustment.pk],
+        "ledger:expense_page": [shoe.event_id], "ledger:expense_record": [shoe.event_id],
+        "ledger:expense_void": [expense.pk],
         "ledger:guest_rename": [guest.pk], "ledger:guest_alias_add": [guest.pk],
         "ledger:guest_alias_remove": [guest.pk, alias.pk], "ledger:guest_merge": [guest.pk],
         "ledger:guest_invitation_issue": [guest.pk],
@@ -368,6 +378,8 @@ def test_every_form_needs_its_csrf_token(world):
         "ledger:chips_void",
         "ledger:adjustment_add",
         "ledger:adjustment_void",
+        "ledger:expense_record",
+        "ledger:expense_void",
         "ledger:count_setup",
         "ledger:event_guest_add",
         "ledger:display_link_issue",
