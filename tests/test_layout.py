@@ -40,6 +40,7 @@ LAYERS = {
             "amounts",
             "clearing",
             "reconciliation",
+            "shares",
             "names",
             "migrations",
             "env",
@@ -210,7 +211,10 @@ PURE = sorted(
 GUEST_BANKED = [name for name in PURE if name.startswith("games.guest_banked")]
 
 
-@pytest.mark.parametrize("name", [*PURE, "ledger.money.clearing", "ledger.count.reconciliation"])
+@pytest.mark.parametrize(
+    "name",
+    [*PURE, "ledger.money.clearing", "ledger.count.reconciliation", "ledger.expenses.shares"],
+)
 def test_the_rules_core_imports_nothing_from_django(name):
     outside = {module.split(".")[0] for module in imports_of(PATHS[name], ours_only=False)}
     assert not outside & {"django", "ledger", "shoebook"}, outside
