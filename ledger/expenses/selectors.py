@@ -100,3 +100,31 @@ def expense_nets(
         elif guest_ids is None or guest_id in guest_ids:
             nets[(guest_id, event_id)] -= amount
     return dict(nets), dict(house)
+
+
+@dataclass
+class GuestExpense:
+    """An expense as one guest sees it: what they paid of it, their share, and the two's
+    difference, as their balance reads it."""
+
+    row: ExpenseRow
+    paid: Decimal
+    share: Decimal
+
+    @property
+    def net(self) -> Decimal:
+        return self.paid - self.share
+
+
+def guest_expenses(guest: Guest, events: Iterable[int]) -> list[GuestExpense]:
+    """The expenses ``guest`` paid or shares at ``events``, newest night first. Two queries."""
+    rows = guest_expense_rows(guest, events)
+    mine = [
+        GuestExpense(
+            row,
+            row.expense.amount if row.expense.paid_by_id == guest.pk else ZERO,
+            row.share_of(guest.pk),
+        )
+        for row in rows
+    ]
+    return mine[::-1]
