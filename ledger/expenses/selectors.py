@@ -65,6 +65,13 @@ def event_expense_rows(event: Event | int) -> list[ExpenseRow]:
     return _rows(_with_shares(Expense.objects.filter(event=event)).order_by("recorded_at", "id"))
 
 
+def nights_expense_rows(event_ids: Iterable[int]) -> list[ExpenseRow]:
+    """Every expense of these nights, voids included, by night then oldest first. Two
+    queries."""
+    expenses = Expense.objects.filter(event_id__in=list(event_ids))
+    return _rows(_with_shares(expenses).order_by("event__date", "event_id", "recorded_at", "id"))
+
+
 def guest_expense_rows(guest: Guest, events: Iterable[int] | None = None) -> list[ExpenseRow]:
     """The expenses ``guest`` paid or shares (with their voids), at ``events`` if given, oldest
     first. Two queries."""

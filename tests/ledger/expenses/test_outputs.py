@@ -75,3 +75,31 @@ def test_a_guest_s_own_page_shows_what_they_paid_or_share(client, event, guests,
     )
     other = client.get(reverse("ledger:guest_page", args=[daisuke.pk, daisuke.access_token]))
     assert 'id="expenses"' not in other.content.decode()
+
+
+def sheet(content: bytes, title: str) -> list[tuple]:
+    from openpyxl import load_workbook
+
+    return list(load_workbook(BytesIO(content), read_only=True)[title].iter_rows(values_only=True))
+
+
+def test_the_workbook_has_a_row_per_share_and_the_guests_sheet_adds_up(event, guests, night):
+    from ledger.workbook.exports import workbook_bytes
+
+    ben = guests[1]
+    rows = sheet(workbook_bytes([event]), "Expenses")[1:]
+    pizza = [row for row in rows if row[2] == "Pizza"]
+    assert [(row[4], row[6], row[8]) for row in pizza] == [
+        ("Aki", "Aki", 30),
+        ("Aki", "Ben", 30),
+        ("Aki", "Chie", 30),
+    ]
+    assert sum(row[8] for row in rows) == 90 + 40  # the cigars and their void cancel out
+    guests_rows = {row[1]: row for row in sheet(workbook_bytes([event]), "Guests")[1:]}
+    for name, expenses in (("Aki", 60), ("Ben", -50)):
+        row = guests_rows[name]
+        assert row[13] == expenses
+        assert row[8] + row[6] + row[13] + row[9] == row[10]  # before + net + expenses + settled
+    # A guest's own workbook: only the shares of what they did not pay.
+    mine = sheet(workbook_bytes([event], guest=ben), "Expenses")[1:]
+    assert {row[6] for row in mine} == {"Ben"}
