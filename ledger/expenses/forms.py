@@ -25,7 +25,6 @@ MSG_EXPENSE_UNKNOWN_BOX = _(
     "“{box}” is not a box of this form: the night's guest list changed since the page was "
     "opened. Reload the page."
 )
-MSG_EXPENSE_PAYER = _("Choose who paid: the house or a guest on the night's list.")
 
 
 class ExpenseForm(forms.Form):
