@@ -143,3 +143,13 @@ def test_the_expenses_page_reads_a_constant_number_of_queries(
     with django_assert_max_num_queries(EXPENSES_PAGE_QUERIES):
         page = client.get(reverse("ledger:expense_page", args=[event.pk]))
     assert page.status_code == 200 and page.content.decode().count('class="expense') >= size
+
+
+def test_the_night_s_page_gives_the_house_s_side_of_the_expenses(client, host, event, guests):
+    services.expense_record(
+        event=event, what="Pizza", amount=D(60), paid_by=None,
+        sharers=[(guests[0], 1), (guests[1], 1), (None, 1)], by=host,
+    )  # fmt: skip
+    client.force_login(host)
+    page = client.get(reverse("ledger:event_detail", args=[event.pk])).content.decode()
+    assert "the house's side (what it paid less its shares): +$40" in page.replace("&#x27;", "'")
