@@ -75,9 +75,10 @@ D = Decimal
 # With the charges (entry fees, prizes) of tournaments, and the coups; balances: one; a
 # tournament's rebuys and add-ons (tournaments.integrity, registered): one when there are none.
 # The house's net as the pages report it is read from the one source of figures
-# (ledger.money.figures: seven queries, five more than its own sums did).
-QUERIES = 28  # six of them the count's (its rows, the lists they name, count-only nights' hands)
-QUERIES_ONE_EVENT = 36  # with the event's settlement list (its settlements and transfers: one sum)
+# (ledger.money.figures: eight queries, six more than its own sums did). Expenses: three for
+# their own checks (the expenses, their shares, the lists they name), two for the balances.
+QUERIES = 34  # six of them the count's (its rows, the lists they name, count-only nights' hands)
+QUERIES_ONE_EVENT = 42  # with the event's settlement list (its settlements and transfers: one sum)
 # and its guests' results without hands at other nights (chips and adjustments: two)
 
 

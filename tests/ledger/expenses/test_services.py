@@ -168,3 +168,18 @@ def test_chips_paid_from_a_stack_or_the_tray_reconcile_in_the_count(event, guest
     expected = {row.guest: row.count.expected for row in count.guests}
     assert expected[aki] == D(80) and expected[ben] == D(100)
     assert count.reconciliation.tray.expected == D(-10)
+
+
+def test_a_merge_moves_the_expenses_and_refuses_two_sharers_of_one(event, guests, host):
+    from ledger.guests import services as guest_services
+
+    aki, ben, chie, daisuke = guests[:4]
+    paid = pizza(event, host, paid_by=chie, sharers=[(aki, 1), (ben, 1)], amount="10")
+    with pytest.raises(ValidationError) as caught:
+        guest_services.guest_merge(guest=aki, other=ben, by=host)
+    assert "each have a share of one expense (Pizza)" in errors(caught)
+    before = guest_balance_now(guest_id=daisuke.pk) + guest_balance_now(guest_id=chie.pk)
+    guest_services.guest_merge(guest=daisuke, other=chie, by=host)
+    paid.refresh_from_db()
+    assert paid.paid_by == daisuke
+    assert guest_balance_now(guest_id=daisuke.pk) == before == D(10)
