@@ -4,6 +4,7 @@ Kept as a table so that a reviewer reads English and Japanese side by side.
 """
 
 JA = {
+    "Chips paid or received at the table (transfers, expenses)": "卓上で支払った・受け取ったチップ（送金、経費）",
     "{guest} and {other} each have a share of one expense ({what}): they are two people.": "{guest}と{other}は同じ経費（{what}）をそれぞれ分担しています。二人は別の人です。",
     "Expenses, the house's side (what it paid less its shares): %(house)s; the house's result with them: <strong>%(result)s</strong>.": "経費のハウス側（支払った額から分担を引いたもの）：%(house)s。それを含むハウスの結果：<strong>%(result)s</strong>。",
     "{name}: a share is a whole number from 0 to {maximum}, typed 0–9.": "{name}：シェアは0から{maximum}までの整数で、0〜9で入力してください。",

@@ -183,3 +183,17 @@ def test_a_merge_moves_the_expenses_and_refuses_two_sharers_of_one(event, guests
     paid.refresh_from_db()
     assert paid.paid_by == daisuke
     assert guest_balance_now(guest_id=daisuke.pk) == before == D(10)
+
+
+def test_the_guest_s_count_page_says_what_left_their_stack_for_an_expense(
+    client, event, guests, host
+):
+    from django.urls import reverse
+
+    aki, ben = guests[:2]
+    count_services.count_setup_save(event=event, denominations=["1", "5", "25"], by=host)
+    pizza(event, host, paid_by=aki, sharers=[(ben, 1)], amount="20", paid_in="stack")
+    client.force_login(host)
+    page = client.get(reverse("ledger:count_guest", args=[event.pk, aki.pk])).content.decode()
+    assert "Chips paid or received at the table (transfers, expenses)" in page
+    assert "−$20" in page
