@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -834,6 +835,8 @@ class AuditEntry(models.Model):
         TIP_VOIDED = "tip_voided", _("Tip voided")
         TIP_SHARING = "tip_sharing", _("Tips' sharing chosen")
         DEALER_SHIFT = "dealer_shift", _("Dealer's shift recorded")
+        EXPENSE = "expense", _("Expense recorded")
+        EXPENSE_VOIDED = "expense_voided", _("Expense voided")
 
     action = models.CharField(max_length=20, choices=Action.choices)
     # Empty for what belongs to no one night: a guest renamed, merged or invited.
@@ -940,3 +943,87 @@ class GuestPayHandle(models.Model):
 
     def __str__(self) -> str:
         return f"{self.guest} on {self.way}: {self.handle}"
+
+
+class Expense(MoneyRow):
+    """Something bought for the night (food, drinks), paid by a guest or the house and shared
+    among some of the night's guests and/or the house: the payer is owed it, each sharer owes
+    their share (``ExpenseShare``, computed once and stored, so that every page, paper and sheet
+    reads the same cents). A ledger line of its own (``ledger.money.lines``); voided by its
+    opposite (the amount and every share negated), never edited."""
+
+    class Split(models.TextChoices):
+        EQUAL = "equal", _("Equally")
+        SHARES = "shares", _("By shares")
+
+    class PaidIn(models.TextChoices):
+        MONEY = "money", _("Money (outside the table)")
+        TRAY = "tray", _("Chips from the house's tray")
+        STACK = "stack", _("Chips from the payer's stack")
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="expenses")
+    what = models.CharField(max_length=200)
+    amount = MoneyField()
+    # Empty: the house paid.
+    paid_by = models.ForeignKey(
+        Guest, on_delete=models.PROTECT, null=True, blank=True, related_name="expenses_paid"
+    )
+    split = models.CharField(max_length=8, choices=Split.choices, default=Split.EQUAL)
+    paid_in = models.CharField(max_length=8, choices=PaidIn.choices, default=PaidIn.MONEY)
+    note = models.CharField(max_length=200, blank=True)  # a void's reason
+    # Being recorded: its shares, computed before it has an id (``ledger.expenses``); set on the
+    # instance, never on the class.
+    planned_shares: Sequence[ExpenseShare] = ()
+
+    class Meta(MoneyRow.Meta):
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(voids__isnull=True) & Q(amount__gt=0))
+                | (Q(voids__isnull=False) & Q(amount__lt=0)),
+                name="expense_positive_its_void_negative",
+            ),
+            models.CheckConstraint(condition=~Q(what=""), name="expense_says_what"),
+            models.CheckConstraint(
+                condition=~Q(paid_in="tray") | Q(paid_by__isnull=True),
+                name="expense_tray_is_the_house",
+            ),
+            models.CheckConstraint(
+                condition=~Q(paid_in="stack") | Q(paid_by__isnull=False),
+                name="expense_stack_is_a_guest",
+            ),
+            void_has_reason("expense"),
+            void_not_itself("expense"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.what} {self.amount} ({self.paid_by or 'house'})"
+
+
+class ExpenseShare(models.Model):
+    """One sharer's part of an expense (a guest, or empty: the house), with its weight (1 for
+    an equal split) and its amount in cents as ``ledger.expenses.shares.split_amount`` gave it.
+    A void's shares are its expense's, negated."""
+
+    expense = models.ForeignKey(Expense, on_delete=models.PROTECT, related_name="shares")
+    guest = models.ForeignKey(
+        Guest, on_delete=models.PROTECT, null=True, blank=True, related_name="expense_shares"
+    )
+    weight = models.PositiveIntegerField()
+    amount = MoneyField()
+
+    class Meta:
+        ordering = ["expense_id", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(weight__gt=0), name="expense_share_weight_positive"),
+            models.UniqueConstraint(
+                fields=["expense", "guest"], name="expense_share_one_per_guest"
+            ),
+            models.UniqueConstraint(
+                fields=["expense"],
+                condition=Q(guest__isnull=True),
+                name="expense_share_one_for_the_house",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.guest or 'house'} {self.amount}"

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from ledger.count import views as count
+from ledger.expenses import views as expenses
 from ledger.guests.views import guests, sharing
 from ledger.hands.views import coup_table, hands, live, table
 from ledger.money.views import clearing, results
@@ -61,6 +62,9 @@ urlpatterns = [
     path("shifts/<id:shift_id>/stop/", tips.shift_stop, name="shift_stop"),
     path("shifts/<id:shift_id>/remove/", tips.shift_remove, name="shift_remove"),
     path("dealer/tips/", tips.dealer_tips, name="dealer_tips"),
+    path("events/<id:event_id>/expenses/", expenses.expense_page, name="expense_page"),
+    path("events/<id:event_id>/expenses/new/", expenses.expense_record, name="expense_record"),
+    path("expenses/<id:expense_id>/void/", expenses.expense_void, name="expense_void"),
     path("events/<id:event_id>/reopen/", events.event_reopen, name="event_reopen"),
     path(
         "events/<id:event_id>/display-link/",

@@ -9,7 +9,7 @@ from tests.adversary import attack
 
 # The kinds of input each of which has inputs that must be refused.
 REFUSING = ("names", "amounts", "files", "urls", "charsets", "keys", "homoglyphs", "bounds",
-            "rebuy", "restore", "counts", "logins", "coups", "uploads", "rules",
+            "rebuy", "restore", "counts", "expenses", "logins", "coups", "uploads", "rules",
             "payways")  # fmt: skip
 
 

@@ -41,6 +41,7 @@ LAYERS = {
             "clearing",
             "reconciliation",
             "split",
+            "shares",
             "names",
             "migrations",
             "env",
@@ -132,7 +133,17 @@ def imports_of(path: Path, *, ours_only: bool = True) -> set[str]:
 
 
 # The ledger is cut by what it is about; inside each concept, the layers as above.
-CONCEPTS = ("nights", "hands", "guests", "money", "workbook", "count", "payways", "tips")
+CONCEPTS = (
+    "nights",
+    "hands",
+    "guests",
+    "money",
+    "workbook",
+    "count",
+    "payways",
+    "tips",
+    "expenses",
+)
 
 
 def concept_of(name: str) -> str | None:
@@ -212,7 +223,10 @@ PURE = sorted(
 GUEST_BANKED = [name for name in PURE if name.startswith("games.guest_banked")]
 
 
-@pytest.mark.parametrize("name", [*PURE, "ledger.money.clearing", "ledger.count.reconciliation"])
+@pytest.mark.parametrize(
+    "name",
+    [*PURE, "ledger.money.clearing", "ledger.count.reconciliation", "ledger.expenses.shares"],
+)
 def test_the_rules_core_imports_nothing_from_django(name):
     outside = {module.split(".")[0] for module in imports_of(PATHS[name], ours_only=False)}
     assert not outside & {"django", "ledger", "shoebook"}, outside

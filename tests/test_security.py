@@ -17,6 +17,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from games import services as game_services
 from ledger.count import services as count_services
+from ledger.expenses import services as expense_services
 from ledger.guests import services as guest_services
 from ledger.models import Guest, PayWay, Transfer
 from ledger.money import services as money_services
@@ -100,6 +101,9 @@ ACCESS: dict[str, tuple[str, tuple[str, ...]]] = {
     "ledger:shift_stop": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:shift_remove": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:dealer_tips": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
+    "ledger:expense_page": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:expense_record": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:expense_void": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:guest_credit_limit": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     # The ways to pay and a guest's handles: the host's alone (a guest sees their own handles
     # and request on their own pages, ledger:guest_page and ledger:my_page).
@@ -220,6 +224,10 @@ def world(seated, shoe, record, host, dealer):
     second_dealer = User.objects.create_user("second-dealer", password="pw-for-tests")
     second_dealer.groups.add(*dealer.groups.all())
     shift = tip_services.shift_start(event=shoe.event, dealer=second_dealer, by=host)
+    expense = expense_services.expense_record(
+        event=shoe.event, what="Pizza", amount=Decimal(30), paid_by=None,
+        sharers=[(guest, 1), (seated[2], 1)], by=host,
+    )  # fmt: skip
     tournament = tournament_services.tournament_create(
         name="Spring cup", date=shoe.event.date, by=host, entry_fee=Decimal(50)
     )
@@ -243,6 +251,8 @@ def world(seated, shoe, record, host, dealer):
         "ledger:tip_void": [tip.pk], "ledger:tip_sharing": [shoe.event_id],
         "ledger:shift_add": [shoe.event_id], "ledger:shift_stop": [shift.pk],
         "ledger:shift_remove": [shift.pk],
+        "ledger:expense_page": [shoe.event_id], "ledger:expense_record": [shoe.event_id],
+        "ledger:expense_void": [expense.pk],
         "ledger:guest_rename": [guest.pk], "ledger:guest_alias_add": [guest.pk],
         "ledger:guest_alias_remove": [guest.pk, alias.pk], "ledger:guest_merge": [guest.pk],
         "ledger:guest_invitation_issue": [guest.pk],
@@ -404,6 +414,8 @@ def test_every_form_needs_its_csrf_token(world):
         "ledger:chips_void",
         "ledger:adjustment_add",
         "ledger:adjustment_void",
+        "ledger:expense_record",
+        "ledger:expense_void",
         "ledger:count_setup",
         "ledger:event_guest_add",
         "ledger:display_link_issue",

@@ -19,6 +19,7 @@ from ledger.models import (
     Bet,
     ChipMove,
     CountSetup,
+    Expense,
     Guest,
     GuestEventResult,
     StackRow,
@@ -189,7 +190,8 @@ def night_count(event: Event) -> NightCount:
 
 def _handed_in_chips(event: Event) -> tuple[dict[int, Decimal], Decimal]:
     """Chips that changed hands at the table when guests settled up in chips (transfers marked
-    so, voids included): received less paid, per guest and for the house."""
+    so, voids included): received less paid, per guest and for the house; and chips paid out
+    for an expense (from a guest's stack or the tray, voids included)."""
     handed: dict[int, Decimal] = defaultdict(lambda: ZERO)
     house = ZERO
     rows = Transfer.objects.filter(event=event, in_chips=True).order_by()
@@ -202,6 +204,13 @@ def _handed_in_chips(event: Event) -> tuple[dict[int, Decimal], Decimal]:
             house += amount
         else:
             handed[payee_id] += amount
+    # Expenses paid in chips left the table: from the payer's stack, or from the tray.
+    spent = Expense.objects.filter(event=event).exclude(paid_in=Expense.PaidIn.MONEY).order_by()
+    for payer_id, paid_in, amount in spent.values_list("paid_by_id", "paid_in", "amount"):
+        if paid_in == Expense.PaidIn.TRAY or payer_id is None:
+            house -= amount
+        else:
+            handed[payer_id] -= amount
     return dict(handed), house
 
 

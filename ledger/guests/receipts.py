@@ -1,7 +1,8 @@
 """A guest's receipt for one night: a statement. It starts from the balance carried in, lists
 every line that moved the balance that night — the hands' result (shoe by shoe beside it), a
-tournament's entry fee, rebuys, add-ons and prize, each settlement and its void, each transfer
-between guests — and ends on the balance carried, which those lines add up to, for every kind
+tournament's entry fee, rebuys, add-ons and prize, each expense the guest paid or shares (what
+they paid less their share) and its void, each settlement and its void, each transfer between
+guests — and ends on the balance carried, which those lines add up to, for every kind
 of night.
 
 Reads only; every figure is the ledger's (:mod:`ledger.money.lines` through
@@ -19,10 +20,12 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import Event
 from ledger.count.selectors import ChipsTakenAndCounted, guest_chips
+from ledger.expenses.selectors import guest_expense_rows
 from ledger.guests.sharing import plain_text
 from ledger.models import Adjustment, Charge, CountSetup, Guest, Settlement, Tip, Transfer
-from ledger.money.amounts import ZERO, to_yen
+from ledger.money.amounts import ZERO, format_chips, to_yen
 from ledger.money.results import Figures, InYen, guest_history
+from ledger.money.transfers import HOUSE_NAME
 from ledger.payways.selectors import PayRequest, pay_request
 from shoebook.base.downloads import safe_filename
 
@@ -46,6 +49,10 @@ MSG_SETTLEMENT_VOID = _("Void of settlement No. {number} ({method})")
 MSG_PAID_GUEST = _("Paid {other}")
 MSG_PAID_BY_GUEST = _("Received from {other}")
 MSG_TRANSFER_VOID = _("Void of transfer No. {number}: {words}")
+MSG_EXPENSE_PAID_SHARE = _("{what}: paid {paid}, your share {share}")
+MSG_EXPENSE_SHARE = _("{what}: your share (paid by {payer})")
+MSG_EXPENSE_PAID = _("{what}: paid {paid}, shared by others")
+MSG_EXPENSE_VOID = _("Void of expense No. {number}: {words}")
 MSG_PAID_HOUSE_TRANSFER = _("Paid the house")
 MSG_PAID_BY_HOUSE_TRANSFER = _("Received from the house")
 
@@ -65,7 +72,7 @@ class StatementLine:
     reads it (a win, a prize, a payment to the house: up; a loss, a fee, money received:
     down). ``mark``: "void" on a void, "voided" on the row a void reverses."""
 
-    kind: str  # "result", "charge", "adjustment", "tip", "settlement" or "transfer"
+    kind: str  # "result", "charge", "adjustment", "tip", "expense", "settlement" or "transfer"
     words: str
     note: str
     amount: Decimal
@@ -196,6 +203,7 @@ def _result_lines(guest: Guest, event: Event, result: Decimal) -> list[Statement
         amount = -tip.amount
         note = plain_text(tip.note)
         lines.append(StatementLine("tip", str(words), note, amount, to_yen(amount, rate), mark))
+    lines += _expense_lines(guest, event)
     hands = result - sum((line.amount for line in lines), ZERO)
     if hands or not lines:
         count_only = CountSetup.objects.filter(event=event, count_only=True).exists()
@@ -207,6 +215,39 @@ def _result_lines(guest: Guest, event: Event, result: Decimal) -> list[Statement
             else MSG_RESULT
         )
         lines.insert(0, StatementLine("result", str(words), "", hands, to_yen(hands, rate)))
+    return lines
+
+
+def _expense_lines(guest: Guest, event: Event) -> list[StatementLine]:
+    """Each expense the guest paid or shares at the night: up by what they paid, down by their
+    share, as the balance reads it; a void the other way."""
+    rate, symbol = event.yen_per_chip, event.currency_symbol
+    lines = []
+    for row in guest_expense_rows(guest, [event.pk]):
+        expense = row.expense
+        paid = expense.amount if expense.paid_by_id == guest.pk else ZERO
+        share = row.share_of(guest.pk)
+        what = plain_text(expense.what)
+        if paid and share:
+            words = MSG_EXPENSE_PAID_SHARE.format(
+                what=what,
+                paid=format_chips(abs(paid), symbol),
+                share=format_chips(abs(share), symbol),
+            )
+        elif paid:
+            words = MSG_EXPENSE_PAID.format(what=what, paid=format_chips(abs(paid), symbol))
+        else:
+            payer = plain_text(expense.paid_by.name) if expense.paid_by else str(HOUSE_NAME)
+            words = MSG_EXPENSE_SHARE.format(what=what, payer=payer)
+        if expense.voids_id is not None:
+            words = MSG_EXPENSE_VOID.format(number=expense.voids_id, words=words)
+        mark = "void" if expense.voids_id else "voided" if row.voided_by else ""
+        amount = paid - share
+        lines.append(
+            StatementLine(
+                "expense", str(words), plain_text(expense.note), amount, to_yen(amount, rate), mark
+            )
+        )
     return lines
 
 

@@ -43,6 +43,8 @@ from ledger.models import (
     ChipMove,
     Coup,
     EventGuest,
+    Expense,
+    ExpenseShare,
     Guest,
     GuestAlias,
     GuestEventResult,
@@ -201,6 +203,11 @@ MSG_MERGE_PAID_EACH_OTHER = _(
 )
 
 
+MSG_MERGE_SHARED_AN_EXPENSE = _(
+    "{guest} and {other} each have a share of one expense ({what}): they are two people."
+)
+
+
 MSG_MERGE_TOURNAMENT_PLAYER = _(
     "{other} has played in a tournament, whose entries stay with the guest who played: merge"
     " {guest} into {other} instead."
@@ -332,6 +339,12 @@ def guest_merge_refusal(*, guest: Guest, other: Guest) -> str | None:
     between = Q(payer=guest, payee=other) | Q(payer=other, payee=guest)
     if Transfer.objects.filter(between).exists():
         return str(MSG_MERGE_PAID_EACH_OTHER).format(guest=guest.name, other=other.name)
+    both = ExpenseShare.objects.filter(guest=guest, expense__shares__guest=other)
+    shared = both.select_related("expense").first()
+    if shared is not None:
+        return str(MSG_MERGE_SHARED_AN_EXPENSE).format(
+            guest=guest.name, other=other.name, what=shared.expense.what
+        )
     overlap = _played_together(guest, other)
     if overlap is not None:
         shoe, hand = overlap
@@ -345,7 +358,7 @@ def guest_merge_refusal(*, guest: Guest, other: Guest) -> str | None:
 # stays with them: a tournament's entries, stacks and charges).
 MERGE_MOVES = (
     EventGuest, MergedGuest, Seating, Bet, Settlement, GuestEventResult, Coup, Transfer,
-    ChipMove, Adjustment,
+    ChipMove, Adjustment, Expense, ExpenseShare,
 )  # fmt: skip
 
 
@@ -423,6 +436,8 @@ def guest_merge(*, guest: Guest, other: Guest, by: Actor) -> Guest:
     Transfer.objects.filter(payee=other).update(payee=guest)
     ChipMove.objects.filter(guest=other).update(guest=guest)
     Adjustment.objects.filter(guest=other).update(guest=guest)
+    Expense.objects.filter(paid_by=other).update(paid_by=guest)
+    ExpenseShare.objects.filter(guest=other).update(guest=guest)
     GuestInvitation.objects.filter(guest=other).update(guest=guest)
     # The handles of ways the kept guest has none on move; the kept guest's own stay.
     kept_ways = GuestPayHandle.objects.filter(guest=guest).values("way_id")

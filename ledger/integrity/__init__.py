@@ -34,7 +34,11 @@ not as a :class:`LedgerProblem` (model, primary key, what is wrong, expected and
    denomination adds up to its chips; a guest's rows are at a night whose list has them; a night
    kept by its count alone has no hand. Its guests' results are their counts less their chips
    taken, and an adjustment is in its guest's result at its night: both join invariant 4's sums.
-9. What the apps above the ledger register (:func:`register_check`): a tournament's rebuys and
+9. Expenses (``ledger.expenses.integrity``): an expense's shares add up to it exactly and are
+   the odd cent's rule's (``ledger.expenses.shares``); the guests it names are on its night's
+   list; it is not at a tournament table; a void is its row's exact opposite, shares and all.
+   What each guest paid less their shares joins invariant 5's balances.
+10. What the apps above the ledger register (:func:`register_check`): a tournament's rebuys and
    add-ons, each within its window and count, and each rebuy bought under the starting stack
    by the stack its hands had left (``tournaments.integrity``).
 10. The dealers' tips and the tab (``ledger.tips.integrity``): a tip's guest is on its night's

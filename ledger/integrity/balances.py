@@ -1,4 +1,5 @@
-"""Invariant 5: balances and the night's settlement list, from sums, settlements, transfers."""
+"""Invariant 5: balances and the night's settlement list, from sums, settlements, transfers and
+expenses."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from django.db.models import Q
 
 from games.models import Event
 from ledger.count.integrity import results_without_hands
+from ledger.expenses.selectors import expense_nets
 from ledger.integrity.report import money_text
 from ledger.integrity.state import CheckerState
 from ledger.models import Bet, Charge, Settlement, Tip, Transfer
@@ -56,6 +58,10 @@ class BalanceChecks(CheckerState):
             for (guest_id, event_id), amount in results_without_hands(None, guests=guests).items():
                 if event_id != self.scope.pk:
                     net[(guest_id, event_id)] += amount
+        # Expenses: what each guest paid less their shares, a result of the night (any night).
+        paid_less_shares, _house = expense_nets(guests=None if self.scope is None else guests)
+        for key, amount in paid_less_shares.items():
+            net[key] += amount
         for guest_id, event_id, amount in settlements.values_list("guest_id", "event_id", "amount"):
             settled[(guest_id, event_id)] += amount
         # A transfer between guests settles for its payer what it unsettles for its payee.

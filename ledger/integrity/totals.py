@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from games.models import Event
 from ledger.count.integrity import count_problems, results_without_hands
+from ledger.expenses.integrity import expense_problems
 from ledger.integrity.report import LedgerProblem, missing_result_key, money_text, totals_text
 from ledger.integrity.state import CheckerState
 from ledger.models import Charge, GuestEventResult
@@ -35,6 +36,7 @@ class TotalsChecks(CheckerState):
             self.sums[(guest_id, event_id)].add_charge(amount)
             self.net_over_shoes[event_id] += amount
         self.report.problems.extend(LedgerProblem(*row) for row in count_problems(self.scope))
+        self.report.problems.extend(LedgerProblem(*row) for row in expense_problems(self.scope))
 
     # --- totals -----------------------------------------------------------------------------
 

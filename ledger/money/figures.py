@@ -18,7 +18,11 @@ rounding"; docs/glossary.md):
 - **handle** is the amount wagered: the stakes of the bets logged; ``None`` at a night that
   logged no hand in money (kept by its count alone, or a tournament's night, whose tables bet
   tournament chips);
-- **hold** is the house's result as a percentage of the drop (never of the handle).
+- **hold** is the house's result as a percentage of the drop (never of the handle);
+- **expenses** (food, drinks: ``ledger.expenses``) apart from the game: per guest what they
+  paid less their shares, for the house minus the guests' (what it paid less its shares); they
+  are in the balance and the settlement list (``ledger.money.lines``), never in the net, the
+  hold or the standings.
 
 A count-only night knows each guest's net but not how it splits into gross and commission (the
 host enters the commission for the whole night): those two are ``None`` per guest there.
@@ -49,6 +53,7 @@ from ledger.models import (
     Transfer,
 )
 from ledger.money.amounts import ZERO, money_sum, to_yen
+from ledger.money.lines import LineKind, ledger_lines
 
 PERCENT = Decimal("0.01")
 
@@ -74,9 +79,11 @@ class GuestFigures:
     counted: Decimal = ZERO  # at a count-only night: chips handed back less chips taken
     transfers: Decimal = ZERO  # at a guest-banked night: paid less received
     bought: Decimal = ZERO  # chips taken: buy-ins and top-ups
+    expenses: Decimal = ZERO  # the night's expenses: what the guest paid less their shares
 
     def add(self, other: GuestFigures) -> None:
         self.hands += other.hands
+        self.expenses += other.expenses
         self.wagered += other.wagered
         self.gross = None if self.gross is None or other.gross is None else self.gross + other.gross
         self.commission = (
@@ -116,6 +123,7 @@ class NightFigures:
     adjustments: Decimal = ZERO
     charges: Decimal = ZERO
     prizes: Decimal = ZERO
+    expenses: Decimal = ZERO  # the guests' side of the night's expenses (paid less shares)
     first_hand: datetime | None = None
     last_hand: datetime | None = None
 
@@ -131,6 +139,16 @@ class NightFigures:
     @property
     def house_net_yen(self) -> Decimal:
         return to_yen(self.house_net, self.event.yen_per_chip)
+
+    @property
+    def house_expenses(self) -> Decimal:
+        """The house's side of the expenses: what it paid less its shares (minus the guests')."""
+        return -self.expenses
+
+    @property
+    def house_result(self) -> Decimal:
+        """What the house is owed for the night: its net from the game and its expenses."""
+        return self.house_net + self.house_expenses
 
     @property
     def gross_yen(self) -> Decimal:
@@ -257,7 +275,7 @@ def without_hands(night: NightFigures) -> list[WithoutHands]:
 
 
 def nights_figures(events: Iterable[Event]) -> list[NightFigures]:
-    """The figures of each of ``events``, in the order given. Seven queries (eight when a
+    """The figures of each of ``events``, in the order given. Eight queries (nine when a
     guest took chips and played no hand), however many nights."""
     ordered = list(events)
     ids = [event.pk for event in ordered]
@@ -323,6 +341,10 @@ def nights_figures(events: Iterable[Event]) -> list[NightFigures]:
             of(event_id, payer_id).transfers += amount
         if payee_id is not None:
             of(event_id, payee_id).transfers -= amount
+    nights_of = Event.objects.filter(pk__in=ids)
+    for line in ledger_lines(events=nights_of, kinds={LineKind.EXPENSE}):
+        assert line.event_id is not None
+        of(line.event_id, line.guest_id).expenses += line.amount
     pace = {
         row["shoe__event_id"]: (row["n"], row["first"], row["last"])
         for row in Hand.objects.filter(shoe__event__in=ids)
@@ -357,6 +379,7 @@ def nights_figures(events: Iterable[Event]) -> list[NightFigures]:
             adjustments=sum((g.adjustments for g in mine), ZERO),
             charges=sum((g.charges for g in mine), ZERO),
             prizes=sum((g.prizes for g in mine), ZERO),
+            expenses=sum((g.expenses for g in mine), ZERO),
         )
         is_tournament = event.kind == Event.Kind.TOURNAMENT
         night.handle = None if count_only or is_tournament else sum((g.wagered for g in mine), ZERO)

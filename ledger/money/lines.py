@@ -9,6 +9,9 @@ in one list that every balance on every page is a sum of.
 - **tip**: minus what the guest tipped the night's dealers (``ledger.tips``): it leaves their
   balance for the dealers' pool, never the house's result. The pages count it with the night's
   result (what the guest's night came to), not with what was settled.
+- **expense**: what the guest paid for the night (food, drinks: plus, they are owed it) less
+  their share of every expense they share (``ExpenseShare``: minus, they owe it). The house's
+  side is the rest; an expense is a night's result as much as its bets, never a settlement.
 
 A void is a line of its own (the same amount, the other way), so a balance is always a plain sum
 of rows. Lines are summed by the database, per guest, event and kind (or per guest, rate and kind
@@ -29,7 +32,7 @@ from django.db.models import CharField, ExpressionWrapper, F, Q, QuerySet, Sum, 
 
 from games.chips import MoneyField
 from games.models import Event
-from ledger.models import GuestEventResult, Settlement, Tip, Transfer
+from ledger.models import Expense, ExpenseShare, GuestEventResult, Settlement, Tip, Transfer
 from ledger.money.amounts import ZERO, money_sum
 
 
@@ -38,10 +41,13 @@ class LineKind(StrEnum):
     SETTLEMENT = "settlement"
     TRANSFER = "transfer"
     TIP = "tip"
+    EXPENSE = "expense"
 
 
 SETTLED = frozenset({LineKind.SETTLEMENT, LineKind.TRANSFER})  # what the pages call "settled"
-NIGHT = frozenset({LineKind.RESULT, LineKind.TIP})  # a night's result as a balance reads it
+# What a night came to for a guest, before anything was settled: bets (or the count), tips and
+# expenses.
+NIGHT = frozenset({LineKind.RESULT, LineKind.TIP, LineKind.EXPENSE})
 
 
 @dataclass(frozen=True)
@@ -83,12 +89,16 @@ def ledger_lines(
         ("event__yen_per_chip",) if per_rate else ("event_id", "event__date", "event__yen_per_chip")
     )
 
-    def of(rows: QuerySet[Any], guest: str, kind: LineKind, amount: Any) -> QuerySet[Any]:
-        mine = rows.filter(where, **({} if guests is None else {f"{guest}__in": guests}))
-        if guest != "guest":
+    def of(
+        rows: QuerySet[Any], guest: str, kind: LineKind, amount: Any, event: str = ""
+    ) -> QuerySet[Any]:
+        mine = rows.filter(
+            _under(where, event), **({} if guests is None else {f"{guest}__in": guests})
+        )
+        if guest != "guest" or event:
             mine = mine.filter(**{f"{guest}__isnull": False})  # the house's side is not a guest's
         summed: QuerySet[Any] = (
-            mine.values_list(f"{guest}_id", *columns)
+            mine.values_list(f"{guest}_id", *(_through(event, column) for column in columns))
             .annotate(kind=Value(kind.value, output_field=CharField()), n=amount)
             .order_by()
         )
@@ -109,6 +119,11 @@ def ledger_lines(
     if LineKind.TIP in kinds:
         tipped = Sum(_MINUS_AMOUNT, default=0, output_field=MoneyField())
         parts.append(of(Tip.objects.all(), "guest", LineKind.TIP, tipped))
+    if LineKind.EXPENSE in kinds:
+        owes = Sum(_MINUS_AMOUNT, default=0, output_field=MoneyField())
+        parts.append(of(Expense.objects.all(), "paid_by", LineKind.EXPENSE, money_sum("amount")))
+        shares = ExpenseShare.objects.all()
+        parts.append(of(shares, "guest", LineKind.EXPENSE, owes, event="expense__"))
     if not parts:
         return []
     rows = parts[0].union(*parts[1:], all=True) if len(parts) > 1 else parts[0]
@@ -118,6 +133,24 @@ def ledger_lines(
         Line(guest, event_id, day, rate, LineKind(kind), n)
         for guest, event_id, day, rate, kind, n in rows
     ]
+
+
+def _under(where: Q, prefix: str) -> Q:
+    """``where`` (on a row's ``event``) read through ``prefix`` (an expense share's expense)."""
+    if not prefix:
+        return where
+    children: list[Any] = []
+    for child in where.children:
+        if isinstance(child, Q):
+            children.append(_under(child, prefix))
+        else:
+            name, value = child  # type: ignore[misc]  # a Q's leaf: (lookup, value)
+            children.append((prefix + name, value))
+    return Q(*children, _connector=where.connector, _negated=where.negated)
+
+
+def _through(prefix: str, column: str) -> str:
+    return prefix + column.removesuffix("_id") if prefix else column
 
 
 def balances(lines: Iterable[Line]) -> dict[int, Decimal]:

@@ -39,6 +39,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from games.models import Event, Hand
 from games.payouts import BankedBet
 from ledger.count.selectors import counted_on, night_count
+from ledger.expenses.selectors import guest_expense_rows, nights_expense_rows
 from ledger.guests.names import name_key
 from ledger.models import (
     Adjustment,
@@ -47,6 +48,7 @@ from ledger.models import (
     CountSetup,
     Coup,
     EventGuest,
+    Expense,
     Guest,
     Seating,
     Settlement,
@@ -348,7 +350,7 @@ def guests_sheet(events: Sequence[Event], only: Guest | None) -> SheetSpec:
         Column(_("Net"), 12, CHIPS), Column(_("Net (¥)"), 14, YEN),
         Column(_("Balance before"), 14, CHIPS), Column(_("Settlements"), 14, CHIPS),
         Column(_("Balance after"), 14, CHIPS), Column(_("Balance after (¥)"), 16, YEN),
-        Column(_("How settled"), 30, TEXT),
+        Column(_("How settled"), 30, TEXT), Column(_("Expenses"), 14, CHIPS),
     ]  # fmt: skip
 
     nights = figures_of(events)
@@ -371,6 +373,9 @@ def guests_sheet(events: Sequence[Event], only: Guest | None) -> SheetSpec:
                 # At a night kept by its count alone a guest's gross and commission are not
                 # known (the host enters the commission in all): blank, as the figures say.
                 result = night.guest(line.guest_id) or GuestFigures(line.guest_id, line.name)
+                # The night's result less its expenses (what the guest paid less their shares),
+                # which come last: before + net + expenses + settlements = after.
+                net = line.result - result.expenses
                 yield [
                     event.name,
                     line.name,
@@ -378,13 +383,14 @@ def guests_sheet(events: Sequence[Event], only: Guest | None) -> SheetSpec:
                     result.wagered,
                     result.gross,
                     result.commission,
-                    line.result,
-                    to_yen(line.result, event.yen_per_chip),
+                    net,
+                    to_yen(net, event.yen_per_chip),
                     line.before,
                     line.settled,
                     line.after,
                     line.after_yen,
                     ", ".join(sorted(methods.get(line.guest_id, ()))),
+                    result.expenses,
                 ]
 
     return _("Guests"), columns, rows()
@@ -675,6 +681,45 @@ def transfers_sheet(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
     return _("Transfers"), columns, rows()
 
 
+def expenses_sheet(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
+    """The nights' expenses, a row per share as stored (``ledger.expenses``: to the cent, the
+    odd cents by the stated rule), voids included. With ``guest``, the expenses they paid or
+    share: every share of one they paid, only their own of the others."""
+    columns = [
+        Column(_("Event"), 24, TEXT), Column(_("Expense"), 10, WHOLE),
+        Column(_("What"), 24, TEXT), Column(_("Amount"), 14, CHIPS),
+        Column(_("Paid by"), 20, TEXT), Column(_("Paid with"), 20, TEXT),
+        Column(_("Sharer"), 20, TEXT), Column(_("Weight"), 8, WHOLE),
+        Column(_("Share"), 14, CHIPS), Column(_("Share (¥)"), 14, YEN),
+        Column(_("Recorded"), 17, DATETIME), Column(_("Void of"), 10, WHOLE),
+        Column(_("Note"), 30, TEXT),
+    ]  # fmt: skip
+    house = str(HOUSE_NAME)
+    ids = [event.pk for event in events]
+
+    def rows() -> Iterator[Sequence[CellValue]]:
+        found = guest_expense_rows(guest, ids) if guest is not None else nights_expense_rows(ids)
+        for row in found:
+            expense = row.expense
+            payer = expense.paid_by.name if expense.paid_by else house
+            for share in row.shares:
+                if guest is not None and guest.pk not in (expense.paid_by_id, share.guest_id):
+                    continue
+                yield [
+                    expense.event.name, expense.pk, expense.what, expense.amount, payer,
+                    str(expense.get_paid_in_display()),
+                    share.guest.name if share.guest else house, share.weight, share.amount,
+                    to_yen(share.amount, expense.event.yen_per_chip),
+                    local_time(expense.recorded_at), expense.voids_id, expense.note,
+                ]  # fmt: skip
+
+    return _("Expenses"), columns, rows()
+
+
+def _has_expenses(events: Sequence[Event]) -> bool:
+    return Expense.objects.filter(event__in=[event.pk for event in events]).exists()
+
+
 def count_sheet(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
     """The count of each night that counted its chips: per guest, chips taken (and how paid),
     the result the books give, adjustments, expected, counted and the difference; then the
@@ -907,6 +952,7 @@ SHEETS = (
                   lambda events, guest: coups_sheet(_guest_banked(events), guest)),
     SheetExporter("transfers", lambda events, _guest: bool(_guest_banked(events)),
                   lambda events, guest: transfers_sheet(_guest_banked(events), guest)),
+    SheetExporter("expenses", lambda events, _guest: _has_expenses(events), expenses_sheet),
     SheetExporter("count", lambda events, _guest: bool(_counted(events)), count_sheet),
     SheetExporter("settlements", lambda _events, _guest: True, _settlements_of),
     SheetExporter("rules", lambda _events, guest: guest is None,

@@ -2,22 +2,22 @@
 sent through the real views, import and export, each with what must happen. Then the paths past
 fixed defects, each through the real views or management commands: forms in other charsets
 (``charsets``), idempotency keys sent again (``keys``), look-alike logins (``homoglyphs``), the
-count's forms (``counts``), coups and guest-banked nights (``coups``), amounts that add up past the
-ledger's maximum (``bounds``), undoing or correcting a hand a rebuy stood on (``rebuy``), strangers
-at the login and the password reset behind the proxy (``logins``), uploads sent again
-(``uploads``), nights read by the rules they were played under (``rules``), the dealers' tips
-and the tab (``tips``), devices racing into the
-same locks (``deadlocks``), ways to pay and handles typed to send a link elsewhere
-(``payways``) and into one night's lock (``night races``: the count-only switch,
-counts, adjustments, the close, a round's close with rebuys and add-ons), pairs of the race matrix
-(``matrix``), a backup taken under load (``backups``) and backups edited by hand (``restore``).
+count's forms (``counts``), a night's expenses (``expenses``), coups and guest-banked nights
+(``coups``), amounts that add up past the ledger's maximum (``bounds``), undoing or correcting a
+hand a rebuy stood on (``rebuy``), strangers at the login and the password reset behind the proxy
+(``logins``), uploads sent again (``uploads``), nights read by the rules they were played under
+(``rules``), the dealers' tips and the tab (``tips``), devices racing into the same locks
+(``deadlocks``), ways to pay and handles typed to send a link elsewhere (``payways``) and into one
+night's lock (``night races``: the count-only switch, counts, adjustments, the close, a round's
+close with rebuys and add-ons), pairs of the race matrix (``matrix``), a backup taken under load
+(``backups``) and backups edited by hand (``restore``).
 
 Each group is a module of this package, saying what it attacks and what must happen: ``inputs``
 (names, amounts, files, URLs), ``races`` (races and deadlocks), ``charsets``, ``keys``,
-``homoglyphs``, ``counts``, ``coups``, ``bounds``, ``rebuys``, ``logins``, ``uploads``, ``tips``,
-``backups`` (backups under load and restores), ``payways`` (handles, link templates and ways
-to pay). They stand on ``ground`` (``Case``, ``Night``, how an outcome is judged, clients)
-and the bounds and rebuys on ``tournament_helpers``.
+``homoglyphs``, ``counts``, ``expenses``, ``coups``, ``bounds``, ``rebuys``, ``logins``,
+``uploads``, ``tips``, ``backups`` (backups under load and restores), ``payways`` (handles, link
+templates and ways to pay). They stand on ``ground`` (``Case``, ``Night``, how an outcome is
+judged, clients) and the bounds and rebuys on ``tournament_helpers``.
 
 ``attack(size)`` runs them against the current database and returns a tally per kind of input:
 tried, refused with a reason, accepted, crashed, wrong (accepted what must be refused, refused
@@ -37,6 +37,7 @@ from tests.adversary.bounds import bound_cases
 from tests.adversary.charsets import charset_cases
 from tests.adversary.counts import count_cases
 from tests.adversary.coups import coup_cases
+from tests.adversary.expenses import expense_cases
 from tests.adversary.ground import Night
 from tests.adversary.homoglyphs import homoglyph_cases
 from tests.adversary.inputs import amount_cases, file_cases, name_cases, url_cases
@@ -67,6 +68,7 @@ def attack(size: int = 100, seed: int = 11, *, threads: bool = True) -> dict[str
              *charset_cases(Night(f"{tag}c"), size), *key_cases(tag),
              *homoglyph_cases(night, tag), *bound_cases(night, tag),
              *rebuy_cases(tag, night.host), *count_cases(Night(f"{tag}n"), rng, size),
+             *expense_cases(Night(f"{tag}e"), tag),
              *login_cases(tag), *coup_cases(tag, night.host),
              *upload_cases(night, tag, threads=threads),
              *rule_cases(Night(f"{tag}w"), tag),

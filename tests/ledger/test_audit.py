@@ -11,6 +11,7 @@ from django.urls import reverse
 from games.kinds import Game
 from games.rules import Winner
 from ledger.count import services as count_services
+from ledger.expenses import services as expense_services
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
 from ledger.models import AuditEntry
@@ -99,6 +100,11 @@ def test_the_audit_log_shows_every_kind_of_entry(client, host, seated, shoe, rec
         event=shoe.event, guest=seated[1], amount=Decimal(5), reason="a lost bet", by=host
     )
     count_services.adjustment_void(adjustment=adjustment, reason="found it", by=host)
+    expense = expense_services.expense_record(
+        event=shoe.event, what="Pizza", amount=Decimal(30), paid_by=None,
+        sharers=[(seated[1], 1)], by=host,
+    )  # fmt: skip
+    expense_services.expense_void(expense=expense, reason="wrong night", by=host)
     sheet = tmp_path / "night.csv"
     sheet.write_text(template_csv())
     call_command(

@@ -75,11 +75,13 @@ D = Decimal
 # With the charges (entry fees, prizes) of tournaments, and the coups; balances: one; a
 # tournament's rebuys and add-ons (tournaments.integrity, registered): one when there are none.
 # The house's net as the pages report it is read from the one source of figures
-# (ledger.money.figures: seven queries, five more than its own sums did).
+# (ledger.money.figures: eight queries, six more than its own sums did).
 # Four are the tips' and the tab's (ledger.tips.integrity: the tips, the lists they name, the
 # settlements; the balances' tips), and three more when a night has tips (their pools).
-QUERIES = 32  # six of them the count's (its rows, the lists they name, count-only nights' hands)
-QUERIES_ONE_EVENT = 40  # with the event's settlement list (its settlements and transfers: one sum)
+# Expenses: three for their own checks (the expenses, their shares, the lists they name), two for
+# the balances.
+QUERIES = 38  # six of them the count's (its rows, the lists they name, count-only nights' hands)
+QUERIES_ONE_EVENT = 46  # with the event's settlement list (its settlements and transfers: one sum)
 # and its guests' results without hands at other nights (chips and adjustments: two)
 
 

@@ -39,6 +39,7 @@ from games.kinds import BankRotation
 from games.models import Event, Hand, Shoe
 from games.payouts import RuleSet
 from ledger.count import services as count_services
+from ledger.expenses import services as expense_services
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
 from ledger.hands.forms import seating_token
@@ -49,6 +50,7 @@ from ledger.models import (
     AuditEntry,
     ChipMove,
     DealerShift,
+    Expense,
     Guest,
     GuestPayHandle,
     HandRevision,
@@ -355,6 +357,29 @@ def adjustment_void(night: Night, slot: int) -> Play:
     url = reverse("ledger:adjustment_void", args=[booked.pk])
     voids = Adjustment.objects.filter(voids=booked)
     return Play(_post(url, {"reason": f"race {slot}"}), ("void", booked.pk), voids.count)
+
+
+# --- expenses -----------------------------------------------------------------------------
+
+
+def expense(night: Night, slot: int) -> Play:
+    key = uuid.uuid4()
+    payer, sharer = night.guests[slot], night.guests[slot + 2]
+    data = {"what": "Pizza", "amount": "30", "paid_by": str(payer.pk), "paid_in": "money",
+            "split": "shares", f"share_{payer.pk}": "1", f"share_{sharer.pk}": "2",
+            "share_house": "1", "idempotency_key": str(key)}  # fmt: skip
+    url = reverse("ledger:expense_record", args=[night.event.pk])
+    return Play(_post(url, data), key, Expense.objects.filter(idempotency_key=key).count)
+
+
+def expense_void(night: Night, slot: int) -> Play:
+    bought = night.once("expense to void", lambda: expense_services.expense_record(
+        event=night.event, what="Drinks", amount=Decimal(25), paid_by=None,
+        sharers=[(night.guests[4], 1), (night.guests[5], 1)], by=night.host,
+        idempotency_key=uuid.uuid4()))  # fmt: skip
+    url = reverse("ledger:expense_void", args=[bought.pk])
+    voids = Expense.objects.filter(voids=bought)
+    return Play(_post(url, {"reason": f"race {slot}"}), ("void", bought.pk), voids.count)
 
 
 def _setup(night: Night, slot: int, **fields: str) -> Play:
@@ -769,6 +794,8 @@ MOVES: tuple[Move, ...] = (
     Move("chips void", CASH, ("ledger.count.services.chips_void",), chips_void),
     Move("adjustment", CASH, ("ledger.count.services.adjustment_record",), adjustment),
     Move("adjustment void", CASH, ("ledger.count.services.adjustment_void",), adjustment_void),
+    Move("expense", CASH, ("ledger.expenses.services.expense_record",), expense),
+    Move("expense void", CASH, ("ledger.expenses.services.expense_void",), expense_void),
     Move("count setup", CASH, ("ledger.count.services.count_setup_save",), count_setup),
     Move("count-only switch", frozenset({"house"}), ("ledger.count.services.count_setup_save",),
          count_only_switch),

@@ -165,7 +165,7 @@ OPEN_NIGHT_ONLY = (
     AuditEntry.Action.HAND_LOGGED, AuditEntry.Action.HAND_UNDONE, AuditEntry.Action.HAND_CORRECTED,
     AuditEntry.Action.CHIPS, AuditEntry.Action.CHIPS_VOIDED, AuditEntry.Action.ADJUSTMENT,
     AuditEntry.Action.ADJUSTMENT_VOIDED, AuditEntry.Action.COUNT_SETUP,
-    AuditEntry.Action.SHOE_REOPENED,
+    AuditEntry.Action.SHOE_REOPENED, AuditEntry.Action.EXPENSE, AuditEntry.Action.EXPENSE_VOIDED,
 )  # fmt: skip
 
 

@@ -24,6 +24,7 @@ from django_htmx.http import reswap, retarget
 from games.models import Event, Shoe
 from games.scoreboard import scoreboard
 from ledger.count.selectors import guest_chips
+from ledger.expenses.selectors import guest_expenses
 from ledger.forms import add_service_errors, stake_text
 from ledger.guests import services as guest_services
 from ledger.guests.forms import GuestAliasForm, GuestMergeForm, GuestNameForm, InvitationAcceptForm
@@ -483,6 +484,7 @@ def _guest_page_context(guest: Guest, query: QueryDict) -> dict[str, object]:
         "earlier": earlier if earlier_lines else None,
         "settlements": settlements if settlements.paginator.count else None,
         "transfers": transfers if transfers.paginator.count else None,
+        "expenses": guest_expenses(guest, [line.event_id for line in recent_lines]),
         "chart": chart,
         "playing_now": playing_in is not None,
         "refresh_seconds": GUEST_PAGE_REFRESH_SECONDS,
