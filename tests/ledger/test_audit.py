@@ -7,6 +7,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils.html import escape
 
 from games.kinds import Game
 from games.rules import Winner
@@ -17,6 +18,7 @@ from ledger.hands import services as hand_services
 from ledger.models import AuditEntry
 from ledger.money import services as money_services
 from ledger.nights import services as night_services
+from ledger.tips import services as tip_services
 from ledger.payways import services as payway_services
 from ledger.workbook.blanks import template_csv
 from tests.conftest import bet, entry
@@ -75,7 +77,9 @@ def test_the_host_reads_the_audit_log_and_nobody_changes_it(
     assert AuditEntry.objects.filter(pk=logged.pk).exists()
 
 
-def test_the_audit_log_shows_every_kind_of_entry(client, host, seated, shoe, record, tmp_path):
+def test_the_audit_log_shows_every_kind_of_entry(
+    client, host, dealer, seated, shoe, record, tmp_path
+):
     """A hand, an undo, a correction, a settlement, an event edit, an import, a shoe and an
     event closed and reopened, and the count's rows, on one page."""
     hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
@@ -105,6 +109,12 @@ def test_the_audit_log_shows_every_kind_of_entry(client, host, seated, shoe, rec
         sharers=[(seated[1], 1)], by=host,
     )  # fmt: skip
     expense_services.expense_void(expense=expense, reason="wrong night", by=host)
+    tip = tip_services.tip_record(
+        event=shoe.event, guest=seated[1], amount=Decimal(2), source="money", by=host
+    )
+    tip_services.tip_void(tip=tip, reason="typed twice", by=host)
+    tip_services.tip_sharing_set(event=shoe.event, way="equal", by=host)
+    tip_services.shift_start(event=shoe.event, dealer=dealer, by=host)
     sheet = tmp_path / "night.csv"
     sheet.write_text(template_csv())
     call_command(
@@ -135,7 +145,7 @@ def test_the_audit_log_shows_every_kind_of_entry(client, host, seated, shoe, rec
     client.force_login(host)
     page = client.get(reverse("ledger:audit_log")).content.decode()
     for action in AuditEntry.Action:
-        assert str(action.label) in page, action
+        assert escape(str(action.label)) in page, action
 
 
 def test_every_close_and_reopen_is_in_the_audit_log_with_who_and_when(
