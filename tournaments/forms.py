@@ -34,14 +34,14 @@ class TournamentNightForm(RuleSetFields, forms.ModelForm[Event]):
 
     class Meta:
         model = Event
-        fields = ["name", "date", "venue", "decks", "currency_symbol", "yen_per_chip"]
+        fields = ["name", "date", "venue", "decks", "currency_symbol", "money_per_chip"]
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if self.instance.pk:
             self.show_rules(self.instance.rule_set)
-        for name in ("decks", "yen_per_chip"):
+        for name in ("decks", "money_per_chip"):
             _bound(self.fields[name], *EVENT_BOUNDS[name])
 
     def clean(self) -> dict[str, Any]:

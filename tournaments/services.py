@@ -102,7 +102,7 @@ def tournament_create(
     venue: str = "",
     decks: int = 8,
     currency_symbol: str = "$",
-    yen_per_chip: Decimal = Decimal(100),
+    money_per_chip: Decimal = Decimal(100),
     **settings: Any,
 ) -> Tournament:
     """A tournament on a night of its own (where its entry fees and prizes are recorded)."""
@@ -114,7 +114,7 @@ def tournament_create(
         venue=venue,
         decks=decks,
         currency_symbol=currency_symbol,
-        yen_per_chip=yen_per_chip,
+        money_per_chip=money_per_chip,
         kind=Event.Kind.TOURNAMENT,
     )
     tournament = Tournament(event=event, created_by=by, **settings)
@@ -312,7 +312,7 @@ def _table_event(round_: Round, number: int, by: Actor) -> Event:
         venue=night.venue,
         decks=night.decks,
         currency_symbol="T",
-        yen_per_chip=night.yen_per_chip,
+        money_per_chip=night.money_per_chip,
         table_min=round_.table_min,
         table_max=round_.table_max,
         hands_per_shoe=round_.hands,

@@ -21,8 +21,8 @@ from games.models import Event
 from ledger.count.selectors import ChipsTakenAndCounted, guest_chips
 from ledger.guests.sharing import plain_text
 from ledger.models import Adjustment, Charge, CountSetup, Guest, Settlement, Transfer
-from ledger.money.amounts import ZERO, to_yen
-from ledger.money.results import Figures, InYen, guest_history
+from ledger.money.amounts import ZERO, MoneyByCurrency, to_money
+from ledger.money.results import Figures, InMoney, guest_history
 from shoebook.base.downloads import safe_filename
 
 MSG_RESULT = _("Result of the hands")
@@ -48,12 +48,13 @@ MSG_PAID_BY_HOUSE_TRANSFER = _("Received from the house")
 
 
 @dataclass(frozen=True)
-class ReceiptRow(InYen):
+class ReceiptRow(InMoney):
     """One shoe of a guest's night (``number`` is ``None`` on the night's total)."""
 
     number: int | None
     figures: Figures
-    yen_per_chip: Decimal
+    money_per_chip: Decimal
+    currency: str
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ class StatementLine:
     words: str
     note: str
     amount: Decimal
-    yen: Decimal
+    money: Decimal  # in the night's currency
     mark: str = ""
 
 
@@ -77,10 +78,10 @@ class Receipt:
     shoes: list[ReceiptRow]
     total: ReceiptRow
     carried_in: Decimal
-    carried_in_yen: Decimal
+    carried_in_money: MoneyByCurrency  # each earlier night at its rate, per currency
     lines: list[StatementLine]  # what moved the balance that night, in order
     balance: Decimal  # after this event: carried in plus the lines
-    balance_yen: Decimal
+    balance_money: MoneyByCurrency
     chips: ChipsTakenAndCounted | None = None  # the chips taken and counted, if the night counted
 
     @property
@@ -111,9 +112,10 @@ class Receipt:
 def guest_receipt(guest: Guest, event: Event) -> Receipt:
     """The guest's night at ``event`` as a statement (see the module's doc)."""
     history = guest_history(guest)
-    rate = event.yen_per_chip
+    rate = event.money_per_chip
     shoes = [
-        ReceiptRow(number, figures, rate) for number, figures in history.shoes.get(event.pk, [])
+        ReceiptRow(number, figures, rate, event.currency)
+        for number, figures in history.shoes.get(event.pk, [])
     ]
     total = Figures()
     for row in shoes:
@@ -122,23 +124,23 @@ def guest_receipt(guest: Guest, event: Event) -> Receipt:
     before = [p for p in history.points if (p.event.date, p.event.pk) < order]
     tonight = next((p for p in history.points if p.event.pk == event.pk), None)
     carried_in = before[-1].balance if before else ZERO
-    carried_in_yen = before[-1].balance_yen if before else ZERO
+    carried_in_money = before[-1].balance_money if before else MoneyByCurrency()
     lines = _result_lines(guest, event, tonight.result if tonight else ZERO)
     chips = guest_chips(guest, [event.pk]).get(event.pk)
     lines += _settlement_lines(
-        [s for s in history.settlements if s.event_id == event.pk], history.voided, rate
+        [s for s in history.settlements if s.event_id == event.pk], history.voided, event
     )
     lines += _transfer_lines(guest, event)
     return Receipt(
         guest=guest,
         event=event,
         shoes=shoes,
-        total=ReceiptRow(None, total, rate),
+        total=ReceiptRow(None, total, rate, event.currency),
         carried_in=carried_in,
-        carried_in_yen=carried_in_yen,
+        carried_in_money=carried_in_money,
         lines=lines,
         balance=tonight.balance if tonight else carried_in,
-        balance_yen=tonight.balance_yen if tonight else carried_in_yen,
+        balance_money=tonight.balance_money if tonight else carried_in_money,
         chips=chips,
     )
 
@@ -147,7 +149,7 @@ def _result_lines(guest: Guest, event: Event, result: Decimal) -> list[Statement
     """The night's result: a tournament's charges one by one, the count's adjustments one by
     one, and the hands' result (what is left of the result once those are counted) when there
     were hands, or the count's at a night kept by its count alone."""
-    rate = event.yen_per_chip
+    rate, currency = event.money_per_chip, event.currency
     charges = list(Charge.objects.filter(guest=guest, event=event).order_by("recorded_at", "id"))
     lines = [
         StatementLine(
@@ -155,7 +157,7 @@ def _result_lines(guest: Guest, event: Event, result: Decimal) -> list[Statement
             str(charge.get_kind_display()),
             plain_text(charge.note),
             charge.amount,
-            to_yen(charge.amount, rate),
+            to_money(charge.amount, rate, event.currency),
         )
         for charge in charges
     ]
@@ -169,7 +171,7 @@ def _result_lines(guest: Guest, event: Event, result: Decimal) -> list[Statement
         note = plain_text(row.reason)
         lines.append(
             StatementLine(
-                "adjustment", str(words), note, row.amount, to_yen(row.amount, rate), mark
+                "adjustment", str(words), note, row.amount, to_money(row.amount, rate, currency), mark
             )
         )
     hands = result - sum((line.amount for line in lines), ZERO)
@@ -182,12 +184,12 @@ def _result_lines(guest: Guest, event: Event, result: Decimal) -> list[Statement
             if event.is_guest_banked
             else MSG_RESULT
         )
-        lines.insert(0, StatementLine("result", str(words), "", hands, to_yen(hands, rate)))
+        lines.insert(0, StatementLine("result", str(words), "", hands, to_money(hands, rate, currency)))
     return lines
 
 
 def _settlement_lines(
-    settlements: list[Settlement], voided: set[int], rate: Decimal
+    settlements: list[Settlement], voided: set[int], event: Event
 ) -> list[StatementLine]:
     lines = []
     for settlement in settlements:
@@ -204,7 +206,7 @@ def _settlement_lines(
                 str(words),
                 plain_text(settlement.note),
                 settlement.amount,
-                to_yen(settlement.amount, rate),
+                to_money(settlement.amount, event.money_per_chip, event.currency),
                 mark,
             )
         )
@@ -239,7 +241,7 @@ def _transfer_lines(guest: Guest, event: Event) -> list[StatementLine]:
                 str(words),
                 plain_text(transfer.note),
                 amount,
-                to_yen(amount, event.yen_per_chip),
+                to_money(amount, event.money_per_chip, event.currency),
                 mark,
             )
         )

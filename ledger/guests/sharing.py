@@ -2,7 +2,7 @@
 for one night, and a night's results for the group.
 
 Reads only. Every figure comes from :mod:`ledger.money.results` (the one computation of money); yen
-from :func:`ledger.money.amounts.to_yen`. Names are shown as plain text: whatever an old row holds,
+from :func:`ledger.money.amounts.to_money`. Names are shown as plain text: whatever an old row holds,
 control and format characters (a bidi override, a zero-width joiner) are dropped before a name
 goes into text that leaves the site (a chat message, a PDF, a file name).
 """
@@ -17,14 +17,14 @@ from urllib.parse import quote
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Event
-from ledger.money.amounts import format_chips, format_yen, to_yen
+from ledger.money.amounts import format_chips, format_money, format_money_each, to_money
 from ledger.money.figures import NightFigures, WithoutHands, night_figures, without_hands
 from ledger.money.results import GuestHistory, ShoeRow, event_shoe_rows
 
 LINE_SHARE = "https://line.me/R/share?text="
 
-MSG_SHARE_OWES = _("{name}, your balance is {chips} ({yen}): you owe the house.")
-MSG_SHARE_OWED = _("{name}, your balance is {chips} ({yen}): the house owes you.")
+MSG_SHARE_OWES = _("{name}, your balance is {chips} ({money}): you owe the house.")
+MSG_SHARE_OWED = _("{name}, your balance is {chips} ({money}): the house owes you.")
 MSG_SHARE_SQUARE = _("{name}, your balance is square.")
 MSG_GUEST_NUMBER = _("Guest {number}")
 
@@ -73,7 +73,7 @@ def balance_share(history: GuestHistory, url: str = "") -> ShareText:
     line = str(template).format(
         name=name,
         chips=format_chips(balance, history.symbol, signed=True),
-        yen=format_yen(history.balance_yen),
+        money=format_money_each(history.balance_money),
     )
     return ShareText(title=name, line=line, url=url)
 
@@ -87,7 +87,7 @@ class SharedNet:
 
     label: str
     net: Decimal
-    net_yen: Decimal
+    net_money: Decimal
 
 
 @dataclass(frozen=True)
@@ -109,12 +109,12 @@ class SharedResults:
         """One line: the house's result and how many guests, as the link's preview says it."""
         return str(MSG_SHARED_HOUSE).format(
             chips=format_chips(self.night.house_net, self.event.currency_symbol, signed=True),
-            yen=format_yen(self.night.house_net_yen),
+            money=format_money(self.night.house_net_money, self.event.currency),
             guests=len(self.guests),
         )
 
 
-MSG_SHARED_HOUSE = _("The house: {chips} ({yen}) · {guests} guests")
+MSG_SHARED_HOUSE = _("The house: {chips} ({money}) · {guests} guests")
 
 
 def event_shared_results(event: Event) -> SharedResults:
@@ -128,7 +128,7 @@ def event_shared_results(event: Event) -> SharedResults:
         SharedNet(
             label=result.name if event.share_names else str(MSG_GUEST_NUMBER).format(number=rank),
             net=result.net,
-            net_yen=to_yen(result.net, event.yen_per_chip),
+            net_money=to_money(result.net, event.money_per_chip, event.currency),
         )
         for rank, result in enumerate(results, start=1)
     ]

@@ -41,7 +41,7 @@ class ScoresheetForm(RuleSetForm):
     date = forms.DateField(
         label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}), required=False
     )
-    yen_per_chip = forms.DecimalField(
+    money_per_chip = forms.DecimalField(
         label=_("Yen per chip"),
         min_value=0.0001,
         max_digits=12,
@@ -65,7 +65,7 @@ class ScoresheetForm(RuleSetForm):
     # Made when the page is drawn, sent with the upload: the same upload sent again (a retry
     # after a lost answer) is answered with the nights it made (``upload_keys``).
     idempotency_key = forms.UUIDField(widget=forms.HiddenInput, required=False)
-    field_order = ["file", "event_name", "date", "yen_per_chip", "table_min", "table_max"]
+    field_order = ["file", "event_name", "date", "money_per_chip", "table_min", "table_max"]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

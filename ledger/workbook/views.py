@@ -184,7 +184,7 @@ def scoresheet_upload(request: AuthenticatedHttpRequest) -> HttpResponse:
 
             def imported() -> HttpResponse:
                 name, on, table, yen = (data["event_name"], data["date"], data["table"],
-                                        data["yen_per_chip"])  # fmt: skip
+                                        data["money_per_chip"])  # fmt: skip
                 by = request.user
                 if counted is not None:
                     rows = counted
@@ -194,7 +194,7 @@ def scoresheet_upload(request: AuthenticatedHttpRequest) -> HttpResponse:
                         by=by,
                         nights=[(name, on)],
                         write=lambda: count_sheet_import(
-                            rows=rows, name=name, on=on, by=by, yen_per_chip=yen
+                            rows=rows, name=name, on=on, by=by, money_per_chip=yen
                         ),
                         events_of=lambda done: [Event.objects.get(pk=done.event_id)],
                     )
@@ -206,11 +206,11 @@ def scoresheet_upload(request: AuthenticatedHttpRequest) -> HttpResponse:
                 def write() -> Imported:
                     if game is None:
                         return scoresheet_import(
-                            hands=hands, name=name, on=on, table=table, by=by, yen_per_chip=yen
+                            hands=hands, name=name, on=on, table=table, by=by, money_per_chip=yen
                         )
                     return coup_sheet_import(
                         coups=coups, game=game, name=name, on=on, table=table, by=by,
-                        yen_per_chip=yen,
+                        money_per_chip=yen,
                     )  # fmt: skip
 
                 sheet = import_once(
@@ -312,7 +312,7 @@ def _blank_form(data: Any = None, files: Any = None) -> ScoresheetForm:
         data,
         files,
         initial=RuleSetForm.initial_data()
-        | {"yen_per_chip": 100, "table_min": 10, "table_max": 1000},
+        | {"money_per_chip": 100, "table_min": 10, "table_max": 1000},
     )
 
 

@@ -43,16 +43,16 @@ WHAT: dict[str, str] = {
     "net": "net",
     "tonight": "net",
     "house net": "house_net",
-    "house net (¥)": "house_net_yen",
-    "net (¥)": "net_yen",
-    "gross (¥)": "gross_yen",
-    "commission (¥)": "commission_yen",
-    "taxe (¥)": "commission_yen",
+    "house net (¥)": "house_net_money",
+    "net (¥)": "net_money",
+    "gross (¥)": "gross_money",
+    "commission (¥)": "commission_money",
+    "taxe (¥)": "commission_money",
     "balance": "balance_after",
     "balance after": "balance_after",
     "balance carried": "balance_after",
-    "¥": "balance_after_yen",
-    "balance after (¥)": "balance_after_yen",
+    "¥": "balance_after_money",
+    "balance after (¥)": "balance_after_money",
     "carried in": "balance_before",
     "balance before": "balance_before",
     "settled": "settled",
@@ -65,7 +65,7 @@ WHAT: dict[str, str] = {
     "counted": "counted",
     "difference": "difference",
     "amount": "amount",
-    "amount (¥)": "amount_yen",
+    "amount (¥)": "amount_money",
 }
 MINUS = "−"  # U+2212, as the pages write a negative amount
 NUMBER = re.compile(r"[0-9][0-9,]*(?:\.[0-9]+)?")
@@ -291,7 +291,7 @@ def og_description(seen: Seen, night: str, text: str) -> None:
     found = re.fullmatch(r".*?: (.+?) \((.+?)\) · (\d+) .*", text)
     assert found, f"og:description {text!r}"
     seen.add(output, (night, "house_net", NIGHT), amount(found.group(1)))
-    seen.add(output, (night, "house_net_yen", NIGHT), amount(found.group(2)))
+    seen.add(output, (night, "house_net_money", NIGHT), amount(found.group(2)))
     seen.add(output, (night, "guests listed", NIGHT), int(found.group(3)))
 
 
@@ -300,7 +300,7 @@ def preview_source(seen: Seen, night: str, texts: Iterable[str]) -> None:
     output = "shared results preview"
     _name, house, line = texts
     seen.add(output, (night, "house_net", NIGHT), amount(house))
-    seen.add(output, (night, "house_net_yen", NIGHT), amount(line.rsplit(":", 1)[-1]))
+    seen.add(output, (night, "house_net_money", NIGHT), amount(line.rsplit(":", 1)[-1]))
 
 
 def house_page(seen: Seen, nights: set[str], content: bytes) -> None:
@@ -330,7 +330,7 @@ def house_page(seen: Seen, nights: set[str], content: bytes) -> None:
     found = re.search(r"House net (\S+) \((\S+)\) · commission (\S+) · drop (\S+)", line)
     assert found, line
     for what, text in zip(
-        ("house_net", "house_net_yen", "commission", "drop"), found.groups(), strict=True
+        ("house_net", "house_net_money", "commission", "drop"), found.groups(), strict=True
     ):
         seen.add(output, (SEASON, what, NIGHT), amount(text))
     hands = re.search(r"([0-9,]+) hands?\b", line)
@@ -638,6 +638,6 @@ def summary_sheet(
             what = WHAT.get(words(str(header)))
             if what is not None and number(value) is not None:
                 seen.add(output, (event, what, whom), number(value))
-                if whom == NIGHT and what in ("house_net", "house_net_yen", "commission",
+                if whom == NIGHT and what in ("house_net", "house_net_money", "commission",
                                               "wagered", "hands"):  # fmt: skip
                     sums["Summary"][(SEASON, what, NIGHT)] += number(value) or 0

@@ -59,7 +59,7 @@ def test_the_reference_night_shows_its_figures_everywhere(client, monkeypatch):
     seen = collect(client, [night], monkeypatch=monkeypatch)
     figures = seen.figures()
     for what, value in (("gross", D(1040)), ("commission", D(386)), ("house_net", D(-654)),
-                        ("house_net_yen", D(-65400))):  # fmt: skip
+                        ("house_net_money", D(-65400))):  # fmt: skip
         shown = figures[(night.name, what, NIGHT)]
         assert len(shown) >= 3, (what, shown)
         assert set(shown.values()) == {value}, (what, sorted(shown.items()))

@@ -40,7 +40,7 @@ from ledger.workbook.imports.punto_banco_sheet import check_scoresheet
 from ledger.workbook.reading import ScoresheetInvalid, ScoresheetUnreadable
 from shoebook.base.roles import Actor, command_line_actor, is_host
 
-AMOUNTS = ("yen_per_chip", "table_min", "table_max")
+AMOUNTS = ("money_per_chip", "table_min", "table_max")
 
 
 class Command(BaseCommand):
@@ -122,7 +122,7 @@ class Command(BaseCommand):
                     on=on,
                     table=table,
                     by=by,
-                    yen_per_chip=yen,
+                    money_per_chip=yen,
                 )
                 if game is not None
                 else scoresheet_import(
@@ -131,7 +131,7 @@ class Command(BaseCommand):
                     on=on,
                     table=table,
                     by=by,
-                    yen_per_chip=yen,
+                    money_per_chip=yen,
                 )
             )
         except ValidationError as error:  # the event's own fields: name, chip rate, limits
@@ -157,7 +157,7 @@ class Command(BaseCommand):
         try:
             done = count_sheet_import(
                 rows=rows, name=options["event_name"], on=on, by=self._host(options),
-                yen_per_chip=yen,
+                money_per_chip=yen,
             )  # fmt: skip
         except ValidationError as error:
             raise CommandError(" ".join(error.messages) + " Nothing was imported.") from error

@@ -136,7 +136,7 @@ class CheckedNight:
     name: str
     on: date
     table: TableRules
-    yen_per_chip: Decimal
+    money_per_chip: Decimal
     terms: dict[str, object]  # the rest of the event's fields
     game: BankedGame | None
     count: str  # "", "hands" or "count_only"
@@ -334,7 +334,7 @@ RULES_READERS: dict[str, Callable[[object], Any]] = {
     "table_max": _decimal,
     "hands_per_shoe": lambda value: int(_text(value)),
     "currency_symbol": _text,
-    "yen_per_chip": _decimal,
+    "money_per_chip": _decimal,
     "taxe": _choice(list(Event.Cut.values)),
     "taxe_rate": _decimal,
     "shoe_charge": _decimal,
@@ -391,7 +391,7 @@ def _terms_problems(values: dict[str, Any], rules: RuleSet) -> dict[str, list[st
     amounts as ``count_setup_save`` checks them."""
     found: dict[str, list[str]] = {}
     fields = {key: values[key] for key in (
-        "venue", "format", "currency_symbol", "hands_per_shoe", "decks", "yen_per_chip",
+        "venue", "format", "currency_symbol", "hands_per_shoe", "decks", "money_per_chip",
         "table_min", "table_max", "taxe", "taxe_rate", "shoe_charge", "banco", "suite_returns",
         "clearing",
     )}  # fmt: skip
@@ -412,7 +412,7 @@ def _terms_problems(values: dict[str, Any], rules: RuleSet) -> dict[str, list[st
         except ValueError:  # a message with a bare "%" (10%) that Django formats with %
             message = str(getattr(constraint, "violation_error_message", constraint.name))
             found.setdefault(_constrained_column(constraint), []).append(message)
-    for column in ("shoe_charge", "table_min", "table_max", "yen_per_chip"):
+    for column in ("shoe_charge", "table_min", "table_max", "money_per_chip"):
         if column not in found and (reason := _amount_problem(values[column])):
             found[column] = [reason]
     if not found and values["game"].guest_banked:
@@ -491,7 +491,7 @@ def _checked_terms(night: WorkbookNight, problems: _Problems) -> CheckedNight | 
         name=values["event"],
         on=values["date"],
         table=TableRules(rules, values["decks"], values["table_min"], values["table_max"]),
-        yen_per_chip=values["yen_per_chip"],
+        money_per_chip=values["money_per_chip"],
         terms=terms,
         game=banked,
         count=values["count"],
@@ -721,7 +721,7 @@ def night_workbook_import(*, nights: list[CheckedNight], by: Actor) -> WorkbookI
 def _night(night: CheckedNight, by: Actor) -> tuple[Event, Imported | None]:
     """The night's event with its hands or coups (none: a bare event)."""
     common = {"name": night.name, "on": night.on, "table": night.table, "by": by,
-              "yen_per_chip": night.yen_per_chip, "terms": night.terms}  # fmt: skip
+              "money_per_chip": night.money_per_chip, "terms": night.terms}  # fmt: skip
     if night.coups and night.game is not None:
         imported = coup_sheet_import(coups=night.coups, game=night.game, **common)  # type: ignore[arg-type]
     elif night.hands:
@@ -755,7 +755,7 @@ def _bare_event(night: CheckedNight, by: Actor) -> Event:
         rules=night.table.rules,
         by=by,
         decks=night.table.decks,
-        yen_per_chip=night.yen_per_chip,
+        money_per_chip=night.money_per_chip,
         table_min=night.table.table_min,
         table_max=night.table.table_max,
         **fields,

@@ -23,7 +23,7 @@ NIGHT = {
     "venue": "",
     "decks": "6",
     "currency_symbol": "$",
-    "yen_per_chip": "100",
+    "money_per_chip": "100",
     "table_min": "2000",
     "hands_per_shoe": "60",
 }
@@ -174,7 +174,7 @@ def test_only_chemin_de_fer_asks_where_a_suite_of_a_suite_returns(as_host, game,
 
 @pytest.mark.parametrize(
     ("field", "typed"),
-    [("hands_per_shoe", "𝟔𝟎"), ("hands_per_shoe", "٦٠"), ("yen_per_chip", "𝟏𝟎𝟎"),
+    [("hands_per_shoe", "𝟔𝟎"), ("hands_per_shoe", "٦٠"), ("money_per_chip", "𝟏𝟎𝟎"),
      ("table_min", "२०००"), ("commission", "𝟒")],
 )  # fmt: skip
 def test_a_number_box_takes_only_the_digits_0_to_9(as_host, field, typed):
@@ -182,7 +182,7 @@ def test_a_number_box_takes_only_the_digits_0_to_9(as_host, field, typed):
     response = as_host.post(reverse("ledger:event_create"), posted)
     assert response.status_code == 200 and not Event.objects.exists()
     page = text(response)
-    label = {"hands_per_shoe": "Hands per shoe", "yen_per_chip": "Yen per chip",
+    label = {"hands_per_shoe": "Hands per shoe", "money_per_chip": "Yen per chip",
              "table_min": "Table minimum", "commission": "Commission (%)"}[field]  # fmt: skip
     assert str(MSG_PLAIN_DIGITS).format(field=label) in page
 
