@@ -62,4 +62,6 @@ def currency_sign(code: str, locale: str = "en") -> str:
 def currency_choices(locale: str) -> list[tuple[str, str]]:
     """The night form's choices, "JPY — Japanese Yen", the common ones first."""
     rest = sorted(currency_codes() - set(COMMON_CURRENCIES))
-    return [(code, f"{code} — {currency_name(code, locale)}") for code in (*COMMON_CURRENCIES, *rest)]
+    return [
+        (code, f"{code} — {currency_name(code, locale)}") for code in (*COMMON_CURRENCIES, *rest)
+    ]

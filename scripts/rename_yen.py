@@ -53,7 +53,11 @@ TEMPLATE_RULES: list[tuple[str, str]] = [
 # What no rule can finish: a person reads each line listed.
 LEFT = [
     (re.compile(r"\bto_money\((?:[^()]|\([^()]*\))*\)"), 2, "to_money without its currency"),
-    (re.compile(r"\bformat_money\((?:[^()]|\([^()]*\))*\)"), 1, "format_money without its currency"),
+    (
+        re.compile(r"\bformat_money\((?:[^()]|\([^()]*\))*\)"),
+        1,
+        "format_money without its currency",
+    ),
     (re.compile(r"¥|\byen\b|\bYen\b"), 0, "the word yen or ¥"),
 ]
 

@@ -97,8 +97,8 @@ def test_the_event_form_is_labelled_in_japanese(client, host):
     assert all(f"{label}:" in page for label in labels)
 
 
-JAPANESE_LABELLED = ("name", "date", "venue", "format", "decks", "currency_symbol", "money_per_chip",
-                     "table_min", "table_max", "hands_per_shoe")  # fmt: skip
+JAPANESE_LABELLED = ("name", "date", "venue", "format", "decks", "currency_symbol", "currency",
+                     "money_per_chip", "table_min", "table_max", "hands_per_shoe")  # fmt: skip
 
 
 def test_the_audit_log_reads_in_japanese_entries_written_before_included(

@@ -25,8 +25,8 @@ from ledger.money.amounts import ZERO, to_money
 from ledger.workbook.exports import (
     CHIPS,
     DATETIME,
-    TEXT,
     MONEY,
+    TEXT,
     WHOLE,
     CellValue,
     Column,

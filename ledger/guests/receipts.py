@@ -171,7 +171,12 @@ def _result_lines(guest: Guest, event: Event, result: Decimal) -> list[Statement
         note = plain_text(row.reason)
         lines.append(
             StatementLine(
-                "adjustment", str(words), note, row.amount, to_money(row.amount, rate, currency), mark
+                "adjustment",
+                str(words),
+                note,
+                row.amount,
+                to_money(row.amount, rate, currency),
+                mark,
             )
         )
     hands = result - sum((line.amount for line in lines), ZERO)
@@ -184,7 +189,9 @@ def _result_lines(guest: Guest, event: Event, result: Decimal) -> list[Statement
             if event.is_guest_banked
             else MSG_RESULT
         )
-        lines.insert(0, StatementLine("result", str(words), "", hands, to_money(hands, rate, currency)))
+        lines.insert(
+            0, StatementLine("result", str(words), "", hands, to_money(hands, rate, currency))
+        )
     return lines
 
 

@@ -1,10 +1,10 @@
 """Sharing where guests already are: a one-line balance text for a chat app, a guest's receipt
 for one night, and a night's results for the group.
 
-Reads only. Every figure comes from :mod:`ledger.money.results` (the one computation of money); yen
-from :func:`ledger.money.amounts.to_money`. Names are shown as plain text: whatever an old row holds,
-control and format characters (a bidi override, a zero-width joiner) are dropped before a name
-goes into text that leaves the site (a chat message, a PDF, a file name).
+Reads only. Every figure comes from :mod:`ledger.money.results` (the one computation of money);
+money from :func:`ledger.money.amounts.to_money`. Names are shown as plain text: whatever an old
+row holds, control and format characters (a bidi override, a zero-width joiner) are dropped
+before a name goes into text that leaves the site (a chat message, a PDF, a file name).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Money as the pages and the workbook read it: exact sums of chip columns, money at an event's
-rate in its currency, and the one way amounts are written (−$680, −¥65,400, −€1,234.50). Storage in whole cents is
-``games.chips.MoneyField``."""
+rate in its currency, and the one way amounts are written (−$680, −¥65,400, −€1,234.50).
+Storage in whole cents is ``games.chips.MoneyField``."""
 
 from __future__ import annotations
 

@@ -29,11 +29,11 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
+from games.currencies import fits_minor_units
 from games.kinds import BankerMove
 from games.models import Event, Shoe
 from games.payouts import BankedBet
 from ledger.models import Bet, Coup, Guest, GuestEventResult, Settlement
-from games.currencies import fits_minor_units
 from ledger.money.amounts import ZERO, MoneyByCurrency, add_money, money_sum, to_money
 from ledger.money.figures import NightFigures, nights_figures, season_figures
 from ledger.money.lines import SETTLED, LineKind, balance, balances, ledger_lines
@@ -254,9 +254,9 @@ def event_settlement(event: Event) -> list[SettlementLine]:
         assert line.event_id is not None
         settled_chips[line.guest_id][line.event_id] += line.amount
         settled_rates[line.event_id] = (line.money_per_chip, line.currency)
-    # When every earlier night's rate turns a cent into whole units of its currency, rounding per night changes
-    # nothing: the results before are summed per guest and rate, not read a row per night.
-    # Any other rate among them, and they are read again night by night.
+    # When every earlier night's rate turns a cent into whole units of its currency, rounding
+    # per night changes nothing: the results before are summed per guest and rate, not read a
+    # row per night. Any other rate among them, and they are read again night by night.
     results_chips, rates = _results_before(on_the_list, earlier, per_rate=True)
     by_rate = all(
         fits_minor_units(rate / 100, currency)
@@ -442,7 +442,15 @@ def guest_nights(guest: Guest) -> list[NightLine]:
     return lines
 
 
-_SHOWN = ("name", "date", "kind", "game", "currency_symbol", "money_per_chip", "currency")  # what pages read
+_SHOWN = (
+    "name",
+    "date",
+    "kind",
+    "game",
+    "currency_symbol",
+    "money_per_chip",
+    "currency",
+)  # what pages read
 
 
 def balance_points(lines: Sequence[NightLine]) -> list[BalancePoint]:

@@ -50,7 +50,6 @@ def money_heading(what: str, event: Event) -> str:
     return str(MSG_MONEY_HEADING).format(what=what, sign=event.currency_sign)
 
 
-
 class MaybeChipsColumn(ChipsColumn):
     """Chips, or "—" where the figure is not known (a drop no count recorded, a handle no hand
     logged)."""

@@ -13,8 +13,8 @@ from django.utils.translation import gettext_lazy as _
 
 from games.cards import MAX_DECKS, MIN_DECKS
 from games.chips import MAX_CHIPS, MAX_TABLE_LIMIT, table_limit_validators
-from games.forms import PlainDigitsForm, RuleSetForm, rule_set_from_cleaned
 from games.currencies import DEFAULT_CURRENCY, currency_choices, fits_minor_units, minor_units
+from games.forms import PlainDigitsForm, RuleSetForm, rule_set_from_cleaned
 from games.kinds import Game
 from games.models import MAX_HANDS_PER_SHOE, MSG_UNKNOWN_CURRENCY, Event
 from games.payouts import NoCommission, RuleSet, SideBet
@@ -42,6 +42,37 @@ MSG_RATE_DECIMALS = _(
     "{currency} is written with {digits} decimals at most: the rate per chip cannot have more."
 )
 MSG_RATE_WHOLE = _("{currency} has no decimals: the rate per chip is a whole number.")
+
+
+def currency_field() -> forms.ChoiceField:
+    """The night's currency, by its ISO code, named in the reader's language (the choices are
+    set per form: :func:`offer_currencies`), the common ones first."""
+    return forms.ChoiceField(
+        label=_("Currency"),
+        choices=[],
+        initial=DEFAULT_CURRENCY,
+        error_messages={"invalid_choice": MSG_UNKNOWN_CURRENCY},
+        help_text=_("What the chips are worth money in (ISO 4217)."),
+    )
+
+
+def offer_currencies(form: forms.BaseForm) -> None:
+    field = form.fields["currency"]
+    assert isinstance(field, forms.ChoiceField)
+    field.choices = currency_choices(to_locale(get_language() or "en"))
+
+
+def check_form_rate(form: forms.ModelForm[Event], data: dict[str, Any]) -> None:
+    """The rate per chip written as its currency writes money (no yen decimals, two for the
+    euro, three for the dinar). A night recorded before keeps its rate as it was (a yen rate
+    of ¥0.5) while neither the rate nor the currency changes."""
+    rate, currency = data.get("money_per_chip"), data.get("currency")
+    kept = form.instance.pk and (rate, currency) == (
+        form.instance.money_per_chip,
+        form.instance.currency,
+    )
+    if rate is not None and currency and not kept and (why := check_rate(rate, currency)):
+        form.add_error("money_per_chip", why)
 
 
 def check_rate(rate: Decimal, currency: str) -> str:
@@ -136,14 +167,7 @@ class EventForm(RuleSetFields, forms.ModelForm[Event]):
         help_text=_("The share of each winning bank the house takes."),
     )
 
-    # The night's currency, by its ISO code, named in the reader's language, common ones first.
-    currency = forms.ChoiceField(
-        label=_("Currency"),
-        choices=[],
-        initial=DEFAULT_CURRENCY,
-        error_messages={"invalid_choice": MSG_UNKNOWN_CURRENCY},
-        help_text=_("What the chips are worth money in (ISO 4217)."),
-    )
+    currency = currency_field()
 
     class Meta:
         model = Event
@@ -159,9 +183,7 @@ class EventForm(RuleSetFields, forms.ModelForm[Event]):
         """``frozen``: the event has hands, so only what prices no hand stays open.
         ``game_held``: why the game cannot change though no hand is logged (its transfers)."""
         super().__init__(*args, **kwargs)
-        currency = self.fields["currency"]
-        assert isinstance(currency, forms.ChoiceField)
-        currency.choices = currency_choices(to_locale(get_language() or "en"))
+        offer_currencies(self)
         self.game_held = game_held
         if self.instance.pk:
             self.show_rules(self.instance.rule_set)
@@ -242,15 +264,7 @@ class EventForm(RuleSetFields, forms.ModelForm[Event]):
         low, high = data.get("table_min"), data.get("table_max")
         if low is not None and high is not None and high < low:
             self.add_error("table_max", MSG_MAX_UNDER_MIN)
-        rate, currency = data.get("money_per_chip"), data.get("currency")
-        # A night recorded before keeps its rate as it was (a yen rate of ¥0.5); a rate or a
-        # currency typed now is written as the currency writes money.
-        kept = self.instance.pk and (rate, currency) == (
-            self.instance.money_per_chip,
-            self.instance.currency,
-        )
-        if rate is not None and currency and not kept and (why := check_rate(rate, currency)):
-            self.add_error("money_per_chip", why)
+        check_form_rate(self, data)
         for name in GAME_TERMS:
             if name in self.errors or name not in self.fields:
                 continue

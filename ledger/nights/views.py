@@ -246,9 +246,13 @@ def settle_heading(line: SettlementLine, event: Event) -> str:
         return MSG_GUEST_SQUARE.format(guest=line.name)
     text = MSG_HOUSE_PAYS if line.after > 0 else MSG_GUEST_PAYS
     amount = format_chips(abs(line.after), event.currency_symbol)
-    return text.format(guest=line.name, amount=amount, money=format_money_each(
-        {currency: abs(amount) for currency, amount in line.after_money.items()}
-    ))
+    return text.format(
+        guest=line.name,
+        amount=amount,
+        money=format_money_each(
+            {currency: abs(amount) for currency, amount in line.after_money.items()}
+        ),
+    )
 
 
 def _event_action(

@@ -36,6 +36,7 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
+from games.currencies import DEFAULT_CURRENCY, minor_units
 from games.models import Event, Hand
 from games.payouts import BankedBet
 from ledger.count.selectors import counted_on, night_count
@@ -52,7 +53,6 @@ from ledger.models import (
     Settlement,
     Transfer,
 )
-from games.currencies import DEFAULT_CURRENCY, minor_units
 from ledger.money.amounts import (
     MSG_MONEY_HEADING,
     ZERO,
@@ -153,8 +153,8 @@ def chips_format(symbol: str) -> str:
 
 
 def money_format(currency: str) -> str:
-    """A currency's cells: its sign and its minor units, negatives red ('"€"#,##0.00;[Red]-"€"#,##0.00';
-    yen, won: no decimals; dinars: three)."""
+    """A currency's cells: its sign and its minor units, negatives red
+    ('"€"#,##0.00;[Red]-"€"#,##0.00'; yen, won: no decimals; dinars: three)."""
     sign = money_sign(currency).replace('"', "")
     digits = minor_units(currency)
     number = "#,##0" + ("." + "0" * digits if digits else "")
@@ -814,9 +814,9 @@ def _counted(events: Sequence[Event]) -> list[Event]:
 RULES_COLUMNS = (
     "event", "date", "venue", "kind", "format", "game", "commission_rate", "no_commission",
     "tie_pays", "pair_pays", "side_bets", "decks", "table_min", "table_max", "hands_per_shoe",
-    "currency_symbol", "money_per_chip", "currency", "taxe", "taxe_rate", "shoe_charge", "banco",
+    "currency_symbol", "money_per_chip", "taxe", "taxe_rate", "shoe_charge", "banco",
     "suite_returns", "clearing", "count", "opening_float", "denominations", "commission_total",
-    "guests", "bank_rotation",
+    "guests", "bank_rotation", "currency",
 )  # fmt: skip
 _RULES_KINDS = {
     "date": DATE, "tie_pays": WHOLE, "pair_pays": WHOLE, "decks": WHOLE, "hands_per_shoe": WHOLE,
@@ -853,12 +853,12 @@ def rules_sheet(events: Sequence[Event]) -> SheetSpec:
                 Decimal(rules["commission_rate"]), rules["no_commission"], rules["tie_pays"],
                 rules["pair_pays"], " ".join(rules["side_bets"]), event.decks, event.table_min,
                 event.table_max, event.hands_per_shoe, event.currency_symbol, event.money_per_chip,
-                event.currency, event.taxe, event.taxe_rate, event.shoe_charge, event.banco, event.suite_returns,
-                event.clearing, count,
+                event.taxe, event.taxe_rate, event.shoe_charge, event.banco,
+                event.suite_returns, event.clearing, count,
                 setup.opening_float if setup else None,
                 " ".join(setup.denominations) if setup else "",
                 setup.commission_total if setup else None,
-                "\n".join(guests.get(event.pk, [])), event.bank_rotation,
+                "\n".join(guests.get(event.pk, [])), event.bank_rotation, event.currency,
             ]  # fmt: skip
 
     return _("Rules"), columns, rows()

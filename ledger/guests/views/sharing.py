@@ -152,7 +152,8 @@ def shared_results_preview(request: HttpRequest, event_id: int, token: str) -> H
     house = night.house_net
     png = preview_png(
         plain_text(event.name), format_chips(house, event.currency_symbol, signed=True),
-        f"{event.date:%Y-%m-%d} · {HOUSE_NAME}: {format_money(night.house_net_money, event.currency)}",
+        f"{event.date:%Y-%m-%d} · {HOUSE_NAME}: "
+        f"{format_money(night.house_net_money, event.currency)}",
         negative=house < 0,
     )  # fmt: skip
     return private_link(HttpResponse(png, content_type="image/png"), cache="private, no-cache")

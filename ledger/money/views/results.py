@@ -7,19 +7,23 @@ from urllib.parse import urlencode
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
 from games.models import Event
 from ledger.models import AuditEntry
-from django.utils.translation import gettext as _
-
 from ledger.money.amounts import to_money
-from ledger.money.tables import money_heading
 from ledger.money.figures import night_figures, season_figures
 from ledger.money.filters import EventDateRange
 from ledger.money.results import event_guest_results, standings
-from ledger.money.tables import AuditTable, GuestResultTable, HouseTable, StandingsTable
+from ledger.money.tables import (
+    AuditTable,
+    GuestResultTable,
+    HouseTable,
+    StandingsTable,
+    money_heading,
+)
 from shoebook.base.converters import id_or_none
 from shoebook.base.roles import AuthenticatedHttpRequest, host_required, table_staff_required
 

@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy
 
 from games import services as game_services
 from games.chips import MAX_CHIPS
+from games.currencies import DEFAULT_CURRENCY
 from games.entry import TableRules, read_count
 from games.kinds import BankRotation, Game
 from games.messages import format_chips, whole_cents
@@ -211,12 +212,16 @@ def _rules_formulas(content: bytes, title: str) -> dict[int, dict[str, str]]:
         workbook.close()
 
 
-# A Rules sheet exported before nights kept their bank's rotation ends before that column.
+# A Rules sheet exported before nights kept their bank's rotation ends before that column (and
+# one from before nights had a currency, before that one).
 _RULES_SINCE_FIRST = RULES_COLUMNS[: RULES_COLUMNS.index("bank_rotation")]
+# The rate's column as sheets exported before nights had a currency head it: read as the new.
+RULES_ALIASES = {"yen_per_chip": "money_per_chip"}
 
 
 def _sheet_kind(header: tuple[str, ...]) -> str | None:
-    if header[: len(_RULES_SINCE_FIRST)] == _RULES_SINCE_FIRST:
+    named = tuple(RULES_ALIASES.get(str(cell), cell) for cell in header[: len(_RULES_SINCE_FIRST)])
+    if named == _RULES_SINCE_FIRST:
         return "rules"
     if header[: len(RECORD_COLUMNS)] == RECORD_COLUMNS:
         return "records"
@@ -350,6 +355,8 @@ RULES_READERS: dict[str, Callable[[object], Any]] = {
     "bank_rotation": lambda value: _choice(list(BankRotation))(
         _text(value) or BankRotation.SKIPS_LOSER.value
     ),
+    # Left out (a workbook from before nights had a currency): yen, as every night then was.
+    "currency": lambda value: _text(value) or DEFAULT_CURRENCY,
 }
 
 
@@ -392,8 +399,8 @@ def _terms_problems(values: dict[str, Any], rules: RuleSet) -> dict[str, list[st
     found: dict[str, list[str]] = {}
     fields = {key: values[key] for key in (
         "venue", "format", "currency_symbol", "hands_per_shoe", "decks", "money_per_chip",
-        "table_min", "table_max", "taxe", "taxe_rate", "shoe_charge", "banco", "suite_returns",
-        "clearing",
+        "currency", "table_min", "table_max", "taxe", "taxe_rate", "shoe_charge", "banco",
+        "suite_returns", "clearing",
     )}  # fmt: skip
     event = Event(
         name=values["event"], date=values["date"], game=values["game"].value,
@@ -480,6 +487,7 @@ def _checked_terms(night: WorkbookNight, problems: _Problems) -> CheckedNight | 
         "venue": values["venue"],
         "format": values["format"],
         "currency_symbol": values["currency_symbol"],
+        "currency": values["currency"],
         "hands_per_shoe": values["hands_per_shoe"],
         "suite_returns": values["suite_returns"],
     }

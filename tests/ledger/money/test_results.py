@@ -266,7 +266,9 @@ def test_the_workbook_shows_the_same_yen_balance(demo_night, host):
     line = next(line for line in event_settlement(demo_night) if line.guest_id == guest.pk)
     row = next(row for row in lines if row[1] == guest.name)
     assert (
-        row[header.index("Balance after (¥)")] == line.after_money == guest_history(guest).balance_money
+        row[header.index("Balance after (¥)")]
+        == line.after_money
+        == guest_history(guest).balance_money
     )
 
 

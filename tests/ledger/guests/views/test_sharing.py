@@ -72,7 +72,9 @@ def test_receipts_add_up_to_the_reference_night(demo_night):
             line.after,
         )
         assert receipt.balance_money == line.after_money
-        assert receipt.total.net_money == to_money(line.result, demo_night.money_per_chip, demo_night.currency)
+        assert receipt.total.net_money == to_money(
+            line.result, demo_night.money_per_chip, demo_night.currency
+        )
 
 
 def test_the_shared_results_are_the_event_pages_figures(demo_night):
