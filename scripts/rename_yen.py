@@ -9,8 +9,10 @@ which keep the history as it was, nor in this script): ``Event.yen_per_chip`` to
 ``to_money``/``format_money`` (which take the currency too: a call the script cannot complete
 is listed, for a person to give it ``event.currency``), the ``yen`` template filter to ``money``
 with the night's currency, and the ``{yen}`` placeholder of messages to ``{money}``. Each rule
-matches only the old spelling, so a second run changes nothing. ``--check`` changes nothing and
-exits 1 when a file would change. What is left for a person is printed at the end.
+matches only the old spelling, so a second run changes nothing; a line marked
+``rename_yen: keep`` (the import's alias of the old column) is left as it is. ``--check``
+changes nothing and exits 1 when a file would change. What is left for a person is printed at
+the end.
 """
 
 from __future__ import annotations
@@ -32,8 +34,8 @@ RULES: list[tuple[str, str]] = [
         rf"\bto_yen\(({_ARG}),\s*((?:[A-Za-z_][\w]*\.)*)yen_per_chip\)",
         r"to_money(\1, \2money_per_chip, \2currency)",
     ),
-    (r"\byen=format_yen\(", "money=format_yen("),
-    (r"\byen=to_yen\(", "money=to_yen("),
+    # a message's placeholder filled in: .format(yen="¥10,000"), yen=format_yen(…)
+    (r"\byen=(?=[\"']|format_|to_)", "money="),
     (r"\{yen\}", "{money}"),
     (r"(?<![A-Za-z0-9])yen_per_chip(?=\b|__)", "money_per_chip"),  # event__yen_per_chip__gt too
     (r"\bcut_name_yen\b", "cut_name_money"),
@@ -73,10 +75,18 @@ def files(root: Path) -> list[Path]:
     return sorted(found)
 
 
+KEEP = "rename_yen: keep"  # a line that names the old spelling on purpose (an alias)
+
+
 def renamed(text: str, template: bool) -> str:
-    for pattern, replacement in RULES + (TEMPLATE_RULES if template else []):
-        text = re.sub(pattern, replacement, text)
-    return text
+    lines = text.splitlines(keepends=True)
+    for index, line in enumerate(lines):
+        if KEEP in line:
+            continue
+        for pattern, replacement in RULES + (TEMPLATE_RULES if template else []):
+            line = re.sub(pattern, replacement, line)
+        lines[index] = line
+    return "".join(lines)
 
 
 def _commas(call: str) -> int:

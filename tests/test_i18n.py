@@ -89,7 +89,7 @@ def test_every_text_is_translated_and_the_compiled_catalogue_is_current():
 def test_the_event_form_is_labelled_in_japanese(client, host):
     client.force_login(host)
     page = client.get(reverse("ledger:event_create"), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
-    for english in ("Name:", "Venue:", "Currency symbol", "Yen per chip", "Hands per shoe"):
+    for english in ("Name:", "Venue:", "Currency symbol", "Money per chip", "Hands per shoe"):
         assert english not in page
     with translation.override("ja"):
         labels = [str(Event._meta.get_field(name).verbose_name) for name in JAPANESE_LABELLED]

@@ -82,7 +82,7 @@ MoneyByCurrency = dict[str, Decimal]  # a currency's code → the money in it, i
 
 def add_money(total: MoneyByCurrency, currency: str, amount: Decimal) -> MoneyByCurrency:
     """``total`` with ``amount`` added to its currency's (a new dict)."""
-    return total | {currency: total.get(currency, ZERO) + amount}
+    return total | {currency: total[currency] + amount if currency in total else amount}
 
 
 def format_percent(value: Decimal | None) -> str:

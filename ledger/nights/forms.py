@@ -46,11 +46,13 @@ MSG_RATE_WHOLE = _("{currency} has no decimals: the rate per chip is a whole num
 
 def currency_field() -> forms.ChoiceField:
     """The night's currency, by its ISO code, named in the reader's language (the choices are
-    set per form: :func:`offer_currencies`), the common ones first."""
+    set per form: :func:`offer_currencies`), the common ones first. Left out of a post (a page
+    drawn before nights had a currency), the night keeps its own: :func:`check_form_rate`."""
     return forms.ChoiceField(
         label=_("Currency"),
         choices=[],
         initial=DEFAULT_CURRENCY,
+        required=False,
         error_messages={"invalid_choice": MSG_UNKNOWN_CURRENCY},
         help_text=_("What the chips are worth money in (ISO 4217)."),
     )
@@ -66,6 +68,8 @@ def check_form_rate(form: forms.ModelForm[Event], data: dict[str, Any]) -> None:
     """The rate per chip written as its currency writes money (no yen decimals, two for the
     euro, three for the dinar). A night recorded before keeps its rate as it was (a yen rate
     of ¥0.5) while neither the rate nor the currency changes."""
+    if not data.get("currency") and "currency" not in form.errors:
+        data["currency"] = form.instance.currency or DEFAULT_CURRENCY
     rate, currency = data.get("money_per_chip"), data.get("currency")
     kept = form.instance.pk and (rate, currency) == (
         form.instance.money_per_chip,

@@ -343,8 +343,7 @@ def summary_sheet(events: Sequence[Event]) -> SheetSpec:
     :mod:`ledger.money.figures`, the night's drop and hold on its total row."""
     columns = [
         Column(_("Event"), 24, TEXT), Column(_("Date"), 12, DATE), Column(_("Venue"), 20, TEXT),
-        Column(_("Rules"), 50, TEXT), Column(_("Currency"), 10, TEXT),
-        Column(_("Money per chip"), 12, "#,##0.####"),
+        Column(_("Rules"), 50, TEXT), Column(_("Money per chip"), 12, "#,##0.####"),
         Column(_("Shoe"), 8, WHOLE), Column(_("Hands"), 8, WHOLE),
         Column(_("Wagered"), 14, CHIPS), Column(_("Guests' gross"), 14, CHIPS),
         Column(cut_heading(events), 12, CHIPS), Column(_("Guests' net"), 14, CHIPS),
@@ -363,7 +362,7 @@ def summary_sheet(events: Sequence[Event]) -> SheetSpec:
             if night.count_only:
                 rules = f"{rules} · {_('count only')}"
             head: list[CellValue] = [event.name, event.date, event.venue, rules,
-                                     event.currency, event.money_per_chip]  # fmt: skip
+                                     event.money_per_chip]  # fmt: skip
             currency = event.currency
             shoes, _totals = event_shoe_rows(event)
             for row in shoes:
@@ -405,8 +404,8 @@ def summary_sheet(events: Sequence[Event]) -> SheetSpec:
                     season.house_net,
                 ] if not index else [None] * 6  # fmt: skip
                 yield [
-                    None, None, None, None, currency if len(money) > 1 else None, None,
-                    _("Season total"), *totals, Money(amount, currency),
+                    None, None, None, None, None, _("Season total"), *totals,
+                    Money(amount, currency),
                     *((season.drop, season.hold) if not index else (None, None)),
                 ]  # fmt: skip
 

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 from django.utils.translation import gettext_lazy as _
 
+from games.currencies import DEFAULT_CURRENCY
 from games.entry import TableRules
 from games.forms import PlainDigitsForm, RuleSetForm
 from games.kinds import Game
@@ -89,6 +90,7 @@ class ScoresheetForm(RuleSetForm):
         if named and (existing := night_already_in(data["event_name"], data["date"])):
             on = f"{data['date']:%Y-%m-%d}"
             self.add_error("event_name", MSG_NIGHT_EXISTS.format(event=existing.name, date=on))
+        data["currency"] = data.get("currency") or DEFAULT_CURRENCY
         rate, currency = data.get("money_per_chip"), data.get("currency")
         if rate is not None and currency and (why := check_rate(rate, currency)):
             self.add_error("money_per_chip", why)

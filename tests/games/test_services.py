@@ -24,7 +24,8 @@ FROZEN = [
     ("decks", 6, "Decks"),
     ("table_min", Decimal(25), "Table minimum"),
     ("table_max", Decimal(500), "Table maximum"),
-    ("money_per_chip", Decimal(1000), "Yen per chip"),
+    ("money_per_chip", Decimal(1000), "Money per chip"),
+    ("currency", "EUR", "Currency"),
     ("currency_symbol", "¥", "Currency symbol"),
     ("format", Event.Format.BIG, "Format"),
 ]

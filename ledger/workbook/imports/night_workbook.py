@@ -216,7 +216,7 @@ def _rules_formulas(content: bytes, title: str) -> dict[int, dict[str, str]]:
 # one from before nights had a currency, before that one).
 _RULES_SINCE_FIRST = RULES_COLUMNS[: RULES_COLUMNS.index("bank_rotation")]
 # The rate's column as sheets exported before nights had a currency head it: read as the new.
-RULES_ALIASES = {"yen_per_chip": "money_per_chip"}
+RULES_ALIASES = {"yen_per_chip": "money_per_chip"}  # rename_yen: keep
 
 
 def _sheet_kind(header: tuple[str, ...]) -> str | None:

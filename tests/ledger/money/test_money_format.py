@@ -18,10 +18,10 @@ DOCS = Path(__file__).resolve().parents[3] / "docs"
 @pytest.mark.parametrize("language", ["en", "ja"])
 def test_negative_yen_puts_the_sign_before_the_yen_sign(language):
     with translation.override(language):
-        assert format_money(Decimal(-65400)) == "−¥65,400"
-        assert format_money(Decimal(65400)) == "¥65,400"
-        assert format_money(Decimal("-0.4")) == "¥0"
-        shown = Template("{% load money %}{{ amount|yen }}").render(
+        assert format_money(Decimal(-65400), "JPY") == "−¥65,400"
+        assert format_money(Decimal(65400), "JPY") == "¥65,400"
+        assert format_money(Decimal("-0.4"), "JPY") == "¥0"
+        shown = Template('{% load money %}{{ amount|money:"JPY" }}').render(
             Context({"amount": Decimal(-45200)})
         )
         assert shown == "−¥45,200"

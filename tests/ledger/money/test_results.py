@@ -119,7 +119,7 @@ def test_settlement_carries_over_with_partial_payments(night, make_event, host, 
         D("-150.00"),
         D("57.00"),
     )
-    assert lines["Ben"].after_money == D("5700")
+    assert lines["Ben"].after_money == {"JPY": D("5700")}
     assert lines["Chie"].after == 0
 
     next_week = make_event(name="Next week", date=night.date + timedelta(days=7))
@@ -186,7 +186,7 @@ def test_a_guests_history_is_the_sum_of_their_rows(night, host, guests, make_eve
     money_services.settlement_record(guest=ben, event=night, amount=D("-7"), method="cash", by=host)
     history = guest_history(ben)
     assert [point.balance for point in history.points] == [D("200.00")]
-    assert history.balance_money == D("20000")
+    assert history.balance_money == {"JPY": D("20000")}
     assert [number for number, _ in history.shoes[night.pk]] == [1, 2]
 
 
@@ -250,7 +250,7 @@ def test_one_balance_has_one_yen_figure_whatever_the_rates(make_event, host, rec
         record(shoe, *cards, [bet(1, "player", 100)])  # loses 100 at ¥100, then wins 100 at ¥1
         game_services.mark_shoe_closed(shoe=shoe, by=host)
     money_services.settlement_record(guest=aki, event=low, amount=D(20), method="cash", by=host)
-    expected = D(-100 * 100 + 100 * 1 + 20 * 1)
+    expected = {"JPY": D(-100 * 100 + 100 * 1 + 20 * 1)}
     assert guest_history(aki).balance_money == expected
     [line] = event_settlement(low)
     assert (line.after, line.after_money) == (D(20), expected)
@@ -265,11 +265,8 @@ def test_the_workbook_shows_the_same_yen_balance(demo_night, host):
     header, *lines = list(rows.iter_rows(values_only=True))
     line = next(line for line in event_settlement(demo_night) if line.guest_id == guest.pk)
     row = next(row for row in lines if row[1] == guest.name)
-    assert (
-        row[header.index("Balance after (¥)")]
-        == line.after_money
-        == guest_history(guest).balance_money
-    )
+    assert row[header.index("Balance after (¥)")] == line.after_money["JPY"]
+    assert line.after_money == guest_history(guest).balance_money
 
 
 @pytest.mark.parametrize(

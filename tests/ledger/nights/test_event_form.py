@@ -182,7 +182,7 @@ def test_a_number_box_takes_only_the_digits_0_to_9(as_host, field, typed):
     response = as_host.post(reverse("ledger:event_create"), posted)
     assert response.status_code == 200 and not Event.objects.exists()
     page = text(response)
-    label = {"hands_per_shoe": "Hands per shoe", "money_per_chip": "Yen per chip",
+    label = {"hands_per_shoe": "Hands per shoe", "money_per_chip": "Money per chip",
              "table_min": "Table minimum", "commission": "Commission (%)"}[field]  # fmt: skip
     assert str(MSG_PLAIN_DIGITS).format(field=label) in page
 

@@ -151,7 +151,7 @@ def test_the_share_panel_has_the_balance_line_the_link_and_a_line_link(client, h
     client.force_login(host)
     page = client.get(reverse("ledger:guest_detail", args=[aki.pk])).content.decode()
     url = "http://testserver" + reverse("ledger:guest_page", args=[aki.pk, aki.access_token])
-    line = str(MSG_SHARE_OWED).format(name="Aki", chips="+$100", yen="¥10,000")
+    line = str(MSG_SHARE_OWED).format(name="Aki", chips="+$100", money="¥10,000")
     assert f"{line}\n{url}</textarea>" in page
     assert "https://line.me/R/share?text=" + quote(f"{line}\n{url}", safe="") in page
     assert "data-share-sheet hidden" in page and "data-share-copy hidden" in page
