@@ -478,7 +478,9 @@ def test_a_broken_workbook_is_refused_on_the_page_not_a_server_error(client, hos
         (["--yen-per-chip", "1e3"], "are amounts"),
         (["--table-min", "500", "--table-max", "100"], "0 < --table-min <= --table-max"),
         (["--event-name", ""], "Nothing was imported"),
-        (["--yen-per-chip", "0.00001"], "Nothing was imported"),
+        (["--yen-per-chip", "0.00001"], "JPY has no decimals"),
+        (["--currency", "EUR", "--money-per-chip", "0.001"], "EUR is written with 2 decimals"),
+        (["--currency", "eur"], "ISO 4217 code"),
     ],
 )
 def test_the_import_command_refuses_bad_options_without_a_traceback(tmp_path, host, args, message):

@@ -116,7 +116,7 @@ def test_a_receipt_page_shows_the_night_in_chips_and_money(client, host, demo_ni
     assert len(receipt.shoes) >= 1
     assert page.count("<tr><td>") >= len(receipt.shoes)
     net = receipt.total.figures.net
-    assert to_money(net, D(100)) == receipt.total.net_money
+    assert to_money(net, D(100), "JPY") == receipt.total.net_money
     assert 'href="receipt.pdf"' in page
     assert "$1 = ¥100" in page
 
@@ -137,7 +137,7 @@ def test_the_pdf_receipt_is_a_pdf_with_the_guests_name_and_figures(
     text = pdf_text(content)
     assert "田中" in text
     assert demo_night.name in text
-    assert format_money(receipt.total.net_money) in text.replace(" ", "")
+    assert format_money(receipt.total.net_money, "JPY") in text.replace(" ", "")
     if language == "ja":
         assert "コミッション" in text or "手数料" in text or "シュー" in text
 
