@@ -9,7 +9,8 @@ from tests.adversary import attack
 
 # The kinds of input each of which has inputs that must be refused.
 REFUSING = ("names", "amounts", "files", "urls", "charsets", "keys", "homoglyphs", "bounds",
-            "rebuy", "restore", "counts", "logins", "coups", "uploads", "rules")  # fmt: skip
+            "rebuy", "restore", "counts", "logins", "coups", "uploads", "rules",
+            "currency")  # fmt: skip
 
 
 @pytest.mark.django_db

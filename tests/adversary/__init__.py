@@ -5,10 +5,11 @@ fixed defects, each through the real views or management commands: forms in othe
 count's forms (``counts``), coups and guest-banked nights (``coups``), amounts that add up past the
 ledger's maximum (``bounds``), undoing or correcting a hand a rebuy stood on (``rebuy``), strangers
 at the login and the password reset behind the proxy (``logins``), uploads sent again
-(``uploads``), nights read by the rules they were played under (``rules``), devices racing into the
-same locks (``deadlocks``) and into one night's lock (``night races``: the count-only switch,
-counts, adjustments, the close, a round's close with rebuys and add-ons), pairs of the race matrix
-(``matrix``), a backup taken under load (``backups``) and backups edited by hand (``restore``).
+(``uploads``), a night's currency and rate (``currency``), nights read by the rules they were
+played under (``rules``), devices racing into the same locks (``deadlocks``) and into one night's
+lock (``night races``: the count-only switch, counts, adjustments, the close, a round's close with
+rebuys and add-ons), pairs of the race matrix (``matrix``), a backup taken under load (``backups``)
+and backups edited by hand (``restore``).
 
 Each group is a module of this package, saying what it attacks and what must happen: ``inputs``
 (names, amounts, files, URLs), ``races`` (races and deadlocks), ``charsets``, ``keys``,
@@ -34,6 +35,7 @@ from tests.adversary.bounds import bound_cases
 from tests.adversary.charsets import charset_cases
 from tests.adversary.counts import count_cases
 from tests.adversary.coups import coup_cases
+from tests.adversary.currencies import currency_cases
 from tests.adversary.ground import Night
 from tests.adversary.homoglyphs import homoglyph_cases
 from tests.adversary.inputs import amount_cases, file_cases, name_cases, url_cases
@@ -64,7 +66,7 @@ def attack(size: int = 100, seed: int = 11, *, threads: bool = True) -> dict[str
              *rebuy_cases(tag, night.host), *count_cases(Night(f"{tag}n"), rng, size),
              *login_cases(tag), *coup_cases(tag, night.host),
              *upload_cases(night, tag, threads=threads),
-             *rule_cases(Night(f"{tag}w"), tag)]  # fmt: skip
+             *rule_cases(Night(f"{tag}w"), tag), *currency_cases(night, tag)]  # fmt: skip
     if threads:
         cases += [*deadlock_cases(tag, max(2, size // 20)),
                   *night_lock_cases(tag, max(1, size // 50)),
