@@ -419,7 +419,9 @@ def _terms_problems(values: dict[str, Any], rules: RuleSet) -> dict[str, list[st
         except ValueError:  # a message with a bare "%" (10%) that Django formats with %
             message = str(getattr(constraint, "violation_error_message", constraint.name))
             found.setdefault(_constrained_column(constraint), []).append(message)
-    for column in ("shoe_charge", "table_min", "table_max", "money_per_chip"):
+    # The rate is no amount of chips: its own column's bounds (four decimals: ¥0.5, KWD 0.375)
+    # are the event's, checked above.
+    for column in ("shoe_charge", "table_min", "table_max"):
         if column not in found and (reason := _amount_problem(values[column])):
             found[column] = [reason]
     if not found and values["game"].guest_banked:
