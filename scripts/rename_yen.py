@@ -60,7 +60,8 @@ LEFT = [
         1,
         "format_money without its currency",
     ),
-    (re.compile(r"¥|\byen\b|\bYen\b"), 0, "the word yen or ¥"),
+    # words a reader sees: a translatable text that still says yen
+    (re.compile(r"""_\(\s*["'][^"']*(?:¥|\b[Yy]en\b)"""), 0, "a text that says yen or ¥"),
 ]
 
 

@@ -379,8 +379,8 @@ def summary_sheet(events: Sequence[Event]) -> SheetSpec:
                        Money(to_money(extra.house_net, event.money_per_chip, currency), currency),
                        None, None]  # fmt: skip
                 above += 1
-            # The night's yen as the event page rounds them, once for the night (a sum of each
-            # shoe's rounded yen could differ).
+            # The night's money as the event page rounds it, once for the night (a sum of each
+            # shoe's rounded money could differ).
             wagered: CellValue = night.handle
             if night.handle is not None and above:
                 wagered = Total(night.handle, above)
