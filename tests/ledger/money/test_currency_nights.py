@@ -135,18 +135,21 @@ def test_the_workbooks_money_cells_have_their_currencys_format_and_value(
     header = [cell.value for cell in guests[1]]
     row = guests[2]
     sign = number_format.split('"')[1].strip()
-    net = header.index(f"{gettext_in(language, 'Net')} ({sign})")
-    after = header.index(f"{gettext_in(language, 'Balance after')} ({sign})")
+    net = header.index(heading_in(language, "Net", sign))
+    after = header.index(heading_in(language, "Balance after", sign))
     for cell in (row[net], row[after]):
         assert Decimal(str(cell.value)) == money
         assert cell.number_format == number_format
 
 
-def gettext_in(language: str, words: str) -> str:
-    with translation.override(language):
-        from django.utils.translation import gettext
+def heading_in(language: str, words: str, sign: str) -> str:
+    """A money column's heading in the reader's language: "Net (€)", "純額（€）"."""
+    from django.utils.translation import gettext
 
-        return gettext(words)
+    from ledger.money.amounts import MSG_MONEY_HEADING
+
+    with translation.override(language):
+        return str(MSG_MONEY_HEADING).format(what=gettext(words), sign=sign)
 
 
 def test_an_old_yen_night_keeps_the_reference_format(night_in):
