@@ -7,16 +7,18 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.text import capfirst
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext, to_locale
 from django.utils.translation import gettext_lazy as _
 
 from games.cards import MAX_DECKS, MIN_DECKS, Card, parse_cards
 from games.chips import MoneyField, table_limit_validators
+from games.currencies import DEFAULT_CURRENCY, currency_sign, is_currency
 from games.kinds import (
     BANK_ROTATION_LABELS,
     SEATS,
@@ -49,13 +51,20 @@ MSG_CUT_WINNINGS = gettext_noop("the house takes a share of the bank's winnings"
 # What a night calls the house's cut on the results (and in yen): a guest-banked game's taxe,
 # Punto Banco's commission.
 CUT_NAMES = {False: _("Commission"), True: _("Taxe")}
-CUT_NAMES_YEN = {False: _("Commission (¥)"), True: _("Taxe (¥)")}
+# "Commission (€)": the cut's money column, the night's currency sign in its brackets.
+CUT_NAMES_MONEY = {False: _("Commission ({sign})"), True: _("Taxe ({sign})")}
+MSG_UNKNOWN_CURRENCY = _("Choose a currency by its ISO 4217 code (JPY, EUR, USD, KRW…).")
 BANCO_LABELS = {
     BancoKind.LIMITEE: gettext_noop("Banque limitée"),
     BancoKind.OUVERTE: gettext_noop("Banque ouverte"),
 }
 MAX_HANDS_PER_SHOE = 999  # eight decks deal about 80; the column holds no more than 32,767
 MAX_HAND_NUMBER = 32767  # the column is a small integer on every database
+
+
+def validate_currency(code: str) -> None:
+    if not is_currency(code):
+        raise ValidationError(MSG_UNKNOWN_CURRENCY, code="currency")
 
 
 # A tournament table's name, stored in English as written here and worded when shown
@@ -169,12 +178,21 @@ class Event(models.Model):
     rules = models.JSONField(default=standard_rules)
     decks = models.PositiveSmallIntegerField(_("decks"), default=8)
     currency_symbol = models.CharField(_("currency symbol"), max_length=4, default="$")
-    yen_per_chip = models.DecimalField(
-        _("yen per chip"),
+    # The ISO 4217 code the chips are worth money in; nights recorded before it are in yen.
+    currency = models.CharField(
+        _("currency"),
+        max_length=3,
+        default=DEFAULT_CURRENCY,
+        validators=[validate_currency],
+    )
+    money_per_chip = models.DecimalField(
+        _("money per chip"),
         max_digits=12,
         decimal_places=4,
         default=Decimal(100),
-        help_text=_("Yen for one chip unit (the reference night: $1 = ¥100)."),
+        help_text=_(
+            "What one chip unit is worth in the night's currency (the reference night: $1 = ¥100)."
+        ),
     )
     table_min = MoneyField(
         _("table minimum"), default=Decimal(10), validators=table_limit_validators()
@@ -246,9 +264,9 @@ class Event(models.Model):
                 violation_error_message=_("The table maximum is under the minimum."),
             ),
             models.CheckConstraint(
-                condition=Q(yen_per_chip__gt=0),
-                name="event_yen_rate_positive",
-                violation_error_message=_("The chip rate must be more than zero yen."),
+                condition=Q(money_per_chip__gt=0),
+                name="event_money_rate_positive",
+                violation_error_message=_("The chip rate must be more than zero."),
             ),
             models.CheckConstraint(
                 condition=Q(smallest_chip__gt=0),
@@ -348,8 +366,13 @@ class Event(models.Model):
         return str(CUT_NAMES[self.is_guest_banked])
 
     @property
-    def cut_name_yen(self) -> str:
-        return str(CUT_NAMES_YEN[self.is_guest_banked])
+    def cut_name_money(self) -> str:
+        return str(CUT_NAMES_MONEY[self.is_guest_banked]).format(sign=self.currency_sign)
+
+    @property
+    def currency_sign(self) -> str:
+        """The currency's sign in the reader's language: ¥, €, ₩, KWD."""
+        return currency_sign(self.currency, to_locale(get_language() or "en"))
 
     def describe_rules(self, translate: Translate = untranslated) -> str:
         """The night's rules in a line: Punto Banco's payouts, or a guest-banked game and the

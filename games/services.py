@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
+from games.currencies import DEFAULT_CURRENCY
 from games.kinds import TABLE_SEATS, BankRotation, Game, SuiteReturn
 from games.locks import lock_night, lock_night_of_shoe
 from games.messages import refused_character
@@ -60,7 +61,8 @@ def event_create(
     format: str = Event.Format.MINI,
     decks: int = 8,
     currency_symbol: str = "$",
-    yen_per_chip: Decimal = Decimal(100),
+    money_per_chip: Decimal = Decimal(100),
+    currency: str = DEFAULT_CURRENCY,
     table_min: Decimal = Decimal(10),
     table_max: Decimal = Decimal(1000),
     hands_per_shoe: int = 40,
@@ -99,7 +101,8 @@ def event_create(
         rules=rules.to_dict(),
         decks=decks,
         currency_symbol=currency_symbol,
-        yen_per_chip=yen_per_chip,
+        money_per_chip=money_per_chip,
+        currency=currency,
         table_min=table_min,
         table_max=table_max,
         hands_per_shoe=hands_per_shoe,
@@ -123,7 +126,8 @@ EVENT_FIELDS = (
     "rules",
     "decks",
     "currency_symbol",
-    "yen_per_chip",
+    "currency",
+    "money_per_chip",
     "table_min",
     "table_max",
     "hands_per_shoe",

@@ -183,7 +183,7 @@ def load_reference_night() -> DemoNight:
         by=host,
         decks=8,
         currency_symbol="$",
-        yen_per_chip=Decimal(100),
+        money_per_chip=Decimal(100),
         table_min=Decimal(CHIP),
         table_max=Decimal(1000),
         hands_per_shoe=HANDS_PER_SHOE,

@@ -229,7 +229,7 @@ def load_demo_chemin(*, by: Actor) -> Event:
         by=by,
         decks=DECKS,
         currency_symbol="$",
-        yen_per_chip=Decimal(100),
+        money_per_chip=Decimal(100),
         table_min=MINIMUM_BANCO,
         table_max=Decimal(5000),
         hands_per_shoe=COUPS,

@@ -10,7 +10,7 @@ from tests.adversary import attack
 # The kinds of input each of which has inputs that must be refused.
 REFUSING = ("names", "amounts", "files", "urls", "charsets", "keys", "homoglyphs", "bounds",
             "rebuy", "restore", "counts", "expenses", "logins", "coups", "uploads", "rules",
-            "payways")  # fmt: skip
+            "payways", "currency")  # fmt: skip
 
 
 @pytest.mark.django_db

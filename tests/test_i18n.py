@@ -95,7 +95,7 @@ def test_every_text_is_translated_and_the_compiled_catalogue_is_current():
 def test_the_event_form_is_labelled_in_japanese(client, host):
     client.force_login(host)
     page = client.get(reverse("ledger:event_create"), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
-    for english in ("Name:", "Venue:", "Currency symbol", "Yen per chip", "Hands per shoe"):
+    for english in ("Name:", "Venue:", "Currency symbol", "Money per chip", "Hands per shoe"):
         assert english not in page
     with translation.override("ja"):
         labels = [str(Event._meta.get_field(name).verbose_name) for name in JAPANESE_LABELLED]
@@ -103,8 +103,8 @@ def test_the_event_form_is_labelled_in_japanese(client, host):
     assert all(f"{label}:" in page for label in labels)
 
 
-JAPANESE_LABELLED = ("name", "date", "venue", "format", "decks", "currency_symbol", "yen_per_chip",
-                     "table_min", "table_max", "hands_per_shoe")  # fmt: skip
+JAPANESE_LABELLED = ("name", "date", "venue", "format", "decks", "currency_symbol", "currency",
+                     "money_per_chip", "table_min", "table_max", "hands_per_shoe")  # fmt: skip
 
 
 def test_the_audit_log_reads_in_japanese_entries_written_before_included(

@@ -27,6 +27,7 @@ RULES_CORE = (
     "shoe",
     "roads",
     "tournament",
+    "currencies",  # ISO 4217 through babel: no Django
 )
 
 # The layer of a module, by the first part of its name inside its app. A module may import

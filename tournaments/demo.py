@@ -47,7 +47,7 @@ def load_demo_tournament(*, by: Actor) -> Tournament:
         rules=STANDARD_RULES,
         by=by,
         currency_symbol="$",
-        yen_per_chip=Decimal(100),
+        money_per_chip=Decimal(100),
         entry_fee=Decimal(50),
         cut_percent=Decimal(10),
         starting_stack=Decimal(1000),

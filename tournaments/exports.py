@@ -21,19 +21,21 @@ from openpyxl import Workbook
 
 from games.models import Hand
 from ledger.models import Bet
-from ledger.money.amounts import ZERO, to_yen
+from ledger.money.amounts import ZERO, to_money
 from ledger.workbook.exports import (
     CHIPS,
     DATETIME,
+    MONEY,
     TEXT,
     WHOLE,
-    YEN,
     CellValue,
     Column,
+    Money,
     Sheet,
     SheetSpec,
     Total,
     local_time,
+    money_heading,
 )
 from tournaments.models import Tournament, TournamentTable
 from tournaments.results import TournamentReport, configured_cut, tournament_report
@@ -172,20 +174,23 @@ def _status(report: TournamentReport, place: int | None, out_after_round: int | 
 
 def event_sheet(report: TournamentReport) -> SheetSpec:
     """The tournament's night at a glance: when and where, its rate, and its money in chips
-    and in yen."""
+    and in the night's currency."""
     tournament, pool = report.tournament, report.pool
-    event, rate = tournament.event, tournament.event.yen_per_chip
+    event, rate = tournament.event, tournament.event.money_per_chip
+    currency = event.currency
     columns = [Column(_("Item"), 24, TEXT), Column(_("Chips"), 16, CHIPS),
-               Column(_("Yen"), 16, YEN), Column(_("Note"), 40, TEXT)]  # fmt: skip
+               Column(money_heading(_("Money"), [event]), 16, MONEY),
+               Column(_("Note"), 40, TEXT)]  # fmt: skip
 
     def money(label: str, chips: Decimal, note: str = "") -> list[CellValue]:
-        return [label, chips, to_yen(chips, rate), note]
+        return [label, chips, Money(to_money(chips, rate, currency), currency), note]
 
     def rows() -> Iterator[Sequence[CellValue]]:
         yield [_("Event"), None, None, event.name]
         yield [_("Date"), None, None, event.date.isoformat()]
         yield [_("Venue"), None, None, event.venue]
-        yield [_("Yen per chip"), None, None, f"{rate.normalize():f}"]
+        yield [_("Currency"), None, None, currency]
+        yield [_("Money per chip"), None, None, f"{rate.normalize():f}"]
         yield [_("Players"), None, None, str(len(report.lines))]
         yield money(_("Entry fee"), tournament.entry_fee)
         yield money(_("Paid in"), pool.paid_in, _("entries, rebuys and add-ons"))
@@ -200,10 +205,11 @@ def prizes_sheet(report: TournamentReport) -> SheetSpec:
     columns = [
         Column(_("Place"), 7, WHOLE), player_column(24), Column(_("Prize"), 12, CHIPS),
         Column(_("Paid in"), 12, CHIPS), Column(_("Net"), 12, CHIPS),
-        Column(_("Net (¥)"), 14, YEN), Column(_("Note"), 40, TEXT),
+        Column(money_heading(_("Net"), [report.tournament.event]), 14, MONEY),
+        Column(_("Note"), 40, TEXT),
     ]  # fmt: skip
     pool, tournament = report.pool, report.tournament
-    rate = tournament.event.yen_per_chip
+    rate, currency = tournament.event.money_per_chip, tournament.event.currency
 
     def rows() -> Iterator[Sequence[CellValue]]:
         for line in report.lines:
@@ -213,7 +219,7 @@ def prizes_sheet(report: TournamentReport) -> SheetSpec:
                 line.prize,
                 line.paid_in,
                 line.net,
-                to_yen(line.net, rate),
+                Money(to_money(line.net, rate, currency), currency),
                 _status(report, line.place, line.out_after_round),
             ]
         prizes = sum((line.prize for line in report.lines), ZERO)
@@ -221,7 +227,7 @@ def prizes_sheet(report: TournamentReport) -> SheetSpec:
         above = len(report.lines) + 1  # the players and the blank row under them
         yield [None] * len(columns)
         totals = (Total(prizes, above), Total(pool.paid_in, above), Total(net, above))
-        yield [None, _("Total"), *totals, to_yen(net, rate), None]
+        yield [None, _("Total"), *totals, Money(to_money(net, rate, currency), currency), None]
         yield [None, _("House's cut"), pool.cut, None, None, None, configured_cut(tournament)]
         yield [None, _("Prize pool"), pool.pool, None, None, None, None]
 

@@ -16,7 +16,14 @@ from games.forms import PlainDigitsForm
 from games.models import Event
 from games.tournament import TournamentError, parse_points, parse_prize_table
 from ledger.forms import ChipsAmountField
-from ledger.nights.forms import EVENT_BOUNDS, MSG_MAX_UNDER_MIN, RuleSetFields
+from ledger.nights.forms import (
+    EVENT_BOUNDS,
+    MSG_MAX_UNDER_MIN,
+    RuleSetFields,
+    check_form_rate,
+    currency_field,
+    offer_currencies,
+)
 from tournaments.models import MAX_TABLE_SEATS, MIN_TABLE_SEATS, Round, Tournament
 
 MAX_SEED = 2**31 - 1  # what ``new_seed`` draws from: a seed anyone can read out and type back
@@ -32,20 +39,24 @@ class TournamentNightForm(RuleSetFields, forms.ModelForm[Event]):
     """The tournament's own night: its name, date, venue, money and the rules its tables play
     (the rule set is built as the event form builds it)."""
 
+    currency = currency_field()
+
     class Meta:
         model = Event
-        fields = ["name", "date", "venue", "decks", "currency_symbol", "yen_per_chip"]
+        fields = ["name", "date", "venue", "decks", "currency_symbol", "currency", "money_per_chip"]
         widgets = {"date": forms.DateInput(attrs={"type": "date"})}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        offer_currencies(self)
         if self.instance.pk:
             self.show_rules(self.instance.rule_set)
-        for name in ("decks", "yen_per_chip"):
+        for name in ("decks", "money_per_chip"):
             _bound(self.fields[name], *EVENT_BOUNDS[name])
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        check_form_rate(self, data)
         if not self.errors:
             data["rule_set"] = self.rule_set(data)
         return data

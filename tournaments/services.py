@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import services as game_services
 from games.chips import MAX_CHIPS
+from games.currencies import DEFAULT_CURRENCY
 from games.locks import lock_night, lock_nights
 from games.messages import RuleError
 from games.models import Event, Shoe, table_name
@@ -102,7 +103,8 @@ def tournament_create(
     venue: str = "",
     decks: int = 8,
     currency_symbol: str = "$",
-    yen_per_chip: Decimal = Decimal(100),
+    money_per_chip: Decimal = Decimal(100),
+    currency: str = DEFAULT_CURRENCY,
     **settings: Any,
 ) -> Tournament:
     """A tournament on a night of its own (where its entry fees and prizes are recorded)."""
@@ -114,7 +116,8 @@ def tournament_create(
         venue=venue,
         decks=decks,
         currency_symbol=currency_symbol,
-        yen_per_chip=yen_per_chip,
+        money_per_chip=money_per_chip,
+        currency=currency,
         kind=Event.Kind.TOURNAMENT,
     )
     tournament = Tournament(event=event, created_by=by, **settings)
@@ -312,7 +315,8 @@ def _table_event(round_: Round, number: int, by: Actor) -> Event:
         venue=night.venue,
         decks=night.decks,
         currency_symbol="T",
-        yen_per_chip=night.yen_per_chip,
+        money_per_chip=night.money_per_chip,
+        currency=night.currency,
         table_min=round_.table_min,
         table_max=round_.table_max,
         hands_per_shoe=round_.hands,

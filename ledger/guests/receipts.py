@@ -23,8 +23,8 @@ from ledger.count.selectors import ChipsTakenAndCounted, guest_chips
 from ledger.expenses.selectors import guest_expense_rows
 from ledger.guests.sharing import plain_text
 from ledger.models import Adjustment, Charge, CountSetup, Guest, Settlement, Tip, Transfer
-from ledger.money.amounts import ZERO, format_chips, to_yen
-from ledger.money.results import Figures, InYen, guest_history
+from ledger.money.amounts import ZERO, MoneyByCurrency, format_chips, to_money
+from ledger.money.results import Figures, InMoney, guest_history
 from ledger.money.transfers import HOUSE_NAME
 from ledger.payways.selectors import PayRequest, pay_request
 from shoebook.base.downloads import safe_filename
@@ -58,12 +58,13 @@ MSG_PAID_BY_HOUSE_TRANSFER = _("Received from the house")
 
 
 @dataclass(frozen=True)
-class ReceiptRow(InYen):
+class ReceiptRow(InMoney):
     """One shoe of a guest's night (``number`` is ``None`` on the night's total)."""
 
     number: int | None
     figures: Figures
-    yen_per_chip: Decimal
+    money_per_chip: Decimal
+    currency: str
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,7 @@ class StatementLine:
     words: str
     note: str
     amount: Decimal
-    yen: Decimal
+    money: Decimal  # in the night's currency
     mark: str = ""
 
 
@@ -87,10 +88,10 @@ class Receipt:
     shoes: list[ReceiptRow]
     total: ReceiptRow
     carried_in: Decimal
-    carried_in_yen: Decimal
+    carried_in_money: MoneyByCurrency  # each earlier night at its rate, per currency
     lines: list[StatementLine]  # what moved the balance that night, in order
     balance: Decimal  # after this event: carried in plus the lines
-    balance_yen: Decimal
+    balance_money: MoneyByCurrency
     chips: ChipsTakenAndCounted | None = None  # the chips taken and counted, if the night counted
     # How to pay the balance (``ledger.payways``): on the receipt of the guest's latest night
     # with the house, while the balance it ends on is the guest's balance still.
@@ -125,9 +126,10 @@ def guest_receipt(guest: Guest, event: Event, *, with_qr: bool = True) -> Receip
     """The guest's night at ``event`` as a statement (see the module's doc). ``with_qr``: the
     request's QR codes as the page's SVG (the PDF draws its own)."""
     history = guest_history(guest)
-    rate = event.yen_per_chip
+    rate = event.money_per_chip
     shoes = [
-        ReceiptRow(number, figures, rate) for number, figures in history.shoes.get(event.pk, [])
+        ReceiptRow(number, figures, rate, event.currency)
+        for number, figures in history.shoes.get(event.pk, [])
     ]
     total = Figures()
     for row in shoes:
@@ -136,27 +138,27 @@ def guest_receipt(guest: Guest, event: Event, *, with_qr: bool = True) -> Receip
     before = [p for p in history.points if (p.event.date, p.event.pk) < order]
     tonight = next((p for p in history.points if p.event.pk == event.pk), None)
     carried_in = before[-1].balance if before else ZERO
-    carried_in_yen = before[-1].balance_yen if before else ZERO
+    carried_in_money = before[-1].balance_money if before else MoneyByCurrency()
     lines = _result_lines(guest, event, tonight.result if tonight else ZERO)
     chips = guest_chips(guest, [event.pk]).get(event.pk)
     lines += _settlement_lines(
-        [s for s in history.settlements if s.event_id == event.pk], history.voided, rate
+        [s for s in history.settlements if s.event_id == event.pk], history.voided, event
     )
     lines += _transfer_lines(guest, event)
     latest = bool(history.points) and history.points[-1].event.pk == event.pk
     pay = None
     if latest and not event.is_guest_banked:
-        pay = pay_request(guest, history.balance_yen, event, with_qr=with_qr)
+        pay = pay_request(guest, history.balance_money, event, with_qr=with_qr)
     return Receipt(
         guest=guest,
         event=event,
         shoes=shoes,
-        total=ReceiptRow(None, total, rate),
+        total=ReceiptRow(None, total, rate, event.currency),
         carried_in=carried_in,
-        carried_in_yen=carried_in_yen,
+        carried_in_money=carried_in_money,
         lines=lines,
         balance=tonight.balance if tonight else carried_in,
-        balance_yen=tonight.balance_yen if tonight else carried_in_yen,
+        balance_money=tonight.balance_money if tonight else carried_in_money,
         chips=chips,
         pay=pay,
     )
@@ -166,7 +168,7 @@ def _result_lines(guest: Guest, event: Event, result: Decimal) -> list[Statement
     """The night's result: a tournament's charges one by one, the count's adjustments one by
     one, and the hands' result (what is left of the result once those are counted) when there
     were hands, or the count's at a night kept by its count alone."""
-    rate = event.yen_per_chip
+    rate, currency = event.money_per_chip, event.currency
     charges = list(Charge.objects.filter(guest=guest, event=event).order_by("recorded_at", "id"))
     lines = [
         StatementLine(
@@ -174,7 +176,7 @@ def _result_lines(guest: Guest, event: Event, result: Decimal) -> list[Statement
             str(charge.get_kind_display()),
             plain_text(charge.note),
             charge.amount,
-            to_yen(charge.amount, rate),
+            to_money(charge.amount, rate, event.currency),
         )
         for charge in charges
     ]
@@ -188,7 +190,12 @@ def _result_lines(guest: Guest, event: Event, result: Decimal) -> list[Statement
         note = plain_text(row.reason)
         lines.append(
             StatementLine(
-                "adjustment", str(words), note, row.amount, to_yen(row.amount, rate), mark
+                "adjustment",
+                str(words),
+                note,
+                row.amount,
+                to_money(row.amount, rate, currency),
+                mark,
             )
         )
     # A tip leaves the balance (for the dealers' pool) with the night's result.
@@ -202,7 +209,8 @@ def _result_lines(guest: Guest, event: Event, result: Decimal) -> list[Statement
         mark = "void" if tip.voids_id else "voided" if tip.pk in voided_tips else ""
         amount = -tip.amount
         note = plain_text(tip.note)
-        lines.append(StatementLine("tip", str(words), note, amount, to_yen(amount, rate), mark))
+        money = to_money(amount, rate, currency)
+        lines.append(StatementLine("tip", str(words), note, amount, money, mark))
     lines += _expense_lines(guest, event)
     hands = result - sum((line.amount for line in lines), ZERO)
     if hands or not lines:
@@ -214,14 +222,16 @@ def _result_lines(guest: Guest, event: Event, result: Decimal) -> list[Statement
             if event.is_guest_banked
             else MSG_RESULT
         )
-        lines.insert(0, StatementLine("result", str(words), "", hands, to_yen(hands, rate)))
+        lines.insert(
+            0, StatementLine("result", str(words), "", hands, to_money(hands, rate, currency))
+        )
     return lines
 
 
 def _expense_lines(guest: Guest, event: Event) -> list[StatementLine]:
     """Each expense the guest paid or shares at the night: up by what they paid, down by their
     share, as the balance reads it; a void the other way."""
-    rate, symbol = event.yen_per_chip, event.currency_symbol
+    rate, symbol, currency = event.money_per_chip, event.currency_symbol, event.currency
     lines = []
     for row in guest_expense_rows(guest, [event.pk]):
         expense = row.expense
@@ -245,14 +255,19 @@ def _expense_lines(guest: Guest, event: Event) -> list[StatementLine]:
         amount = paid - share
         lines.append(
             StatementLine(
-                "expense", str(words), plain_text(expense.note), amount, to_yen(amount, rate), mark
+                "expense",
+                str(words),
+                plain_text(expense.note),
+                amount,
+                to_money(amount, rate, currency),
+                mark,
             )
         )
     return lines
 
 
 def _settlement_lines(
-    settlements: list[Settlement], voided: set[int], rate: Decimal
+    settlements: list[Settlement], voided: set[int], event: Event
 ) -> list[StatementLine]:
     lines = []
     for settlement in settlements:
@@ -269,7 +284,7 @@ def _settlement_lines(
                 str(words),
                 plain_text(settlement.note),
                 settlement.amount,
-                to_yen(settlement.amount, rate),
+                to_money(settlement.amount, event.money_per_chip, event.currency),
                 mark,
             )
         )
@@ -304,7 +319,7 @@ def _transfer_lines(guest: Guest, event: Event) -> list[StatementLine]:
                 str(words),
                 plain_text(transfer.note),
                 amount,
-                to_yen(amount, event.yen_per_chip),
+                to_money(amount, event.money_per_chip, event.currency),
                 mark,
             )
         )

@@ -1,10 +1,10 @@
 """Sharing where guests already are: a one-line balance text for a chat app, a guest's receipt
 for one night, and a night's results for the group.
 
-Reads only. Every figure comes from :mod:`ledger.money.results` (the one computation of money); yen
-from :func:`ledger.money.amounts.to_yen`. Names are shown as plain text: whatever an old row holds,
-control and format characters (a bidi override, a zero-width joiner) are dropped before a name
-goes into text that leaves the site (a chat message, a PDF, a file name).
+Reads only. Every figure comes from :mod:`ledger.money.results` (the one computation of money);
+money from :func:`ledger.money.amounts.to_money`. Names are shown as plain text: whatever an old
+row holds, control and format characters (a bidi override, a zero-width joiner) are dropped
+before a name goes into text that leaves the site (a chat message, a PDF, a file name).
 """
 
 from __future__ import annotations
@@ -18,15 +18,15 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import Event
 from ledger.models import GuestPayHandle, PayWay
-from ledger.money.amounts import format_chips, format_yen, to_yen
+from ledger.money.amounts import format_chips, format_money, format_money_each, to_money
 from ledger.money.figures import NightFigures, WithoutHands, night_figures, without_hands
 from ledger.money.results import GuestHistory, ShoeRow, event_shoe_rows
 from ledger.payways.selectors import PayRequest, pay_request
 
 LINE_SHARE = "https://line.me/R/share?text="
 
-MSG_SHARE_OWES = _("{name}, your balance is {chips} ({yen}): you owe the house.")
-MSG_SHARE_OWED = _("{name}, your balance is {chips} ({yen}): the house owes you.")
+MSG_SHARE_OWES = _("{name}, your balance is {chips} ({money}): you owe the house.")
+MSG_SHARE_OWED = _("{name}, your balance is {chips} ({money}): the house owes you.")
 MSG_SHARE_SQUARE = _("{name}, your balance is square.")
 MSG_GUEST_NUMBER = _("Guest {number}")
 
@@ -70,7 +70,7 @@ def history_request(
     """The settlement request of the guest's balance now, in the latest night's currency, from
     the ways and the guest's handles already read."""
     event = history.points[-1].event if history.points else None
-    return pay_request(history.guest, history.balance_yen, event, ways=ways, handles=handles)
+    return pay_request(history.guest, history.balance_money, event, ways=ways, handles=handles)
 
 
 def balance_share(
@@ -89,7 +89,7 @@ def balance_share(
     line = str(template).format(
         name=name,
         chips=format_chips(balance, history.symbol, signed=True),
-        yen=format_yen(history.balance_yen),
+        money=format_money_each(history.balance_money),
     )
     pay = tuple(plain_text(text) for text in request.lines) if request and request.owes else ()
     return ShareText(title=name, line=line, url=url, pay=pay)
@@ -104,7 +104,7 @@ class SharedNet:
 
     label: str
     net: Decimal
-    net_yen: Decimal
+    net_money: Decimal
 
 
 @dataclass(frozen=True)
@@ -126,12 +126,12 @@ class SharedResults:
         """One line: the house's result and how many guests, as the link's preview says it."""
         return str(MSG_SHARED_HOUSE).format(
             chips=format_chips(self.night.house_net, self.event.currency_symbol, signed=True),
-            yen=format_yen(self.night.house_net_yen),
+            money=format_money(self.night.house_net_money, self.event.currency),
             guests=len(self.guests),
         )
 
 
-MSG_SHARED_HOUSE = _("The house: {chips} ({yen}) · {guests} guests")
+MSG_SHARED_HOUSE = _("The house: {chips} ({money}) · {guests} guests")
 
 
 def event_shared_results(event: Event) -> SharedResults:
@@ -145,7 +145,7 @@ def event_shared_results(event: Event) -> SharedResults:
         SharedNet(
             label=result.name if event.share_names else str(MSG_GUEST_NUMBER).format(number=rank),
             net=result.net,
-            net_yen=to_yen(result.net, event.yen_per_chip),
+            net_money=to_money(result.net, event.money_per_chip, event.currency),
         )
         for rank, result in enumerate(results, start=1)
     ]

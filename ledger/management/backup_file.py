@@ -91,6 +91,27 @@ def check_rows(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
+# Fields a backup of an earlier release names otherwise: (model, its name then, its name now).
+# A night backed up before nights had a currency was in yen: the new column's default (JPY) is
+# what it gets, as the migration gives it.
+RENAMED_FIELDS = (("games.event", "yen_per_chip", "money_per_chip"),)
+
+
+def with_fields_renamed(path: Path, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows with the fields an earlier release named otherwise under today's names, written
+    back to ``path`` (the unpacked copy ``loaddata`` reads) when any was."""
+    changed = False
+    for model, old, new in RENAMED_FIELDS:
+        for row in rows:
+            fields = row.get("fields")
+            if row["model"] == model and isinstance(fields, dict) and old in fields:
+                fields.setdefault(new, fields.pop(old))
+                changed = True
+    if changed:
+        path.write_text(json.dumps(rows), encoding="utf-8")
+    return rows
+
+
 def _own(model: str) -> bool:
     app, _dot, _name = model.partition(".")
     return app in OWN_APPS or model.lower() in LOGIN_MODELS

@@ -52,7 +52,7 @@ from ledger.models import (
     GuestEventResult,
     Transfer,
 )
-from ledger.money.amounts import ZERO, money_sum, to_yen
+from ledger.money.amounts import ZERO, MoneyByCurrency, add_money, money_sum, to_money
 from ledger.money.lines import LineKind, ledger_lines
 
 PERCENT = Decimal("0.01")
@@ -137,8 +137,8 @@ class NightFigures:
         return -self.net
 
     @property
-    def house_net_yen(self) -> Decimal:
-        return to_yen(self.house_net, self.event.yen_per_chip)
+    def house_net_money(self) -> Decimal:
+        return to_money(self.house_net, self.event.money_per_chip, self.event.currency)
 
     @property
     def house_expenses(self) -> Decimal:
@@ -151,12 +151,12 @@ class NightFigures:
         return self.house_net + self.house_expenses
 
     @property
-    def gross_yen(self) -> Decimal:
-        return to_yen(self.gross, self.event.yen_per_chip)
+    def gross_money(self) -> Decimal:
+        return to_money(self.gross, self.event.money_per_chip, self.event.currency)
 
     @property
-    def commission_yen(self) -> Decimal:
-        return to_yen(self.commission, self.event.yen_per_chip)
+    def commission_money(self) -> Decimal:
+        return to_money(self.commission, self.event.money_per_chip, self.event.currency)
 
     @property
     def hold(self) -> Decimal | None:
@@ -206,8 +206,12 @@ class SeasonFigures:
         return sum((night.house_net for night in self.nights), ZERO)
 
     @property
-    def house_net_yen(self) -> Decimal:
-        return sum((night.house_net_yen for night in self.nights), ZERO)
+    def house_net_money(self) -> MoneyByCurrency:
+        """The house's money over the nights, per currency (never a sum across two)."""
+        total: MoneyByCurrency = {}
+        for night in self.nights:
+            total = add_money(total, night.event.currency, night.house_net_money)
+        return total
 
     @property
     def commission(self) -> Decimal:

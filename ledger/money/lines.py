@@ -15,7 +15,7 @@ in one list that every balance on every page is a sum of.
 
 A void is a line of its own (the same amount, the other way), so a balance is always a plain sum
 of rows. Lines are summed by the database, per guest, event and kind (or per guest, rate and kind
-when the event does not matter but its yen does): one query, however long the history.
+when the event does not matter but its money does): one query, however long the history.
 """
 
 from __future__ import annotations
@@ -58,7 +58,8 @@ class Line:
     guest_id: int
     event_id: int | None
     date: date | None
-    yen_per_chip: Decimal
+    money_per_chip: Decimal
+    currency: str
     kind: LineKind
     amount: Decimal
 
@@ -81,13 +82,12 @@ def ledger_lines(
     """The lines of ``guests`` (ids, guests or a query; None: every guest) at ``events`` (None:
     every event), of ``kinds``; with ``nights_only``, a tournament's tables left out (their
     money is their tournament's). Summed per guest, event and kind, or with ``per_rate`` per
-    guest, rate and kind. One query."""
+    guest, rate (and currency) and kind. One query."""
     where = Q() if events is None else Q(event__in=events)
     if nights_only:
         where &= ~Q(event__kind=Event.Kind.TOURNAMENT_TABLE)
-    columns = (
-        ("event__yen_per_chip",) if per_rate else ("event_id", "event__date", "event__yen_per_chip")
-    )
+    rate = ("event__money_per_chip", "event__currency")
+    columns = rate if per_rate else ("event_id", "event__date", *rate)
 
     def of(
         rows: QuerySet[Any], guest: str, kind: LineKind, amount: Any, event: str = ""
@@ -128,10 +128,13 @@ def ledger_lines(
         return []
     rows = parts[0].union(*parts[1:], all=True) if len(parts) > 1 else parts[0]
     if per_rate:
-        return [Line(guest, None, None, rate, LineKind(kind), n) for guest, rate, kind, n in rows]
+        return [
+            Line(guest, None, None, rate, currency, LineKind(kind), n)
+            for guest, rate, currency, kind, n in rows
+        ]
     return [
-        Line(guest, event_id, day, rate, LineKind(kind), n)
-        for guest, event_id, day, rate, kind, n in rows
+        Line(guest, event_id, day, rate, currency, LineKind(kind), n)
+        for guest, event_id, day, rate, currency, kind, n in rows
     ]
 
 

@@ -29,11 +29,12 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
+from games.currencies import fits_minor_units
 from games.kinds import BankerMove
 from games.models import Event, Shoe
 from games.payouts import BankedBet
 from ledger.models import Bet, Coup, Guest, GuestEventResult, Settlement
-from ledger.money.amounts import ZERO, money_sum, to_yen
+from ledger.money.amounts import ZERO, MoneyByCurrency, add_money, money_sum, to_money
 from ledger.money.figures import NightFigures, nights_figures, season_figures
 from ledger.money.lines import NIGHT, SETTLED, LineKind, balance, balances, ledger_lines
 
@@ -72,35 +73,38 @@ def _sums(prefix: str = "") -> dict[str, Sum]:
     return {name: money_sum(f"{prefix}{name}") for name in MONEY_FIELDS}
 
 
-class InYen:
-    """A row's figures in yen at its event's rate (``figures`` and ``yen_per_chip``)."""
+class InMoney:
+    """A row's figures in money at its event's rate and currency (``figures``,
+    ``money_per_chip`` and ``currency``)."""
 
     figures: Figures
-    yen_per_chip: Decimal
+    money_per_chip: Decimal
+    currency: str
 
     @property
-    def house_net_yen(self) -> Decimal:
-        return to_yen(self.figures.house_net, self.yen_per_chip)
+    def house_net_money(self) -> Decimal:
+        return to_money(self.figures.house_net, self.money_per_chip, self.currency)
 
     @property
-    def gross_yen(self) -> Decimal:
-        return to_yen(self.figures.gross, self.yen_per_chip)
+    def gross_money(self) -> Decimal:
+        return to_money(self.figures.gross, self.money_per_chip, self.currency)
 
     @property
-    def commission_yen(self) -> Decimal:
-        return to_yen(self.figures.commission, self.yen_per_chip)
+    def commission_money(self) -> Decimal:
+        return to_money(self.figures.commission, self.money_per_chip, self.currency)
 
     @property
-    def net_yen(self) -> Decimal:
-        return to_yen(self.figures.net, self.yen_per_chip)
+    def net_money(self) -> Decimal:
+        return to_money(self.figures.net, self.money_per_chip, self.currency)
 
 
 @dataclass
-class ShoeRow(InYen):
+class ShoeRow(InMoney):
     number: int | None  # None for the totals row
     hands: int
     figures: Figures
-    yen_per_chip: Decimal
+    money_per_chip: Decimal
+    currency: str
 
 
 def event_shoe_rows(event: Event) -> tuple[list[ShoeRow], ShoeRow]:
@@ -112,13 +116,16 @@ def event_shoe_rows(event: Event) -> tuple[list[ShoeRow], ShoeRow]:
         .values("number", "hand_count", *MONEY_FIELDS)
     )
     rows = [
-        ShoeRow(s["number"], s["hand_count"], Figures.from_row(s), event.yen_per_chip)
+        ShoeRow(
+            s["number"], s["hand_count"], Figures.from_row(s), event.money_per_chip, event.currency
+        )
         for s in shoes
     ]
     total = Figures()
     for row in rows:
         total.add(row.figures)
-    totals = ShoeRow(None, sum(row.hands for row in rows), total, event.yen_per_chip)
+    hands = sum(row.hands for row in rows)
+    totals = ShoeRow(None, hands, total, event.money_per_chip, event.currency)
     return rows, totals
 
 
@@ -176,8 +183,10 @@ class SettlementLine:
     before: Decimal
     result: Decimal
     settled: Decimal
-    yen_per_chip: Decimal
-    before_yen: Decimal = ZERO  # what was carried in, each earlier event at its own rate
+    money_per_chip: Decimal
+    currency: str
+    # What was carried in, each earlier event at its own rate, per currency (never added across)
+    before_money: MoneyByCurrency = field(default_factory=dict)
     credit_limit: Decimal | None = None  # chips the guest may owe the house; None: no limit
 
     @property
@@ -190,20 +199,31 @@ class SettlementLine:
         return self.credit_limit is not None and -self.after > self.credit_limit
 
     @property
-    def credit_limit_yen(self) -> Decimal | None:
-        """The limit in yen at this event's rate (the limit itself is in chips)."""
-        return None if self.credit_limit is None else to_yen(self.credit_limit, self.yen_per_chip)
+    def credit_limit_money(self) -> Decimal | None:
+        """The limit in money at this event's rate (the limit itself is in chips)."""
+        if self.credit_limit is None:
+            return None
+        return to_money(self.credit_limit, self.money_per_chip, self.currency)
 
     @property
-    def after_yen(self) -> Decimal:
-        """The balance in yen, as everywhere: see :func:`yen_of`."""
-        return self.before_yen + to_yen(self.result + self.settled, self.yen_per_chip)
+    def after_money(self) -> MoneyByCurrency:
+        """The balance in money, as everywhere: see :func:`money_of`."""
+        tonight = to_money(self.result + self.settled, self.money_per_chip, self.currency)
+        return add_money(self.before_money, self.currency, tonight)
 
 
-def yen_of(chips_by_event: dict[int, Decimal], rates: dict[int, Decimal]) -> Decimal:
-    """The one definition of a balance in yen: each event's chips (its result and the
-    settlements recorded at it) at that event's rate, rounded once per event, then added."""
-    return sum((to_yen(chips, rates[event]) for event, chips in chips_by_event.items()), ZERO)
+Rate = tuple[Decimal, str]  # a night's money per chip and its currency
+
+
+def money_of(chips_by_event: dict[int, Decimal], rates: Mapping[int, Rate]) -> MoneyByCurrency:
+    """The one definition of a balance in money: each event's chips (its result and the
+    settlements recorded at it) at that event's rate, rounded once per event, then added per
+    currency (a balance carried across nights in two currencies is shown in both)."""
+    total: MoneyByCurrency = {}
+    for event, chips in chips_by_event.items():
+        rate, currency = rates[event]
+        total = add_money(total, currency, to_money(chips, rate, currency))
+    return total
 
 
 def guest_balance_through(*, guest_id: int, event: Event) -> Decimal:
@@ -228,17 +248,20 @@ def event_settlement(event: Event) -> list[SettlementLine]:
         ledger_lines(guests=on_the_list, events=Event.objects.filter(pk=event.pk), kinds=NIGHT)
     )
     settled_chips: dict[int, dict[int, Decimal]] = defaultdict(lambda: defaultdict(lambda: ZERO))
-    settled_rates: dict[int, Decimal] = {}
+    settled_rates: dict[int, Rate] = {}
     upto = Event.objects.filter(_before(event) | Q(pk=event.pk))
     for line in ledger_lines(guests=on_the_list, events=upto, kinds=SETTLED):
         assert line.event_id is not None
         settled_chips[line.guest_id][line.event_id] += line.amount
-        settled_rates[line.event_id] = line.yen_per_chip
-    # When every earlier night's rate turns a cent into whole yen, rounding per night changes
-    # nothing: the results before are summed per guest and rate, not read a row per night.
-    # Any other rate among them, and they are read again night by night.
+        settled_rates[line.event_id] = (line.money_per_chip, line.currency)
+    # When every earlier night's rate turns a cent into whole units of its currency, rounding
+    # per night changes nothing: the results before are summed per guest and rate, not read a
+    # row per night. Any other rate among them, and they are read again night by night.
     results_chips, rates = _results_before(on_the_list, earlier, per_rate=True)
-    by_rate = all((rate / 100) % 1 == 0 for rate in (*rates.values(), *settled_rates.values()))
+    by_rate = all(
+        fits_minor_units(rate / 100, currency)
+        for rate, currency in (*rates.values(), *settled_rates.values())
+    )
     if not by_rate:
         results_chips, rates = _results_before(on_the_list, earlier, per_rate=False)
 
@@ -249,21 +272,21 @@ def event_settlement(event: Event) -> list[SettlementLine]:
             ZERO,
         )
 
-    def yen_before(guest_id: int) -> Decimal:
+    def money_before(guest_id: int) -> MoneyByCurrency:
         if by_rate:  # keyed by rate: a night's settlements join the results at its rate
-            per_rate: dict[Decimal, Decimal] = defaultdict(lambda: ZERO)
+            per_rate: dict[Rate, Decimal] = defaultdict(lambda: ZERO)
             for key, amount in results_chips.get(guest_id, {}).items():
                 per_rate[rates[key]] += amount
             for event_id, amount in settled_chips.get(guest_id, {}).items():
                 if event_id != event.pk:
                     per_rate[settled_rates[event_id]] += amount
-            return sum((to_yen(chips, rate) for rate, chips in per_rate.items()), ZERO)
+            return money_of(dict(enumerate(per_rate.values())), dict(enumerate(per_rate)))
         chips: dict[int, Decimal] = defaultdict(lambda: ZERO)
         for source in (results_chips.get(guest_id, {}), settled_chips.get(guest_id, {})):
             for event_id, amount in source.items():
                 if event_id != event.pk:
                     chips[event_id] += amount
-        return yen_of(chips, rates | settled_rates)
+        return money_of(chips, rates | settled_rates)
 
     def results_before(guest_id: int) -> Decimal:  # by rate or by night, the same sum
         return sum(results_chips.get(guest_id, {}).values(), ZERO)
@@ -275,8 +298,9 @@ def event_settlement(event: Event) -> list[SettlementLine]:
             before=results_before(guest.pk) + settled(guest.pk, before=True),
             result=tonight.get(guest.pk, ZERO),
             settled=settled(guest.pk, before=False),
-            yen_per_chip=event.yen_per_chip,
-            before_yen=yen_before(guest.pk),
+            money_per_chip=event.money_per_chip,
+            currency=event.currency,
+            before_money=money_before(guest.pk),
             credit_limit=guest.credit_limit,
         )
         for guest in on_the_list
@@ -286,18 +310,19 @@ def event_settlement(event: Event) -> list[SettlementLine]:
 
 def _results_before(
     guests: QuerySet[Guest], earlier: QuerySet[Event], *, per_rate: bool
-) -> tuple[dict[int, dict[int, Decimal]], dict[int, Decimal]]:
+) -> tuple[dict[int, dict[int, Decimal]], dict[int, Rate]]:
     """The guests' results at ``earlier`` events, per guest and event (or per guest and a number
     standing for the rate, with ``per_rate``), and each key's rate. One query."""
     chips: dict[int, dict[int, Decimal]] = defaultdict(lambda: defaultdict(lambda: ZERO))
-    rates: dict[int, Decimal] = {}
-    keys: dict[Decimal, int] = {}
+    rates: dict[int, Rate] = {}
+    keys: dict[Rate, int] = {}
     lines = ledger_lines(guests=guests, events=earlier, kinds=NIGHT, per_rate=per_rate)
     for line in lines:
-        key = keys.setdefault(line.yen_per_chip, len(keys)) if per_rate else line.event_id
+        rate = (line.money_per_chip, line.currency)
+        key = keys.setdefault(rate, len(keys)) if per_rate else line.event_id
         assert key is not None
         chips[line.guest_id][key] += line.amount
-        rates[key] = line.yen_per_chip
+        rates[key] = rate
     return chips, rates
 
 
@@ -356,7 +381,7 @@ class BalancePoint:
     result: Decimal
     settled: Decimal
     balance: Decimal
-    balance_yen: Decimal
+    balance_money: MoneyByCurrency  # each night at its rate, per currency
 
 
 @dataclass
@@ -376,8 +401,8 @@ class GuestHistory:
         return self.points[-1].balance if self.points else ZERO
 
     @property
-    def balance_yen(self) -> Decimal:
-        return self.points[-1].balance_yen if self.points else ZERO
+    def balance_money(self) -> MoneyByCurrency:
+        return self.points[-1].balance_money if self.points else {}
 
     @property
     def symbol(self) -> str:
@@ -395,7 +420,7 @@ class NightLine:
     result: Decimal
     settled: Decimal
     balance: Decimal
-    balance_yen: Decimal
+    balance_money: MoneyByCurrency
 
 
 def guest_nights(guest: Guest) -> list[NightLine]:
@@ -404,18 +429,28 @@ def guest_nights(guest: Guest) -> list[NightLine]:
     of the nights a page shows with :func:`balance_points`."""
     nights: dict[tuple[Any, Any], list[Any]] = {}  # (date, id), in events_in_order's order
     for line in ledger_lines(guests=[guest.pk], nights_only=True):
-        night = nights.setdefault((line.date, line.event_id), [line.yen_per_chip, ZERO, ZERO])
+        rate = (line.money_per_chip, line.currency)
+        night = nights.setdefault((line.date, line.event_id), [rate, ZERO, ZERO])
         night[2 if line.settled else 1] += line.amount
     lines = []
-    balance, balance_yen = ZERO, ZERO
-    for (_day, event_id), (yen_per_chip, result, paid) in sorted(nights.items()):
+    balance, balance_money = ZERO, MoneyByCurrency()
+    for (_day, event_id), ((money_per_chip, currency), result, paid) in sorted(nights.items()):
         balance += result + paid
-        balance_yen += to_yen(result + paid, yen_per_chip)
-        lines.append(NightLine(event_id, result, paid, balance, balance_yen))
+        tonight = to_money(result + paid, money_per_chip, currency)
+        balance_money = add_money(balance_money, currency, tonight)
+        lines.append(NightLine(event_id, result, paid, balance, balance_money))
     return lines
 
 
-_SHOWN = ("name", "date", "kind", "game", "currency_symbol", "yen_per_chip")  # what pages read
+_SHOWN = (
+    "name",
+    "date",
+    "kind",
+    "game",
+    "currency_symbol",
+    "money_per_chip",
+    "currency",
+)  # what pages read
 
 
 def balance_points(lines: Sequence[NightLine]) -> list[BalancePoint]:
@@ -423,7 +458,7 @@ def balance_points(lines: Sequence[NightLine]) -> list[BalancePoint]:
     events = Event.objects.only(*_SHOWN).in_bulk([line.event_id for line in lines])
     return [
         BalancePoint(
-            events[line.event_id], line.result, line.settled, line.balance, line.balance_yen
+            events[line.event_id], line.result, line.settled, line.balance, line.balance_money
         )
         for line in lines
     ]
@@ -460,12 +495,13 @@ def guest_history(guest: Guest, *, shoes_of_latest: int | None = None) -> GuestH
         (settled if line.settled else results)[line.event_id] += line.amount
     event_ids = set(results) | set(settled)
     points = []
-    balance, balance_yen = ZERO, ZERO
+    balance, balance_money = ZERO, MoneyByCurrency()
     for event in events_in_order().filter(pk__in=event_ids).only(*_SHOWN):
         result, paid = results[event.pk], settled[event.pk]
         balance += result + paid
-        balance_yen += to_yen(result + paid, event.yen_per_chip)
-        points.append(BalancePoint(event, result, paid, balance, balance_yen))
+        tonight = to_money(result + paid, event.money_per_chip, event.currency)
+        balance_money = add_money(balance_money, event.currency, tonight)
+        points.append(BalancePoint(event, result, paid, balance, balance_money))
     latest = points
     if shoes_of_latest is not None:
         latest = points[max(0, len(points) - shoes_of_latest) :]
@@ -542,8 +578,8 @@ class HouseRow:
         return self.night.hands_per_hour
 
     @property
-    def house_net_yen(self) -> Decimal:
-        return self.night.house_net_yen
+    def house_net_money(self) -> Decimal:
+        return self.night.house_net_money
 
 
 def house_rows(events: QuerySet[Event]) -> list[HouseRow]:

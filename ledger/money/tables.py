@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -9,9 +10,10 @@ import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
+from games.models import Event
 from ledger.audit import describe_change, describe_place
 from ledger.models import AuditEntry
-from ledger.money.amounts import format_chips, format_percent, format_yen
+from ledger.money.amounts import MSG_MONEY_HEADING, format_chips, format_money, format_percent
 from ledger.money.results import BankerStint
 
 # django-tables2's pager says these and has no Japanese: they are in this project's catalogue.
@@ -32,13 +34,20 @@ class ChipsColumn(tables.Column):
         return f"+{text}" if self.signed and value > 0 else text
 
 
-class YenColumn(tables.Column):
+class MoneyColumn(tables.Column):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("attrs", {"td": {"class": "num"}, "th": {"class": "num"}})
         super().__init__(*args, **kwargs)
 
-    def render(self, value: Decimal) -> str:
-        return format_yen(value)
+    """Money in its row's currency (the row's ``currency``)."""
+
+    def render(self, value: Decimal, record: Mapping[str, Any]) -> str:
+        return format_money(value, record["currency"])
+
+
+def money_heading(what: str, event: Event) -> str:
+    """A money column's heading at one night: "Net (€)"."""
+    return str(MSG_MONEY_HEADING).format(what=what, sign=event.currency_sign)
 
 
 class MaybeChipsColumn(ChipsColumn):
@@ -60,7 +69,7 @@ class GuestResultTable(tables.Table):
     gross = MaybeChipsColumn(signed=True, verbose_name=_("Gross"))
     commission = MaybeChipsColumn(verbose_name=_("Commission"))
     net = ChipsColumn(signed=True, verbose_name=_("Net"))
-    net_yen = YenColumn(verbose_name=_("Net (¥)"))
+    net_money = MoneyColumn(verbose_name=_("Net (money)"))  # its night's sign: money_heading
     biggest_win = MaybeChipsColumn(signed=True, verbose_name=_("Biggest win"))
     biggest_loss = MaybeChipsColumn(signed=True, verbose_name=_("Biggest loss"))
 
@@ -97,7 +106,7 @@ class HouseTable(tables.Table):
     handle = MaybeChipsColumn(verbose_name=_("Handle"))
     commission = ChipsColumn(verbose_name=_("Commission"))
     house_net = ChipsColumn(signed=True, verbose_name=_("House net"))
-    house_net_yen = YenColumn(verbose_name=_("House net (¥)"))
+    house_net_money = MoneyColumn(verbose_name=_("House net (money)"))  # each night's currency
     hold = tables.Column(verbose_name=_("Hold % of drop"), attrs={"td": {"class": "num"}})
     hands_per_hour = tables.Column(verbose_name=_("Hands/hour"), attrs={"td": {"class": "num"}})
 
@@ -105,7 +114,7 @@ class HouseTable(tables.Table):
         attrs = NUMBERS
         order_by = "date"
         # What the house made first: on a phone it is in view without scrolling sideways.
-        sequence = ("date", "event", "house_net", "house_net_yen", "hold", "commission", "drop",
+        sequence = ("date", "event", "house_net", "house_net_money", "hold", "commission", "drop",
                     "handle", "hands", "hands_per_hour")  # fmt: skip
 
     def render_hold(self, value: Decimal) -> str:

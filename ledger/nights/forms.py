@@ -1,4 +1,5 @@
-"""An event's form: its rules, limits, chips and yen, bounded as the database bounds them."""
+"""An event's form: its rules, limits, chips and money (the night's currency and rate), bounded
+as the database bounds them."""
 
 from __future__ import annotations
 
@@ -7,14 +8,15 @@ from typing import Any
 
 from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext, to_locale
 from django.utils.translation import gettext_lazy as _
 
 from games.cards import MAX_DECKS, MIN_DECKS
 from games.chips import MAX_CHIPS, MAX_TABLE_LIMIT, table_limit_validators
+from games.currencies import DEFAULT_CURRENCY, currency_choices, fits_minor_units, minor_units
 from games.forms import PlainDigitsForm, RuleSetForm, rule_set_from_cleaned
 from games.kinds import Game
-from games.models import MAX_HANDS_PER_SHOE, Event
+from games.models import MAX_HANDS_PER_SHOE, MSG_UNKNOWN_CURRENCY, Event
 from games.payouts import NoCommission, RuleSet, SideBet
 from games.services import (
     EVENT_FIELDS,
@@ -29,7 +31,7 @@ from games.services import (
 EVENT_BOUNDS: dict[str, tuple[Decimal, Decimal]] = {
     "decks": (Decimal(MIN_DECKS), Decimal(MAX_DECKS)),
     "hands_per_shoe": (Decimal(1), Decimal(MAX_HANDS_PER_SHOE)),
-    "yen_per_chip": (Decimal("0.0001"), Decimal("99999999.9999")),
+    "money_per_chip": (Decimal("0.0001"), Decimal("99999999.9999")),
     "table_min": (Decimal("0.01"), MAX_TABLE_LIMIT),
     "table_max": (Decimal("0.01"), MAX_TABLE_LIMIT),
     "shoe_charge": (Decimal(0), MAX_CHIPS),
@@ -38,6 +40,56 @@ EVENT_BOUNDS: dict[str, tuple[Decimal, Decimal]] = {
 
 
 MSG_MAX_UNDER_MIN = _("The table maximum is under the minimum.")
+MSG_RATE_DECIMALS = _(
+    "{currency} is written with {digits} decimals at most: the rate per chip cannot have more."
+)
+MSG_RATE_WHOLE = _("{currency} has no decimals: the rate per chip is a whole number.")
+
+
+def currency_field() -> forms.ChoiceField:
+    """The night's currency, by its ISO code, named in the reader's language (the choices are
+    set per form: :func:`offer_currencies`), the common ones first. Left out of a post (a page
+    drawn before nights had a currency), the night keeps its own: :func:`check_form_rate`."""
+    return forms.ChoiceField(
+        label=_("Currency"),
+        choices=[],
+        initial=DEFAULT_CURRENCY,
+        required=False,
+        error_messages={"invalid_choice": MSG_UNKNOWN_CURRENCY},
+        help_text=_("What the chips are worth money in (ISO 4217)."),
+    )
+
+
+def offer_currencies(form: forms.BaseForm) -> None:
+    field = form.fields["currency"]
+    assert isinstance(field, forms.ChoiceField)
+    field.choices = currency_choices(to_locale(get_language() or "en"))
+
+
+def check_form_rate(form: forms.ModelForm[Event], data: dict[str, Any]) -> None:
+    """The rate per chip written as its currency writes money (no yen decimals, two for the
+    euro, three for the dinar). A night recorded before keeps its rate as it was (a yen rate
+    of ¥0.5) while neither the rate nor the currency changes."""
+    if not data.get("currency") and "currency" not in form.errors:
+        data["currency"] = form.instance.currency or DEFAULT_CURRENCY
+    rate, currency = data.get("money_per_chip"), data.get("currency")
+    kept = form.instance.pk and (rate, currency) == (
+        form.instance.money_per_chip,
+        form.instance.currency,
+    )
+    if rate is not None and currency and not kept and (why := check_rate(rate, currency)):
+        form.add_error("money_per_chip", why)
+
+
+def check_rate(rate: Decimal, currency: str) -> str:
+    """Why a rate cannot be a night's in ``currency`` (more decimals than the currency has), or
+    nothing."""
+    if fits_minor_units(rate, currency):
+        return ""
+    digits = minor_units(currency)
+    if not digits:
+        return str(MSG_RATE_WHOLE).format(currency=currency)
+    return str(MSG_RATE_DECIMALS).format(currency=currency, digits=digits)
 
 
 # A guest-banked game's terms: a form that leaves one out keeps what the event has (a new
@@ -126,6 +178,8 @@ class EventForm(RuleSetFields, forms.ModelForm[Event]):
         help_text=_("The share of each winning bank the house takes."),
     )
 
+    currency = currency_field()
+
     class Meta:
         model = Event
         # The rule set is not a column the host types: the fields above build it.
@@ -140,6 +194,7 @@ class EventForm(RuleSetFields, forms.ModelForm[Event]):
         """``frozen``: the event has hands, so only what prices no hand stays open.
         ``game_held``: why the game cannot change though no hand is logged (its transfers)."""
         super().__init__(*args, **kwargs)
+        offer_currencies(self)
         self.game_held = game_held
         if self.instance.pk:
             self.show_rules(self.instance.rule_set)
@@ -220,6 +275,7 @@ class EventForm(RuleSetFields, forms.ModelForm[Event]):
         low, high = data.get("table_min"), data.get("table_max")
         if low is not None and high is not None and high < low:
             self.add_error("table_max", MSG_MAX_UNDER_MIN)
+        check_form_rate(self, data)
         for name in OPTIONAL_TERMS:
             if name in self.errors or name not in self.fields:
                 continue

@@ -25,7 +25,7 @@ from ledger.guests.forms import BringBackChecklistForm, BringBackForm, GuestAddF
 from ledger.guests.names import name_key
 from ledger.models import CountSetup, Guest, Settlement
 from ledger.money import services as money_services
-from ledger.money.amounts import ZERO, format_chips, format_yen, to_yen
+from ledger.money.amounts import ZERO, format_chips, format_money, format_money_each, to_money
 from ledger.money.charts import qr_svg, result_bars
 from ledger.money.figures import night_figures, without_hands
 from ledger.money.forms import SettlementForm, VoidForm
@@ -55,14 +55,14 @@ from shoebook.base.roles import (
 MSG_EVENT_CLOSED = gettext_lazy("{event} is closed.")
 MSG_EVENT_REOPENED = gettext_lazy("{event} is open again.")
 MSG_FOUND_BY_ALIAS = gettext_lazy("“{name}” is {guest}: {guest} is on the list.")
-MSG_HOUSE_PAYS = gettext_lazy("House pays {guest} {amount} / {yen}")
-MSG_GUEST_PAYS = gettext_lazy("{guest} pays the house {amount} / {yen}")
+MSG_HOUSE_PAYS = gettext_lazy("House pays {guest} {amount} / {money}")
+MSG_GUEST_PAYS = gettext_lazy("{guest} pays the house {amount} / {money}")
 MSG_GUEST_SQUARE = gettext_lazy("{guest} is square")
 MSG_RECORDED_HOUSE_PAID = gettext_lazy(
-    "Recorded: the house paid {guest} {amount} ({yen}) · {method}."
+    "Recorded: the house paid {guest} {amount} ({money}) · {method}."
 )
 MSG_RECORDED_GUEST_PAID = gettext_lazy(
-    "Recorded: {guest} paid the house {amount} ({yen}) · {method}."
+    "Recorded: {guest} paid the house {amount} ({money}) · {method}."
 )
 MSG_VOIDED = gettext_lazy("Voided: {guest} · {amount} · {method}. Reason: {reason}")
 
@@ -197,7 +197,8 @@ def event_results_context(
     if line is not None and line.after != (now := guest_balance_now(guest_id=line.guest_id)):
         # Settled or played at a later night since: settle what is owed now, not then.
         carried = now - line.result - line.settled
-        line = replace(line, before=carried, before_yen=to_yen(carried, event.yen_per_chip))
+        carried_money = to_money(carried, event.money_per_chip, event.currency)
+        line = replace(line, before=carried, before_money={event.currency: carried_money})
     if line is not None and settlement_form is None:
         settlement_form = SettlementForm.for_balance(
             event=event, guest_id=line.guest_id, balance=line.after
@@ -239,12 +240,19 @@ def _guest_banked_context(event: Event) -> dict[str, object]:
 
 
 def settle_heading(line: SettlementLine, event: Event) -> str:
-    """ "House pays 小林 $298.50 / ¥29,850": the whole balance, which way, in chips and yen."""
+    """ "House pays 小林 $298.50 / ¥29,850": the whole balance, which way, in chips and money
+    (per currency, when the balance was carried across nights in more than one)."""
     if not line.after:
         return MSG_GUEST_SQUARE.format(guest=line.name)
     text = MSG_HOUSE_PAYS if line.after > 0 else MSG_GUEST_PAYS
     amount = format_chips(abs(line.after), event.currency_symbol)
-    return text.format(guest=line.name, amount=amount, yen=format_yen(abs(line.after_yen)))
+    return text.format(
+        guest=line.name,
+        amount=amount,
+        money=format_money_each(
+            {currency: abs(amount) for currency, amount in line.after_money.items()}
+        ),
+    )
 
 
 def _event_action(
@@ -417,7 +425,9 @@ def recorded_message(settlement: Settlement, event: Event) -> str:
     return text.format(
         guest=settlement.guest.name,
         amount=format_chips(abs(settlement.amount), event.currency_symbol),
-        yen=format_yen(to_yen(abs(settlement.amount), event.yen_per_chip)),
+        money=format_money(
+            to_money(abs(settlement.amount), event.money_per_chip, event.currency), event.currency
+        ),
         method=settlement.how,
     )
 

@@ -43,9 +43,8 @@ _CURRENCY = re.compile(r"[A-Z]{3}", re.ASCII)
 
 
 def night_currency(event: Event) -> str:
-    """The ISO 4217 code of the night's money. The one place the pay links read it: every
-    night is in yen until nights carry their own currency (then: ``return event.currency``)."""
-    return "JPY"
+    """The ISO 4217 code of the night's money: the one place the pay links read it."""
+    return event.currency
 
 
 def clean_handle(kind: str, text: str) -> str:

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import Event
 from ledger.models import Guest, GuestPayHandle, PayWay
+from ledger.money.amounts import MoneyByCurrency
 from ledger.money.charts import qr_svg
 from ledger.payways.links import night_currency, pay_amount, pay_link
 
@@ -85,21 +86,27 @@ class PayRequest:
 
 def pay_request(
     guest: Guest,
-    balance: Decimal,
+    balances: MoneyByCurrency,
     event: Event | None,
     *,
     with_qr: bool = True,
     ways: list[PayWay] | None = None,
     handles: list[GuestPayHandle] | None = None,
 ) -> PayRequest | None:
-    """The request for a guest whose balance in money (the night's currency) is ``balance``,
+    """The request for a guest whose balance in money is ``balances`` (per currency: the night's
+    is asked for),
     at ``event`` (the night whose currency it is); None when square or with no night. A guest
     who owes is shown the house's ways (a link way with the house's handle, a details way with
     the house's details, the ways in person); a guest the house owes, their own handles and
     the ways in person. ``ways`` and ``handles``: already read (one query each otherwise)."""
-    if not balance or event is None:
+    if event is None:
         return None
     currency = night_currency(event)
+    # The balance in the night's currency: a guest who owes in two currencies is asked for each
+    # at a night of each.
+    balance = balances.get(currency, Decimal(0))
+    if not balance:
+        return None
     amount = abs(balance)
     owes = balance < 0
     if ways is None:

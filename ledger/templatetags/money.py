@@ -7,9 +7,18 @@ from decimal import Decimal
 from django import template
 from django.utils.translation import gettext
 
+from games.models import Event
 from games.payouts import bet_label as stored_bet_label
 from games.scoreboard import side_names
-from ledger.money.amounts import format_chips, format_percent, format_yen
+from ledger.money.amounts import (
+    MoneyByCurrency,
+    format_chips,
+    format_money,
+    format_money_each,
+    format_percent,
+    format_rate,
+)
+from ledger.money.amounts import money_sign as format_sign
 
 register = template.Library()
 
@@ -70,9 +79,28 @@ def chips(amount: Decimal | str | None) -> str:
 
 
 @register.filter
-def yen(amount: Decimal | str | None) -> str:
+def money(amount: Decimal | str | None, currency: str) -> str:
+    """An amount of money in its currency, the reader's way: ¥65,400, −€1,234.50."""
     amount = _amount(amount)
-    return "" if amount is None else format_yen(amount)
+    return "" if amount is None else format_money(amount, currency)
+
+
+@register.filter
+def money_sign(currency: str) -> str:
+    """The currency's sign in the reader's language: ¥, €, ₩."""
+    return format_sign(currency)
+
+
+@register.filter
+def rate(event: Event) -> str:
+    """The night's chip worth: ¥100, €0.5."""
+    return format_rate(event.money_per_chip, event.currency)
+
+
+@register.filter
+def money_each(amounts: MoneyByCurrency) -> str:
+    """Money of several nights, per currency: ¥65,400 · €12.50."""
+    return format_money_each(amounts)
 
 
 @register.filter

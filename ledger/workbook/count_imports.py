@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from games import services as game_services
 from games.chips import MAX_CHIPS
+from games.currencies import DEFAULT_CURRENCY
 from games.entry import read_amount
 from games.messages import format_chips, whole_cents
 from games.payouts import RuleSet
@@ -137,14 +138,20 @@ def count_sheet_import(
     name: str,
     on: date,
     by: Actor,
-    yen_per_chip: Decimal = Decimal(100),
+    money_per_chip: Decimal = Decimal(100),
+    currency: str = DEFAULT_CURRENCY,
 ) -> CountImported:
     """Write a checked count sheet as a night kept by its count alone: the guests on its list,
     a buy-in and a count for each, its results their counts less their chips."""
     if not rows:
         raise ValueError("Only a checked count sheet is written.")
     event = game_services.event_create(
-        name=name, date=on, rules=RuleSet(), by=by, yen_per_chip=yen_per_chip
+        name=name,
+        date=on,
+        rules=RuleSet(),
+        by=by,
+        money_per_chip=money_per_chip,
+        currency=currency,
     )
     CountSetup.objects.create(event=event, count_only=True)
     found, created = guests_by_key({row.key: row.name for row in rows})

@@ -36,6 +36,7 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
+from games.currencies import DEFAULT_CURRENCY, minor_units
 from games.models import Event, Hand
 from games.payouts import BankedBet
 from ledger.count.selectors import counted_on, night_count
@@ -55,7 +56,14 @@ from ledger.models import (
     Tip,
     Transfer,
 )
-from ledger.money.amounts import to_yen
+from ledger.money.amounts import (
+    MSG_MONEY_HEADING,
+    ZERO,
+    MoneyByCurrency,
+    format_money_each,
+    money_sign,
+    to_money,
+)
 from ledger.money.figures import (
     GuestFigures,
     NightFigures,
@@ -79,8 +87,27 @@ class Total:
     rows_above: int
 
 
+@dataclass(frozen=True)
+class Money:
+    """Money in a currency: written as its number, formatted for its currency (its sign, its
+    minor units: ¥65,400, €1,234.50, KWD 1.500), in a ``MONEY`` column."""
+
+    amount: Decimal
+    currency: str
+
+
+def money_cell(amounts: MoneyByCurrency) -> Money | str:
+    """Money of several nights: a number where they share a currency, else each currency's in
+    words (¥65,400 · €12.50), never a sum across currencies."""
+    if len(amounts) > 1:
+        return format_money_each(amounts)
+    for currency, amount in amounts.items():
+        return Money(amount, currency)
+    return Money(ZERO, DEFAULT_CURRENCY)
+
+
 # What a cell of the workbook holds.
-CellValue: TypeAlias = str | int | float | Decimal | date | datetime | Total | None
+CellValue: TypeAlias = str | int | float | Decimal | date | datetime | Total | Money | None
 
 if TYPE_CHECKING:
     from openpyxl.styles.cell_style import StyleArray
@@ -101,7 +128,7 @@ else:
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
 # A column's kind; chips are written with the night's symbol (``chips_format``), negatives red.
 CHIPS = "#,##0.00;-#,##0.00"
-YEN = '"¥"#,##0;[Red]-"¥"#,##0'
+MONEY = "money"  # a Money's cell: its currency's format (money_format)
 WHOLE = "0"
 PERCENT = '0.00"%"'
 TEXT, DATE, DATETIME = "text", "date", "datetime"
@@ -126,6 +153,16 @@ def chips_format(symbol: str) -> str:
     workbook's nights have different ones."""
     mark = f'"{symbol.replace(chr(34), "")}"' if symbol else ""
     return f"{mark}#,##0.00;[Red]-{mark}#,##0.00"
+
+
+def money_format(currency: str) -> str:
+    """A currency's cells: its sign and its minor units, negatives red
+    ('"€"#,##0.00;[Red]-"€"#,##0.00'; yen, won: no decimals; dinars: three)."""
+    sign = money_sign(currency).replace('"', "")
+    digits = minor_units(currency)
+    number = "#,##0" + ("." + "0" * digits if digits else "")
+    mark = f'"{sign}"' if not sign.isalpha() else f'"{sign} "'
+    return f"{mark}{number};[Red]-{mark}{number}"
 
 
 def symbol_of(events: Sequence[Event]) -> str:
@@ -168,7 +205,7 @@ class Sheet:
         """One styled cell per kind; copying its style array is far cheaper than styling each
         of a season's two million cells by name."""
         styles = {}
-        for kind in {*self.kinds, "quoted"}:
+        for kind in {*self.kinds, "quoted"} - {MONEY}:
             cell = WriteOnlyCell(self.sheet, "")
             if kind == "quoted":
                 cell.number_format = "@"
@@ -201,6 +238,20 @@ class Sheet:
     def _formula(self, formula: str, kind: str) -> Cell:
         cell = WriteOnlyCell(self.sheet, formula)
         cell._style = copy(self._styles[kind])
+        return cell
+
+    def _money(self, value: CellValue) -> CellValue | Cell:
+        """A ``MONEY`` column's cell: a ``Money`` in its currency's format (one styled
+        prototype per currency), anything else as text."""
+        if not isinstance(value, Money):
+            return None if value is None else str(value)
+        style = self._styles.get(value.currency)
+        if style is None:
+            prototype = WriteOnlyCell(self.sheet, "")
+            prototype.number_format = money_format(value.currency)
+            style = self._styles[value.currency] = prototype._style
+        cell = WriteOnlyCell(self.sheet, value.amount)
+        cell._style = copy(style)
         return cell
 
     def finish(self) -> None:
@@ -241,6 +292,8 @@ class Sheet:
 
         if kind in (TEXT, WHOLE):
             return text
+        if kind == MONEY:
+            return self._money
         style = self._styles[kind]
 
         def styled(value: CellValue) -> CellValue | Cell:
@@ -269,6 +322,15 @@ def figures_of(events: Sequence[Event]) -> dict[int, NightFigures]:
     return (events if isinstance(events, Nights) else Nights(events)).figures
 
 
+def money_heading(what: str, events: Sequence[Event]) -> str:
+    """A money column's heading: "Net (€)" where the nights share a currency, "Net (money)"
+    where they do not (each cell then in its night's)."""
+    currencies = {event.currency for event in events}
+    if len(currencies) == 1:
+        return str(MSG_MONEY_HEADING).format(what=what, sign=money_sign(currencies.pop()))
+    return str(MSG_MONEY_HEADING).format(what=what, sign=_("money"))
+
+
 def cut_heading(events: Sequence[Event]) -> str:
     """The house's cut as the nights call it: the taxe where a guest banks, the commission at
     Punto Banco, both when the workbook holds both kinds of night."""
@@ -284,11 +346,11 @@ def summary_sheet(events: Sequence[Event]) -> SheetSpec:
     :mod:`ledger.money.figures`, the night's drop and hold on its total row."""
     columns = [
         Column(_("Event"), 24, TEXT), Column(_("Date"), 12, DATE), Column(_("Venue"), 20, TEXT),
-        Column(_("Rules"), 50, TEXT), Column(_("Yen per chip"), 12, "#,##0.####"),
+        Column(_("Rules"), 50, TEXT), Column(_("Money per chip"), 12, "#,##0.####"),
         Column(_("Shoe"), 8, WHOLE), Column(_("Hands"), 8, WHOLE),
         Column(_("Wagered"), 14, CHIPS), Column(_("Guests' gross"), 14, CHIPS),
         Column(cut_heading(events), 12, CHIPS), Column(_("Guests' net"), 14, CHIPS),
-        Column(_("House net"), 14, CHIPS), Column(_("House net (¥)"), 16, YEN),
+        Column(_("House net"), 14, CHIPS), Column(money_heading(_("House net"), events), 16, MONEY),
         Column(_("Drop"), 14, CHIPS), Column(_("Hold % of drop"), 12, PERCENT),
     ]  # fmt: skip
 
@@ -301,23 +363,25 @@ def summary_sheet(events: Sequence[Event]) -> SheetSpec:
             if night.count_only:
                 rules = f"{rules} · {_('count only')}"
             head: list[CellValue] = [event.name, event.date, event.venue, rules,
-                                     event.yen_per_chip]  # fmt: skip
+                                     event.money_per_chip]  # fmt: skip
+            currency = event.currency
             shoes, _totals = event_shoe_rows(event)
             for row in shoes:
                 figures = row.figures
                 yield [
                     *head, row.number, row.hands, figures.wagered, figures.gross,
-                    figures.commission, figures.net, figures.house_net, row.house_net_yen,
-                    None, None,
+                    figures.commission, figures.net, figures.house_net,
+                    Money(row.house_net_money, currency), None, None,
                 ]  # fmt: skip
             above = len(shoes)
             for extra in without_hands(night):
                 yield [*head, extra.label, 0, None, extra.gross, extra.commission, extra.net,
-                       extra.house_net, to_yen(extra.house_net, event.yen_per_chip), None,
-                       None]  # fmt: skip
+                       extra.house_net,
+                       Money(to_money(extra.house_net, event.money_per_chip, currency), currency),
+                       None, None]  # fmt: skip
                 above += 1
-            # The night's yen as the event page rounds them, once for the night (a sum of each
-            # shoe's rounded yen could differ).
+            # The night's money as the event page rounds it, once for the night (a sum of each
+            # shoe's rounded money could differ).
             wagered: CellValue = night.handle
             if night.handle is not None and above:
                 wagered = Total(night.handle, above)
@@ -326,18 +390,25 @@ def summary_sheet(events: Sequence[Event]) -> SheetSpec:
                 *(Total(value, above) if above else value for value in (
                     night.gross, night.commission, night.net, night.house_net,
                 )),
-                night.house_net_yen, night.drop,
+                Money(night.house_net_money, currency), night.drop,
                 None if night.hold is None else night.hold,
             ]  # fmt: skip
         if len(events) > 1:
             # The House page's season figures, added up as it adds them (hold over the nights
             # whose drop is known): the nights' figures already read, summed by SeasonFigures.
+            # Money in more than one currency is never added up: a line of it per currency.
             season = SeasonFigures([nights[event.pk] for event in events])
-            yield [
-                None, None, None, None, None, _("Season total"), season.hands, season.handle,
-                season.gross, season.commission, season.net, season.house_net,
-                season.house_net_yen, season.drop, season.hold,
-            ]  # fmt: skip
+            money = season.house_net_money or {DEFAULT_CURRENCY: ZERO}
+            for index, (currency, amount) in enumerate(money.items()):
+                totals: list[CellValue] = [
+                    season.hands, season.handle, season.gross, season.commission, season.net,
+                    season.house_net,
+                ] if not index else [None] * 6  # fmt: skip
+                yield [
+                    None, None, None, None, None, _("Season total"), *totals,
+                    Money(amount, currency),
+                    *((season.drop, season.hold) if not index else (None, None)),
+                ]  # fmt: skip
 
     return _("Summary"), columns, rows()
 
@@ -347,9 +418,10 @@ def guests_sheet(events: Sequence[Event], only: Guest | None) -> SheetSpec:
         Column(_("Event"), 24, TEXT), Column(_("Guest"), 20, TEXT),
         Column(_("Hands"), 8, WHOLE), Column(_("Wagered"), 14, CHIPS),
         Column(_("Gross"), 12, CHIPS), Column(cut_heading(events), 12, CHIPS),
-        Column(_("Net"), 12, CHIPS), Column(_("Net (¥)"), 14, YEN),
+        Column(_("Net"), 12, CHIPS), Column(money_heading(_("Net"), events), 14, MONEY),
         Column(_("Balance before"), 14, CHIPS), Column(_("Settlements"), 14, CHIPS),
-        Column(_("Balance after"), 14, CHIPS), Column(_("Balance after (¥)"), 16, YEN),
+        Column(_("Balance after"), 14, CHIPS),
+        Column(money_heading(_("Balance after"), events), 16, MONEY),
         Column(_("How settled"), 30, TEXT), Column(_("Expenses"), 14, CHIPS),
     ]  # fmt: skip
 
@@ -384,11 +456,11 @@ def guests_sheet(events: Sequence[Event], only: Guest | None) -> SheetSpec:
                     result.gross,
                     result.commission,
                     net,
-                    to_yen(net, event.yen_per_chip),
+                    Money(to_money(net, event.money_per_chip, event.currency), event.currency),
                     line.before,
                     line.settled,
                     line.after,
-                    line.after_yen,
+                    money_cell(line.after_money),
                     ", ".join(sorted(methods.get(line.guest_id, ()))),
                     result.expenses,
                 ]
@@ -638,7 +710,8 @@ def transfers_sheet(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
         Column(_("Event"), 24, TEXT), Column(_("Transfer"), 12, TEXT),
         Column(pgettext("a transfer's payer", "Pays"), 20, TEXT),
         Column(pgettext("a transfer's payee", "To"), 20, TEXT), Column(_("Amount"), 14, CHIPS),
-        Column(_("Amount (¥)"), 14, YEN), Column(_("Recorded"), 17, DATETIME),
+        Column(money_heading(_("Amount"), events), 14, MONEY),
+        Column(_("Recorded"), 17, DATETIME),
         Column(_("Note"), 30, TEXT),
     ]  # fmt: skip
     house = str(HOUSE_NAME)
@@ -650,7 +723,7 @@ def transfers_sheet(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
         for event in events:
             if not event.is_guest_banked:
                 continue
-            rate = event.yen_per_chip
+            rate, currency = event.money_per_chip, event.currency
             for line in proposed_transfers(event):
                 if mine(line.payer.guest_id, line.payee.guest_id):
                     yield [
@@ -659,7 +732,7 @@ def transfers_sheet(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
                         line.payer.name,
                         line.payee.name,
                         line.amount,
-                        to_yen(line.amount, rate),
+                        Money(to_money(line.amount, rate, currency), currency),
                         None,
                         "",
                     ]
@@ -673,7 +746,7 @@ def transfers_sheet(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
                         done.payer.name if done.payer else house,
                         done.payee.name if done.payee else house,
                         done.amount,
-                        to_yen(done.amount, rate),
+                        Money(to_money(done.amount, rate, currency), currency),
                         local_time(done.recorded_at),
                         done.note,
                     ]
@@ -690,7 +763,7 @@ def expenses_sheet(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
         Column(_("What"), 24, TEXT), Column(_("Amount"), 14, CHIPS),
         Column(_("Paid by"), 20, TEXT), Column(_("Paid with"), 20, TEXT),
         Column(_("Sharer"), 20, TEXT), Column(_("Weight"), 8, WHOLE),
-        Column(_("Share"), 14, CHIPS), Column(_("Share (¥)"), 14, YEN),
+        Column(_("Share"), 14, CHIPS), Column(money_heading(_("Share"), events), 14, MONEY),
         Column(_("Recorded"), 17, DATETIME), Column(_("Void of"), 10, WHOLE),
         Column(_("Note"), 30, TEXT),
     ]  # fmt: skip
@@ -709,7 +782,8 @@ def expenses_sheet(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
                     expense.event.name, expense.pk, expense.what, expense.amount, payer,
                     str(expense.get_paid_in_display()),
                     share.guest.name if share.guest else house, share.weight, share.amount,
-                    to_yen(share.amount, expense.event.yen_per_chip),
+                    Money(to_money(share.amount, expense.event.money_per_chip,
+                                   expense.event.currency), expense.event.currency),
                     local_time(expense.recorded_at), expense.voids_id, expense.note,
                 ]  # fmt: skip
 
@@ -779,16 +853,16 @@ def _counted(events: Sequence[Event]) -> list[Event]:
 RULES_COLUMNS = (
     "event", "date", "venue", "kind", "format", "game", "commission_rate", "no_commission",
     "tie_pays", "pair_pays", "side_bets", "decks", "table_min", "table_max", "hands_per_shoe",
-    "currency_symbol", "yen_per_chip", "taxe", "taxe_rate", "shoe_charge", "banco",
+    "currency_symbol", "money_per_chip", "taxe", "taxe_rate", "shoe_charge", "banco",
     "suite_returns", "clearing", "count", "opening_float", "denominations", "commission_total",
-    "guests", "bank_rotation", "rounding", "smallest_chip",
+    "guests", "bank_rotation", "rounding", "smallest_chip", "currency",
 )  # fmt: skip
 _RULES_KINDS = {
     "date": DATE, "tie_pays": WHOLE, "pair_pays": WHOLE, "decks": WHOLE, "hands_per_shoe": WHOLE,
     "table_min": CHIPS, "table_max": CHIPS, "shoe_charge": CHIPS, "opening_float": CHIPS,
     "commission_total": CHIPS, "commission_rate": "0.00##", "taxe_rate": "0.00##",
     "smallest_chip": CHIPS,
-    "yen_per_chip": "#,##0.####",
+    "money_per_chip": "#,##0.####",
 }  # fmt: skip
 
 
@@ -818,14 +892,14 @@ def rules_sheet(events: Sequence[Event]) -> SheetSpec:
                 event.name, event.date, event.venue, event.kind, event.format, event.game,
                 Decimal(rules["commission_rate"]), rules["no_commission"], rules["tie_pays"],
                 rules["pair_pays"], " ".join(rules["side_bets"]), event.decks, event.table_min,
-                event.table_max, event.hands_per_shoe, event.currency_symbol, event.yen_per_chip,
-                event.taxe, event.taxe_rate, event.shoe_charge, event.banco, event.suite_returns,
-                event.clearing, count,
+                event.table_max, event.hands_per_shoe, event.currency_symbol, event.money_per_chip,
+                event.taxe, event.taxe_rate, event.shoe_charge, event.banco,
+                event.suite_returns, event.clearing, count,
                 setup.opening_float if setup else None,
                 " ".join(setup.denominations) if setup else "",
                 setup.commission_total if setup else None,
                 "\n".join(guests.get(event.pk, [])), event.bank_rotation, event.rounding,
-                event.smallest_chip,
+                event.smallest_chip, event.currency,
             ]  # fmt: skip
 
     return _("Rules"), columns, rows()

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 from django.utils.translation import gettext_lazy as _
 
+from games.currencies import DEFAULT_CURRENCY
 from games.entry import TableRules
 from games.forms import PlainDigitsForm, RuleSetForm
 from games.kinds import Game
@@ -20,7 +21,12 @@ from games.services import (
     GAME_CUTS,
     check_cut,
 )
-from ledger.nights.forms import MSG_MAX_UNDER_MIN
+from ledger.nights.forms import (
+    MSG_MAX_UNDER_MIN,
+    check_rate,
+    currency_field,
+    offer_currencies,
+)
 from ledger.workbook.imports.coup_sheet import BankedGame
 from ledger.workbook.imports.night_writer import night_already_in
 
@@ -41,8 +47,9 @@ class ScoresheetForm(RuleSetForm):
     date = forms.DateField(
         label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}), required=False
     )
-    yen_per_chip = forms.DecimalField(
-        label=_("Yen per chip"),
+    currency = currency_field()
+    money_per_chip = forms.DecimalField(
+        label=_("Money per chip"),
         min_value=0.0001,
         max_digits=12,
         decimal_places=4,
@@ -65,10 +72,13 @@ class ScoresheetForm(RuleSetForm):
     # Made when the page is drawn, sent with the upload: the same upload sent again (a retry
     # after a lost answer) is answered with the nights it made (``upload_keys``).
     idempotency_key = forms.UUIDField(widget=forms.HiddenInput, required=False)
-    field_order = ["file", "event_name", "date", "yen_per_chip", "table_min", "table_max"]
+    field_order = [
+        "file", "event_name", "date", "currency", "money_per_chip", "table_min", "table_max",
+    ]  # fmt: skip
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        offer_currencies(self)
         self.initial.setdefault("idempotency_key", uuid.uuid4())
 
     def clean(self) -> dict[str, Any]:
@@ -80,6 +90,10 @@ class ScoresheetForm(RuleSetForm):
         if named and (existing := night_already_in(data["event_name"], data["date"])):
             on = f"{data['date']:%Y-%m-%d}"
             self.add_error("event_name", MSG_NIGHT_EXISTS.format(event=existing.name, date=on))
+        data["currency"] = data.get("currency") or DEFAULT_CURRENCY
+        rate, currency = data.get("money_per_chip"), data.get("currency")
+        if rate is not None and currency and (why := check_rate(rate, currency)):
+            self.add_error("money_per_chip", why)
         low, high = data.get("table_min"), data.get("table_max")
         if low is None or high is None:
             return data  # a limit is missing or wrong: its field says so

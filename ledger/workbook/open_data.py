@@ -71,7 +71,8 @@ def _row_id(kind: str, pk: int | None) -> str | None:
 
 
 NIGHTS = ("night_id", "name", "date", "venue", "kind", "game", "rules", "decks", "table_min",
-          "table_max", "currency_symbol", "yen_per_chip", "count_only", "closed_at")  # fmt: skip
+          "table_max", "currency_symbol", "money_per_chip", "currency", "count_only",
+          "closed_at")  # fmt: skip
 
 
 def night_rows(events: Sequence[Event]) -> Rows:
@@ -84,7 +85,7 @@ def night_rows(events: Sequence[Event]) -> Rows:
         yield (
             event.pk, event.name, event.date, event.venue, event.kind, event.game, event.rules,
             event.decks, event.table_min, event.table_max, event.currency_symbol,
-            event.yen_per_chip, event.pk in count_only, event.closed_at,
+            event.money_per_chip, event.currency, event.pk in count_only, event.closed_at,
         )  # fmt: skip
 
 

@@ -11,6 +11,7 @@ here, so a guest's name is only ever text.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 from functools import cache
 from io import BytesIO
 from typing import Any
@@ -30,7 +31,14 @@ from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, T
 from ledger.fonts import IPAEX_GOTHIC
 from ledger.guests.receipts import Receipt, ReceiptRow, StatementLine
 from ledger.guests.sharing import plain_text
-from ledger.money.amounts import format_chips, format_yen
+from ledger.money.amounts import (
+    MoneyByCurrency,
+    format_chips,
+    format_money,
+    format_money_each,
+    format_rate,
+    money_sign,
+)
 from ledger.payways.selectors import PayRequest
 
 FONT = "IPAexGothic"
@@ -41,6 +49,21 @@ FONT_FILE = IPAEX_GOTHIC
 def _font() -> str:
     pdfmetrics.registerFont(TTFont(FONT, str(FONT_FILE)))
     return FONT
+
+
+def drawable(char: str) -> bool:
+    """Whether the receipt's font has the character (IPAex Gothic has ¥, €, $ and £; not ₩ nor
+    ₫, which a receipt writes as KRW and VND)."""
+    font: Any = pdfmetrics.getFont(_font())  # a TTFont: reportlab's stubs know only Font
+    return ord(char) in font.face.charToGlyph
+
+
+def _money(amount: Decimal, currency: str) -> str:
+    return format_money(amount, currency, drawable=drawable)
+
+
+def _money_each(amounts: MoneyByCurrency) -> str:
+    return format_money_each(amounts, drawable=drawable)
 
 
 def _styles() -> tuple[ParagraphStyle, ParagraphStyle, ParagraphStyle]:
@@ -79,9 +102,9 @@ def _shoe_cells(row: ReceiptRow, symbol: str) -> list[str]:
         format_chips(figures.gross, symbol),
         format_chips(figures.commission, symbol),
         format_chips(figures.net, symbol),
-        format_yen(row.gross_yen),
-        format_yen(row.commission_yen),
-        format_yen(row.net_yen),
+        _money(row.gross_money, row.currency),
+        _money(row.commission_money, row.currency),
+        _money(row.net_money, row.currency),
     ]
 
 
@@ -89,7 +112,9 @@ def receipt_pdf(receipt: Receipt) -> bytes:
     event, symbol = receipt.event, receipt.event.currency_symbol
     title, heading, body = _styles()
     # The rate as the event page writes it: every decimal it has, none it has not (¥0.5, ¥100).
-    rate = f"{symbol}1 = ¥{event.yen_per_chip.normalize():,f}"
+    rate = f"{symbol}1 = {format_rate(event.money_per_chip, event.currency, drawable=drawable)}"
+    sign = money_sign(event.currency, drawable=drawable)
+    net, gross = _("Net"), _("Gross")
     when = f"{event.date:%Y-%m-%d}"  # as the page writes it
     story: list[Flowable] = [
         _text(_("Receipt: {guest}").format(guest=receipt.name), title),
@@ -99,7 +124,7 @@ def receipt_pdf(receipt: Receipt) -> bytes:
         story.append(_text(event.rounding_rule, body))
     header = [
         _("Shoe"), _("Gross"), event.cut_name, _("Net"),
-        _("Gross (¥)"), event.cut_name_yen, _("Net (¥)"),
+        f"{gross} ({sign})", f"{event.cut_name} ({sign})", f"{net} ({sign})",
     ]  # fmt: skip
     if receipt.shoes:
         rows = [_shoe_cells(row, symbol) for row in [*receipt.shoes, receipt.total]]
@@ -107,16 +132,16 @@ def receipt_pdf(receipt: Receipt) -> bytes:
         story.append(_table([header, *rows], total=True))
     story += [_text(_("Statement"), heading), Spacer(1, 2 * mm)]
     statement = [
-        [_("Entry"), symbol, "¥"],
+        [_("Entry"), symbol, sign],
         [_("Carried in"), format_chips(receipt.carried_in, symbol, signed=True),
-         format_yen(receipt.carried_in_yen)],
+         _money_each(receipt.carried_in_money)],
         *[
             [_line_words(line), format_chips(line.amount, symbol, signed=True),
-             format_yen(line.yen)]
+             _money(line.money, event.currency)]
             for line in receipt.lines
         ],
         [_("Balance carried"), format_chips(receipt.balance, symbol, signed=True),
-         format_yen(receipt.balance_yen)],
+         _money_each(receipt.balance_money)],
     ]  # fmt: skip
     story.append(_table(statement, total=True))
     if receipt.chips is not None:

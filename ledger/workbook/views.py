@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_GET
 
+from games.currencies import DEFAULT_CURRENCY
 from games.forms import RuleSetForm
 from games.kinds import Game
 from games.models import Event
@@ -183,8 +184,9 @@ def scoresheet_upload(request: AuthenticatedHttpRequest) -> HttpResponse:
         else:
 
             def imported() -> HttpResponse:
-                name, on, table, yen = (data["event_name"], data["date"], data["table"],
-                                        data["yen_per_chip"])  # fmt: skip
+                name, on, table, rate = (data["event_name"], data["date"], data["table"],
+                                         data["money_per_chip"])  # fmt: skip
+                terms = {"currency": data["currency"]}
                 by = request.user
                 if counted is not None:
                     rows = counted
@@ -194,7 +196,12 @@ def scoresheet_upload(request: AuthenticatedHttpRequest) -> HttpResponse:
                         by=by,
                         nights=[(name, on)],
                         write=lambda: count_sheet_import(
-                            rows=rows, name=name, on=on, by=by, yen_per_chip=yen
+                            rows=rows,
+                            name=name,
+                            on=on,
+                            by=by,
+                            money_per_chip=rate,
+                            currency=data["currency"],
                         ),
                         events_of=lambda done: [Event.objects.get(pk=done.event_id)],
                     )
@@ -206,11 +213,17 @@ def scoresheet_upload(request: AuthenticatedHttpRequest) -> HttpResponse:
                 def write() -> Imported:
                     if game is None:
                         return scoresheet_import(
-                            hands=hands, name=name, on=on, table=table, by=by, yen_per_chip=yen
+                            hands=hands,
+                            name=name,
+                            on=on,
+                            table=table,
+                            by=by,
+                            money_per_chip=rate,
+                            terms=terms,
                         )
                     return coup_sheet_import(
                         coups=coups, game=game, name=name, on=on, table=table, by=by,
-                        yen_per_chip=yen,
+                        money_per_chip=rate, terms=terms,
                     )  # fmt: skip
 
                 sheet = import_once(
@@ -312,7 +325,7 @@ def _blank_form(data: Any = None, files: Any = None) -> ScoresheetForm:
         data,
         files,
         initial=RuleSetForm.initial_data()
-        | {"yen_per_chip": 100, "table_min": 10, "table_max": 1000},
+        | {"currency": DEFAULT_CURRENCY, "money_per_chip": 100, "table_min": 10, "table_max": 1000},
     )
 
 

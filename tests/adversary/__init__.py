@@ -5,12 +5,12 @@ fixed defects, each through the real views or management commands: forms in othe
 count's forms (``counts``), a night's expenses (``expenses``), coups and guest-banked nights
 (``coups``), amounts that add up past the ledger's maximum (``bounds``), undoing or correcting a
 hand a rebuy stood on (``rebuy``), strangers at the login and the password reset behind the proxy
-(``logins``), uploads sent again (``uploads``), nights read by the rules they were played under
-(``rules``), the dealers' tips and the tab (``tips``), devices racing into the same locks
-(``deadlocks``), ways to pay and handles typed to send a link elsewhere (``payways``) and into one
-night's lock (``night races``: the count-only switch, counts, adjustments, the close, a round's
-close with rebuys and add-ons), pairs of the race matrix (``matrix``), a backup taken under load
-(``backups``) and backups edited by hand (``restore``).
+(``logins``), uploads sent again (``uploads``), a night's currency and rate (``currency``), nights
+read by the rules they were played under (``rules``), the dealers' tips and the tab (``tips``),
+devices racing into the same locks (``deadlocks``), ways to pay and handles typed to send a link
+elsewhere (``payways``) and into one night's lock (``night races``: the count-only switch, counts,
+adjustments, the close, a round's close with rebuys and add-ons), pairs of the race matrix
+(``matrix``), a backup taken under load (``backups``) and backups edited by hand (``restore``).
 
 Each group is a module of this package, saying what it attacks and what must happen: ``inputs``
 (names, amounts, files, URLs), ``races`` (races and deadlocks), ``charsets``, ``keys``,
@@ -37,6 +37,7 @@ from tests.adversary.bounds import bound_cases
 from tests.adversary.charsets import charset_cases
 from tests.adversary.counts import count_cases
 from tests.adversary.coups import coup_cases
+from tests.adversary.currencies import currency_cases
 from tests.adversary.expenses import expense_cases
 from tests.adversary.ground import Night
 from tests.adversary.homoglyphs import homoglyph_cases
@@ -71,7 +72,7 @@ def attack(size: int = 100, seed: int = 11, *, threads: bool = True) -> dict[str
              *expense_cases(Night(f"{tag}e"), tag),
              *login_cases(tag), *coup_cases(tag, night.host),
              *upload_cases(night, tag, threads=threads),
-             *rule_cases(Night(f"{tag}w"), tag),
+             *rule_cases(Night(f"{tag}w"), tag), *currency_cases(night, tag),
              *payway_cases(Night(f"{tag}p"), tag),
              *tip_cases(Night(f"{tag}t"), rng, size, tag)]  # fmt: skip
     if threads:

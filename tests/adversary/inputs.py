@@ -164,7 +164,7 @@ def xlsx_of(rows: list[list[object]]) -> bytes:
 
 def file_cases(night: Night, rng: random.Random, count: int) -> Iterator[Case]:
     url = reverse("ledger:scoresheet_upload")
-    fields = {"event_name": "Upload", "date": "2026-11-21", "yen_per_chip": "100",
+    fields = {"event_name": "Upload", "date": "2026-11-21", "money_per_chip": "100",
               "table_min": "10", "table_max": "1000", "decks": "8", "no_commission": "none",
               "tie_pays": "8", "pair_pays": "11"}  # fmt: skip
     good_row = "1,1,9 7,J J 10,,,,1,{name},player,10"

@@ -45,7 +45,7 @@ HANDS = (
     "1,2,,,B,no,yes,2,{b},banker,50\n"
 )
 COUNT = "guest,bought,cashed_out\n{a},500,720\n{b},300,80\n"
-RULES = {"yen_per_chip": "100", "table_min": "10", "table_max": "1000", "decks": "8",
+RULES = {"money_per_chip": "100", "table_min": "10", "table_max": "1000", "decks": "8",
          "no_commission": "none", "tie_pays": "8", "pair_pays": "11"}  # fmt: skip
 BANKED = {"game": "chemin_de_fer", "taxe": "percent", "taxe_rate": "0.05", "shoe_charge": "0",
           "banco": "limitee", "clearing": "direct"}  # fmt: skip

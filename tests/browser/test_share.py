@@ -37,7 +37,7 @@ def shared_guest(full_table, host, record):
     record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
     guest = Guest.objects.get(name="田中")
     token = guest_services.guest_link_issue(guest=guest)
-    line = str(MSG_SHARE_OWED).format(name="田中", chips="+$100", yen="¥10,000")
+    line = str(MSG_SHARE_OWED).format(name="田中", chips="+$100", money="¥10,000")
     link = f"{base_url}/g/{guest.pk}/{token}/"
     return base_url, f"{base_url}/guests/{guest.pk}/", line, link
 

@@ -98,7 +98,7 @@ punto_banco = st.fixed_dictionaries(
             max_size=2,
         ),
         "void_first_settlement": st.booleans(),
-        "yen_per_chip": st.sampled_from([D(100), D(1), D("150")]),
+        "money_per_chip": st.sampled_from([D(100), D(1), D("150")]),
     }
 )
 adjustments = st.lists(
@@ -190,7 +190,7 @@ class Nights:
 
     def punto_banco(self, spec: dict[str, Any], *, counted: bool = False) -> Event:
         kind = "Counted" if counted else "Punto Banco"
-        event = self.event(kind, yen_per_chip=spec["yen_per_chip"])
+        event = self.event(kind, money_per_chip=spec["money_per_chip"])
         guests = self.guests(event)
         dealer = DealingShoe(8, seed=spec["seed"])
         for hands in spec["shoes"]:
@@ -314,7 +314,7 @@ class Nights:
         self.day += timedelta(days=1)
         tournament = tournament_services.tournament_create(
             name=f"Cup {self.tag} {self.day:%m-%d}", date=self.day, by=self.host,
-            currency_symbol="$", yen_per_chip=D(100), entry_fee=spec["entry_fee"],
+            currency_symbol="$", money_per_chip=D(100), entry_fee=spec["entry_fee"],
             cut_percent=spec["cut_percent"], starting_stack=D(1000),
             stacks=Tournament.Stacks.RESET, advancement=Tournament.Advancement.BY_TABLE,
             tie_break=Tournament.TieBreakChoice.SPLIT, rebuy_price=spec["rebuy_price"],

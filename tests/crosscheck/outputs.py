@@ -43,16 +43,16 @@ WHAT: dict[str, str] = {
     "net": "net",
     "tonight": "net",
     "house net": "house_net",
-    "house net (¥)": "house_net_yen",
-    "net (¥)": "net_yen",
-    "gross (¥)": "gross_yen",
-    "commission (¥)": "commission_yen",
-    "taxe (¥)": "commission_yen",
+    "house net (¥)": "house_net_money",
+    "net (¥)": "net_money",
+    "gross (¥)": "gross_money",
+    "commission (¥)": "commission_money",
+    "taxe (¥)": "commission_money",
     "balance": "balance_after",
     "balance after": "balance_after",
     "balance carried": "balance_after",
-    "¥": "balance_after_yen",
-    "balance after (¥)": "balance_after_yen",
+    "¥": "balance_after_money",
+    "balance after (¥)": "balance_after_money",
     "carried in": "balance_before",
     "balance before": "balance_before",
     "settled": "settled",
@@ -65,8 +65,22 @@ WHAT: dict[str, str] = {
     "counted": "counted",
     "difference": "difference",
     "amount": "amount",
-    "amount (¥)": "amount_yen",
+    "amount (¥)": "amount_money",
 }
+# A money column is headed with its night's currency sign (Net (€)), or "(money)" where the
+# nights' currencies differ; a lone sign heads the settlement list's balance in money.
+_MONEY_HEADER = re.compile(r"\((?!%\))[^()]{1,5}\)$")
+_SIGNS = frozenset("¥€₩₫£")
+
+
+def what_of(header: object) -> str | None:
+    """What a column's figures are, by its words; a money column whatever its currency."""
+    said = words(str(header))
+    if said in _SIGNS:
+        return WHAT["¥"]
+    return WHAT.get(_MONEY_HEADER.sub("(¥)", said))
+
+
 MINUS = "−"  # U+2212, as the pages write a negative amount
 NUMBER = re.compile(r"[0-9][0-9,]*(?:\.[0-9]+)?")
 
@@ -189,7 +203,7 @@ def read_table(
             continue
         rows.append(whom)
         for header, text in zip(headers[1:], cells[1:], strict=True):
-            what = (renames or {}).get(words(header)) or WHAT.get(words(header))
+            what = (renames or {}).get(words(header)) or what_of(header)
             if what is not None:
                 seen.add(output, (night, what, whom), amount(text))
     return rows
@@ -291,7 +305,7 @@ def og_description(seen: Seen, night: str, text: str) -> None:
     found = re.fullmatch(r".*?: (.+?) \((.+?)\) · (\d+) .*", text)
     assert found, f"og:description {text!r}"
     seen.add(output, (night, "house_net", NIGHT), amount(found.group(1)))
-    seen.add(output, (night, "house_net_yen", NIGHT), amount(found.group(2)))
+    seen.add(output, (night, "house_net_money", NIGHT), amount(found.group(2)))
     seen.add(output, (night, "guests listed", NIGHT), int(found.group(3)))
 
 
@@ -300,7 +314,7 @@ def preview_source(seen: Seen, night: str, texts: Iterable[str]) -> None:
     output = "shared results preview"
     _name, house, line = texts
     seen.add(output, (night, "house_net", NIGHT), amount(house))
-    seen.add(output, (night, "house_net_yen", NIGHT), amount(line.rsplit(":", 1)[-1]))
+    seen.add(output, (night, "house_net_money", NIGHT), amount(line.rsplit(":", 1)[-1]))
 
 
 def house_page(seen: Seen, nights: set[str], content: bytes) -> None:
@@ -317,7 +331,7 @@ def house_page(seen: Seen, nights: set[str], content: bytes) -> None:
         if not night:
             continue  # a night of the season outside those held
         for header, text in zip(headers, cells, strict=True):
-            what = WHAT.get(words(header))
+            what = what_of(header)
             if what is not None:
                 seen.add(output, (night, what, NIGHT), amount(text))
         cut = re.search(r"house's cut ([0-9,.]+)", label)
@@ -330,7 +344,7 @@ def house_page(seen: Seen, nights: set[str], content: bytes) -> None:
     found = re.search(r"House net (\S+) \((\S+)\) · commission (\S+) · drop (\S+)", line)
     assert found, line
     for what, text in zip(
-        ("house_net", "house_net_yen", "commission", "drop"), found.groups(), strict=True
+        ("house_net", "house_net_money", "commission", "drop"), found.groups(), strict=True
     ):
         seen.add(output, (SEASON, what, NIGHT), amount(text))
     hands = re.search(r"([0-9,]+) hands?\b", line)
@@ -346,7 +360,7 @@ def standings_page(seen: Seen, content: bytes) -> None:
                 continue
             whom = cells[headers.index("Guest")]
             for header, text in zip(headers, cells, strict=True):
-                what = WHAT.get(words(header))
+                what = what_of(header)
                 if what is not None:
                     seen.add("standings", (SEASON, what, whom), amount(text))
 
@@ -439,7 +453,7 @@ def receipt_pdf(seen: Seen, night: str, name: str, content: bytes) -> None:
             row, cells = cells[:7], cells[7:]
             whom = f"{name} · shoe {row[0]}" if row[0].isdigit() else f"{name} · hands"
             for header, text in zip(headers[1:], row[1:], strict=True):
-                what = WHAT.get(words(header))
+                what = what_of(header)
                 if what is not None:
                     seen.add(output, (night, what, whom), amount(text))
     if "Statement" in lines:
@@ -545,7 +559,7 @@ def workbook(seen: Seen, output: str, content: bytes, *, scope: str = SEASON) ->
             if number(cells["Net"]):
                 sums["Guests"][(event, "guests with a result", NIGHT)] += 1
             for header, value in cells.items():
-                what = WHAT.get(words(str(header)))
+                what = what_of(header)
                 if what is None or number(value) is None:
                     continue
                 seen.add(output, (event, what, guest), number(value))
@@ -587,7 +601,7 @@ def workbook(seen: Seen, output: str, content: bytes, *, scope: str = SEASON) ->
             cells = dict(zip(headers, row, strict=True))
             event, whom = str(cells["Event"]), count_whom(str(cells["Guest"]))
             for header, value in cells.items():
-                what = WHAT.get(words(str(header)))
+                what = what_of(header)
                 if what is not None:
                     seen.add(output, (event, what, whom), number(value))
             if whom != "tray":  # the drop is what guests bought; the tray's float is the house's
@@ -624,7 +638,7 @@ def summary_sheet(
         event, shoe = str(cells["Event"]), cells["Shoe"]
         if words(str(shoe)) == "season total":  # the House page's season figures
             for header, value in cells.items():
-                what = WHAT.get(words(str(header)))
+                what = what_of(header)
                 if what is not None and number(value) is not None:
                     seen.add(output, (SEASON, what, NIGHT), number(value))
             continue
@@ -635,9 +649,9 @@ def summary_sheet(
         else:  # "The count", "Adjustments": a row of the night's own
             whom = words(str(shoe))
         for header, value in cells.items():
-            what = WHAT.get(words(str(header)))
+            what = what_of(header)
             if what is not None and number(value) is not None:
                 seen.add(output, (event, what, whom), number(value))
-                if whom == NIGHT and what in ("house_net", "house_net_yen", "commission",
+                if whom == NIGHT and what in ("house_net", "house_net_money", "commission",
                                               "wagered", "hands"):  # fmt: skip
                     sums["Summary"][(SEASON, what, NIGHT)] += number(value) or 0

@@ -15,6 +15,7 @@ from django.db import transaction
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
+from games.models import Event
 from ledger.demo import load_reference_night
 from tests.crosscheck import nights as built
 from tests.crosscheck.collect import SOFFICE, collect
@@ -59,7 +60,7 @@ def test_the_reference_night_shows_its_figures_everywhere(client, monkeypatch):
     seen = collect(client, [night], monkeypatch=monkeypatch)
     figures = seen.figures()
     for what, value in (("gross", D(1040)), ("commission", D(386)), ("house_net", D(-654)),
-                        ("house_net_yen", D(-65400))):  # fmt: skip
+                        ("house_net_money", D(-65400))):  # fmt: skip
         shown = figures[(night.name, what, NIGHT)]
         assert len(shown) >= 3, (what, shown)
         assert set(shown.values()) == {value}, (what, sorted(shown.items()))
@@ -71,6 +72,19 @@ def test_the_reference_night_shows_its_figures_everywhere(client, monkeypatch):
             D(commission)
         }
     agree(seen, "the reference night")
+
+
+def test_the_reference_night_in_euros_shows_its_figures_everywhere(client, monkeypatch):
+    """The same night played in euros at €0.85 a chip: the house's −654 is −€555.90 on every
+    output (cents kept, rounded once for the night), and every figure agrees everywhere."""
+    night = load_reference_night()["event"]
+    Event.objects.filter(pk=night.pk).update(currency="EUR", money_per_chip=D("0.85"))
+    night.refresh_from_db()
+    client.force_login(User.objects.get(username="host"))
+    seen = collect(client, [night], monkeypatch=monkeypatch)
+    shown = seen.figures()[(night.name, "house_net_money", NIGHT)]
+    assert len(shown) >= 3 and set(shown.values()) == {D("-555.90")}, sorted(shown.items())
+    agree(seen, "the reference night in euros")
 
 
 @pytest.mark.slow

@@ -24,7 +24,8 @@ FROZEN = [
     ("decks", 6, "Decks"),
     ("table_min", Decimal(25), "Table minimum"),
     ("table_max", Decimal(500), "Table maximum"),
-    ("yen_per_chip", Decimal(1000), "Yen per chip"),
+    ("money_per_chip", Decimal(1000), "Money per chip"),
+    ("currency", "EUR", "Currency"),
     ("currency_symbol", "¥", "Currency symbol"),
     ("format", Event.Format.BIG, "Format"),
 ]
@@ -52,7 +53,7 @@ def test_before_the_first_hand_the_rules_decks_and_limits_change(event, shoe, ho
         decks=6,
         table_min=Decimal(25),
         table_max=Decimal(500),
-        yen_per_chip=Decimal(1000),
+        money_per_chip=Decimal(1000),
         currency_symbol="¥",
         format=Event.Format.BIG,
         hands_per_shoe=60,
@@ -60,7 +61,7 @@ def test_before_the_first_hand_the_rules_decks_and_limits_change(event, shoe, ho
     event.refresh_from_db()
     assert event.rule_set == EZ == updated.rule_set
     assert (event.decks, event.table_min, event.table_max) == (6, Decimal(25), Decimal(500))
-    assert (event.yen_per_chip, event.currency_symbol) == (Decimal(1000), "¥")
+    assert (event.money_per_chip, event.currency_symbol) == (Decimal(1000), "¥")
     assert (event.format, event.hands_per_shoe) == ("big", 60)
 
 
@@ -114,7 +115,7 @@ def test_the_value_a_field_already_has_is_not_a_change(played, host):
         decks=8,
         table_min=Decimal("10.00"),
         table_max=Decimal(1000),
-        yen_per_chip=Decimal(100),
+        money_per_chip=Decimal(100),
         currency_symbol="$",
         format=Event.Format.MINI,
         name="Friday night",
@@ -134,7 +135,7 @@ def test_the_whole_form_sent_back_with_a_new_name_changes_only_the_name(played, 
         rules=played.rule_set,
         decks=played.decks,
         currency_symbol=played.currency_symbol,
-        yen_per_chip=played.yen_per_chip,
+        money_per_chip=played.money_per_chip,
         table_min=played.table_min,
         table_max=played.table_max,
         hands_per_shoe=played.hands_per_shoe,

@@ -18,8 +18,8 @@ from ledger.hands import services as hand_services
 from ledger.models import AuditEntry
 from ledger.money import services as money_services
 from ledger.nights import services as night_services
-from ledger.tips import services as tip_services
 from ledger.payways import services as payway_services
+from ledger.tips import services as tip_services
 from ledger.workbook.blanks import template_csv
 from tests.conftest import bet, entry
 from tests.ledger.banked import coup_entry, make_banked, record_coup, rotating_coups

@@ -47,7 +47,7 @@ def test_the_demo_is_the_reference_night_built_from_real_hands(demo):
     )
     assert totals == {"gross": D("1040.00"), "commission": D("386.00"), "net": D("654.00")}
     event = Event.objects.get()
-    assert -totals["net"] * event.yen_per_chip == D("-65400")
+    assert -totals["net"] * event.money_per_chip == D("-65400")
 
     assert list(Shoe.objects.annotate(n=Count("hands")).values_list("n", flat=True)) == [40] * 6
     for hand in Hand.objects.all():

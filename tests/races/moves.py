@@ -473,7 +473,7 @@ COUP_HEADER = (
     "ponte_cards,banker_cards,result,ponte_choice,banker_choice,move,taken,suite_taker,"
     "suite_seat,suite_amount"
 )
-UPLOAD_FIELDS = {"date": "2026-11-21", "yen_per_chip": "100", "table_min": "10",
+UPLOAD_FIELDS = {"date": "2026-11-21", "money_per_chip": "100", "table_min": "10",
                  "table_max": "1000", "decks": "8", "no_commission": "none", "tie_pays": "8",
                  "pair_pays": "11"}  # fmt: skip
 CHEMIN_FIELDS = {"game": "chemin_de_fer", "taxe": "percent", "taxe_rate": "0.05",

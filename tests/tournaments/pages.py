@@ -18,7 +18,7 @@ SETUP = {
     "pair_pays": "11",
     "side_bets": ["pairs"],
     "currency_symbol": "$",
-    "yen_per_chip": "100",
+    "money_per_chip": "100",
     "entry_fee": "50",
     "cut_percent": "10",
     "cut_fixed": "5",

@@ -54,7 +54,7 @@ NOT_COUNTS = ["1e30", "-5", "NaN", "12.5", "40000", "99999999999999999999", "Inf
     + [(field, value) for field in WHOLE for value in NOT_COUNTS]
     + [(field, "") for field in [*MONEY, *WHOLE, "cut_percent"]]
     + [("cut_percent", value) for value in ["100.001", "-5", "NaN", "1e30", "12.345", "101"]]
-    + [("starting_stack", "0"), ("yen_per_chip", "1e30"), ("yen_per_chip", "NaN")]
+    + [("starting_stack", "0"), ("money_per_chip", "1e30"), ("money_per_chip", "NaN")]
     + [("stacks", "kept"), ("advancement", ""), ("tie_break", "coin"), ("secret_bet", "1")]
     + [("mandatory_side", "tie"), ("short_stack", "maybe"), ("prize_table", "1%" * 201)]
     + [("points_table", "10, 7, x")]
@@ -805,7 +805,7 @@ EVENT = {
     "pair_pays": "11",
     "side_bets": ["pairs"],
     "currency_symbol": "T",
-    "yen_per_chip": "100",
+    "money_per_chip": "100",
     "table_min": "10",
     "table_max": "1000",
     "hands_per_shoe": "3",

@@ -229,7 +229,7 @@ def test_the_workbook_sheets_add_up(finished):
     styles = workbook["Prizes"]
     assert styles["C2"].number_format == '"$"#,##0.00;[Red]-"$"#,##0.00'
     # In yen too, at the night's rate, each player's net and the total.
-    rate = float(tournament.event.yen_per_chip)
+    rate = float(tournament.event.money_per_chip)
     assert all(row[5] == pytest.approx(row[4] * rate) for row in players)
     assert labelled["Total"][5] == pytest.approx(labelled["Total"][4] * rate)
     event = {row[0]: row for row in sheet(workbook, "Event")}

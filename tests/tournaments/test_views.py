@@ -190,7 +190,7 @@ def test_the_form_takes_tables_of_6_to_9_seats(client, host, seats):
         ({"cut_percent": "150"}, "cut_percent", None),
         ({"starting_stack": "0"}, "starting_stack", None),
         ({"name": ""}, "name", None),
-        ({"yen_per_chip": "0"}, "yen_per_chip", None),
+        ({"money_per_chip": "0"}, "money_per_chip", None),
         ({"points_table": "5, 7"}, "points_table", None),
         ({"seats_per_table": "5"}, "seats_per_table", None),
         ({"seats_per_table": "10"}, "seats_per_table", None),
@@ -661,10 +661,10 @@ def test_a_tournament_night_is_edited_with_its_tournament_not_in_the_ledger(clie
     tournament, _round = drawn
     client.force_login(host)
     edit = reverse("ledger:event_edit", args=[tournament.event_id])
-    response = client.post(edit, {"name": "Renamed", "yen_per_chip": "1"})
+    response = client.post(edit, {"name": "Renamed", "money_per_chip": "1"})
     assert response.status_code == 302
     assert response.url == reverse("tournaments:tournament_for_event", args=[tournament.event_id])
     tournament.event.refresh_from_db()
-    assert (tournament.event.name, tournament.event.yen_per_chip) == ("Spring cup", Decimal(100))
+    assert (tournament.event.name, tournament.event.money_per_chip) == ("Spring cup", Decimal(100))
     page = client.get(reverse("ledger:event_detail", args=[tournament.event_id]))
     assert edit not in page.content.decode()

@@ -40,7 +40,7 @@ from ledger.models import (
     Settlement,
     Transfer,
 )
-from ledger.money.amounts import ZERO, format_chips, format_yen
+from ledger.money.amounts import ZERO, format_chips, format_money_each
 from ledger.money.charts import balance_line, balance_steps_of, qr_svg
 from ledger.money.forms import CreditLimitForm
 from ledger.money.results import (
@@ -511,7 +511,7 @@ def guest_preview(request: HttpRequest, guest_id: int, token: str) -> HttpRespon
     guest = guest_by_link_or_404(guest_id, token)
     history = GuestHistory(guest, balance_points(guest_nights(guest)[-1:]), {}, [])
     figure = format_chips(history.balance, history.symbol, signed=True)
-    png = preview_png(guest.name, figure, format_yen(history.balance_yen),
+    png = preview_png(guest.name, figure, format_money_each(history.balance_money),
                       negative=history.balance < 0)  # fmt: skip
     return private_link(HttpResponse(png, content_type="image/png"), cache="private, no-cache")
 

@@ -20,7 +20,7 @@ from ledger.guests.receipts import guest_receipt, receipt_filename
 from ledger.guests.selectors import guest_by_link_or_404, guest_of_user_or_404
 from ledger.guests.sharing import event_shared_results, plain_text
 from ledger.models import Guest
-from ledger.money.amounts import format_chips, format_yen
+from ledger.money.amounts import format_chips, format_money
 from ledger.money.figures import night_figures
 from ledger.money.transfers import HOUSE_NAME
 from ledger.workbook.pdf import receipt_pdf
@@ -152,7 +152,8 @@ def shared_results_preview(request: HttpRequest, event_id: int, token: str) -> H
     house = night.house_net
     png = preview_png(
         plain_text(event.name), format_chips(house, event.currency_symbol, signed=True),
-        f"{event.date:%Y-%m-%d} · {HOUSE_NAME}: {format_yen(night.house_net_yen)}",
+        f"{event.date:%Y-%m-%d} · {HOUSE_NAME}: "
+        f"{format_money(night.house_net_money, event.currency)}",
         negative=house < 0,
     )  # fmt: skip
     return private_link(HttpResponse(png, content_type="image/png"), cache="private, no-cache")

@@ -1,9 +1,9 @@
 """Import a night kept on paper: ``manage.py import_scoresheet FILE --event-name NAME --date
-YYYY-MM-DD [--yen-per-chip N] [rule-set options as in baccarat_odds]``; a Chemin de fer or
-Baccara banque night with ``--game`` and its cut (``--taxe``, ``--taxe-rate``, ``--shoe-charge``,
-``--banco``, ``--clearing``), one row per stake. A workbook this site exported (a night or a
-season) without ``--event-name``: its nights as they were, their terms from its Rules sheet.
-All or nothing."""
+YYYY-MM-DD [--currency EUR] [--money-per-chip N] [rule-set options as in baccarat_odds]``; a
+Chemin de fer or Baccara banque night with ``--game`` and its cut (``--taxe``, ``--taxe-rate``,
+``--shoe-charge``, ``--banco``, ``--clearing``), one row per stake. A workbook this site exported
+(a night or a season) without ``--event-name``: its nights as they were, their terms from its
+Rules sheet. All or nothing."""
 
 from __future__ import annotations
 
@@ -16,10 +16,12 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from games.currencies import DEFAULT_CURRENCY, is_currency
 from games.entry import TableRules, read_amount
 from games.kinds import Game
 from games.management.commands.baccarat_odds import add_rule_set_arguments, rule_set_from_options
-from games.models import Event
+from games.models import MSG_UNKNOWN_CURRENCY, Event
+from ledger.nights.forms import check_rate
 from ledger.workbook.count_imports import check_count_sheet, count_sheet_import, is_count_sheet
 from ledger.workbook.forms import ScoresheetGameForm
 from ledger.workbook.imports.coup_sheet import check_coup_sheet
@@ -40,7 +42,7 @@ from ledger.workbook.imports.punto_banco_sheet import check_scoresheet
 from ledger.workbook.reading import ScoresheetInvalid, ScoresheetUnreadable
 from shoebook.base.roles import Actor, command_line_actor, is_host
 
-AMOUNTS = ("yen_per_chip", "table_min", "table_max")
+AMOUNTS = ("money_per_chip", "table_min", "table_max")
 
 
 class Command(BaseCommand):
@@ -52,7 +54,11 @@ class Command(BaseCommand):
             "--event-name", help="Required, except for a workbook this site exported."
         )
         parser.add_argument("--date", help="YYYY-MM-DD (with --event-name).")
-        parser.add_argument("--yen-per-chip", default="100")
+        parser.add_argument("--currency", default=DEFAULT_CURRENCY, help="ISO 4217 (default JPY).")
+        # --yen-per-chip: its name before nights had a currency, still read.
+        parser.add_argument(
+            "--money-per-chip", "--yen-per-chip", dest="money_per_chip", default="100"
+        )
         parser.add_argument("--decks", type=int, default=8)
         parser.add_argument("--table-min", default="10", help="Table minimum (default 10).")
         parser.add_argument("--table-max", default="1000", help="Table maximum (default 1000).")
@@ -81,17 +87,22 @@ class Command(BaseCommand):
             on = date.fromisoformat(options["date"] or "")
         except ValueError:
             raise CommandError("--date is YYYY-MM-DD.") from None
-        yen, low, high = (read_amount(options[name]) for name in AMOUNTS)
-        if yen is None or low is None or high is None:
-            raise CommandError("--yen-per-chip, --table-min and --table-max are amounts.")
-        if yen <= 0:
-            raise CommandError("--yen-per-chip must be more than zero.")
+        rate, low, high = (read_amount(options[name]) for name in AMOUNTS)
+        if rate is None or low is None or high is None:
+            raise CommandError("--money-per-chip, --table-min and --table-max are amounts.")
+        if rate <= 0:
+            raise CommandError("--money-per-chip must be more than zero.")
+        currency = options["currency"]
+        if not is_currency(currency):
+            raise CommandError(str(MSG_UNKNOWN_CURRENCY))
+        if why := check_rate(rate, currency):
+            raise CommandError(why)
         if not 0 < low <= high:
             raise CommandError("The table limits must be 0 < --table-min <= --table-max.")
         rules, decks = rule_set_from_options(options, decks=options["decks"])
         table = TableRules(rules, decks, low, high)
         if is_count_sheet(path.name, content):
-            self._import_count(path, content, on, yen, options)
+            self._import_count(path, content, on, rate, options)
             return
         game_form = ScoresheetGameForm(
             {name: options[name] or "" for name in ScoresheetGameForm.Meta.fields}
@@ -122,7 +133,8 @@ class Command(BaseCommand):
                     on=on,
                     table=table,
                     by=by,
-                    yen_per_chip=yen,
+                    money_per_chip=rate,
+                    terms={"currency": currency},
                 )
                 if game is not None
                 else scoresheet_import(
@@ -131,7 +143,8 @@ class Command(BaseCommand):
                     on=on,
                     table=table,
                     by=by,
-                    yen_per_chip=yen,
+                    money_per_chip=rate,
+                    terms={"currency": currency},
                 )
             )
         except ValidationError as error:  # the event's own fields: name, chip rate, limits
@@ -141,7 +154,7 @@ class Command(BaseCommand):
             self.stdout.write("New guests: " + ", ".join(imported.created_guests))
 
     def _import_count(
-        self, path: Path, content: bytes, on: date, yen: Decimal, options: dict[str, Any]
+        self, path: Path, content: bytes, on: date, rate: Decimal, options: dict[str, Any]
     ) -> None:
         """A night kept by its count alone (``guest, bought, cashed_out``)."""
         try:
@@ -157,7 +170,7 @@ class Command(BaseCommand):
         try:
             done = count_sheet_import(
                 rows=rows, name=options["event_name"], on=on, by=self._host(options),
-                yen_per_chip=yen,
+                money_per_chip=rate, currency=options["currency"],
             )  # fmt: skip
         except ValidationError as error:
             raise CommandError(" ".join(error.messages) + " Nothing was imported.") from error

@@ -24,7 +24,7 @@ from django.core.management.commands import loaddata
 
 from games.models import Event
 from ledger.integrity.readings import nights_not_stating_their_rotation, read_as_played
-from ledger.management.backup_file import check_rows, unpacked
+from ledger.management.backup_file import check_rows, unpacked, with_fields_renamed
 from ledger.management.backup_seal import seal_problem
 from ledger.management.checked_load import load_checked
 from ledger.models import Guest
@@ -69,7 +69,8 @@ class Command(BaseCommand):
         with tempfile.TemporaryDirectory(prefix="shoebook-restore-") as folder:
             rows = Path(folder) / "backup.json"
             unpacked(path, rows, limit_megabytes=limit)
-            unstated = nights_not_stating_their_rotation(check_rows(rows))
+            read = with_fields_renamed(rows, check_rows(rows))
+            unstated = nights_not_stating_their_rotation(read)
 
             def load() -> None:
                 # The roles come with the backup; the migration's empty copies make way for them.

@@ -7,16 +7,23 @@ from urllib.parse import urlencode
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
 from games.models import Event
 from ledger.models import AuditEntry
-from ledger.money.amounts import to_yen
+from ledger.money.amounts import to_money
 from ledger.money.figures import night_figures, season_figures
 from ledger.money.filters import EventDateRange
 from ledger.money.results import event_guest_results, standings
-from ledger.money.tables import AuditTable, GuestResultTable, HouseTable, StandingsTable
+from ledger.money.tables import (
+    AuditTable,
+    GuestResultTable,
+    HouseTable,
+    StandingsTable,
+    money_heading,
+)
 from shoebook.base.converters import id_or_none
 from shoebook.base.roles import AuthenticatedHttpRequest, host_required, table_staff_required
 
@@ -36,7 +43,8 @@ def event_guest_results_page(request: AuthenticatedHttpRequest, event_id: int) -
             "gross": guest.gross,
             "commission": guest.commission,
             "net": guest.net,
-            "net_yen": to_yen(guest.net, event.yen_per_chip),
+            "net_money": to_money(guest.net, event.money_per_chip, event.currency),
+            "currency": event.currency,
             "biggest_win": played.biggest_win if played else None,
             "biggest_loss": played.biggest_loss if played else None,
         }
@@ -45,6 +53,7 @@ def event_guest_results_page(request: AuthenticatedHttpRequest, event_id: int) -
     ]
     table = GuestResultTable(data)
     table.columns["commission"].column.verbose_name = event.cut_name
+    table.columns["net_money"].column.verbose_name = money_heading(_("Net"), event)
     RequestConfig(request, paginate={"per_page": 25}).configure(table)
     matrix = [
         {
@@ -97,7 +106,8 @@ def house_page(request: AuthenticatedHttpRequest) -> HttpResponse:
             "handle": night.handle,
             "commission": night.commission,
             "house_net": night.house_net,
-            "house_net_yen": night.house_net_yen,
+            "house_net_money": night.house_net_money,
+            "currency": night.event.currency,
             "hold": night.hold,
             "hands_per_hour": night.hands_per_hour,
         }

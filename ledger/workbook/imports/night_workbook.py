@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy
 
 from games import services as game_services
 from games.chips import MAX_CHIPS
+from games.currencies import DEFAULT_CURRENCY
 from games.entry import TableRules, read_count
 from games.kinds import BankRotation, Game
 from games.messages import format_chips, whole_cents
@@ -141,7 +142,7 @@ class CheckedNight:
     name: str
     on: date
     table: TableRules
-    yen_per_chip: Decimal
+    money_per_chip: Decimal
     terms: dict[str, object]  # the rest of the event's fields
     game: BankedGame | None
     count: str  # "", "hands" or "count_only"
@@ -216,12 +217,16 @@ def _rules_formulas(content: bytes, title: str) -> dict[int, dict[str, str]]:
         workbook.close()
 
 
-# A Rules sheet exported before nights kept their bank's rotation ends before that column.
+# A Rules sheet exported before nights kept their bank's rotation ends before that column (and
+# one from before nights had a currency, before that one).
 _RULES_SINCE_FIRST = RULES_COLUMNS[: RULES_COLUMNS.index("bank_rotation")]
+# The rate's column as sheets exported before nights had a currency head it: read as the new.
+RULES_ALIASES = {"yen_per_chip": "money_per_chip"}
 
 
 def _sheet_kind(header: tuple[str, ...]) -> str | None:
-    if header[: len(_RULES_SINCE_FIRST)] == _RULES_SINCE_FIRST:
+    named = tuple(RULES_ALIASES.get(str(cell), cell) for cell in header[: len(_RULES_SINCE_FIRST)])
+    if named == _RULES_SINCE_FIRST:
         return "rules"
     if header[: len(RECORD_COLUMNS)] == RECORD_COLUMNS:
         return "records"
@@ -340,7 +345,7 @@ RULES_READERS: dict[str, Callable[[object], Any]] = {
     "table_max": _decimal,
     "hands_per_shoe": lambda value: int(_text(value)),
     "currency_symbol": _text,
-    "yen_per_chip": _decimal,
+    "money_per_chip": _decimal,
     "taxe": _choice(list(Event.Cut.values)),
     "taxe_rate": _decimal,
     "shoe_charge": _decimal,
@@ -359,6 +364,8 @@ RULES_READERS: dict[str, Callable[[object], Any]] = {
     # Left out (a workbook from before nights kept it): to the cent, as those nights were.
     "rounding": lambda value: Rounding(_text(value) or Rounding.EXACT.value),
     "smallest_chip": lambda value: CENT if value in (None, "") else _decimal(value),
+    # Left out (a workbook from before nights had a currency): yen, as every night then was.
+    "currency": lambda value: _text(value) or DEFAULT_CURRENCY,
 }
 
 
@@ -400,9 +407,9 @@ def _terms_problems(values: dict[str, Any], rules: RuleSet) -> dict[str, list[st
     amounts as ``count_setup_save`` checks them."""
     found: dict[str, list[str]] = {}
     fields = {key: values[key] for key in (
-        "venue", "format", "currency_symbol", "hands_per_shoe", "decks", "yen_per_chip",
-        "table_min", "table_max", "taxe", "taxe_rate", "shoe_charge", "banco", "suite_returns",
-        "clearing",
+        "venue", "format", "currency_symbol", "hands_per_shoe", "decks", "money_per_chip",
+        "currency", "table_min", "table_max", "taxe", "taxe_rate", "shoe_charge", "banco",
+        "suite_returns", "clearing",
     )}  # fmt: skip
     event = Event(
         name=values["event"], date=values["date"], game=values["game"].value,
@@ -421,7 +428,9 @@ def _terms_problems(values: dict[str, Any], rules: RuleSet) -> dict[str, list[st
         except ValueError:  # a message with a bare "%" (10%) that Django formats with %
             message = str(getattr(constraint, "violation_error_message", constraint.name))
             found.setdefault(_constrained_column(constraint), []).append(message)
-    for column in ("shoe_charge", "table_min", "table_max", "yen_per_chip"):
+    # The rate is no amount of chips: its own column's bounds (four decimals: ¥0.5, KWD 0.375)
+    # are the event's, checked above.
+    for column in ("shoe_charge", "table_min", "table_max"):
         if column not in found and (reason := _amount_problem(values[column])):
             found[column] = [reason]
     if not found and values["game"].guest_banked:
@@ -496,6 +505,7 @@ def _checked_terms(night: WorkbookNight, problems: _Problems) -> CheckedNight | 
         "venue": values["venue"],
         "format": values["format"],
         "currency_symbol": values["currency_symbol"],
+        "currency": values["currency"],
         "hands_per_shoe": values["hands_per_shoe"],
         "suite_returns": values["suite_returns"],
     }
@@ -509,7 +519,7 @@ def _checked_terms(night: WorkbookNight, problems: _Problems) -> CheckedNight | 
         table=TableRules(
             rules, values["decks"], values["table_min"], values["table_max"], rounding=rounding
         ),
-        yen_per_chip=values["yen_per_chip"],
+        money_per_chip=values["money_per_chip"],
         terms=terms,
         game=banked,
         count=values["count"],
@@ -739,7 +749,7 @@ def night_workbook_import(*, nights: list[CheckedNight], by: Actor) -> WorkbookI
 def _night(night: CheckedNight, by: Actor) -> tuple[Event, Imported | None]:
     """The night's event with its hands or coups (none: a bare event)."""
     common = {"name": night.name, "on": night.on, "table": night.table, "by": by,
-              "yen_per_chip": night.yen_per_chip, "terms": night.terms}  # fmt: skip
+              "money_per_chip": night.money_per_chip, "terms": night.terms}  # fmt: skip
     if night.coups and night.game is not None:
         imported = coup_sheet_import(coups=night.coups, game=night.game, **common)  # type: ignore[arg-type]
     elif night.hands:
@@ -773,7 +783,7 @@ def _bare_event(night: CheckedNight, by: Actor) -> Event:
         rules=night.table.rules,
         by=by,
         decks=night.table.decks,
-        yen_per_chip=night.yen_per_chip,
+        money_per_chip=night.money_per_chip,
         table_min=night.table.table_min,
         table_max=night.table.table_max,
         **fields,

@@ -54,7 +54,7 @@ def scoresheet_import(
     on: date,
     table: TableRules,
     by: Actor,
-    yen_per_chip: Decimal = Decimal(100),
+    money_per_chip: Decimal = Decimal(100),
     terms: Mapping[str, object] | None = None,
 ) -> Imported:
     """Write a checked scoresheet as an event whose shoes are closed, in bulk."""
@@ -69,7 +69,7 @@ def scoresheet_import(
         on=on,
         table=table,
         by=by,
-        yen_per_chip=yen_per_chip,
+        money_per_chip=money_per_chip,
         numbers=[(hand.shoe, hand.number) for hand in hands],
         names=names,
         terms=terms,
@@ -106,7 +106,7 @@ def coup_sheet_import(
     table: TableRules,
     game: BankedGame,
     by: Actor,
-    yen_per_chip: Decimal = Decimal(100),
+    money_per_chip: Decimal = Decimal(100),
     terms: Mapping[str, object] | None = None,
 ) -> Imported:
     """Write a checked guest-banked scoresheet as an event of its game whose shoes are closed:
@@ -122,7 +122,7 @@ def coup_sheet_import(
         on=on,
         table=table,
         by=by,
-        yen_per_chip=yen_per_chip,
+        money_per_chip=money_per_chip,
         numbers=[(coup.shoe, coup.number) for coup in coups],
         names=names,
         game=game,
@@ -190,7 +190,7 @@ def _night(
     on: date,
     table: TableRules,
     by: Actor,
-    yen_per_chip: Decimal,
+    money_per_chip: Decimal,
     numbers: list[tuple[int, int]],
     names: dict[str, str],
     game: BankedGame | None = None,
@@ -209,7 +209,7 @@ def _night(
         rules=table.rules,
         by=by,
         decks=table.decks,
-        yen_per_chip=yen_per_chip,
+        money_per_chip=money_per_chip,
         table_min=table.table_min,
         table_max=table.table_max,
         rounding=table.rounding.way.value,

@@ -31,7 +31,7 @@ def upload(client, content: str, name="count.csv"):
             "file": SimpleUploadedFile(name, content.encode()),
             "event_name": "Poker-style night",
             "date": "2026-11-20",
-            "yen_per_chip": "100",
+            "money_per_chip": "100",
             "table_min": "10",
             "table_max": "1000",
             "decks": "8",

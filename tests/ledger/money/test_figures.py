@@ -286,8 +286,9 @@ def test_the_season_workbooks_total_row_is_the_house_pages_season(season, client
     head = rows[0]
     totals = [dict(zip(head, row, strict=True)) for row in rows if row[5] == "Season total"]
     assert len(totals) == 1 and rows[-1][5] == "Season total"
+    words = ("Event", "Date", "Venue", "Rules", "Money per chip", "Shoe")
     total = {key: None if value is None else Decimal(str(value)) for key, value in totals[0].items()
-             if key not in ("Event", "Date", "Venue", "Rules", "Yen per chip", "Shoe")}  # fmt: skip
+             if key not in words}  # fmt: skip
     figures = season_figures(Event.objects.nights().order_by("date", "id"))
     assert total["House net"] == figures.house_net != 0
     assert f"<strong>{signed(total['House net'])}</strong>" in summary

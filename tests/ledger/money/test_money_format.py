@@ -10,7 +10,7 @@ import pytest
 from django.template import Context, Template
 from django.utils import translation
 
-from ledger.money.amounts import format_yen
+from ledger.money.amounts import format_money
 
 DOCS = Path(__file__).resolve().parents[3] / "docs"
 
@@ -18,10 +18,10 @@ DOCS = Path(__file__).resolve().parents[3] / "docs"
 @pytest.mark.parametrize("language", ["en", "ja"])
 def test_negative_yen_puts_the_sign_before_the_yen_sign(language):
     with translation.override(language):
-        assert format_yen(Decimal(-65400)) == "−¥65,400"
-        assert format_yen(Decimal(65400)) == "¥65,400"
-        assert format_yen(Decimal("-0.4")) == "¥0"
-        shown = Template("{% load money %}{{ amount|yen }}").render(
+        assert format_money(Decimal(-65400), "JPY") == "−¥65,400"
+        assert format_money(Decimal(65400), "JPY") == "¥65,400"
+        assert format_money(Decimal("-0.4"), "JPY") == "¥0"
+        shown = Template('{% load money %}{{ amount|money:"JPY" }}').render(
             Context({"amount": Decimal(-45200)})
         )
         assert shown == "−¥45,200"

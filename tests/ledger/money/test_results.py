@@ -68,7 +68,7 @@ def night(seated, shoe, record, host):
     return shoe.event
 
 
-def test_per_shoe_rows_and_totals_in_chips_and_yen(night):
+def test_per_shoe_rows_and_totals_in_chips_and_money(night):
     rows, totals = event_shoe_rows(night)
     assert [
         (r.number, r.hands, r.figures.wagered, r.figures.gross, r.figures.commission, r.figures.net)
@@ -82,7 +82,7 @@ def test_per_shoe_rows_and_totals_in_chips_and_yen(night):
         D("257.00"),
         D("-257.00"),
     )
-    assert totals.house_net_yen == D("-25700")  # ¥100 per chip
+    assert totals.house_net_money == D("-25700")  # ¥100 per chip
 
 
 def test_per_guest_results_with_shoes_hands_and_extremes(night):
@@ -119,7 +119,7 @@ def test_settlement_carries_over_with_partial_payments(night, make_event, host, 
         D("-150.00"),
         D("57.00"),
     )
-    assert lines["Ben"].after_yen == D("5700")
+    assert lines["Ben"].after_money == {"JPY": D("5700")}
     assert lines["Chie"].after == 0
 
     next_week = make_event(name="Next week", date=night.date + timedelta(days=7))
@@ -186,7 +186,7 @@ def test_a_guests_history_is_the_sum_of_their_rows(night, host, guests, make_eve
     money_services.settlement_record(guest=ben, event=night, amount=D("-7"), method="cash", by=host)
     history = guest_history(ben)
     assert [point.balance for point in history.points] == [D("200.00")]
-    assert history.balance_yen == D("20000")
+    assert history.balance_money == {"JPY": D("20000")}
     assert [number for number, _ in history.shoes[night.pk]] == [1, 2]
 
 
@@ -240,8 +240,8 @@ def test_the_standings_and_house_pages_filter_by_date(client, host, night):
 
 def test_one_balance_has_one_yen_figure_whatever_the_rates(make_event, host, record):
     """Each event's chips at that event's rate: the guest's page and the settlement list agree."""
-    high = make_event(name="Yen night", yen_per_chip=D(100))
-    low = make_event(name="Cheap night", date=date(2026, 11, 21), yen_per_chip=D(1))
+    high = make_event(name="Yen night", money_per_chip=D(100))
+    low = make_event(name="Cheap night", date=date(2026, 11, 21), money_per_chip=D(1))
     aki = guest_services.event_guest_add(event=high, name="Aki", by=host)
     guest_services.event_guest_add(event=low, name="Aki", by=host)
     for event, cards in ((high, ("8 K", "9 K")), (low, ("9 K", "8 K"))):
@@ -250,10 +250,10 @@ def test_one_balance_has_one_yen_figure_whatever_the_rates(make_event, host, rec
         record(shoe, *cards, [bet(1, "player", 100)])  # loses 100 at ¥100, then wins 100 at ¥1
         game_services.mark_shoe_closed(shoe=shoe, by=host)
     money_services.settlement_record(guest=aki, event=low, amount=D(20), method="cash", by=host)
-    expected = D(-100 * 100 + 100 * 1 + 20 * 1)
-    assert guest_history(aki).balance_yen == expected
+    expected = {"JPY": D(-100 * 100 + 100 * 1 + 20 * 1)}
+    assert guest_history(aki).balance_money == expected
     [line] = event_settlement(low)
-    assert (line.after, line.after_yen) == (D(20), expected)
+    assert (line.after, line.after_money) == (D(20), expected)
 
 
 def test_the_workbook_shows_the_same_yen_balance(demo_night, host):
@@ -265,9 +265,8 @@ def test_the_workbook_shows_the_same_yen_balance(demo_night, host):
     header, *lines = list(rows.iter_rows(values_only=True))
     line = next(line for line in event_settlement(demo_night) if line.guest_id == guest.pk)
     row = next(row for row in lines if row[1] == guest.name)
-    assert (
-        row[header.index("Balance after (¥)")] == line.after_yen == guest_history(guest).balance_yen
-    )
+    assert row[header.index("Balance after (¥)")] == line.after_money["JPY"]
+    assert line.after_money == guest_history(guest).balance_money
 
 
 @pytest.mark.parametrize(
@@ -278,7 +277,7 @@ def test_the_yen_carried_in_is_rounded_night_by_night_whatever_the_rates(
 ):
     """Whole yen per cent: summed per rate; any other rate: night by night. The same figure."""
     nights = [
-        make_event(name=f"Night {n}", date=date(2026, 11, 1 + n), yen_per_chip=rate)
+        make_event(name=f"Night {n}", date=date(2026, 11, 1 + n), money_per_chip=rate)
         for n, rate in enumerate((*rates, D(100)))
     ]
     aki = guest_services.event_guest_add(event=nights[0], name="Aki", by=host)
@@ -292,7 +291,7 @@ def test_the_yen_carried_in_is_rounded_night_by_night_whatever_the_rates(
             guest=aki, event=night, amount=D("0.03"), method="cash", by=host
         )
     [line] = event_settlement(nights[-1])
-    assert line.after_yen == guest_history(aki).balance_yen
+    assert line.after_money == guest_history(aki).balance_money
 
 
 def test_a_count_only_nights_summary_line_is_worded_as_every_nights(client, demo_night):

@@ -219,7 +219,7 @@ def test_a_credit_limit_is_set_cleared_and_checked(played, seated, host):
     guest_services.guest_credit_limit_set(guest=ben, credit_limit=D("30"), by=host)
     assert Guest.objects.get(pk=ben.pk).credit_limit == D("30.00")
     line = next(line for line in event_settlement(played) if line.name == "Ben")
-    assert (line.over_limit, line.credit_limit_yen) == (True, D("3000"))
+    assert (line.over_limit, line.credit_limit_money) == (True, D("3000"))
     assert seated_over_limit(played, list(Guest.objects.all())) == [
         (Guest.objects.get(pk=ben.pk), D("-50.00"))
     ]

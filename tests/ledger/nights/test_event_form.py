@@ -3,15 +3,18 @@ again (saving nothing) when the game changes, and saves each game's form with on
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
+from html import escape
 
 import pytest
 from django.urls import reverse
 
 from games.forms import MSG_PLAIN_DIGITS
 from games.kinds import SuiteReturn
-from games.models import Event
+from games.models import MSG_UNKNOWN_CURRENCY, Event
 from games.payouts import RuleSet
+from ledger.nights.forms import MSG_RATE_DECIMALS, MSG_RATE_WHOLE
 from tests.pages import HTMX, posted_form, text
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +26,7 @@ NIGHT = {
     "venue": "",
     "decks": "6",
     "currency_symbol": "$",
-    "yen_per_chip": "100",
+    "money_per_chip": "100",
     "table_min": "2000",
     "hands_per_shoe": "60",
 }
@@ -174,7 +177,7 @@ def test_only_chemin_de_fer_asks_where_a_suite_of_a_suite_returns(as_host, game,
 
 @pytest.mark.parametrize(
     ("field", "typed"),
-    [("hands_per_shoe", "𝟔𝟎"), ("hands_per_shoe", "٦٠"), ("yen_per_chip", "𝟏𝟎𝟎"),
+    [("hands_per_shoe", "𝟔𝟎"), ("hands_per_shoe", "٦٠"), ("money_per_chip", "𝟏𝟎𝟎"),
      ("table_min", "२०००"), ("commission", "𝟒")],
 )  # fmt: skip
 def test_a_number_box_takes_only_the_digits_0_to_9(as_host, field, typed):
@@ -182,7 +185,7 @@ def test_a_number_box_takes_only_the_digits_0_to_9(as_host, field, typed):
     response = as_host.post(reverse("ledger:event_create"), posted)
     assert response.status_code == 200 and not Event.objects.exists()
     page = text(response)
-    label = {"hands_per_shoe": "Hands per shoe", "yen_per_chip": "Yen per chip",
+    label = {"hands_per_shoe": "Hands per shoe", "money_per_chip": "Money per chip",
              "table_min": "Table minimum", "commission": "Commission (%)"}[field]  # fmt: skip
     assert str(MSG_PLAIN_DIGITS).format(field=label) in page
 
@@ -192,3 +195,63 @@ def test_a_number_box_reads_full_width_digits(as_host):
     response = as_host.post(reverse("ledger:event_create"), posted)
     assert response.status_code == 302, text(response)
     assert Event.objects.get().hands_per_shoe == 60
+
+
+# --- the night's currency ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("language", "euro"), [("en", "EUR — Euro"), ("ja", "EUR — ユーロ")])
+def test_the_form_offers_every_currency_by_code_and_name_the_common_ones_first(
+    as_host, language, euro
+):
+    page = as_host.get(reverse("ledger:event_create"), HTTP_ACCEPT_LANGUAGE=language)
+    codes = re.findall(r'<option value="([A-Z]{3})"', page.content.decode())
+    assert codes[:6] == ["JPY", "EUR", "USD", "KRW", "GBP", "VND"]
+    assert len(codes) > 150 and "KWD" in codes
+    assert euro in page.content.decode()
+    assert 'value="JPY" selected' in page.content.decode()  # a new night: yen, as before
+
+
+@pytest.mark.parametrize(
+    ("currency", "rate"), [("EUR", "0.85"), ("KRW", "1200"), ("KWD", "0.375"), ("JPY", "100")]
+)
+def test_a_night_is_saved_in_its_currency_at_a_rate_in_its_minor_units(as_host, currency, rate):
+    form = GAME_FORMS["punto_banco"] | {"currency": currency, "money_per_chip": rate}
+    response = as_host.post(reverse("ledger:event_create"), form)
+    assert response.status_code == 302, text(response)
+    assert Event.objects.values_list("currency", "money_per_chip").get() == (
+        currency,
+        Decimal(rate),
+    )
+
+
+@pytest.mark.parametrize(
+    ("currency", "rate", "message"),
+    [
+        ("JPY", "0.5", MSG_RATE_WHOLE.format(currency="JPY")),
+        ("KRW", "12.5", MSG_RATE_WHOLE.format(currency="KRW")),
+        ("EUR", "0.005", MSG_RATE_DECIMALS.format(currency="EUR", digits=2)),
+        ("KWD", "0.0005", MSG_RATE_DECIMALS.format(currency="KWD", digits=3)),
+        ("eur", "1", str(MSG_UNKNOWN_CURRENCY)),
+        ("XXQ", "1", str(MSG_UNKNOWN_CURRENCY)),
+    ],
+)
+def test_a_currency_or_a_rate_it_cannot_write_is_refused_in_words(as_host, currency, rate, message):
+    form = GAME_FORMS["punto_banco"] | {"currency": currency, "money_per_chip": rate}
+    response = as_host.post(reverse("ledger:event_create"), form)
+    assert response.status_code == 200 and not Event.objects.exists()
+    assert escape(message) in response.content.decode()
+
+
+def test_a_night_recorded_before_keeps_its_yen_rate_with_decimals(as_host, make_event):
+    """Nights made before currencies could have a rate of half a yen: edited, they keep it."""
+    event = make_event(money_per_chip=Decimal("0.5"))
+    assert event.currency == "JPY"
+    form = GAME_FORMS["punto_banco"] | {"money_per_chip": "0.5", "venue": "Bar"}
+    del form["currency_symbol"]
+    form["currency_symbol"] = event.currency_symbol
+    form.pop("currency", None)  # a page drawn before the box was there
+    response = as_host.post(reverse("ledger:event_edit", args=[event.pk]), form)
+    assert response.status_code == 302, text(response)
+    event.refresh_from_db()
+    assert (event.venue, event.currency, event.money_per_chip) == ("Bar", "JPY", Decimal("0.5"))

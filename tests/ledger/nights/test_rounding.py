@@ -215,7 +215,7 @@ def test_the_reference_night_keeps_its_figures_through_the_migration():
     assert (event.rounding, event.smallest_chip) == ("exact", D("0.01"))
     totals = Bet.objects.aggregate(commission=money_sum("commission"), net=money_sum("net"))
     assert totals == {"commission": D("386.00"), "net": D("654.00")}
-    assert -totals["net"] * event.yen_per_chip == D(-65400)
+    assert -totals["net"] * event.money_per_chip == D(-65400)
     assert check_ledger(event).problems == []
     # Read by a rounding it was not played under ($1 chips), the same rows would be wrong.
     Event.objects.filter(pk=event.pk).update(rounding="half_up", smallest_chip=D(1))
@@ -250,7 +250,7 @@ def _form_fields(event) -> dict[str, object]:
         "pair_pays": "11",
         "side_bets": ["pairs"],
         "currency_symbol": "$",
-        "yen_per_chip": "100",
+        "money_per_chip": "100",
         "table_min": "10",
         "table_max": "1000",
         "hands_per_shoe": "40",

@@ -61,13 +61,13 @@ def test_settle_fills_the_form_from_the_balance(client, host, played, seated):
     page = text(client.get(event_url(played)))
     assert page.count('Settle<span class="visually-hidden">') == 2  # Aki and Ben; not the square
     aki = text(client.get(event_url(played, seated[1])))
-    assert MSG_HOUSE_PAYS.format(guest="Aki", amount="$100", yen="¥10,000") in aki
+    assert MSG_HOUSE_PAYS.format(guest="Aki", amount="$100", money="¥10,000") in aki
     assert 'value="house_paid" id="id_direction_1" checked' in aki.replace("required ", "")
     assert 'name="amount" value="100"' in aki
     assert '<label for="id_amount">Amount ($)</label>' in aki  # labelled, visibly
     assert "Record it anyway" not in aki  # asked only when there is something to ask
     ben = text(client.get(event_url(played, seated[2])))
-    assert MSG_GUEST_PAYS.format(guest="Ben", amount="$50", yen="¥5,000") in ben
+    assert MSG_GUEST_PAYS.format(guest="Ben", amount="$50", money="¥5,000") in ben
     assert 'value="guest_paid" id="id_direction_0" checked' in ben.replace("required ", "")
 
 
@@ -81,9 +81,9 @@ def test_a_dealer_sees_no_settle_form(client, dealer, played, seated):
     ("seat", "amount", "method", "wanted"),
     [
         (1, "100", "cash", MSG_RECORDED_HOUSE_PAID.format(
-            guest="Aki", amount="$100", yen="¥10,000", method="Cash")),
+            guest="Aki", amount="$100", money="¥10,000", method="Cash")),
         (2, "20", "tab", MSG_RECORDED_GUEST_PAID.format(
-            guest="Ben", amount="$20", yen="¥2,000",
+            guest="Ben", amount="$20", money="¥2,000",
             method="Offset against the tab at the venue")),
     ],
 )  # fmt: skip

@@ -35,7 +35,7 @@ FIELDS = {
     "pair_pays": "11",
     "side_bets": ["pairs"],
     "currency_symbol": "$",
-    "yen_per_chip": "100",
+    "money_per_chip": "100",
     "table_min": "10",
     "table_max": "1000",
     "hands_per_shoe": "40",
@@ -74,12 +74,12 @@ def test_after_the_first_hand_only_name_date_and_venue_change(
         decks="1",
         commission="4",
         table_min="200",
-        yen_per_chip="1",
+        money_per_chip="1",
     )
     assert response.status_code == 302
     event.refresh_from_db()
     assert (event.name, event.venue) == ("Friday, late", "Bar K")
-    assert (event.decks, event.table_min, event.yen_per_chip) == (8, Decimal(10), Decimal(100))
+    assert (event.decks, event.table_min, event.money_per_chip) == (8, Decimal(10), Decimal(100))
     assert event.rule_set == RuleSet()
     assert hand.bets.get().commission == Decimal("5.00")  # priced as it was
     audit = AuditEntry.objects.get(action=AuditEntry.Action.EVENT_EDITED)
@@ -195,7 +195,7 @@ def test_the_event_form_says_its_bounds_in_the_inputs_and_under_the_fields(clien
     )
     assert 'max="999"' in page
     response = client.post(
-        reverse("ledger:event_create"), FIELDS | {"decks": "9", "yen_per_chip": "0"}
+        reverse("ledger:event_create"), FIELDS | {"decks": "9", "money_per_chip": "0"}
     )
     page = response.content.decode()
     assert "less than or equal to 8" in page and "greater than or equal to 0.0001" in page

@@ -368,7 +368,7 @@ def test_the_upload_form_imports_or_lists_the_problems(client, host, dealer):
     fields = {
         "event_name": "Uploaded",
         "date": "2026-11-21",
-        "yen_per_chip": "100",
+        "money_per_chip": "100",
         "table_min": "10",
         "table_max": "1000",
         "decks": "8",
@@ -462,7 +462,7 @@ def test_a_broken_workbook_is_refused_on_the_page_not_a_server_error(client, hos
     client.force_login(host)
     upload = io.BytesIO(broken_workbook())
     upload.name = "broken.xlsx"
-    fields = {"event_name": "x", "date": "2026-11-21", "yen_per_chip": "100", "table_min": "10",
+    fields = {"event_name": "x", "date": "2026-11-21", "money_per_chip": "100", "table_min": "10",
               "table_max": "1000", "decks": "8", "no_commission": "none", "tie_pays": "8",
               "pair_pays": "11"}  # fmt: skip
     response = client.post(reverse("ledger:scoresheet_upload"), fields | {"file": upload})
@@ -478,7 +478,9 @@ def test_a_broken_workbook_is_refused_on_the_page_not_a_server_error(client, hos
         (["--yen-per-chip", "1e3"], "are amounts"),
         (["--table-min", "500", "--table-max", "100"], "0 < --table-min <= --table-max"),
         (["--event-name", ""], "Nothing was imported"),
-        (["--yen-per-chip", "0.00001"], "Nothing was imported"),
+        (["--yen-per-chip", "0.00001"], "JPY has no decimals"),
+        (["--currency", "EUR", "--money-per-chip", "0.001"], "EUR is written with 2 decimals"),
+        (["--currency", "eur"], "ISO 4217 code"),
     ],
 )
 def test_the_import_command_refuses_bad_options_without_a_traceback(tmp_path, host, args, message):

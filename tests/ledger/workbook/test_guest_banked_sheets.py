@@ -417,7 +417,7 @@ def upload_fields(content: bytes, game: str = "chemin_de_fer", **changes: str) -
         "file": upload,
         "event_name": "Uploaded",
         "date": "2026-11-21",
-        "yen_per_chip": "100",
+        "money_per_chip": "100",
         "table_min": "10",
         "table_max": "1000",
         "decks": "8",

@@ -55,7 +55,7 @@ COUNT = {
 def upload(client, name: str, **changes: str):
     upload = io.BytesIO((FILES / name).read_bytes())
     upload.name = name
-    fields = {"file": upload, "event_name": name, "date": "2026-11-21", "yen_per_chip": "100",
+    fields = {"file": upload, "event_name": name, "date": "2026-11-21", "money_per_chip": "100",
               "table_min": "1", "table_max": "5000", "decks": "8", "no_commission": "none",
               "commission": "5", "tie_pays": "8", "pair_pays": "11"}  # fmt: skip
     return client.post(reverse("ledger:scoresheet_upload"), fields | changes)

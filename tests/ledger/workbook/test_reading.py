@@ -90,7 +90,7 @@ def test_an_ods_that_is_not_one_is_refused_in_words(content):
 @pytest.mark.django_db
 def test_the_upload_form_takes_japanese_excel_s_csv_and_an_ods(client, host):
     client.force_login(host)
-    fields = {"date": "2026-11-21", "yen_per_chip": "100", "table_min": "10",
+    fields = {"date": "2026-11-21", "money_per_chip": "100", "table_min": "10",
               "table_max": "1000", "decks": "8", "no_commission": "none", "tie_pays": "8",
               "pair_pays": "11"}  # fmt: skip
     for name in ("excel-japanese.csv", "libreoffice.ods"):
@@ -221,7 +221,7 @@ def test_an_upload_with_a_cell_that_reads_two_ways_imports_nothing(client, host)
     client.force_login(host)
     upload = io.BytesIO(night_with_stakes(["1.000", "10", "10", "10"]))
     upload.name = "night.csv"
-    fields = {"date": "2026-11-21", "yen_per_chip": "100", "table_min": "10",
+    fields = {"date": "2026-11-21", "money_per_chip": "100", "table_min": "10",
               "table_max": "1000", "decks": "8", "no_commission": "none", "tie_pays": "8",
               "pair_pays": "11"}  # fmt: skip
     response = client.post(

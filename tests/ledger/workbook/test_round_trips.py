@@ -328,7 +328,7 @@ def test_one_hand_is_one_hand_in_every_language(client, by, language, said):
     client.force_login(by)
     upload = io.BytesIO("\n".join(PLAIN_NIGHT.splitlines()[:2]).encode())
     upload.name = "one.csv"
-    fields = {"file": upload, "event_name": "One", "date": "2026-11-01", "yen_per_chip": "100",
+    fields = {"file": upload, "event_name": "One", "date": "2026-11-01", "money_per_chip": "100",
               "table_min": "10", "table_max": "1000", "decks": "8", "no_commission": "none",
               "tie_pays": "8", "pair_pays": "11"}  # fmt: skip
     answer = client.post(
@@ -373,7 +373,7 @@ def test_a_scoresheet_still_needs_its_night_s_name_and_date(client, by):
     client.force_login(by)
     upload = io.BytesIO(PLAIN_NIGHT.encode())
     upload.name = "plain.csv"
-    fields = {"yen_per_chip": "100", "table_min": "10", "table_max": "1000", "decks": "8",
+    fields = {"money_per_chip": "100", "table_min": "10", "table_max": "1000", "decks": "8",
               "no_commission": "none", "tie_pays": "8", "pair_pays": "11"}  # fmt: skip
     answer = client.post(reverse("ledger:scoresheet_upload"), fields | {"file": upload})
     assert answer.status_code == 200 and not Event.objects.exists()

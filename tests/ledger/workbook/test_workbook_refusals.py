@@ -306,7 +306,7 @@ def test_a_scoresheet_or_a_count_sheet_sent_twice_is_refused_the_second_time(cli
 
     client.force_login(by)
     sheet = b"guest,bought,cashed_out,paid_by\nWinner,100,250,cash\nLoser,100,0,cash\n"
-    fields = {"event_name": "Zero count night", "date": "2008-07-28", "yen_per_chip": "100",
+    fields = {"event_name": "Zero count night", "date": "2008-07-28", "money_per_chip": "100",
               "table_min": "10", "table_max": "1000", "decks": "8", "no_commission": "none",
               "tie_pays": "8", "pair_pays": "11"}  # fmt: skip
 

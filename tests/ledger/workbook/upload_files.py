@@ -9,6 +9,6 @@ HANDS = (
     "1,2,,,B,no,yes,1,Aki,banker,10\n"
 )
 COUNT = "guest,bought,cashed_out,paid_by\nAki,500,720,cash\nBen,300,80,marker\n"
-RULES = {"yen_per_chip": "100", "table_min": "10", "table_max": "1000", "decks": "8",
+RULES = {"money_per_chip": "100", "table_min": "10", "table_max": "1000", "decks": "8",
          "no_commission": "none", "commission": "5", "tie_pays": "8",
          "pair_pays": "11"}  # fmt: skip

@@ -23,7 +23,7 @@ from ledger.guests.sharing import (
     plain_text,
 )
 from ledger.models import Guest
-from ledger.money.amounts import ZERO, format_yen, to_yen
+from ledger.money.amounts import ZERO, format_money, to_money
 from ledger.money.results import event_settlement, event_shoe_rows, guest_history
 
 D = Decimal
@@ -61,7 +61,7 @@ def test_receipts_add_up_to_the_reference_night(demo_night):
     assert sum((r.total.figures.gross for r in receipts), ZERO) == D("1040.00")
     assert sum((r.total.figures.commission for r in receipts), ZERO) == D("386.00")
     assert sum((r.total.figures.net for r in receipts), ZERO) == D("654.00")
-    assert demo_night.yen_per_chip == D(100)
+    assert demo_night.money_per_chip == D(100)
     lines = {line.guest_id: line for line in event_settlement(demo_night)}
     for receipt in receipts:  # the same figures the event's settlement list shows
         line = lines[receipt.guest.pk]
@@ -71,8 +71,10 @@ def test_receipts_add_up_to_the_reference_night(demo_night):
             line.settled,
             line.after,
         )
-        assert receipt.balance_yen == line.after_yen
-        assert receipt.total.net_yen == to_yen(line.result, demo_night.yen_per_chip)
+        assert receipt.balance_money == line.after_money
+        assert receipt.total.net_money == to_money(
+            line.result, demo_night.money_per_chip, demo_night.currency
+        )
 
 
 def test_the_shared_results_are_the_event_pages_figures(demo_night):
@@ -80,7 +82,7 @@ def test_the_shared_results_are_the_event_pages_figures(demo_night):
     rows, _totals = event_shoe_rows(demo_night)
     assert [r.figures for r in shared.shoes] == [r.figures for r in rows]
     assert shared.totals.figures.house_net == D("-654.00")
-    assert shared.totals.house_net_yen == D("-65400")
+    assert shared.totals.house_net_money == D("-65400")
     assert sum((g.net for g in shared.guests), ZERO) == D("654.00")
     assert [g.label for g in shared.guests] == [
         str(MSG_GUEST_NUMBER).format(number=n) for n in range(1, 16)
@@ -103,7 +105,7 @@ def test_the_results_page_shows_names_only_when_the_host_says_so(client, host, d
     assert not demo_night.share_names
 
 
-def test_a_receipt_page_shows_the_night_in_chips_and_yen(client, host, demo_night):
+def test_a_receipt_page_shows_the_night_in_chips_and_money(client, host, demo_night):
     guest = Guest.objects.get(name="田中")
     receipt = guest_receipt(guest, demo_night)
     client.force_login(host)
@@ -114,7 +116,7 @@ def test_a_receipt_page_shows_the_night_in_chips_and_yen(client, host, demo_nigh
     assert len(receipt.shoes) >= 1
     assert page.count("<tr><td>") >= len(receipt.shoes)
     net = receipt.total.figures.net
-    assert to_yen(net, D(100)) == receipt.total.net_yen
+    assert to_money(net, D(100), "JPY") == receipt.total.net_money
     assert 'href="receipt.pdf"' in page
     assert "$1 = ¥100" in page
 
@@ -135,7 +137,7 @@ def test_the_pdf_receipt_is_a_pdf_with_the_guests_name_and_figures(
     text = pdf_text(content)
     assert "田中" in text
     assert demo_night.name in text
-    assert format_yen(receipt.total.net_yen) in text.replace(" ", "")
+    assert format_money(receipt.total.net_money, "JPY") in text.replace(" ", "")
     if language == "ja":
         assert "コミッション" in text or "手数料" in text or "シュー" in text
 
@@ -149,7 +151,7 @@ def test_the_share_panel_has_the_balance_line_the_link_and_a_line_link(client, h
     client.force_login(host)
     page = client.get(reverse("ledger:guest_detail", args=[aki.pk])).content.decode()
     url = "http://testserver" + reverse("ledger:guest_page", args=[aki.pk, aki.access_token])
-    line = str(MSG_SHARE_OWED).format(name="Aki", chips="+$100", yen="¥10,000")
+    line = str(MSG_SHARE_OWED).format(name="Aki", chips="+$100", money="¥10,000")
     assert f"{line}\n{url}</textarea>" in page
     assert "https://line.me/R/share?text=" + quote(f"{line}\n{url}", safe="") in page
     assert "data-share-sheet hidden" in page and "data-share-copy hidden" in page

@@ -53,7 +53,7 @@ EVENT_FIELDS = {
     "pair_pays": "11",
     "side_bets": ["pairs"],
     "currency_symbol": "$",
-    "yen_per_chip": "100",
+    "money_per_chip": "100",
     "table_min": "10",
     "table_max": "1000",
     "hands_per_shoe": "40",
