@@ -8,6 +8,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -16,6 +17,7 @@ from games.locks import lock_night
 from games.models import Event, Hand, Shoe
 from ledger.models import (
     AuditEntry,
+    DealerShift,
     Transfer,
 )
 from shoebook.base.live import announce_to
@@ -66,6 +68,8 @@ def event_edit(*, event: Event, by: Actor, **changes: Any) -> Event:
 def event_close(*, event: Event, by: Actor) -> Event:
     """Close the event (``games.services.mark_event_closed``: its shoes closed first), audited."""
     event = game_services.mark_event_closed(event=event, by=by)
+    # The dealers still dealing stop at the close: the pool is shared by the time dealt.
+    DealerShift.objects.filter(event=event, ended_at__isnull=True).update(ended_at=timezone.now())
     _audit_open_state(AuditEntry.Action.EVENT_CLOSED, event, str(event), by)
     _announce_open_state(event, "close")
     return event

@@ -2,9 +2,9 @@
 
 The pool is the night's tips, voids included (a void is the same amount the other way). Who
 shares it: the logins with a shift at the night. By time at the table (the night's default): a
-dealer's weight is the seconds of their shifts; while any shift of the night has no end yet, the
-hands each dealer logged at the night instead (a time that is not known is never guessed).
-Equally: one each. The split itself is :func:`ledger.tips.split.split_pool`.
+dealer's weight is the seconds of their shifts, a shift still open counted up to now (the night's
+close ends every open shift). Equally: one each. The split itself is
+:func:`ledger.tips.split.split_pool`.
 """
 
 from __future__ import annotations
@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.contrib.auth.models import User
-from django.db.models import Count
+from django.utils import timezone
 
-from games.models import Event, Hand
+from games.models import Event
 from ledger.models import DealerShift, Tip, TipSharing
 from ledger.money.amounts import ZERO, money_sum
 from ledger.tips.split import Weighted, split_pool
 
-BY_TIME, BY_HANDS, EQUALLY = "time", "hands", "equal"
+BY_TIME, BY_TIME_SO_FAR, EQUALLY = "time", "time so far", "equal"
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ class Share:
 class Pool:
     event_id: int
     total: Decimal
-    rule: str  # BY_TIME, BY_HANDS or EQUALLY: what the shares were weighed by
+    rule: str  # BY_TIME, BY_TIME_SO_FAR or EQUALLY: what the shares were weighed by
     shares: list[Share] = field(default_factory=list)
 
     @property
@@ -50,7 +50,7 @@ def _name(user: User) -> str:
 
 
 def pools(event_ids: Iterable[int]) -> dict[int, Pool]:
-    """Each night's pool and its shares: four queries, however many nights, tips and shifts."""
+    """Each night's pool and its shares: three queries, however many nights, tips and shifts."""
     ids = list(event_ids)
     totals = dict(
         Tip.objects.filter(event_id__in=ids)
@@ -62,13 +62,7 @@ def pools(event_ids: Iterable[int]) -> dict[int, Pool]:
     shifts: dict[int, list[DealerShift]] = defaultdict(list)
     for shift in DealerShift.objects.filter(event_id__in=ids).select_related("dealer"):
         shifts[shift.event_id].append(shift)
-    hands: dict[tuple[int, int], int] = {
-        (event_id, user_id): n
-        for event_id, user_id, n in Hand.objects.filter(shoe__event_id__in=ids)
-        .values_list("shoe__event_id", "logged_by_id")
-        .annotate(n=Count("id"))
-        .order_by()
-    }
+    now = timezone.now()
     found = {}
     for event_id in ids:
         total = Decimal(totals.get(event_id) or ZERO)
@@ -77,15 +71,12 @@ def pools(event_ids: Iterable[int]) -> dict[int, Pool]:
         if ways.get(event_id) == TipSharing.Way.EQUAL:
             rule = EQUALLY
             weights = dict.fromkeys(dealers, 1)
-        elif any(shift.ended_at is None for shift in mine):
-            rule = BY_HANDS
-            weights = {pk: hands.get((event_id, pk), 0) for pk in dealers}
         else:
-            rule = BY_TIME
+            rule = BY_TIME_SO_FAR if any(shift.ended_at is None for shift in mine) else BY_TIME
             weights = dict.fromkeys(dealers, 0)
             for shift in mine:
-                assert shift.ended_at is not None
-                weights[shift.dealer_id] += int((shift.ended_at - shift.started_at).total_seconds())
+                ended = shift.ended_at or now
+                weights[shift.dealer_id] += max(0, int((ended - shift.started_at).total_seconds()))
         weighted = sorted(
             (Weighted(pk, _name(user), weights[pk]) for pk, user in dealers.items()),
             key=lambda d: (d.name.casefold(), d.dealer_id),

@@ -12,6 +12,7 @@ from decimal import Decimal
 from django.contrib.auth.models import User
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -66,6 +67,17 @@ MSG_IN_THE_FUTURE = _("A time later than now: a shift is recorded once it happen
 MSG_SHIFT_REASON = _("Say why the shift is being removed.")
 MSG_SHIFT_GONE = _("This shift was removed already (on another device?): nothing changed.")
 MSG_SHARING = _("Choose how the tips are shared: by time at the table or equally.")
+MSG_NIGHT_CLOSED = _("This night is closed: reopen it to record tips or dealers' shifts.")
+MSG_SHIFT_OVERLAPS = _("{dealer} has a shift at this night from {start} already: shifts overlap.")
+
+
+def _lock_open(event: Event | int) -> Event:
+    """The night locked first, as every write of its rows, and refused once closed: its pool and
+    its shares are settled by the close (which ends every open shift)."""
+    locked = lock_night(event)
+    if not locked.is_open:
+        raise ValidationError({NON_FIELD_ERRORS: MSG_NIGHT_CLOSED})
+    return locked
 
 
 def _check_amount(amount: Decimal) -> None:
@@ -89,6 +101,12 @@ def tip_snapshot(tip: Tip) -> dict[str, object]:
         "note": tip.note,
         "recorded_at": tip.recorded_at.isoformat(),
     }
+
+
+def _tipped_from(hand: Hand, guest: Guest) -> Decimal:
+    """What the guest has tipped from the hand's win already (voids taking theirs back)."""
+    tipped = Tip.objects.filter(hand=hand, guest=guest).aggregate(n=money_sum("amount"))["n"]
+    return Decimal(0) if tipped is None else Decimal(tipped)
 
 
 def _won_on(hand: Hand, guest: Guest) -> Decimal:
@@ -121,7 +139,7 @@ def tip_record(
     refused = line_character(note)
     if refused is not None:
         raise ValidationError({"note": MSG_NOTE_CHARACTER.format(code=refused)})
-    event = lock_night(event)
+    event = _lock_open(event)
     if event.kind in (Event.Kind.TOURNAMENT, Event.Kind.TOURNAMENT_TABLE):
         raise ValidationError({NON_FIELD_ERRORS: MSG_NO_TIPS_HERE})
     if not EventGuest.objects.filter(event=event, guest=guest).exists():
@@ -132,7 +150,7 @@ def tip_record(
     if hand is not None:
         if not Shoe.objects.filter(pk=hand.shoe_id, event=event).exists():
             raise ValidationError({"hand": MSG_HAND_ELSEWHERE})
-        won = _won_on(hand, guest)
+        won = _won_on(hand, guest) - _tipped_from(hand, guest)
         if amount > won:
             message = MSG_MORE_THAN_WON.format(
                 guest=guest.name,
@@ -195,7 +213,7 @@ TIP_REVERSAL = Reversal(
 @transaction.atomic
 def tip_void(*, tip: Tip, reason: str, by: Actor) -> Tip:
     """Take a tip back (recorded by mistake): its opposite, pointing at it, with the reason."""
-    lock_night(tip.event_id)
+    _lock_open(tip.event_id)
     void = reverse(TIP_REVERSAL, tip, reason=reason, by=by)
     announce_night(tip.event_id, "tip", [tip.guest_id])
     return void
@@ -245,9 +263,10 @@ def shift_start(
         raise ValidationError({"dealer": MSG_NOT_A_DEALER.format(user=dealer.get_username())})
     started_at = started_at or timezone.now()
     _check_times(started_at, ended_at)
-    event = lock_night(event)
+    event = _lock_open(event)
     if shoe is not None and shoe.event_id != event.pk:
         raise ValidationError({"shoe": MSG_SHOE_ELSEWHERE})
+    _refuse_overlap(event, dealer, started_at, ended_at)
     if ended_at is None:
         open_shift = DealerShift.objects.filter(event=event, dealer=dealer, ended_at__isnull=True)
         current = open_shift.first()
@@ -274,6 +293,21 @@ def shift_start(
     return shift
 
 
+def _refuse_overlap(
+    event: Event, dealer: User, started_at: dt.datetime, ended_at: dt.datetime | None
+) -> None:
+    """A dealer deals one shift at a time: a shift (open: to no end) overlapping another of
+    theirs at the night is refused, so that no time is counted twice."""
+    theirs = DealerShift.objects.filter(event=event, dealer=dealer)
+    if ended_at is not None:
+        theirs = theirs.filter(started_at__lt=ended_at)
+    clash = theirs.filter(Q(ended_at__isnull=True) | Q(ended_at__gt=started_at)).first()
+    if clash is not None:
+        start = f"{timezone.localtime(clash.started_at):%Y-%m-%d %H:%M}"
+        message = MSG_SHIFT_OVERLAPS.format(dealer=dealer.get_username(), start=start)
+        raise ValidationError({NON_FIELD_ERRORS: message})
+
+
 @transaction.atomic
 def shift_stop(
     *, shift: DealerShift, by: Actor, ended_at: dt.datetime | None = None
@@ -281,7 +315,7 @@ def shift_stop(
     """The dealer stops dealing: the shift ends now (or when the host says)."""
     if not is_host(by) and by.pk != shift.dealer_id:
         raise ValidationError({NON_FIELD_ERRORS: MSG_NOT_YOUR_SHIFT})
-    lock_night(shift.event_id)
+    _lock_open(shift.event_id)
     locked = DealerShift.objects.select_for_update(of=("self",), no_key=True).select_related(
         "dealer"
     )
@@ -316,7 +350,7 @@ def shift_remove(*, shift: DealerShift, reason: str, by: Actor) -> None:
     refused = line_character(reason)
     if refused is not None:
         raise ValidationError({"reason": MSG_VOID_REASON_CHARACTER.format(code=refused)})
-    lock_night(shift.event_id)
+    _lock_open(shift.event_id)
     locked = DealerShift.objects.select_for_update(of=("self",), no_key=True)
     found = locked.select_related("dealer").filter(pk=shift.pk).first()
     if found is None:
@@ -338,7 +372,7 @@ def tip_sharing_set(*, event: Event, way: str, by: Actor) -> TipSharing:
     """How the night's pool is shared among its dealers: by time at the table or equally."""
     if way not in TipSharing.Way.values:
         raise ValidationError({"way": MSG_SHARING})
-    event = lock_night(event)
+    event = _lock_open(event)
     sharing = TipSharing.objects.filter(event=event).first()
     before = None if sharing is None else {"way": sharing.way}
     if sharing is None:

@@ -114,9 +114,9 @@ def test_a_rounded_figure_is_within_a_chip_of_the_exact_one_and_on_the_right_sid
         assert result.gross == -stake  # the stake on the table, as it is
     elif rounding.way is Rounding.HOUSE:  # the house pays no more, and is owed no less
         assert gross_off <= 0 and commission_off >= 0
-    else:  # the nearest chip, a half chip up
-        assert -chip / 2 <= gross_off < chip / 2
-        assert -chip / 2 <= commission_off < chip / 2
+    else:  # the nearest chip; exactly half a chip goes up (Super 6's half payout of a cent)
+        assert -chip / 2 < gross_off <= chip / 2
+        assert -chip / 2 < commission_off <= chip / 2
     if exact_gross >= 0:
         assert Fraction(result.gross) / chip == int(Fraction(result.gross) / chip)
     assert Fraction(result.commission) / chip == int(Fraction(result.commission) / chip)

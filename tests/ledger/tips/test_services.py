@@ -12,11 +12,12 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from games.models import Event
-from ledger.models import AuditEntry, DealerShift, Tip
+from ledger.models import AuditEntry, Bet, DealerShift, Tip
 from ledger.money.lines import LineKind, ledger_lines
 from ledger.money.results import event_settlement, guest_balance_now, house_rows
+from ledger.nights import services as night_services
 from ledger.tips import services
-from ledger.tips.selectors import BY_HANDS, BY_TIME, EQUALLY, dealer_nights, night_pool
+from ledger.tips.selectors import BY_TIME, BY_TIME_SO_FAR, EQUALLY, dealer_nights, night_pool
 from shoebook.base.roles import DEALERS
 from tests.conftest import bet, make_user
 
@@ -129,20 +130,68 @@ def test_the_pool_is_shared_by_time_at_the_table_to_the_cent(event, guests, host
     assert night.share.dealer_id == other.pk and night.share.amount == D("50.00")
 
 
-def test_while_a_shift_is_open_the_pool_is_shared_by_hands_dealt(
+def test_while_a_shift_is_open_its_time_so_far_counts_and_the_close_ends_it(
     event, guests, seated, shoe, host, dealer, record
 ):
+    # The host logs every hand: the hands a dealer logged are no measure of their time.
     other = make_user("second", DEALERS)
-    services.shift_start(event=event, dealer=dealer, by=dealer)
+    services.shift_start(event=event, dealer=dealer, by=host, started_at=_ago(15))
     services.shift_start(event=event, dealer=other, by=host, started_at=_ago(10), ended_at=_ago(5))
-    for _ in range(3):
-        record(shoe, "9 7", "J J 10", [bet(1, "player", 10)], by=dealer)
-    record(shoe, "9 7", "J J 10", [bet(1, "player", 10)], by=other)
+    record(shoe, "9 7", "J J 10", [bet(1, "player", 10)], by=host)
     services.tip_record(event=event, guest=guests[0], amount=D("10.00"), source="chips", by=host)
     pool = night_pool(event)
-    assert pool.rule == BY_HANDS
+    assert pool.rule == BY_TIME_SO_FAR
     shares = {share.dealer_id: share.amount for share in pool.shares}
-    assert shares == {dealer.pk: D("7.50"), other.pk: D("2.50")}
+    assert shares == {dealer.pk: D("7.50"), other.pk: D("2.50")}  # 15 minutes so far to 5
+    night_services.shoe_close(shoe=shoe, by=host)
+    night_services.event_close(event=event, by=host)
+    assert not DealerShift.objects.filter(event=event, ended_at__isnull=True).exists()
+    assert night_pool(event).rule == BY_TIME
+
+
+def test_a_closed_night_takes_no_tip_shift_or_sharing(event, guests, seated, shoe, host, dealer):
+    tip = services.tip_record(event=event, guest=guests[0], amount=D(5), source="money", by=host)
+    night_services.shoe_close(shoe=shoe, by=host)
+    night_services.event_close(event=event, by=host)
+    for write in (
+        lambda: services.tip_record(
+            event=event, guest=guests[0], amount=D(1), source="money", by=host
+        ),
+        lambda: services.tip_void(tip=tip, reason="typed twice", by=host),
+        lambda: services.tip_sharing_set(event=event, way="equal", by=host),
+        lambda: services.shift_start(event=event, dealer=dealer, by=dealer),
+    ):
+        with pytest.raises(ValidationError, match="closed"):
+            write()
+    assert Tip.objects.count() == 1 and not DealerShift.objects.exists()
+
+
+def test_tips_from_one_hand_add_up_to_at_most_its_win(event, guests, seated, shoe, host, record):
+    hand = record(shoe, "9 7", "J J 10", [bet(1, "player", 25)])
+    won = Bet.objects.get(hand=hand).net
+    first = services.tip_record(
+        event=event, guest=seated[1], amount=D(5), source="hand_win", hand=hand, by=host
+    )
+    with pytest.raises(ValidationError, match="at most"):
+        services.tip_record(
+            event=event, guest=seated[1], amount=won, source="hand_win", hand=hand, by=host
+        )
+    services.tip_void(tip=first, reason="typed twice", by=host)  # a voided tip frees its part
+    services.tip_record(
+        event=event, guest=seated[1], amount=won, source="hand_win", hand=hand, by=host
+    )
+
+
+def test_a_dealer_s_shifts_do_not_overlap(event, host, dealer):
+    services.shift_start(
+        event=event, dealer=dealer, by=host, started_at=_ago(60), ended_at=_ago(30)
+    )
+    with pytest.raises(ValidationError, match="overlap"):
+        services.shift_start(
+            event=event, dealer=dealer, by=host, started_at=_ago(45), ended_at=_ago(20)
+        )
+    with pytest.raises(ValidationError, match="overlap"):
+        services.shift_start(event=event, dealer=dealer, by=host, started_at=_ago(50))
 
 
 def test_a_dealer_records_only_their_own_shift_once_at_a_time(event, host, dealer, outsider):
