@@ -6,10 +6,12 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
 
+from babel import Locale
 from babel.numbers import (
     get_currency_name,
     get_currency_precision,
     get_currency_symbol,
+    get_territory_currencies,
     list_currencies,
 )
 
@@ -20,8 +22,15 @@ COMMON_CURRENCIES = ("JPY", "EUR", "USD", "KRW", "GBP", "VND", "CNY", "HKD", "TW
 
 @cache
 def currency_codes() -> frozenset[str]:
-    """Every code a night may be in: CLDR's list of ISO 4217 currencies."""
-    return frozenset(code for code in list_currencies() if len(code) == 3 and code.isupper())
+    """Every code a night may be in: the ISO 4217 currencies some territory takes as legal
+    tender today, as CLDR knows them. Not the codes for testing or no currency (XTS, XXX),
+    gold (XAU), nor those withdrawn (DEM) or traded only offshore (CNH)."""
+    tender = {
+        code
+        for territory in Locale("en").territories
+        for code in get_territory_currencies(territory, tender=True)
+    }
+    return frozenset(code for code in list_currencies() if code in tender) | {DEFAULT_CURRENCY}
 
 
 def is_currency(code: str) -> bool:

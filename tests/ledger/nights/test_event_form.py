@@ -234,6 +234,11 @@ def test_a_night_is_saved_in_its_currency_at_a_rate_in_its_minor_units(as_host, 
         ("KWD", "0.0005", MSG_RATE_DECIMALS.format(currency="KWD", digits=3)),
         ("eur", "1", str(MSG_UNKNOWN_CURRENCY)),
         ("XXQ", "1", str(MSG_UNKNOWN_CURRENCY)),
+        # ISO codes no territory pays in: no currency, testing, withdrawn, offshore only.
+        ("XXX", "1", str(MSG_UNKNOWN_CURRENCY)),
+        ("XTS", "1", str(MSG_UNKNOWN_CURRENCY)),
+        ("DEM", "1", str(MSG_UNKNOWN_CURRENCY)),
+        ("CNH", "1", str(MSG_UNKNOWN_CURRENCY)),
     ],
 )
 def test_a_currency_or_a_rate_it_cannot_write_is_refused_in_words(as_host, currency, rate, message):
