@@ -152,3 +152,55 @@ def test_a_night_in_euros_on_a_phone(phone, people, bar_wifi):
     assert Hand.objects.filter(shoe__event=event).count() == 4
     nets = nets_of_the_hands()
     print(nets)
+
+    # The pizza, paid by the house in money, shared by the six (the event page's panel).
+    phone.goto(f"{base_url}/events/{event.pk}/")
+    panel = phone.locator("#expenses")
+    panel.locator("form.expense-form").wait_for()  # loaded in place by htmx
+    panel.get_by_label("What").fill("Pizza")
+    panel.get_by_label("How much (chips)").fill(f"{PIZZA}")
+    panel.get_by_label("Everyone at the night").check()
+    fits(phone)
+    panel.get_by_role("button", name="Record the expense").tap()
+    phone.get_by_text("Recorded: an expense of $60 (Pizza).").wait_for()
+    share = PIZZA / len(GUESTS)
+
+    # Two dealers' shifts, an hour and two hours, entered by the host; three tips.
+    phone.goto(f"{base_url}/events/{event.pk}/tips/")
+    now = timezone.localtime().replace(second=0, microsecond=0)
+    for dealer, started, ended in (
+        (dealers[0], now - timedelta(hours=3), now - timedelta(hours=2)),
+        (dealers[1], now - timedelta(hours=2), now),
+    ):
+        form = phone.locator(".shift-form")
+        form.get_by_label("Dealer").select_option(label=dealer.username)
+        form.get_by_label("Shoe").select_option(index=1)
+        form.get_by_label("Started").fill(started.strftime("%Y-%m-%dT%H:%M"))
+        form.get_by_label("Ended").fill(ended.strftime("%Y-%m-%dT%H:%M"))
+        form.get_by_role("button", name="Record the shift").tap()
+        phone.locator("#shifts li", has_text=dealer.username).wait_for()
+    for recorded, (seat, chips, source, hand) in enumerate(TIPS, start=1):
+        form = phone.locator(".tip-form")
+        form.locator("select[name=guest]").select_option(label=by_seat[seat].name)
+        form.locator("input[name=amount]").fill(f"{chips}")
+        form.locator(f"input[name=source][value={source}]").check()
+        if hand:
+            form.locator("select[name=hand]").select_option(label=f"Shoe 1 · hand {hand}")
+        form.get_by_role("button", name="Record the tip").tap()
+        phone.locator(".tip-rows > li").nth(recorded - 1).wait_for()
+        fits(phone)
+    pool = sum(chips for _seat, chips, _source, _hand in TIPS)
+    dealer_shares = {dealers[0]: pool / 3, dealers[1]: pool * 2 / 3}  # one hour to two
+    phone.locator(".tip-pool").get_by_text(f"${pool}").wait_for()
+    for dealer, chips in dealer_shares.items():
+        assert phone.locator(f"#share-{dealer.pk}").inner_text().split("\t")[-1] == f"${chips}"
+    print(phone.locator("#pool").inner_text())
+    phone.context.clear_cookies()
+    for dealer, chips in dealer_shares.items():
+        log_in(phone, base_url, dealer.username)
+        phone.goto(f"{base_url}/dealer/tips/")
+        print(phone.locator(f"#night-{event.pk}").inner_text())
+        phone.locator(f"#night-{event.pk}").get_by_text(f"${chips}").wait_for()
+        fits(phone)
+        phone.context.clear_cookies()
+    log_in(phone, base_url, host.username)
