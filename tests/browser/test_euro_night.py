@@ -158,8 +158,8 @@ def test_a_night_in_euros_on_a_phone(phone, people, bar_wifi):
     for name in GUESTS:
         phone.tap(f".guest-choice:text-is('{name}')")
     phone.evaluate(UNTIL_THE_OUTBOX_IS_EMPTY)
-    for seat, name in by_seat.items():
-        phone.locator(f"#seat-guest-{seat}").get_by_text(name.name).wait_for()
+    for seat, guest in by_seat.items():
+        phone.locator(f"#seat-guest-{seat}").get_by_text(guest.name).wait_for()
     phone.tap("summary:has-text('Seats')")  # the sheet closed
     for number, (stakes, cards) in enumerate(HANDS, start=1):
         tap_hand(phone, stakes, cards, number)
@@ -383,6 +383,8 @@ def test_a_night_in_euros_on_a_phone(phone, people, bar_wifi):
         for cell in (row["Net (€)"], row["Balance after (€)"]):
             assert cell.number_format.startswith('"€"#,##0.00'), cell.number_format
     hands_sheet = rows_by_heading(workbook["Hands"])
+    results = {row["hand"].value: row["result"].value for row in hands_sheet}
+    assert results == {n: WINNER[n - 1][0].upper() for n in range(1, len(HANDS) + 1)}
     for seat, guest in by_seat.items():
         played = [row for row in hands_sheet if row["guest"].value == guest.name]
         assert sum(Decimal(str(row["net"].value)) for row in played) == nets[seat]
