@@ -138,7 +138,8 @@ def guest_receipt(guest: Guest, event: Event, *, with_qr: bool = True) -> Receip
     before = [p for p in history.points if (p.event.date, p.event.pk) < order]
     tonight = next((p for p in history.points if p.event.pk == event.pk), None)
     carried_in = before[-1].balance if before else ZERO
-    carried_in_money = before[-1].balance_money if before else MoneyByCurrency()
+    # Nothing carried in is nothing in the night's own currency (€0.00 at a euro night, not ¥0).
+    carried_in_money = before[-1].balance_money if before else {event.currency: ZERO}
     lines = _result_lines(guest, event, tonight.result if tonight else ZERO)
     chips = guest_chips(guest, [event.pk]).get(event.pk)
     lines += _settlement_lines(

@@ -7,6 +7,7 @@ Two queries, whatever the list: the ways, and the guest's handles.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -16,16 +17,16 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import Event
 from ledger.models import Guest, GuestPayHandle, PayWay
-from ledger.money.amounts import MoneyByCurrency
+from ledger.money.amounts import MoneyByCurrency, format_money
 from ledger.money.charts import qr_svg
-from ledger.payways.links import night_currency, pay_amount, pay_link
+from ledger.payways.links import night_currency, pay_link
 
 MSG_IN_PERSON = _("in person")
 MSG_PAY_BY_LINK = _("{way}: {link}")
 MSG_PAY_BY_DETAILS = _("{way}: {details}")
 MSG_PAY_IN_PERSON = _("{way}: in person")
-MSG_REQUEST_OWES = _("How to pay {amount} {currency} to the house:")
-MSG_REQUEST_OWED = _("How the house can pay you {amount} {currency}:")
+MSG_REQUEST_OWES = _("How to pay {amount} to the house:")
+MSG_REQUEST_OWED = _("How the house can pay you {amount}:")
 
 
 def active_ways() -> QuerySet[PayWay]:
@@ -72,12 +73,15 @@ class PayRequest:
 
     @property
     def heading(self) -> str:
-        template = MSG_REQUEST_OWES if self.owes else MSG_REQUEST_OWED
-        return str(template).format(amount=self.amount_text, currency=self.currency)
+        return self.heading_drawn()
 
-    @property
-    def amount_text(self) -> str:
-        return pay_amount(self.amount, self.currency)
+    def heading_drawn(self, drawable: Callable[[str], bool] | None = None) -> str:
+        """The heading, its amount written as every page writes money (€30.00, ¥5,000);
+        ``drawable``: a font's characters, as :func:`format_money` takes them (the PDF's)."""
+        template = MSG_REQUEST_OWES if self.owes else MSG_REQUEST_OWED
+        return str(template).format(
+            amount=format_money(self.amount, self.currency, drawable=drawable)
+        )
 
     @property
     def lines(self) -> list[str]:

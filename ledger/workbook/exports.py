@@ -830,6 +830,13 @@ def count_sheet(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
                     tray.adjusted, tray.expected, tray.counted, tray.difference, kept_by,
                     counted_on(night.tray_moves),
                 ]  # fmt: skip
+                # The chips tipped at the table, beside the tray, as the count page shows
+                # them: without it the sheet's chips counted fall short of the chips taken.
+                if box := night.reconciliation.tips_box:
+                    yield [
+                        event.name, _("Tips box"), None, "", None, None, box, box, ZERO,
+                        kept_by, None,
+                    ]  # fmt: skip
 
     return _("Count"), columns, rows()
 

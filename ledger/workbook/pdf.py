@@ -195,7 +195,7 @@ def qr_drawing(link: str, size: float = 30 * mm) -> Drawing:
 
 def _pay_request(request: PayRequest, heading: ParagraphStyle, body: ParagraphStyle) -> list[Any]:
     """How to pay: each way a line (a link also tappable, with its QR code)."""
-    story: list[Any] = [_text(request.heading, heading), Spacer(1, 2 * mm)]
+    story: list[Any] = [_text(request.heading_drawn(drawable), heading), Spacer(1, 2 * mm)]
     for option in request.options:
         if option.link:
             href = escape(option.link, {'"': "&quot;"})

@@ -42,6 +42,25 @@ def test_the_count_sheet_has_each_guest_and_the_tray(event, guests, seated, shoe
     assert [row[1] for row in guest_only[1:]] == ["Aki"]
 
 
+def test_the_tips_box_is_beside_the_tray_and_the_chips_add_up(event, guests, seated, shoe, host):
+    from ledger.tips import services as tip_services
+
+    aki = guests[0]
+    services.count_setup_save(event=event, by=host, opening_float=D(1000))
+    services.chips_record(
+        event=event, guest=aki, kind="buy_in", chips=D(500), source="cash", by=host
+    )
+    tip_services.tip_record(event=event, guest=aki, amount=D(30), source="chips", by=host)
+    services.chips_record(event=event, guest=aki, kind="count", chips=D(470), by=host)
+    services.chips_record(event=event, guest=None, kind="tray", chips=D(1000), by=host)
+    rows = rows_of(workbook_bytes([event]), "Count")[1:]
+    assert [row[1] for row in rows[-2:]] == ["The house's tray", "Tips box"]
+    assert rows[-1][6:9] == (30, 30, 0)
+    assert sum(row[2] or 0 for row in rows) == sum(row[7] or 0 for row in rows) == 1500
+    guest_only = rows_of(workbook_bytes([event], guest=aki), "Count")
+    assert [row[1] for row in guest_only[1:]] == ["Aki"]
+
+
 def test_a_night_without_a_count_has_no_count_sheet(event, seated, shoe, record):
     record(shoe, "9 7", "J J 10", [bet(1, "player", 100)])
     assert "Count" not in load_workbook(io.BytesIO(workbook_bytes([event]))).sheetnames

@@ -182,6 +182,15 @@ def test_a_balance_across_nights_in_two_currencies_is_shown_per_currency(night_i
     assert receipt.balance_money == balance
 
 
+def test_a_guest_s_first_night_in_euros_carries_in_nothing_in_euros(night_in, client, host):
+    euros, aki = night_in("EUR")
+    assert guest_receipt(aki, euros).carried_in_money == {"EUR": D(0)}
+    client.force_login(host)
+    page = client.get(reverse("ledger:guest_receipt", args=[aki.pk, euros.pk])).content.decode()
+    carried = page[page.index("Carried in") :].split("</tr>")[0]
+    assert "€0.00" in carried and "¥" not in carried
+
+
 def test_the_season_workbook_adds_money_up_per_currency(night_in):
     yen, _aki = night_in("JPY", day=20)
     euros, _same = night_in("EUR", day=21)

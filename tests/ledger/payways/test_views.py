@@ -27,6 +27,7 @@ from tests.ledger.payways.conftest import HOUSE_BANK
 pytestmark = pytest.mark.django_db
 
 BEN_PAYS = "https://paypal.me/shoebook-house/5000JPY"  # Ben owes ¥5,000
+BEN_ASKED = "How to pay ¥5,000 to the house:"  # money as every page writes it, not "5000 JPY"
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
@@ -60,6 +61,7 @@ def test_the_guest_page_asks_a_guest_who_owes_by_link_qr_and_details(client, pla
     page = client.get(reverse("ledger:guest_page", args=[ben.pk, ben.access_token]))
     text = page.content.decode()
     assert f'href="{html.escape(BEN_PAYS)}"' in text
+    assert BEN_ASKED in text
     assert HOUSE_BANK in text  # the bank transfer's details
     section = text[text.index('id="pay-request"') :]
     svg = section[section.index("<svg") : section.index("</svg>") + 6]
@@ -91,6 +93,7 @@ def test_the_share_text_tells_a_guest_who_owes_how_to_pay(client, host, played, 
     client.force_login(host)
     text = html.unescape(client.get(reverse("ledger:guest_detail", args=[ben.pk])).content.decode())
     message = text[text.index('id="share-text"') : text.index("</textarea>")]
+    assert BEN_ASKED in message
     assert f"PayPal: {BEN_PAYS}" in message
     assert f"Bank transfer: {HOUSE_BANK}" in message
     assert "Cash: in person" in message
@@ -105,6 +108,7 @@ def test_the_receipt_page_and_pdf_carry_the_request(client, host, played, shoe, 
     pdf = PdfReader(BytesIO(b"".join(response.streaming_content)))
     words = "\n".join(page.extract_text() for page in pdf.pages)
     assert BEN_PAYS in words and HOUSE_BANK.split()[0] in words
+    assert BEN_ASKED in words
     links = [annotation.get_object()["/A"]["/URI"]
              for page in pdf.pages
              for annotation in page.get("/Annots", [])]  # fmt: skip
