@@ -25,7 +25,6 @@ from ledger.guests.sharing import plain_text
 from ledger.models import Adjustment, Charge, CountSetup, Guest, Settlement, Tip, Transfer
 from ledger.money.amounts import ZERO, MoneyByCurrency, format_chips, to_money
 from ledger.money.results import Figures, InMoney, guest_history
-from ledger.money.transfers import HOUSE_NAME
 from ledger.payways.selectors import PayRequest, pay_request
 from shoebook.base.downloads import safe_filename
 
@@ -51,6 +50,7 @@ MSG_PAID_BY_GUEST = _("Received from {other}")
 MSG_TRANSFER_VOID = _("Void of transfer No. {number}: {words}")
 MSG_EXPENSE_PAID_SHARE = _("{what}: paid {paid}, your share {share}")
 MSG_EXPENSE_SHARE = _("{what}: your share (paid by {payer})")
+MSG_EXPENSE_SHARE_OF_THE_HOUSE = _("{what}: your share (paid by the house)")
 MSG_EXPENSE_PAID = _("{what}: paid {paid}, shared by others")
 MSG_EXPENSE_VOID = _("Void of expense No. {number}: {words}")
 MSG_PAID_HOUSE_TRANSFER = _("Paid the house")
@@ -248,8 +248,10 @@ def _expense_lines(guest: Guest, event: Event) -> list[StatementLine]:
         elif paid:
             words = MSG_EXPENSE_PAID.format(what=what, paid=format_chips(abs(paid), symbol))
         else:
-            payer = plain_text(expense.paid_by.name) if expense.paid_by else str(HOUSE_NAME)
-            words = MSG_EXPENSE_SHARE.format(what=what, payer=payer)
+            if expense.paid_by is None:
+                words = MSG_EXPENSE_SHARE_OF_THE_HOUSE.format(what=what)
+            else:
+                words = MSG_EXPENSE_SHARE.format(what=what, payer=plain_text(expense.paid_by.name))
         if expense.voids_id is not None:
             words = MSG_EXPENSE_VOID.format(number=expense.voids_id, words=words)
         mark = "void" if expense.voids_id else "voided" if row.voided_by else ""

@@ -11,6 +11,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.models import Event, Hand, Shoe
 from ledger.forms import ChipsAmountField
@@ -35,7 +36,9 @@ class TipForm(forms.Form):
     guest = forms.ModelChoiceField(label=_("Guest"), queryset=Guest.objects.none())
     amount = ChipsAmountField(label=_("Tip"), min_value=Decimal("0.01"))
     source = forms.ChoiceField(
-        label=_("From"), choices=Tip.Source.choices, widget=forms.RadioSelect
+        label=pgettext_lazy("a tip's source", "From"),
+        choices=Tip.Source.choices,
+        widget=forms.RadioSelect,
     )
     hand = HandChoiceField(
         label=_("Hand (a tip from its win)"), queryset=Hand.objects.none(), required=False

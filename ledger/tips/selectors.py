@@ -105,6 +105,17 @@ def night_tips(event: Event) -> list[TipRow]:
     return [TipRow(row, row.pk in voided) for row in rows]
 
 
+def guest_tips(guest_id: int, event_ids: Iterable[int]) -> list[TipRow]:
+    """A guest's tips at the nights named, voids included, oldest first: one query."""
+    rows = list(
+        Tip.objects.filter(guest_id=guest_id, event_id__in=list(event_ids))
+        .select_related("event")
+        .order_by("recorded_at", "id")
+    )
+    voided = {row.voids_id for row in rows if row.voids_id is not None}
+    return [TipRow(row, row.pk in voided) for row in rows]
+
+
 def night_shifts(event: Event) -> list[DealerShift]:
     return list(
         DealerShift.objects.filter(event=event).select_related("dealer", "shoe", "recorded_by")

@@ -326,7 +326,7 @@ def test_a_night_in_euros_on_a_phone(phone, people, bar_wifi):
     assert f"the house {signed(house_hands)} = {euros(house_hands)}" in page
     assert (
         f"Expenses, the house's side (what it paid less its shares): {signed(house_expenses)};"
-        f" the house's result with them: {signed(house_hands + house_expenses)}."
+        f" what the guests owe the house with them: {signed(house_hands + house_expenses)}"
     ) in page
     recorded = phone.locator("#settlements-recorded + ul").inner_text()
     assert f"Aki paid the house {signed(settled[aki.pk])[1:]} · PayPal" in recorded

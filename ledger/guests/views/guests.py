@@ -54,6 +54,7 @@ from ledger.money.results import (
 )
 from ledger.payways.forms import HandlesForm
 from ledger.payways.selectors import PayRequest, active_ways, guest_handles
+from ledger.tips.selectors import guest_tips
 from ledger.workbook.exports import workbook_bytes, xlsx_response
 from shoebook.base.links import private_link
 from shoebook.base.roles import AuthenticatedHttpRequest, HtmxHttpRequest, host_required
@@ -485,6 +486,7 @@ def _guest_page_context(guest: Guest, query: QueryDict) -> dict[str, object]:
         "settlements": settlements if settlements.paginator.count else None,
         "transfers": transfers if transfers.paginator.count else None,
         "expenses": guest_expenses(guest, [line.event_id for line in recent_lines]),
+        "tips": guest_tips(guest.pk, [line.event_id for line in recent_lines]),
         "chart": chart,
         "playing_now": playing_in is not None,
         "refresh_seconds": GUEST_PAGE_REFRESH_SECONDS,

@@ -12,6 +12,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from ledger.guests import services as guest_services
 from ledger.models import Settlement, Tip
 from ledger.tips import services
 from shoebook.base.roles import DEALERS
@@ -115,3 +116,22 @@ def test_a_tab_settlement_shows_its_tab_on_the_event_page(
     answer = client.post(reverse("ledger:settlement_record", args=[event.pk]), data, follow=True)
     assert Settlement.objects.get().tab_reference == "Tab 7"
     assert "Settled against the tab Tab 7" in answer.content.decode()
+
+
+def test_a_guest_sees_their_own_tips_on_their_page_and_no_one_else_s(client, event, guests, host):
+    aki, ben = guests[0], guests[1]
+    first = services.tip_record(event=event, guest=aki, amount=D(7), source="money", by=host)
+    services.tip_void(tip=first, reason="typed twice", by=host)
+    services.tip_record(event=event, guest=aki, amount=D(3), source="chips", by=host)
+    services.tip_record(event=event, guest=ben, amount=D(11), source="money", by=host)
+    for guest in (aki, ben):
+        guest_services.guest_link_issue(guest=guest)
+        guest.refresh_from_db()
+    page = client.get(reverse("ledger:guest_page", args=[aki.pk, aki.access_token]))
+    text = page.content.decode()
+    assert "Your tips to the dealers" in text
+    assert "In money at the end" in text and "In chips at the table" in text
+    assert "typed twice" in text and "voided" in text
+    assert "11.00" not in text  # Ben's tip
+    ben_page = client.get(reverse("ledger:guest_page", args=[ben.pk, ben.access_token]))
+    assert "typed twice" not in ben_page.content.decode()
