@@ -28,6 +28,7 @@ def currency_codes() -> frozenset[str]:
     tender = {
         code
         for territory in Locale("en").territories
+        if isinstance(territory, str)
         for code in get_territory_currencies(territory, tender=True)
     }
     return frozenset(code for code in list_currencies() if code in tender) | {DEFAULT_CURRENCY}

@@ -62,6 +62,7 @@ from ledger.money.amounts import (
     MoneyByCurrency,
     format_money_each,
     money_sign,
+    money_sum,
     to_money,
 )
 from ledger.money.figures import (
@@ -413,6 +414,17 @@ def summary_sheet(events: Sequence[Event]) -> SheetSpec:
     return _("Summary"), columns, rows()
 
 
+def _tipped(events: Sequence[Event]) -> dict[tuple[int, int], Decimal]:
+    """What each guest tipped the dealers at each night (voids netted): one query."""
+    found = (
+        Tip.objects.filter(event__in=[event.pk for event in events])
+        .values_list("event_id", "guest_id")
+        .annotate(n=money_sum("amount"))
+        .order_by()
+    )
+    return {(event_id, guest_id): Decimal(n) for event_id, guest_id, n in found}
+
+
 def guests_sheet(events: Sequence[Event], only: Guest | None) -> SheetSpec:
     columns = [
         Column(_("Event"), 24, TEXT), Column(_("Guest"), 20, TEXT),
@@ -423,9 +435,11 @@ def guests_sheet(events: Sequence[Event], only: Guest | None) -> SheetSpec:
         Column(_("Balance after"), 14, CHIPS),
         Column(money_heading(_("Balance after"), events), 16, MONEY),
         Column(_("How settled"), 30, TEXT), Column(_("Expenses"), 14, CHIPS),
+        Column(_("Tips"), 12, CHIPS),
     ]  # fmt: skip
 
     nights = figures_of(events)
+    tipped = _tipped(events)
 
     def rows() -> Iterator[Sequence[CellValue]]:
         for event in events:
@@ -445,9 +459,11 @@ def guests_sheet(events: Sequence[Event], only: Guest | None) -> SheetSpec:
                 # At a night kept by its count alone a guest's gross and commission are not
                 # known (the host enters the commission in all): blank, as the figures say.
                 result = night.guest(line.guest_id) or GuestFigures(line.guest_id, line.name)
-                # The night's result less its expenses (what the guest paid less their shares),
-                # which come last: before + net + expenses + settlements = after.
-                net = line.result - result.expenses
+                # The night's result less its expenses (what the guest paid less their shares)
+                # and their tips to the dealers, which come last:
+                # before + net + expenses + tips + settlements = after.
+                tips = -tipped.get((event.pk, line.guest_id), ZERO)
+                net = line.result - result.expenses - tips
                 yield [
                     event.name,
                     line.name,
@@ -463,6 +479,7 @@ def guests_sheet(events: Sequence[Event], only: Guest | None) -> SheetSpec:
                     money_cell(line.after_money),
                     ", ".join(sorted(methods.get(line.guest_id, ()))),
                     result.expenses,
+                    tips,
                 ]
 
     return _("Guests"), columns, rows()

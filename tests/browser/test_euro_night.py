@@ -372,7 +372,7 @@ def test_a_night_in_euros_on_a_phone(phone, people, bar_wifi):
     assert [row["Guest"].value for row in guests_sheet] == sorted(GUESTS, key=str.casefold)
     for seat, guest in by_seat.items():
         row = next(row for row in guests_sheet if row["Guest"].value == guest.name)
-        tonight = Decimal(str(row["Net"].value)) + Decimal(str(row["Expenses"].value))
+        tonight = sum(Decimal(str(row[name].value or 0)) for name in ("Net", "Expenses", "Tips"))
         assert tonight == balances[seat], guest.name
         assert Decimal(str(row["Expenses"].value)) == -share
         after = balances[seat] + settled.get(guest.pk, 0)
@@ -410,6 +410,10 @@ def test_a_night_in_euros_on_a_phone(phone, people, bar_wifi):
         Decimal(str(row["Counted"].value or 0)) for row in count
     )
     guests_total = sum(
-        Decimal(str(row["Net"].value)) + Decimal(str(row["Expenses"].value)) for row in guests_sheet
+        Decimal(str(row[name].value or 0))
+        for row in guests_sheet
+        for name in ("Net", "Expenses", "Tips")
     )
+    # The Guests sheet's game net is the Summary's: the tips and expenses have columns of their own.
+    assert sum(Decimal(str(row["Net"].value)) for row in guests_sheet) == -house_net
     assert guests_total + house_net + house_side + sum(tips) == 0  # the zero-sum

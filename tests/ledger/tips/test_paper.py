@@ -85,6 +85,15 @@ def test_the_workbook_says_settled_against_the_tab_and_keeps_the_tips_through_an
     assert any("Settled against the tab Tab 7" in row for row in settlements)
     records = [list(row) for row in book["Chips and settlements"].iter_rows(values_only=True)]
     assert sum(1 for row in records if row[1] == "tip") == 3
+    # The Guests sheet: the tips (10 kept, 4 voided) in a column of their own, the row adding up.
+    header, *rows = [list(row) for row in book["Guests"].iter_rows(values_only=True)]
+    column = {name: header.index(name) for name in header}
+    (tipper,) = [row for row in rows if row[column["Tips"]]]
+    assert tipper[column["Tips"]] == -10
+    parts = ("Balance before", "Net", "Expenses", "Tips", "Settlements")
+    assert sum(D(str(tipper[column[name]] or 0)) for name in parts) == D(
+        str(tipper[column["Balance after"]])
+    )
     fresh_database()
     nights = read_night_workbook("night.xlsx", content)
     assert nights is not None

@@ -210,8 +210,8 @@ def test_a_name_in_the_coups_and_transfers_sheets_never_becomes_a_formula(chemin
 
 # The session and the user, the four usual sheets, then the Coups and Transfers sheets (what
 # is still open, and what was recorded); whether there are expenses, and the figures' expenses;
-# the tips.
-WORKBOOK_QUERIES = 33  # a constant: every sheet's reads, the figures read once for all
+# the tips (and what each guest tipped, for the Guests sheet).
+WORKBOOK_QUERIES = 34  # a constant: every sheet's reads, the figures read once for all
 
 
 def test_the_workbook_reads_the_same_few_queries_for_3_or_30_coups(
