@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import copy
+import importlib
 import inspect
 import os
 import re
@@ -125,6 +126,14 @@ def hand_from():
         return Hand.from_cards(parse_cards(player), parse_cards(banker))
 
     return build
+
+
+def seed_pay_ways() -> None:
+    """The list of ways to pay its data migration makes, again where missing: a transactional
+    test empties the tables after it, the migration's rows too."""
+    from django.apps import apps
+
+    importlib.import_module("ledger.migrations.0025_pay_ways_seeded").seed(apps, None)
 
 
 def make_user(username: str, role: str | None) -> User:

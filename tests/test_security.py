@@ -23,7 +23,7 @@ from ledger.models import Guest, PayWay, Transfer
 from ledger.money import services as money_services
 from ledger.tips import services as tip_services
 from shoebook import accounts as shoebook_accounts
-from tests.conftest import bet
+from tests.conftest import bet, seed_pay_ways
 from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
@@ -206,6 +206,7 @@ def world(seated, shoe, record, host, dealer):
         guest=guest, event=shoe.event, amount=Decimal("5"), method="cash", by=host
     )
     alias = guest_services.guest_alias_add(guest=guest, name="Aki-san", by=host)
+    seed_pay_ways()
     way = PayWay.objects.get(name="PayPal")
     # A transfer between guests (of a guest-banked night; its row alone will do here).
     transfer = Transfer.objects.create(

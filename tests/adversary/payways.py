@@ -21,6 +21,7 @@ from ledger.money.services import MSG_WAY_GONE
 from ledger.payways import services as payway_services
 from ledger.payways.links import MSG_HANDLE_CHARACTER, MSG_HANDLE_LINK, MSG_TEMPLATE
 from tests.adversary.ground import Case, Night, page_text, refused_saying, user_client
+from tests.conftest import seed_pay_ways
 
 NULL_REFUSED = ProhibitNullCharactersValidator.message  # a form's own refusal of U+0000
 HANDLES = ("javascript:alert(1)", "https://evil.example/", "a/../../evil", "a?txn=charge",
@@ -39,6 +40,7 @@ def _way_form(prefix: str, **fields: str) -> dict[str, str]:
 
 def payway_cases(night: Night, tag: str) -> Iterator[Case]:
     client, host = night.client, night.host
+    seed_pay_ways()
     paypal = PayWay.objects.get(name="PayPal")
     guest, other = night.guests[0], night.guests[1]
     handles_url = reverse("ledger:guest_handles_save", args=[guest.pk])

@@ -14,7 +14,6 @@ import io
 import re
 from datetime import timedelta
 from decimal import Decimal
-from importlib import import_module
 
 import pytest
 from django.urls import reverse
@@ -27,7 +26,7 @@ from ledger.guests import services as guest_services
 from ledger.models import PayWay, Settlement
 from shoebook.base.roles import DEALERS
 from tests.browser.conftest import UNTIL_THE_OUTBOX_IS_EMPTY, log_in
-from tests.conftest import make_user
+from tests.conftest import make_user, seed_pay_ways
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -103,14 +102,6 @@ def fits(page) -> None:
     assert page.evaluate(FITS), page.url
 
 
-def seeded_ways() -> None:
-    """The list its data migration makes (a transactional test's database is emptied after
-    each test, the migration's rows too)."""
-    import_module("ledger.migrations.0025_pay_ways_seeded").seed(
-        type("Apps", (), {"get_model": staticmethod(lambda app, name: PayWay)}), None
-    )
-
-
 def tap_hand(page, stakes, cards: str, number: int) -> None:
     for seat, bet, chips in stakes:
         page.tap(f"input[name=stake_{seat}_{bet}]")
@@ -124,7 +115,7 @@ def tap_hand(page, stakes, cards: str, number: int) -> None:
 
 @pytest.fixture
 def people(host):
-    seeded_ways()
+    seed_pay_ways()
     dealers = [make_user(name, DEALERS) for name in ("dealer-ana", "dealer-bo")]
     return host, dealers
 

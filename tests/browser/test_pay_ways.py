@@ -4,30 +4,20 @@ the guest's own page shows the pay link and its QR code."""
 
 from __future__ import annotations
 
-from importlib import import_module
-
 import pytest
 
 from ledger.guests import services as guest_services
 from ledger.models import GuestPayHandle, PayWay, Settlement
 from tests.browser.conftest import log_in
-from tests.conftest import bet
+from tests.conftest import bet, seed_pay_ways
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def seeded_ways() -> None:
-    """The list its data migration makes (a transactional test's database is emptied after
-    each test, the migration's rows too)."""
-    import_module("ledger.migrations.0025_pay_ways_seeded").seed(
-        type("Apps", (), {"get_model": staticmethod(lambda app, name: PayWay)}), None
-    )
 
 
 @pytest.fixture
 def owing_night(full_table, record):
     """小林 (seat 4) lost 50 on Banker: he owes the house $50 (¥5,000)."""
-    seeded_ways()
+    seed_pay_ways()
     base_url, shoe = full_table
     record(shoe, "9 7", "J J 10", [bet(1, "player", 100), bet(4, "banker", 50)])
     return base_url, shoe.event

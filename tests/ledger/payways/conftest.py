@@ -3,25 +3,19 @@ the house takes PayPal as "shoebook-house" and bank transfers into its account."
 
 from __future__ import annotations
 
-import importlib
-
 import pytest
-from django.apps import apps
 
 from ledger.models import PayWay
-from tests.conftest import bet
+from tests.conftest import bet, seed_pay_ways
 
 HOUSE_BANK = "MUFG Shibuya 001 1234567 ショーブック"
-
-
-SEEDED = importlib.import_module("ledger.migrations.0025_pay_ways_seeded")
 
 
 @pytest.fixture
 def ways(db):
     # The migration's list, again: a transactional test run before this one (on this worker)
     # emptied the tables, seeded rows included.
-    SEEDED.seed(apps, None)
+    seed_pay_ways()
     PayWay.objects.filter(name="PayPal").update(house_handle="shoebook-house")
     PayWay.objects.filter(name="Bank transfer").update(details=HOUSE_BANK)
     return {way.name: way for way in PayWay.objects.all()}
