@@ -297,6 +297,7 @@ JA = {
     "a transfer's payer\x04Pays": "支払う人",
     "a tip's source\x04From": "出どころ",
     "Tips": "ティップ",
+    "Shoe {shoe}": "シュー{shoe}",
     "Your tips to the dealers": "ディーラーへのあなたのティップ",
     "a transfer's payee\x04To": "受け取る人",
     "workbook sheet of the night\x04Event": "イベント",

@@ -30,6 +30,11 @@ class HandChoiceField(forms.ModelChoiceField[Hand]):
         return str(_("Shoe {shoe} · hand {hand}")).format(shoe=obj.shoe.number, hand=obj.number)
 
 
+class ShoeChoiceField(forms.ModelChoiceField[Shoe]):
+    def label_from_instance(self, obj: Shoe) -> str:
+        return str(_("Shoe {shoe}")).format(shoe=obj.number)
+
+
 class TipForm(forms.Form):
     """A guest's tip to the dealers: who, how much, from where (a hand's win, chips, money)."""
 
@@ -74,7 +79,7 @@ class ShiftForm(forms.Form):
     """A dealer starts dealing now; the host may name the dealer and enter a whole shift."""
 
     dealer = forms.ModelChoiceField(label=_("Dealer"), queryset=User.objects.none(), required=False)
-    shoe = forms.ModelChoiceField(label=_("Shoe"), queryset=Shoe.objects.none(), required=False)
+    shoe = ShoeChoiceField(label=_("Shoe"), queryset=Shoe.objects.none(), required=False)
     started_at = forms.DateTimeField(
         label=_("Started"),
         required=False,

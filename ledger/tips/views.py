@@ -33,7 +33,8 @@ from shoebook.base.roles import (
 )
 
 # A tournament's night has no table of its own: its tables are tipped one by one.
-TIPPED = Event.objects.exclude(kind=Event.Kind.TOURNAMENT)
+# Nights that take tips: no tournament, nor its tables (their chips are no one's money).
+TIPPED = Event.objects.exclude(kind__in=[Event.Kind.TOURNAMENT, Event.Kind.TOURNAMENT_TABLE])
 MSG_TIP_RECORDED = gettext_lazy("Recorded: {what}.")
 MSG_TIP_VOIDED = gettext_lazy("Voided: {what}. Reason: {reason}")
 MSG_SHARING_SAVED = gettext_lazy("The tips are shared: {way}.")

@@ -17,6 +17,7 @@ import pytest
 from django.utils import translation
 
 from games import services as game_services
+from games.currencies import currency_codes
 from games.payouts import RuleSet, SideBet
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
@@ -31,6 +32,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 NAMES = ("田中", "小林", "佐藤", "鈴木", "高橋", "伊藤", "渡辺", "山本")
 NOT_WORDS = {"Shoebook", "Excel", "PDF", "LINE", "CSV", "csv", "JSON", "zip", "xlsx", "ods", "URL"}
+# CLDR's Japanese names of currencies keep these (the CFA and CFP francs), and ISO 4217.
+NOT_WORDS |= {"CFA", "CFP", "ISO"}
 SKIPPED = re.compile(r"^/(admin|accounts/logout|static|media)/|\.(xlsx|csv|pdf|js|webmanifest)$")
 PAGES_PER_SHAPE = 2  # /hands/1/ and /hands/2/ are the same page: a few of each shape suffice
 VISIBLE_TEXTS = """() => {
@@ -171,8 +174,20 @@ def crawl(page, base_url: str, start: list[str], limit: int = 80, read=None) -> 
     return texts
 
 
+# The services' own names, which no language translates (the ways to pay, ``ledger.payways``),
+# and the links made with them.
+BRANDS = re.compile(
+    r"Cash App|LINE Pay|KakaoPay|PayPay|PayPal|Venmo|Revolut|Wise|Zelle|SEPA|Toss|https://\S+"
+)
+
+
+# A currency's ISO 4217 code (JPY, EUR): a code, written so in every language.
+CURRENCY_CODES = re.compile(r"\b(?:" + "|".join(sorted(currency_codes())) + r")\b")
+
+
 def english_words(text: str) -> list[str]:
     """Each English word with the words around it, to find where it comes from."""
+    text = CURRENCY_CODES.sub(" ", BRANDS.sub(" ", text))
     return [
         text[max(0, found.start() - 20) : found.end() + 20].replace("\n", " ")
         for found in re.finditer(r"[A-Za-z]{3,}", text)
