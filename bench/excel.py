@@ -81,10 +81,16 @@ def baseline(output: str) -> tuple[float, int]:
     workbook: no number formats, no text checks."""
     from openpyxl import Workbook
 
-    from ledger.workbook.exports import Total, events_between, workbook_sheets
+    from ledger.workbook.exports import Money, Total, events_between, workbook_sheets
 
-    sheets = [  # a total as its plain figure: the floor writes no formula
-        (title, [[c.value if isinstance(c, Total) else c for c in row] for row in rows])
+    def plain(cell: object) -> object:
+        """A total as its plain figure (the floor writes no formula), money as its number."""
+        if isinstance(cell, Total):
+            return cell.value
+        return cell.amount if isinstance(cell, Money) else cell
+
+    sheets = [
+        (title, [[plain(c) for c in row] for row in rows])
         for title, _columns, rows in workbook_sheets(events_between(None, None))
     ]
     start = time.perf_counter()
