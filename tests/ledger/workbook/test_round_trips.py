@@ -56,7 +56,7 @@ from ledger.workbook.imports.night_writer import coup_sheet_import, scoresheet_i
 from ledger.workbook.imports.punto_banco_sheet import check_scoresheet
 from ledger.workbook.reading import ScoresheetInvalid, SheetProblem
 from shoebook.base.roles import HOSTS
-from tests.conftest import entry, examples, make_user
+from tests.conftest import entry, examples, make_user, seed_pay_ways
 
 D = Decimal
 
@@ -540,6 +540,7 @@ def test_a_rule_that_is_no_number_in_ascii_digits_is_refused_naming_its_cell(by,
 
 def test_a_settlement_by_a_way_comes_back_naming_its_way(by, demo_night):
     aki = Guest.objects.filter(events=demo_night).order_by("name").first()
+    seed_pay_ways()
     paypal = PayWay.objects.get(name="PayPal")
     payway_services.way_edit(way=paypal, name="PayPal.Me", kind="link", by=by,
                              link_template=paypal.link_template)  # fmt: skip
