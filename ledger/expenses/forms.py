@@ -44,6 +44,9 @@ class ExpenseForm(forms.Form):
     idempotency_key = forms.UUIDField(widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, guests: Sequence[Guest], **kwargs: Any) -> None:
+        # Ids of its own: the panel is loaded into the night's page beside the settle form, whose
+        # "Amount" label must not point at this form's amount (``id_amount`` twice).
+        kwargs.setdefault("auto_id", "expense_%s")
         super().__init__(*args, **kwargs)
         self.guests = {guest.pk: guest for guest in guests}
         self.initial.setdefault("idempotency_key", uuid.uuid4())

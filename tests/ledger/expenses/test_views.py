@@ -4,6 +4,7 @@ words with a 400, voids, and a constant number of queries."""
 
 from __future__ import annotations
 
+import re
 import uuid
 from decimal import Decimal
 
@@ -153,3 +154,16 @@ def test_the_night_s_page_gives_the_house_s_side_of_the_expenses(client, host, e
     client.force_login(host)
     page = client.get(reverse("ledger:event_detail", args=[event.pk])).content.decode()
     assert "the house's side (what it paid less its shares): +$40" in page.replace("&#x27;", "'")
+
+
+def test_the_panel_s_ids_are_its_own_beside_the_settle_form(client, host, event, guests):
+    # Loaded into the night's page, a second ``id_amount`` would take the settle form's
+    # "Amount" label (and a tap on it) to the expense's amount.
+    client.force_login(host)
+    address = reverse("ledger:event_detail", args=[event.pk]) + f"?settle={guests[0].pk}"
+    page = client.get(address).content.decode()
+    panel = client.get(reverse("ledger:expense_page", args=[event.pk]), HTTP_HX_REQUEST="true")
+    ids = re.compile(r'\sid="([^"]+)"')
+    on_the_page, in_the_panel = set(ids.findall(page)), set(ids.findall(panel.content.decode()))
+    assert "id_amount" in on_the_page  # the settle form is there
+    assert on_the_page & in_the_panel == {"expenses"}  # the section the panel replaces
