@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import connection
 
 from games.models import Event, Shoe
@@ -27,6 +28,15 @@ def lock_night(event: Event | int) -> Event:
     now, never as a page or a caller read it)."""
     pk = event if isinstance(event, int) else event.pk
     return Event.objects.select_for_update(of=("self",), no_key=True).get(pk=pk)
+
+
+def lock_open_night(event: Event | int, refused: object) -> Event:
+    """``lock_night``, then refused with ``refused`` (its message) once the night is closed: read
+    under the lock, so a page older than the close, or a write racing it, sees the close."""
+    locked = lock_night(event)
+    if not locked.is_open:
+        raise ValidationError({NON_FIELD_ERRORS: refused})
+    return locked
 
 
 def lock_nights(events: Iterable[Event | int]) -> dict[int, Event]:

@@ -195,6 +195,7 @@ LOCK_HELPERS = {
     "lock_night": NIGHT,
     "lock_nights": NIGHT,
     "lock_night_of_shoe": NIGHT,
+    "lock_open_night": NIGHT,
     "hold_guests": GUESTS,
     "lock_guest": GUESTS,
     "lock_for_merge": GUESTS,

@@ -19,10 +19,11 @@ from django.utils.translation import gettext_lazy as _
 
 from games.chips import MAX_CHIPS
 from games.entry import read_amount, read_count
+from games.locks import lock_open_night
 from games.messages import format_chips, plain, whole_cents
 from games.models import Event, Hand
 from ledger.count.reconciliation import chips_of
-from ledger.locks import hold_guests, lock_guest, lock_night
+from ledger.locks import hold_guests, lock_guest
 from ledger.models import (
     AUDIT_TRAY,
     Adjustment,
@@ -98,10 +99,7 @@ def _lock_open(event: Event | int) -> Event:
     """The night locked (``games.locks.lock_night``, first, as every write of a night's rows
     does) and read as it stands: refused once it is closed (a page may be older than the close,
     and a close waits for this write or this write for it)."""
-    locked = lock_night(event)
-    if not locked.is_open:
-        raise ValidationError({NON_FIELD_ERRORS: MSG_CLOSED})
-    return locked
+    return lock_open_night(event, MSG_CLOSED)
 
 
 def _money(value: Decimal, *, field: str, message: object, low: Decimal = ZERO) -> None:

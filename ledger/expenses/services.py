@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.chips import MAX_CHIPS
-from games.locks import lock_night
+from games.locks import lock_open_night
 from games.messages import format_chips, whole_cents
 from games.models import Event
 from ledger.expenses.shares import ordered, split_amount
@@ -56,10 +56,7 @@ MSG_EXPENSE_ALREADY_VOIDED = _(
 def _lock_open(event: Event | int) -> Event:
     """The night locked first, as every write of its rows, and refused once closed: an expense
     paid in chips is part of the count, which a close settles."""
-    locked = lock_night(event)
-    if not locked.is_open:
-        raise ValidationError({NON_FIELD_ERRORS: MSG_EXPENSE_CLOSED})
-    return locked
+    return lock_open_night(event, MSG_EXPENSE_CLOSED)
 
 
 def _check_what(what: str) -> str:

@@ -18,9 +18,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.chips import MAX_CHIPS
+from games.locks import lock_open_night
 from games.messages import format_chips, whole_cents
 from games.models import Event, Hand, Shoe
-from ledger.locks import lock_guest, lock_night
+from ledger.locks import lock_guest
 from ledger.models import (
     AuditEntry,
     Bet,
@@ -74,10 +75,7 @@ MSG_SHIFT_OVERLAPS = _("{dealer} has a shift at this night from {start} already:
 def _lock_open(event: Event | int) -> Event:
     """The night locked first, as every write of its rows, and refused once closed: its pool and
     its shares are settled by the close (which ends every open shift)."""
-    locked = lock_night(event)
-    if not locked.is_open:
-        raise ValidationError({NON_FIELD_ERRORS: MSG_NIGHT_CLOSED})
-    return locked
+    return lock_open_night(event, MSG_NIGHT_CLOSED)
 
 
 def _check_amount(amount: Decimal) -> None:
