@@ -121,4 +121,7 @@ def test_a_name_of_eighty_letters_with_no_space_fits_a_phone(phone, host, night,
     phone.goto(f"{base_url}/guests/{long.pk}/")
     assert phone.evaluate(FITS_360)
     phone.goto(f"{base_url}/events/{shoe.event_id}/")
+    # The expenses panel, with its row per guest, comes in after the page: measure with it there.
+    phone.wait_for_selector("#expenses .expense-sharers")
+    assert "W" * 40 in phone.inner_text("#expenses .expense-sharers")
     assert phone.evaluate(FITS_360)
