@@ -24,6 +24,7 @@ RULES_CORE = (
     "entry",
     "messages",
     "odds",
+    "theo",
     "shoe",
     "roads",
     "tournament",
