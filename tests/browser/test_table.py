@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+import contextlib
 import random
 from decimal import Decimal
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from games import services as game_services
@@ -170,19 +172,35 @@ def test_repeat_fills_the_last_stakes_as_typed(phone, host, full_table, record):
     assert phone.input_value("[name=stake_2_banker]") == "12.50"
 
 
+IN_SIGHT = """(element) => {
+    const box = element.getBoundingClientRect();
+    const inside = box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight
+        && box.right <= innerWidth && box.width > 0;
+    const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+    return Boolean(inside && hit && (hit === element || element.contains(hit)
+        || hit.contains(element)
+        || element.closest('label') === hit.closest('label') && hit.closest('label')));
+}"""
+
+
 def visible_and_uncovered(page, selector):
     """Whether the element is inside the viewport, and the one hit at its centre."""
-    return page.eval_on_selector(
-        selector,
-        """(element) => {
-            const box = element.getBoundingClientRect();
-            const inside = box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight
-                && box.right <= innerWidth && box.width > 0;
-            const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
-            return inside && (hit === element || element.contains(hit) || hit.contains(element)
-                || element.closest('label') === hit.closest('label') && hit.closest('label'));
-        }""",
-    )
+    return page.eval_on_selector(selector, IN_SIGHT)
+
+
+def all_in_sight_once_settled(page, selectors):
+    """Which of ``selectors`` are not in sight once the page's parts stop being replaced: a save's
+    answer and the board the script asks for after it each replace the seat's totals."""
+    with contextlib.suppress(PlaywrightTimeoutError):
+        page.wait_for_function(
+            f"""(selectors) => selectors.every((selector) => {{
+                const element = document.querySelector(selector);
+                return element && ({IN_SIGHT})(element);
+            }})""",
+            arg=selectors,
+            timeout=10_000,
+        )
+    return [selector for selector in selectors if not visible_and_uncovered(page, selector)]
 
 
 CYCLE = [
@@ -218,8 +236,10 @@ def test_one_screen_per_hand_on_a_360_pixel_phone(phone, host, full_table):
     phone.tap("button.save")
     phone.get_by_text("Hand 1 saved: Player wins 6–0.").wait_for()
     assert phone.evaluate("scrollY") == 0
+    # The seat's shoe total comes with the server's answer, which may land after the message.
+    phone.wait_for_selector("[data-seat-total='4']:text-is('−100')")
     after = ["[data-answer]", "[data-seat-result='4']", "[data-seat-total='4']", *CYCLE]
-    assert [selector for selector in after if not visible_and_uncovered(phone, selector)] == []
+    assert all_in_sight_once_settled(phone, after) == []
     assert phone.inner_text("[data-seat-result='4']") == "−100"
     assert "loss" in phone.get_attribute("[data-seat-result='4']", "class")
 
