@@ -44,7 +44,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
 from functools import cache
 
@@ -70,6 +70,13 @@ class Moments:
     house_edge: Fraction  # the house's expected gain per unit staked
     mean: Fraction  # the bettor's expected result per unit staked
     variance: Fraction  # of the bettor's result per unit staked, in units squared
+
+    def standard_deviation(self, places: int = 4) -> Decimal:
+        """The square root of the variance, rounded half-even to ``places`` decimals."""
+        with localcontext() as context:
+            context.prec = places + 30
+            variance = Decimal(self.variance.numerator) / Decimal(self.variance.denominator)
+            return variance.sqrt().quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN)
 
 
 def _moments(returns: dict[Fraction, Fraction], house_edge: Fraction | None = None) -> Moments:
