@@ -30,26 +30,33 @@ means plus the stakes times the house's edges sum to zero, as the money does.
   banker (reading his two cards) each play the game's minimax strategy: neither can gain by
   changing alone, so it is the one expectation that assumes no one's mistake (at eight decks it
   is Punto Banco's tableau, and the bank's figures are Punto Banco's Banker bet's under a 5% taxe).
-  In Baccara banque each ponte plays his 5 as the stable pair of choices, the banker answers with
-  his best play on his total against what both tableaux show, stakes on them weighted equally:
-  the table the rules page prints. A bank facing unequal tableaux is priced at that same play
-  (``tableau_stakes`` weighs its results; the banker's best answer moves little with them and
-  recounting it would take seconds a coup).
+  In Baccara banque each ponte plays his 5 as the stable pair of choices at equal stakes
+  (``banque_odds``), and the banker answers with his best play on his total against what both
+  tableaux show, for the stakes he faces: it matters (at equal stakes he keeps 0.873% of them at
+  8 decks, with three times as much on one tableau 0.962%). Counting the deals takes seconds a
+  deck count, so his best answer is counted ahead for 21 splits of the stakes
+  (``games/guest_banked_splits.json``, written by ``python -m games.theo``) and a coup is
+  priced at the nearest.
 - Every kind of cover (banco, suivi, à deux, avec la table, ordinary) is one unit against the
   bank's hand alike: the same figures.
 """
 
 from __future__ import annotations
 
+import json
+import math
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
 from functools import cache
+from pathlib import Path
+from typing import Any
 
+from games.cards import MAX_DECKS, MIN_DECKS, check_decks
 from games.guest_banked.banque_money import WINNINGS_RATES, BanqueTaxeKind
-from games.guest_banked.banque_odds import RESULTS, chemin_priced, priced
+from games.guest_banked.banque_odds import RESULTS, banque_deals, chemin_priced, priced, solve
 from games.guest_banked.chemin_money import TaxeKind
 from games.guest_banked.terms import BankRules
 from games.kinds import CoverKind, Game
@@ -202,23 +209,75 @@ def chemin_moments(bet_type: BankedBet, decks: int, taxe: Fraction) -> Moments:
     return _with_cut(gains, taxe)
 
 
+# Baccara banque: the banker answers the stakes he faces (his best draw or stand in each cell
+# depends on how they are split between the tableaux). His best play is counted ahead for tableau
+# 1 holding k/SPLITS of the stakes, k = 0 … SPLITS, and a coup is priced at the nearest split's
+# play: never better for him than his best, and within a step of it.
+SPLITS = 20
+SPLITS_PATH = Path(__file__).resolve().parent / "guest_banked_splits.json"
+
+
+def count_splits(decks: int) -> tuple[int, list[list[int]]]:
+    """Both tableaux' joint results (``banque_odds``' order) under the banker's best answer to
+    each split, the pontes playing their 5s as at equal stakes: (denominator, counts per k)."""
+    fives = priced(decks).fives
+    deals = banque_deals(decks, fives)
+    joints = []
+    for k in range(SPLITS + 1):
+        solution = solve(deals, decks=decks, fives=fives, stakes=(k, SPLITS - k))
+        joints.append([int(chance * deals.denominator) for chance in solution.joint])
+    return deals.denominator, joints
+
+
+def write_splits() -> None:
+    """Count every deck count's splits afresh and write them (about a minute)."""
+    data = {}
+    for decks in range(MIN_DECKS, MAX_DECKS + 1):
+        denominator, joints = count_splits(decks)
+        data[str(decks)] = {"denominator": denominator, "joints": joints}
+    SPLITS_PATH.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+
+
+@cache
+def split_joint(decks: int, k: int) -> tuple[Fraction, ...]:
+    """The joint results when tableau 1 holds k/SPLITS of the stakes, as written."""
+    check_decks(decks)
+    stored = _splits()[str(decks)]
+    return tuple(Fraction(count, stored["denominator"]) for count in stored["joints"][k])
+
+
+@cache
+def _splits() -> dict[str, Any]:
+    loaded = json.loads(SPLITS_PATH.read_text())
+    assert isinstance(loaded, dict)
+    return loaded
+
+
+def nearest_split(first_share: Fraction) -> int:
+    """The k whose k/SPLITS is nearest ``first_share`` (a half step: the larger)."""
+    return math.floor(first_share * SPLITS + Fraction(1, 2))
+
+
 @cache
 def banque_moments(
     bet_type: BankedBet, decks: int, taxe: Fraction, first_share: Fraction = Fraction(1, 2)
 ) -> Moments:
-    """Baccara banque under best play (:func:`priced`): a ponte's unit on a tableau, or the
-    bank's unit of the stakes against it, ``first_share`` of them on tableau 1, the house taking
-    ``taxe`` of what the bank wins on a coup over both (0 when it taxes the capital)."""
-    best = priced(decks).best
-    if bet_type is BankedBet.TABLEAU_1:
-        return _ponte(best.outcomes(0))
-    if bet_type is BankedBet.TABLEAU_2:
-        return _ponte(best.outcomes(1))
+    """Baccara banque, ``first_share`` of the coup's stakes on tableau 1, the banker answering
+    them (:func:`nearest_split`): a ponte's unit on a tableau, or the bank's unit of the stakes
+    against it, the house taking ``taxe`` of what the bank wins on a coup over both (0 when it
+    taxes the capital)."""
+    joint = split_joint(decks, nearest_split(first_share))
     gain = {Winner.BANKER: 1, Winner.PLAYER: -1, Winner.TIE: 0}
+    if bet_type in (BankedBet.TABLEAU_1, BankedBet.TABLEAU_2):
+        outcomes: defaultdict[Winner, Fraction] = defaultdict(Fraction)
+        first = bet_type is BankedBet.TABLEAU_1
+        for index, chance in enumerate(joint):
+            outcomes[RESULTS[index // 3 if first else index % 3]] += chance
+        return _ponte(dict(outcomes))
     gains: defaultdict[Fraction, Fraction] = defaultdict(Fraction)
-    for index, chance in enumerate(best.joint):
-        first, second = RESULTS[index // 3], RESULTS[index % 3]
-        gains[first_share * gain[first] + (1 - first_share) * gain[second]] += chance
+    for index, chance in enumerate(joint):
+        one, two = RESULTS[index // 3], RESULTS[index % 3]
+        gains[first_share * gain[one] + (1 - first_share) * gain[two]] += chance
     return _with_cut(dict(gains), taxe)
 
 
@@ -258,9 +317,9 @@ def stake_moments(
     of ``game``; :class:`NotPriced` for a stake this module cannot price.
 
     A guest-banked night's cut is ``bank_rules`` (``Event.bank_rules``; by default Chemin de
-    fer's 5% taxe, Baccara banque's on the capital). A Baccara banque bank's stake is priced as
-    split between the tableaux as ``tableau_stakes`` (the coup's stakes on tableau 1 and 2),
-    equally if not given."""
+    fer's 5% taxe, Baccara banque's on the capital). A Baccara banque stake, the bank's or a
+    ponte's, is priced with the coup's stakes on tableau 1 and 2 (``tableau_stakes``; equal if
+    not given): the banker's play answers them, and the bank's result is their mix."""
     if game == Game.PUNTO_BANCO and bet_type in set(BetType):
         return punto_banco_moments(rules, BetType(bet_type), decks)
     if game in _BANKED_STAKES and bet_type in _BANKED_STAKES[Game(game)]:
@@ -270,7 +329,11 @@ def stake_moments(
         if game == Game.CHEMIN_DE_FER:
             return chemin_moments(stake, decks, chemin_taxe(bank_rules))
         share = Fraction(1, 2)
-        if stake is BankedBet.BANK and tableau_stakes is not None and sum(tableau_stakes) > 0:
+        if tableau_stakes is not None and sum(tableau_stakes) > 0:
             share = Fraction(tableau_stakes[0]) / Fraction(sum(tableau_stakes))
         return banque_moments(stake, decks, banque_taxe(bank_rules), share)
     raise NotPriced(MSG_NOT_PRICED, stake=bet_type, game=game)
+
+
+if __name__ == "__main__":
+    write_splits()

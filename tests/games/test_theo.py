@@ -22,7 +22,16 @@ from games.guest_banked.terms import BankRules
 from games.kinds import BancoKind, CoverKind, Game
 from games.payouts import BetType, NoCommission, RuleSet, SideBet
 from games.shoe import Shoe
-from games.theo import Moments, NotPriced, hand_moments, stake_moments
+from games.theo import (
+    SPLITS,
+    Moments,
+    NotPriced,
+    count_splits,
+    hand_moments,
+    nearest_split,
+    split_joint,
+    stake_moments,
+)
 
 F = Fraction
 
@@ -262,8 +271,12 @@ def test_a_baccara_banque_coup_sums_to_zero_and_the_bank_is_its_two_tableaux(ban
     bank = stake_moments(
         Game.BACCARA_BANQUE, STANDARD_8, 8, "bank", bank_rules=rules, tableau_stakes=stakes
     )
-    one = stake_moments(Game.BACCARA_BANQUE, STANDARD_8, 8, "tableau_1", bank_rules=rules)
-    two = stake_moments(Game.BACCARA_BANQUE, STANDARD_8, 8, "tableau_2", bank_rules=rules)
+    one, two = (
+        stake_moments(
+            Game.BACCARA_BANQUE, STANDARD_8, 8, tableau, bank_rules=rules, tableau_stakes=stakes
+        )
+        for tableau in ("tableau_1", "tableau_2")
+    )
     assert (first + second) * (
         bank.mean + bank.house_edge
     ) + first * one.mean + second * two.mean == 0
@@ -286,6 +299,45 @@ def test_the_banque_bank_s_moments_worked_from_the_joint_results():
     bank = stake_moments(Game.BACCARA_BANQUE, STANDARD_8, 8, "bank", bank_rules=banque())
     assert bank == Moments(cut, mean, square - mean * mean)
     assert bank.mean == priced(8).best.banker_edge_after(F(2, 100))
+
+
+@pytest.mark.parametrize("decks", range(1, 9))
+def test_equal_stakes_are_the_play_the_rules_page_prints(decks):
+    assert split_joint(decks, SPLITS // 2) == priced(decks).best.joint
+    tableau = stake_moments(Game.BACCARA_BANQUE, STANDARD_8, decks, "tableau_1")
+    assert tableau.mean == priced(decks).best.ponte_edge(0)
+
+
+def test_the_banker_answers_the_stakes_he_faces():
+    """docs/rules.md: with three times as much on one tableau the bank keeps 0.962%, with
+    everything on one 1.246%, and a small stake on the other tableau would be 0.30% ahead."""
+
+    def moments(stake, first, second):
+        return stake_moments(
+            Game.BACCARA_BANQUE,
+            STANDARD_8,
+            8,
+            stake,
+            bank_rules=banque(kind=BanqueTaxeKind.CAPITAL),
+            tableau_stakes=(Decimal(first), Decimal(second)),
+        )
+
+    assert percent(moments("bank", 300, 100).mean) == Decimal("0.9621")
+    assert percent(moments("bank", 0, 500).mean) == Decimal("1.2460")
+    assert percent(moments("bank", 500, 0).mean) == Decimal("1.2460")
+    assert percent(moments("tableau_1", 1, 1000).mean) == Decimal("0.2997")
+    # The nearest split of 21: 1 in 1,000 is tableau 1's share 0; 26% is 5/20; 27.5%, 6/20.
+    assert nearest_split(F(1, 1000)) == 0
+    assert nearest_split(F(26, 100)) == 5 and nearest_split(F(275, 1000)) == 6
+    assert moments("tableau_1", 26, 74) == moments("tableau_1", 1, 3)
+
+
+@pytest.mark.slow
+def test_the_splits_written_are_a_fresh_count():
+    denominator, joints = count_splits(6)
+    assert [split_joint(6, k) for k in range(SPLITS + 1)] == [
+        tuple(F(count, denominator) for count in joint) for joint in joints
+    ]
 
 
 def test_a_banque_taxed_on_its_capital_costs_nothing_per_coup():
