@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 
 from django.contrib.auth.decorators import login_not_required
@@ -20,9 +21,10 @@ from games.guest_banked.chemin_drawing import Choice
 from games.guest_banked.chemin_odds import Solution
 from games.models import Event
 from games.odds import OddsTable, fraction_to_decimal, odds_table
-from games.payouts import BetType, RuleSet, pays_label
+from games.payouts import BankedBet, BetType, RuleSet, pays_label
 from games.rules import Winner
 from games.scoreboard import scoreboard
+from games.theo import banque_moments, chemin_moments, punto_banco_moments
 from shoebook.base.links import private_link, same_token
 
 DISPLAY_REFRESH_SECONDS = 5
@@ -174,6 +176,13 @@ def _guest_banked_context(decks: int) -> dict[str, object]:
     odds = priced(decks)
     best = odds.best
     standing = odds.solutions[Choice.STAND, odds.fives[1]]
+
+    def chemin_sd(stake: BankedBet) -> Decimal:
+        return chemin_moments(stake, decks, CHEMIN_TAXE).standard_deviation()
+
+    def banque_sd(stake: BankedBet, taxe: Fraction) -> Decimal:
+        return banque_moments(stake, decks, taxe).standard_deviation()
+
     return {
         "chemin": {
             "outcomes": [
@@ -192,6 +201,8 @@ def _guest_banked_context(decks: int) -> dict[str, object]:
             "bank": _percent(chemin.banker_edge),
             "bank_after": _percent(chemin.banker_edge_after(CHEMIN_TAXE)),
             "taxe": _percent(CHEMIN_TAXE * chemin.outcomes[Winner.BANKER]),
+            "ponte_sd": chemin_sd(BankedBet.COVER),
+            "bank_sd": chemin_sd(BankedBet.BANK),
         },
         "banque": {
             "outcomes": [
@@ -209,6 +220,9 @@ def _guest_banked_context(decks: int) -> dict[str, object]:
             "bank_limitee": _percent(best.banker_edge_after(BANQUE_TAXE_LIMITEE)),
             "bank_ouverte": _percent(best.banker_edge_after(BANQUE_TAXE_OUVERTE)),
             "grids": _banque_grids(dict(best.banker_draws)),
+            "ponte_sd": banque_sd(BankedBet.TABLEAU_1, Fraction(0)),
+            "bank_sd": banque_sd(BankedBet.BANK, Fraction(0)),
+            "bank_limitee_sd": banque_sd(BankedBet.BANK, BANQUE_TAXE_LIMITEE),
         },
     }
 
@@ -241,6 +255,7 @@ def rules_and_odds(request: HttpRequest) -> HttpResponse:
                     gettext(bet.label),
                     pays_label(rules, bet, gettext),
                     fraction_to_decimal(edge * 100, 5),
+                    punto_banco_moments(rules, bet, decks).standard_deviation(),
                     rules.offers(bet),
                 )
                 for bet, edge in table.house_edge.items()

@@ -90,3 +90,26 @@ def test_the_rules_page_reads_nothing_from_the_database(
     client.force_login(host)
     with django_assert_max_num_queries(3):
         assert client.get(reverse("games:rules_and_odds"), {"decks": decks}).status_code == 200
+
+
+def test_each_bet_s_standard_deviation_stands_beside_its_house_edge(client):
+    """Eight decks: Wizard of Odds' standard deviations (Banker 0.9274, Player 0.9512); the
+    tie's exact 2.6409 (tests/games/test_theo.py)."""
+    body = _text(client.get(reverse("games:rules_and_odds")))
+    assert "<th>House edge (%)</th><th>SD per chip</th>" in body
+    assert "<td>Player</td><td>1:1</td><td>1.23508</td><td>0.9512</td>" in body
+    assert "<td>Banker</td><td>1:1 less 5% commission</td><td>1.05791</td><td>0.9274</td>" in body
+    assert "<td>Tie</td><td>8:1</td><td>14.35963</td><td>2.6409</td>" in body
+    # Chemin de fer at eight decks is Punto Banco's tableau: the ponte is the Player bet, the
+    # bank after its 5% taxe the Banker bet.
+    assert "<dt>SD of the ponte's result, per chip he stakes</dt><dd>0.9512</dd>" in body
+    assert "after the taxe, per chip covered</dt><dd>0.9274</dd>" in body
+    # Baccara banque: the bank plays two tableaux at once, which spreads its result less.
+    assert "<dt>SD of a ponte's result, per chip he stakes</dt><dd>0.9518</dd>" in body
+    assert "per chip staked against it, before the taxe</dt><dd>0.7820</dd>" in body
+
+
+def test_the_standard_deviations_follow_the_rules(client):
+    body = _text(client.get(reverse("games:rules_and_odds"), {"decks": "8", "tie_pays": "9"}))
+    # A tie at 9:1: the same chance, a spread of 10 rather than 9 between its two results.
+    assert "<td>Tie</td><td>9:1</td><td>4.84403</td><td>2.9343</td>" in body
