@@ -7,6 +7,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from games.models import Event, Series
+from ledger.guests import services as guest_services
 from ledger.models import AuditEntry, CountSetup, EventGuest, Guest, SeriesGuest
 from ledger.series import services as series_services
 from ledger.series.services import (
@@ -159,3 +160,12 @@ def test_calendar_links_are_issued_and_revoked_per_guest(club, host):
     stranger = Guest.objects.create(name="Zed", name_key="zed")
     with pytest.raises(ValidationError):
         series_services.series_calendar_link_issue(series=club, guest=stranger, by=host)
+
+
+def test_a_merged_guest_s_series_go_to_the_guest_kept(club, host):
+    aki, ben = Guest.objects.get(name="Aki"), Guest.objects.get(name="Ben")
+    dora = Guest.objects.create(name="Dora", name_key="dora")
+    guest_services.guest_merge(guest=dora, other=aki, by=host)  # Dora was in no series
+    guest_services.guest_merge(guest=ben, other=dora, by=host)  # Ben was, already
+    usual = SeriesGuest.objects.filter(series=club).values_list("guest__name", flat=True)
+    assert sorted(usual) == ["Ben", "Chie"]
