@@ -46,4 +46,5 @@ def series_calendar(
             entry.add("location", venue)
         calendar.add_component(entry)
     calendar.add_missing_timezones()
-    return calendar.to_ical()
+    feed: bytes = calendar.to_ical()
+    return feed
