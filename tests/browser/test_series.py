@@ -69,6 +69,10 @@ def test_a_series_made_from_a_night_and_its_next_night_in_one_tap(phone, host, p
     phone.goto(f"{base}/series/{series.pk}/")
     phone.locator("details.usual-guest summary", has_text="Aki").click()
     link = phone.locator("details.usual-guest[open] input[data-guest-feed]").input_value()
+    expect(phone.locator("details.usual-guest[open] [data-share-text]")).to_contain_text(
+        "The back room"
+    )
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360  # no page wider
     answer = phone.context.browser.new_context().request.get(link)  # nobody logged in
     assert answer.status == 200
     assert answer.headers["content-type"].startswith("text/calendar")
