@@ -102,6 +102,9 @@ def test_the_series_page_shares_an_invitation_with_each_guest_s_calendar_link(as
         in page
     )
     assert f"webcal://testserver{feed}" in page
+    night = Event.objects.get(series=club, date=date(2026, 12, 4))
+    night_page = as_host.get(reverse("ledger:event_detail", args=[night.pk])).content.decode()
+    assert reverse("ledger:series_detail", args=[club.pk]) + "#invite" in night_page
 
 
 def test_the_guest_s_page_offers_their_calendar(client, club):
