@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import connection
 
-from games.models import Event, Shoe
+from games.models import Event, Series, Shoe
 
 
 def lock_night(event: Event | int) -> Event:
@@ -28,6 +28,13 @@ def lock_night(event: Event | int) -> Event:
     now, never as a page or a caller read it)."""
     pk = event if isinstance(event, int) else event.pk
     return Event.objects.select_for_update(of=("self",), no_key=True).get(pk=pk)
+
+
+def lock_series(series: Series | int) -> Series:
+    """A series' row locked until the transaction ends, read afresh: taken before any of its
+    nights, as a tournament is (its next night made once however many taps ask for it)."""
+    pk = series if isinstance(series, int) else series.pk
+    return Series.objects.select_for_update(of=("self",), no_key=True).get(pk=pk)
 
 
 def lock_open_night(event: Event | int, refused: object) -> Event:

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import re
+import zoneinfo
+from datetime import time
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import get_language, gettext, to_locale
@@ -62,6 +65,20 @@ MAX_HANDS_PER_SHOE = 999  # eight decks deal about 80; the column holds no more 
 MAX_HAND_NUMBER = 32767  # the column is a small integer on every database
 
 
+MSG_UNKNOWN_ZONE = _("Choose a time zone by its name (Asia/Tokyo, Europe/Paris…).")
+
+
+def validate_zone(name: str) -> None:
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (ValueError, zoneinfo.ZoneInfoNotFoundError):
+        raise ValidationError(MSG_UNKNOWN_ZONE, code="time_zone") from None
+
+
+def default_zone() -> str:
+    return str(settings.TIME_ZONE)
+
+
 def validate_currency(code: str) -> None:
     if not is_currency(code):
         raise ValidationError(MSG_UNKNOWN_CURRENCY, code="currency")
@@ -91,6 +108,90 @@ class EventQuerySet(models.QuerySet["Event"]):
         """Cash nights and tournaments: what a guest's money and a host's lists count. A
         tournament's tables (in tournament chips) are reached through their tournament."""
         return self.exclude(kind=Event.Kind.TOURNAMENT_TABLE)
+
+
+class Series(models.Model):
+    """Nights that recur: when they fall (``ledger.series.recurrence`` reads the rule), where,
+    and the settings each new night of it takes. Its usual guests are the ledger's
+    (``ledger.models.SeriesGuest``); each night points back at it (``Event.series``)."""
+
+    class Recurrence(models.TextChoices):
+        WEEKLY = "weekly", _("Every week, on a weekday")
+        MONTHLY_WEEKDAY = "month_weekday", _("Every month, on the n-th weekday")
+        MONTHLY_DAY = "month_day", _("Every month, on a day of the month")
+        BY_HAND = "by_hand", _("By hand: I choose each date")
+
+    class Weekday(models.IntegerChoices):
+        MONDAY = 0, _("Monday")
+        TUESDAY = 1, _("Tuesday")
+        WEDNESDAY = 2, _("Wednesday")
+        THURSDAY = 3, _("Thursday")
+        FRIDAY = 4, _("Friday")
+        SATURDAY = 5, _("Saturday")
+        SUNDAY = 6, _("Sunday")
+
+    class Week(models.IntegerChoices):
+        FIRST = 1, _("first")
+        SECOND = 2, _("second")
+        THIRD = 3, _("third")
+        FOURTH = 4, _("fourth")
+        LAST = 5, _("last")
+
+    name = models.CharField(_("name"), max_length=120)
+    recurrence = models.CharField(
+        _("recurs"), max_length=16, choices=Recurrence.choices, default=Recurrence.WEEKLY
+    )
+    weekday = models.PositiveSmallIntegerField(
+        _("weekday"), choices=Weekday.choices, default=Weekday.FRIDAY
+    )
+    week_of_month = models.PositiveSmallIntegerField(
+        _("week of the month"), choices=Week.choices, default=Week.FIRST
+    )
+    # A shorter month's night falls on its last day (the 31st: 30 April, 28 or 29 February).
+    day_of_month = models.PositiveSmallIntegerField(
+        _("day of the month"),
+        default=1,
+        validators=[MinValueValidator(1), MaxValueValidator(31)],
+        help_text=_("A shorter month's night falls on its last day."),
+    )
+    starts_at = models.TimeField(_("starts at"), default=time(19, 0))
+    # An IANA zone: the calendar feed's start times are in it, across daylight saving.
+    time_zone = models.CharField(
+        _("time zone"), max_length=64, default=default_zone, validators=[validate_zone]
+    )
+    venue = models.CharField(_("venue"), max_length=120, blank=True)
+    # The settings each new night takes, as ``games.services.event_create`` takes them (the
+    # rules as a rule set's dict, amounts as text): copied from a night, never a reference.
+    night_settings = models.JSONField(default=dict, editable=False)
+    # The count's setup each new night takes (``ledger.models.CountSetup``: denominations,
+    # the tray at the open, count-only), or empty when the night it came from had none.
+    count_setup = models.JSONField(null=True, blank=True, editable=False)
+    # The host's calendar feed: 256 random bits, empty when revoked.
+    feed_token = models.CharField(max_length=64, blank=True, default="")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = [Lower("name"), "id"]
+        verbose_name_plural = "series"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(day_of_month__gte=1, day_of_month__lte=31),
+                name="series_day_of_month_1_to_31",
+            ),
+            models.CheckConstraint(
+                condition=Q(weekday__gte=0, weekday__lte=6), name="series_weekday_0_to_6"
+            ),
+            models.CheckConstraint(
+                condition=Q(week_of_month__gte=1, week_of_month__lte=5),
+                name="series_week_1_to_5",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class Event(models.Model):
@@ -238,6 +339,17 @@ class Event(models.Model):
     results_token = models.CharField(max_length=64, blank=True, default="")
     # Whether the results page a host shares with the group shows guests' names; off, each is
     # "Guest 1", "Guest 2"... in order of result. Off unless the host turns it on.
+    # The series the night belongs to (made from it, or the night it was made from).
+    series = models.ForeignKey(
+        Series,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="nights",
+        editable=False,
+    )
+    # The tap that made it from its series ("Next night"): a second tap answers with this night.
+    series_key = models.UUIDField(null=True, blank=True, unique=True, editable=False)
     share_names = models.BooleanField(
         default=False,
         help_text=_("Show guests' names on the results shared with the group."),

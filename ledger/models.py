@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from games.chips import MoneyField
 from games.guest_banked.chemin_drawing import Choice
 from games.kinds import MOVE_LABELS, SEATS, CoverKind, Game, SuiteWay
-from games.models import Event, Hand, Shoe
+from games.models import Event, Hand, Series, Shoe
 from games.payouts import BankedBet, BetType
 from games.rules import Winner
 from ledger.guests.names import NAME_MAX_LENGTH
@@ -136,6 +136,26 @@ class EventGuest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.guest} at {self.event}"
+
+
+class SeriesGuest(models.Model):
+    """A usual guest of a series: put on each new night's list, with a private calendar link
+    of their own (256 random bits, empty when revoked) that lists the series' nights and
+    nothing of anyone else."""
+
+    series = models.ForeignKey(Series, on_delete=models.PROTECT, related_name="+")
+    guest = models.ForeignKey(Guest, on_delete=models.PROTECT, related_name="+")
+    calendar_token = models.CharField(max_length=64, blank=True, default="")
+    added_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["series", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["series", "guest"], name="series_guest_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.guest} in {self.series}"
 
 
 class SeatingQuerySet(models.QuerySet["Seating"]):
@@ -837,6 +857,8 @@ class AuditEntry(models.Model):
         DEALER_SHIFT = "dealer_shift", _("Dealer's shift recorded")
         EXPENSE = "expense", _("Expense recorded")
         EXPENSE_VOIDED = "expense_voided", _("Expense voided")
+        SERIES = "series", _("Series changed")
+        SERIES_NIGHT = "series_night", _("Night made from its series")
 
     action = models.CharField(max_length=20, choices=Action.choices)
     # Empty for what belongs to no one night: a guest renamed, merged or invited.

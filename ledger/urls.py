@@ -9,6 +9,7 @@ from ledger.hands.views import coup_table, hands, live, table
 from ledger.money.views import clearing, results
 from ledger.nights import views as events
 from ledger.payways import views as payways
+from ledger.series import views as series
 from ledger.tips import views as tips
 from ledger.workbook import views as workbook
 from shoebook.base.converters import use_id_converter
@@ -37,6 +38,33 @@ urlpatterns = [
     path("exports/season/json/", workbook.season_export_json, name="season_export_json"),
     path("audit/export/csv/", workbook.audit_export_csv, name="audit_export_csv"),
     path("events/<id:event_id>/", events.event_detail, name="event_detail"),
+    path("events/<id:event_id>/make-series/", series.series_from_night, name="series_from_night"),
+    path("series/", series.series_list, name="series_list"),
+    path("series/<id:series_id>/", series.series_detail, name="series_detail"),
+    path("series/<id:series_id>/edit/", series.series_edit, name="series_edit"),
+    path("series/<id:series_id>/next/", series.series_next_night, name="series_next_night"),
+    path("series/<id:series_id>/guests/", series.series_guests, name="series_guests"),
+    path(
+        "series/<id:series_id>/settings/",
+        series.series_settings_from,
+        name="series_settings_from",
+    ),
+    path("series/<id:series_id>/feed-link/", series.series_feed_link, name="series_feed_link"),
+    path(
+        "series/<id:series_id>/guests/<id:guest_id>/calendar-link/",
+        series.series_guest_link,
+        name="series_guest_link",
+    ),
+    path(
+        "series/<id:series_id>/calendar/<str:token>/series.ics",
+        series.series_feed,
+        name="series_feed",
+    ),
+    path(
+        "series/<id:series_id>/g/<id:guest_id>/<str:token>/series.ics",
+        series.series_guest_feed,
+        name="series_guest_feed",
+    ),
     path("events/<id:event_id>/edit/", events.event_edit, name="event_edit"),
     path("events/<id:event_id>/guests/", events.event_guest_add, name="event_guest_add"),
     path(

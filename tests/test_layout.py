@@ -50,6 +50,7 @@ LAYERS = {
             "converters",
             "downloads",
             "fonts",
+            "recurrence",
         ),
         0,
     ),
@@ -88,6 +89,7 @@ LAYERS = {
             "webapp",
             "logs",
             "live",
+            "calendar",
         ),
         1,
     ),
@@ -145,6 +147,7 @@ CONCEPTS = (
     "payways",
     "tips",
     "expenses",
+    "series",
 )
 
 

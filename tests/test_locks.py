@@ -192,6 +192,8 @@ TOURNAMENT, ROUND, NIGHT, SHOE, GUESTS, ROW = range(6)
 ORDER_NAMES = ("tournament", "round", "night", "shoe", "guests", "the row changed")
 # The helpers that take a lock, by name (games/locks.py, ledger/locks.py).
 LOCK_HELPERS = {
+    # A series stands above its nights as a tournament does: its next night is made under it.
+    "lock_series": TOURNAMENT,
     "lock_night": NIGHT,
     "lock_nights": NIGHT,
     "lock_night_of_shoe": NIGHT,
@@ -201,8 +203,8 @@ LOCK_HELPERS = {
     "lock_for_merge": GUESTS,
 }
 # A raw row lock, by the model locked (any other model: the one row being changed).
-LOCKED_MODELS = {"Tournament": TOURNAMENT, "Round": ROUND, "Event": NIGHT, "Shoe": SHOE,
-                 "Guest": GUESTS}  # fmt: skip
+LOCKED_MODELS = {"Tournament": TOURNAMENT, "Series": TOURNAMENT, "Round": ROUND, "Event": NIGHT,
+                 "Shoe": SHOE, "Guest": GUESTS}  # fmt: skip
 WRITES = {"save", "create", "bulk_create", "get_or_create", "update_or_create"}
 QUERYSET_WRITES = {"update", "delete"}
 # The modules whose atomic functions are the write services.

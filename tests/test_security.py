@@ -19,8 +19,9 @@ from games import services as game_services
 from ledger.count import services as count_services
 from ledger.expenses import services as expense_services
 from ledger.guests import services as guest_services
-from ledger.models import Guest, PayWay, Transfer
+from ledger.models import Guest, PayWay, SeriesGuest, Transfer
 from ledger.money import services as money_services
+from ledger.series import services as series_services
 from ledger.tips import services as tip_services
 from shoebook import accounts as shoebook_accounts
 from tests.conftest import bet, seed_pay_ways
@@ -143,6 +144,18 @@ ACCESS: dict[str, tuple[str, tuple[str, ...]]] = {
     "ledger:my_statement": ("get", (LOGIN, MISSING, OK, MISSING, MISSING)),
     "ledger:standings": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, OK, OK)),
     "ledger:house": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    # A series: the host's pages; its calendar feeds open by their link alone.
+    "ledger:series_list": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:series_detail": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:series_from_night": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:series_edit": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:series_next_night": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:series_guests": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:series_settings_from": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:series_feed_link": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:series_guest_link": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:series_feed": ("get", (OK, OK, OK, OK, OK)),  # the link is the key
+    "ledger:series_guest_feed": ("get", (OK, OK, OK, OK, OK)),
     "ledger:season_workbook": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:audit_log": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:guest_receipt": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
@@ -229,6 +242,11 @@ def world(seated, shoe, record, host, dealer):
         event=shoe.event, what="Pizza", amount=Decimal(30), paid_by=None,
         sharers=[(guest, 1), (seated[2], 1)], by=host,
     )  # fmt: skip
+    series = series_services.series_from_night(
+        event=shoe.event, by=host, name="Fridays", recurrence="weekly"
+    )
+    series_feed = series_services.series_feed_link_issue(series=series, by=host)
+    calendar = SeriesGuest.objects.get(series=series, guest=guest).calendar_token
     tournament = tournament_services.tournament_create(
         name="Spring cup", date=shoe.event.date, by=host, entry_fee=Decimal(50)
     )
@@ -307,6 +325,13 @@ def world(seated, shoe, record, host, dealer):
         "tournaments:tournament_live": [tournament.pk],
         "live:display": [shoe.event_id, shoe.event.display_token],
         "live:guest": [guest.pk, guest.access_token],
+        "ledger:series_detail": [series.pk], "ledger:series_from_night": [shoe.event_id],
+        "ledger:series_edit": [series.pk], "ledger:series_next_night": [series.pk],
+        "ledger:series_guests": [series.pk], "ledger:series_settings_from": [series.pk],
+        "ledger:series_feed_link": [series.pk],
+        "ledger:series_guest_link": [series.pk, guest.pk],
+        "ledger:series_feed": [series.pk, series_feed],
+        "ledger:series_guest_feed": [series.pk, guest.pk, calendar],
     }  # fmt: skip
     users = {"anonymous": None, "outsider": outsider, "guest": guest_user, "dealer": dealer,
              "host": host}  # fmt: skip
@@ -352,8 +377,14 @@ def test_a_wrong_token_is_a_404_everywhere(world, client):
         ("display:table_display", event_id),
         ("live:display", event_id),
         ("live:guest", guest_id),
+        ("ledger:series_feed", args["ledger:series_feed"][0]),
     ):
         assert client.get(reverse(name, args=[key, secrets.token_urlsafe(32)])).status_code == 404
+    series_id = args["ledger:series_guest_feed"][0]
+    wrong = reverse(
+        "ledger:series_guest_feed", args=[series_id, guest_id, secrets.token_urlsafe(32)]
+    )
+    assert client.get(wrong).status_code == 404
     for name in ("ledger:link_receipt", "ledger:link_receipt_pdf"):
         wrong = reverse(name, args=[guest_id, secrets.token_urlsafe(32), event_id])
         assert client.get(wrong).status_code == 404

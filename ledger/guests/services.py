@@ -52,6 +52,7 @@ from ledger.models import (
     GuestPayHandle,
     MergedGuest,
     Seating,
+    SeriesGuest,
     Settlement,
     Transfer,
 )
@@ -358,7 +359,7 @@ def guest_merge_refusal(*, guest: Guest, other: Guest) -> str | None:
 # stays with them: a tournament's entries, stacks and charges).
 MERGE_MOVES = (
     EventGuest, MergedGuest, Seating, Bet, Settlement, GuestEventResult, Coup, Transfer,
-    ChipMove, Adjustment, Expense, ExpenseShare,
+    ChipMove, Adjustment, Expense, ExpenseShare, SeriesGuest,
 )  # fmt: skip
 
 
@@ -427,6 +428,9 @@ def guest_merge(*, guest: Guest, other: Guest, by: Actor) -> Guest:
     both_listed = EventGuest.objects.filter(guest=guest).values("event_id")
     EventGuest.objects.filter(guest=other, event_id__in=both_listed).delete()
     EventGuest.objects.filter(guest=other).update(guest=guest)
+    in_series = SeriesGuest.objects.filter(guest=guest).values("series_id")
+    SeriesGuest.objects.filter(guest=other, series_id__in=in_series).delete()
+    SeriesGuest.objects.filter(guest=other).update(guest=guest)
     Bet.objects.filter(guest=other).update(guest=guest)
     Seating.objects.filter(guest=other).update(guest=guest)
     Settlement.objects.filter(guest=other).update(guest=guest)

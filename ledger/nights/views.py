@@ -43,6 +43,8 @@ from ledger.money.transfer_forms import clearing_panel
 from ledger.nights import services as night_services
 from ledger.nights.forms import EventForm
 from ledger.nights.selectors import event_open_things, event_shoes, events_for_list
+from ledger.series.forms import NextNightForm
+from ledger.series.selectors import series_for_list
 from shoebook.base.converters import id_or_none
 from shoebook.base.roles import (
     AuthenticatedHttpRequest,
@@ -75,7 +77,13 @@ def event_list(request: AuthenticatedHttpRequest) -> HttpResponse:
         if Guest.objects.filter(user=request.user).exists():
             return redirect("ledger:my_page")
         raise PermissionDenied
-    return render(request, "ledger/nights/event_list.html", {"events": events_for_list()})
+    context: dict[str, object] = {"events": events_for_list()}
+    if is_host(request.user):  # each series' next night, one tap away
+        every = list(series_for_list())
+        for series in every:
+            series.next_form = NextNightForm()  # type: ignore[attr-defined]
+        context["all_series"] = every
+    return render(request, "ledger/nights/event_list.html", context)
 
 
 def _asks_for_another_game(request: AuthenticatedHttpRequest, form: EventForm) -> bool:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import uuid
 from decimal import Decimal
 from io import StringIO
 
@@ -19,6 +20,7 @@ from ledger.models import AuditEntry
 from ledger.money import services as money_services
 from ledger.nights import services as night_services
 from ledger.payways import services as payway_services
+from ledger.series import services as series_services
 from ledger.tips import services as tip_services
 from ledger.workbook.blanks import template_csv
 from tests.conftest import bet, entry
@@ -142,6 +144,10 @@ def test_the_audit_log_shows_every_kind_of_entry(
     guest_services.guest_credit_limit_set(guest=waiting, credit_limit=Decimal(500), by=host)
     way = payway_services.way_add(name="Bizum", kind="details", by=host)
     payway_services.pay_handle_save(guest=waiting, way=way, handle="+34 600", by=host)
+    series = series_services.series_from_night(
+        event=shoe.event, by=host, name="Fridays", recurrence="weekly"
+    )
+    series_services.series_next_night(series=series, by=host, idempotency_key=uuid.uuid4())
     client.force_login(host)
     page = client.get(reverse("ledger:audit_log")).content.decode()
     for action in AuditEntry.Action:

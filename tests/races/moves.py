@@ -36,7 +36,7 @@ from django.urls import reverse
 
 from games import services as game_services
 from games.kinds import BankRotation
-from games.models import Event, Hand, Shoe
+from games.models import Event, Hand, Series, Shoe
 from games.payouts import RuleSet
 from ledger.count import services as count_services
 from ledger.expenses import services as expense_services
@@ -65,6 +65,7 @@ from ledger.money import services as money_services
 from ledger.money import transfers
 from ledger.nights import services as night_services
 from ledger.payways import services as payway_services
+from ledger.series import services as series_services
 from ledger.tips import services as tip_services
 from ledger.workbook.exports import workbook_bytes
 from shoebook.base.roles import DEALERS
@@ -674,6 +675,36 @@ def bring_back(night: Night, slot: int) -> Play:
     return Play(_post(url, data), ("back", guests[slot].pk), on_list.count)
 
 
+def _series_of(night: Night) -> Series:
+    def made() -> Series:
+        return series_services.series_from_night(
+            event=night.event, by=night.host, name=f"Series {night.tag}", recurrence="by_hand"
+        )
+
+    return night.once("series", made)
+
+
+def series_made(night: Night, slot: int) -> Play:
+    """ "Make this a series" from the night: made once, however many devices ask."""
+    url = reverse("ledger:series_from_night", args=[night.event.pk])
+    data = {"name": f"Series {slot}", "recurrence": "weekly", "weekday": "4",
+            "week_of_month": "1", "day_of_month": "1", "starts_at": "19:00",
+            "time_zone": "Asia/Tokyo"}  # fmt: skip
+    made = Series.objects.filter(nights=night.event)
+    return Play(_post(url, data), ("series", night.event.pk), made.count, state=True)
+
+
+def series_night(night: Night, slot: int) -> Play:
+    """The series' next night in one tap, the same tap sent by both devices (a double tap): one
+    night, with the night's guests on its list."""
+    series = _series_of(night)
+    key = night.once("series key", uuid.uuid4)
+    url = reverse("ledger:series_next_night", args=[series.pk])
+    data = {"idempotency_key": str(key), "date": "2026-12-05"}
+    made = Event.objects.filter(series_key=key)
+    return Play(_post(url, data), ("series night", key), made.count, state=True)
+
+
 def _secret(night: Night, slot: int, *, mark: bool) -> Play:
     entrant = night.entrants[slot]
     seat = night.seat(entrant.guest)
@@ -835,6 +866,8 @@ MOVES: tuple[Move, ...] = (
     Move("shoe start", CASH, ("games.services.shoe_start",), shoe_start, stage=1),
     Move("seat cleared", CASH, ("ledger.hands.services.seat_clear",), seat_clear),
     Move("bring back", CASH, ("ledger.guests.services.event_guests_bring_back",), bring_back),
+    Move("series made", CASH, ("ledger.series.services.series_from_night",), series_made),
+    Move("series night", CASH, ("ledger.series.services.series_next_night",), series_night),
     Move("secret bet", frozenset({"round"}), ("tournaments.services.secret_bet_mark",),
          secret_mark),
     Move("secret bet back", frozenset({"round"}), ("tournaments.services.secret_bet_clear",),

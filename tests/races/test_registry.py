@@ -38,6 +38,15 @@ NOT_NIGHT_WRITES = {
     "ledger.guests.services.guest_invitation_issue": "an invitation (the accept is a move)",
     "ledger.guests.services.guest_invitation_revoke": "an invitation (the accept is a move)",
     "ledger.guests.services.guest_credit_limit_set": "a guest's credit limit",
+    # A series' own rows (its schedule, settings, usual guests, links): no night's. Its nights
+    # are made and joined by moves ("series night", "series made").
+    "ledger.series.services.series_edit": "a series' schedule",
+    "ledger.series.services.series_settings_from": "the settings a series' next nights take",
+    "ledger.series.services.series_guests_set": "a series' usual guests",
+    "ledger.series.services.series_feed_link_issue": "a series' calendar link",
+    "ledger.series.services.series_feed_link_revoke": "a series' calendar link",
+    "ledger.series.services.series_calendar_link_issue": "a usual guest's calendar link",
+    "ledger.series.services.series_calendar_link_revoke": "a usual guest's calendar link",
 }
 
 

@@ -54,6 +54,7 @@ from ledger.money.results import (
 )
 from ledger.payways.forms import HandlesForm
 from ledger.payways.selectors import PayRequest, active_ways, guest_handles
+from ledger.series.selectors import guest_calendars
 from ledger.tips.selectors import guest_tips
 from ledger.workbook.exports import workbook_bytes, xlsx_response
 from shoebook.base.links import private_link
@@ -576,8 +577,20 @@ def _render_guest_page(
             line = balance_share(history).line
             context["preview"] = Preview(plain_text(guest.name), line, picture)
         context |= {"manifest_url": manifest_url, "live_url": live_url}
+        context["calendars"] = _calendars(request, guest)
         response = render(request, template, context)
     return private_link(response)
+
+
+def _calendars(request: HttpRequest, guest: Guest) -> list[dict[str, str]]:
+    """The guest's own calendar link of each series they are a usual guest of."""
+    found = []
+    for row in guest_calendars(guest.pk):
+        args = [row.series_id, guest.pk, row.calendar_token]
+        https = request.build_absolute_uri(reverse("ledger:series_guest_feed", args=args))
+        webcal = "webcal://" + https.split("://", 1)[1]
+        found.append({"name": row.series.name, "https": https, "webcal": webcal})
+    return found
 
 
 def _guest_live_response(request: HttpRequest, guest: Guest, links: dict[str, str]) -> HttpResponse:

@@ -1,0 +1,1 @@
+"""A series: nights that recur, with the settings and the usual guests each new one takes."""

@@ -1,0 +1,50 @@
+"""A series' nights as an iCalendar feed (RFC 5545), written by the ``icalendar`` library.
+
+Each night's UID is the series and the date, so that a date to come keeps its UID once its
+night is made. The feed names the nights, when and where they are: nobody on them."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from icalendar import Calendar
+from icalendar import Event as CalendarEvent
+
+from games.models import Event, Series
+from ledger.series.selectors import starts
+
+LENGTH = timedelta(hours=5)  # a night's planned length: calendars need an end
+PRODUCT = "-//Shoebook//Series calendar//EN"
+
+
+def night_uid(series: Series, day: date) -> str:
+    return f"series-{series.pk}-{day:%Y%m%d}@shoebook"
+
+
+def series_calendar(
+    series: Series, nights: list[Event], upcoming: list[date], *, stamp: datetime
+) -> bytes:
+    """The feed: every night of the series, then the dates to come from its recurrence."""
+    calendar = Calendar()
+    calendar.add("prodid", PRODUCT)
+    calendar.add("version", "2.0")
+    calendar.add("calscale", "GREGORIAN")
+    calendar.add("x-wr-calname", series.name)
+    calendar.add("x-wr-timezone", series.time_zone)
+    planned = [(night.date, night.name, night.venue) for night in nights]
+    planned += [(day, series.name, series.venue) for day in upcoming]
+    for day, name, venue in planned:
+        entry = CalendarEvent()
+        start = starts(series, day)
+        entry.add("uid", night_uid(series, day))
+        entry.add("dtstamp", stamp.astimezone(ZoneInfo("UTC")))
+        entry.add("dtstart", start)
+        entry.add("dtend", start + LENGTH)
+        entry.add("summary", name)
+        if venue:
+            entry.add("location", venue)
+        calendar.add_component(entry)
+    calendar.add_missing_timezones()
+    feed: bytes = calendar.to_ical()
+    return feed
