@@ -57,7 +57,7 @@ MSG_INVITE_REVOKED = _("This invitation was withdrawn: ask the host for a new on
 MSG_INVITE_EXPIRED = _("This invitation expired: ask the host for a new one.")
 
 
-def _token_hash(token: str) -> str:
+def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
@@ -128,7 +128,7 @@ def staff_invitation_issue(*, role: str, note: str = "", by: Actor) -> str:
     invitation = StaffInvitation.objects.create(
         role=role,
         note=note,
-        token_hash=_token_hash(token),
+        token_hash=token_hash(token),
         created_by=by,
         created_at=now,
         expires_at=expires,
@@ -172,7 +172,7 @@ def staff_invitation_by_token(token: str) -> StaffInvitation | None:
         return None
     return (
         StaffInvitation.objects.select_related("created_by")
-        .filter(token_hash=_token_hash(token))
+        .filter(token_hash=token_hash(token))
         .first()
     )
 
