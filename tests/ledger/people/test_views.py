@@ -113,3 +113,14 @@ def test_an_unknown_role_or_person_is_a_4xx(as_host, dealer):
     bad = as_host.post(reverse("ledger:person_role", args=[dealer.pk]), {"role": "owner"})
     assert bad.status_code == 400 and "Select a valid choice" in bad.content.decode()
     assert as_host.post(reverse("ledger:person_revoke", args=[99999])).status_code == 404
+
+
+def test_a_revoked_dealer_s_next_save_and_page_are_refused(client, host, dealer, seated, shoe):
+    client.force_login(dealer)
+    url = reverse("ledger:hand_record", args=[shoe.pk])
+    services.access_revoke(user=dealer, by=host)
+    save = client.post(url, {"number": "1"}, headers={"HX-Request": "true"})
+    assert save.status_code == 403 and save["HX-Redirect"] == reverse("login")
+    page = client.get(reverse("ledger:shoe_table", args=[shoe.pk]))
+    assert page.status_code == 302 and page.url.startswith(reverse("login"))
+    assert not shoe.hands.exists()
