@@ -240,8 +240,8 @@ def test_the_operator_and_guests_logins_are_not_changed_here(host, event):
     ]
     for user, message in cases:
         for write in (
-            lambda: services.role_change(user=user, role="host", by=host),
-            lambda: services.access_revoke(user=user, by=host),
+            lambda user=user: services.role_change(user=user, role="host", by=host),
+            lambda user=user: services.access_revoke(user=user, by=host),
         ):
             with pytest.raises(ValidationError) as error:
                 write()
