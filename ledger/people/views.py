@@ -60,7 +60,7 @@ def _render_people(
         context |= {
             "invite_link": invite_link,
             "invite_qr": qr_svg(invite_link),
-            "invite_role": role,
+            "invite_role": str(role).lower(),
             "share_text": f"{text}\n{invite_link}",
             "share_title": _("Shoebook invitation"),
         }
