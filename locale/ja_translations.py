@@ -1929,7 +1929,7 @@ JA = {
     "Make an invitation link": "招待リンクを作る",
     "Invitations out": "有効な招待",
     "by %(who)s, until %(when)s": "%(who)sさんから、%(when)sまで",
-    "Withdraw": "取り消す",
+    "Withdraw": "撤回する",
     "No invitations out.": "有効な招待はありません。",
     "Hosts and dealers": "ホストとディーラー",
     "Operator": "運営者",

@@ -108,6 +108,12 @@ def _audit(action: str, summary: str, by: Actor, *, before: Any = None, after: A
     )
 
 
+def _invitation_words(invitation: StaffInvitation) -> str:
+    """The audit's summary of an invitation: plain data, worded in the reader's language by its
+    action and role (a role's label written here would stay in the writer's language)."""
+    return f"{invitation.note} (#{invitation.pk})" if invitation.note else f"#{invitation.pk}"
+
+
 def _person(user: User) -> str:
     return f"{user.username} (#{user.pk})"
 
@@ -135,7 +141,7 @@ def staff_invitation_issue(*, role: str, note: str = "", by: Actor) -> str:
     )
     _audit(
         AuditEntry.Action.STAFF_INVITED,
-        f"{invitation.get_role_display()} #{invitation.pk}",
+        _invitation_words(invitation),
         by,
         after={
             "role": role,
@@ -159,7 +165,7 @@ def staff_invitation_withdraw(*, invitation: StaffInvitation, by: Actor) -> Staf
     invitation.save(update_fields=["revoked_at"])
     _audit(
         AuditEntry.Action.STAFF_INVITE_REVOKED,
-        f"{invitation.get_role_display()} #{invitation.pk}",
+        _invitation_words(invitation),
         by,
         before={"role": invitation.role, "note": invitation.note},
     )

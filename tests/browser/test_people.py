@@ -69,9 +69,7 @@ def test_a_dealer_invited_by_link_logs_a_hand_and_once_revoked_is_refused(
     log_a_hand(second_phone, 1)
     second_phone.get_by_text("Hand 1 saved: Player wins 6–0.").wait_for()
     mika = User.objects.get(username="mika")
-    assert list(Hand.objects.filter(shoe=shoe).values_list("number", "logged_by")) == [
-        (1, mika.pk)
-    ]
+    assert list(Hand.objects.filter(shoe=shoe).values_list("number", "logged_by")) == [(1, mika.pk)]
 
     # The host revokes the dealer from the People page.
     phone.goto(f"{base_url}/people/")
