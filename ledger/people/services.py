@@ -24,6 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.locks import advisory_lock
+from games.models import Shoe
 from ledger.guests.services import (
     INVITATION_DAYS,
     MSG_LOGIN_TAKEN,
@@ -31,6 +32,7 @@ from ledger.guests.services import (
     hold_login_names,
 )
 from ledger.models import AuditEntry, Guest, StaffInvitation
+from shoebook.base.live import ACCESS_CHANGED, announce_to
 from shoebook.base.roles import COMMAND_LINE, DEALERS, HOSTS, Actor
 
 Role = StaffInvitation.Role
@@ -280,6 +282,7 @@ def access_revoke(*, user: User, by: Actor) -> User:
     locked.is_active = False
     locked.save(update_fields=["is_active"])
     ended = _end_sessions(locked)
+    _end_open_streams()
     _audit(
         AuditEntry.Action.ACCESS_REVOKED,
         _person(locked),
@@ -288,6 +291,17 @@ def access_revoke(*, user: User, by: Actor) -> User:
         after={"sessions": ended},
     )
     return locked
+
+
+def _end_open_streams() -> None:
+    """Every open table's and night's stream ends once this commits (``ACCESS_CHANGED``): each
+    browser opens its stream again, checked afresh, and the revoked login's is refused. A
+    stream does not know its viewer, so the others' reopen too (one resync each)."""
+    shoes = Shoe.objects.filter(closed_at__isnull=True, event__closed_at__isnull=True)
+    opened = list(shoes.values_list("pk", "event_id"))
+    topics = [f"shoe:{shoe}" for shoe, _event in opened]
+    topics += [f"event:{event}" for _shoe, event in opened]
+    announce_to(topics, what=ACCESS_CHANGED)
 
 
 def _end_sessions(user: User) -> int:

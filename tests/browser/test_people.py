@@ -71,6 +71,8 @@ def test_a_dealer_invited_by_link_logs_a_hand_and_once_revoked_is_refused(
     mika = User.objects.get(username="mika")
     assert list(Hand.objects.filter(shoe=shoe).values_list("number", "logged_by")) == [(1, mika.pk)]
 
+    expect(second_phone.locator("html")).to_have_attribute("data-live", "open")
+
     # The host revokes the dealer from the People page.
     phone.goto(f"{base_url}/people/")
     row = phone.locator("li[data-person='mika']")
@@ -80,7 +82,9 @@ def test_a_dealer_invited_by_link_logs_a_hand_and_once_revoked_is_refused(
     expect(phone.locator("#revoked li[data-person='mika']")).to_be_visible()
     assert AuditEntry.objects.filter(action=AuditEntry.Action.ACCESS_REVOKED, by=host).exists()
 
-    # The dealer's next save is refused (held on the phone, asking to log in) ...
+    # The dealer's table stream ends and is refused when it opens again ...
+    expect(second_phone.locator("html")).to_have_attribute("data-live", "closed")
+    # ... the next save is refused (held on the phone, asking to log in) ...
     log_a_hand(second_phone, 2)
     expect(second_phone.get_by_text(str(MSG_LOG_IN_AGAIN))).to_be_visible()
     assert Hand.objects.filter(shoe=shoe).count() == 1
