@@ -99,8 +99,9 @@ def _lock_person(user: User, by: Actor) -> User:
 
 
 def _other_hosts_remain(user: User) -> bool:
-    """Whether an active host other than ``user`` stays (the operator does not run nights)."""
-    hosts = User.objects.filter(is_active=True, is_superuser=False, groups__name=HOSTS)
+    """Whether an active login of the Hosts group other than ``user`` stays (an operator's
+    superuser outside the group does not run nights)."""
+    hosts = User.objects.filter(is_active=True, groups__name=HOSTS)
     return hosts.exclude(pk=user.pk).exists()
 
 

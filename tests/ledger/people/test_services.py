@@ -285,3 +285,14 @@ def test_what_a_revoked_dealer_recorded_stays_in_their_name(host, dealer, seated
     assert refusal(error) == str(services.MSG_ALREADY_REVOKED).format(user="dealer")
     with pytest.raises(ValidationError):
         services.role_change(user=dealer, role="host", by=host)
+
+
+def test_an_operator_who_hosts_counts_as_a_host(dealer):
+    """The demo's host is a superuser in the Hosts group: a dealer made host may be made dealer
+    again, the operator staying host."""
+    operator = make_user("owner", HOSTS)
+    User.objects.filter(pk=operator.pk).update(is_superuser=True, is_staff=True)
+    operator.refresh_from_db()
+    services.role_change(user=dealer, role="host", by=operator)
+    services.role_change(user=dealer, role="dealer", by=operator)
+    assert groups(dealer) == {DEALERS}
