@@ -12,7 +12,8 @@ from playwright.sync_api import expect
 from games.models import Hand
 from ledger.hands.views.table import MSG_LOG_IN_AGAIN
 from ledger.models import AuditEntry
-from tests.browser.conftest import log_in, open_night, seat_seven, touch_screen
+from tests.browser.conftest import log_in, new_page, open_night, seat_seven, touch_screen
+from tests.browser.look import problems
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -97,3 +98,19 @@ def test_a_dealer_invited_by_link_logs_a_hand_and_once_revoked_is_refused(
     expect(second_phone.locator("form input[name=password]")).to_be_visible()
     assert second_phone.url.startswith(f"{base_url}/accounts/login/")
     assert Hand.objects.filter(shoe=shoe).count() == 1
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_people_page_fits_a_phone_and_passes_axe(browser, host, dealer, live_server, scheme):
+    page = new_page(browser, 360, 740, has_touch=True, color_scheme=scheme)
+    log_in(page, live_server.url, host.username)
+    page.goto(f"{live_server.url}/people/")
+    page.get_by_label("Host", exact=True).check()
+    page.get_by_label("For whom").fill("Rin, the Saturday co-host with a rather long name")
+    page.get_by_role("button", name="Make an invitation link").click()
+    expect(page.locator("#staff-invite-link")).to_be_visible()
+    expect(page.locator("#invitations")).to_contain_text("Rin, the Saturday co-host")
+    expect(page.locator("li[data-person='dealer']")).to_contain_text("Dealer")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert problems(page) == []
+    page.context.close()
