@@ -86,7 +86,7 @@ def test_the_main_pages_hold_no_english_left(night, host):
     client.force_login(host)
     names = (*GUEST_NAMES, event.name)
     shoe = event.shoes.get()
-    people_services.staff_invitation_issue(role="dealer", note="ミカ", by=host)
+    token = people_services.staff_invitation_issue(role="dealer", note="ミカ", by=host)
     dealer = User.objects.create_user("mika", password="pw-for-tests")
     dealer.groups.add(Group.objects.get_or_create(name=DEALERS)[0])
     people_services.role_change(user=dealer, role="host", by=host)
@@ -102,6 +102,7 @@ def test_the_main_pages_hold_no_english_left(night, host):
         "audit_2": reverse("ledger:audit_log") + "?page=2",
         "house": reverse("ledger:house"),
         "people": reverse("ledger:people"),
+        "join": reverse("ledger:staff_invitation_accept", args=[token]),
     }
     left = {}
     for name, url in pages.items():
