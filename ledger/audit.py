@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy
 from games.kinds import MOVE_LABELS, BankerMove, CoverKind
 from games.models import Event, shown_name
 from games.payouts import bet_label
-from ledger.models import AUDIT_TRAY, AuditEntry, ChipMove, Settlement
+from ledger.models import AUDIT_TRAY, AuditEntry, ChipMove, Settlement, StaffInvitation
 from ledger.templatetags.money import chips, winner_label
 from ledger.workbook.open_data import Value
 
@@ -65,6 +65,9 @@ KEY_LABELS = {
     "opening_float": gettext_lazy("tray at the open"),
     "count_only": gettext_lazy("kept by its count alone"),
     "commission_total": gettext_lazy("commission"),
+    "role": gettext_lazy("role"),
+    "invited_by": gettext_lazy("invited by"),
+    "sessions": gettext_lazy("sessions ended"),
 }
 _TIMES = {"expires"}
 _AMOUNTS = {"amount", "credit_limit", "chips", "opening_float", "commission_total"}
@@ -160,6 +163,8 @@ def _field_value(key: str, value: Any) -> str:
         return str(ChipMove.Kind(value).label)
     if key == "source" and value in ChipMove.Source.values:
         return str(ChipMove.Source(value).label)
+    if key == "role" and value in StaffInvitation.Role.values:
+        return str(StaffInvitation.Role(value).label)
     if isinstance(value, bool):
         return _("yes") if value else _("no")
     if key in _AMOUNTS:

@@ -122,6 +122,45 @@ class GuestInvitation(models.Model):
         return self.used_at is None and self.revoked_at is None and timezone.now() < self.expires_at
 
 
+class StaffInvitation(models.Model):
+    """A one-time link a host gives a co-host or a dealer to make a login of their own, with the
+    role it gives. Only the token's SHA-256 is kept; the link works once, until it expires or is
+    withdrawn. ``user`` is the login it made."""
+
+    class Role(models.TextChoices):
+        HOST = "host", _("Host")
+        DEALER = "dealer", _("Dealer")
+
+    role = models.CharField(max_length=10, choices=Role.choices)
+    # Whom the host meant it for ("Mika, Saturday's dealer"): shown to hosts only.
+    note = models.CharField(max_length=80, blank=True, default="")
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_role_display()} invitation ({self.created_at:%Y-%m-%d})"
+
+    @property
+    def is_usable(self) -> bool:
+        return self.used_at is None and self.revoked_at is None and timezone.now() < self.expires_at
+
+
 class EventGuest(models.Model):
     """A guest on an event's list: who may be seated that night."""
 
@@ -859,6 +898,11 @@ class AuditEntry(models.Model):
         EXPENSE_VOIDED = "expense_voided", _("Expense voided")
         SERIES = "series", _("Series changed")
         SERIES_NIGHT = "series_night", _("Night made from its series")
+        STAFF_INVITED = "staff_invited", _("Co-host or dealer invited")
+        STAFF_INVITE_REVOKED = "staff_invite_revoked", _("Co-host or dealer invitation withdrawn")
+        STAFF_JOINED = "staff_joined", _("Login created from a co-host or dealer invitation")
+        ROLE_CHANGED = "role_changed", _("Role changed")
+        ACCESS_REVOKED = "access_revoked", _("Access revoked")
 
     action = models.CharField(max_length=20, choices=Action.choices)
     # Empty for what belongs to no one night: a guest renamed, merged or invited.

@@ -9,6 +9,7 @@ from ledger.hands.views import coup_table, hands, live, table
 from ledger.money.views import clearing, results
 from ledger.nights import views as events
 from ledger.payways import views as payways
+from ledger.people import views as people
 from ledger.series import views as series
 from ledger.tips import views as tips
 from ledger.workbook import views as workbook
@@ -174,6 +175,16 @@ urlpatterns = [
         name="guest_invitation_revoke",
     ),
     path("invite/<str:token>/", guests.invitation_accept, name="invitation_accept"),
+    path("people/", people.people_page, name="people"),
+    path("people/invite/", people.staff_invite, name="staff_invite"),
+    path(
+        "people/invitations/<id:invitation_id>/withdraw/",
+        people.staff_invitation_withdraw,
+        name="staff_invitation_withdraw",
+    ),
+    path("people/<id:user_id>/role/", people.person_role, name="person_role"),
+    path("people/<id:user_id>/revoke/", people.person_revoke, name="person_revoke"),
+    path("join/<str:token>/", people.staff_invitation_accept, name="staff_invitation_accept"),
     path("g/<id:guest_id>/<str:token>/", guests.guest_page, name="guest_page"),
     path("g/<id:guest_id>/<str:token>/preview.png", guests.guest_preview, name="guest_preview"),
     path(

@@ -6,11 +6,14 @@ import codecs
 import logging
 import urllib.parse
 from collections.abc import Callable
-from typing import cast
+from typing import Any, cast
 
+from django.contrib.auth.middleware import LoginRequiredMiddleware as DjangoLoginRequired
 from django.core.exceptions import RequestDataTooBig
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http.response import HttpResponseBase
+from django.shortcuts import resolve_url
 from django.utils.translation import gettext_lazy
 
 from shoebook.accounts import from_trusted_proxy
@@ -170,3 +173,29 @@ def forwarded_proto_middleware(
         return get_response(request)
 
     return middleware
+
+
+MSG_LOG_IN_FIRST = gettext_lazy("Your login has ended: log in again.")
+
+
+class LoginRequiredMiddleware(DjangoLoginRequired):
+    """Django's, except for a request a page's script sent (``HX-Request``: htmx's, the table's
+    saves): answered 403 instead of sent to the login page, whose page the script would take
+    for its answer. The table then holds its hands and says to log in again; htmx follows
+    ``HX-Redirect`` to the login page. (A login revoked from the People page ends this way.)"""
+
+    def process_view(
+        self,
+        request: HttpRequest,
+        view_func: Callable[..., HttpResponseBase],
+        view_args: tuple[Any, ...],
+        view_kwargs: dict[Any, Any],
+    ) -> HttpResponseBase | None:
+        refused = super().process_view(request, view_func, view_args, view_kwargs)
+        if refused is None or request.headers.get("HX-Request") != "true":
+            return refused
+        response = HttpResponse(
+            MSG_LOG_IN_FIRST, status=403, content_type="text/plain; charset=utf-8"
+        )
+        response["HX-Redirect"] = resolve_url(self.get_login_url(view_func))
+        return response

@@ -88,7 +88,7 @@ MIDDLEWARE = [
     "shoebook.middleware.form_charset_middleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.auth.middleware.LoginRequiredMiddleware",
+    "shoebook.middleware.LoginRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "shoebook.middleware.DatabaseBusyMiddleware",
     "shoebook.middleware.private_link_middleware",

@@ -14,6 +14,7 @@ from decimal import Decimal
 from urllib.parse import unquote
 
 import pytest
+from django.contrib.auth.models import Group, User
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -25,7 +26,9 @@ from ledger.audit import describe_place
 from ledger.count import services as count_services
 from ledger.guests import services as guest_services
 from ledger.money import services as money_services
+from ledger.people import services as people_services
 from ledger.workbook.exports import workbook_bytes
+from shoebook.base.roles import DEALERS
 from tests.conftest import GUEST_NAMES, bet
 from tournaments import services as tournament_services
 
@@ -83,6 +86,10 @@ def test_the_main_pages_hold_no_english_left(night, host):
     client.force_login(host)
     names = (*GUEST_NAMES, event.name)
     shoe = event.shoes.get()
+    token = people_services.staff_invitation_issue(role="dealer", note="ミカ", by=host)
+    dealer = User.objects.create_user("mika", password="pw-for-tests")
+    dealer.groups.add(Group.objects.get_or_create(name=DEALERS)[0])
+    people_services.role_change(user=dealer, role="host", by=host)
     pages = {
         "event": reverse("ledger:event_detail", args=[event.pk]),
         "table": reverse("ledger:shoe_table", args=[shoe.pk]),
@@ -94,6 +101,8 @@ def test_the_main_pages_hold_no_english_left(night, host):
         "audit": reverse("ledger:audit_log"),
         "audit_2": reverse("ledger:audit_log") + "?page=2",
         "house": reverse("ledger:house"),
+        "people": reverse("ledger:people"),
+        "join": reverse("ledger:staff_invitation_accept", args=[token]),
     }
     left = {}
     for name, url in pages.items():

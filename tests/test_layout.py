@@ -148,6 +148,7 @@ CONCEPTS = (
     "tips",
     "expenses",
     "series",
+    "people",
 )
 
 

@@ -223,6 +223,11 @@ NOT_A_NIGHT_S_WRITE = {
     "guest_credit_limit_set": "the guest's own row, locked",
     "guest_link_issue": "the guest's own row, locked",
     "guest_link_revoke": "the guest's own row, locked",
+    "staff_invitation_issue": "a new invitation, no night's (the people lock held)",
+    "staff_invitation_withdraw": "an invitation's own row, locked (the people lock held)",
+    "staff_invitation_accept": "a login and an invitation's own row, locked (the people lock)",
+    "role_change": "a login's groups, its row locked (the people lock held)",
+    "access_revoke": "a login's own row and its sessions, locked (the people lock held)",
     "guest_merge": (
         "moves rows from one guest to another, both locked FOR UPDATE: every write of a night"
         " holds its guests after its night, so a merge, taking no night, never waits on one"

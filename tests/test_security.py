@@ -19,8 +19,9 @@ from games import services as game_services
 from ledger.count import services as count_services
 from ledger.expenses import services as expense_services
 from ledger.guests import services as guest_services
-from ledger.models import Guest, PayWay, SeriesGuest, Transfer
+from ledger.models import Guest, PayWay, SeriesGuest, StaffInvitation, Transfer
 from ledger.money import services as money_services
+from ledger.people import services as people_services
 from ledger.series import services as series_services
 from ledger.tips import services as tip_services
 from shoebook import accounts as shoebook_accounts
@@ -137,6 +138,12 @@ ACCESS: dict[str, tuple[str, tuple[str, ...]]] = {
     "ledger:guest_invitation_issue": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:guest_invitation_revoke": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
     "ledger:invitation_accept": ("get", (OK, OK, OK, OK, OK)),  # the link is the key
+    "ledger:people": ("get", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:staff_invite": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:staff_invitation_withdraw": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:person_role": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:person_revoke": ("post", (LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN, OK)),
+    "ledger:staff_invitation_accept": ("get", (OK, OK, OK, OK, OK)),  # the link is the key
     "ledger:guest_page": ("get", (OK, OK, OK, OK, OK)),  # the link is the key
     "ledger:guest_manifest": ("get", (OK, OK, OK, OK, OK)),
     "ledger:guest_statement": ("get", (OK, OK, OK, OK, OK)),
@@ -226,6 +233,10 @@ def world(seated, shoe, record, host, dealer):
         event=shoe.event, payer=guest, payee=seated[2], amount=Decimal("5"), recorded_by=host
     )
     invitation = guest_services.guest_invitation_issue(guest=seated[2], by=host)
+    staff_token = people_services.staff_invitation_issue(role="dealer", by=host)
+    staff_invitation = StaffInvitation.objects.get()
+    people_target = User.objects.create_user("people-target", password="pw-for-tests")
+    people_target.groups.add(*dealer.groups.all())
     chips = count_services.chips_record(
         event=shoe.event, guest=guest, kind="buy_in", chips=Decimal(500), source="cash", by=host
     )
@@ -277,6 +288,10 @@ def world(seated, shoe, record, host, dealer):
         "ledger:guest_invitation_issue": [guest.pk],
         "ledger:guest_invitation_revoke": [guest.pk],
         "ledger:invitation_accept": [invitation],
+        "ledger:people": [], "ledger:staff_invite": [],
+        "ledger:staff_invitation_withdraw": [staff_invitation.pk],
+        "ledger:person_role": [people_target.pk], "ledger:person_revoke": [people_target.pk],
+        "ledger:staff_invitation_accept": [staff_token],
         "ledger:event_detail": [shoe.event_id], "ledger:event_workbook": [shoe.event_id],
         "ledger:event_export_csv": [shoe.event_id], "ledger:event_export_json": [shoe.event_id],
         "ledger:event_guest_results": [shoe.event_id], "ledger:event_guest_add": [shoe.event_id],
@@ -388,6 +403,8 @@ def test_a_wrong_token_is_a_404_everywhere(world, client):
     for name in ("ledger:link_receipt", "ledger:link_receipt_pdf"):
         wrong = reverse(name, args=[guest_id, secrets.token_urlsafe(32), event_id])
         assert client.get(wrong).status_code == 404
+    for name in ("ledger:invitation_accept", "ledger:staff_invitation_accept"):
+        assert client.get(reverse(name, args=[secrets.token_urlsafe(32)])).status_code == 404
 
 
 def private_link_names(resolver: URLResolver | None = None, namespace: str = "") -> set[str]:
@@ -460,6 +477,10 @@ def test_every_form_needs_its_csrf_token(world):
         "tournaments:round_close",
         "tournaments:entrant_rebuy",
         "tournament_table:secret_bet",
+        "ledger:staff_invite",
+        "ledger:staff_invitation_withdraw",
+        "ledger:person_role",
+        "ledger:person_revoke",
     ):
         assert client.post(reverse(name, args=args[name]), {}).status_code == 403
 

@@ -592,8 +592,8 @@ def guest_invitation_accept(*, token: str, username: str, password: str) -> User
     if problem is not None or invitation is None:
         raise ValidationError({NON_FIELD_ERRORS: problem or str(MSG_INVITE_UNKNOWN)})
     username = unicodedata.normalize("NFKC", username)
-    _hold_login_names()
-    _check_login_name(username)
+    hold_login_names()
+    check_login_name(username)
     try:
         with transaction.atomic():
             user = User.objects.create_user(username=username, password=password)
@@ -619,7 +619,7 @@ MSG_LOGIN_MIXED_SCRIPTS = _(
 LOGIN_NAMES_LOCK = 0x5348_4F45  # "SHOE": one PostgreSQL advisory lock for every new login
 
 
-def _hold_login_names() -> None:
+def hold_login_names() -> None:
     """One login made at a time on PostgreSQL (held to the end of the transaction): the check
     below reads every login, and two made at once ("host" and "hоst" with a Cyrillic о) would
     each miss the other. The database's index refuses a second login of another case alone;
@@ -627,7 +627,7 @@ def _hold_login_names() -> None:
     advisory_lock(LOGIN_NAMES_LOCK)
 
 
-def _check_login_name(username: str) -> None:
+def check_login_name(username: str) -> None:
     """A login name nobody can take for another's: not mixing look-alike alphabets, and not
     reading like an existing login (a host's, a dealer's, another guest's)."""
     if mixes_scripts_deceptively(username):

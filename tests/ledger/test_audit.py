@@ -16,10 +16,11 @@ from ledger.count import services as count_services
 from ledger.expenses import services as expense_services
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
-from ledger.models import AuditEntry
+from ledger.models import AuditEntry, StaffInvitation
 from ledger.money import services as money_services
 from ledger.nights import services as night_services
 from ledger.payways import services as payway_services
+from ledger.people import services as people_services
 from ledger.series import services as series_services
 from ledger.tips import services as tip_services
 from ledger.workbook.blanks import template_csv
@@ -148,8 +149,17 @@ def test_the_audit_log_shows_every_kind_of_entry(
         event=shoe.event, by=host, name="Fridays", recurrence="weekly"
     )
     series_services.series_next_night(series=series, by=host, idempotency_key=uuid.uuid4())
+    people_services.staff_invitation_issue(role="dealer", note="Mika", by=host)
+    people_services.staff_invitation_withdraw(invitation=StaffInvitation.objects.get(), by=host)
+    token = people_services.staff_invitation_issue(role="dealer", by=host)
+    mika = people_services.staff_invitation_accept(
+        token=token, username="mika", password="Long-pw-2026!"
+    )
+    people_services.role_change(user=mika, role="host", by=host)
+    people_services.access_revoke(user=mika, by=host)
     client.force_login(host)
     page = client.get(reverse("ledger:audit_log")).content.decode()
+    assert "role: Dealer" in page and "invited by: hostess" in page
     for action in AuditEntry.Action:
         assert escape(str(action.label)) in page, action
 

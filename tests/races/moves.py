@@ -58,6 +58,7 @@ from ledger.models import (
     Seating,
     Settlement,
     StackRow,
+    StaffInvitation,
     Tip,
     Transfer,
 )
@@ -65,10 +66,11 @@ from ledger.money import services as money_services
 from ledger.money import transfers
 from ledger.nights import services as night_services
 from ledger.payways import services as payway_services
+from ledger.people import services as people_services
 from ledger.series import services as series_services
 from ledger.tips import services as tip_services
 from ledger.workbook.exports import workbook_bytes
-from shoebook.base.roles import DEALERS
+from shoebook.base.roles import DEALERS, HOSTS
 from tests.races.nights import Night
 from tournaments import services as tournament_services
 from tournaments.models import Round, TableSeat
@@ -466,6 +468,43 @@ def invitation_accept(night: Night, slot: int) -> Play:
     return Play(_post(url, data), ("login", night.guests[0].pk), guest.count, anonymous=True)
 
 
+def staff_invitation_accept(night: Night, slot: int) -> Play:
+    token = night.once("staff invitation", lambda: people_services.staff_invitation_issue(
+        role="dealer", by=night.host))  # fmt: skip
+    username = f"dealer-{uuid.uuid4().hex[:10]}"
+    data = {"username": username, "password1": "Race-pass-4821!", "password2": "Race-pass-4821!"}
+    url = reverse("ledger:staff_invitation_accept", args=[token])
+    used = StaffInvitation.objects.filter(token_hash=people_services.token_hash(token),
+                                          user__isnull=False)  # fmt: skip
+    return Play(_post(url, data), ("staff login", token), used.count, anonymous=True)
+
+
+def _night_dealer(night: Night) -> User:
+    """A dealer of this night's own, made once for the pair."""
+
+    def make() -> User:
+        user = User.objects.create_user(f"race-dealer-{night.tag}")
+        user.groups.add(Group.objects.get_or_create(name=DEALERS)[0])
+        return user
+
+    dealer: User = night.once("dealer", make)
+    return dealer
+
+
+def access_revoke(night: Night, slot: int) -> Play:
+    dealer = _night_dealer(night)
+    url = reverse("ledger:person_revoke", args=[dealer.pk])
+    revoked = User.objects.filter(pk=dealer.pk, is_active=False)
+    return Play(_post(url), ("revoked", dealer.pk), revoked.count)
+
+
+def role_change(night: Night, slot: int) -> Play:
+    dealer = _night_dealer(night)
+    url = reverse("ledger:person_role", args=[dealer.pk])
+    promoted = User.objects.filter(pk=dealer.pk, groups__name=HOSTS)
+    return Play(_post(url, {"role": "host"}), ("promoted", dealer.pk), promoted.count, state=True)
+
+
 IMPORT_HEADER = (
     "shoe,hand,player_cards,banker_cards,result,player_pair,banker_pair,seat,guest,bet,stake"
 )
@@ -846,6 +885,10 @@ MOVES: tuple[Move, ...] = (
     Move("merge", ANY, ("ledger.guests.services.guest_merge",), merge),
     Move("invitation accept", ANY, ("ledger.guests.services.guest_invitation_accept",),
          invitation_accept),
+    Move("staff invitation accept", ANY, ("ledger.people.services.staff_invitation_accept",),
+         staff_invitation_accept),
+    Move("access revoke", ANY, ("ledger.people.services.access_revoke",), access_revoke),
+    Move("role change", ANY, ("ledger.people.services.role_change",), role_change),
     Move("import", ANY, ("ledger.workbook.imports.night_writer.scoresheet_import",
                          "ledger.workbook.imports.upload_keys.import_once"), scoresheet_import),
     Move("import resent", ANY, ("ledger.workbook.imports.upload_keys.import_once",),

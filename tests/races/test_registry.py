@@ -18,7 +18,10 @@ NOT_SERVICES = {"ledger/demo.py", "ledger/demo_banked.py", "ledger/demo_count.py
                 "tournaments/demo.py", "tournaments/play.py"}  # fmt: skip
 
 # Writes a request reaches that take no ``by`` (the guest making their login is nobody yet).
-WITHOUT_ACTOR = {"ledger.guests.services.guest_invitation_accept"}
+WITHOUT_ACTOR = {
+    "ledger.guests.services.guest_invitation_accept",
+    "ledger.people.services.staff_invitation_accept",
+}
 
 # Services that write no night: each says why it races nothing of one.
 NOT_NIGHT_WRITES = {
@@ -47,6 +50,9 @@ NOT_NIGHT_WRITES = {
     "ledger.series.services.series_feed_link_revoke": "a series' calendar link",
     "ledger.series.services.series_calendar_link_issue": "a usual guest's calendar link",
     "ledger.series.services.series_calendar_link_revoke": "a usual guest's calendar link",
+    # The people who may log in: no night's rows (the accept, the revoke and a role are moves).
+    "ledger.people.services.staff_invitation_issue": "an invitation (the accept is a move)",
+    "ledger.people.services.staff_invitation_withdraw": "an invitation (the accept is a move)",
 }
 
 

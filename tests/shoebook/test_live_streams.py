@@ -24,6 +24,7 @@ from ledger.count import services as count_services
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
 from ledger.models import Guest
+from ledger.people import services as people_services
 from shoebook.base import live
 from tests.conftest import bet
 from tournaments import services as tournament_services
@@ -449,3 +450,17 @@ def test_revoking_a_private_link_ends_its_open_streams(streams, saving, seated):
     assert mine.next_change()["what"] == live.ACCESS_CHANGED
     assert next(mine.chunks, None) is None  # it ends: opened again, the link is refused
     assert Client().get(reverse("live:guest", args=[guest.pk, token])).status_code == 404
+
+
+def test_revoking_a_dealer_ends_the_open_table_streams_and_refuses_theirs_again(
+    streams, saving, seated, shoe, host, dealer
+):
+    url = reverse("ledger:shoe_live", args=[shoe.pk])
+    client = staff(dealer)
+    phone = streams(client, url)
+    with saving():
+        people_services.access_revoke(user=dealer, by=host)
+    assert phone.next_change()["what"] == live.ACCESS_CHANGED
+    assert next(phone.chunks, None) is None  # it ends: opened again, the login is refused
+    again = client.get(url)
+    assert again.status_code == 302 and again.url.startswith(reverse("login"))

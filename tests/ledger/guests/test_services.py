@@ -661,7 +661,7 @@ def test_a_login_name_in_another_alphabet_is_welcome(client, aki, host):
 def test_a_login_name_taken_at_the_same_moment_is_refused_cleanly(aki, host, monkeypatch):
     # Two invitations accepted at once with one name: the second insert meets the first's row.
     token = guest_services.guest_invitation_issue(guest=aki, by=host)
-    monkeypatch.setattr(guest_services, "_check_login_name", lambda username: None)
+    monkeypatch.setattr(guest_services, "check_login_name", lambda username: None)
     User.objects.create_user(username="aki", password="Quiet-harbour-2026")
     with pytest.raises(ValidationError) as refused:
         guest_services.guest_invitation_accept(token=token, username="aki", password="x" * 12)
