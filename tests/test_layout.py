@@ -145,6 +145,7 @@ CONCEPTS = (
     "payways",
     "tips",
     "expenses",
+    "ratings",
 )
 
 
