@@ -264,3 +264,60 @@ def _time_at_table(seatings: QuerySet[Seating], found: dict[tuple[int, int], Rat
                 seconds += (end - begin).total_seconds()
             reach = end if reach is None else max(reach, end)
         rating.seconds = int(seconds)
+
+
+@dataclass
+class GuestRatings:
+    """A guest's ratings as their page shows them: the latest nights (newest first), each
+    calendar year's (newest first), and the steps of the chart: the house's theoretical win
+    and actual result from the guest added up night by night, with the standard deviation of
+    the sum so far."""
+
+    nights: list[tuple[Event, Rating]]
+    seasons: list[tuple[int, Rating]]
+    labels: list[str]
+    theo: list[Decimal]
+    actual: list[Decimal]
+    sd: list[Decimal]
+
+
+def seasons_of(ratings: Ratings) -> list[tuple[int, Ratings]]:
+    """The ratings cut by calendar year (the House page's and the season workbook's season),
+    newest first."""
+    years: dict[int, list[NightRatings]] = {}
+    for night in ratings.nights:
+        years.setdefault(night.event.date.year, []).append(night)
+    cut = []
+    for year, nights in sorted(years.items(), reverse=True):
+        totals: dict[int, Rating] = {}
+        house = Rating(0, "")
+        for night in nights:
+            for rating in night.guests:
+                totals.setdefault(rating.guest_id, Rating(rating.guest_id, rating.name)).add(rating)
+            house.add(night.house)
+        ranked = sorted(totals.values(), key=lambda r: (-r.theo_exact, r.name.casefold()))
+        cut.append((year, Ratings(nights, ranked, house)))
+    return cut
+
+
+def guest_ratings(
+    guest_id: int, events: Iterable[Event], *, latest: int, charted: int
+) -> GuestRatings:
+    """One guest's ratings at ``events`` (oldest first): the ``latest`` nights in full, each
+    year's, and a chart over the ``charted`` latest nights. Three queries."""
+    ratings = ratings_for(events, guest_id=guest_id)
+    played = [(n.event, n.guests[0]) for n in ratings.nights if n.guests]
+    seasons = []
+    for year, of_year in seasons_of(ratings):
+        found = of_year.guest(guest_id)
+        if found is not None:
+            seasons.append((year, found))
+    labels, theo, actual, sd = [], [], [], []
+    running = Rating(guest_id, "")
+    for event, rating in played[-charted:]:
+        running.add(rating)
+        labels.append(f"{event.date:%m/%d}")
+        theo.append(running.theo)
+        actual.append(running.priced_actual)
+        sd.append(running.sd)
+    return GuestRatings(played[-latest:][::-1], seasons, labels, theo, actual, sd)
