@@ -53,8 +53,8 @@ from ledger.money.results import (
     with_balance_symbol,
 )
 from ledger.payways.forms import HandlesForm
-from ledger.ratings.selectors import GuestRatings, guest_ratings
 from ledger.payways.selectors import PayRequest, active_ways, guest_handles
+from ledger.ratings.selectors import GuestRatings, guest_ratings
 from ledger.tips.selectors import guest_tips
 from ledger.workbook.exports import workbook_bytes, xlsx_response
 from shoebook.base.links import private_link

@@ -44,7 +44,8 @@ def test_the_guest_sees_their_rating_by_link_and_logged_in_and_nobody_else_s(cli
     aki, ben = seated[1], seated[2]
     guest_services.guest_link_issue(guest=aki)
     aki.refresh_from_db()
-    page = client.get(reverse("ledger:guest_page", args=[aki.pk, aki.access_token])).content.decode()
+    url = reverse("ledger:guest_page", args=[aki.pk, aki.access_token])
+    page = client.get(url).content.decode()
     rows = rating_rows(page)
     assert len(rows) == 3  # the header, the year, the night
     assert "10.71" in rows[1] and "−50" in rows[1] and "350" in rows[1]
