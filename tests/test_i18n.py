@@ -135,7 +135,7 @@ def test_the_hands_sheet_is_named_for_the_hands_not_their_number(demo_night):
     with translation.override("ja"):
         sheets = load_workbook(io.BytesIO(workbook_bytes([demo_night]))).sheetnames
         count = str(_("Hands"))
-    assert len(sheets) == 7 and count not in sheets  # "ハンド数" is "number of hands"
+    assert len(sheets) == 8 and count not in sheets  # "ハンド数" is "number of hands"
     assert all(not sheet.isascii() for sheet in sheets)  # every sheet named in Japanese
 
 
