@@ -68,7 +68,7 @@ def test_the_season_adds_a_row_per_guest_and_the_guest_sees_only_theirs(make_eve
     rows = ratings(workbook_bytes([one, two]))
     totals = [r for r in rows if r["Event"] == "All these nights"]
     assert [(r["Guest"], r["Handle"], r["Theoretical win"]) for r in totals] == [
-        ("Aki", 700, 21.42), ("Ben", 2000, 21.16), ("The house", 2700, 42.57),  # exact, then rounded
+        ("Aki", 700, 21.42), ("Ben", 2000, 21.16), ("The house", 2700, 42.57),  # summed exact
     ]  # fmt: skip
     mine = ratings(workbook_bytes([one, two], guest=aki))
     assert {r["Guest"] for r in mine} == {"Aki"} and len(mine) == 3
