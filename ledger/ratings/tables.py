@@ -78,6 +78,7 @@ class HoldTable(tables.Table):
     actual_hold = PercentColumn(verbose_name=_("Actual hold"))
     theo = ChipsColumn(verbose_name=_("Theoretical win"))
     actual = SignedColumn(verbose_name=_("Actual"))
+    sd = ChipsColumn(verbose_name=_("SD"))
     z = SignedColumn(verbose_name="z")
     handle = ChipsColumn(verbose_name=_("Handle"))
     unpriced = ChipsColumn(verbose_name=_("Handle not priced"))
