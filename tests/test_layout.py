@@ -149,6 +149,7 @@ CONCEPTS = (
     "expenses",
     "series",
     "people",
+    "ratings",
 )
 
 

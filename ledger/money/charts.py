@@ -124,3 +124,57 @@ def balance_steps_of(
 def qr_svg(link: str) -> SafeString:
     """A link as a QR code, inline SVG (segno: pure Python, nothing fetched)."""
     return mark_safe(segno.make(link, error="m").svg_inline(scale=4))  # segno's own markup
+
+
+def band_line(
+    title: str,
+    labels: Sequence[str],
+    expected: Sequence[Decimal],
+    actual: Sequence[Decimal],
+    spread: Sequence[Decimal],
+    legend: tuple[str, str, str],
+) -> SafeString:
+    """What was expected beside what happened, step by step (e.g. the house's theoretical win
+    and its actual result from a guest, added up night by night), the expected line in a band of
+    one and two ``spread`` (standard deviations) either side: a point outside the outer band is
+    unusual. ``legend``: the expected line's, the actual line's and the band's names."""
+    outer = [e + 2 * s for e, s in zip(expected, spread, strict=True)]
+    under = [e - 2 * s for e, s in zip(expected, spread, strict=True)]
+    parts, y = _frame(title, "band-chart", [*outer, *under, *actual])
+    step = (_WIDTH - _LEFT - _RIGHT) / max(len(expected) - 1, 1)
+
+    def x(index: int) -> float:
+        return _LEFT + index * step if len(expected) > 1 else (_LEFT + _WIDTH - _RIGHT) / 2
+
+    def band(width: int, css: str) -> str:
+        pairs = list(enumerate(zip(expected, spread, strict=True)))
+        upper = [f"{x(i):.1f},{y(e + width * s):.1f}" for i, (e, s) in pairs]
+        lower = [f"{x(i):.1f},{y(e - width * s):.1f}" for i, (e, s) in pairs]
+        return f'<polygon points="{" ".join(upper + lower[::-1])}" class="{css}"/>'
+
+    parts.append(band(2, "band2"))
+    parts.append(band(1, "band1"))
+    for values, css in ((expected, "expected"), (actual, "actual")):
+        line = " ".join(f"{x(i):.1f},{y(value):.1f}" for i, value in enumerate(values))
+        parts.append(f'<polyline points="{line}" class="{css}"/>')
+    for index, (label, value) in enumerate(zip(labels, actual, strict=True)):
+        parts.append(
+            f'<circle cx="{x(index):.1f}" cy="{y(value):.1f}" r="4" class="actual">'
+            f"<title>{escape(label)}: {escape(format_chips(value, signed=True))}</title></circle>"
+        )
+    if labels:
+        parts.append(
+            f'<text x="{_LEFT}" y="{_HEIGHT - 12}">{escape(labels[0])}</text>'
+            f'<text x="{_WIDTH - _RIGHT}" y="{_HEIGHT - 12}" text-anchor="end">'
+            f"{escape(labels[-1])}</text>"
+        )
+    names = zip(legend, ("expected", "actual", "band1"), strict=True)
+    parts.append(
+        '<text x="'
+        + str(_LEFT)
+        + f'" y="{_HEIGHT - 26}" class="legend">'
+        + "".join(f'<tspan class="{css}">■ {escape(name)} </tspan>' for name, css in names)
+        + "</text>"
+    )
+    parts.append("</svg>")
+    return mark_safe("".join(parts))  # every text above is escaped

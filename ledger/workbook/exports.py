@@ -74,6 +74,7 @@ from ledger.money.figures import (
 )
 from ledger.money.results import event_settlement, event_shoe_rows
 from ledger.money.transfers import HOUSE_NAME, event_transfer_rows, proposed_transfers
+from ledger.ratings.selectors import Rating, ratings_for
 from ledger.workbook.imports.coup_sheet import COUP_SHEET_COLUMNS
 from shoebook.base.downloads import file_response
 
@@ -1007,6 +1008,57 @@ def records_sheet(events: Sequence[Event]) -> SheetSpec:
     return _("Chips and settlements"), columns, rows()
 
 
+RATINGS_TOTAL = _("All these nights")
+
+
+def ratings_sheet(events: Sequence[Event], guest: Guest | None) -> SheetSpec:
+    """Each guest's rating at each night (``ledger.ratings``), the house's (its guests' added
+    up) under them, and over a season every guest's and the house's over all its nights: the
+    figures the guest's page and the House page show, from the same source."""
+    columns = [
+        Column(_("Event"), 24, TEXT), Column(_("Guest"), 20, TEXT),
+        Column(_("Hands"), 8, WHOLE), Column(_("Hours"), 8, "0.0"),
+        Column(_("Average bet"), 12, CHIPS), Column(_("Handle"), 14, CHIPS),
+        Column(_("Handle not priced"), 14, CHIPS), Column(_("Theoretical win"), 14, CHIPS),
+        Column(money_heading(_("Theoretical win"), events), 16, MONEY),
+        Column(_("Actual"), 12, CHIPS), Column(money_heading(_("Actual"), events), 14, MONEY),
+        Column(_("SD"), 12, CHIPS), Column("z", 8, "0.00"),
+        Column(_("Theoretical hold"), 12, PERCENT), Column(_("Actual hold"), 12, PERCENT),
+    ]  # fmt: skip
+    ratings = ratings_for(events, guest_id=None if guest is None else guest.pk)
+
+    def cells(label: str, name: str, rating: Rating) -> list[CellValue]:
+        return [
+            label, name, rating.hands, rating.hours, rating.average_bet, rating.handle,
+            rating.unpriced, rating.theo, money_cell(rating.theo_money), rating.actual,
+            money_cell(rating.actual_money), rating.sd, rating.z, rating.theo_hold,
+            rating.actual_hold,
+        ]  # fmt: skip
+
+    def rows() -> Iterator[Sequence[CellValue]]:
+        for night in ratings.nights:
+            for rating in night.guests:
+                yield cells(night.event.name, rating.name, rating)
+            if guest is None and night.guests:
+                yield cells(night.event.name, str(HOUSE_NAME), night.house)
+        if len([night for night in ratings.nights if night.guests]) > 1:
+            for rating in ratings.guests:
+                yield cells(str(RATINGS_TOTAL), rating.name, rating)
+            if guest is None:
+                yield cells(str(RATINGS_TOTAL), str(HOUSE_NAME), ratings.house)
+
+    return _("Ratings"), columns, rows()
+
+
+def _has_stakes(events: Sequence[Event], guest: Guest | None) -> bool:
+    """Whether the nights hold a stake (of ``guest``'s): the Ratings sheet's rows."""
+    for figures in figures_of(events).values():
+        mine = figures if guest is None else figures.guest(guest.pk)
+        if mine is not None and mine.wagered:
+            return True
+    return False
+
+
 def _has_records(events: Sequence[Event]) -> bool:
     ids = [event.pk for event in events]
     return any(
@@ -1052,6 +1104,7 @@ SHEETS = (
                   lambda events, guest: transfers_sheet(_guest_banked(events), guest)),
     SheetExporter("expenses", lambda events, _guest: _has_expenses(events), expenses_sheet),
     SheetExporter("count", lambda events, _guest: bool(_counted(events)), count_sheet),
+    SheetExporter("ratings", _has_stakes, ratings_sheet),
     SheetExporter("settlements", lambda _events, _guest: True, _settlements_of),
     SheetExporter("rules", lambda _events, guest: guest is None,
                   lambda events, _guest: rules_sheet(events)),

@@ -66,7 +66,21 @@ WHAT: dict[str, str] = {
     "difference": "difference",
     "amount": "amount",
     "amount (¥)": "amount_money",
+    # A rating (ledger.ratings): the guest's page, the House page, the Ratings sheet.
+    "hours": "hours",
+    "average bet": "average_bet",
+    "handle not priced": "unpriced",
+    "theoretical win": "theo",
+    "theoretical win (¥)": "theo_money",
+    "actual": "house_actual",
+    "actual (¥)": "house_actual_money",
+    "sd": "sd",
+    "z": "z",
+    "theoretical hold": "theo_hold",
+    "actual hold": "actual_hold",
 }
+RATINGS_TOTAL = "All these nights"
+HOUSE = "The house"
 # A money column is headed with its night's currency sign (Net (€)), or "(money)" where the
 # nights' currencies differ; a lone sign heads the settlement list's balance in money.
 _MONEY_HEADER = re.compile(r"\((?!%\))[^()]{1,5}\)$")
@@ -350,6 +364,24 @@ def house_page(seen: Seen, nights: set[str], content: bytes) -> None:
     hands = re.search(r"([0-9,]+) hands?\b", line)
     if hands:
         seen.add(output, (SEASON, "hands", NIGHT), amount(hands.group(1)))
+    holds = doc.get_element_by_id("house-holds", None)
+    if holds is not None:  # the house's rating per night
+        for headers, cells in table_rows(holds):
+            if len(cells) == len(headers) and cells[headers.index("Event")] in nights:
+                night = cells[headers.index("Event")]
+                for header, text in zip(headers, cells, strict=True):
+                    what = what_of(header)
+                    if what is not None:
+                        seen.add(output, (night, what, NIGHT), amount(text))
+    rated = doc.get_element_by_id("house-ratings", None)
+    if rated is not None:  # each guest's rating over the nights shown
+        for headers, cells in table_rows(rated):
+            if len(cells) == len(headers):
+                whom = cells[headers.index("Guest")]
+                for header, text in zip(headers, cells, strict=True):
+                    what = what_of(header)
+                    if what is not None and not what.endswith("_money"):
+                        seen.add(output, (SEASON, what, whom), amount(text))
 
 
 def standings_page(seen: Seen, content: bytes) -> None:
@@ -389,6 +421,17 @@ def guest_page(seen: Seen, output: str, name: str, nights: set[str], content: by
         table = details.find(".//table")
         if table is not None:
             read_table(seen, output, night, table, lambda shoe: shoe_of(name, shoe))
+    for row in doc.find_class("rating-night"):  # the guest's rating at each latest night
+        table = row.getparent().getparent()
+        headers = [cell_text(cell) for cell in table.find(".//thead").iter("th")]
+        cells = [cell_text(cell) for cell in row if cell.tag in ("td", "th")]
+        night = cells[0][len("2026-01-01 ") :]
+        if night not in nights:
+            continue
+        for header, text in zip(headers, cells, strict=True):
+            what = what_of(header)
+            if what is not None:
+                seen.add(output, (night, what, name), amount(text))
 
 
 def shoe_of(name: str, shoe: str) -> str | None:
@@ -613,6 +656,19 @@ def workbook(seen: Seen, output: str, content: bytes, *, scope: str = SEASON) ->
                 ("Difference", "difference"),
             ):
                 sums["Count"][(event, what, "table")] += number(cells[column]) or 0
+    if "Ratings" in book:
+        headers, *rows = book["Ratings"]
+        for row in rows:
+            cells = dict(zip(headers, row, strict=True))
+            event = SEASON if cells["Event"] == RATINGS_TOTAL else str(cells["Event"])
+            whom = NIGHT if cells["Guest"] == HOUSE else str(cells["Guest"])
+            for header, value in cells.items():
+                what = what_of(header)
+                if what is None:
+                    continue
+                if what == "hands" and whom == NIGHT:
+                    what = "guests' hands"  # a hand once per guest who staked on it
+                seen.add(output, (event, what, whom), number(value))
     if "Transfers" in book:
         headers, *rows = book["Transfers"]
         for row in rows:

@@ -71,6 +71,20 @@ def test_the_reference_night_shows_its_figures_everywhere(client, monkeypatch):
         assert set(figures[(night.name, "commission", f"shoe {number}")].values()) == {
             D(commission)
         }
+    # The ratings (ledger.ratings): each guest's on their pages (the host's, the link's) and in
+    # the workbooks (the night's, the season's, their statement); the house's hold per night on
+    # the House page and in both workbooks.
+    rated = [key for key in figures if key[:2] == (night.name, "theo") and key[2] != NIGHT]
+    assert rated
+    for key in rated:
+        assert len(figures[key]) == 5, (key, figures[key])
+        for what in ("sd", "z", "house_actual", "hours", "average_bet"):
+            assert len(figures[(key[0], what, key[2])]) >= 4, (what, key)
+    for what in ("theo_hold", "actual_hold", "theo", "house_actual", "sd"):
+        assert len(figures[(night.name, what, NIGHT)]) == 3, (
+            what,
+            figures[(night.name, what, NIGHT)],
+        )
     agree(seen, "the reference night")
 
 

@@ -41,7 +41,7 @@ from ledger.models import (
     Transfer,
 )
 from ledger.money.amounts import ZERO, format_chips, format_money_each
-from ledger.money.charts import balance_line, balance_steps_of, qr_svg
+from ledger.money.charts import balance_line, balance_steps_of, band_line, qr_svg
 from ledger.money.forms import CreditLimitForm
 from ledger.money.results import (
     GuestHistory,
@@ -54,6 +54,7 @@ from ledger.money.results import (
 )
 from ledger.payways.forms import HandlesForm
 from ledger.payways.selectors import PayRequest, active_ways, guest_handles
+from ledger.ratings.selectors import GuestRatings, guest_ratings
 from ledger.series.selectors import guest_calendars
 from ledger.tips.selectors import guest_tips
 from ledger.workbook.exports import workbook_bytes, xlsx_response
@@ -489,9 +490,33 @@ def _guest_page_context(guest: Guest, query: QueryDict) -> dict[str, object]:
         "expenses": guest_expenses(guest, [line.event_id for line in recent_lines]),
         "tips": guest_tips(guest.pk, [line.event_id for line in recent_lines]),
         "chart": chart,
+        **_rating_context(guest),
         "playing_now": playing_in is not None,
         "refresh_seconds": GUEST_PAGE_REFRESH_SECONDS,
     }
+
+
+RATED_NIGHTS = 10  # the latest nights' ratings in full; the years' below them
+
+
+def _rating_context(guest: Guest) -> dict[str, object]:
+    """The guest's rating (``ledger.ratings``): the latest nights, each year's, and the chart of
+    the house's theoretical win beside its actual result from the guest, with its band."""
+    nights = Event.objects.nights().filter(guests=guest).order_by("date", "id")
+    rating: GuestRatings = guest_ratings(
+        guest.pk, nights, latest=RATED_NIGHTS, charted=CHART_NIGHTS
+    )
+    chart = ""
+    if rating.labels:
+        chart = band_line(
+            _("The house's theoretical win and actual result from you"),
+            rating.labels,
+            rating.theo,
+            rating.actual,
+            rating.sd,
+            (_("theoretical"), _("actual"), _("±1 and 2 SD")),
+        )
+    return {"rating": rating, "rating_chart": chart}
 
 
 @login_not_required

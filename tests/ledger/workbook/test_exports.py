@@ -64,7 +64,8 @@ def test_the_workbook_summary_is_the_reference_table_in_numbers(demo):
     ]
     workbook = load_workbook(io.BytesIO(content), data_only=True)
     assert workbook.sheetnames == [
-        "Summary", "Guests", "Hands", "Count", "Settlements", "Rules", "Chips and settlements",
+        "Summary", "Guests", "Hands", "Count", "Ratings", "Settlements", "Rules",
+        "Chips and settlements",
     ]  # fmt: skip
     summary = workbook["Summary"]
     rows = list(summary.iter_rows(min_row=2, values_only=True))

@@ -76,6 +76,7 @@ def test_the_coups_sheet_has_a_row_per_stake_with_its_coup(chemin):
         "Guests",
         "Coups",
         "Transfers",
+        "Ratings",  # its stakes, each coup's (ledger.ratings)
         "Settlements",
         "Rules",  # the night's terms, for an import (no Chips and settlements: it has none)
     ]
@@ -211,7 +212,9 @@ def test_a_name_in_the_coups_and_transfers_sheets_never_becomes_a_formula(chemin
 # The session and the user, the four usual sheets, then the Coups and Transfers sheets (what
 # is still open, and what was recorded); whether there are expenses, and the figures' expenses;
 # the tips (and what each guest tipped, for the Guests sheet).
-WORKBOOK_QUERIES = 34  # a constant: every sheet's reads, the figures read once for all
+WORKBOOK_QUERIES = (
+    37  # a constant: every sheet's reads (the Ratings sheet's three), the figures read once for all
+)
 
 
 def test_the_workbook_reads_the_same_few_queries_for_3_or_30_coups(

@@ -1,0 +1,180 @@
+"""Ratings against figures worked out by hand from the published edges (8 decks, banker pays
+0.95, tie 8:1: banker 1.0579%, player 1.2351%, tie 14.3596%)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from games.models import Hand
+from games.theo import NotPriced
+from ledger.hands import services as hand_services
+from ledger.models import Seating
+from ledger.ratings import selectors
+from ledger.ratings.selectors import ratings_for
+from tests.conftest import bet
+
+pytestmark = pytest.mark.django_db
+D = Decimal
+
+# Banker 1.0579%, player 1.2351%, tie 14.3596% (docs/rules.md): the bettor's win and loss
+# chances for 8 decks, to the digits the tables publish.
+BANKER_WIN, PLAYER_WIN, TIE = D("0.458597"), D("0.446247"), D("0.095156")
+
+
+def variance(win: Decimal, pays: Decimal, lose: Decimal) -> Decimal:
+    mean = win * pays - lose
+    return win * pays * pays + lose - mean * mean
+
+
+def three_bets(shoe, record):
+    """Aki: banker 100, player 200, tie 50 on a natural 9 against 8: the player wins."""
+    return record(
+        shoe, "9 J", "8 J", [bet(1, "banker", 100), bet(1, "player", 200), bet(1, "tie", 50)]
+    )
+
+
+def test_three_bets_priced_by_hand(event, seated, shoe, record):
+    three_bets(shoe, record)
+    rating = ratings_for([event]).nights[0].guest(seated[1].pk)
+    assert rating is not None
+    assert (rating.hands, rating.stakes, rating.handle) == (1, 3, D(350))
+    assert rating.average_bet == D(350)  # per hand played
+    # 100 × 1.0579% + 200 × 1.2351% + 50 × 14.3596% = 1.0579 + 2.4702 + 7.1798
+    assert rating.theo == D("10.71")
+    # The player bet won 200, the banker and the tie lost 150: the house paid 50.
+    assert rating.actual == D(-50)
+    assert rating.theo_money == {"JPY": D(1071)}
+    assert rating.actual_money == {"JPY": D(-5000)}
+    lose_banker = 1 - BANKER_WIN - TIE  # a tie pushes the banker and the player bets
+    lose_player = 1 - PLAYER_WIN - TIE
+    by_hand = (
+        100**2 * variance(BANKER_WIN, D("0.95"), lose_banker)
+        + 200**2 * variance(PLAYER_WIN, D(1), lose_player)
+        + 50**2 * variance(TIE, D(8), 1 - TIE)
+    ).sqrt()
+    assert abs(rating.sd - by_hand) < D("0.01")
+    assert rating.z == ((D(-50) - D("10.7079")) / by_hand).quantize(D("0.01")) == D("-0.24")
+    assert rating.unpriced == 0
+    house = ratings_for([event]).house
+    assert house.theo == D("10.71") and house.actual == D(-50)
+    assert house.theo_hold == D("3.06")  # 10.7079 / 350
+    assert house.actual_hold == D("-14.29")
+
+
+def test_a_stake_not_priced_is_counted_apart(event, seated, shoe, record, monkeypatch):
+    priced = selectors.stake_moments
+
+    def tie_not_priced(game, rules, decks, bet_type, cover_kind=""):
+        if bet_type == "tie":
+            raise NotPriced("{stake} in {game} is not priced.", stake=bet_type, game=game)
+        return priced(game, rules, decks, bet_type, cover_kind)
+
+    monkeypatch.setattr(selectors, "stake_moments", tie_not_priced)
+    three_bets(shoe, record)
+    rating = ratings_for([event]).guest(seated[1].pk)
+    assert rating is not None
+    assert (rating.hands, rating.handle, rating.unpriced) == (1, D(350), D(50))
+    assert rating.theo == D("3.53")  # the banker's and the player's only: 1.0579 + 2.4702
+    assert rating.actual == D(-50)  # every stake's
+    assert rating.priced_actual == D(-100)  # the tie's 50 lost is left out of z
+    lose_banker, lose_player = 1 - BANKER_WIN - TIE, 1 - PLAYER_WIN - TIE
+    by_hand = (
+        100**2 * variance(BANKER_WIN, D("0.95"), lose_banker)
+        + 200**2 * variance(PLAYER_WIN, D(1), lose_player)
+    ).sqrt()
+    assert abs(rating.sd - by_hand) < D("0.01")
+    assert rating.theo_hold == D("1.18")  # 3.5281 / 300, the priced handle
+
+
+def test_nothing_priced_has_no_z(event, seated, shoe, record, monkeypatch):
+    def nothing(*args, **kwargs):
+        raise NotPriced("{stake} in {game} is not priced.", stake="x", game="y")
+
+    monkeypatch.setattr(selectors, "stake_moments", nothing)
+    three_bets(shoe, record)
+    rating = ratings_for([event]).guest(seated[1].pk)
+    assert rating is not None
+    assert (rating.theo, rating.sd, rating.z, rating.theo_hold) == (0, 0, None, None)
+    assert rating.unpriced == rating.handle == D(350)
+
+
+def test_time_at_the_table_across_a_seat_change(event, seated, shoe, record, host):
+    """Ben sits in seat 2 at 20:00; hands at 20:10 and 20:20; he moves to seat 7 at 20:21 (so
+    from hand 3), hand 3 at 20:40. Aki sits through all three from 19:00, before the shoe opened
+    at 19:30. Ben: 20:00–20:20 and 20:21–20:40, 39 minutes; Aki 19:30–20:40, 70 minutes."""
+    start = timezone.now().replace(microsecond=0) - timedelta(days=1)
+    at = {minutes: start + timedelta(minutes=minutes) for minutes in (-60, -30, 0, 10, 20, 21, 40)}
+    type(shoe).objects.filter(pk=shoe.pk).update(opened_at=at[-30])
+    Seating.objects.filter(shoe=shoe).update(seated_at=at[-60])
+    Seating.objects.filter(shoe=shoe, guest=seated[2]).update(seated_at=at[0])
+    for _ in range(2):
+        record(shoe, "9 J", "8 J", [bet(1, "player", 10), bet(2, "banker", 10)])
+    hand_services.seat_guest(shoe=shoe, seat=7, guest=seated[2], by=host)
+    Seating.objects.filter(shoe=shoe, guest=seated[2], seat=7).update(seated_at=at[21])
+    record(shoe, "9 J", "8 J", [bet(1, "player", 10), bet(7, "banker", 10)])
+    for number, minutes in ((1, 10), (2, 20), (3, 40)):
+        Hand.objects.filter(shoe=shoe, number=number).update(logged_at=at[minutes])
+    night = ratings_for([event]).nights[0]
+    ben, aki = night.guest(seated[2].pk), night.guest(seated[1].pk)
+    assert ben is not None and aki is not None
+    assert ben.seconds == 39 * 60
+    assert aki.seconds == 70 * 60
+    assert night.guest(seated[3].pk) is None  # seated, never staked: no rating
+    assert ben.hands == 3
+
+
+def test_a_season_adds_its_nights(make_event, host, record):
+    from games import services as game_services
+    from ledger.guests import services as guest_services
+
+    nights = []
+    for day in (1, 2):
+        event = make_event(name=f"Night {day}")
+        aki = guest_services.event_guest_add(event=event, name="Aki", by=host)
+        shoe = game_services.shoe_start(event=event, by=host)
+        hand_services.seat_guest(shoe=shoe, seat=1, guest=aki, by=host)
+        three_bets(shoe, record)
+        nights.append(event)
+    ratings = ratings_for(nights)
+    [aki] = ratings.guests
+    assert (aki.nights, aki.hands, aki.handle, aki.theo, aki.actual) == (
+        2, 2, D(700), D("21.42"), D(-100)
+    )  # fmt: skip
+    assert aki.theo_money == {"JPY": D(2142)}
+    assert ratings.house.theo == D("21.42")
+    assert ratings_for(nights, guest_id=aki.guest_id).guests[0].handle == D(700)
+
+
+def test_the_queries_do_not_grow_with_the_nights(
+    make_event, host, record, django_assert_max_num_queries
+):
+    from games import services as game_services
+    from ledger.guests import services as guest_services
+
+    def season(count):
+        events = []
+        for day in range(count):
+            event = make_event(name=f"Q{count}-{day}")
+            people = [
+                guest_services.event_guest_add(event=event, name=f"G{count}-{n}", by=host)
+                for n in range(1, 4)
+            ]
+            shoe = game_services.shoe_start(event=event, by=host)
+            for seat, guest in enumerate(people, start=1):
+                hand_services.seat_guest(shoe=shoe, seat=seat, guest=guest, by=host)
+            for _ in range(count):
+                record(shoe, "9 J", "8 J", [bet(s, kind, 10) for s in (1, 2, 3)
+                                            for kind in ("player", "tie")])  # fmt: skip
+            events.append(event)
+        return events
+
+    small, big = season(1), season(4)
+    with django_assert_max_num_queries(3):
+        ratings_for(small)
+    with django_assert_max_num_queries(3):
+        ratings = ratings_for(big)
+    assert len(ratings.guests) == 3 and ratings.house.hands == 16 * 3  # the same three names
