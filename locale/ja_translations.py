@@ -1977,7 +1977,7 @@ JA = {
     "Each new night of the series takes the rules, game, decks, currency and rate, rounding, hands per shoe, chips and count setup, venue and guests of %(event)s.": "シリーズの新しい夜は、%(event)sのルール、ゲーム、デッキ数、通貨とレート、端数処理、1シューのハンド数、チップとカウントの設定、会場、ゲストを引き継ぎます。",
     "A series is a night that recurs: open a night and tap “Make this a series”.": "シリーズは繰り返す夜です。夜を開いて「この夜をシリーズにする」をタップしてください。",
     "Next night": "次の夜",
-    "Nights": "夜",
+    "The series’ nights": "このシリーズの夜",
     "No results yet.": "まだ結果はありません。",
     "Share invitation": "招待を共有",
     "New calendar link": "新しいカレンダーリンク",
