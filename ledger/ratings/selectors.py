@@ -6,7 +6,17 @@ squares of the stakes, the guests' net); each group is priced in Python by
 the variance of the guest's result the sum of the squared stakes times the variance per unit.
 A stake the rules core cannot price (``NotPriced``) is counted in the hands and the handle and
 left out of the theoretical win, the standard deviation and z; the figures say how much handle
-that was. Exact fractions until the end, then rounded half-up to the cent like every payout
+that was.
+
+Where a guest banks (Chemin de fer, Baccara banque) the house plays no hand: its theoretical win
+is the cut it expects from the bank (``house_edge`` of the bank's stake), plus any fixed charge
+(a table charge per shoe, the 5% on a banque's capital), which is known, not expected; its
+actual win is the cut it took (the rows' commission). A guest's loss there goes to the other
+guests, so z reads the guest's result against its own expectation (``Moments.mean``), signed the
+house's way round: in Punto Banco that is the actual win against the theoretical one. A Baccara
+banque stake is priced with its coup's stakes on each tableau, which the banker's play answers.
+
+Exact fractions until the end, then rounded half-up to the cent like every payout
 (``games.payouts.round_money``), and to the night's currency by ``to_money``.
 """
 
@@ -19,11 +29,23 @@ from datetime import datetime
 from decimal import Decimal, localcontext
 from fractions import Fraction
 
-from django.db.models import BigIntegerField, Count, F, OuterRef, QuerySet, Subquery, Sum, Value
+from django.db.models import (
+    BigIntegerField,
+    Case,
+    Count,
+    F,
+    OuterRef,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+    When,
+)
 from django.db.models.functions import Coalesce
 
+from games.kinds import Game
 from games.models import Event, Hand
-from games.payouts import round_money
+from games.payouts import BankedBet, round_money
 from games.theo import Moments, NotPriced, stake_moments
 from ledger.models import Bet, Seating
 from ledger.money.amounts import ZERO, MoneyByCurrency, add_money, money_sum, to_money
@@ -46,9 +68,11 @@ class Rating:
     seconds: int = 0  # time at the table
     handle: Decimal = ZERO  # the sum of the stakes
     unpriced: Decimal = ZERO  # the part of the handle on stakes the rules core cannot price
-    actual: Decimal = ZERO  # the house's result from the stakes: minus the guest's net
-    unpriced_actual: Decimal = ZERO  # its part on those stakes
+    actual: Decimal = ZERO  # the house's result from the stakes (see the module's note)
+    loss: Decimal = ZERO  # minus the guest's net: in Punto Banco, the house's actual
+    unpriced_loss: Decimal = ZERO  # its part on the stakes not priced
     theo_exact: Fraction = field(default_factory=Fraction)
+    expected_loss_exact: Fraction = field(default_factory=Fraction)  # on the priced stakes
     variance_exact: Fraction = field(default_factory=Fraction)  # chips squared
     theo_money: MoneyByCurrency = field(default_factory=dict)
     actual_money: MoneyByCurrency = field(default_factory=dict)
@@ -61,8 +85,10 @@ class Rating:
         self.handle += other.handle
         self.unpriced += other.unpriced
         self.actual += other.actual
-        self.unpriced_actual += other.unpriced_actual
+        self.loss += other.loss
+        self.unpriced_loss += other.unpriced_loss
         self.theo_exact += other.theo_exact
+        self.expected_loss_exact += other.expected_loss_exact
         self.variance_exact += other.variance_exact
         for currency, amount in other.theo_money.items():
             self.theo_money = add_money(self.theo_money, currency, amount)
@@ -74,9 +100,14 @@ class Rating:
         return self.handle - self.unpriced
 
     @property
-    def priced_actual(self) -> Decimal:
-        """The house's actual result on the priced stakes: what the theoretical win is beside."""
-        return self.actual - self.unpriced_actual
+    def priced_loss(self) -> Decimal:
+        """The guest's loss on the priced stakes: what the expected loss is beside."""
+        return self.loss - self.unpriced_loss
+
+    @property
+    def expected_loss(self) -> Decimal:
+        """The guest's expected loss on the priced stakes: in Punto Banco the theoretical win."""
+        return round_money(self.expected_loss_exact)
 
     @property
     def theo(self) -> Decimal:
@@ -90,11 +121,12 @@ class Rating:
 
     @property
     def z(self) -> Decimal | None:
-        """How unusual the actual result is: (actual − theoretical) in standard deviations, on
-        the priced stakes; None where nothing was priced."""
+        """How unusual the guest's result is: (loss − expected loss) in standard deviations, on
+        the priced stakes (in Punto Banco, the actual win less the theoretical); None where
+        nothing was priced."""
         if not self.variance_exact:
             return None
-        exact = (Fraction(self.priced_actual) - self.theo_exact) / Fraction(
+        exact = (Fraction(self.priced_loss) - self.expected_loss_exact) / Fraction(
             _sqrt(self.variance_exact)
         )
         return round_money(exact)
@@ -151,11 +183,49 @@ def _sqrt(value: Fraction) -> Decimal:
         return (Decimal(value.numerator) / Decimal(value.denominator)).sqrt()
 
 
-def _moments(event: Event, bet_type: str, cover_kind: str) -> Moments | None:
+def _moments(
+    event: Event,
+    bet_type: str,
+    cover_kind: str,
+    tableau_stakes: tuple[Decimal, Decimal] | None = None,
+) -> Moments | None:
     try:
-        return stake_moments(event.game, event.rule_set, event.decks, bet_type, cover_kind)
+        if not event.is_guest_banked:
+            return stake_moments(event.game, event.rule_set, event.decks, bet_type, cover_kind)
+        return stake_moments(
+            event.game,
+            event.rule_set,
+            event.decks,
+            bet_type,
+            cover_kind,
+            bank_rules=event.bank_rules,
+            tableau_stakes=tableau_stakes,
+        )
     except NotPriced:
         return None
+
+
+# A cut that is no share of the stakes: a table charge per shoe, a share of the capital.
+FIXED_CUTS = (Event.Cut.PER_SHOE, Event.Cut.CAPITAL)
+TABLEAUX = (BankedBet.TABLEAU_1.value, BankedBet.TABLEAU_2.value)
+
+
+def _tableau_stakes(event_ids: list[int]) -> dict[int, tuple[Decimal, Decimal]]:
+    """Each Baccara banque coup's stakes on tableau 1 and 2, every guest's: one query, none
+    without a night of Baccara banque."""
+    if not event_ids:
+        return {}
+    found: dict[int, list[Decimal]] = {}
+    for row in (
+        Bet.objects.filter(event_id__in=event_ids, bet_type__in=TABLEAUX)
+        .values("hand_id", "bet_type")
+        .annotate(total=money_sum("stake"))
+        .order_by()
+    ):
+        found.setdefault(row["hand_id"], [ZERO, ZERO])[TABLEAUX.index(row["bet_type"])] = row[
+            "total"
+        ]
+    return {hand_id: (first, second) for hand_id, (first, second) in found.items()}
 
 
 def ratings_for(events: Iterable[Event], *, guest_id: int | None = None) -> Ratings:
@@ -168,14 +238,20 @@ def ratings_for(events: Iterable[Event], *, guest_id: int | None = None) -> Rati
     if guest_id is not None:
         bets, seatings = bets.filter(guest_id=guest_id), seatings.filter(guest_id=guest_id)
     found: dict[tuple[int, int], Rating] = {}
+    banque = [event.pk for event in ordered if event.game == Game.BACCARA_BANQUE]
+    tableaux = _tableau_stakes(banque)
     groups = (
-        bets.values("event_id", "guest_id", "guest__name", "bet_type", "cover_kind")
+        bets.annotate(
+            # A Baccara banque stake is priced coup by coup (its coup's tableaux), others by kind.
+            coup=Case(When(event_id__in=banque, then=F("hand_id")), default=Value(0))
+        )
+        .values("event_id", "guest_id", "guest__name", "bet_type", "cover_kind", "coup")
         .annotate(
             n=Count("id"),
-            hands=Count("hand_id", distinct=True),
             handle=money_sum("stake"),
             squares=Sum(F("stake") * F("stake"), output_field=BigIntegerField()),  # cents²
             net=money_sum("net"),
+            cut=money_sum("commission"),
         )
         .order_by()
     )
@@ -194,13 +270,18 @@ def ratings_for(events: Iterable[Event], *, guest_id: int | None = None) -> Rati
             rating.hands = hands_of[key]
         rating.stakes += row["n"]
         rating.handle += row["handle"]
-        rating.actual -= row["net"]
-        moments = _moments(event, row["bet_type"], row["cover_kind"])
+        rating.loss -= row["net"]
+        fixed = event.is_guest_banked and event.taxe in FIXED_CUTS
+        rating.actual += row["cut"] if event.is_guest_banked else -row["net"]
+        moments = _moments(event, row["bet_type"], row["cover_kind"], tableaux.get(row["coup"]))
+        if fixed:  # known, not expected: the theoretical win holds it as it is
+            rating.theo_exact += Fraction(row["cut"])
         if moments is None:
             rating.unpriced += row["handle"]
-            rating.unpriced_actual -= row["net"]
+            rating.unpriced_loss -= row["net"]
             continue
         rating.theo_exact += Fraction(row["handle"]) * moments.house_edge
+        rating.expected_loss_exact -= Fraction(row["handle"]) * moments.mean
         rating.variance_exact += Fraction(int(row["squares"]), 10_000) * moments.variance
     _time_at_table(seatings, found)
     nights = []
@@ -269,9 +350,9 @@ def _time_at_table(seatings: QuerySet[Seating], found: dict[tuple[int, int], Rat
 @dataclass
 class GuestRatings:
     """A guest's ratings as their page shows them: the latest nights (newest first), each
-    calendar year's (newest first), and the steps of the chart: the house's theoretical win
-    and actual result from the guest added up night by night, with the standard deviation of
-    the sum so far."""
+    calendar year's (newest first), and the steps of the chart: the guest's expected and actual
+    loss (in Punto Banco the house's theoretical and actual win) added up night by night, with
+    the standard deviation of the sum so far."""
 
     nights: list[tuple[Event, Rating]]
     seasons: list[tuple[int, Rating]]
@@ -317,7 +398,7 @@ def guest_ratings(
     for event, rating in played[-charted:]:
         running.add(rating)
         labels.append(f"{event.date:%m/%d}")
-        theo.append(running.theo)
-        actual.append(running.priced_actual)
+        theo.append(running.expected_loss)
+        actual.append(running.priced_loss)
         sd.append(running.sd)
     return GuestRatings(played[-latest:][::-1], seasons, labels, theo, actual, sd)

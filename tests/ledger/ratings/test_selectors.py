@@ -9,13 +9,23 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from games.models import Hand
-from games.theo import NotPriced
+from games.kinds import Game
+from games.models import Event, Hand
+from games.payouts import round_money
+from games.theo import NotPriced, stake_moments
 from ledger.hands import services as hand_services
 from ledger.models import Seating
 from ledger.ratings import selectors
 from ledger.ratings.selectors import ratings_for
 from tests.conftest import bet
+from tests.ledger.banked import (
+    CHEMIN_NIGHT_HOUSE,
+    CHEMIN_NIGHT_NETS,
+    chemin_night,
+    make_banked,
+    rotating_coups,
+)
+from tests.ledger.hands.coup_entries import play
 
 pytestmark = pytest.mark.django_db
 D = Decimal
@@ -80,7 +90,7 @@ def test_a_stake_not_priced_is_counted_apart(event, seated, shoe, record, monkey
     assert (rating.hands, rating.handle, rating.unpriced) == (1, D(350), D(50))
     assert rating.theo == D("3.53")  # the banker's and the player's only: 1.0579 + 2.4702
     assert rating.actual == D(-50)  # every stake's
-    assert rating.priced_actual == D(-100)  # the tie's 50 lost is left out of z
+    assert rating.priced_loss == D(-100)  # the tie's 50 lost is left out of z
     lose_banker, lose_player = 1 - BANKER_WIN - TIE, 1 - PLAYER_WIN - TIE
     by_hand = (
         100**2 * variance(BANKER_WIN, D("0.95"), lose_banker)
@@ -178,3 +188,52 @@ def test_the_queries_do_not_grow_with_the_nights(
     with django_assert_max_num_queries(3):
         ratings = ratings_for(big)
     assert len(ratings.guests) == 3 and ratings.house.hands == 16 * 3  # the same three names
+
+
+def test_at_chemin_de_fer_the_house_s_win_is_its_cut_and_z_reads_the_guest_s_own_odds(
+    event, seated, shoe, host
+):
+    # Eight decks: both sides' best play is Punto Banco's tableau (docs/rules.md), so the bank
+    # wins 45.8597% of coups, the ponte 44.6247%, and the house takes 5% of a winning bank.
+    make_banked(event, Game.CHEMIN_DE_FER)
+    chemin_night(shoe, host)
+    night = ratings_for([event]).nights[0]
+    covered = D(100 + 195 + 100 + 390 + 500)  # what each bank played against
+    assert night.house.handle == covered + D(60 + 40 + 195 + 100 + 390 + 300 + 200)
+    assert night.house.actual == CHEMIN_NIGHT_HOUSE  # the taxe it took, not the guests' losses
+    assert abs(night.house.theo - covered * D("0.05") * BANKER_WIN) < D("0.01")
+    chie = next(rating for rating in night.guests if rating.name == "Chie")
+    assert (chie.theo, chie.actual) == (0, 0)  # a ponte's loss is the bank's gain
+    assert chie.loss == D(40 + 100 + 390) == -CHEMIN_NIGHT_NETS["Chie"]
+    expected = D(530) * (BANKER_WIN - PLAYER_WIN)  # a ponte's bet is Punto Banco's player bet
+    assert abs(chie.expected_loss - expected) < D("0.01")
+    by_hand = (D(40**2 + 100**2 + 390**2) * variance(PLAYER_WIN, D(1), BANKER_WIN)).sqrt()
+    assert abs(chie.sd - by_hand) < D("0.01")
+    assert abs(chie.z - (chie.loss - expected) / by_hand) < D("0.01")
+
+
+def test_a_table_charge_per_shoe_is_theoretical_and_actual_alike(event, seated, shoe, host):
+    make_banked(event, Game.CHEMIN_DE_FER, taxe=Event.Cut.PER_SHOE, shoe_charge=D(30))
+    rotating_coups(shoe, host, 3)
+    house = ratings_for([event]).house
+    assert house.actual == house.theo == D(30)
+
+
+def test_a_baccara_banque_bank_is_priced_for_the_stakes_its_coup_faced(event, seated, shoe, host):
+    make_banked(event, Game.BACCARA_BANQUE, table_min=D(10), taxe=Event.Cut.WINNINGS)
+    play(shoe, host, (2, "tableau_1", "50"), (6, "tableau_2", "150"), result="B",
+         second_result="P", banker_seat=4)  # fmt: skip
+    event.refresh_from_db()
+    night = ratings_for([event]).nights[0]
+    assert night.house.unpriced == 0
+    banker = next(rating for rating in night.guests if rating.guest_id == seated[4].pk)
+
+    def bank_edge(tableaux):
+        moments = stake_moments(event.game, event.rule_set, event.decks, "bank",
+                                bank_rules=event.bank_rules, tableau_stakes=tableaux)  # fmt: skip
+        return moments.house_edge
+
+    # A quarter of the stakes on the first tableau: the banker's answer, and the house's cut,
+    # differ from an even split's.
+    assert bank_edge((D(50), D(150))) != bank_edge((D(100), D(100)))
+    assert banker.theo == round_money(200 * bank_edge((D(50), D(150))))
