@@ -7,7 +7,9 @@ from decimal import Decimal
 from typing import Any
 
 import django_tables2 as tables
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
+from django_tables2 import RequestConfig
 
 from ledger.money.amounts import format_money_each, format_percent
 from ledger.money.tables import NAME, NUMBERS, ChipsColumn
@@ -101,3 +103,13 @@ def hold_rows(ratings: Ratings) -> list[dict[str, Any]]:
         for night in ratings.nights
         if night.house.handle
     ]
+
+
+def ratings_tables(request: HttpRequest, ratings: Ratings) -> dict[str, tables.Table]:
+    """The two tables of ``_house_ratings.html`` (the House page's, a series'), each sorted and
+    paged by its own query parameters."""
+    holds = HoldTable(hold_rows(ratings), prefix="hold-")
+    rated = GuestRatingsTable(guest_rows(ratings), prefix="rating-")
+    for table in (holds, rated):
+        RequestConfig(request, paginate={"per_page": 50}).configure(table)
+    return {"holds": holds, "rated": rated}

@@ -20,6 +20,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games.models import Event, Series
 from ledger.forms import add_service_errors
 from ledger.models import Guest, SeriesGuest
+from ledger.ratings.selectors import ratings_for
+from ledger.ratings.tables import ratings_tables
 from ledger.series import selectors
 from ledger.series import services as series_services
 from ledger.series.calendar import series_calendar
@@ -107,6 +109,7 @@ def _series_page(
     request: AuthenticatedHttpRequest, series: Series, *, status: int = 200, **forms: BaseForm
 ) -> HttpResponse:
     nights = list(selectors.series_nights(series))
+    ratings = ratings_for(nights)
     upcoming = selectors.upcoming_dates(series, nights)
     next_night = selectors.next_open_night(nights)
     rows = selectors.usual_guests(series)
@@ -136,6 +139,8 @@ def _series_page(
         "usual_form": usual_form,
         "host_feed": host_feed,
         "settings_night": nights[-1] if nights else None,
+        "ratings": ratings,
+        **ratings_tables(request, ratings),
     }
     return render(request, "ledger/series/series_detail.html", context, status=status)
 

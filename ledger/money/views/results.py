@@ -25,7 +25,7 @@ from ledger.money.tables import (
     money_heading,
 )
 from ledger.ratings.selectors import ratings_for
-from ledger.ratings.tables import GuestRatingsTable, HoldTable, guest_rows, hold_rows
+from ledger.ratings.tables import ratings_tables
 from shoebook.base.converters import id_or_none
 from shoebook.base.roles import AuthenticatedHttpRequest, host_required, table_staff_required
 
@@ -118,10 +118,6 @@ def house_page(request: AuthenticatedHttpRequest) -> HttpResponse:
     table = HouseTable(data)
     RequestConfig(request, paginate={"per_page": 50}).configure(table)
     ratings = ratings_for([night.event for night in season.nights])
-    holds = HoldTable(hold_rows(ratings), prefix="hold-")
-    RequestConfig(request, paginate={"per_page": 50}).configure(holds)
-    rated = GuestRatingsTable(guest_rows(ratings), prefix="rating-")
-    RequestConfig(request, paginate={"per_page": 50}).configure(rated)
     workbook = ""
     if date_range.is_valid() and season.nights:  # the same nights, in the reader's language
         dates = {key: request.GET[key] for key in ("start", "end") if request.GET.get(key)}
@@ -132,8 +128,7 @@ def house_page(request: AuthenticatedHttpRequest) -> HttpResponse:
         "season": season,
         "workbook": workbook,
         "ratings": ratings,
-        "holds": holds,
-        "rated": rated,
+        **ratings_tables(request, ratings),
     }
     return render(request, "ledger/money/house.html", context)
 

@@ -128,6 +128,9 @@ def test_the_series_page_shows_the_standings_of_its_nights(as_host, club, club_n
     page = as_host.get(reverse("ledger:series_detail", args=[club.pk])).content.decode()
     standings = page.split("series-standings")[1]
     assert "Aki" in standings and "100" in standings
+    # The ratings over the series' nights: Aki's 100 on the player, at 1.2351% (8 decks).
+    ratings = page.split('id="ratings"')[1]
+    assert "Aki" in ratings and "1.24" in ratings
 
 
 def _series_page_queries(client, series):
