@@ -360,6 +360,13 @@ class Event(models.Model):
     class Meta:
         ordering = ["-date", "-id"]
         constraints = [
+            # A series' calendar has one night a date (its feed's UID is the series and the date).
+            models.UniqueConstraint(
+                fields=["series", "date"],
+                condition=Q(series__isnull=False),
+                name="event_one_night_a_date_in_its_series",
+                violation_error_message=_("Its series already has a night on this date."),
+            ),
             models.CheckConstraint(
                 condition=Q(decks__gte=MIN_DECKS, decks__lte=MAX_DECKS),
                 name="event_decks_1_to_8",

@@ -18,6 +18,20 @@ LENGTH = timedelta(hours=5)  # a night's planned length: calendars need an end
 PRODUCT = "-//Shoebook//Series calendar//EN"
 
 
+def one_line(text: str) -> str:
+    """A name or venue as one line: a feed's property is a line (names typed before the series'
+    own check, or an event's, may hold a line break)."""
+    return " ".join(text.split())
+
+
+def _end(start: datetime) -> datetime:
+    """When a night ends, for a calendar: its planned length, or the calendar's last second."""
+    try:
+        return start + LENGTH
+    except OverflowError:  # a night on 31 December 9999
+        return start.replace(hour=23, minute=59, second=59)
+
+
 def night_uid(series: Series, day: date) -> str:
     return f"series-{series.pk}-{day:%Y%m%d}@shoebook"
 
@@ -30,7 +44,7 @@ def series_calendar(
     calendar.add("prodid", PRODUCT)
     calendar.add("version", "2.0")
     calendar.add("calscale", "GREGORIAN")
-    calendar.add("x-wr-calname", series.name)
+    calendar.add("x-wr-calname", one_line(series.name))
     calendar.add("x-wr-timezone", series.time_zone)
     planned = [(night.date, night.name, night.venue) for night in nights]
     planned += [(day, series.name, series.venue) for day in upcoming]
@@ -40,10 +54,10 @@ def series_calendar(
         entry.add("uid", night_uid(series, day))
         entry.add("dtstamp", stamp.astimezone(ZoneInfo("UTC")))
         entry.add("dtstart", start)
-        entry.add("dtend", start + LENGTH)
-        entry.add("summary", name)
+        entry.add("dtend", _end(start))
+        entry.add("summary", one_line(name))
         if venue:
-            entry.add("location", venue)
+            entry.add("location", one_line(venue))
         calendar.add_component(entry)
     calendar.add_missing_timezones()
     feed: bytes = calendar.to_ical()

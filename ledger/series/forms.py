@@ -51,6 +51,9 @@ class NextNightForm(forms.Form):
         widget=forms.DateInput(attrs={"type": "date"}),
         help_text=_("Empty: the series' next date."),
     )
+    # The date the button showed: a page loaded before another host's tap still makes the night
+    # it named (or hears that it is made), not the one after.
+    shown = forms.DateField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -48,19 +48,25 @@ def _in_month(rule: Rule, year: int, month: int) -> date:
 
 
 def dates_after(rule: Rule, after: date, count: int) -> list[date]:
-    """The next ``count`` dates of the rule strictly after ``after`` (none by hand)."""
+    """The next ``count`` dates of the rule strictly after ``after`` (none by hand), fewer
+    where the calendar ends (after 31 December 9999)."""
     if rule.kind == BY_HAND or count <= 0:
         return []
-    if rule.kind == WEEKLY:
-        first = after + timedelta(days=(rule.weekday - after.weekday() - 1) % 7 + 1)
-        return [first + timedelta(weeks=n) for n in range(count)]
     found: list[date] = []
-    for year, month in _months_from(after):
-        day = _in_month(rule, year, month)
-        if day > after:
-            found.append(day)
-            if len(found) == count:
-                return found
+    try:
+        if rule.kind == WEEKLY:
+            first = after + timedelta(days=(rule.weekday - after.weekday() - 1) % 7 + 1)
+            for n in range(count):
+                found.append(first + timedelta(weeks=n))
+            return found
+        for year, month in _months_from(after):
+            day = _in_month(rule, year, month)
+            if day > after:
+                found.append(day)
+                if len(found) == count:
+                    return found
+    except (OverflowError, ValueError):  # past year 9999
+        return found
     return found  # pragma: no cover: the months never run out
 
 

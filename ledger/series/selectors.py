@@ -16,7 +16,7 @@ from games.models import Event, Series
 from ledger.models import SeriesGuest
 from ledger.money.results import Standing, standings
 from ledger.series.recurrence import dates_after
-from ledger.series.services import rule_of
+from ledger.series.services import rule_of, series_today
 
 UPCOMING = 4  # the dates to come a series' page and its feeds list
 
@@ -31,7 +31,7 @@ def series_nights(series: Series) -> QuerySet[Event]:
 
 def upcoming_dates(series: Series, nights: list[Event], *, today: date | None = None) -> list[date]:
     """The recurrence's next dates, after its last night and from today on, with no night yet."""
-    today = timezone.localdate() if today is None else today
+    today = series_today(series) if today is None else today
     after = today - timedelta(days=1)
     if nights and nights[-1].date > after:
         after = nights[-1].date

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import date, time, timedelta
 from decimal import Decimal
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
@@ -19,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import services as game_services
 from games.locks import lock_night, lock_series
+from games.messages import refused_character
 from games.models import Event, Series
 from games.payouts import RuleSet
 from ledger.locks import hold_guests
@@ -32,6 +34,15 @@ MSG_CHOOSE_A_DATE = _("This series recurs by hand: choose the next night's date.
 MSG_NIGHT_ON_DATE = _("The series already has a night on {date}: {event}.")
 MSG_KEY_OTHER_SERIES = _("This tap made a night of another series: reload the page.")
 MSG_NOT_A_USUAL_GUEST = _("{guest} is not a usual guest of this series.")
+MSG_ONE_LINE = _("This is one line with no invisible or control character (found {code}).")
+MSG_DATE_OUT_OF_REACH = _(
+    "A night of the series is dated from {first} to {last} (a year back, two years ahead): "
+    "got {date}."
+)
+
+# How far from today a night of a series may be dated: past nights entered late, the season
+# after next planned; a typo's year 2062 or 9999 is refused.
+DAYS_BACK, DAYS_AHEAD = 366, 2 * 366
 
 # What a new night takes from its series besides its name, date and venue: every setting
 # ``games.services.event_create`` takes from the host's form.
@@ -96,6 +107,35 @@ def rule_of(series: Series) -> Rule:
     return Rule(series.recurrence, series.weekday, series.week_of_month, series.day_of_month)
 
 
+def _check_one_line(series: Series) -> None:
+    """A series' name and venue are one line each: a feed writes them on a line of their own."""
+    errors = {}
+    for name in ("name", "venue"):
+        text = getattr(series, name)
+        code = refused_character(text) or next(
+            (f"U+{ord(char):04X}" for char in text if char in "\t\n\r"), None
+        )
+        if code is not None:
+            errors[name] = MSG_ONE_LINE.format(code=code)
+    if errors:
+        raise ValidationError(errors)
+
+
+def check_night_date(on: date, *, today: date) -> None:
+    first, last = today - timedelta(days=DAYS_BACK), today + timedelta(days=DAYS_AHEAD)
+    if not first <= on <= last:
+        message = MSG_DATE_OUT_OF_REACH.format(
+            first=first.isoformat(), last=last.isoformat(), date=on.isoformat()
+        )
+        raise ValidationError({"date": message})
+
+
+def series_today(series: Series) -> date:
+    """Today where the series plays: a New York series' evening is still today there when it
+    is already tomorrow in Tokyo."""
+    return timezone.localdate(timezone=ZoneInfo(series.time_zone))
+
+
 def series_next_date(series: Series, *, last: date | None, today: date) -> date | None:
     """The recurrence's next date after the series' last night, and never before today."""
     after = today - timedelta(days=1)
@@ -158,6 +198,7 @@ def series_from_night(
     )
     if time_zone:
         series.time_zone = time_zone
+    _check_one_line(series)
     series.full_clean()
     series.save()
     guests = list(EventGuest.objects.filter(event=event).values_list("guest_id", flat=True))
@@ -179,6 +220,7 @@ def series_edit(*, series: Series, by: Actor, **changes: Any) -> Series:
     before = _schedule(series)
     for name, value in changes.items():
         setattr(series, name, value)
+    _check_one_line(series)
     series.full_clean()
     series.save()
     after = _schedule(series)
@@ -242,11 +284,13 @@ def series_next_night(
             raise ValidationError({NON_FIELD_ERRORS: MSG_KEY_OTHER_SERIES})
         return NextNight(made, new=False)
     nights = Event.objects.filter(series=series)
+    today = series_today(series)
     if on is None:
         last = nights.order_by("-date").values_list("date", flat=True).first()
-        on = series_next_date(series, last=last, today=timezone.localdate())
+        on = series_next_date(series, last=last, today=today)
         if on is None:
             raise ValidationError({"date": MSG_CHOOSE_A_DATE})
+    check_night_date(on, today=today)
     taken = nights.filter(date=on).first()
     if taken is not None:
         message = MSG_NIGHT_ON_DATE.format(date=on.isoformat(), event=taken.name)

@@ -15,7 +15,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import (
+    require_GET,
+    require_http_methods,
+    require_POST,
+    require_safe,
+)
 
 from games.models import Event, Series
 from ledger.forms import add_service_errors
@@ -38,6 +43,7 @@ MSG_SETTINGS_TAKEN = _("The series takes the settings of {event} from its next n
 MSG_LINK_NEW = _("A new calendar link is made: the old one no longer opens.")
 MSG_LINK_REVOKED = _("The calendar link is revoked.")
 MSG_INVITATION = _("{name}: {when}{where}. Add it to your calendar: {link}")
+MSG_INVITATION_WHERE = _(", {venue}")
 
 
 @host_required
@@ -99,7 +105,7 @@ def _calendar_url(request: HttpRequest, path: str) -> dict[str, str]:
 def _invitation(request: HttpRequest, series: Series, night: Event, row: SeriesGuest) -> str:
     when = formats.date_format(night.date, "DATE_FORMAT")
     when += " " + formats.time_format(series.starts_at, "TIME_FORMAT")
-    where = f", {night.venue}" if night.venue else ""
+    where = str(MSG_INVITATION_WHERE).format(venue=night.venue) if night.venue else ""
     path = reverse("ledger:series_guest_feed", args=[series.pk, row.guest_id, row.calendar_token])
     link = _calendar_url(request, path)["https"]
     return str(MSG_INVITATION).format(name=night.name, when=when, where=where, link=link)
@@ -159,7 +165,7 @@ def series_next_night(request: AuthenticatedHttpRequest, series_id: int) -> Http
     form = NextNightForm(request.POST)
     if not form.is_valid():
         return _series_page(request, series, status=400, next_form=form)
-    on: date | None = form.cleaned_data["date"]
+    on: date | None = form.cleaned_data["date"] or form.cleaned_data["shown"]
     try:
         made = series_services.series_next_night(
             series=series,
@@ -255,14 +261,14 @@ def _feed(series: Series) -> HttpResponse:
 
 
 @login_not_required
-@require_GET
+@require_safe  # GET and HEAD: calendar programs and link checkers ask with HEAD first
 def series_feed(request: HttpRequest, series_id: int, token: str) -> HttpResponse:
     """The hosts' calendar of a series, by its private link."""
     return _feed(selectors.series_by_feed_or_404(series_id, token))
 
 
 @login_not_required
-@require_GET
+@require_safe
 def series_guest_feed(
     request: HttpRequest, series_id: int, guest_id: int, token: str
 ) -> HttpResponse:

@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 from icalendar import Calendar
 
+from games.models import Event, Series
 from ledger.models import Guest, SeriesGuest
 from ledger.series import services as series_services
 from ledger.series.calendar import night_uid
@@ -111,3 +112,35 @@ def test_a_feed_is_a_private_link_s_answer(client, club):
     response = client.get(guest_feed_url(club, "Chie"))
     assert response["Referrer-Policy"] == "no-referrer"
     assert "no-cache" in response["Cache-Control"]
+
+
+def test_a_name_with_a_line_break_stays_on_its_line_in_the_feed(client, club):
+    # Typed before the series' own check, or into a night's name: the feed still opens, and no
+    # line of it starts what the name smuggled.
+    smuggled = "Club\rBEGIN:VEVENT\rUID:evil@x\rEND:VEVENT"
+    Series.objects.filter(pk=club.pk).update(name=smuggled, venue="Le\nSalon")
+    Event.objects.filter(series=club).update(name=smuggled)
+    response, calendar = feed_of(client, guest_feed_url(club, "Aki"))
+    lines = response.content.decode().splitlines()
+    assert lines.count("BEGIN:VEVENT") == len(calendar.walk("VEVENT")) == 5
+    assert not any(line.startswith("UID:evil") for line in lines)
+    assert str(calendar["x-wr-calname"]) == "Club BEGIN:VEVENT UID:evil@x END:VEVENT"
+    assert {str(event["location"]) for event in calendar.walk("VEVENT")} == {"Le Salon"}
+
+
+def test_a_night_at_the_end_of_the_calendar_breaks_no_page(client, club, host, make_event):
+    # Moved there by its own Edit form: the dates to come stop where the calendar does.
+    Event.objects.filter(series=club).update(date=date(9999, 12, 30))
+    _response, calendar = feed_of(client, guest_feed_url(club, "Aki"))
+    assert [event.decoded("dtstart").date() for event in calendar.walk("VEVENT")] == [
+        date(9999, 12, 30),
+        date(9999, 12, 31),  # a Friday: the one date to come
+    ]
+    client.force_login(host)
+    assert client.get(reverse("ledger:series_detail", args=[club.pk])).status_code == 200
+
+
+def test_a_feed_answers_head_as_calendar_programs_ask_first(client, club):
+    response = client.head(guest_feed_url(club, "Aki"))
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/calendar")

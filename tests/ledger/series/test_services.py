@@ -1,11 +1,13 @@
 import uuid
-from datetime import date, time
+from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from unittest import mock
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
+from games import services as game_services
 from games.models import Event, Series
 from ledger.guests import services as guest_services
 from ledger.models import AuditEntry, CountSetup, EventGuest, Guest, SeriesGuest
@@ -13,13 +15,16 @@ from ledger.series import services as series_services
 from ledger.series.services import (
     MSG_ALREADY_IN_SERIES,
     MSG_CHOOSE_A_DATE,
+    MSG_DATE_OUT_OF_REACH,
     MSG_NIGHT_ON_DATE,
+    MSG_ONE_LINE,
     SETTING_FIELDS,
     night_settings_of,
     series_next_date,
 )
 
 TODAY = date(2026, 11, 29)  # a Sunday
+REAL_LOCALDATE = timezone.localdate
 
 
 @pytest.fixture(autouse=True)
@@ -169,3 +174,61 @@ def test_a_merged_guest_s_series_go_to_the_guest_kept(club, host):
     guest_services.guest_merge(guest=ben, other=dora, by=host)  # Ben was, already
     usual = SeriesGuest.objects.filter(series=club).values_list("guest__name", flat=True)
     assert sorted(usual) == ["Ben", "Chie"]
+
+
+@pytest.mark.parametrize(
+    ("field", "text", "code"),
+    [
+        ("name", "Club\rBEGIN:VEVENT\rUID:evil@x", "U+000D"),  # a feed's line, smuggled
+        ("name", "Club\nnight", "U+000A"),
+        ("venue", "Le Salon\t2F", "U+0009"),
+        ("name", "Club \u202etxet", "U+202E"),  # turns the page's words after it around
+    ],
+)
+def test_a_series_name_and_venue_are_one_line_with_no_control_character(
+    club, host, field, text, code
+):
+    with pytest.raises(ValidationError) as refusal:
+        series_services.series_edit(series=club, by=host, **{field: text})
+    assert refusal.value.message_dict[field] == [MSG_ONE_LINE.format(code=code)]
+    club.refresh_from_db()
+    assert (club.name, club.venue) == ("Fridays at the Salon", "Le Salon")
+
+
+def test_a_night_of_the_series_is_dated_a_year_back_to_two_years_ahead(club, host):
+    for far in (date(9999, 12, 31), date(2062, 12, 5), TODAY - timedelta(days=367)):
+        with pytest.raises(ValidationError) as refusal:
+            series_services.series_next_night(
+                series=club, by=host, idempotency_key=uuid.uuid4(), on=far
+            )
+        assert refusal.value.message_dict["date"] == [
+            MSG_DATE_OUT_OF_REACH.format(first="2025-11-28", last="2028-11-30", date=far)
+        ]
+    assert Event.objects.filter(series=club).count() == 1
+    made = series_services.series_next_night(
+        series=club, by=host, idempotency_key=uuid.uuid4(), on=date(2028, 11, 30)
+    )
+    assert made.new
+
+
+def test_a_night_cannot_be_moved_onto_a_date_its_series_has(club, club_night, host, make_event):
+    made = series_services.series_next_night(series=club, by=host, idempotency_key=uuid.uuid4())
+    with pytest.raises(ValidationError) as refusal:
+        game_services.event_update(event=club_night, by=host, date=made.event.date)
+    assert "Its series already has a night on this date." in str(refusal.value)
+    club_night.refresh_from_db()
+    assert club_night.date == date(2026, 11, 27)
+    # A night of no series may share its date with any.
+    other = make_event(name="Other", date=date(2026, 12, 3))
+    game_services.event_update(event=other, by=host, date=made.event.date)
+
+
+def test_the_next_date_is_today_where_the_series_plays(club, host):
+    # 23:30 on Friday 4 December in Paris is already Saturday in Tokyo (the server's zone).
+    late = datetime(2026, 12, 4, 22, 30, tzinfo=UTC)
+    with (
+        mock.patch("django.utils.timezone.localdate", REAL_LOCALDATE),
+        mock.patch("django.utils.timezone.now", return_value=late),
+    ):
+        assert series_services.series_today(club) == date(2026, 12, 4)
+        assert timezone.localdate() == date(2026, 12, 5)

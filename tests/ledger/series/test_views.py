@@ -147,3 +147,20 @@ def test_the_series_page_runs_the_same_queries_however_many_nights_and_guests(as
     for _ in range(4):
         series_services.series_next_night(series=club, by=host, idempotency_key=uuid.uuid4())
     assert _series_page_queries(as_host, club) == few
+
+
+def test_a_page_loaded_before_another_host_s_tap_makes_no_later_night(as_host, club):
+    page = as_host.get(reverse("ledger:series_detail", args=[club.pk])).content.decode()
+    shown = re.search(r'name="shown" value="([0-9-]+)"', page).group(1)
+    assert shown == "2026-12-04"
+    url = reverse("ledger:series_next_night", args=[club.pk])
+    first = as_host.post(url, {"idempotency_key": str(uuid.uuid4()), "shown": shown})
+    assert first.status_code == 302
+    # The second phone's page still shows 4 December: its tap is told that night is made.
+    second = as_host.post(url, {"idempotency_key": str(uuid.uuid4()), "shown": shown})
+    assert second.status_code == 400
+    assert "The series already has a night on 2026-12-04" in second.content.decode()
+    assert sorted(Event.objects.filter(series=club).values_list("date", flat=True)) == [
+        date(2026, 11, 27),
+        date(2026, 12, 4),
+    ]
