@@ -18,6 +18,7 @@ from games.payouts import RuleSet
 from ledger.count import services as count_services
 from ledger.guests import services as guest_services
 from ledger.models import CountSetup, EventGuest
+from ledger.series import services as series_services
 from ledger.series.recurrence import WEEKLY, Rule, next_date
 from tests.browser.conftest import log_in
 
@@ -85,3 +86,20 @@ def test_a_series_made_from_a_night_and_its_next_night_in_one_tap(phone, host, p
     start, _token, end = link.rsplit("/", 2)
     wrong = phone.context.browser.new_context().request.get(f"{start}/{'x' * 43}/{end}")
     assert wrong.status == 404
+
+
+def test_a_series_named_with_eighty_letters_and_no_space_fits_a_phone(
+    phone, host, production_server
+):
+    night = game_services.event_create(
+        name="W" * 80, date=date(2026, 11, 27), venue="V" * 80, rules=RuleSet(), by=host
+    )
+    series = series_services.series_from_night(
+        event=night, by=host, name="W" * 80, recurrence="weekly", weekday=4
+    )
+    base = production_server.url
+    log_in(phone, base, host.username)
+    for path in ("/events/", f"/series/{series.pk}/"):
+        phone.goto(f"{base}{path}")
+        expect(phone.locator("main")).to_contain_text("W" * 80)
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 360, path
