@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
+from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 
@@ -68,9 +69,12 @@ def people() -> People:
             guests.append(person)
         else:
             staff.append(person)
+    # Out and still working: their host still one (``staff_invitation_problem``).
     invitations = list(
-        StaffInvitation.objects.select_related("created_by").filter(
-            used_at__isnull=True, revoked_at__isnull=True, expires_at__gt=timezone.now()
-        )
+        StaffInvitation.objects.select_related("created_by")
+        .filter(used_at__isnull=True, revoked_at__isnull=True, expires_at__gt=timezone.now())
+        .filter(created_by__is_active=True)
+        .filter(Q(created_by__is_superuser=True) | Q(created_by__groups__name=HOSTS))
+        .distinct()
     )
     return People(staff=staff, guests=guests, revoked=revoked, invitations=invitations)

@@ -33,7 +33,7 @@ from ledger.guests.services import (
 )
 from ledger.models import AuditEntry, Guest, StaffInvitation
 from shoebook.base.live import ACCESS_CHANGED, announce_to
-from shoebook.base.roles import COMMAND_LINE, DEALERS, HOSTS, Actor
+from shoebook.base.roles import COMMAND_LINE, DEALERS, HOSTS, Actor, is_host
 
 Role = StaffInvitation.Role
 GROUP_OF_ROLE = {Role.HOST: HOSTS, Role.DEALER: DEALERS}
@@ -188,12 +188,14 @@ def staff_invitation_by_token(token: str) -> StaffInvitation | None:
 
 def staff_invitation_problem(invitation: StaffInvitation | None) -> str | None:
     """Why an invitation link no longer works, if it does not. An invitation whose host has
-    since lost their access counts as withdrawn."""
+    since lost their access, or is a host no longer (made a dealer), counts as withdrawn: a
+    dealer cannot make hosts with links made before."""
     if invitation is None:
         return str(MSG_INVITE_UNKNOWN)
     if invitation.used_at is not None:
         return str(MSG_INVITE_USED)
-    if invitation.revoked_at is not None or not invitation.created_by.is_active:
+    author = invitation.created_by
+    if invitation.revoked_at is not None or not (author.is_active and is_host(author)):
         return str(MSG_INVITE_REVOKED)
     if timezone.now() >= invitation.expires_at:
         return str(MSG_INVITE_EXPIRED)

@@ -17,7 +17,7 @@ from games import services as game_services
 from games.payouts import RuleSet
 from ledger.guests import services as guest_services
 from ledger.models import AuditEntry, StaffInvitation
-from ledger.people import services
+from ledger.people import selectors, services
 from shoebook.base.roles import DEALERS, HOSTS, is_host, is_table_staff
 from tests.conftest import bet, make_user
 
@@ -296,3 +296,15 @@ def test_an_operator_who_hosts_counts_as_a_host(dealer):
     services.role_change(user=dealer, role="host", by=operator)
     services.role_change(user=dealer, role="dealer", by=operator)
     assert groups(dealer) == {DEALERS}
+
+
+def test_a_host_made_a_dealer_makes_no_host_with_a_link_made_before(host):
+    co_host = make_user("rin", HOSTS)
+    token = services.staff_invitation_issue(role="host", by=co_host)
+    assert [i.created_by for i in selectors.people().invitations] == [co_host]
+    services.role_change(user=co_host, role="dealer", by=host)
+    with pytest.raises(ValidationError) as error:
+        services.staff_invitation_accept(token=token, username="friend", password="x-Pass-2026")
+    assert refusal(error) == str(services.MSG_INVITE_REVOKED)
+    assert not User.objects.filter(username="friend").exists()
+    assert selectors.people().invitations == []  # no longer listed as out

@@ -9,10 +9,13 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
+from games import services as game_services
+from games.chips import MAX_TABLE_LIMIT
 from games.kinds import Game
 from games.models import Event, Hand
 from games.payouts import round_money
 from games.theo import NotPriced, stake_moments
+from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
 from ledger.models import Seating
 from ledger.ratings import selectors
@@ -183,11 +186,16 @@ def test_the_queries_do_not_grow_with_the_nights(
         return events
 
     small, big = season(1), season(4)
-    with django_assert_max_num_queries(3):
+    with django_assert_max_num_queries(4):
         ratings_for(small)
-    with django_assert_max_num_queries(3):
+    with django_assert_max_num_queries(4):
         ratings = ratings_for(big)
-    assert len(ratings.guests) == 3 and ratings.house.hands == 16 * 3  # the same three names
+    assert len(ratings.guests) == 3  # the same three names
+    # The house dealt 16 hands, each with three guests on it: not 48.
+    assert ratings.house.hands == 16 and ratings.guests[0].hands == 16
+    assert ratings.house.average_bet == D(60)  # 3 guests × (10 + 10) a hand
+    with django_assert_max_num_queries(3):
+        ratings_for(big, guest_id=ratings.guests[0].guest_id)
 
 
 def test_at_chemin_de_fer_the_house_s_win_is_its_cut_and_z_reads_the_guest_s_own_odds(
@@ -237,3 +245,16 @@ def test_a_baccara_banque_bank_is_priced_for_the_stakes_its_coup_faced(event, se
     # differ from an even split's.
     assert bank_edge((D(50), D(150))) != bank_edge((D(100), D(100)))
     assert banker.theo == round_money(200 * bank_edge((D(50), D(150))))
+
+
+def test_the_largest_stake_the_limits_allow_is_rated(make_event, host, record):
+    # 40 million chips is 4·10⁹ cents; squared, 1.6·10¹⁹: past a bigint (PostgreSQL's 500).
+    whale = make_event(table_max=MAX_TABLE_LIMIT)
+    shoe = game_services.shoe_start(event=whale, by=host)
+    guest = guest_services.event_guest_add(event=whale, name="Whale", by=host)
+    hand_services.seat_guest(shoe=shoe, seat=1, guest=guest, by=host)
+    record(shoe, "9 J", "8 J", [bet(1, "player", 40_000_000)])
+    rating = ratings_for([whale]).nights[0].guest(guest.pk)
+    by_hand = 40_000_000 * variance(PLAYER_WIN, D(1), 1 - PLAYER_WIN - TIE).sqrt()
+    assert abs(rating.sd - by_hand) / by_hand < D("0.0001")
+    assert rating.sd > 0 and rating.actual == D(-40_000_000)

@@ -213,7 +213,7 @@ def test_a_name_in_the_coups_and_transfers_sheets_never_becomes_a_formula(chemin
 # is still open, and what was recorded); whether there are expenses, and the figures' expenses;
 # the tips (and what each guest tipped, for the Guests sheet).
 WORKBOOK_QUERIES = (
-    37  # a constant: every sheet's reads (the Ratings sheet's three), the figures read once for all
+    38  # a constant: every sheet's reads (the Ratings sheet's four), the figures read once for all
 )
 
 
