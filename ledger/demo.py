@@ -26,7 +26,7 @@ from games import services as game_services
 from games.cards import format_cards
 from games.entry import BetEntry, HandEntry
 from games.kinds import TABLE_SEATS, seats_of
-from games.models import Event, Hand
+from games.models import Event, Hand, Shoe
 from games.payouts import STANDARD_RULES, BetType, bet_return
 from games.rules import Hand as DealtHand
 from games.rules import Winner
@@ -34,6 +34,7 @@ from games.shoe import Shoe as DealingShoe
 from ledger.demo_count import count_the_night
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
+from ledger.models import Seating
 from ledger.nights import services as night_services
 from shoebook.base.roles import DEALERS, HOSTS
 
@@ -230,3 +231,31 @@ def _spread_over_the_night(event: Event) -> None:
     for index, hand in enumerate(hands):
         hand.logged_at = midnight + pace * index
     Hand.objects.bulk_update(hands, ["logged_at"])
+    seat_as_played(event, pace)
+
+
+def seat_as_played(event: Event, pace: timedelta) -> None:
+    """Shoes opened, and guests seated, when the night's hands say, not when the demo loaded: a
+    shoe opens a hand's time before its first hand, a guest sits down as the hand before their
+    first is logged (the ratings' time at the table reads these)."""
+    shoes = list(Shoe.objects.filter(event=event))
+    logged = {
+        (shoe_id, number): at
+        for shoe_id, number, at in Hand.objects.filter(shoe__event=event).values_list(
+            "shoe_id", "number", "logged_at"
+        )
+    }
+    for shoe in shoes:
+        times = [at for (shoe_id, _number), at in logged.items() if shoe_id == shoe.pk]
+        if times:
+            shoe.opened_at = min(times) - pace
+            if shoe.closed_at is not None:
+                shoe.closed_at = max(times)
+    Shoe.objects.bulk_update(shoes, ["opened_at", "closed_at"])
+    opened = {shoe.pk: shoe.opened_at for shoe in shoes}
+    seatings = list(Seating.objects.filter(shoe__event=event))
+    for seating in seatings:
+        seating.seated_at = logged.get(
+            (seating.shoe_id, seating.from_hand - 1), opened[seating.shoe_id]
+        )
+    Seating.objects.bulk_update(seatings, ["seated_at"])

@@ -38,7 +38,7 @@ from games.payouts import STANDARD_RULES
 from games.rules import Winner
 from games.settle import GuestBankedTable, settle
 from games.shoe import Shoe as DealingShoe
-from ledger.demo import GUEST_NAMES
+from ledger.demo import GUEST_NAMES, seat_as_played
 from ledger.guests import services as guest_services
 from ledger.hands import services as hand_services
 from ledger.nights import services as night_services
@@ -258,3 +258,4 @@ def _spread_over_the_night(event: Event) -> None:
     for hand in hands:
         hand.logged_at = START + COUP_TIME * (hand.number - 1)
     Hand.objects.bulk_update(hands, ["logged_at"])
+    seat_as_played(event, COUP_TIME)

@@ -78,7 +78,8 @@ def test_a_dealer_invited_by_link_logs_a_hand_and_once_revoked_is_refused(
     phone.goto(f"{base_url}/people/")
     row = phone.locator("li[data-person='mika']")
     expect(row).to_contain_text("Dealer")
-    row.get_by_role("button", name="Revoke access").click()
+    row.locator("summary", has_text="Revoke access").click()  # asks first: no undo here
+    row.get_by_role("button", name="Revoke mika's access").click()
     expect(phone.get_by_text("mika can no longer log in")).to_be_visible()
     expect(phone.locator("#revoked li[data-person='mika']")).to_be_visible()
     assert AuditEntry.objects.filter(action=AuditEntry.Action.ACCESS_REVOKED, by=host).exists()

@@ -14,6 +14,7 @@ from ledger.demo import DEMO_PASSWORD
 from ledger.models import Bet, Guest, Seating
 from ledger.money.amounts import money_sum
 from ledger.money.results import house_rows
+from ledger.ratings.selectors import ratings_for
 from shoebook.base.roles import is_host, is_table_staff
 
 D = Decimal
@@ -60,6 +61,16 @@ def test_the_demo_is_the_reference_night_built_from_real_hands(demo):
     assert all(bet.stake % 10 == 0 for bet in Bet.objects.all())  # $10 chips
     (night,) = house_rows(Event.objects.all())
     assert night.hands_per_hour == D("48.0")  # 240 hands from midnight to five, 75 s apart
+    # Shoes open and guests sit when the hands say, so the ratings' time at the table is the
+    # night's: every guest played, none beyond the five hours of the night.
+    ratings = ratings_for([event]).nights[0]
+    hours = [rating.seconds / 3600 for rating in ratings.guests]
+    assert len(hours) == 15 and all(0 < spent <= 5 for spent in hours)
+    assert max(hours) > 2
+    assert (
+        Shoe.objects.order_by("number").first().opened_at
+        < Hand.objects.earliest("logged_at").logged_at
+    )
 
     assert f"host / {DEMO_PASSWORD}" in demo
     host = authenticate(username="host", password=DEMO_PASSWORD)

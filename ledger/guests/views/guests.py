@@ -509,12 +509,12 @@ def _rating_context(guest: Guest) -> dict[str, object]:
     chart = ""
     if rating.labels:
         chart = band_line(
-            _("The house's theoretical win and actual result from you"),
+            _("What your bets were expected to lose, and what they lost"),
             rating.labels,
             rating.theo,
             rating.actual,
             rating.sd,
-            (_("theoretical"), _("actual"), _("±1 and 2 SD")),
+            (_("expected"), _("lost"), _("±1 and 2 SD")),
         )
     return {"rating": rating, "rating_chart": chart}
 
