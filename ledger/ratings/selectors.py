@@ -22,36 +22,32 @@ Exact fractions until the end, then rounded half-up to the cent like every payou
 
 from __future__ import annotations
 
-from collections import defaultdict
+import json
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal, localcontext
 from fractions import Fraction
+from functools import cache
 
 from django.db.models import (
-    Case,
     Count,
-    DecimalField,
-    F,
     OuterRef,
     QuerySet,
     Subquery,
-    Sum,
     Value,
-    When,
 )
-from django.db.models.functions import Cast, Coalesce
+from django.db.models.functions import Coalesce
 
 from games.kinds import Game
 from games.models import Event, Hand
-from games.payouts import BankedBet, round_money
-from games.theo import Moments, NotPriced, stake_moments
+from games.payouts import BankedBet, BetType, RuleSet, round_money
+from games.theo import Moments, NotPriced, hand_moments, punto_banco_moments, stake_moments
 from ledger.models import Bet, Seating
 from ledger.money.amounts import ZERO, MoneyByCurrency, add_money, money_sum, to_money
 
 PERCENT = Decimal("0.01")
-WHOLE = DecimalField(max_digits=38, decimal_places=0)
 HOUR = Decimal(3600)
 _LAST_HAND = 32767  # above any hand's number: an open seating runs to the shoe's last hand
 
@@ -229,72 +225,141 @@ def _tableau_stakes(event_ids: list[int]) -> dict[int, tuple[Decimal, Decimal]]:
     return {hand_id: (first, second) for hand_id, (first, second) in found.items()}
 
 
+Kind = tuple[str, str]  # a stake's bet type and cover kind
+Pair = tuple[Kind, Kind]  # two kinds, in order: a term of a hand's variance
+
+
+@cache
+def _covariance(event_key: tuple[str, str, int], first: str, second: str) -> Fraction:
+    """Between one unit on each of two Punto Banco bets on one hand: their results move
+    together (Banker and Player never both win). From ``hand_moments``' count of every deal;
+    nothing where it cannot count them together (a pair with another bet: taken as apart)."""
+    _game, rules_json, decks = event_key
+    rules = RuleSet.from_dict(json.loads(rules_json))
+    try:
+        both = hand_moments(
+            rules, decks, {BetType(first): Fraction(1), BetType(second): Fraction(1)}
+        )
+        alone = [
+            punto_banco_moments(rules, BetType(bet), decks).variance for bet in (first, second)
+        ]
+    except (NotPriced, ValueError):
+        return Fraction(0)
+    return (4 * both.variance - alone[0] - alone[1]) / 2  # per unit of the two (2 staked)
+
+
+def _pair_weight(
+    event: Event, pair: Pair, tableaux: tuple[Decimal, Decimal] | None
+) -> Fraction | None:
+    """What the product of two kinds' stakes on one hand adds to the variance (per chip²): a
+    kind's variance with itself, twice the covariance of two; None for a kind not priced."""
+    (first, first_cover), (second, _cover) = pair
+    if pair[0] == pair[1]:
+        moments = _moments(event, first, first_cover, tableaux)
+        return None if moments is None else moments.variance
+    if event.is_guest_banked:
+        return Fraction(0)  # a bank and a cover are two guests'; one guest's two covers alike
+    for bet, cover in pair:
+        if _moments(event, bet, cover) is None:
+            return None
+    return 2 * _covariance(_event_key(event), first, second)
+
+
+def _event_key(event: Event) -> tuple[str, str, int]:
+    return (event.game, json.dumps(event.rule_set.to_dict(), sort_keys=True), event.decks)
+
+
+def _add_hand(products: defaultdict[Pair, int], stakes: dict[Kind, int]) -> None:
+    """One hand's stakes (cents, by kind) into the sums of their products, kind by kind."""
+    kinds = sorted(stakes)
+    for index, first in enumerate(kinds):
+        for second in kinds[index:]:
+            products[(first, second)] += stakes[first] * stakes[second]
+
+
+def _variance(
+    event: Event, products: dict[Pair, int], tableaux: tuple[Decimal, Decimal] | None = None
+) -> Fraction:
+    total = Fraction(0)
+    for pair, product in products.items():
+        weight = _pair_weight(event, pair, tableaux)
+        if weight is not None:
+            total += Fraction(product, 10_000) * weight  # cents² to chips²
+    return total
+
+
 def ratings_for(events: Iterable[Event], *, guest_id: int | None = None) -> Ratings:
     """The ratings at ``events`` (in the order given), of every guest who staked there or of
-    ``guest_id`` alone. Four queries after the events' (three for one guest); one more with a
-    night of Baccara banque."""
+    ``guest_id`` alone. Two queries after the events'; one more with a night of Baccara
+    banque.
+
+    The stakes are read per hand (summed per guest, hand and kind in SQL), as the spread of a
+    result needs them: two bets on one hand move together, and a hand's stakes of all the
+    guests move together for the house."""
     ordered = list(events)
     by_id = {event.pk: event for event in ordered}
     bets = Bet.objects.filter(event_id__in=list(by_id))
     seatings = Seating.objects.filter(shoe__event_id__in=list(by_id))
     if guest_id is not None:
         bets, seatings = bets.filter(guest_id=guest_id), seatings.filter(guest_id=guest_id)
-    found: dict[tuple[int, int], Rating] = {}
     banque = [event.pk for event in ordered if event.game == Game.BACCARA_BANQUE]
     tableaux = _tableau_stakes(banque)
-    groups = (
-        bets.annotate(
-            # A Baccara banque stake is priced coup by coup (its coup's tableaux), others by kind.
-            coup=Case(When(event_id__in=banque, then=F("hand_id")), default=Value(0))
-        )
-        .values("event_id", "guest_id", "guest__name", "bet_type", "cover_kind", "coup")
+    found: dict[tuple[int, int], Rating] = {}
+    groups: dict[tuple[int, int, str, str, int], list[Decimal]] = {}
+    hands: defaultdict[tuple[int, int], dict[int, dict[Kind, int]]] = defaultdict(dict)
+    dealt: defaultdict[int, dict[int, dict[Kind, int]]] = defaultdict(dict)
+    counts: Counter[tuple[int, int]] = Counter()
+    for row in (
+        bets.values("event_id", "guest_id", "guest__name", "hand_id", "bet_type", "cover_kind")
         .annotate(
             n=Count("id"),
-            handle=money_sum("stake"),
-            # cents², as numeric: a stake of 30 million chips squared is past a bigint
-            squares=Sum(Cast("stake", WHOLE) * Cast("stake", WHOLE), output_field=WHOLE),
+            staked=money_sum("stake"),
             net=money_sum("net"),
             cut=money_sum("commission"),
         )
         .order_by()
-    )
-    hands_of: dict[tuple[int, int], int] = {
-        (row["event_id"], row["guest_id"]): row["n"]
-        for row in bets.values("event_id", "guest_id")
-        .annotate(n=Count("hand_id", distinct=True))
-        .order_by()
-    }
-    for row in groups:
-        event = by_id[row["event_id"]]
-        key = (event.pk, row["guest_id"])
-        rating = found.get(key)
-        if rating is None:
-            rating = found[key] = Rating(row["guest_id"], row["guest__name"], nights=1)
-            rating.hands = hands_of[key]
-        rating.stakes += row["n"]
-        rating.handle += row["handle"]
-        rating.loss -= row["net"]
-        fixed = event.is_guest_banked and event.taxe in FIXED_CUTS
-        rating.actual += row["cut"] if event.is_guest_banked else -row["net"]
-        moments = _moments(event, row["bet_type"], row["cover_kind"], tableaux.get(row["coup"]))
-        if fixed:  # known, not expected: the theoretical win holds it as it is
-            rating.theo_exact += Fraction(row["cut"])
-        if moments is None:
-            rating.unpriced += row["handle"]
-            rating.unpriced_loss -= row["net"]
-            continue
-        rating.theo_exact += Fraction(row["handle"]) * moments.house_edge
-        rating.expected_loss_exact -= Fraction(row["handle"]) * moments.mean
-        rating.variance_exact += Fraction(row["squares"]) / 10_000 * moments.variance
-    _time_at_table(seatings, found)
-    night_hands: dict[int, int] = {}
-    if guest_id is None:
-        night_hands = dict(
-            bets.values("event_id")
-            .annotate(n=Count("hand_id", distinct=True))
-            .values_list("event_id", "n")
-            .order_by()
+    ):
+        event_id, guest, hand = row["event_id"], row["guest_id"], row["hand_id"]
+        if (event_id, guest) not in found:
+            found[(event_id, guest)] = Rating(guest, row["guest__name"], nights=1)
+        counts[(event_id, guest)] += row["n"]
+        # A Baccara banque stake is priced coup by coup (its coup's tableaux), others by kind.
+        coup = hand if by_id[event_id].game == Game.BACCARA_BANQUE else 0
+        sums = groups.setdefault(
+            (event_id, guest, row["bet_type"], row["cover_kind"], coup), [ZERO, ZERO, ZERO]
         )
+        sums[0] += row["staked"]
+        sums[1] += row["net"]
+        sums[2] += row["cut"]
+        kind, cents = (row["bet_type"], row["cover_kind"]), int(row["staked"] * 100)
+        on_hand = hands[(event_id, guest)].setdefault(hand, {})
+        on_hand[kind] = on_hand.get(kind, 0) + cents
+        if guest_id is None:
+            house_hand = dealt[event_id].setdefault(hand, {})
+            house_hand[kind] = house_hand.get(kind, 0) + cents
+    for (event_id, guest, bet_type, cover_kind, coup), (handle, net, cut) in groups.items():
+        event = by_id[event_id]
+        rating = found[(event_id, guest)]
+        rating.handle += handle
+        rating.loss -= net
+        rating.actual += cut if event.is_guest_banked else -net
+        if event.is_guest_banked and event.taxe in FIXED_CUTS:
+            # Known, not expected: the theoretical win holds it as it is, and the bank's
+            # expected loss too (it is in the bank's net).
+            rating.theo_exact += Fraction(cut)
+            rating.expected_loss_exact += Fraction(cut)
+        moments = _moments(event, bet_type, cover_kind, tableaux.get(coup))
+        if moments is None:
+            rating.unpriced += handle
+            rating.unpriced_loss -= net
+            continue
+        rating.theo_exact += Fraction(handle) * moments.house_edge
+        rating.expected_loss_exact -= Fraction(handle) * moments.mean
+    for (event_id, guest), by_hand in hands.items():
+        rating = found[(event_id, guest)]
+        rating.hands, rating.stakes = len(by_hand), counts[(event_id, guest)]
+        rating.variance_exact = _hands_variance(by_id[event_id], by_hand, tableaux)
+    _time_at_table(seatings, found)
     nights = []
     for event in ordered:
         mine = sorted(
@@ -306,9 +371,7 @@ def ratings_for(events: Iterable[Event], *, guest_id: int | None = None) -> Rati
             rating.theo_money = {event.currency: _money(rating.theo, event)}
             rating.actual_money = {event.currency: _money(rating.actual, event)}
             house.add(rating)
-        house.nights = 1
-        # The hands the house dealt with a stake on them, not the guests' hands added up.
-        house.hands = night_hands.get(event.pk, house.hands)
+        _as_the_house(house, event, dealt.get(event.pk, {}), tableaux)
         nights.append(NightRatings(event, mine, house))
     totals: dict[int, Rating] = {}
     house = Rating(0, "")
@@ -318,6 +381,49 @@ def ratings_for(events: Iterable[Event], *, guest_id: int | None = None) -> Rati
         house.add(night.house)
     ranked = sorted(totals.values(), key=lambda r: (-r.theo_exact, r.name.casefold()))
     return Ratings(nights, ranked, house)
+
+
+def _hands_variance(
+    event: Event,
+    by_hand: dict[int, dict[Kind, int]],
+    tableaux: dict[int, tuple[Decimal, Decimal]],
+) -> Fraction:
+    """The variance of a result over these hands (their stakes in cents, by kind): each hand's
+    stakes together, the hands apart (each deal is its own). A Baccara banque coup is priced
+    with its own tableaux; every other night's hands add their products first."""
+    if event.game == Game.BACCARA_BANQUE:
+        total = Fraction(0)
+        for hand, stakes in by_hand.items():
+            products: defaultdict[Pair, int] = defaultdict(int)
+            _add_hand(products, stakes)
+            total += _variance(event, products, tableaux.get(hand))
+        return total
+    products = defaultdict(int)
+    for stakes in by_hand.values():
+        _add_hand(products, stakes)
+    return _variance(event, products)
+
+
+def _as_the_house(
+    house: Rating,
+    event: Event,
+    dealt: dict[int, dict[Kind, int]],
+    tableaux: dict[int, tuple[Decimal, Decimal]],
+) -> None:
+    """The night's house: its guests' figures added up, but the hands it dealt (not the guests'
+    hands added up), and the spread of its result from every guest's stakes on a hand together
+    (they share the deal). Where a guest banks, the house's result is its cut, whose spread is
+    not the guests' stakes': its SD and z leave such a night out."""
+    house.nights = 1
+    if not dealt:  # one guest's ratings: no house
+        return
+    house.hands = len(dealt)
+    if event.is_guest_banked:
+        house.variance_exact = Fraction(0)
+        house.unpriced_loss = house.loss  # out of z, as a stake not priced is
+        house.expected_loss_exact = Fraction(0)
+        return
+    house.variance_exact = _hands_variance(event, dealt, tableaux)
 
 
 def _money(chips: Decimal, event: Event) -> Decimal:

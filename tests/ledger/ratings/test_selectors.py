@@ -43,6 +43,13 @@ def variance(win: Decimal, pays: Decimal, lose: Decimal) -> Decimal:
     return win * pays * pays + lose - mean * mean
 
 
+def spread(results: dict[Decimal, int]) -> Decimal:
+    """The standard deviation of a hand's result: ``results`` maps each outcome's chance to the
+    result it gives."""
+    mean = sum(chance * result for chance, result in results.items())
+    return (sum(chance * result * result for chance, result in results.items()) - mean**2).sqrt()
+
+
 def three_bets(shoe, record):
     """Aki: banker 100, player 200, tie 50 on a natural 9 against 8: the player wins."""
     return record(
@@ -64,13 +71,16 @@ def test_three_bets_priced_by_hand(event, seated, shoe, record):
     assert rating.actual_money == {"JPY": D(-5000)}
     lose_banker = 1 - BANKER_WIN - TIE  # a tie pushes the banker and the player bets
     lose_player = 1 - PLAYER_WIN - TIE
-    by_hand = (
+    # The three bets share one deal: the banker wins (+95 − 200 − 50), the player wins
+    # (−100 + 200 − 50) or a tie (0 + 0 + 400). Their variances do not simply add.
+    by_hand = spread({BANKER_WIN: -155, PLAYER_WIN: 50, TIE: 400})
+    apart = (
         100**2 * variance(BANKER_WIN, D("0.95"), lose_banker)
         + 200**2 * variance(PLAYER_WIN, D(1), lose_player)
         + 50**2 * variance(TIE, D(8), 1 - TIE)
     ).sqrt()
-    assert abs(rating.sd - by_hand) < D("0.01")
-    assert rating.z == ((D(-50) - D("10.7079")) / by_hand).quantize(D("0.01")) == D("-0.24")
+    assert abs(rating.sd - by_hand) < D("0.01") and abs(by_hand - apart) > 80
+    assert rating.z == ((D(-50) - D("10.7079")) / by_hand).quantize(D("0.01")) == D("-0.37")
     assert rating.unpriced == 0
     house = ratings_for([event]).house
     assert house.theo == D("10.71") and house.actual == D(-50)
@@ -94,11 +104,7 @@ def test_a_stake_not_priced_is_counted_apart(event, seated, shoe, record, monkey
     assert rating.theo == D("3.53")  # the banker's and the player's only: 1.0579 + 2.4702
     assert rating.actual == D(-50)  # every stake's
     assert rating.priced_loss == D(-100)  # the tie's 50 lost is left out of z
-    lose_banker, lose_player = 1 - BANKER_WIN - TIE, 1 - PLAYER_WIN - TIE
-    by_hand = (
-        100**2 * variance(BANKER_WIN, D("0.95"), lose_banker)
-        + 200**2 * variance(PLAYER_WIN, D(1), lose_player)
-    ).sqrt()
+    by_hand = spread({BANKER_WIN: -105, PLAYER_WIN: 100, TIE: 0})  # the two priced, together
     assert abs(rating.sd - by_hand) < D("0.01")
     assert rating.theo_hold == D("1.18")  # 3.5281 / 300, the priced handle
 
@@ -258,3 +264,22 @@ def test_the_largest_stake_the_limits_allow_is_rated(make_event, host, record):
     by_hand = 40_000_000 * variance(PLAYER_WIN, D(1), 1 - PLAYER_WIN - TIE).sqrt()
     assert abs(rating.sd - by_hand) / by_hand < D("0.0001")
     assert rating.sd > 0 and rating.actual == D(-40_000_000)
+
+
+def test_the_house_s_spread_counts_its_guests_bets_on_one_deal_together(
+    event, seated, shoe, record
+):
+    # Two guests on the banker, 100 each, on one hand: the house has 200 on one outcome.
+    record(shoe, "9 J", "8 J", [bet(1, "banker", 100), bet(2, "banker", 100)])
+    night = ratings_for([event]).nights[0]
+    one_guest = spread({BANKER_WIN: 95, 1 - BANKER_WIN - TIE: -100, TIE: 0})
+    assert all(abs(rating.sd - one_guest) < D("0.01") for rating in night.guests)
+    assert abs(night.house.sd - 2 * one_guest) < D("0.01")  # not √2 times one guest's
+
+
+def test_the_house_s_z_leaves_out_a_night_where_a_guest_banks(event, seated, shoe, host):
+    make_banked(event, Game.CHEMIN_DE_FER)
+    chemin_night(shoe, host)
+    house = ratings_for([event]).house
+    assert house.actual == CHEMIN_NIGHT_HOUSE and house.theo > 0  # its cut, expected and taken
+    assert (house.sd, house.z) == (0, None)  # the spread of a cut is not the guests' stakes'

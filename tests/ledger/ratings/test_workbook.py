@@ -59,7 +59,7 @@ def test_the_night_s_ratings_sheet(make_event, host, record):
     assert ben["Theoretical win"] == 10.58 and ben["Actual"] == 1000
     assert house["Handle"] == 1350 and house["Theoretical win"] == 21.29
     assert house["Theoretical hold"] == 1.58 and house["Actual hold"] == 70.37
-    assert aki["z"] == -0.24  # (−50 − 10.71) / 249.45
+    assert aki["z"] == -0.37  # (−50 − 10.71) / 165.10, the three bets on one deal together
 
 
 def test_the_season_adds_a_row_per_guest_and_the_guest_sees_only_theirs(make_event, host, record):

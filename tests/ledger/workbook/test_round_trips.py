@@ -78,6 +78,12 @@ def cells(content: bytes) -> dict[str, list[list[object]]]:
                 for index in SETTLEMENT_IDS:
                     if row[index] is not None:
                         row[index] = order.setdefault(row[index], len(order) + 1)
+        if sheet.title == "Ratings" and rows:
+            # A workbook keeps each hand, not when each guest sat down: an imported night's
+            # time at the table is nothing (the host's guide says so), every other figure holds.
+            hours = rows[0].index("Hours")
+            for row in rows[1:]:
+                row[hours] = None
         found[sheet.title] = rows
     return found
 
