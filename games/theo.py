@@ -50,7 +50,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -258,7 +258,7 @@ def nearest_split(first_share: Fraction) -> int:
     return math.floor(first_share * SPLITS + Fraction(1, 2))
 
 
-@cache
+@lru_cache(maxsize=4096)  # keyed on each coup's split of the stakes: bounded, not one per coup
 def banque_moments(
     bet_type: BankedBet, decks: int, taxe: Fraction, first_share: Fraction = Fraction(1, 2)
 ) -> Moments:

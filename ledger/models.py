@@ -156,10 +156,6 @@ class StaffInvitation(models.Model):
     def __str__(self) -> str:
         return f"{self.get_role_display()} invitation ({self.created_at:%Y-%m-%d})"
 
-    @property
-    def is_usable(self) -> bool:
-        return self.used_at is None and self.revoked_at is None and timezone.now() < self.expires_at
-
 
 class EventGuest(models.Model):
     """A guest on an event's list: who may be seated that night."""

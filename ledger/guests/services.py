@@ -492,7 +492,8 @@ INVITATION_DAYS = 7
 MSG_INVITE_HAS_LOGIN = _("{guest} already has a login ({user}).")
 
 
-def _token_hash(token: str) -> str:
+def token_hash(token: str) -> str:
+    """What is kept of an invitation's token: its SHA-256 (a guest's, a co-host's or a dealer's)."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 
@@ -513,7 +514,7 @@ def guest_invitation_issue(*, guest: Guest, by: Actor) -> str:
     expires = now + timedelta(days=INVITATION_DAYS)
     GuestInvitation.objects.create(
         guest=guest,
-        token_hash=_token_hash(token),
+        token_hash=token_hash(token),
         created_by=by,
         created_at=now,
         expires_at=expires,
@@ -545,7 +546,7 @@ def invitation_by_token(token: str) -> GuestInvitation | None:
         return None
     return (
         GuestInvitation.objects.select_related("guest__user")
-        .filter(token_hash=_token_hash(token))
+        .filter(token_hash=token_hash(token))
         .first()
     )
 

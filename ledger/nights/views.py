@@ -44,7 +44,7 @@ from ledger.nights import services as night_services
 from ledger.nights.forms import EventForm
 from ledger.nights.selectors import event_open_things, event_shoes, events_for_list
 from ledger.series.forms import NextNightForm
-from ledger.series.selectors import series_for_list
+from ledger.series.selectors import next_dates, series_for_list
 from shoebook.base.converters import id_or_none
 from shoebook.base.roles import (
     AuthenticatedHttpRequest,
@@ -80,8 +80,11 @@ def event_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     context: dict[str, object] = {"events": events_for_list()}
     if is_host(request.user):  # each series' next night, one tap away
         every = list(series_for_list())
+        dates = next_dates(every)
         for series in every:
             series.next_form = NextNightForm()  # type: ignore[attr-defined]
+            upcoming = dates[series.pk]
+            series.upcoming = [upcoming] if upcoming else []  # type: ignore[attr-defined]
         context["all_series"] = every
     return render(request, "ledger/nights/event_list.html", context)
 

@@ -9,7 +9,6 @@ command line's account are not changed from here. Every write is atomic, refuses
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 import unicodedata
 from datetime import timedelta
@@ -25,11 +24,16 @@ from django.utils.translation import gettext_lazy as _
 
 from games.locks import advisory_lock
 from games.models import Shoe
-from ledger.guests.services import (
+from ledger.guests.services import (  # one invitation's rules, a guest's or a co-host's
     INVITATION_DAYS,
+    MSG_INVITE_EXPIRED,
+    MSG_INVITE_REVOKED,
+    MSG_INVITE_UNKNOWN,
+    MSG_INVITE_USED,
     MSG_LOGIN_TAKEN,
     check_login_name,
     hold_login_names,
+    token_hash,
 )
 from ledger.models import AuditEntry, Guest, StaffInvitation
 from shoebook.base.live import ACCESS_CHANGED, announce_to
@@ -52,15 +56,6 @@ MSG_LAST_HOST = _("{user} is the last host: make another host first.")
 MSG_ALREADY_REVOKED = _("{user} already cannot log in.")
 MSG_INVITATION_GONE = _("This invitation is no longer out: it was used or withdrawn.")
 MSG_NOTE_TOO_LONG = _("Keep the note to 80 characters.")
-
-MSG_INVITE_UNKNOWN = _("This invitation link is not one we know: check it was copied whole.")
-MSG_INVITE_USED = _("This invitation was already used to make a login: log in instead.")
-MSG_INVITE_REVOKED = _("This invitation was withdrawn: ask the host for a new one.")
-MSG_INVITE_EXPIRED = _("This invitation expired: ask the host for a new one.")
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def role_of(user: User) -> Role | None:

@@ -7,22 +7,37 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from django.db.models import QuerySet
+from django.db.models import Max, QuerySet
 from django.http import Http404
-from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
 from games.models import Event, Series
 from ledger.models import SeriesGuest
 from ledger.money.results import Standing, standings
 from ledger.series.recurrence import dates_after
-from ledger.series.services import rule_of, series_today
+from ledger.series.services import rule_of, series_next_date, series_today
 
 UPCOMING = 4  # the dates to come a series' page and its feeds list
 
 
 def series_for_list() -> QuerySet[Series]:
     return Series.objects.all()
+
+
+def next_dates(every: list[Series]) -> dict[int, date | None]:
+    """Each series' next date by its recurrence (None by hand), in one query: what its "Next
+    night" button names and sends, on the events list as on its page."""
+    last = dict(
+        Event.objects.filter(series__in=every)
+        .values("series_id")
+        .annotate(last=Max("date"))
+        .values_list("series_id", "last")
+        .order_by()
+    )
+    return {
+        series.pk: series_next_date(series, last=last.get(series.pk), today=series_today(series))
+        for series in every
+    }
 
 
 def series_nights(series: Series) -> QuerySet[Event]:
@@ -38,9 +53,10 @@ def upcoming_dates(series: Series, nights: list[Event], *, today: date | None = 
     return dates_after(rule_of(series), after, UPCOMING)
 
 
-def next_open_night(nights: list[Event], *, today: date | None = None) -> Event | None:
-    """The series' night to come (or tonight's), the one an invitation is for."""
-    today = timezone.localdate() if today is None else today
+def next_open_night(series: Series, nights: list[Event]) -> Event | None:
+    """The series' night to come (or tonight's where the series plays), the one an invitation
+    is for."""
+    today = series_today(series)
     return next((night for night in nights if night.date >= today and night.is_open), None)
 
 

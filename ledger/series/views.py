@@ -117,7 +117,7 @@ def _series_page(
     nights = list(selectors.series_nights(series))
     ratings = ratings_for(nights)
     upcoming = selectors.upcoming_dates(series, nights)
-    next_night = selectors.next_open_night(nights)
+    next_night = selectors.next_open_night(series, nights)
     rows = selectors.usual_guests(series)
     guests = []
     for row in rows:

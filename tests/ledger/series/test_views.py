@@ -85,10 +85,16 @@ def test_the_events_list_has_each_series_next_night_button(as_host, club):
     page = as_host.get(reverse("ledger:event_list")).content.decode()
     assert reverse("ledger:series_next_night", args=[club.pk]) in page
     key = re.search(r'name="idempotency_key" value="([0-9a-f-]+)"', page).group(1)
-    response = as_host.post(
-        reverse("ledger:series_next_night", args=[club.pk]), {"idempotency_key": key}
-    )
+    # The button names the date it makes, and sends it: a second phone's older list cannot
+    # make the week after by a second tap.
+    shown = re.search(r'name="shown" value="([0-9-]+)"', page).group(1)
+    assert shown == "2026-12-04" and "Fri 4 Dec" in page
+    url = reverse("ledger:series_next_night", args=[club.pk])
+    response = as_host.post(url, {"idempotency_key": key, "shown": shown})
     assert response.status_code == 302
+    again = as_host.post(url, {"idempotency_key": str(uuid.uuid4()), "shown": shown})
+    assert again.status_code == 400
+    assert Event.objects.filter(series=club).count() == 2
 
 
 def test_the_series_page_shares_an_invitation_with_each_guest_s_calendar_link(as_host, club, host):
