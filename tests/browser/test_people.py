@@ -79,7 +79,7 @@ def test_a_dealer_invited_by_link_logs_a_hand_and_once_revoked_is_refused(
     row = phone.locator("li[data-person='mika']")
     expect(row).to_contain_text("Dealer")
     row.locator("summary", has_text="Revoke access").click()  # asks first: no undo here
-    row.get_by_role("button", name="Revoke mika's access").click()
+    row.get_by_role("button", name="Yes, revoke this access").click()
     expect(phone.get_by_text("mika can no longer log in")).to_be_visible()
     expect(phone.locator("#revoked li[data-person='mika']")).to_be_visible()
     assert AuditEntry.objects.filter(action=AuditEntry.Action.ACCESS_REVOKED, by=host).exists()
