@@ -10,7 +10,8 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 
 from ledger.models import StaffInvitation
-from shoebook.base.roles import COMMAND_LINE, DEALERS, HOSTS
+from ledger.people.services import role_of
+from shoebook.base.roles import COMMAND_LINE, HOSTS
 
 
 @dataclass(frozen=True)
@@ -36,13 +37,11 @@ class People:
 
 
 def _role(user: User, guest_id: int | None) -> str:
-    names = {group.name for group in user.groups.all()}
     if user.is_superuser:
         return "operator"
-    if HOSTS in names:
-        return "host"
-    if DEALERS in names:
-        return "dealer"
+    role = role_of(user)
+    if role is not None:
+        return str(role)
     return "guest" if guest_id is not None else ""
 
 

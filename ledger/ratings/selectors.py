@@ -373,6 +373,12 @@ def ratings_for(events: Iterable[Event], *, guest_id: int | None = None) -> Rati
             house.add(rating)
         _as_the_house(house, event, dealt.get(event.pk, {}), tableaux)
         nights.append(NightRatings(event, mine, house))
+    return over_nights(nights)
+
+
+def over_nights(nights: list[NightRatings]) -> Ratings:
+    """Each guest's and the house's ratings over these nights, added up: the highest
+    theoretical win first."""
     totals: dict[int, Rating] = {}
     house = Rating(0, "")
     for night in nights:
@@ -489,14 +495,7 @@ def seasons_of(ratings: Ratings) -> list[tuple[int, Ratings]]:
         years.setdefault(night.event.date.year, []).append(night)
     cut = []
     for year, nights in sorted(years.items(), reverse=True):
-        totals: dict[int, Rating] = {}
-        house = Rating(0, "")
-        for night in nights:
-            for rating in night.guests:
-                totals.setdefault(rating.guest_id, Rating(rating.guest_id, rating.name)).add(rating)
-            house.add(night.house)
-        ranked = sorted(totals.values(), key=lambda r: (-r.theo_exact, r.name.casefold()))
-        cut.append((year, Ratings(nights, ranked, house)))
+        cut.append((year, over_nights(nights)))
     return cut
 
 

@@ -8,14 +8,30 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from django.http import HttpRequest
+from django.urls import reverse
 from icalendar import Calendar
 from icalendar import Event as CalendarEvent
 
 from games.models import Event, Series
+from ledger.models import SeriesGuest
 from ledger.series.selectors import starts
 
 LENGTH = timedelta(hours=5)  # a night's planned length: calendars need an end
 PRODUCT = "-//Shoebook//Series calendar//EN"
+
+
+def guest_feed_path(row: SeriesGuest) -> str:
+    """A usual guest's own feed: the series, the guest and their calendar link's token."""
+    return reverse(
+        "ledger:series_guest_feed", args=[row.series_id, row.guest_id, row.calendar_token]
+    )
+
+
+def feed_links(request: HttpRequest, path: str) -> dict[str, str]:
+    """A feed's address as a calendar program subscribes to it (webcal) and as a page (https)."""
+    https = request.build_absolute_uri(path)
+    return {"https": https, "webcal": "webcal://" + https.split("://", 1)[1]}
 
 
 def one_line(text: str) -> str:

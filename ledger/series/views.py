@@ -29,7 +29,7 @@ from ledger.ratings.selectors import ratings_for
 from ledger.ratings.tables import ratings_tables
 from ledger.series import selectors
 from ledger.series import services as series_services
-from ledger.series.calendar import series_calendar
+from ledger.series.calendar import feed_links, guest_feed_path, series_calendar
 from ledger.series.forms import NextNightForm, SeriesForm, SeriesFromNightForm, UsualGuestsForm
 from shoebook.base.links import private_link
 from shoebook.base.roles import AuthenticatedHttpRequest, host_required
@@ -97,17 +97,11 @@ def series_edit(request: AuthenticatedHttpRequest, series_id: int) -> HttpRespon
     return render(request, "ledger/series/series_edit.html", context, status=status)
 
 
-def _calendar_url(request: HttpRequest, path: str) -> dict[str, str]:
-    https = request.build_absolute_uri(path)
-    return {"https": https, "webcal": "webcal://" + https.split("://", 1)[1]}
-
-
 def _invitation(request: HttpRequest, series: Series, night: Event, row: SeriesGuest) -> str:
     when = formats.date_format(night.date, "DATE_FORMAT")
     when += " " + formats.time_format(series.starts_at, "TIME_FORMAT")
     where = str(MSG_INVITATION_WHERE).format(venue=night.venue) if night.venue else ""
-    path = reverse("ledger:series_guest_feed", args=[series.pk, row.guest_id, row.calendar_token])
-    link = _calendar_url(request, path)["https"]
+    link = feed_links(request, guest_feed_path(row))["https"]
     return str(MSG_INVITATION).format(name=night.name, when=when, where=where, link=link)
 
 
@@ -121,19 +115,16 @@ def _series_page(
     rows = selectors.usual_guests(series)
     guests = []
     for row in rows:
-        feed = ""
-        if row.calendar_token:
-            args = [series.pk, row.guest_id, row.calendar_token]
-            feed = reverse("ledger:series_guest_feed", args=args)
+        feed = guest_feed_path(row) if row.calendar_token else ""
         invitation = _invitation(request, series, next_night, row) if next_night and feed else ""
-        links = _calendar_url(request, feed) if feed else {}
+        links = feed_links(request, feed) if feed else {}
         guests.append({"row": row, "links": links, "invitation": invitation})
     chosen = {row.guest_id for row in rows}
     usual_form = forms.get("usual_form") or UsualGuestsForm(initial={"guests": sorted(chosen)})
     host_feed = {}
     if series.feed_token:
         path = reverse("ledger:series_feed", args=[series.pk, series.feed_token])
-        host_feed = _calendar_url(request, path)
+        host_feed = feed_links(request, path)
     context = {
         "series": series,
         "nights": nights,

@@ -55,6 +55,7 @@ from ledger.money.results import (
 from ledger.payways.forms import HandlesForm
 from ledger.payways.selectors import PayRequest, active_ways, guest_handles
 from ledger.ratings.selectors import GuestRatings, guest_ratings
+from ledger.series.calendar import feed_links, guest_feed_path
 from ledger.series.selectors import guest_calendars
 from ledger.tips.selectors import guest_tips
 from ledger.workbook.exports import workbook_bytes, xlsx_response
@@ -609,13 +610,10 @@ def _render_guest_page(
 
 def _calendars(request: HttpRequest, guest: Guest) -> list[dict[str, str]]:
     """The guest's own calendar link of each series they are a usual guest of."""
-    found = []
-    for row in guest_calendars(guest.pk):
-        args = [row.series_id, guest.pk, row.calendar_token]
-        https = request.build_absolute_uri(reverse("ledger:series_guest_feed", args=args))
-        webcal = "webcal://" + https.split("://", 1)[1]
-        found.append({"name": row.series.name, "https": https, "webcal": webcal})
-    return found
+    return [
+        {"name": row.series.name, **feed_links(request, guest_feed_path(row))}
+        for row in guest_calendars(guest.pk)
+    ]
 
 
 def _guest_live_response(request: HttpRequest, guest: Guest, links: dict[str, str]) -> HttpResponse:
