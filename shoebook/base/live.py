@@ -144,11 +144,15 @@ class Hub:
         subscription = Subscription(topics)
         with self._lock:
             self._subscriptions.add(subscription)
-        if connection.vendor == "postgresql" and not self.listener().listening.is_set():
-            self._known_since = time.time()  # other processes' changes meanwhile: unknown
-        if since is not None and self.changed_since(subscription.topics, since):
-            subscription.deliver(dict(RESYNC))
+        unknowable = connection.vendor == "postgresql" and not self.listener().listening.is_set()
+        if since is not None and (unknowable or self.changed_since(subscription.topics, since)):
+            subscription.deliver(dict(RESYNC))  # unknowable: other processes' changes meanwhile
         return subscription
+
+    def known_from(self, moment: float) -> None:
+        """Changes from ``moment`` on reach this hub (its listener listens from then)."""
+        with self._lock:
+            self._known_since = max(self._known_since, moment)
 
     def changed_since(self, topics: Iterable[str], since: float) -> bool:
         with self._lock:
@@ -218,6 +222,7 @@ class PostgresListener(threading.Thread):
             try:
                 with psycopg.connect(**self._params, autocommit=True) as listen:
                     listen.execute(f"LISTEN {CHANNEL}")
+                    self.hub.known_from(time.time())  # before ``listening``: read after it
                     self.listening.set()
                     if dropped:  # what was sent while it was away is lost: read afresh
                         self.hub.resync_all()

@@ -137,3 +137,19 @@ def test_until_its_listener_listens_a_process_starts_every_stream_afresh():
         assert subscribed.take() == [live.RESYNC]  # another process may have saved meanwhile
     finally:
         hub.unsubscribe(subscribed)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="LISTEN/NOTIFY is PostgreSQL's")
+def test_a_page_drawn_before_its_listener_listened_starts_its_stream_afresh():
+    hub.stop_listener()
+    drawn = time.time()
+    live.start_listening(wait=5)  # listens by the time the page's stream opens
+    assert hub.listener().listening.is_set()
+    subscribed = hub.subscribe(["shoe:9"], since=drawn)
+    listened_before_the_next_page = hub.subscribe(["shoe:9"], since=time.time())
+    try:
+        assert subscribed.take() == [live.RESYNC]
+        assert listened_before_the_next_page.take() == []
+    finally:
+        hub.unsubscribe(subscribed)
+        hub.unsubscribe(listened_before_the_next_page)
