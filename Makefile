@@ -73,12 +73,14 @@ $(BROWSER_INSTALLED): $(INSTALLED)
 
 # Needs Debian's chromium at /usr/bin/chromium (CI installs it; see .ci/run). Some of its tests
 # drive the production server (gunicorn, DEBUG off) over the same test database: a file on SQLite.
+# Each worker has its own test database, production server and Chromium: the tests mostly wait
+# on pages and servers, so two workers on two cores take about two thirds of the time of one.
 test-browser: $(BROWSER_INSTALLED)
-	$(BIN)/python -m pytest -m browser tests/browser
+	$(BIN)/python -m pytest -m browser tests/browser $(PARALLEL)
 
 # The same on a throwaway PostgreSQL cluster (what CI runs).
 test-browser-postgres: $(BROWSER_INSTALLED)
-	scripts/with-postgres $(BIN)/python -m pytest -m browser tests/browser
+	scripts/with-postgres $(BIN)/python -m pytest -m browser tests/browser $(PARALLEL)
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .
