@@ -1,7 +1,8 @@
 """A form that makes something is sent once (static/js/site.js, ``data-submit-once``): a double
 tap on the People page's "Make an invitation link" at 360 px makes one invitation and shows its
 link; back on the page, the form is sent again as before; a double tap on a guest's "Invite to
-make a login" makes one invitation.
+make a login" makes one invitation; a form marked so still says which of its buttons was tapped
+("Revoke calendar link" beside "New calendar link").
 
 The second tap lands while the first is on its way: the server holds its answer to the first
 until the second tap has landed (a tap quicker than the browser sending the first is only a
@@ -10,13 +11,18 @@ replacement of the first, which the browser makes itself)."""
 from __future__ import annotations
 
 import threading
+from datetime import date
 
 import pytest
 from playwright.sync_api import expect
 
+from games import services as game_services
+from games.models import Series
+from games.payouts import RuleSet
 from ledger.guests import services as guest_services
-from ledger.models import GuestInvitation, StaffInvitation
+from ledger.models import AuditEntry, GuestInvitation, StaffInvitation
 from ledger.people import services as people_services
+from ledger.series import services as series_services
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, log_in, touch_screen
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -138,3 +144,27 @@ def test_a_double_tap_on_a_guest_s_invitation_makes_one(phone, host, live_server
     assert GuestInvitation.objects.filter(guest=guest).count() == 1
     link = phone.locator("#invite-link").inner_text()
     assert link.startswith(f"{live_server.url}/invite/")
+
+
+def test_the_button_tapped_is_sent_with_the_form(phone, host, live_server):
+    night = game_services.event_create(
+        name="Friday club", date=date(2026, 11, 27), rules=RuleSet(), by=host
+    )
+    series = series_services.series_from_night(
+        event=night, by=host, name="Friday club", recurrence="weekly"
+    )
+    log_in(phone, live_server.url, host.username)
+    phone.goto(f"{live_server.url}/series/{series.pk}/")
+    hosts = phone.locator("form[action$='/feed-link/']")
+    hosts.get_by_role("button", name="New calendar link").click()
+    expect(phone.locator("[data-host-feed]")).to_be_visible()
+    assert Series.objects.get(pk=series.pk).feed_token
+
+    hosts.get_by_role("button", name="Revoke calendar link").click()
+    expect(phone.locator("[data-host-feed]")).to_have_count(0)
+    assert Series.objects.get(pk=series.pk).feed_token == ""
+    actions = AuditEntry.objects.filter(action__startswith="calendar").order_by("pk")
+    assert list(actions.values_list("action", flat=True)) == [
+        AuditEntry.Action.CALENDAR_LINK_ISSUED,
+        AuditEntry.Action.CALENDAR_LINK_REVOKED,
+    ]
