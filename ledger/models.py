@@ -899,6 +899,8 @@ class AuditEntry(models.Model):
         STAFF_JOINED = "staff_joined", _("Login created from a co-host or dealer invitation")
         ROLE_CHANGED = "role_changed", _("Role changed")
         ACCESS_REVOKED = "access_revoked", _("Access revoked")
+        CALENDAR_LINK_ISSUED = "calendar_issued", _("Calendar link issued")
+        CALENDAR_LINK_REVOKED = "calendar_revoked", _("Calendar link revoked")
 
     action = models.CharField(max_length=20, choices=Action.choices)
     # Empty for what belongs to no one night: a guest renamed, merged or invited.

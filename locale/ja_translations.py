@@ -2005,6 +2005,8 @@ JA = {
     "Login created from a co-host or dealer invitation": "共同ホストまたはディーラーの招待からログインを作成",
     "Role changed": "役割を変更",
     "Access revoked": "アクセスを取り消し",
+    "Calendar link issued": "カレンダーリンクを発行",
+    "Calendar link revoked": "カレンダーリンクを無効化",
     "Role": "役割",
     "For whom (only hosts see it)": "誰あてか（ホストだけに表示）",
     "Choose host or dealer.": "ホストかディーラーを選んでください。",

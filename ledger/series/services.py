@@ -333,6 +333,7 @@ def series_feed_link_issue(*, series: Series, by: Actor) -> str:
     series = lock_series(series)
     series.feed_token = secrets.token_urlsafe(32)
     series.save(update_fields=["feed_token"])
+    _audit(series, by, series.name, action=AuditEntry.Action.CALENDAR_LINK_ISSUED)
     return series.feed_token
 
 
@@ -341,6 +342,7 @@ def series_feed_link_revoke(*, series: Series, by: Actor) -> None:
     series = lock_series(series)
     series.feed_token = ""
     series.save(update_fields=["feed_token"])
+    _audit(series, by, series.name, action=AuditEntry.Action.CALENDAR_LINK_REVOKED)
 
 
 def _usual(series: Series, guest: Guest) -> SeriesGuest:
@@ -354,6 +356,11 @@ def _usual(series: Series, guest: Guest) -> SeriesGuest:
     return row
 
 
+def _whose(guest: Guest) -> dict[str, Any]:
+    """A guest's calendar link in the audit: the guest, never the link (it is the key)."""
+    return {"guest": guest.name, "guest_id": guest.pk}
+
+
 @transaction.atomic
 def series_calendar_link_issue(*, series: Series, guest: Guest, by: Actor) -> str:
     """A usual guest's own calendar link (256 random bits), replacing any earlier one."""
@@ -361,6 +368,9 @@ def series_calendar_link_issue(*, series: Series, guest: Guest, by: Actor) -> st
     row = _usual(series, guest)
     row.calendar_token = secrets.token_urlsafe(32)
     row.save(update_fields=["calendar_token"])
+    _audit(
+        series, by, series.name, action=AuditEntry.Action.CALENDAR_LINK_ISSUED, after=_whose(guest)
+    )
     return row.calendar_token
 
 
@@ -370,3 +380,10 @@ def series_calendar_link_revoke(*, series: Series, guest: Guest, by: Actor) -> N
     row = _usual(series, guest)
     row.calendar_token = ""
     row.save(update_fields=["calendar_token"])
+    _audit(
+        series,
+        by,
+        series.name,
+        action=AuditEntry.Action.CALENDAR_LINK_REVOKED,
+        before=_whose(guest),
+    )

@@ -88,6 +88,40 @@
     });
   });
 
+  // --- a form that makes something is sent once ----------------------------------------------
+
+  // A double tap sends a form twice, and a form that makes something (an invitation, a night, a
+  // link) would make two, the page showing only the second. A form marked data-submit-once lets
+  // its first submit through and stops the others until the page is shown again. Its button is
+  // marked busy, not disabled: a disabled submitter is left out of what the form sends, and
+  // "Revoke calendar link" is told from "New calendar link" by its name. (A form sent by htmx
+  // uses hx-disabled-elt and hx-sync instead: htmx takes its submit before this sees it.)
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.hasAttribute("data-submit-once")) return;
+    if ("sending" in form.dataset) {
+      event.preventDefault();
+      return;
+    }
+    if (event.defaultPrevented) return; // another handler took it: nothing is on its way
+    form.dataset.sending = "";
+    form.setAttribute("aria-busy", "true");
+    const button = event.submitter || form.querySelector("button[type=submit], button:not([type])");
+    if (button) {
+      button.setAttribute("aria-disabled", "true");
+      button.dataset.sending = "";
+    }
+  });
+
+  // Back to the page (the browser's back-forward cache keeps it as it was left): the form may be
+  // sent again.
+  window.addEventListener("pageshow", () => {
+    document.querySelectorAll("[data-sending]").forEach((element) => {
+      delete element.dataset.sending;
+      element.removeAttribute(element instanceof HTMLFormElement ? "aria-busy" : "aria-disabled");
+    });
+  });
+
   // --- the service worker ------------------------------------------------------------------
 
   const script = document.currentScript || document.querySelector("script[data-service-worker]");

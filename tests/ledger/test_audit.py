@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 import uuid
 from decimal import Decimal
 from io import StringIO
@@ -149,6 +150,10 @@ def test_the_audit_log_shows_every_kind_of_entry(
         event=shoe.event, by=host, name="Fridays", recurrence="weekly"
     )
     series_services.series_next_night(series=series, by=host, idempotency_key=uuid.uuid4())
+    series_services.series_feed_link_issue(series=series, by=host)
+    series_services.series_feed_link_revoke(series=series, by=host)
+    series_services.series_calendar_link_issue(series=series, guest=seated[1], by=host)
+    series_services.series_calendar_link_revoke(series=series, guest=seated[1], by=host)
     people_services.staff_invitation_issue(role="dealer", note="Mika", by=host)
     people_services.staff_invitation_withdraw(invitation=StaffInvitation.objects.get(), by=host)
     token = people_services.staff_invitation_issue(role="dealer", by=host)
@@ -160,6 +165,10 @@ def test_the_audit_log_shows_every_kind_of_entry(
     client.force_login(host)
     page = client.get(reverse("ledger:audit_log")).content.decode()
     assert "role: Dealer" in page and "invited by: hostess" in page
+    rows = re.findall(r"<tr\b.*?</tr>", page, re.S)
+    calendar = [row for row in rows if "Calendar link" in row]
+    whose = escape(f"guest: {seated[1].name}")
+    assert [whose in row for row in calendar] == [True, True, False, False]  # newest first
     for action in AuditEntry.Action:
         assert escape(str(action.label)) in page, action
 

@@ -1,3 +1,4 @@
+import json
 import uuid
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
@@ -165,6 +166,51 @@ def test_calendar_links_are_issued_and_revoked_per_guest(club, host):
     stranger = Guest.objects.create(name="Zed", name_key="zed")
     with pytest.raises(ValidationError):
         series_services.series_calendar_link_issue(series=club, guest=stranger, by=host)
+
+
+def _calendar_entries():
+    actions = [AuditEntry.Action.CALENDAR_LINK_ISSUED, AuditEntry.Action.CALENDAR_LINK_REVOKED]
+    return list(AuditEntry.objects.filter(action__in=actions).order_by("pk"))
+
+
+def _holds(entry, token):
+    return token in json.dumps([entry.summary, entry.before, entry.after])
+
+
+def test_each_calendar_link_issued_or_revoked_is_in_the_audit_naming_the_guest_not_the_link(
+    club, host
+):
+    aki = Guest.objects.get(name="Aki")
+    old = SeriesGuest.objects.get(series=club, guest=aki).calendar_token
+    hosts = series_services.series_feed_link_issue(series=club, by=host)
+    series_services.series_feed_link_revoke(series=club, by=host)
+    new = series_services.series_calendar_link_issue(series=club, guest=aki, by=host)
+    series_services.series_calendar_link_revoke(series=club, guest=aki, by=host)
+
+    issued, revoked = (
+        AuditEntry.Action.CALENDAR_LINK_ISSUED,
+        AuditEntry.Action.CALENDAR_LINK_REVOKED,
+    )
+    entries = _calendar_entries()
+    assert [(e.action, e.by, e.summary, e.before, e.after) for e in entries] == [
+        (issued, host, club.name, None, None),
+        (revoked, host, club.name, None, None),
+        (issued, host, club.name, None, {"guest": "Aki", "guest_id": aki.pk}),
+        (revoked, host, club.name, {"guest": "Aki", "guest_id": aki.pk}, None),
+    ]
+    for token in (old, hosts, new):
+        assert not any(_holds(entry, token) for entry in entries)
+
+
+def test_a_refused_calendar_link_leaves_no_audit_entry(club, host):
+    stranger = Guest.objects.create(name="Zed", name_key="zed")
+    for write in (
+        series_services.series_calendar_link_issue,
+        series_services.series_calendar_link_revoke,
+    ):
+        with pytest.raises(ValidationError):
+            write(series=club, guest=stranger, by=host)
+    assert _calendar_entries() == []
 
 
 def test_a_merged_guest_s_series_go_to_the_guest_kept(club, host):
