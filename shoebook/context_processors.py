@@ -3,6 +3,7 @@ when the page was drawn (its live stream asks for what changed since)."""
 
 from __future__ import annotations
 
+import math
 import time
 
 from django.http import HttpRequest
@@ -17,5 +18,7 @@ def roles(request: HttpRequest) -> dict[str, bool]:
 
 def live_since(request: HttpRequest) -> dict[str, str]:
     """``?since=`` for a page's stream (``shoebook.base.live``): a change saved after this
-    reached no stream of the page, which then starts with a resync."""
-    return {"live_since": f"{time.time():.3f}"}
+    reached no stream of the page, which then starts with a resync. The request's start, before
+    the view read anything (``drawn_at_middleware``), to the millisecond rounded down."""
+    drawn = math.floor(getattr(request, "drawn_at", time.time()) * 1000)
+    return {"live_since": f"{drawn // 1000}.{drawn % 1000:03d}"}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import logging
+import time
 import urllib.parse
 from collections.abc import Callable
 from typing import Any, cast
@@ -170,6 +171,20 @@ def forwarded_proto_middleware(
     def middleware(request: HttpRequest) -> HttpResponse:
         if "HTTP_X_FORWARDED_PROTO" in request.META and not from_trusted_proxy(request):
             del request.META["HTTP_X_FORWARDED_PROTO"]
+        return get_response(request)
+
+    return middleware
+
+
+def drawn_at_middleware(
+    get_response: Callable[[HttpRequest], HttpResponse],
+) -> Callable[[HttpRequest], HttpResponse]:
+    """``request.drawn_at``: when the request began, before the view read anything. A page's live
+    stream asks for what changed since then (``shoebook.context_processors.live_since``): a save
+    that lands while the view reads is then one the stream reads afresh, not one it missed."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        request.drawn_at = time.time()  # type: ignore[attr-defined]
         return get_response(request)
 
     return middleware

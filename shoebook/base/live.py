@@ -134,25 +134,39 @@ class Hub:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._subscriptions: set[Subscription] = set()
+        self._unsure: set[Subscription] = set()  # opened with a ``since`` while not listening
         self._listener: PostgresListener | None = None
         self._changed: dict[str, float] = {}  # topic → when its last change reached this hub
         self._known_since = time.time()  # changes before this one are not known here
 
     def subscribe(self, topics: Iterable[str], *, since: float | None = None) -> Subscription:
         """``since``: when the page was drawn; a change to one of ``topics`` after it (or one
-        this process cannot know of) is the subscription's first message, as a resync."""
+        this process cannot know of) is the subscription's first message, as a resync. Opened
+        while this process does not listen yet (PostgreSQL), the resync comes once it listens:
+        only a page read from then on can be vouched for."""
         subscription = Subscription(topics)
+        listener = self.listener() if connection.vendor == "postgresql" else None
         with self._lock:
             self._subscriptions.add(subscription)
-        unknowable = connection.vendor == "postgresql" and not self.listener().listening.is_set()
-        if since is not None and (unknowable or self.changed_since(subscription.topics, since)):
-            subscription.deliver(dict(RESYNC))  # unknowable: other processes' changes meanwhile
+            if since is None:
+                return subscription
+            if listener is not None and not listener.listening.is_set():
+                self._unsure.add(subscription)
+                return subscription
+        if self.changed_since(subscription.topics, since):
+            subscription.deliver(dict(RESYNC))
         return subscription
 
-    def known_from(self, moment: float) -> None:
-        """Changes from ``moment`` on reach this hub (its listener listens from then)."""
-        with self._lock:
-            self._known_since = max(self._known_since, moment)
+    def began_listening(self, listening: threading.Event, *, dropped: bool) -> None:
+        """The listener listens from now on: pages drawn before now cannot be vouched for, and
+        the streams opened meanwhile (every stream, after a dropped connection) read afresh."""
+        with self._lock:  # with subscribe's check: a stream is either unsure here or vouched for
+            self._known_since = max(self._known_since, time.time())
+            listening.set()
+            unsure = list(self._subscriptions) if dropped else list(self._unsure)
+            self._unsure.clear()
+        for subscription in unsure:
+            subscription.deliver(dict(RESYNC))
 
     def changed_since(self, topics: Iterable[str], since: float) -> bool:
         with self._lock:
@@ -163,6 +177,7 @@ class Hub:
     def unsubscribe(self, subscription: Subscription) -> None:
         with self._lock:
             self._subscriptions.discard(subscription)
+            self._unsure.discard(subscription)
 
     @property
     def streams(self) -> int:
@@ -174,20 +189,13 @@ class Hub:
         with self._lock:
             if len(self._changed) > CHANGES_KEPT:
                 self._changed.clear()
-                self._known_since = now
+                self._known_since = max(self._known_since, now)
             self._changed.update(dict.fromkeys(change.topics, now))
             subscriptions = list(self._subscriptions)
         for subscription in subscriptions:
             message = change.for_topics(subscription.topics)
             if message is not None:
                 subscription.deliver(message)
-
-    def resync_all(self) -> None:
-        """Every stream is told to read afresh (the listener missed what happened meanwhile)."""
-        with self._lock:
-            subscriptions = list(self._subscriptions)
-        for subscription in subscriptions:
-            subscription.deliver(dict(RESYNC))
 
     def listener(self) -> PostgresListener:
         with self._lock:
@@ -222,14 +230,12 @@ class PostgresListener(threading.Thread):
             try:
                 with psycopg.connect(**self._params, autocommit=True) as listen:
                     listen.execute(f"LISTEN {CHANNEL}")
-                    self.hub.known_from(time.time())  # before ``listening``: read after it
-                    self.listening.set()
-                    if dropped:  # what was sent while it was away is lost: read afresh
-                        self.hub.resync_all()
+                    self.hub.began_listening(self.listening, dropped=dropped)
                     while not self._stopping.is_set():
                         for notification in listen.notifies(timeout=LISTENER_POLL_SECONDS):
                             self.receive(notification.payload)
             except Exception:
+                self.listening.clear()  # what is sent from now on is lost until it listens again
                 logger.warning("The live listener lost its connection; retrying.", exc_info=True)
                 self._stopping.wait(LISTENER_RETRY_SECONDS)
             self.listening.clear()
@@ -255,6 +261,11 @@ def _listener_params() -> dict[str, Any]:
     params = dict(connections["default"].get_connection_params())
     for django_only in ("cursor_factory", "context", "prepare_threshold", "server_side_binding"):
         params.pop(django_only, None)
+    # A connection gone without a word (a host asleep, a router's table flushed) is found out by
+    # TCP keepalives, as its listener would otherwise wait for notifications that never come.
+    for keepalive, value in (("keepalives", 1), ("keepalives_idle", 30),
+                             ("keepalives_interval", 10), ("keepalives_count", 3)):  # fmt: skip
+        params.setdefault(keepalive, value)
     return params
 
 

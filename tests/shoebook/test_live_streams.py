@@ -413,6 +413,25 @@ def test_the_table_page_names_its_stream(client, seated, shoe, dealer):
     assert f'data-live-url="{reverse("ledger:shoe_live", args=[shoe.pk])}?since=' in page
 
 
+def test_a_page_asks_for_the_changes_since_before_its_view_read_the_table(
+    client, seated, shoe, dealer
+):
+    """A save landing while the view reads is after the page's ``since``: its stream reads it."""
+    client.force_login(dealer)
+    first_read: list[float] = []
+
+    def stamp(execute, sql, params, many, context):
+        if "ledger_bet" in sql or "games_hand" in sql:
+            first_read.append(time.time())
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(stamp):
+        page = client.get(reverse("ledger:shoe_table", args=[shoe.pk])).content.decode()
+    since = float(re.search(r"\?since=([\d.]+)", page).group(1))
+    assert first_read
+    assert since <= first_read[0]
+
+
 def test_the_service_worker_leaves_every_stream_to_the_network(client, seated, shoe):
     """Its first fetch listener, before Workbox's routes, stops a stream's request there: the
     worker neither answers nor keeps one (a kept stream would replay stale changes offline)."""

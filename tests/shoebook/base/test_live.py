@@ -129,14 +129,19 @@ def test_a_stream_opened_after_a_change_its_page_missed_starts_with_a_resync():
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="LISTEN/NOTIFY is PostgreSQL's")
-def test_until_its_listener_listens_a_process_starts_every_stream_afresh():
+def test_a_stream_opened_before_its_listener_listens_reads_afresh_once_it_listens():
     hub.stop_listener()
     drawn = time.time()
-    subscribed = hub.subscribe(["shoe:9"], since=drawn)
+    subscribed = hub.subscribe(["shoe:9"], since=drawn)  # another process may save meanwhile
+    unasked = hub.subscribe(["shoe:9"])  # no page drawn: nothing to vouch for
     try:
-        assert subscribed.take() == [live.RESYNC]  # another process may have saved meanwhile
+        assert subscribed.wait(5) == [live.RESYNC]
+        assert hub.listener().listening.is_set()
+        assert subscribed.take() == []  # once
+        assert unasked.take() == []
     finally:
         hub.unsubscribe(subscribed)
+        hub.unsubscribe(unasked)
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="LISTEN/NOTIFY is PostgreSQL's")
@@ -153,3 +158,25 @@ def test_a_page_drawn_before_its_listener_listened_starts_its_stream_afresh():
     finally:
         hub.unsubscribe(subscribed)
         hub.unsubscribe(listened_before_the_next_page)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="LISTEN/NOTIFY is PostgreSQL's")
+def test_a_listener_whose_connection_is_ended_listens_again_and_every_stream_reads_afresh(
+    monkeypatch,
+):
+    monkeypatch.setattr(live, "LISTENER_RETRY_SECONDS", 0.05)
+    listener = hub.listener()
+    assert listener.listening.wait(5)
+    subscribed = hub.subscribe(["shoe:9"])  # opened while it listened: vouched for till now
+    try:
+        with connection.cursor() as cursor:  # as a restart of the server ends it
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE query = %s AND datname = current_database()",
+                [f"LISTEN {live.CHANNEL}"],
+            )
+            assert cursor.fetchone() == (True,)
+        assert subscribed.wait(10) == [live.RESYNC]
+        assert listener.listening.is_set() and hub.listener() is listener
+    finally:
+        hub.unsubscribe(subscribed)
