@@ -11,6 +11,7 @@ threads (``race``) and a zip that is no workbook serve more than one group.
 from __future__ import annotations
 
 import io
+import re
 import threading
 import uuid
 import zipfile
@@ -106,6 +107,16 @@ def page_text(response: HttpResponseBase) -> str:
     """The page an answer carries, unescaped (what a person reads on it)."""
     content: bytes = b"" if response.streaming else getattr(response, "content", b"")
     return unescape(content.decode(errors="replace"))
+
+
+def said(response: HttpResponseBase) -> str:
+    """What an answer tells its reader: the page it carries, or for a redirect, the messages on
+    the page it leads to (a refusal said as a message there, as the round page's are)."""
+    client = getattr(response, "client", None)
+    if response.status_code in (301, 302, 303) and client is not None:
+        page = page_text(client.get(response["Location"]))
+        return " ".join(re.findall(r'<ul class="messages">(.*?)</ul>', page, re.DOTALL))
+    return page_text(response)
 
 
 def _opening(message: object) -> str:

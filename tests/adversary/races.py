@@ -38,6 +38,7 @@ from tests.adversary.ground import (
     ledger_problems,
     page_text,
     race,
+    said,
     status,
     user_client,
 )
@@ -116,7 +117,7 @@ def _race_outcome(
             return f"crashed: {answer.status_code} {page_text(answer)[:80]!r}"
     through = sum(went_through)
     refused = [a for a, done in zip(answers, went_through, strict=True) if not done]
-    if any(not isinstance(a, str) and not page_text(a).strip() for a in refused):
+    if any(not isinstance(a, str) and not said(a).strip() for a in refused):
         return "wrong: refused with nothing said"
     if one and through != 1:
         return f"wrong: {through} of the {len(answers)} racing writes went through"
